@@ -1,0 +1,73 @@
+package diag
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Problem is one thing wrong with an environment.
+type Problem struct {
+	// File is the file the problem is in, relative to the repository root.
+	File string `json:"file"`
+	// Object names the object, as "Kind/name" (for example
+	// "Terraform/network"), or is empty when the whole file is at fault.
+	Object string `json:"object,omitempty"`
+	// Message says what is wrong.
+	Message string `json:"message"`
+	// Fix says what to do about it.
+	Fix string `json:"fix,omitempty"`
+}
+
+// String renders the problem on one line: "file: Object: message (fix: …)".
+func (p Problem) String() string {
+	var b strings.Builder
+	b.WriteString(p.File)
+	b.WriteString(": ")
+	if p.Object != "" {
+		b.WriteString(p.Object)
+		b.WriteString(": ")
+	}
+	b.WriteString(p.Message)
+	if p.Fix != "" {
+		b.WriteString(" (fix: ")
+		b.WriteString(p.Fix)
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// Problems is every problem found; as an error it reports all of them.
+type Problems []Problem
+
+// Error lists every problem, one per line.
+func (ps Problems) Error() string {
+	lines := make([]string, 0, len(ps)+1)
+	lines = append(lines, fmt.Sprintf("%d problem(s) found:", len(ps)))
+	for _, p := range ps {
+		lines = append(lines, "  "+p.String())
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Sort orders problems by file, object and message, so reports are stable.
+func (ps Problems) Sort() {
+	sort.SliceStable(ps, func(i, j int) bool {
+		a, b := ps[i], ps[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Object != b.Object {
+			return a.Object < b.Object
+		}
+		return a.Message < b.Message
+	})
+}
+
+// Err returns ps as an error, or nil when there are none.
+func (ps Problems) Err() error {
+	if len(ps) == 0 {
+		return nil
+	}
+	return ps
+}

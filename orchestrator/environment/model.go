@@ -1,0 +1,180 @@
+package environment
+
+import "fmt"
+
+// Annotations and init keys that carry strata's own settings, which have no
+// Flux field. Flux and the Tofu Controller ignore them.
+const (
+	// AnnotationLayer puts a Terraform object in a layer (account, network,
+	// cluster, services). Without it a stack is in services.
+	AnnotationLayer = "strata.dev/layer"
+	// AnnotationContract names the contract a stack produces. Without it the
+	// contract is named after spec.writeOutputsToSecret.name.
+	AnnotationContract = "strata.dev/contract"
+)
+
+// Environment classes, from the init ConfigMap's environmentClass.
+const (
+	ClassProd    = "prod"
+	ClassNonProd = "non-prod"
+)
+
+// Layer is a stack's layer. Lower layers run first, and a stack never
+// depends on a stack in a higher layer.
+type Layer int
+
+// The layers, in the order they run.
+const (
+	LayerAccount Layer = iota
+	LayerNetwork
+	LayerCluster
+	LayerServices
+)
+
+var layerNames = []string{"account", "network", "cluster", "services"}
+
+// String returns the layer's name.
+func (l Layer) String() string {
+	if l < 0 || int(l) >= len(layerNames) {
+		return fmt.Sprintf("layer(%d)", int(l))
+	}
+	return layerNames[l]
+}
+
+// ParseLayer returns the layer with the given name.
+func ParseLayer(name string) (Layer, bool) {
+	for i, n := range layerNames {
+		if n == name {
+			return Layer(i), true
+		}
+	}
+	return 0, false
+}
+
+// LayerNames lists the layer names in order.
+func LayerNames() []string { return append([]string(nil), layerNames...) }
+
+// Environment is one client environment, fully loaded and substituted.
+type Environment struct {
+	// Root is the repository root: the directory that holds environments/
+	// and flux-apps/. Absolute.
+	Root string
+	// Dir is the environment directory, relative to Root
+	// (environments/<client>/<env>).
+	Dir string
+	// Client and Name come from the init ConfigMap's clientId and
+	// environment keys (falling back to the directory names).
+	Client string
+	Name   string
+	// Class is the init ConfigMap's environmentClass: prod or non-prod.
+	Class string
+	// Init is the data of the init ConfigMap.
+	Init map[string]string
+	// Stacks are the Terraform objects of the environment, sorted by name.
+	Stacks []*Stack
+}
+
+// Stack returns the stack with the given name, or nil.
+func (e *Environment) Stack(name string) *Stack {
+	for _, s := range e.Stacks {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// Producer returns the stack that produces the named contract, or nil.
+func (e *Environment) Producer(contract string) *Stack {
+	for _, s := range e.Stacks {
+		if s.Produces != "" && s.Produces == contract {
+			return s
+		}
+	}
+	return nil
+}
+
+// Stack is one Terraform object: one OpenTofu root module run as a unit.
+type Stack struct {
+	// Name is metadata.name of the Terraform object; unique in the
+	// environment.
+	Name string
+	// File is the file that holds the Terraform object, relative to Root.
+	File string
+	// Group is the environment sub-directory (environments/<c>/<e>/<group>)
+	// whose Kustomization brought the stack in.
+	Group string
+	// Kustomization is the name of that Flux Kustomization, and
+	// KustomizationFile its file relative to Root.
+	Kustomization     string
+	KustomizationFile string
+	// Layer comes from the strata.dev/layer annotation; services by default.
+	Layer Layer
+	// Source is where the stack's code comes from (spec.sourceRef).
+	Source Source
+	// Path is spec.path: the root module's directory inside the source.
+	Path string
+	// Vars are the stack's input variables: spec.vars, then spec.varsFrom,
+	// in the Tofu Controller's order (later entries win). Values are
+	// JSON-compatible (string, float64, bool, nil, []any, map[string]any).
+	Vars map[string]any
+	// DependsOn names the stacks this one depends on: spec.dependsOn of the
+	// Terraform object and every Terraform object of the Kustomizations
+	// named in the Kustomization's spec.dependsOn. Sorted, no duplicates.
+	// Contract edges are not included: see Consumes.
+	DependsOn []string
+	// BackendConfig is spec.backendConfig.customConfiguration, substituted;
+	// empty when the stack uses strata's default local state.
+	BackendConfig string
+	// Produces is the contract the stack publishes its outputs to, or "".
+	Produces string
+	// ProducesOutputs limits the published outputs
+	// (spec.writeOutputsToSecret.outputs); empty means all outputs.
+	ProducesOutputs []string
+	// Consumes lists the contracts the stack reads
+	// (spec.readInputsFromSecrets).
+	Consumes []Input
+	// ApprovePlan is spec.approvePlan ("auto", "" or a plan id).
+	ApprovePlan string
+	// Version is the version constraint of the stack's code, taken from the
+	// service-versions ConfigMap key VersionKey (version_<name>_tf, with
+	// "-" in the name written as "_"); empty when there is none.
+	Version    string
+	VersionKey string
+}
+
+// Input is one contract a stack consumes.
+type Input struct {
+	// Contract is the contract's name (readInputsFromSecrets[].name).
+	Contract string
+	// As is the name of the OpenTofu variable that receives the contract's
+	// JSON document (readInputsFromSecrets[].as).
+	As string
+}
+
+// Source kinds.
+const (
+	SourceGitRepository = "GitRepository"
+	SourceOCIRepository = "OCIRepository"
+)
+
+// DefaultGitSource is the GitRepository name that means "this repository's
+// own checkout".
+const DefaultGitSource = "flux-system"
+
+// Source is a stack's spec.sourceRef, resolved.
+type Source struct {
+	// Kind is GitRepository or OCIRepository.
+	Kind string
+	// Name is the source object's name.
+	Name string
+	// File is the file that defines the source object, relative to Root;
+	// empty for the implicit flux-system GitRepository.
+	File string
+	// URL is spec.url of an OCIRepository.
+	URL string
+	// Semver, Tag and Digest are spec.ref of an OCIRepository.
+	Semver string
+	Tag    string
+	Digest string
+}

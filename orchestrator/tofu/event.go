@@ -1,0 +1,211 @@
+package tofu
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+)
+
+// Event is one message of tofu's machine-readable UI (`-json`).
+type Event struct {
+	Level   string
+	Message string
+	// Type is the message type: "apply_complete", "apply_errored",
+	// "change_summary", "diagnostic", "planned_change", …
+	Type string
+	// Resource, Action, IDKey, IDValue and Elapsed describe a resource hook
+	// (apply_start, apply_complete, …).
+	Resource string
+	Action   string
+	IDKey    string
+	IDValue  string
+	Elapsed  float64
+	// Summary is set on change_summary messages.
+	Summary *Summary
+	// Diagnostic is set on diagnostic messages.
+	Diagnostic *Diagnostic
+}
+
+// Summary counts the resource changes of a plan or an apply.
+type Summary struct {
+	Add    int `json:"add"`
+	Change int `json:"change"`
+	Remove int `json:"remove"`
+	Import int `json:"import,omitempty"`
+	Forget int `json:"forget,omitempty"`
+	// Operation is "plan", "apply" or "destroy".
+	Operation string `json:"operation,omitempty"`
+}
+
+// Diagnostic is an error or warning reported by tofu.
+type Diagnostic struct {
+	Severity string
+	Summary  string
+	Detail   string
+	Address  string
+	File     string
+	Line     int
+}
+
+// String renders the diagnostic on one line.
+func (d Diagnostic) String() string {
+	var b strings.Builder
+	b.WriteString(d.Summary)
+	if d.Detail != "" {
+		b.WriteString(": ")
+		b.WriteString(strings.Join(strings.Fields(d.Detail), " "))
+	}
+	if d.File != "" {
+		fmt.Fprintf(&b, " (%s line %d)", d.File, d.Line)
+	}
+	if d.Address != "" {
+		fmt.Fprintf(&b, " [%s]", d.Address)
+	}
+	return b.String()
+}
+
+type rawEvent struct {
+	Level   string `json:"@level"`
+	Message string `json:"@message"`
+	Type    string `json:"type"`
+	Hook    struct {
+		Resource struct {
+			Addr string `json:"addr"`
+		} `json:"resource"`
+		Action  string  `json:"action"`
+		IDKey   string  `json:"id_key"`
+		IDValue string  `json:"id_value"`
+		Elapsed float64 `json:"elapsed_seconds"`
+	} `json:"hook"`
+	Changes    *Summary `json:"changes"`
+	Diagnostic *struct {
+		Severity string `json:"severity"`
+		Summary  string `json:"summary"`
+		Detail   string `json:"detail"`
+		Address  string `json:"address"`
+		Range    *struct {
+			Filename string `json:"filename"`
+			Start    struct {
+				Line int `json:"line"`
+			} `json:"start"`
+		} `json:"range"`
+	} `json:"diagnostic"`
+}
+
+func decodeEvent(line []byte) (Event, bool) {
+	var r rawEvent
+	if err := json.Unmarshal(line, &r); err != nil || r.Type == "" {
+		return Event{}, false
+	}
+	e := Event{
+		Level:    r.Level,
+		Message:  r.Message,
+		Type:     r.Type,
+		Resource: r.Hook.Resource.Addr,
+		Action:   r.Hook.Action,
+		IDKey:    r.Hook.IDKey,
+		IDValue:  r.Hook.IDValue,
+		Elapsed:  r.Hook.Elapsed,
+		Summary:  r.Changes,
+	}
+	if d := r.Diagnostic; d != nil {
+		e.Diagnostic = &Diagnostic{Severity: d.Severity, Summary: d.Summary, Detail: d.Detail, Address: d.Address}
+		if d.Range != nil {
+			e.Diagnostic.File = d.Range.Filename
+			e.Diagnostic.Line = d.Range.Start.Line
+		}
+	}
+	return e, true
+}
+
+// eventWriter splits tofu's -json stream into lines and hands each decoded
+// event to fn. It also keeps the error diagnostics, so that a failed command
+// reports what tofu said rather than just an exit status.
+type eventWriter struct {
+	fn func(Event)
+
+	mu     sync.Mutex
+	buf    bytes.Buffer
+	errors []Diagnostic
+}
+
+func newEventWriter(fn func(Event)) *eventWriter {
+	if fn == nil {
+		fn = func(Event) {}
+	}
+	return &eventWriter{fn: fn}
+}
+
+func (w *eventWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	for {
+		line, err := w.buf.ReadBytes('\n')
+		if err == io.EOF {
+			// Keep the partial line for the next write.
+			rest := append([]byte(nil), line...)
+			w.buf.Reset()
+			w.buf.Write(rest)
+			return len(p), nil
+		}
+		w.handle(line)
+	}
+}
+
+func (w *eventWriter) handle(line []byte) {
+	e, ok := decodeEvent(bytes.TrimSpace(line))
+	if !ok {
+		return
+	}
+	if e.Diagnostic != nil && e.Diagnostic.Severity == "error" {
+		w.errors = append(w.errors, *e.Diagnostic)
+	}
+	w.fn(e)
+}
+
+// flush handles a last line that had no newline.
+func (w *eventWriter) flush() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.buf.Len() > 0 {
+		sc := bufio.NewScanner(&w.buf)
+		for sc.Scan() {
+			w.handle(sc.Bytes())
+		}
+		w.buf.Reset()
+	}
+}
+
+// wrap turns a failed command's error into one that carries tofu's own
+// error diagnostics.
+func (w *eventWriter) wrap(err error) error {
+	w.flush()
+	if err == nil {
+		return nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.errors) == 0 {
+		return err
+	}
+	msgs := make([]string, 0, len(w.errors))
+	for _, d := range w.errors {
+		msgs = append(msgs, d.String())
+	}
+	return &Error{Diagnostics: append([]Diagnostic(nil), w.errors...), msg: strings.Join(msgs, "; "), err: err}
+}
+
+// Error is a tofu command that failed with error diagnostics.
+type Error struct {
+	Diagnostics []Diagnostic
+	msg         string
+	err         error
+}
+
+func (e *Error) Error() string { return e.msg }
+func (e *Error) Unwrap() error { return e.err }
