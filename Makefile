@@ -1,0 +1,49 @@
+# strata: the two commands a new machine needs are `make demo` and `make test`.
+# Both build what they need first: OpenTofu from its Go module into bin/tofu,
+# and strata itself into bin/strata.
+
+GO        ?= go
+TOFU_VERSION ?= v1.10.6
+BIN       := $(CURDIR)/bin
+TOFU      := $(BIN)/tofu
+STRATA    := $(BIN)/strata
+DEMO_ENV  ?= environments/demo/dev
+FUZZTIME  ?= 20s
+
+export STRATA_TOFU := $(TOFU)
+
+.PHONY: all build tofu demo test vet fuzz bench clean
+
+all: build
+
+## build: compile strata into bin/strata
+build:
+	$(GO) build -o $(STRATA) ./cmd/strata
+
+## tofu: build OpenTofu $(TOFU_VERSION) from its Go module into bin/tofu (skipped when already built)
+tofu:
+	@TOFU_VERSION=$(TOFU_VERSION) ./.ci/build-tofu.sh $(TOFU)
+
+## demo: apply the example environment with the embedded defaults (local source, state, contracts)
+demo: tofu build
+	$(STRATA) validate $(DEMO_ENV)
+	$(STRATA) apply $(DEMO_ENV) --tofu $(TOFU)
+	$(STRATA) status $(DEMO_ENV)
+
+## test: vet, then the whole test suite with the race detector against a real tofu
+test: tofu vet
+	$(GO) test -race -count=1 ./...
+
+vet:
+	$(GO) vet ./...
+
+## fuzz: run each parser fuzzer for $(FUZZTIME)
+fuzz:
+	$(GO) test ./orchestrator/environment/ -run '^$$' -fuzz '^FuzzSubstitute$$' -fuzztime $(FUZZTIME)
+
+## bench: the benchmarks, each figure to be read against the baseline measured in the same run
+bench: tofu
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./...
+
+clean:
+	rm -rf $(BIN)

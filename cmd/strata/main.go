@@ -1,0 +1,45 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	os.Exit(run())
+}
+
+// run executes the command line and returns the exit code: 0 on success,
+// 1 when a stack failed or validation found problems, 2 on a usage error.
+func run() int {
+	// SIGINT and SIGTERM cancel the context: a running tofu is interrupted
+	// gracefully (SIGINT) and given time to write its state.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cmd := newRootCommand(os.Stdout, os.Stderr)
+	err := cmd.ExecuteContext(ctx)
+	if err == nil {
+		return 0
+	}
+	var ex *exitError
+	if errors.As(err, &ex) {
+		if ex.msg != "" {
+			fmt.Fprintln(os.Stderr, "strata: "+ex.msg)
+		}
+		return ex.code
+	}
+	fmt.Fprintln(os.Stderr, "strata: "+err.Error())
+	return 1
+}
+
+// exitError ends the command with a code, after output was already written.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }

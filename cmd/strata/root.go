@@ -1,0 +1,93 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/runlog"
+	"github.com/strata-iac/strata/orchestrator/runner"
+	"github.com/strata-iac/strata/orchestrator/tofu"
+)
+
+// globals are the flags every command shares.
+type globals struct {
+	stdout, stderr io.Writer
+	output         string
+	stateDir       string
+	verbose        bool
+}
+
+func newRootCommand(stdout, stderr io.Writer) *cobra.Command {
+	g := &globals{stdout: stdout, stderr: stderr}
+	root := &cobra.Command{
+		Use:   "strata",
+		Short: "GitOps orchestrator for many OpenTofu stacks across many client environments",
+		Long: `strata reconciles a Flux repository's client environments
+(environments/<client>/<env>): it resolves each stack's code, runs the
+stacks in layers as a dependency graph with a bounded number of tofu
+processes, publishes every stack's outputs as a JSON contract for the
+stacks that read it, and records every run.
+
+An environment is the directory that holds its init.yaml, for example
+environments/demo/dev. State, contracts and history live in the state
+directory: .strata/ at the repository root unless --state-dir says otherwise.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.PersistentFlags().StringVarP(&g.output, "output", "o", "text", "output format: text or json (graph also takes dot and mermaid)")
+	root.PersistentFlags().StringVar(&g.stateDir, "state-dir", "", "directory for state, contracts, history and workspaces (default: .strata/ at the repository root)")
+	root.PersistentFlags().BoolVarP(&g.verbose, "verbose", "v", false, "log debug lines too")
+	root.AddCommand(
+		newValidateCommand(g),
+		newGraphCommand(g),
+		newRunCommand(g, runner.OpPlan),
+		newRunCommand(g, runner.OpApply),
+		newStatusCommand(g),
+	)
+	return root
+}
+
+// runFlags are the flags of the commands that run tofu.
+type runFlags struct {
+	tofu          string
+	maxRunners    int
+	timeout       time.Duration
+	driftInterval time.Duration
+}
+
+func (f *runFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.tofu, "tofu", "", "tofu binary (default: $"+tofu.EnvBinary+", then tofu on PATH, then bin/tofu)")
+	cmd.Flags().IntVar(&f.maxRunners, "max-runners", orchestrator.DefaultMaxRunners, "most tofu processes at once")
+	cmd.Flags().DurationVar(&f.timeout, "timeout", runner.DefaultTimeout, "longest a single stack's run may take")
+	cmd.Flags().DurationVar(&f.driftInterval, "drift-interval", runner.DefaultDriftInterval,
+		"how long a stack whose inputs have not changed goes without a plan; 0 plans every stack every time")
+}
+
+func (g *globals) logger() *slog.Logger {
+	level := slog.LevelInfo
+	if g.verbose {
+		level = slog.LevelDebug
+	}
+	w := g.stdout
+	if g.output == "json" {
+		// JSON goes to stdout alone; the run log goes to stderr.
+		w = g.stderr
+	}
+	return runlog.New(w, level)
+}
+
+func (g *globals) checkOutput(allowed ...string) error {
+	for _, a := range allowed {
+		if g.output == a {
+			return nil
+		}
+	}
+	return &exitError{code: 2, msg: fmt.Sprintf("unknown output format %q: use one of %v", g.output, allowed)}
+}

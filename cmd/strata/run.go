@@ -1,0 +1,108 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/runner"
+	"github.com/strata-iac/strata/orchestrator/tofu"
+)
+
+func newRunCommand(g *globals, op runner.Operation) *cobra.Command {
+	f := &runFlags{}
+	short := map[runner.Operation]string{
+		runner.OpPlan:  "Plan every stack of an environment, in graph order, and change nothing",
+		runner.OpApply: "Plan and apply every stack of an environment, in graph order",
+	}[op]
+	long := map[runner.Operation]string{
+		runner.OpPlan: `plan runs 'tofu plan' for every stack of an environment in graph order,
+at most --max-runners at once, and reports what would change and why
+(install, upgrade, config, variables, upstream or drift). Nothing is applied
+and no contract is published. A stack whose upstream contract does not exist
+yet is reported as waiting.`,
+		runner.OpApply: `apply runs every stack of an environment in graph order, at most
+--max-runners at once: init, plan to a file, then apply exactly that plan
+file when spec.approvePlan is "auto" (otherwise the plan is held). After an
+apply the stack's outputs are published as its contract, which the stacks
+that read it receive as a variable. When a stack fails, its dependents are
+skipped and say so; its siblings go on.
+
+A stack whose code, variables, backend and upstream contracts have not
+changed since its last successful apply is not planned again until
+--drift-interval has passed.`,
+	}[op]
+	cmd := &cobra.Command{
+		Use:     string(op) + " ENV",
+		Short:   short,
+		Long:    long,
+		Example: fmt.Sprintf("  strata %s environments/demo/dev\n  strata %s environments/demo/dev --max-runners 4 -o json", op, op),
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := g.checkOutput("text", "json"); err != nil {
+				return err
+			}
+			bin, err := tofu.Find(f.tofu)
+			if err != nil {
+				return err
+			}
+			rep, err := orchestrator.Reconcile(cmd.Context(), args[0], op, orchestrator.Options{
+				Tofu:          bin,
+				StateDir:      g.stateDir,
+				MaxRunners:    f.maxRunners,
+				Timeout:       f.timeout,
+				DriftInterval: f.driftInterval,
+				Logger:        g.logger(),
+			})
+			if err != nil {
+				return err
+			}
+			if g.output == "json" {
+				if err := writeJSON(g.stdout, rep); err != nil {
+					return err
+				}
+			} else {
+				writeReport(g, rep)
+			}
+			if !rep.OK() {
+				return &exitError{code: 1, msg: rep.Line()}
+			}
+			return nil
+		},
+	}
+	f.register(cmd)
+	return cmd
+}
+
+func writeReport(g *globals, rep *orchestrator.Report) {
+	fmt.Fprintln(g.stdout)
+	tw := newTable(g.stdout)
+	fmt.Fprintln(tw, "STACK\tLAYER\tVERSION\tRUN\tRESULT\tCAUSE\tCHANGES\tCONTRACT")
+	for _, s := range rep.Stacks {
+		run := "-"
+		if s.Run > 0 {
+			run = fmt.Sprintf("#%d", s.Run)
+		}
+		changes := "-"
+		if s.Summary.Add+s.Summary.Change+s.Summary.Destroy > 0 {
+			changes = fmt.Sprintf("+%d ~%d -%d", s.Summary.Add, s.Summary.Change, s.Summary.Destroy)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s.Stack, s.Layer, dash(s.Version), run, s.Result, dash(s.Cause), changes, dash(s.Contract))
+	}
+	tw.Flush()
+	for _, s := range rep.Stacks {
+		switch s.Result {
+		case runner.ResultFailed, runner.ResultSkipped, runner.ResultHeld, runner.ResultWaiting:
+			fmt.Fprintf(g.stdout, "\n%s %s: %s\n", s.Stack, s.Result, strings.TrimSpace(s.Message))
+		}
+	}
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/strata-iac/strata/contracts"
+	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/history"
+)
+
+// stackStatus is one stack's line of `strata status`.
+type stackStatus struct {
+	Stack    string       `json:"stack"`
+	Layer    string       `json:"layer"`
+	InRepo   bool         `json:"inRepository"`
+	LastRun  *history.Run `json:"lastRun,omitempty"`
+	Contract *contractRef `json:"contract,omitempty"`
+}
+
+type contractRef struct {
+	Key       string    `json:"key"`
+	Published bool      `json:"published"`
+	Version   string    `json:"version,omitempty"`
+	UpdatedAt time.Time `json:"updatedAt,omitzero"`
+	Public    []string  `json:"public,omitempty"`
+	Private   []string  `json:"private,omitempty"`
+}
+
+func newStatusCommand(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "status ENV",
+		Short: "Show each stack's last run, its result and its contract",
+		Long: `status shows, for every stack of an environment, its last run (number,
+operation, result, cause, version, when) and the contract it publishes.
+Contract values are never shown: only which keys are public and which are
+private. Stacks that have history but left the repository are listed too.`,
+		Example: "  strata status environments/demo/dev\n  strata status environments/demo/dev -o json",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := g.checkOutput("text", "json"); err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			env, gr, err := orchestrator.Validate(ctx, args[0])
+			if err != nil {
+				return err
+			}
+			st, err := orchestrator.OpenStores(ctx, env, g.stateDir)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			var rows []stackStatus
+			seen := map[string]bool{}
+			for _, n := range gr.Nodes() {
+				seen[n.Name] = true
+				row, err := statusOf(cmd, st, env, env.Stack(n.Name))
+				if err != nil {
+					return err
+				}
+				rows = append(rows, row)
+			}
+			gone, err := st.History.Stacks(ctx, env.Client, env.Name)
+			if err != nil {
+				return err
+			}
+			for _, name := range gone {
+				if seen[name] {
+					continue
+				}
+				row, err := statusOf(cmd, st, env, &environment.Stack{Name: name})
+				if err != nil {
+					return err
+				}
+				rows = append(rows, row)
+			}
+			if g.output == "json" {
+				return writeJSON(g.stdout, map[string]any{"client": env.Client, "environment": env.Name, "stacks": rows})
+			}
+			tw := newTable(g.stdout)
+			fmt.Fprintln(tw, "STACK\tLAYER\tLAST RUN\tRESULT\tCAUSE\tVERSION\tWHEN\tCONTRACT")
+			for _, r := range rows {
+				run, result, cause, version, when := "-", "never run", "-", "-", "-"
+				if r.LastRun != nil {
+					run = fmt.Sprintf("#%d %s", r.LastRun.Number, r.LastRun.Operation)
+					result, cause, version = r.LastRun.Result, dash(r.LastRun.Cause), dash(r.LastRun.ToVersion)
+					when = r.LastRun.StartedAt.Local().Format(time.DateTime)
+				}
+				if !r.InRepo {
+					result += " (removed from repository)"
+				}
+				contract := "-"
+				if r.Contract != nil {
+					contract = r.Contract.Key
+					if !r.Contract.Published {
+						contract += " (not published yet)"
+					}
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Stack, dash(r.Layer), run, result, cause, version, when, contract)
+			}
+			return tw.Flush()
+		},
+	}
+}
+
+func statusOf(cmd *cobra.Command, st *orchestrator.Stores, env *environment.Environment, s *environment.Stack) (stackStatus, error) {
+	ctx := cmd.Context()
+	row := stackStatus{Stack: s.Name, InRepo: env.Stack(s.Name) != nil}
+	if row.InRepo {
+		row.Layer = s.Layer.String()
+	}
+	last, ok, err := st.History.Last(ctx, env.Client, env.Name, s.Name)
+	if err != nil {
+		return row, err
+	}
+	if ok {
+		row.LastRun = &last
+	}
+	if s.Produces != "" {
+		key := contracts.Key("", s.Produces)
+		ref := &contractRef{Key: key}
+		if doc, err := st.Contracts.Get(ctx, key); err == nil {
+			ref.Published = true
+			ref.Version = doc.Version
+			ref.UpdatedAt = doc.UpdatedAt
+			ref.Public = keys(doc.Public)
+			ref.Private = keys(doc.Private)
+		}
+		row.Contract = ref
+	}
+	return row, nil
+}

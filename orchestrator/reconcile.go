@@ -1,0 +1,185 @@
+package orchestrator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"time"
+
+	"github.com/strata-iac/strata/contracts"
+	"github.com/strata-iac/strata/contracts/local"
+	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/graph"
+	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/runner"
+	"github.com/strata-iac/strata/orchestrator/scheduler"
+	"github.com/strata-iac/strata/orchestrator/source"
+)
+
+// DefaultMaxRunners bounds the tofu processes that run at once, as the
+// seed's ResourceQuota does.
+const DefaultMaxRunners = 10
+
+// Options configure a reconcile.
+type Options struct {
+	// Tofu is the tofu binary.
+	Tofu string
+	// StateDir holds state, contracts, history and workspaces; <root>/.strata
+	// when empty.
+	StateDir string
+	// MaxRunners bounds the tofu processes at once (DefaultMaxRunners).
+	MaxRunners int
+	// Timeout bounds one stack's run (runner.DefaultTimeout).
+	Timeout time.Duration
+	// DriftInterval is how long an unchanged stack goes without a plan.
+	DriftInterval time.Duration
+	// Logger receives the run log lines.
+	Logger *slog.Logger
+}
+
+// Reconcile runs one environment: load, graph, resolve, schedule, report.
+// The error is for the reconcile as a whole (an invalid environment, a
+// state directory that cannot be opened); what each stack did is in the
+// report.
+func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Options) (*Report, error) {
+	started := time.Now()
+	env, g, err := Validate(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	st, err := OpenStores(ctx, env, opts.StateDir)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	log.Info(fmt.Sprintf("%s %s/%s: %d stacks, at most %d at once", op, env.Client, env.Name, len(env.Stacks), maxRunners(opts)))
+	arts := resolve(ctx, log, env)
+	results := schedule(ctx, env, g, arts, op, st, opts, log)
+	rep := report(env, g, op, arts, results, started)
+	log.Info(rep.Line())
+	return rep, nil
+}
+
+// Stores are the state directory's stores for one environment.
+type Stores struct {
+	StateDir  string
+	Contracts contracts.Store
+	History   *history.Store
+}
+
+// OpenStores opens the history and the contract store of an environment.
+func OpenStores(ctx context.Context, env *environment.Environment, stateDir string) (*Stores, error) {
+	if stateDir == "" {
+		stateDir = filepath.Join(env.Root, ".strata")
+	}
+	h, err := history.Open(ctx, filepath.Join(stateDir, "history.db"))
+	if err != nil {
+		return nil, err
+	}
+	return &Stores{
+		StateDir:  stateDir,
+		Contracts: local.New(filepath.Join(stateDir, "contracts", env.Client, env.Name)),
+		History:   h,
+	}, nil
+}
+
+// Close closes the stores.
+func (s *Stores) Close() error { return s.History.Close() }
+
+// resolved is a stack's source, or why it could not be had.
+type resolved struct {
+	artifact source.Artifact
+	err      error
+}
+
+// resolve fetches every stack's source. A stack whose source fails does
+// not run, and neither do its dependents; the others still do.
+func resolve(ctx context.Context, log *slog.Logger, env *environment.Environment) map[string]resolved {
+	out := make(map[string]resolved, len(env.Stacks))
+	for _, s := range env.Stacks {
+		a, err := source.Fetch(ctx, env.Root, s)
+		if err != nil {
+			log.Error(err.Error(), "stack", s.Name)
+		}
+		out[s.Name] = resolved{artifact: a, err: err}
+	}
+	return out
+}
+
+// schedule runs the stacks in graph order.
+func schedule(ctx context.Context, env *environment.Environment, g *graph.Graph, arts map[string]resolved, op runner.Operation, st *Stores, opts Options, log *slog.Logger) map[string]outcome {
+	r := runner.New(runner.Config{
+		Tofu:          opts.Tofu,
+		StateDir:      st.StateDir,
+		Contracts:     st.Contracts,
+		History:       st.History,
+		Logger:        log,
+		Timeout:       opts.Timeout,
+		DriftInterval: opts.DriftInterval,
+	})
+	producers := make(map[string]string)
+	for _, s := range env.Stacks {
+		if s.Produces != "" {
+			producers[s.Produces] = s.Name
+		}
+	}
+	tasks := make([]scheduler.Task, 0, len(env.Stacks))
+	for _, name := range g.Order() {
+		t := scheduler.Task{Name: name}
+		for _, e := range g.Deps(name) {
+			t.Deps = append(t.Deps, e.To)
+		}
+		tasks = append(tasks, t)
+	}
+	results := make(chan outcome, len(tasks))
+	errs := scheduler.Run(ctx, tasks, maxRunners(opts), func(ctx context.Context, name string) error {
+		a := arts[name]
+		if a.err != nil {
+			return a.err
+		}
+		res, err := r.Run(ctx, runner.Request{
+			Operation: op,
+			Client:    env.Client, Env: env.Name, Class: env.Class,
+			Stack:     env.Stack(name),
+			Artifact:  a.artifact,
+			Producers: producers,
+		})
+		results <- outcome{result: res}
+		return err
+	})
+	close(results)
+	out := make(map[string]outcome, len(tasks))
+	for o := range results {
+		out[o.result.Stack] = o
+	}
+	for name, err := range errs {
+		o := out[name]
+		o.result.Stack = name
+		o.err = err
+		var skip *scheduler.SkipError
+		if errors.As(err, &skip) && skip.Task == name {
+			log.Warn(err.Error(), "stack", name)
+		}
+		out[name] = o
+	}
+	return out
+}
+
+type outcome struct {
+	result runner.Result
+	err    error
+}
+
+func maxRunners(opts Options) int {
+	if opts.MaxRunners > 0 {
+		return opts.MaxRunners
+	}
+	return DefaultMaxRunners
+}

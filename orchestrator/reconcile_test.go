@@ -1,0 +1,304 @@
+package orchestrator_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/runlog"
+	"github.com/strata-iac/strata/orchestrator/runner"
+	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
+)
+
+// fixture copies testdata/<name> into a temporary repository and returns
+// its root.
+func fixture(t *testing.T, name string) string {
+	t.Helper()
+	src := filepath.Join("testdata", name)
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// setInit changes one key of the environment's init ConfigMap.
+func setInit(t *testing.T, root, key, value string) {
+	t.Helper()
+	p := filepath.Join(root, "environments", "acme", "dev", "init.yaml")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`(?m)^(  ` + regexp.QuoteMeta(key) + `:).*$`)
+	if !re.Match(b) {
+		t.Fatalf("init.yaml has no key %s", key)
+	}
+	b = re.ReplaceAll(b, []byte("${1} "+value))
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// syncBuffer is a log sink safe for the concurrent runs.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+type env struct {
+	t     *testing.T
+	root  string
+	state string
+	tofu  string
+}
+
+func newEnv(t *testing.T) *env {
+	return &env{t: t, root: fixture(t, "layered"), state: t.TempDir(), tofu: tofutest.Binary(t)}
+}
+
+func (e *env) reconcile(op runner.Operation, drift time.Duration) (*orchestrator.Report, string) {
+	e.t.Helper()
+	var logs syncBuffer
+	rep, err := orchestrator.Reconcile(context.Background(), filepath.Join(e.root, "environments", "acme", "dev"), op, orchestrator.Options{
+		Tofu:          e.tofu,
+		StateDir:      e.state,
+		MaxRunners:    3,
+		DriftInterval: drift,
+		Logger:        runlog.New(&logs, nil),
+	})
+	if err != nil {
+		e.t.Fatalf("Reconcile(%s) = %v, want nil\nlogs:\n%s", op, err, logs.String())
+	}
+	return rep, logs.String()
+}
+
+// results maps each stack to "result/cause".
+func results(rep *orchestrator.Report) map[string]string {
+	m := map[string]string{}
+	for _, s := range rep.Stacks {
+		m[s.Stack] = s.Result + "/" + s.Cause
+	}
+	return m
+}
+
+func TestReconcileApply(t *testing.T) {
+	e := newEnv(t)
+
+	// A first apply installs every stack, in graph order, and publishes
+	// every contract.
+	rep, logs := e.reconcile(runner.OpApply, time.Hour)
+	want := map[string]string{
+		"base": "applied/install", "net": "applied/install", "cluster": "applied/install",
+		"app": "applied/install", "jobs": "applied/install", "report": "applied/install",
+	}
+	if diff := cmp.Diff(want, results(rep)); diff != "" {
+		t.Fatalf("first apply results diff (-want +got):\n%s\nlogs:\n%s", diff, logs)
+	}
+	order := startOrder(logs)
+	for _, before := range [][2]string{{"base", "net"}, {"net", "cluster"}, {"cluster", "app"}, {"cluster", "jobs"}, {"jobs", "report"}} {
+		if order[before[0]] > order[before[1]] {
+			t.Errorf("first apply started %s before %s, want dependencies first\nlogs:\n%s", before[1], before[0], logs)
+		}
+	}
+	for _, line := range []string{
+		`INFO [base] run #1 started {"operation": "apply", "mode": "auto", "version": "0.1.0"}`,
+		"INFO [base] plan: create terraform_data.account",
+		"INFO [base] plan: 1 to add, 0 to change, 0 to destroy",
+		"INFO [base] installing the infrastructure at version 0.1.0",
+		"INFO [base] apply complete: 1 added, 0 changed, 0 destroyed",
+		"INFO [base] published contract /configuration/base",
+	} {
+		if !strings.Contains(logs, line) {
+			t.Errorf("first apply logs lack %q\nlogs:\n%s", line, logs)
+		}
+	}
+	if !regexp.MustCompile(`INFO \[base\] run #1 finished in [0-9.]+m?s: the infrastructure is up to date`).MatchString(logs) {
+		t.Errorf("first apply logs lack the finished line\nlogs:\n%s", logs)
+	}
+	if strings.Contains(logs, "SENTINEL") {
+		t.Errorf("logs contain a sensitive value:\n%s", logs)
+	}
+
+	doc := readContract(t, e.state, "base")
+	if doc.Private["admin_token"] == nil || !strings.HasPrefix(doc.Private["admin_token"].(string), "SENTINEL-") {
+		t.Errorf("contract base private = %v, want admin_token", doc.Private)
+	}
+	if _, ok := doc.Public["admin_token"]; ok {
+		t.Errorf("contract base public = %v, want no admin_token", doc.Public)
+	}
+	if doc.Public["account_id"] == nil || doc.Version != "0.1.0" || doc.Stack != "base" || !doc.Installed {
+		t.Errorf("contract base = %+v, want installed version 0.1.0 of stack base with a public account_id", doc)
+	}
+
+	// A second apply changes nothing, and does not even plan.
+	rep, logs = e.reconcile(runner.OpApply, time.Hour)
+	for name, got := range results(rep) {
+		if got != "unchanged/" {
+			t.Errorf("second apply %s = %s, want unchanged\nlogs:\n%s", name, got, logs)
+		}
+	}
+	if strings.Contains(logs, "run #2") {
+		t.Errorf("second apply ran tofu, want no run\nlogs:\n%s", logs)
+	}
+
+	// With a drift check due, every stack plans and finds nothing to do.
+	rep, logs = e.reconcile(runner.OpApply, 0)
+	for name, got := range results(rep) {
+		if got != "no-changes/" {
+			t.Errorf("drift check %s = %s, want no-changes\nlogs:\n%s", name, got, logs)
+		}
+	}
+
+	// A changed variable changes only the stacks that depend on it: net
+	// reads cidr; cluster and app read net's vpc_id through contracts; jobs
+	// reads the cluster contract, re-plans and finds nothing to do.
+	setInit(t, e.root, "cidr", "10.20.0.0/16")
+	rep, logs = e.reconcile(runner.OpApply, time.Hour)
+	want = map[string]string{
+		"base":    "unchanged/",
+		"net":     "applied/variables",
+		"cluster": "applied/upstream",
+		"app":     "applied/upstream",
+		"jobs":    "no-changes/upstream",
+		"report":  "unchanged/",
+	}
+	if diff := cmp.Diff(want, results(rep)); diff != "" {
+		t.Errorf("changed variable results diff (-want +got):\n%s\nlogs:\n%s", diff, logs)
+	}
+	for _, line := range []string{"INFO [net] variables changed: cidr", "INFO [net] plan: update terraform_data.vpc", "INFO [cluster] upstream contracts changed: net"} {
+		if !strings.Contains(logs, line) {
+			t.Errorf("changed variable logs lack %q\nlogs:\n%s", line, logs)
+		}
+	}
+}
+
+func TestReconcileFailureSkipsDependents(t *testing.T) {
+	e := newEnv(t)
+	setInit(t, e.root, "jobsFail", `"yes"`)
+	rep, logs := e.reconcile(runner.OpApply, time.Hour)
+	got := results(rep)
+	want := map[string]string{
+		"base": "applied/install", "net": "applied/install", "cluster": "applied/install",
+		"app": "applied/install", "jobs": "failed/", "report": "skipped/",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("results diff (-want +got):\n%s\nlogs:\n%s", diff, logs)
+	}
+	if rep.OK() {
+		t.Errorf("Report.OK() = true, want false with a failed stack")
+	}
+	for _, s := range rep.Stacks {
+		switch s.Stack {
+		case "jobs":
+			if !strings.Contains(s.Message, "jobs was told to fail") {
+				t.Errorf("jobs message = %q, want tofu's precondition error", s.Message)
+			}
+		case "report":
+			if !strings.Contains(s.Message, `dependency "jobs"`) {
+				t.Errorf("report message = %q, want it to name dependency jobs", s.Message)
+			}
+		}
+	}
+
+	// Fixed, the next apply installs what failed and what was skipped.
+	setInit(t, e.root, "jobsFail", `"no"`)
+	rep, logs = e.reconcile(runner.OpApply, time.Hour)
+	if diff := cmp.Diff(map[string]string{
+		"base": "unchanged/", "net": "unchanged/", "cluster": "unchanged/",
+		"app": "unchanged/", "jobs": "applied/install", "report": "applied/install",
+	}, results(rep)); diff != "" {
+		t.Errorf("after the fix, results diff (-want +got):\n%s\nlogs:\n%s", diff, logs)
+	}
+}
+
+func TestReconcilePlanWaitsForUpstream(t *testing.T) {
+	e := newEnv(t)
+	rep, logs := e.reconcile(runner.OpPlan, time.Hour)
+	want := map[string]string{
+		"base": "planned/install", "net": "waiting/", "cluster": "waiting/",
+		"app": "waiting/", "jobs": "waiting/", "report": "waiting/",
+	}
+	if diff := cmp.Diff(want, results(rep)); diff != "" {
+		t.Errorf("plan results diff (-want +got):\n%s\nlogs:\n%s", diff, logs)
+	}
+	if !rep.OK() {
+		t.Errorf("Report.OK() = false, want true: waiting on an upstream is by design")
+	}
+	if !strings.Contains(logs, "INFO [net] waiting for contract base (/configuration/base), which stack base publishes when it is applied") {
+		t.Errorf("plan logs lack the waiting line\nlogs:\n%s", logs)
+	}
+	if _, err := os.Stat(filepath.Join(e.state, "contracts", "acme", "dev", "configuration", "base.json")); !os.IsNotExist(err) {
+		t.Errorf("plan published a contract (stat = %v), want nothing published", err)
+	}
+}
+
+// startOrder returns the position of each stack's "run #N started" line.
+func startOrder(logs string) map[string]int {
+	order := map[string]int{}
+	re := regexp.MustCompile(`\[(\w+)\] run #\d+ started`)
+	for i, m := range re.FindAllStringSubmatch(logs, -1) {
+		if _, ok := order[m[1]]; !ok {
+			order[m[1]] = i
+		}
+	}
+	return order
+}
+
+type document struct {
+	Installed bool           `json:"installed"`
+	Version   string         `json:"version"`
+	Stack     string         `json:"stack"`
+	Public    map[string]any `json:"public"`
+	Private   map[string]any `json:"private"`
+}
+
+func readContract(t *testing.T, state, name string) document {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(state, "contracts", "acme", "dev", "configuration", name+".json"))
+	if err != nil {
+		t.Fatalf("read contract %s: %v", name, err)
+	}
+	var d document
+	if err := json.Unmarshal(b, &d); err != nil {
+		t.Fatalf("parse contract %s: %v", name, err)
+	}
+	return d
+}

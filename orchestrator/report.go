@@ -1,0 +1,110 @@
+package orchestrator
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/graph"
+	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/runner"
+	"github.com/strata-iac/strata/orchestrator/scheduler"
+)
+
+// Report is what one reconcile did, stack by stack in graph order.
+type Report struct {
+	Client      string        `json:"client"`
+	Environment string        `json:"environment"`
+	Class       string        `json:"environmentClass"`
+	Operation   string        `json:"operation"`
+	StartedAt   time.Time     `json:"startedAt"`
+	Duration    time.Duration `json:"durationNs"`
+	Stacks      []StackReport `json:"stacks"`
+}
+
+// StackReport is what one stack did.
+type StackReport struct {
+	Stack    string          `json:"stack"`
+	Layer    string          `json:"layer"`
+	Version  string          `json:"version,omitempty"`
+	Digest   string          `json:"digest,omitempty"`
+	Result   string          `json:"result"`
+	Cause    string          `json:"cause,omitempty"`
+	Run      int             `json:"run,omitempty"`
+	Summary  history.Summary `json:"summary"`
+	Changes  []string        `json:"changes,omitempty"`
+	Contract string          `json:"contract,omitempty"`
+	Message  string          `json:"message,omitempty"`
+}
+
+// OK reports whether every stack is where it should be: applied,
+// unchanged, planned, or waiting on an upstream by design.
+func (r *Report) OK() bool {
+	for _, s := range r.Stacks {
+		switch s.Result {
+		case runner.ResultFailed, runner.ResultSkipped:
+			return false
+		}
+	}
+	return true
+}
+
+// Count returns how many stacks ended with each result.
+func (r *Report) Count() map[string]int {
+	m := map[string]int{}
+	for _, s := range r.Stacks {
+		m[s.Result]++
+	}
+	return m
+}
+
+// Line is the reconcile's one-line summary.
+func (r *Report) Line() string {
+	counts := r.Count()
+	var parts []string
+	for _, res := range []string{runner.ResultApplied, runner.ResultPlanned, runner.ResultNoChanges, runner.ResultUnchanged,
+		runner.ResultHeld, runner.ResultWaiting, runner.ResultSkipped, runner.ResultFailed} {
+		if n := counts[res]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, res))
+		}
+	}
+	return fmt.Sprintf("%s %s/%s finished in %s: %s", r.Operation, r.Client, r.Environment,
+		r.Duration.Round(100*time.Millisecond), strings.Join(parts, ", "))
+}
+
+func report(env *environment.Environment, g *graph.Graph, op runner.Operation, arts map[string]resolved, results map[string]outcome, started time.Time) *Report {
+	rep := &Report{
+		Client: env.Client, Environment: env.Name, Class: env.Class,
+		Operation: string(op), StartedAt: started.UTC(), Duration: time.Since(started),
+	}
+	for _, name := range g.Order() {
+		s := env.Stack(name)
+		o := results[name]
+		a := arts[name].artifact
+		sr := StackReport{
+			Stack: name, Layer: s.Layer.String(), Version: a.Version, Digest: a.Digest,
+			Result:  o.result.Run.Result,
+			Cause:   o.result.Run.Cause,
+			Run:     o.result.Run.Number,
+			Summary: o.result.Run.Summary,
+			Changes: o.result.Changes, Contract: o.result.Run.Contract,
+			Message: o.result.Message,
+		}
+		var skip *scheduler.SkipError
+		var waiting *runner.WaitingError
+		switch {
+		case errors.As(o.err, &skip) && skip.Task == name && errors.As(o.err, &waiting):
+			// Waiting on an upstream, directly or through a dependency, is
+			// by design: the next reconcile tries again.
+			sr.Result, sr.Message = runner.ResultWaiting, o.err.Error()
+		case errors.As(o.err, &skip) && skip.Task == name:
+			sr.Result, sr.Message = runner.ResultSkipped, o.err.Error()
+		case o.err != nil && sr.Result == "":
+			sr.Result, sr.Message = runner.ResultFailed, o.err.Error()
+		}
+		rep.Stacks = append(rep.Stacks, sr)
+	}
+	return rep
+}

@@ -1,0 +1,57 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math"
+
+	"github.com/strata-iac/strata/orchestrator/tofu"
+)
+
+// apply applies exactly the saved plan file and logs each resource as it
+// completes, in the seed's words.
+func (r *Runner) apply(ctx context.Context, log *slog.Logger, ws *workspace, p planned) error {
+	var summary *tofu.Summary
+	err := ws.tofu.Apply(ctx, ws.planFile, func(e tofu.Event) {
+		switch e.Type {
+		case "apply_complete":
+			line := fmt.Sprintf("%s: %s complete after %ds", e.Resource, noun(e.Action), int(math.Round(e.Elapsed)))
+			if e.IDValue != "" {
+				line += fmt.Sprintf(" [%s=%s]", e.IDKey, e.IDValue)
+			}
+			log.Info(line)
+		case "apply_errored":
+			log.Error(fmt.Sprintf("%s: %s failed", e.Resource, noun(e.Action)))
+		case "change_summary":
+			summary = e.Summary
+		default:
+			diagnostics(log)(e)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	added, changed, destroyed := p.summary.Add, p.summary.Change, p.summary.Destroy
+	if summary != nil {
+		added, changed, destroyed = summary.Add, summary.Change, summary.Remove
+	}
+	log.Info(fmt.Sprintf("apply complete: %d added, %d changed, %d destroyed", added, changed, destroyed))
+	return nil
+}
+
+// noun names a hook action as tofu's own messages do.
+func noun(action string) string {
+	switch action {
+	case "create":
+		return "creation"
+	case "update":
+		return "modification"
+	case "delete":
+		return "destruction"
+	case "read":
+		return "read"
+	default:
+		return action
+	}
+}

@@ -1,0 +1,123 @@
+package runner
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/strata-iac/strata/contracts"
+)
+
+// AppVersionVar is the variable that receives the stack's resolved
+// version, as the seed's controller passes var.app_version.
+const AppVersionVar = "app_version"
+
+// inputs is everything a run feeds tofu, and the hashes that tell what
+// changed since the last run.
+type inputs struct {
+	// vars are the variables written to the var file: the stack's own
+	// variables, app_version, and each consumed contract document.
+	vars map[string]any
+	// varHashes has a hash per variable of the stack's own (not the
+	// contracts), so a change can be named.
+	varHashes map[string]string
+	// upstreamHashes has the content hash of each consumed contract.
+	upstreamHashes map[string]string
+	// fingerprint covers every input: source, variables, upstreams,
+	// backend.
+	fingerprint string
+}
+
+// gatherInputs reads the consumed contracts and assembles the variables.
+// A contract that does not exist yet is a *WaitingError.
+func (r *Runner) gatherInputs(ctx context.Context, req Request) (inputs, error) {
+	s := req.Stack
+	in := inputs{
+		vars:           make(map[string]any, len(s.Vars)+len(s.Consumes)+1),
+		varHashes:      make(map[string]string, len(s.Vars)+1),
+		upstreamHashes: make(map[string]string, len(s.Consumes)),
+	}
+	if req.Artifact.Version != "" {
+		in.vars[AppVersionVar] = req.Artifact.Version
+	}
+	maps.Copy(in.vars, s.Vars)
+	for name, v := range in.vars {
+		h, err := hashJSON(v)
+		if err != nil {
+			return in, fmt.Errorf("gather inputs of stack %s: variable %s: %w", s.Name, name, err)
+		}
+		in.varHashes[name] = h
+	}
+	for _, c := range s.Consumes {
+		key := r.contractKey(c.Contract)
+		doc, err := r.cfg.Contracts.Get(ctx, key)
+		if errors.Is(err, contracts.ErrNotFound) {
+			return in, &WaitingError{Stack: s.Name, Contract: c.Contract, Key: key, Producer: req.Producers[c.Contract]}
+		}
+		if err != nil {
+			return in, fmt.Errorf("gather inputs of stack %s: read contract %s: %w", s.Name, key, err)
+		}
+		v, err := toValue(doc)
+		if err != nil {
+			return in, fmt.Errorf("gather inputs of stack %s: contract %s: %w", s.Name, key, err)
+		}
+		in.vars[c.As] = v
+		in.upstreamHashes[c.Contract] = doc.ContentHash()
+	}
+	fp := sha256.New()
+	writeField := func(k, v string) { fmt.Fprintf(fp, "%s=%q\n", k, v) }
+	writeField("digest", req.Artifact.Digest)
+	writeField("version", req.Artifact.Version)
+	writeField("backend", s.BackendConfig)
+	for _, k := range slices.Sorted(maps.Keys(in.varHashes)) {
+		writeField("var."+k, in.varHashes[k])
+	}
+	for _, k := range slices.Sorted(maps.Keys(in.upstreamHashes)) {
+		writeField("contract."+k, in.upstreamHashes[k])
+	}
+	in.fingerprint = "sha256:" + hex.EncodeToString(fp.Sum(nil))
+	return in, nil
+}
+
+func hashJSON(v any) (string, error) {
+	b, err := json.Marshal(v) // map keys are sorted, so this is canonical
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8]), nil
+}
+
+// toValue turns a document into the plain JSON value tofu receives.
+func toValue(doc contracts.Document) (any, error) {
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return nil, err
+	}
+	var v any
+	err = json.Unmarshal(b, &v)
+	return v, err
+}
+
+// changedKeys lists the keys whose value differs between two hash maps,
+// including keys only one side has.
+func changedKeys(before, after map[string]string) []string {
+	var out []string
+	for k, v := range after {
+		if before[k] != v {
+			out = append(out, k)
+		}
+	}
+	for k := range before {
+		if _, ok := after[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,84 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/tofu"
+)
+
+// init runs `tofu init` unless the workspace was already initialised for
+// the same code and backend.
+func (r *Runner) init(ctx context.Context, log *slog.Logger, ws *workspace) error {
+	marker := filepath.Join(ws.dir, ".terraform", initMarkerName)
+	if b, err := os.ReadFile(marker); err == nil && string(b) == ws.initKey {
+		log.Debug("init: workspace already initialised")
+		return nil
+	}
+	log.Debug("init")
+	if err := ws.tofu.Init(ctx, diagnostics(log)); err != nil {
+		return err
+	}
+	return writeAtomic(marker, []byte(ws.initKey), 0o600)
+}
+
+// planned is a saved plan, read back.
+type planned struct {
+	plan    *tofu.Plan
+	changed bool
+	summary history.Summary
+	lines   []string
+}
+
+func (p planned) summaryLine() string {
+	return fmt.Sprintf("%d to add, %d to change, %d to destroy", p.summary.Add, p.summary.Change, p.summary.Destroy)
+}
+
+// plan runs `tofu plan -out`, reads the plan with `show -json`, keeps the
+// JSON beside the plan file, and logs each change.
+func (r *Runner) plan(ctx context.Context, log *slog.Logger, ws *workspace) (planned, error) {
+	if _, err := ws.tofu.Plan(ctx, tofu.PlanOptions{Out: ws.planFile, VarFiles: []string{ws.varFile}}, diagnostics(log)); err != nil {
+		return planned{}, err
+	}
+	p, err := ws.tofu.Show(ctx, ws.planFile)
+	if err != nil {
+		return planned{}, err
+	}
+	if err := writeAtomic(filepath.Join(ws.dir, planJSONFileName), p.JSON, 0o600); err != nil {
+		return planned{}, fmt.Errorf("save plan json: %w", err)
+	}
+	sum := p.Summary()
+	out := planned{
+		plan:    p,
+		changed: p.HasChanges(),
+		summary: history.Summary{Add: sum.Add, Change: sum.Change, Destroy: sum.Remove},
+	}
+	for _, c := range p.Changes {
+		line := c.Verb() + " " + c.Address
+		out.lines = append(out.lines, line)
+		log.Info("plan: " + line)
+	}
+	if len(p.Changes) == 0 && len(p.OutputChanges) > 0 {
+		for _, o := range p.OutputChanges {
+			line := "update output." + o
+			out.lines = append(out.lines, line)
+			log.Info("plan: " + line)
+		}
+	}
+	log.Info("plan: " + out.summaryLine())
+	return out, nil
+}
+
+// diagnostics logs tofu's warnings as they arrive; errors come back as the
+// command's error.
+func diagnostics(log *slog.Logger) func(tofu.Event) {
+	return func(e tofu.Event) {
+		if e.Diagnostic != nil && e.Diagnostic.Severity == "warning" {
+			log.Warn("tofu: " + e.Diagnostic.String())
+		}
+	}
+}

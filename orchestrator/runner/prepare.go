@@ -1,0 +1,219 @@
+package runner
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/strata-iac/strata/orchestrator/tofu"
+)
+
+// Files strata writes into a stack's workspace.
+const (
+	varFileName      = "strata.tfvars.json"
+	backendFileName  = "backend_override.tf"
+	planFileName     = "strata.tfplan"
+	planJSONFileName = "strata.plan.json"
+	initMarkerName   = "strata-init"
+	cliConfigName    = "tofu.rc"
+	pluginCacheName  = "plugin-cache"
+)
+
+// workspace is a prepared stack directory.
+type workspace struct {
+	dir      string
+	planFile string
+	varFile  string
+	// initKey identifies what init last ran for: when it is unchanged, init
+	// is skipped.
+	initKey string
+	tofu    *tofu.Workspace
+}
+
+// prepare lays the stack's code into its workspace, keeping the workspace's
+// .terraform directory (providers and modules already installed), and
+// writes the variables, the backend and the tofu CLI configuration.
+func (r *Runner) prepare(ctx context.Context, req Request, in inputs) (*workspace, error) {
+	s := req.Stack
+	dir := r.workspaceDir(req)
+	fail := func(err error) (*workspace, error) {
+		return nil, fmt.Errorf("prepare workspace of stack %s: %w", s.Name, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return fail(err)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fail(err)
+	}
+	if err := clearWorkspace(dir); err != nil {
+		return fail(err)
+	}
+	if err := copyTree(req.Artifact.Dir, dir); err != nil {
+		return fail(err)
+	}
+	backend, err := r.backend(req)
+	if err != nil {
+		return fail(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, backendFileName), []byte(backend), 0o600); err != nil {
+		return fail(err)
+	}
+	vars, err := json.MarshalIndent(in.vars, "", "  ")
+	if err != nil {
+		return fail(err)
+	}
+	varFile := filepath.Join(dir, varFileName)
+	if err := os.WriteFile(varFile, vars, 0o600); err != nil {
+		return fail(err)
+	}
+	cliConfig, err := r.writeCLIConfig()
+	if err != nil {
+		return fail(err)
+	}
+	tw, err := tofu.New(r.cfg.Tofu, dir, tofu.Options{Env: map[string]string{
+		"TF_CLI_CONFIG_FILE":  cliConfig,
+		"TF_PLUGIN_CACHE_DIR": filepath.Join(r.cfg.StateDir, pluginCacheName),
+	}})
+	if err != nil {
+		return fail(err)
+	}
+	key := sha256.Sum256([]byte(req.Artifact.Digest + "\n" + backend))
+	return &workspace{
+		dir:      dir,
+		planFile: filepath.Join(dir, planFileName),
+		varFile:  varFile,
+		initKey:  hex.EncodeToString(key[:]),
+		tofu:     tw,
+	}, nil
+}
+
+// backend returns the backend override: the stack's
+// backendConfig.customConfiguration as written, or a local backend whose
+// state file is under the state directory, per client, environment and
+// stack.
+func (r *Runner) backend(req Request) (string, error) {
+	if req.Stack.BackendConfig != "" {
+		return "terraform {\n" + req.Stack.BackendConfig + "\n}\n", nil
+	}
+	statePath, err := filepath.Abs(filepath.Join(r.cfg.StateDir, "state", req.Client, req.Env, req.Stack.Name+".tfstate"))
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(filepath.Dir(statePath), 0o700); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("terraform {\n  backend \"local\" {\n    path = %s\n  }\n}\n", strconv.Quote(statePath)), nil
+}
+
+// writeCLIConfig writes the tofu CLI configuration every run shares: the
+// shared plugin cache.
+func (r *Runner) writeCLIConfig() (string, error) {
+	cache, err := filepath.Abs(filepath.Join(r.cfg.StateDir, pluginCacheName))
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(cache, 0o700); err != nil {
+		return "", err
+	}
+	path := filepath.Join(r.cfg.StateDir, cliConfigName)
+	body := fmt.Sprintf("plugin_cache_dir = %s\n", strconv.Quote(cache))
+	if b, err := os.ReadFile(path); err == nil && string(b) == body {
+		return filepath.Abs(path)
+	}
+	if err := writeAtomic(path, []byte(body), 0o600); err != nil {
+		return "", err
+	}
+	return filepath.Abs(path)
+}
+
+// clearWorkspace removes everything but .terraform (installed providers and
+// modules, and the init marker) and the dependency lock file.
+func clearWorkspace(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		switch e.Name() {
+		case ".terraform", ".terraform.lock.hcl":
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// copyTree copies src into dst, leaving out any .terraform directory.
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == ".terraform" {
+			return filepath.SkipDir
+		}
+		target := filepath.Join(dst, rel)
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(target, 0o700)
+		case d.Type().IsRegular():
+			return copyFile(path, target)
+		default:
+			return nil // symlinks and devices are not part of a stack
+		}
+	})
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// writeAtomic writes a file so that a reader never sees half of it.
+func writeAtomic(path string, data []byte, perm os.FileMode) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(perm); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

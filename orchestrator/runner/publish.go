@@ -1,0 +1,53 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"slices"
+
+	"github.com/strata-iac/strata/contracts"
+	"github.com/strata-iac/strata/orchestrator/history"
+)
+
+// publish reads the stack's outputs and publishes them as its contract
+// document, when the stack produces one. An unchanged document is not
+// written again, so its updatedAt says when its content last changed.
+func (r *Runner) publish(ctx context.Context, log *slog.Logger, req Request, ws *workspace, run *history.Run) error {
+	s := req.Stack
+	if s.Produces == "" {
+		return nil
+	}
+	key := r.contractKey(s.Produces)
+	fail := func(err error) error { return fmt.Errorf("publish contract %s of stack %s: %w", key, s.Name, err) }
+	outs, err := ws.tofu.Outputs(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	in := make(map[string]contracts.Output, len(outs))
+	for name, o := range outs {
+		in[name] = contracts.Output{Value: o.Value, Sensitive: o.Sensitive}
+	}
+	doc, err := contracts.Build(s.Name, req.Artifact.Version, in, s.ProducesOutputs, r.cfg.Now())
+	if err != nil {
+		return fail(err)
+	}
+	run.Contract = key
+	old, err := r.cfg.Contracts.Get(ctx, key)
+	switch {
+	case err == nil && old.ContentHash() == doc.ContentHash():
+		log.Debug("contract " + key + " unchanged")
+		return nil
+	case err != nil && !errors.Is(err, contracts.ErrNotFound):
+		return fail(err)
+	}
+	if err := r.cfg.Contracts.Put(ctx, key, doc); err != nil {
+		return fail(err)
+	}
+	log.Info("published contract "+key,
+		"public", slices.Sorted(maps.Keys(doc.Public)),
+		"private", slices.Sorted(maps.Keys(doc.Private)))
+	return nil
+}

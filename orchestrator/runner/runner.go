@@ -1,0 +1,381 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"time"
+
+	"github.com/strata-iac/strata/contracts"
+	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/source"
+)
+
+// Operation is what a run does with its plan.
+type Operation string
+
+// Operations.
+const (
+	// OpPlan plans and reports, and changes nothing.
+	OpPlan Operation = "plan"
+	// OpApply plans, then applies the plan when it is allowed.
+	OpApply Operation = "apply"
+)
+
+// Results of a run, as recorded in history.
+const (
+	ResultApplied   = "applied"
+	ResultPlanned   = "planned"
+	ResultNoChanges = "no-changes"
+	ResultUnchanged = "unchanged"
+	ResultFailed    = "failed"
+	ResultSkipped   = "skipped"
+	ResultWaiting   = "waiting"
+	ResultHeld      = "held"
+)
+
+// Defaults.
+const (
+	DefaultTimeout       = 10 * time.Minute
+	DefaultDriftInterval = time.Hour
+)
+
+// Config is what every run shares.
+type Config struct {
+	// Tofu is the tofu binary.
+	Tofu string
+	// StateDir holds workspaces, default local state, the plugin cache and
+	// the tofu CLI configuration.
+	StateDir string
+	// Contracts is the store contracts are published to and read from, and
+	// ContractPrefix the key prefix (contracts.DefaultPrefix when empty).
+	Contracts      contracts.Store
+	ContractPrefix string
+	// History records every run.
+	History *history.Store
+	// Logger receives the run log lines.
+	Logger *slog.Logger
+	// Timeout bounds one run (DefaultTimeout when zero).
+	Timeout time.Duration
+	// DriftInterval is how long a stack whose inputs have not changed goes
+	// without a plan. Zero plans every time.
+	DriftInterval time.Duration
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+}
+
+// Runner runs stacks.
+type Runner struct {
+	cfg Config
+}
+
+// New returns a Runner.
+func New(cfg Config) *Runner {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.ContractPrefix == "" {
+		cfg.ContractPrefix = contracts.DefaultPrefix
+	}
+	return &Runner{cfg: cfg}
+}
+
+// Request is one stack to run.
+type Request struct {
+	Operation Operation
+	// Client, Env and Class identify the environment.
+	Client, Env, Class string
+	Stack              *environment.Stack
+	Artifact           source.Artifact
+	// Producers maps each contract to the stack in the environment that
+	// produces it, for messages.
+	Producers map[string]string
+}
+
+// Result is what a run did.
+type Result struct {
+	Stack string
+	// Run is the recorded run; its Number is 0 when nothing was recorded
+	// (an unchanged stack that was not re-planned).
+	Run history.Run
+	// Changes are the planned resource changes, as "verb address".
+	Changes []string
+	// Message is the run's last log line, without "run #N finished…".
+	Message string
+}
+
+// WaitingError means a consumed contract does not exist yet. The stack is
+// not failed: the next reconcile tries again.
+type WaitingError struct {
+	Stack, Contract, Key, Producer string
+}
+
+func (e *WaitingError) Error() string {
+	msg := fmt.Sprintf("waiting for contract %s (%s)", e.Contract, e.Key)
+	if e.Producer != "" {
+		msg += fmt.Sprintf(", which stack %s publishes when it is applied", e.Producer)
+	}
+	return msg
+}
+
+// HeldError means the plan has changes that need a person's approval.
+type HeldError struct {
+	Stack, Reason, PlanFile string
+}
+
+func (e *HeldError) Error() string {
+	return fmt.Sprintf("plan held for approval: %s (plan saved at %s)", e.Reason, e.PlanFile)
+}
+
+// Run runs one stack and records it. The returned error is nil when the
+// stack is in its desired state (or, for a plan, planned); a
+// *WaitingError, a *HeldError or a failure otherwise.
+func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
+	s := req.Stack
+	log := r.cfg.Logger.With("stack", s.Name)
+	started := r.cfg.Now()
+	res := Result{Stack: s.Name}
+
+	in, err := r.gatherInputs(ctx, req)
+	var waiting *WaitingError
+	if errors.As(err, &waiting) {
+		log.Info(waiting.Error())
+		run, rerr := r.recordOnly(ctx, req, ResultWaiting, waiting.Error(), started)
+		res.Run, res.Message = run, waiting.Error()
+		return res, errors.Join(err, rerr)
+	}
+	if err != nil {
+		log.Error(err.Error())
+		run, rerr := r.recordOnly(ctx, req, ResultFailed, err.Error(), started)
+		res.Run, res.Message = run, err.Error()
+		return res, errors.Join(err, rerr)
+	}
+
+	prev, hasPrev, err := r.lastGood(ctx, req)
+	if err != nil {
+		return res, err
+	}
+	if up, why := r.upToDate(ctx, req, in, prev, hasPrev); up {
+		log.Info("up to date: " + why)
+		res.Message = "up to date: " + why
+		res.Run = history.Run{
+			Client: req.Client, Env: req.Env, Stack: s.Name,
+			Operation: prev.Operation, Result: ResultUnchanged,
+			ToVersion: prev.ToVersion, Digest: prev.Digest, Contract: prev.Contract,
+		}
+		return res, nil
+	}
+
+	run, err := r.cfg.History.Begin(ctx, history.Run{
+		Client: req.Client, Env: req.Env, Stack: s.Name,
+		Operation:   string(req.Operation),
+		FromVersion: prev.ToVersion,
+		ToVersion:   req.Artifact.Version,
+		Digest:      req.Artifact.Digest,
+		Fingerprint: in.fingerprint,
+		Inputs:      in.varHashes,
+		Upstreams:   in.upstreamHashes,
+		StartedAt:   started.UTC(),
+	})
+	if err != nil {
+		return res, fmt.Errorf("run stack %s: %w", s.Name, err)
+	}
+	log.Info(fmt.Sprintf("run #%d started", run.Number),
+		"operation", string(req.Operation), "mode", mode(s), "version", versionOrDigest(req.Artifact))
+
+	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
+	defer cancel()
+	out, err := r.steps(ctx, log, req, in, prev, hasPrev, &run)
+	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
+		err = fmt.Errorf("run timed out after %s: %w", r.cfg.Timeout, err)
+	}
+
+	run.Duration = r.cfg.Now().Sub(started)
+	res.Changes = out.changes
+	var held *HeldError
+	switch {
+	case errors.As(err, &held):
+		run.Result = ResultHeld
+		run.Error = held.Error()
+		res.Message = held.Error()
+		log.Warn(fmt.Sprintf("run #%d finished in %s: %s", run.Number, round(run.Duration), held.Error()))
+	case err != nil:
+		run.Result = ResultFailed
+		run.Error = err.Error()
+		res.Message = err.Error()
+		log.Error(fmt.Sprintf("run #%d failed after %s: %s", run.Number, round(run.Duration), err.Error()))
+	default:
+		res.Message = out.message
+		log.Info(fmt.Sprintf("run #%d finished in %s: %s", run.Number, round(run.Duration), out.message))
+	}
+	// The record is written even when the run was interrupted: a cancelled
+	// context must not lose history.
+	if rerr := r.cfg.History.Record(context.WithoutCancel(ctx), run); rerr != nil {
+		err = errors.Join(err, fmt.Errorf("run stack %s: %w", s.Name, rerr))
+	}
+	res.Run = run
+	return res, err
+}
+
+// outcome is what the steps of a run produced.
+type outcome struct {
+	changes []string
+	message string
+}
+
+// steps runs the stack's steps in order. It fills in run's cause, summary,
+// result and contract as they become known.
+func (r *Runner) steps(ctx context.Context, log *slog.Logger, req Request, in inputs, prev history.Run, hasPrev bool, run *history.Run) (outcome, error) {
+	var out outcome
+	ws, err := r.prepare(ctx, req, in)
+	if err != nil {
+		return out, err
+	}
+	if err := r.init(ctx, log, ws); err != nil {
+		return out, err
+	}
+	plan, err := r.plan(ctx, log, ws)
+	if err != nil {
+		return out, err
+	}
+	out.changes = plan.lines
+	run.Summary = plan.summary
+
+	cause := classify(prev, hasPrev, req, in, plan.changed)
+	run.Cause = cause.name
+	if cause.line != "" && plan.changed {
+		log.Info(cause.line)
+	}
+
+	if !plan.changed {
+		run.Result = ResultNoChanges
+		out.message = "no changes, the infrastructure is up to date"
+		if req.Operation == OpPlan {
+			return out, nil
+		}
+		return out, r.publish(ctx, log, req, ws, run)
+	}
+	if req.Operation == OpPlan {
+		run.Result = ResultPlanned
+		out.message = fmt.Sprintf("plan: %s", plan.summaryLine())
+		return out, nil
+	}
+	if err := decide(req.Stack, ws.planFile); err != nil {
+		return out, err
+	}
+	if err := r.apply(ctx, log, ws, plan); err != nil {
+		return out, err
+	}
+	run.Result = ResultApplied
+	out.message = "the infrastructure is up to date"
+	return out, r.publish(ctx, log, req, ws, run)
+}
+
+// decide says whether a plan with changes may be applied without a person.
+func decide(s *environment.Stack, planFile string) error {
+	if s.ApprovePlan == "auto" {
+		return nil
+	}
+	return &HeldError{
+		Stack:    s.Name,
+		Reason:   fmt.Sprintf("spec.approvePlan of Terraform/%s is %q, not \"auto\" (%s)", s.Name, s.ApprovePlan, s.File),
+		PlanFile: planFile,
+	}
+}
+
+// recordOnly records a run that did not get as far as tofu.
+func (r *Runner) recordOnly(ctx context.Context, req Request, result, msg string, started time.Time) (history.Run, error) {
+	run, err := r.cfg.History.Begin(ctx, history.Run{
+		Client: req.Client, Env: req.Env, Stack: req.Stack.Name,
+		Operation: string(req.Operation),
+		ToVersion: req.Artifact.Version,
+		Digest:    req.Artifact.Digest,
+		StartedAt: started.UTC(),
+	})
+	if err != nil {
+		return run, fmt.Errorf("record stack %s: %w", req.Stack.Name, err)
+	}
+	run.Result = result
+	run.Error = msg
+	run.Duration = r.cfg.Now().Sub(started)
+	if err := r.cfg.History.Record(context.WithoutCancel(ctx), run); err != nil {
+		return run, fmt.Errorf("record stack %s: %w", req.Stack.Name, err)
+	}
+	return run, nil
+}
+
+// lastGood returns the last run that left the stack in a known good state:
+// an apply that succeeded (with or without changes).
+func (r *Runner) lastGood(ctx context.Context, req Request) (history.Run, bool, error) {
+	run, ok, err := r.cfg.History.LastMatching(ctx, req.Client, req.Env, req.Stack.Name, func(h history.Run) bool {
+		return h.Operation == string(OpApply) && (h.Result == ResultApplied || h.Result == ResultNoChanges)
+	})
+	if err != nil {
+		return run, false, fmt.Errorf("read history of stack %s: %w", req.Stack.Name, err)
+	}
+	return run, ok, nil
+}
+
+// upToDate reports whether an apply can skip init and plan: no input
+// changed since the last good apply, no drift check is due, and the stack's
+// contract is still there.
+func (r *Runner) upToDate(ctx context.Context, req Request, in inputs, prev history.Run, hasPrev bool) (bool, string) {
+	if req.Operation != OpApply || !hasPrev || r.cfg.DriftInterval <= 0 {
+		return false, ""
+	}
+	if prev.Fingerprint != in.fingerprint {
+		return false, ""
+	}
+	age := r.cfg.Now().Sub(prev.StartedAt)
+	if age >= r.cfg.DriftInterval {
+		return false, ""
+	}
+	if req.Stack.Produces != "" {
+		if _, err := r.cfg.Contracts.Get(ctx, r.contractKey(req.Stack.Produces)); err != nil {
+			return false, ""
+		}
+	}
+	next := r.cfg.DriftInterval - age
+	return true, fmt.Sprintf("no input changed since run #%d; next drift check in %s", prev.Number, round(next))
+}
+
+func (r *Runner) contractKey(name string) string {
+	return contracts.Key(r.cfg.ContractPrefix, name)
+}
+
+func (r *Runner) workspaceDir(req Request) string {
+	return filepath.Join(r.cfg.StateDir, "work", req.Client, req.Env, req.Stack.Name)
+}
+
+func mode(s *environment.Stack) string {
+	if s.ApprovePlan == "auto" {
+		return "auto"
+	}
+	return "manual"
+}
+
+func versionOrDigest(a source.Artifact) string {
+	if a.Version != "" {
+		return a.Version
+	}
+	if len(a.Digest) > 15 {
+		return a.Digest[:15]
+	}
+	return a.Digest
+}
+
+func round(d time.Duration) time.Duration {
+	if d < time.Second {
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(100 * time.Millisecond)
+}
