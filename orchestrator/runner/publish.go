@@ -47,7 +47,16 @@ func (r *Runner) publish(ctx context.Context, log *slog.Logger, req Request, ws 
 		return fail(err)
 	}
 	log.Info("published contract "+key,
-		"public", slices.Sorted(maps.Keys(doc.Public)),
-		"private", slices.Sorted(maps.Keys(doc.Private)))
+		"public", names(doc.Public),
+		"private", names(doc.Private))
 	return nil
+}
+
+// names lists a document part's keys, never its values.
+func names(m map[string]any) []string {
+	out := slices.Sorted(maps.Keys(m))
+	if out == nil {
+		out = []string{}
+	}
+	return out
 }

@@ -1,0 +1,61 @@
+package history
+
+import (
+	"context"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Last returns the stack's newest run; false when it has none.
+func (s *Store) Last(ctx context.Context, client, env, stack string) (Run, bool, error) {
+	r, ok, err := s.newest(ctx, client, env, stack, nil)
+	if err != nil {
+		return Run{}, false, fmt.Errorf("last run of %s/%s/%s: %w", client, env, stack, err)
+	}
+	return r, ok, nil
+}
+
+// LastMatching returns the stack's newest run for which match is true;
+// false when there is none. match must not call the Store.
+func (s *Store) LastMatching(ctx context.Context, client, env, stack string, match func(Run) bool) (Run, bool, error) {
+	r, ok, err := s.newest(ctx, client, env, stack, match)
+	if err != nil {
+		return Run{}, false, fmt.Errorf("last matching run of %s/%s/%s: %w", client, env, stack, err)
+	}
+	return r, ok, nil
+}
+
+// newest walks the stack's runs newest first and returns the first that
+// matches (any, when match is nil).
+func (s *Store) newest(ctx context.Context, client, env, stack string, match func(Run) bool) (Run, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return Run{}, false, err
+	}
+	var (
+		found Run
+		ok    bool
+	)
+	err := s.db.View(func(tx *bolt.Tx) error {
+		b := stackBucket(tx, client, env, stack)
+		if b == nil {
+			return nil
+		}
+		c := b.Cursor()
+		for k, v := c.Last(); k != nil; k, v = c.Prev() {
+			r, err := decode(k, v)
+			if err != nil {
+				return err
+			}
+			if match == nil || match(r) {
+				found, ok = r, true
+				return nil
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return found, ok, err
+}

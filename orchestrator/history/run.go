@@ -1,0 +1,97 @@
+package history
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Operations.
+const (
+	OperationPlan  = "plan"
+	OperationApply = "apply"
+)
+
+// Results of a run.
+const (
+	ResultRunning     = "running"     // begun and not yet recorded
+	ResultApplied     = "applied"     // a plan with changes was applied
+	ResultPlanned     = "planned"     // planned only (a plan operation)
+	ResultNoChanges   = "no-changes"  // planned, and the plan had no changes
+	ResultUnchanged   = "unchanged"   // no input changed: neither planned nor applied
+	ResultFailed      = "failed"      // an error; see Error
+	ResultSkipped     = "skipped"     // a dependency did not succeed
+	ResultWaiting     = "waiting"     // an upstream contract is missing
+	ResultHeld        = "held"        // the plan waits for approval
+	ResultInterrupted = "interrupted" // the process stopped during the run
+)
+
+// Summary counts a plan's resource changes.
+type Summary struct {
+	Add     int `json:"add"`
+	Change  int `json:"change"`
+	Destroy int `json:"destroy"`
+}
+
+// Run is one run of one stack.
+//
+// In JSON every field has a lowercase name; Duration is written as
+// "durationMs", whole milliseconds, which is what people and dashboards
+// read.
+type Run struct {
+	// Number counts the stack's runs from 1; Begin assigns it.
+	Number int    `json:"number"`
+	Client string `json:"client"`
+	Env    string `json:"env"`
+	Stack  string `json:"stack"`
+	// Operation is "plan" or "apply".
+	Operation string `json:"operation"`
+	// Cause is why the stack changed: install, upgrade, config, variables,
+	// upstream, drift or removed; "" when nothing changed.
+	Cause       string `json:"cause"`
+	FromVersion string `json:"fromVersion"`
+	ToVersion   string `json:"toVersion"`
+	// Digest is the digest of the stack's source.
+	Digest string `json:"digest"`
+	// Fingerprint is a hash of every input: source digest, variables,
+	// upstream contracts and backend.
+	Fingerprint string `json:"fingerprint"`
+	// Inputs has a short hash of each of the stack's own variables, and
+	// Upstreams the content hash of each contract it read, so that the next
+	// run can name what changed.
+	Inputs    map[string]string `json:"inputs,omitempty"`
+	Upstreams map[string]string `json:"upstreams,omitempty"`
+	Summary   Summary           `json:"summary"`
+	// Result is one of the Result constants.
+	Result string `json:"result"`
+	Error  string `json:"error"`
+	PlanID string `json:"planId"`
+	// Contract is the key of the contract document the run published, if
+	// any.
+	Contract  string        `json:"contract"`
+	StartedAt time.Time     `json:"startedAt"`
+	Duration  time.Duration `json:"-"`
+}
+
+// runJSON is Run as stored: Duration in milliseconds.
+type runJSON struct {
+	plainRun
+	DurationMs int64 `json:"durationMs"`
+}
+
+type plainRun Run
+
+// MarshalJSON writes the run with its duration as "durationMs".
+func (r Run) MarshalJSON() ([]byte, error) {
+	return json.Marshal(runJSON{plainRun: plainRun(r), DurationMs: r.Duration.Milliseconds()})
+}
+
+// UnmarshalJSON reads a run written by MarshalJSON.
+func (r *Run) UnmarshalJSON(data []byte) error {
+	var j runJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return err
+	}
+	*r = Run(j.plainRun)
+	r.Duration = time.Duration(j.DurationMs) * time.Millisecond
+	return nil
+}

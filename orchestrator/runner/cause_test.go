@@ -1,0 +1,57 @@
+package runner
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/source"
+)
+
+func TestClassify(t *testing.T) {
+	prev := history.Run{
+		ToVersion: "0.1.0", Digest: "h1:aaa", Fingerprint: "fp1",
+		Inputs:    map[string]string{"region": "r1", "size": "s1"},
+		Upstreams: map[string]string{"network": "n1"},
+	}
+	same := inputs{varHashes: prev.Inputs, upstreamHashes: prev.Upstreams, fingerprint: "fp1"}
+	tests := []struct {
+		name    string
+		hasPrev bool
+		art     source.Artifact
+		in      inputs
+		changed bool
+		want    cause
+	}{
+		{"first run", false, source.Artifact{Version: "0.1.0", Digest: "h1:aaa"}, same, true,
+			cause{CauseInstall, "installing the infrastructure at version 0.1.0"}},
+		{"new version", true, source.Artifact{Version: "0.2.0", Digest: "h1:bbb"}, same, true,
+			cause{CauseUpgrade, "upgrading the infrastructure from version 0.1.0 to 0.2.0"}},
+		{"same version new digest", true, source.Artifact{Version: "0.1.0", Digest: "h1:bbb"}, same, true,
+			cause{CauseConfig, "the configuration changed at version 0.1.0 (digest h1:bbb, was h1:aaa)"}},
+		{"variable changed", true, source.Artifact{Version: "0.1.0", Digest: "h1:aaa"},
+			inputs{varHashes: map[string]string{"region": "r2", "size": "s1"}, upstreamHashes: prev.Upstreams, fingerprint: "fp2"}, true,
+			cause{CauseVariables, "variables changed: region"}},
+		{"variable removed and added", true, source.Artifact{Version: "0.1.0", Digest: "h1:aaa"},
+			inputs{varHashes: map[string]string{"region": "r1", "zone": "z"}, upstreamHashes: prev.Upstreams, fingerprint: "fp2"}, true,
+			cause{CauseVariables, "variables changed: size, zone"}},
+		{"upstream changed", true, source.Artifact{Version: "0.1.0", Digest: "h1:aaa"},
+			inputs{varHashes: prev.Inputs, upstreamHashes: map[string]string{"network": "n2"}, fingerprint: "fp2"}, false,
+			cause{CauseUpstream, "upstream contracts changed: network"}},
+		{"backend changed", true, source.Artifact{Version: "0.1.0", Digest: "h1:aaa"},
+			inputs{varHashes: prev.Inputs, upstreamHashes: prev.Upstreams, fingerprint: "fp3"}, true,
+			cause{CauseConfig, "the backend configuration changed"}},
+		{"drift", true, source.Artifact{Version: "0.1.0", Digest: "h1:aaa"}, same, true,
+			cause{CauseDrift, "drift: nothing of ours changed, yet the infrastructure differs from its configuration"}},
+		{"nothing", true, source.Artifact{Version: "0.1.0", Digest: "h1:aaa"}, same, false, cause{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := classify(prev, tt.hasPrev, Request{Artifact: tt.art}, tt.in, tt.changed)
+			if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(cause{})); diff != "" {
+				t.Errorf("classify(%q) diff (-want +got):\n%s", tt.name, diff)
+			}
+		})
+	}
+}

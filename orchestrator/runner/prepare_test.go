@@ -1,0 +1,72 @@
+package runner
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/strata-iac/strata/orchestrator/environment"
+)
+
+func TestBackend(t *testing.T) {
+	state := t.TempDir()
+	r := New(Config{StateDir: state})
+	tests := []struct {
+		name  string
+		stack environment.Stack
+		want  []string
+	}{
+		{"default local state per client, env and stack", environment.Stack{Name: "net"},
+			[]string{`backend "local"`, filepath.Join(state, "state", "acme", "dev", "net.tfstate")}},
+		{"custom configuration as written", environment.Stack{Name: "net", BackendConfig: "backend \"s3\" {\n  key = \"acme/dev/stacks/net.tfstate\"\n}"},
+			[]string{"terraform {\nbackend \"s3\" {\n  key = \"acme/dev/stacks/net.tfstate\"\n}\n}\n"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := r.backend(Request{Client: "acme", Env: "dev", Stack: &tt.stack})
+			if err != nil {
+				t.Fatalf("backend(%q) = %v", tt.stack.Name, err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("backend(%q) = %q, want it to contain %q", tt.stack.Name, got, w)
+				}
+			}
+		})
+	}
+}
+
+func TestClearAndCopyKeepInstalledProviders(t *testing.T) {
+	src, ws := t.TempDir(), t.TempDir()
+	for _, f := range []string{"main.tf", "modules/m/main.tf", ".terraform/ignored"} {
+		p := filepath.Join(src, f)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(f), 0o644)
+	}
+	for _, f := range []string{"stale.tf", ".terraform/providers/x", ".terraform.lock.hcl"} {
+		p := filepath.Join(ws, f)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(f), 0o644)
+	}
+	if err := clearWorkspace(ws); err != nil {
+		t.Fatal(err)
+	}
+	if err := copyTree(src, ws); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	filepath.Walk(ws, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			rel, _ := filepath.Rel(ws, p)
+			got = append(got, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	slices.Sort(got)
+	want := []string{".terraform.lock.hcl", ".terraform/providers/x", "main.tf", "modules/m/main.tf"}
+	if !slices.Equal(got, want) {
+		t.Errorf("workspace files = %v, want %v", got, want)
+	}
+}

@@ -1,0 +1,10 @@
+// Package scheduler runs tasks in dependency order with a bounded number
+// running at once.
+//
+// A task starts as soon as every task it depends on has succeeded.
+// Independent tasks run in parallel, up to a limit. When a task fails, the
+// tasks that depend on it — directly or through others — are skipped with
+// a SkipError that names the dependency, while unrelated tasks go on. The
+// package knows nothing of stacks: the orchestrator passes names in graph
+// order and a function that runs one.
+package scheduler

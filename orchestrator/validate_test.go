@@ -1,0 +1,85 @@
+package orchestrator_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/diag"
+)
+
+// addDependsOn gives a Terraform object of the layered fixture a
+// spec.dependsOn entry.
+func addDependsOn(t *testing.T, root, file, on string) {
+	t.Helper()
+	p := filepath.Join(root, file)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.Replace(string(b), "spec:\n", "spec:\n  dependsOn:\n    - name: "+on+"\n", 1)
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestValidateGraphProblems(t *testing.T) {
+	const (
+		baseFile = "flux-apps/platform-stacks/base/terraform.yaml"
+		appFile  = "flux-apps/service-stacks/app/terraform.yaml"
+		jobsFile = "flux-apps/service-stacks/jobs/terraform.yaml"
+	)
+	tests := []struct {
+		name   string
+		mutate func(t *testing.T, root string)
+		want   diag.Problems
+	}{
+		{
+			name:   "valid",
+			mutate: func(*testing.T, string) {},
+		},
+		{
+			name: "a stack that depends on a higher layer",
+			mutate: func(t *testing.T, root string) {
+				addDependsOn(t, root, baseFile, "app")
+			},
+			want: diag.Problems{
+				{File: baseFile, Object: "Terraform/base", Message: `depends on "app" in layer services, a higher layer than account`,
+					Fix: "a stack may only depend on stacks in its own or a lower layer: move one of them or remove the dependency"},
+				{File: appFile, Object: "Terraform/app", Message: "dependency cycle: app -> cluster -> net -> base -> app",
+					Fix: "remove one of these dependencies"},
+			},
+		},
+		{
+			name: "a cycle within one layer, with its whole path",
+			mutate: func(t *testing.T, root string) {
+				addDependsOn(t, root, appFile, "jobs")
+				addDependsOn(t, root, jobsFile, "app")
+			},
+			want: diag.Problems{
+				{File: appFile, Object: "Terraform/app", Message: "dependency cycle: app -> jobs -> app", Fix: "remove one of these dependencies"},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := fixture(t, "layered")
+			tt.mutate(t, root)
+			dir := filepath.Join(root, "environments", "acme", "dev")
+			_, _, err := orchestrator.Validate(context.Background(), dir)
+			var got diag.Problems
+			if err != nil && !errors.As(err, &got) {
+				t.Fatalf("Validate(%q) = %v, want diag.Problems", dir, err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Validate(%q) problems diff (-want +got):\n%s", dir, diff)
+			}
+		})
+	}
+}
