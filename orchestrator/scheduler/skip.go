@@ -15,8 +15,22 @@ type SkipError struct {
 	Cause error
 }
 
+// Error names the dependency and, through a chain of skips, the task where
+// it started and why: `skipped because dependency "cluster" was skipped,
+// after "network" did not succeed: tofu apply failed`.
 func (e *SkipError) Error() string {
-	return fmt.Sprintf("skipped because dependency %q did not succeed: %v", e.Dependency, e.Cause)
+	root := e
+	for {
+		next, ok := root.Cause.(*SkipError)
+		if !ok {
+			break
+		}
+		root = next
+	}
+	if root == e {
+		return fmt.Sprintf("skipped because dependency %q did not succeed: %v", e.Dependency, e.Cause)
+	}
+	return fmt.Sprintf("skipped because dependency %q was skipped, after %q did not succeed: %v", e.Dependency, root.Dependency, root.Cause)
 }
 
 func (e *SkipError) Unwrap() error { return e.Cause }

@@ -19,8 +19,7 @@ func TestSkipError(t *testing.T) {
 		want string
 	}{
 		{"direct", inner, `skipped because dependency "network" did not succeed: tofu apply failed`},
-		{"transitive", outer, `skipped because dependency "cluster" did not succeed: ` +
-			`skipped because dependency "network" did not succeed: tofu apply failed`},
+		{"transitive", outer, `skipped because dependency "cluster" was skipped, after "network" did not succeed: tofu apply failed`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
