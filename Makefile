@@ -43,7 +43,7 @@ fuzz:
 
 ## bench: the benchmarks, each figure to be read against the baseline measured in the same run
 bench: tofu
-	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./...
+	./.ci/bench.sh
 
 clean:
 	rm -rf $(BIN)

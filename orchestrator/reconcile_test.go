@@ -23,7 +23,7 @@ import (
 
 // fixture copies testdata/<name> into a temporary repository and returns
 // its root.
-func fixture(t *testing.T, name string) string {
+func fixture(t testing.TB, name string) string {
 	t.Helper()
 	src := filepath.Join("testdata", name)
 	dst := t.TempDir()

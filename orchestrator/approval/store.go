@@ -1,0 +1,265 @@
+package approval
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Files of a held plan.
+const (
+	PlanFile     = "plan.tfplan"
+	JSONFile     = "plan.json"
+	SummaryFile  = "summary.md"
+	approvalFile = "approval.json"
+	heldFile     = "held.json"
+)
+
+// Store keeps held plans and approvals under one directory:
+// <dir>/<client>/<env>/<stack>/<plan id>/.
+type Store struct {
+	dir string
+}
+
+// New returns a store rooted at dir.
+func New(dir string) *Store { return &Store{dir: dir} }
+
+// Held describes a held plan.
+type Held struct {
+	Client string    `json:"client"`
+	Env    string    `json:"environment"`
+	Stack  string    `json:"stack"`
+	PlanID string    `json:"planId"`
+	Cause  string    `json:"cause,omitempty"`
+	Reason string    `json:"reason"`
+	HeldAt time.Time `json:"heldAt"`
+	// Dir holds the plan file, its JSON and its summary.
+	Dir string `json:"-"`
+}
+
+// Approval is a person's approval of one exact plan.
+type Approval struct {
+	Client     string    `json:"client"`
+	Env        string    `json:"environment"`
+	Stack      string    `json:"stack"`
+	PlanID     string    `json:"planId"`
+	By         string    `json:"by"`
+	Reason     string    `json:"reason"`
+	ApprovedAt time.Time `json:"approvedAt"`
+}
+
+// ErrNoHeldPlan is returned when a plan id names no held plan.
+var ErrNoHeldPlan = errors.New("no held plan")
+
+func (s *Store) planDir(client, env, stack, id string) string {
+	return filepath.Join(s.dir, client, env, stack, id)
+}
+
+// Hold keeps a plan: the plan file is copied, so later plans of the stack
+// cannot overwrite it.
+func (s *Store) Hold(ctx context.Context, h Held, planFile string, planJSON []byte, summary string) (Held, error) {
+	if err := ctx.Err(); err != nil {
+		return h, err
+	}
+	if err := validID(h.PlanID); err != nil {
+		return h, fmt.Errorf("hold plan of stack %s: %w", h.Stack, err)
+	}
+	dir := s.planDir(h.Client, h.Env, h.Stack, h.PlanID)
+	fail := func(err error) (Held, error) {
+		return h, fmt.Errorf("hold plan %s of stack %s: %w", h.PlanID, h.Stack, err)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fail(err)
+	}
+	if err := copyFile(planFile, filepath.Join(dir, PlanFile)); err != nil {
+		return fail(err)
+	}
+	if err := writeAtomic(filepath.Join(dir, JSONFile), planJSON); err != nil {
+		return fail(err)
+	}
+	if err := writeAtomic(filepath.Join(dir, SummaryFile), []byte(summary)); err != nil {
+		return fail(err)
+	}
+	b, err := json.MarshalIndent(h, "", "  ")
+	if err != nil {
+		return fail(err)
+	}
+	if err := writeAtomic(filepath.Join(dir, heldFile), b); err != nil {
+		return fail(err)
+	}
+	h.Dir = dir
+	return h, nil
+}
+
+// HeldPlan returns a held plan.
+func (s *Store) HeldPlan(ctx context.Context, client, env, stack, id string) (Held, error) {
+	if err := validID(id); err != nil {
+		return Held{}, fmt.Errorf("read held plan of stack %s: %w", stack, err)
+	}
+	dir := s.planDir(client, env, stack, id)
+	var h Held
+	if err := readJSON(ctx, filepath.Join(dir, heldFile), &h); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return h, fmt.Errorf("read held plan %s of stack %s: %w", id, stack, ErrNoHeldPlan)
+		}
+		return h, fmt.Errorf("read held plan %s of stack %s: %w", id, stack, err)
+	}
+	h.Dir = dir
+	return h, nil
+}
+
+// HeldPlans lists a stack's held plans, newest first.
+func (s *Store) HeldPlans(ctx context.Context, client, env, stack string) ([]Held, error) {
+	entries, err := os.ReadDir(filepath.Join(s.dir, client, env, stack))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list held plans of stack %s: %w", stack, err)
+	}
+	var out []Held
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		h, err := s.HeldPlan(ctx, client, env, stack, e.Name())
+		if errors.Is(err, ErrNoHeldPlan) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, h)
+	}
+	slices.SortFunc(out, func(a, b Held) int { return b.HeldAt.Compare(a.HeldAt) })
+	return out, nil
+}
+
+// Approve records an approval of a held plan. The plan must be held.
+func (s *Store) Approve(ctx context.Context, a Approval) error {
+	h, err := s.HeldPlan(ctx, a.Client, a.Env, a.Stack, a.PlanID)
+	if err != nil {
+		return fmt.Errorf("approve: %w", err)
+	}
+	b, err := json.MarshalIndent(a, "", "  ")
+	if err != nil {
+		return fmt.Errorf("approve plan %s of stack %s: %w", a.PlanID, a.Stack, err)
+	}
+	if err := writeAtomic(filepath.Join(h.Dir, approvalFile), b); err != nil {
+		return fmt.Errorf("approve plan %s of stack %s: %w", a.PlanID, a.Stack, err)
+	}
+	return nil
+}
+
+// Approved returns the approval of a plan id, if there is one.
+func (s *Store) Approved(ctx context.Context, client, env, stack, id string) (Approval, bool, error) {
+	if validID(id) != nil {
+		return Approval{}, false, nil
+	}
+	var a Approval
+	err := readJSON(ctx, filepath.Join(s.planDir(client, env, stack, id), approvalFile), &a)
+	if errors.Is(err, os.ErrNotExist) {
+		return a, false, nil
+	}
+	if err != nil {
+		return a, false, fmt.Errorf("read approval %s of stack %s: %w", id, stack, err)
+	}
+	return a, true, nil
+}
+
+// Pending returns the stack's approvals whose plan has not been applied:
+// an approval for an id other than the fresh plan's is stale.
+func (s *Store) Pending(ctx context.Context, client, env, stack string) ([]Approval, error) {
+	held, err := s.HeldPlans(ctx, client, env, stack)
+	if err != nil {
+		return nil, err
+	}
+	var out []Approval
+	for _, h := range held {
+		a, ok, err := s.Approved(ctx, client, env, stack, h.PlanID)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// Release removes a held plan once it was applied, or once the stack's
+// plan moved on, so that an old approval can never apply later.
+func (s *Store) Release(ctx context.Context, client, env, stack, id string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := validID(id); err != nil {
+		return err
+	}
+	if err := os.RemoveAll(s.planDir(client, env, stack, id)); err != nil {
+		return fmt.Errorf("release plan %s of stack %s: %w", id, stack, err)
+	}
+	return nil
+}
+
+// validID keeps ids to a file-name-safe form ("plan-" and hex digits).
+func validID(id string) error {
+	rest, ok := strings.CutPrefix(id, "plan-")
+	if !ok || rest == "" || strings.Trim(rest, "0123456789abcdef") != "" {
+		return fmt.Errorf("invalid plan id %q: a plan id looks like plan-0123456789ab", id)
+	}
+	return nil
+}
+
+func readJSON(ctx context.Context, path string, v any) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, v)
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	b, err := io.ReadAll(in)
+	if err != nil {
+		return err
+	}
+	return writeAtomic(dst, b)
+}
+
+// writeAtomic writes a file so that a reader, or a killed process, never
+// leaves half of it.
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
