@@ -2,8 +2,10 @@ package orchestrator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
+	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/graph"
 )
@@ -13,15 +15,38 @@ import (
 // problem found.
 func Validate(ctx context.Context, dir string) (*environment.Environment, *graph.Graph, error) {
 	env, err := environment.Load(ctx, dir)
-	if err != nil {
+	var problems diag.Problems
+	if err != nil && (env == nil || !errors.As(err, &problems)) {
 		return nil, nil, err
 	}
-	g, problems := graph.Build(Nodes(env))
+	// Even when loading found problems, the graph's own checks (cycles,
+	// layers) run on what did load, so that every problem is reported at
+	// once. Edges to stacks that did not load were reported by the loader.
+	g, gp := graph.Build(knownEdges(Nodes(env)))
+	problems = append(problems, gp...)
 	if len(problems) > 0 {
 		problems.Sort()
 		return env, nil, problems
 	}
 	return env, g, nil
+}
+
+// knownEdges drops the edges to stacks that are not among nodes.
+func knownEdges(nodes []graph.Node) []graph.Node {
+	known := make(map[string]bool, len(nodes))
+	for _, n := range nodes {
+		known[n.Name] = true
+	}
+	for i, n := range nodes {
+		deps := n.Deps[:0:0]
+		for _, e := range n.Deps {
+			if known[e.To] {
+				deps = append(deps, e)
+			}
+		}
+		nodes[i].Deps = deps
+	}
+	return nodes
 }
 
 // Nodes turns an environment's stacks into graph nodes. A stack depends on

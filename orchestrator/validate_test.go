@@ -83,3 +83,34 @@ func TestValidateGraphProblems(t *testing.T) {
 		})
 	}
 }
+
+func TestValidateReportsLoaderAndGraphProblemsTogether(t *testing.T) {
+	root := fixture(t, "layered")
+	addDependsOn(t, root, "flux-apps/service-stacks/app/terraform.yaml", "jobs")
+	addDependsOn(t, root, "flux-apps/service-stacks/jobs/terraform.yaml", "app")
+	if err := os.WriteFile(filepath.Join(root, "environments/acme/dev/services/report.yaml"), []byte("spec: [unclosed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, "environments", "acme", "dev")
+	_, _, err := orchestrator.Validate(context.Background(), dir)
+	var got diag.Problems
+	if !errors.As(err, &got) {
+		t.Fatalf("Validate(%q) = %v, want diag.Problems", dir, err)
+	}
+	var files []string
+	for _, p := range got {
+		files = append(files, p.File+": "+p.Message)
+	}
+	for _, want := range []string{
+		"environments/acme/dev/services/report.yaml: ",
+		"flux-apps/service-stacks/app/terraform.yaml: dependency cycle: app -> jobs -> app",
+	} {
+		found := false
+		for _, f := range files {
+			found = found || strings.HasPrefix(f, want)
+		}
+		if !found {
+			t.Errorf("Validate(%q) problems = %q, want one starting with %q", dir, files, want)
+		}
+	}
+}

@@ -1,0 +1,319 @@
+package environment
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/strata-iac/strata/orchestrator/diag"
+)
+
+// validEnvironment is the model of testdata/valid.
+func validEnvironment(root string) *Environment {
+	db := Source{
+		Kind:   SourceOCIRepository,
+		Name:   "db-iac",
+		File:   "flux-apps/apps/db/source.yaml",
+		URL:    "oci://registry.example/iac/db",
+		Semver: "~> 2.0.0",
+	}
+	return &Environment{
+		Root:   root,
+		Dir:    "environments/acme/stage",
+		Client: "acme",
+		Name:   "stage",
+		Class:  ClassNonProd,
+		Init: map[string]string{
+			"clientId":         "acme",
+			"domain":           "stage.acme.example",
+			"environment":      "stage",
+			"environmentClass": "non-prod",
+			"region":           "eu-central-1",
+		},
+		Stacks: []*Stack{
+			{
+				Name:              "db",
+				File:              "flux-apps/apps/db/terraform.yaml",
+				Group:             "apps",
+				Kustomization:     "db",
+				KustomizationFile: "environments/acme/stage/apps/db.yaml",
+				Layer:             LayerServices,
+				Source:            db,
+				Path:              "stacks/db",
+				Vars: map[string]any{
+					"engine": "postgres",
+					"size":   float64(20),
+					"tags":   map[string]any{"client": "acme", "domain": "stage.acme.example"},
+					"zones":  []any{"a", "b"},
+					"tier":   "gold",
+				},
+				DependsOn:     []string{"vpc"},
+				BackendConfig: "backend \"s3\" {\n  key = \"acme/stage/db.tfstate\"\n  # not substituted: ${region}\n}\n",
+				Produces:      "database",
+				Consumes:      []Input{{Contract: "vpc", As: "vpc"}},
+				Version:       "~> 2.0.0",
+				VersionKey:    "version_db_tf",
+			},
+			{
+				Name:              "db-migrate",
+				File:              "flux-apps/apps/db/terraform.yaml",
+				Group:             "apps",
+				Kustomization:     "db",
+				KustomizationFile: "environments/acme/stage/apps/db.yaml",
+				Layer:             LayerServices,
+				Source:            db,
+				Path:              "stacks/migrate",
+				DependsOn:         []string{"db", "vpc"},
+				Consumes:          []Input{{Contract: "database", As: "db"}, {Contract: "vpc", As: "net"}},
+				Version:           "~ 0.1.0-0",
+				VersionKey:        "version_db_migrate_tf",
+			},
+			{
+				Name:              "vpc",
+				File:              "flux-apps/base/vpc/terraform.yaml",
+				Group:             "base",
+				Kustomization:     "vpc",
+				KustomizationFile: "environments/acme/stage/base/vpc.yaml",
+				Layer:             LayerNetwork,
+				Source:            Source{Kind: SourceGitRepository, Name: DefaultGitSource},
+				Path:              "flux-apps/base/vpc/tf",
+				Vars: map[string]any{
+					"name":   "acme-stage",
+					"cidr":   "10.1.0.0/16",
+					"region": "eu-west-1",
+					"zones":  float64(3),
+				},
+				Produces:        "vpc",
+				ProducesOutputs: []string{"vpc_id", "subnet_ids"},
+				ApprovePlan:     "auto",
+				Version:         "1.4.0",
+				VersionKey:      "version_vpc_tf",
+			},
+		},
+	}
+}
+
+func TestLoadValid(t *testing.T) {
+	root, err := filepath.Abs("testdata/valid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	if err := os.CopyFS(tmp, os.DirFS(root)); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		dir  string
+		root string
+	}{
+		{name: "relative", dir: "testdata/valid/environments/acme/stage", root: root},
+		{name: "absolute", dir: filepath.Join(root, "environments/acme/stage"), root: root},
+		{name: "trailing slash", dir: "testdata/valid/environments/acme/stage/", root: root},
+		{name: "copy elsewhere", dir: filepath.Join(tmp, "environments", "acme", "stage"), root: tmp},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Load(context.Background(), tt.dir)
+			if err != nil {
+				t.Fatalf("Load(%q) = %v, want no error", tt.dir, err)
+			}
+			if diff := cmp.Diff(validEnvironment(tt.root), got); diff != "" {
+				t.Errorf("Load(%q) mismatch (-want +got):\n%s", tt.dir, diff)
+			}
+		})
+	}
+}
+
+func TestLoadFromRepositoryRoot(t *testing.T) {
+	t.Chdir("testdata/valid")
+	root, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const dir = "environments/acme/stage"
+	got, err := Load(context.Background(), dir)
+	if err != nil {
+		t.Fatalf("Load(%q) = %v, want no error", dir, err)
+	}
+	if diff := cmp.Diff(validEnvironment(root), got); diff != "" {
+		t.Errorf("Load(%q) mismatch (-want +got):\n%s", dir, diff)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	tmp := t.TempDir()
+	for _, d := range []string{"environments/acme/stage/group", "elsewhere/acme/stage"} {
+		if err := os.MkdirAll(filepath.Join(tmp, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "environments/acme/file.yaml"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	canceled, cancel := context.WithCancel(context.Background())
+	cancel()
+	tests := []struct {
+		name string
+		ctx  context.Context
+		dir  string
+		want *regexp.Regexp
+		is   error
+	}{
+		{
+			name: "missing directory",
+			dir:  filepath.Join(tmp, "environments/acme/nope"),
+			want: regexp.MustCompile(`^load environment .*/environments/acme/nope: stat .*: no such file or directory$`),
+			is:   fs.ErrNotExist,
+		},
+		{
+			name: "not a directory",
+			dir:  filepath.Join(tmp, "environments/acme/file.yaml"),
+			want: regexp.MustCompile(`^load environment .*/file.yaml: .*/file.yaml is not a directory$`),
+		},
+		{
+			name: "no environments ancestor",
+			dir:  filepath.Join(tmp, "elsewhere/acme/stage"),
+			want: regexp.MustCompile(`^load environment .*/elsewhere/acme/stage: no repository root: no ancestor directory of .* is named environments/$`),
+		},
+		{
+			name: "too shallow",
+			dir:  filepath.Join(tmp, "environments/acme"),
+			want: regexp.MustCompile(`^load environment .*/environments/acme: environments/acme is not an environment directory: want environments/<client>/<env>$`),
+		},
+		{
+			name: "too deep",
+			dir:  filepath.Join(tmp, "environments/acme/stage/group"),
+			want: regexp.MustCompile(`^load environment .*: environments/acme/stage/group is not an environment directory: want environments/<client>/<env>$`),
+		},
+		{
+			name: "cancelled",
+			ctx:  canceled,
+			dir:  "testdata/valid/environments/acme/stage",
+			want: regexp.MustCompile(`^load environment environments/acme/stage: context canceled$`),
+			is:   context.Canceled,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := tt.ctx
+			if ctx == nil {
+				ctx = context.Background()
+			}
+			env, err := Load(ctx, tt.dir)
+			if err == nil || !tt.want.MatchString(err.Error()) || env != nil {
+				t.Fatalf("Load(%q) = %v, %v, want nil, an error matching %v", tt.dir, env, err, tt.want)
+			}
+			if tt.is != nil && !errors.Is(err, tt.is) {
+				t.Errorf("Load(%q) = %v, want an error that is %v", tt.dir, err, tt.is)
+			}
+			var ps diag.Problems
+			if errors.As(err, &ps) {
+				t.Errorf("Load(%q) = %v, want an error that is not problems", tt.dir, err)
+			}
+		})
+	}
+}
+
+func TestLoadExample(t *testing.T) {
+	type stack struct {
+		Layer    Layer
+		Produces string
+		Consumes []Input
+		Depends  []string
+	}
+	want := map[string]stack{
+		"account": {Layer: LayerAccount, Produces: "account"},
+		"network": {Layer: LayerNetwork, Produces: "network", Consumes: []Input{{"account", "account"}}, Depends: []string{"account"}},
+		"cluster": {Layer: LayerCluster, Produces: "cluster", Consumes: []Input{{"network", "network"}}, Depends: []string{"network"}},
+		"api":     {Layer: LayerServices, Produces: "api", Consumes: []Input{{"cluster", "cluster"}}, Depends: []string{"cluster"}},
+		"worker":  {Layer: LayerServices, Produces: "worker", Consumes: []Input{{"cluster", "cluster"}}, Depends: []string{"cluster"}},
+	}
+	tests := []struct {
+		dir, name, class, domain string
+		ranges                   bool
+	}{
+		{dir: "../../environments/demo/dev", name: "dev", class: ClassNonProd, domain: "dev.demo.example", ranges: true},
+		{dir: "../../environments/demo/prod", name: "prod", class: ClassProd, domain: "demo.example"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env, err := Load(context.Background(), tt.dir)
+			if err != nil {
+				t.Fatalf("Load(%q) = %v, want no error", tt.dir, err)
+			}
+			if env.Client != "demo" || env.Name != tt.name || env.Class != tt.class || env.Init["domain"] != tt.domain || env.Init["region"] != "eu-central-1" {
+				t.Errorf("Load(%q) = %s/%s %s %v, want demo/%s %s domain %s", tt.dir, env.Client, env.Name, env.Class, env.Init, tt.name, tt.class, tt.domain)
+			}
+			got := map[string]stack{}
+			sawRange := false
+			for _, s := range env.Stacks {
+				got[s.Name] = stack{Layer: s.Layer, Produces: s.Produces, Consumes: s.Consumes, Depends: s.DependsOn}
+				if s.Source != (Source{Kind: SourceGitRepository, Name: DefaultGitSource}) || s.ApprovePlan != "auto" || s.BackendConfig != "" {
+					t.Errorf("Load(%q) stack %s = source %v, approvePlan %q, backend %q, want flux-system, auto, none", tt.dir, s.Name, s.Source, s.ApprovePlan, s.BackendConfig)
+				}
+				if fi, err := os.Stat(filepath.Join(env.Root, s.Path, "main.tf")); err != nil || fi.IsDir() {
+					t.Errorf("Load(%q) stack %s path %s has no main.tf: %v", tt.dir, s.Name, s.Path, err)
+				}
+				if s.VersionKey != VersionKey(s.Name) || s.Version == "" {
+					t.Errorf("Load(%q) stack %s version = %q (%s), want one from %s", tt.dir, s.Name, s.Version, s.VersionKey, VersionKey(s.Name))
+				}
+				sawRange = sawRange || !ExactVersion(s.Version)
+				for k, v := range s.Vars {
+					if str, ok := v.(string); ok && strings.Contains(str, "$") {
+						t.Errorf("Load(%q) stack %s var %s = %q, want it substituted", tt.dir, s.Name, k, str)
+					}
+				}
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("Load(%q) stacks mismatch (-want +got):\n%s", tt.dir, diff)
+			}
+			if sawRange != tt.ranges {
+				t.Errorf("Load(%q) uses version ranges: %v, want %v", tt.dir, sawRange, tt.ranges)
+			}
+		})
+	}
+}
+
+// TestExampleFluxAppsAreDRY checks that flux-apps/ of the example holds no
+// environment's values: they come only from ${var} substitution.
+func TestExampleFluxAppsAreDRY(t *testing.T) {
+	var values []string
+	for _, dir := range []string{"../../environments/demo/dev", "../../environments/demo/prod"} {
+		env, err := Load(context.Background(), dir)
+		if err != nil {
+			t.Fatalf("Load(%q) = %v, want no error", dir, err)
+		}
+		for _, v := range env.Init {
+			values = append(values, v)
+		}
+	}
+	err := filepath.WalkDir("../../flux-apps", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !isYAML(p) {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		// strata's own annotations are no environment's value.
+		b = bytes.ReplaceAll(b, []byte("strata.dev/"), nil)
+		for _, v := range values {
+			if regexp.MustCompile(`\b` + regexp.QuoteMeta(v) + `\b`).Match(b) {
+				t.Errorf("%s holds the environment value %q; use a ${var} instead", p, v)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

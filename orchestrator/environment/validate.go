@@ -1,0 +1,308 @@
+package environment
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/Masterminds/semver/v3"
+
+	"github.com/strata-iac/strata/orchestrator/diag"
+)
+
+// The init ConfigMap's keys strata needs.
+const (
+	InitClientID         = "clientId"
+	InitEnvironment      = "environment"
+	InitEnvironmentClass = "environmentClass"
+)
+
+// duplicateObject reports an object whose name another object of the same
+// kind already uses.
+func duplicateObject(o, prev *object, where string) diag.Problem {
+	return diag.Problem{
+		File:    o.File,
+		Object:  o.ref(),
+		Message: fmt.Sprintf("%s is defined twice %s: also at line %d of %s", o.ref(), where, prev.Line, prev.File),
+		Fix:     fmt.Sprintf("rename or remove one of the two %s objects named %s", o.Kind, o.Name()),
+	}
+}
+
+// checkInit checks the init ConfigMap at the environment's root and takes
+// the client, environment name and class from it.
+func (l *loader) checkInit() {
+	file := l.rel(l.dir, InitFile)
+	keys := "clientId, environment, environmentClass (prod or non-prod), region and domain"
+	cm := l.configMaps[""][InitConfigMap]
+	if cm == nil {
+		if _, err := os.Stat(l.abs(file)); err != nil {
+			l.problem(diag.Problem{
+				File:    file,
+				Message: InitFile + " is missing",
+				Fix:     fmt.Sprintf("create %s with a ConfigMap named %s whose data holds %s", file, InitConfigMap, keys),
+			})
+			return
+		}
+		l.problem(diag.Problem{
+			File:    file,
+			Object:  kindConfigMap + "/" + InitConfigMap,
+			Message: fmt.Sprintf("there is no ConfigMap named %s", InitConfigMap),
+			Fix:     fmt.Sprintf("add a ConfigMap named %s to %s whose data holds %s", InitConfigMap, file, keys),
+		})
+		return
+	}
+	l.env.Init = cm.Data
+	want := []struct{ key, example string }{
+		{InitClientID, fmt.Sprintf("%q", l.env.Client)},
+		{InitEnvironment, fmt.Sprintf("%q", l.env.Name)},
+		{InitEnvironmentClass, fmt.Sprintf("%q or %q", ClassProd, ClassNonProd)},
+	}
+	for _, w := range want {
+		if cm.Data[w.key] == "" {
+			l.problem(diag.Problem{
+				File:    cm.File,
+				Object:  cm.ref(),
+				Message: fmt.Sprintf("data.%s is missing", w.key),
+				Fix:     fmt.Sprintf("add %s: %s to the data of ConfigMap %s in %s", w.key, w.example, InitConfigMap, cm.File),
+			})
+		}
+	}
+	if v := cm.Data[InitClientID]; v != "" {
+		l.env.Client = v
+	}
+	if v := cm.Data[InitEnvironment]; v != "" {
+		l.env.Name = v
+	}
+	class := cm.Data[InitEnvironmentClass]
+	l.env.Class = class
+	if class != "" && class != ClassProd && class != ClassNonProd {
+		l.problem(diag.Problem{
+			File:    cm.File,
+			Object:  cm.ref(),
+			Message: fmt.Sprintf("data.%s is %q; it must be %s or %s", InitEnvironmentClass, class, ClassProd, ClassNonProd),
+			Fix:     fmt.Sprintf("set %s to %q or %q in %s", InitEnvironmentClass, ClassProd, ClassNonProd, cm.File),
+		})
+	}
+}
+
+// checkKustomization checks a Kustomization's source and dependencies.
+func (l *loader) checkKustomization(k *kustomization) {
+	ref := k.Spec.SourceRef
+	switch {
+	case ref == nil:
+		l.problem(diag.Problem{
+			File:    k.File,
+			Object:  k.ref(),
+			Message: "spec.sourceRef is missing",
+			Fix:     fmt.Sprintf("set spec.sourceRef to kind %s, name %s (this repository)", SourceGitRepository, DefaultGitSource),
+		})
+	case ref.Kind != SourceGitRepository || ref.Name != DefaultGitSource:
+		l.problem(diag.Problem{
+			File:    k.File,
+			Object:  k.ref(),
+			Message: fmt.Sprintf("spec.sourceRef names %s, but strata reads Kustomizations only from %s/%s (this repository)", ref, SourceGitRepository, DefaultGitSource),
+			Fix:     fmt.Sprintf("set spec.sourceRef to kind %s, name %s, and keep the manifests under flux-apps/ in this repository", SourceGitRepository, DefaultGitSource),
+		})
+	}
+	for _, d := range k.Spec.DependsOn {
+		if l.kustomizations[d.Name] == nil {
+			l.problem(diag.Problem{
+				File:    k.File,
+				Object:  k.ref(),
+				Message: fmt.Sprintf("spec.dependsOn names Kustomization %q, which does not exist in this environment", d.Name),
+				Fix:     fmt.Sprintf("name one of the environment's Kustomizations (%s) or remove the entry", strings.Join(l.kustomizationNames(), ", ")),
+			})
+		}
+	}
+}
+
+// kustomizationNames lists the environment's Kustomizations, sorted.
+func (l *loader) kustomizationNames() []string {
+	var names []string
+	for _, k := range l.sortedKustomizations() {
+		names = append(names, k.Name())
+	}
+	return names
+}
+
+// validateStacks checks what involves more than one stack: unique names,
+// one producer per contract, dependsOn and readInputsFromSecrets naming
+// something, and the versions.
+func (l *loader) validateStacks() {
+	sort.SliceStable(l.stacks, func(i, j int) bool {
+		a, b := l.stacks[i], l.stacks[j]
+		if a.stack.Name != b.stack.Name {
+			return a.stack.Name < b.stack.Name
+		}
+		if a.tf.File != b.tf.File {
+			return a.tf.File < b.tf.File
+		}
+		if a.tf.Line != b.tf.Line {
+			return a.tf.Line < b.tf.Line
+		}
+		return a.k.Name() < b.k.Name()
+	})
+	byName := map[string]*built{}
+	unique := l.stacks[:0]
+	for _, b := range l.stacks {
+		if prev := byName[b.stack.Name]; prev != nil {
+			l.problem(diag.Problem{
+				File:    b.tf.File,
+				Object:  b.tf.ref(),
+				Message: fmt.Sprintf("stack name %q is used twice: here (via Kustomization %s) and at line %d of %s (via Kustomization %s)", b.stack.Name, b.k.Name(), prev.tf.Line, prev.tf.File, prev.k.Name()),
+				Fix:     "rename one of the two Terraform objects (metadata.name) or drop one of the Kustomizations; stack names are unique in an environment",
+			})
+			continue
+		}
+		byName[b.stack.Name] = b
+		unique = append(unique, b)
+	}
+	l.stacks = unique
+
+	producers := map[string]*built{}
+	for _, b := range l.stacks {
+		c := b.stack.Produces
+		if c == "" {
+			continue
+		}
+		if prev := producers[c]; prev != nil {
+			l.problem(diag.Problem{
+				File:    b.tf.File,
+				Object:  b.tf.ref(),
+				Message: fmt.Sprintf("contract %q is also produced by stack %q (%s)", c, prev.stack.Name, prev.tf.File),
+				Fix:     fmt.Sprintf("give one of the two stacks another contract name (spec.writeOutputsToSecret.name or annotation %s); a contract has one producer", AnnotationContract),
+			})
+			continue
+		}
+		producers[c] = b
+	}
+
+	var names, contracts []string
+	for _, b := range l.stacks {
+		names = append(names, b.stack.Name)
+	}
+	for c := range producers {
+		contracts = append(contracts, c)
+	}
+	sort.Strings(contracts)
+	produced := "none yet"
+	if len(contracts) > 0 {
+		produced = strings.Join(contracts, ", ")
+	}
+	for _, b := range l.stacks {
+		for _, d := range b.tf.Spec.DependsOn {
+			if byName[d.Name] == nil {
+				l.problem(diag.Problem{
+					File:    b.tf.File,
+					Object:  b.tf.ref(),
+					Message: fmt.Sprintf("spec.dependsOn names Terraform %q, which does not exist in this environment", d.Name),
+					Fix:     fmt.Sprintf("name one of the environment's stacks (%s) or remove the entry", strings.Join(names, ", ")),
+				})
+			}
+		}
+		for _, in := range b.stack.Consumes {
+			if producers[in.Contract] == nil {
+				l.problem(diag.Problem{
+					File:    b.tf.File,
+					Object:  b.tf.ref(),
+					Message: fmt.Sprintf("spec.readInputsFromSecrets names contract %q, which no stack in this environment produces", in.Contract),
+					Fix:     fmt.Sprintf("name a contract this environment produces (%s), or produce %q with spec.writeOutputsToSecret.name on the stack that owns it", produced, in.Contract),
+				})
+			}
+		}
+		l.checkVersions(b)
+	}
+}
+
+// checkVersions checks that a stack's version and its OCIRepository's
+// ref.semver are versions or constraints, and that a prod environment pins
+// exact ones.
+func (l *loader) checkVersions(b *built) {
+	s := b.stack
+	prod := l.env.Class == ClassProd
+	keyReported := false
+	if cm := b.versions; cm != nil {
+		switch {
+		case !validVersion(s.Version):
+			keyReported = true
+			l.problem(diag.Problem{
+				File:    cm.File,
+				Object:  cm.ref(),
+				Message: fmt.Sprintf("stack %q: %s is %q, which is neither a version nor a semver constraint", s.Name, s.VersionKey, s.Version),
+				Fix:     fmt.Sprintf("set %s to an exact version (\"1.2.3\") or a constraint (\"~> 1.2.0\") in %s", s.VersionKey, cm.File),
+			})
+		case prod && s.Source.Digest == "" && !ExactVersion(s.Version):
+			keyReported = true
+			l.problem(diag.Problem{
+				File:    cm.File,
+				Object:  cm.ref(),
+				Message: fmt.Sprintf("stack %q: %s is %q, a range; a prod environment must pin an exact version", s.Name, s.VersionKey, s.Version),
+				Fix:     fmt.Sprintf("pin %s to one exact version, e.g. %q, in %s", s.VersionKey, exampleVersion(s.Version), cm.File),
+			})
+		}
+	}
+	src := b.source
+	if src == nil || src.Spec.Ref.Semver == "" {
+		return
+	}
+	v := src.Spec.Ref.Semver
+	if keyReported && v == s.Version {
+		return
+	}
+	switch {
+	case !validVersion(v):
+		l.problem(diag.Problem{
+			File:    src.File,
+			Object:  src.ref(),
+			Message: fmt.Sprintf("stack %q: ref.semver is %q, which is not a semver constraint", s.Name, v),
+			Fix:     fmt.Sprintf("set ref.semver to a version (\"1.2.3\") or a constraint (\"~> 1.2.0\") in %s", src.File),
+		})
+	case prod && src.Spec.Ref.Digest == "" && !ExactVersion(v):
+		l.problem(diag.Problem{
+			File:    src.File,
+			Object:  src.ref(),
+			Message: fmt.Sprintf("stack %q: ref.semver is %q, a range; a prod environment must pin an exact version or a digest", s.Name, v),
+			Fix:     fmt.Sprintf("pin ref.semver to one exact version, e.g. %q, or set ref.digest in %s", exampleVersion(v), src.File),
+		})
+	}
+}
+
+// digest matches an OCI content digest.
+var digest = regexp.MustCompile(`^[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]{32,}$`)
+
+// ExactVersion reports whether v pins one version: a semantic version with
+// no operator (an optional leading "v" is allowed), or a digest.
+func ExactVersion(v string) bool {
+	if digest.MatchString(v) {
+		return true
+	}
+	_, err := semver.StrictNewVersion(strings.TrimPrefix(v, "v"))
+	return err == nil
+}
+
+// validVersion reports whether v is an exact version, a digest or a
+// Masterminds semver constraint.
+func validVersion(v string) bool {
+	if ExactVersion(v) {
+		return true
+	}
+	_, err := semver.NewConstraint(v)
+	return err == nil
+}
+
+// versionInText finds the first version number in a constraint.
+var versionInText = regexp.MustCompile(`\d+(?:\.\d+){0,2}`)
+
+// exampleVersion suggests an exact version for a range.
+func exampleVersion(r string) string {
+	m := versionInText.FindString(r)
+	if m == "" {
+		return "1.0.0"
+	}
+	for strings.Count(m, ".") < 2 {
+		m += ".0"
+	}
+	return m
+}

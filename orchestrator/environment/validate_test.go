@@ -1,0 +1,622 @@
+package environment
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/strata-iac/strata/orchestrator/diag"
+)
+
+// The files and objects of the problem fixtures.
+const (
+	envDir   = "environments/acme/stage"
+	initFile = envDir + "/init.yaml"
+	appFile  = envDir + "/apps/app.yaml"
+	appTF    = "flux-apps/app/terraform.yaml"
+	appK     = "Kustomization/app"
+	appT     = "Terraform/app"
+	initCM   = "ConfigMap/init"
+)
+
+// loadProblems loads the environment of a fixture repository and returns
+// its problems.
+func loadProblems(t *testing.T, root string) diag.Problems {
+	t.Helper()
+	dir := filepath.Join(root, envDir)
+	env, err := Load(context.Background(), dir)
+	var ps diag.Problems
+	if err != nil && !errors.As(err, &ps) {
+		t.Fatalf("Load(%q) = %v, want problems", dir, err)
+	}
+	if err != nil && env == nil {
+		t.Errorf("Load(%q) = nil, %v, want the partial environment with the problems", dir, err)
+	}
+	return ps
+}
+
+func TestLoadProblems(t *testing.T) {
+	tests := []struct {
+		fixture string
+		want    diag.Problems
+	}{
+		{
+			fixture: "malformed_yaml",
+			want: diag.Problems{{
+				File:    appFile,
+				Message: "malformed YAML at line 17: mapping values are not allowed in this context",
+				Fix:     "fix the YAML syntax at line 17 of " + appFile,
+			}},
+		},
+		{
+			fixture: "missing_init",
+			want: diag.Problems{{
+				File:    initFile,
+				Message: "init.yaml is missing",
+				Fix:     "create " + initFile + " with a ConfigMap named init whose data holds clientId, environment, environmentClass (prod or non-prod), region and domain",
+			}},
+		},
+		{
+			fixture: "init_without_configmap",
+			want: diag.Problems{{
+				File:    initFile,
+				Object:  initCM,
+				Message: "there is no ConfigMap named init",
+				Fix:     "add a ConfigMap named init to " + initFile + " whose data holds clientId, environment, environmentClass (prod or non-prod), region and domain",
+			}},
+		},
+		{
+			fixture: "init_missing_keys",
+			want: diag.Problems{
+				{
+					File:    initFile,
+					Object:  initCM,
+					Message: "data.clientId is missing",
+					Fix:     `add clientId: "acme" to the data of ConfigMap init in ` + initFile,
+				},
+				{
+					File:    initFile,
+					Object:  initCM,
+					Message: "data.environment is missing",
+					Fix:     `add environment: "stage" to the data of ConfigMap init in ` + initFile,
+				},
+				{
+					File:    initFile,
+					Object:  initCM,
+					Message: "data.environmentClass is missing",
+					Fix:     `add environmentClass: "prod" or "non-prod" to the data of ConfigMap init in ` + initFile,
+				},
+			},
+		},
+		{
+			fixture: "bad_environment_class",
+			want: diag.Problems{{
+				File:    initFile,
+				Object:  initCM,
+				Message: `data.environmentClass is "production"; it must be prod or non-prod`,
+				Fix:     `set environmentClass to "prod" or "non-prod" in ` + initFile,
+			}},
+		},
+		{
+			fixture: "kustomization_path_unknown",
+			want: diag.Problems{{
+				File:    appFile,
+				Object:  appK,
+				Message: `spec.path "./flux-apps/nothing-here" is not a directory of this repository`,
+				Fix:     "point spec.path at an existing directory relative to the repository root, e.g. ./flux-apps/<kind>/<service>",
+			}},
+		},
+		{
+			fixture: "terraform_path_unknown",
+			want: diag.Problems{{
+				File:    appTF,
+				Object:  appT,
+				Message: `spec.path "./flux-apps/app/missing" is not a directory of this repository`,
+				Fix:     "point spec.path at the directory of the stack's OpenTofu code, relative to the repository root (e.g. ./flux-apps/app/terraform)",
+			}},
+		},
+		{
+			fixture: "terraform_path_without_tf",
+			want: diag.Problems{{
+				File:    appTF,
+				Object:  appT,
+				Message: `spec.path "./flux-apps" holds no *.tf files`,
+				Fix:     "point spec.path at the directory of the stack's OpenTofu code, relative to the repository root (e.g. ./flux-apps/app/terraform)",
+			}},
+		},
+		{
+			fixture: "kustomization_depends_unknown",
+			want: diag.Problems{{
+				File:    appFile,
+				Object:  appK,
+				Message: `spec.dependsOn names Kustomization "ghost", which does not exist in this environment`,
+				Fix:     "name one of the environment's Kustomizations (app) or remove the entry",
+			}},
+		},
+		{
+			fixture: "terraform_depends_unknown",
+			want: diag.Problems{{
+				File:    appTF,
+				Object:  appT,
+				Message: `spec.dependsOn names Terraform "ghost", which does not exist in this environment`,
+				Fix:     "name one of the environment's stacks (app) or remove the entry",
+			}},
+		},
+		{
+			fixture: "source_unknown",
+			want: diag.Problems{{
+				File:    appTF,
+				Object:  appT,
+				Message: "spec.sourceRef names OCIRepository/app-iac, which does not exist",
+				Fix:     "define OCIRepository app-iac in flux-apps/app/ (next to the Terraform object) or correct spec.sourceRef.name",
+			}},
+		},
+		{
+			fixture: "source_other_git",
+			want: diag.Problems{{
+				File:    appTF,
+				Object:  appT,
+				Message: "spec.sourceRef names GitRepository/other-repo, but the only GitRepository strata reads is flux-system (this repository)",
+				Fix:     "use sourceRef GitRepository flux-system, or publish the code as an OCI artefact and refer to an OCIRepository",
+			}},
+		},
+		{
+			fixture: "varsfrom_configmap_unknown",
+			want: diag.Problems{{
+				File:    appTF,
+				Object:  appT,
+				Message: `spec.varsFrom names ConfigMap "app-settings", which does not exist`,
+				Fix:     "create ConfigMap app-settings in " + envDir + "/apps/ or " + envDir + "/, or mark the entry optional: true",
+			}},
+		},
+		{
+			fixture: "varsfrom_secret",
+			want: diag.Problems{{
+				File:    appTF,
+				Object:  appT,
+				Message: "varsFrom of kind Secret is not supported; use a ConfigMap or a contract",
+				Fix:     "move the values of Secret app-credentials into a ConfigMap, or publish them as a contract and read it with spec.readInputsFromSecrets",
+			}},
+		},
+		{
+			fixture: "substitutefrom_unknown",
+			want: diag.Problems{{
+				File:    appFile,
+				Object:  appK,
+				Message: `postBuild.substituteFrom names ConfigMap "app-settings", which does not exist`,
+				Fix:     "create ConfigMap app-settings in " + envDir + "/apps/ or " + envDir + "/, or mark the entry optional: true",
+			}},
+		},
+		{
+			fixture: "contract_unknown",
+			want: diag.Problems{{
+				File:    appTF,
+				Object:  appT,
+				Message: `spec.readInputsFromSecrets names contract "ghost", which no stack in this environment produces`,
+				Fix:     `name a contract this environment produces (none yet), or produce "ghost" with spec.writeOutputsToSecret.name on the stack that owns it`,
+			}},
+		},
+		{
+			fixture: "layer_unknown",
+			want: diag.Problems{{
+				File:    appTF,
+				Object:  appT,
+				Message: `annotation strata.dev/layer is "platform", which is not a layer`,
+				Fix:     "set annotation strata.dev/layer to one of: account, network, cluster, services",
+			}},
+		},
+		{
+			fixture: "duplicate_stack",
+			want: diag.Problems{{
+				File:    "flux-apps/other/terraform.yaml",
+				Object:  appT,
+				Message: `stack name "app" is used twice: here (via Kustomization other) and at line 1 of flux-apps/app/terraform.yaml (via Kustomization app)`,
+				Fix:     "rename one of the two Terraform objects (metadata.name) or drop one of the Kustomizations; stack names are unique in an environment",
+			}},
+		},
+		{
+			fixture: "duplicate_contract",
+			want: diag.Problems{{
+				File:    "flux-apps/other/terraform.yaml",
+				Object:  "Terraform/other",
+				Message: `contract "shared" is also produced by stack "app" (flux-apps/app/terraform.yaml)`,
+				Fix:     "give one of the two stacks another contract name (spec.writeOutputsToSecret.name or annotation strata.dev/contract); a contract has one producer",
+			}},
+		},
+		{
+			fixture: "missing_variable",
+			want: diag.Problems{{
+				File:    appTF,
+				Object:  appT,
+				Message: `variable "zone" is not defined`,
+				Fix:     "add it to postBuild.substitute of Kustomization app in " + appFile + " or to ConfigMap init, or give a default with ${zone:=value}",
+			}},
+		},
+		{
+			fixture: "prod_version_range",
+			want: diag.Problems{{
+				File:    envDir + "/apps/_versions.yaml",
+				Object:  "ConfigMap/service-versions",
+				Message: `stack "app": version_app_tf is "~> 1.2.0", a range; a prod environment must pin an exact version`,
+				Fix:     `pin version_app_tf to one exact version, e.g. "1.2.0", in ` + envDir + "/apps/_versions.yaml",
+			}},
+		},
+		{
+			fixture: "prod_source_range",
+			want: diag.Problems{{
+				File:    "flux-apps/app/source.yaml",
+				Object:  "OCIRepository/app-iac",
+				Message: `stack "app": ref.semver is ">= 1.0.0", a range; a prod environment must pin an exact version or a digest`,
+				Fix:     `pin ref.semver to one exact version, e.g. "1.0.0", or set ref.digest in flux-apps/app/source.yaml`,
+			}},
+		},
+		{
+			fixture: "several",
+			want: diag.Problems{
+				{
+					File:    appFile,
+					Object:  appK,
+					Message: `spec.dependsOn names Kustomization "ghost", which does not exist in this environment`,
+					Fix:     "name one of the environment's Kustomizations (app) or remove the entry",
+				},
+				{
+					File:    envDir + "/apps/broken.yaml",
+					Message: "malformed YAML at line 4: found character that cannot start any token",
+					Fix:     "fix the YAML syntax at line 4 of " + envDir + "/apps/broken.yaml",
+				},
+				{
+					File:    initFile,
+					Object:  initCM,
+					Message: "data.clientId is missing",
+					Fix:     `add clientId: "acme" to the data of ConfigMap init in ` + initFile,
+				},
+				{
+					File:    appTF,
+					Object:  appT,
+					Message: `annotation strata.dev/layer is "platform", which is not a layer`,
+					Fix:     "set annotation strata.dev/layer to one of: account, network, cluster, services",
+				},
+				{
+					File:    appTF,
+					Object:  appT,
+					Message: `spec.readInputsFromSecrets names contract "ghost", which no stack in this environment produces`,
+					Fix:     `name a contract this environment produces (none yet), or produce "ghost" with spec.writeOutputsToSecret.name on the stack that owns it`,
+				},
+				{
+					File:    appTF,
+					Object:  appT,
+					Message: `variable "zone" is not defined`,
+					Fix:     "add it to postBuild.substitute of Kustomization app in " + appFile + " or to ConfigMap init (and list it in postBuild.substituteFrom), or give a default with ${zone:=value}",
+				},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.fixture, func(t *testing.T) {
+			dir := filepath.Join("testdata", tt.fixture, envDir)
+			got := loadProblems(t, filepath.Join("testdata", tt.fixture))
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Load(%q) = %v, want %v; diff (-want +got):\n%s", dir, got, tt.want, diff)
+			}
+		})
+	}
+}
+
+// baseRepo is a small valid repository: one Kustomization, one stack.
+var baseRepo = map[string]string{
+	initFile: `apiVersion: v1
+kind: ConfigMap
+metadata: {name: init}
+data: {clientId: acme, environment: stage, environmentClass: non-prod, region: eu-central-1}
+`,
+	appFile: `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: app}
+spec:
+  path: ./flux-apps/app
+  sourceRef: {kind: GitRepository, name: flux-system}
+  postBuild:
+    substituteFrom: [{kind: ConfigMap, name: init}]
+`,
+	appTF: `apiVersion: infra.contrib.fluxcd.io/v1alpha2
+kind: Terraform
+metadata: {name: app}
+spec:
+  path: ./flux-apps/app
+  sourceRef: {kind: GitRepository, name: flux-system}
+  vars: [{name: region, value: "${region}"}]
+`,
+	"flux-apps/app/main.tf": "",
+}
+
+// writeRepo writes baseRepo with the changes (an empty value deletes a
+// file) into a temporary directory and returns it.
+func writeRepo(t *testing.T, changes map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	files := map[string]string{}
+	for k, v := range baseRepo {
+		files[k] = v
+	}
+	for k, v := range changes {
+		if v == "" {
+			delete(files, k)
+			continue
+		}
+		files[k] = v
+	}
+	for name, text := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func TestLoadMoreProblems(t *testing.T) {
+	const (
+		kzFile  = "flux-apps/app/kustomization.yaml"
+		srcFile = "flux-apps/app/source.yaml"
+		ociTF   = `apiVersion: infra.contrib.fluxcd.io/v1alpha2
+kind: Terraform
+metadata: {name: app}
+spec:
+  path: ./stack
+  sourceRef: {kind: OCIRepository, name: app-iac}
+`
+		versions = `apiVersion: v1
+kind: ConfigMap
+metadata: {name: service-versions}
+data: {version_app_tf: "%s"}
+`
+	)
+	prodInit := `apiVersion: v1
+kind: ConfigMap
+metadata: {name: init}
+data: {clientId: acme, environment: stage, environmentClass: prod, region: eu-central-1}
+`
+	tests := []struct {
+		name    string
+		changes map[string]string
+		want    diag.Problems
+	}{
+		{name: "base is valid"},
+		{
+			name: "kustomization.yaml names a missing file",
+			changes: map[string]string{
+				kzFile: "resources: [terraform.yaml, gone.yaml]\n",
+			},
+			want: diag.Problems{{
+				File:    kzFile,
+				Message: `resources names "gone.yaml", which does not exist`,
+				Fix:     "create flux-apps/app/gone.yaml or remove it from the resources of " + kzFile,
+			}},
+		},
+		{
+			name:    "kustomization.yaml names a remote resource",
+			changes: map[string]string{kzFile: "resources: [terraform.yaml, 'https://example.com/x.yaml']\n"},
+			want: diag.Problems{{
+				File:    kzFile,
+				Message: `resources names the remote resource "https://example.com/x.yaml", which strata does not read`,
+				Fix:     "copy the resource into the repository and list its file in " + kzFile,
+			}},
+		},
+		{
+			name: "kustomization.yaml reads a sub-directory",
+			changes: map[string]string{
+				kzFile:                         "resources: [sub]\n",
+				appTF:                          "",
+				"flux-apps/app/sub/tf.yaml":    baseRepo[appTF],
+				"flux-apps/app/sub/other.yaml": "kind: Unknown\n",
+			},
+		},
+		{
+			name: "kustomization from another source",
+			changes: map[string]string{
+				appFile: "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: app}\nspec:\n  path: ./x\n  sourceRef: {kind: OCIRepository, name: manifests}\n",
+			},
+			want: diag.Problems{{
+				File:    appFile,
+				Object:  appK,
+				Message: "spec.sourceRef names OCIRepository/manifests, but strata reads Kustomizations only from GitRepository/flux-system (this repository)",
+				Fix:     "set spec.sourceRef to kind GitRepository, name flux-system, and keep the manifests under flux-apps/ in this repository",
+			}},
+		},
+		{
+			name: "duplicate kustomization and configmap",
+			changes: map[string]string{
+				envDir + "/apps/again.yaml": baseRepo[appFile] + "---\n" + baseRepo[initFile],
+				envDir + "/apps/cm.yaml":    "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: init}\n",
+			},
+			want: diag.Problems{
+				{
+					File:    appFile,
+					Object:  appK,
+					Message: "Kustomization/app is defined twice in this environment: also at line 1 of " + envDir + "/apps/again.yaml",
+					Fix:     "rename or remove one of the two Kustomization objects named app",
+				},
+				{
+					File:    envDir + "/apps/cm.yaml",
+					Object:  initCM,
+					Message: "ConfigMap/init is defined twice in the same directory: also at line 10 of " + envDir + "/apps/again.yaml",
+					Fix:     "rename or remove one of the two ConfigMap objects named init",
+				},
+			},
+		},
+		{
+			name: "varsKeys names a missing key",
+			changes: map[string]string{
+				appTF: baseRepo[appTF] + "  varsFrom: [{kind: ConfigMap, name: init, varsKeys: [region, zone]}]\n",
+			},
+			want: diag.Problems{{
+				File:    appTF,
+				Object:  appT,
+				Message: `spec.varsFrom names key "zone" of ConfigMap init, which has no such key`,
+				Fix:     "add zone to ConfigMap init in " + initFile + ", or remove it from varsKeys",
+			}},
+		},
+		{
+			name: "substitution disabled by annotation",
+			changes: map[string]string{
+				appTF: "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata:\n  name: app\n  annotations: {kustomize.toolkit.fluxcd.io/substitute: disabled}\nspec:\n  path: ./flux-apps/app\n  sourceRef: {kind: GitRepository, name: flux-system}\n  vars: [{name: zone, value: \"${zone}\"}]\n",
+			},
+		},
+		{
+			name: "references in comments are no missing variables",
+			changes: map[string]string{
+				appTF: "# set ${nothing} here\n" + baseRepo[appTF] + "  # ${nothing_either}\n  approvePlan: auto # ${nor_this}\n",
+			},
+		},
+		{
+			name: "reference in a block scalar is a missing variable",
+			changes: map[string]string{
+				appTF: baseRepo[appTF] + "  backendConfig:\n    customConfiguration: |\n      # ${bucket}\n",
+			},
+			want: diag.Problems{{
+				File:    appTF,
+				Object:  appT,
+				Message: `variable "bucket" is not defined`,
+				Fix:     "add it to postBuild.substitute of Kustomization app in " + appFile + " or to ConfigMap init, or give a default with ${bucket:=value}",
+			}},
+		},
+		{
+			name: "source found in another directory",
+			changes: map[string]string{
+				appTF:                   ociTF,
+				envDir + "/apps/s.yaml": "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: sources}\nspec:\n  path: ./flux-apps/sources\n  sourceRef: {kind: GitRepository, name: flux-system}\n",
+				"flux-apps/sources/oci.yaml": "apiVersion: source.toolkit.fluxcd.io/v1\nkind: OCIRepository\nmetadata: {name: app-iac}\n" +
+					"spec: {url: oci://r/app, ref: {tag: latest}}\n",
+			},
+		},
+		{
+			name: "invalid version",
+			changes: map[string]string{
+				envDir + "/apps/_versions.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: service-versions}\ndata: {version_app_tf: latest}\n",
+			},
+			want: diag.Problems{{
+				File:    envDir + "/apps/_versions.yaml",
+				Object:  "ConfigMap/service-versions",
+				Message: `stack "app": version_app_tf is "latest", which is neither a version nor a semver constraint`,
+				Fix:     `set version_app_tf to an exact version ("1.2.3") or a constraint ("~> 1.2.0") in ` + envDir + "/apps/_versions.yaml",
+			}},
+		},
+		{
+			name: "prod range reported once for key and source",
+			changes: map[string]string{
+				initFile:                   prodInit,
+				envDir + "/_versions.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: service-versions}\ndata: {version_app_tf: \"~ 0.1.0-0\"}\n",
+				appFile:                    strings.Replace(baseRepo[appFile], "name: init}]", "name: init}, {kind: ConfigMap, name: service-versions}]", 1),
+				appTF:                      ociTF,
+				srcFile:                    "apiVersion: source.toolkit.fluxcd.io/v1beta2\nkind: OCIRepository\nmetadata: {name: app-iac}\nspec:\n  url: oci://r/app\n  ref: {semver: \"${version_app_tf}\"}\n",
+			},
+			want: diag.Problems{{
+				File:    envDir + "/_versions.yaml",
+				Object:  "ConfigMap/service-versions",
+				Message: `stack "app": version_app_tf is "~ 0.1.0-0", a range; a prod environment must pin an exact version`,
+				Fix:     `pin version_app_tf to one exact version, e.g. "0.1.0", in ` + envDir + "/_versions.yaml",
+			}},
+		},
+		{
+			name: "prod pinned by digest",
+			changes: map[string]string{
+				initFile:                        prodInit,
+				envDir + "/apps/_versions.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: service-versions}\ndata: {version_app_tf: \"~> 1.0\"}\n",
+				appTF:                           ociTF,
+				srcFile:                         "apiVersion: source.toolkit.fluxcd.io/v1\nkind: OCIRepository\nmetadata: {name: app-iac}\nspec:\n  url: oci://r/app\n  ref: {semver: \"~> 1.0\", digest: \"sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\"}\n",
+			},
+		},
+		{
+			name: "prod exact versions",
+			changes: map[string]string{
+				initFile:                        prodInit,
+				envDir + "/apps/_versions.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: service-versions}\ndata: {version_app_tf: \"v1.2.3\"}\n",
+			},
+		},
+		{
+			name: "substitute key with an invalid name",
+			changes: map[string]string{
+				appFile: baseRepo[appFile] + "    substitute: {my-zone: a}\n",
+			},
+			want: diag.Problems{{
+				File:    appFile,
+				Object:  appK,
+				Message: `postBuild.substitute has the variable "my-zone", whose name is not valid`,
+				Fix:     `rename it to match [_a-zA-Z][_a-zA-Z0-9]*, e.g. "my_zone"`,
+			}},
+		},
+		{
+			name:    "terraform without sourceRef",
+			changes: map[string]string{appTF: "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata: {name: app}\nspec: {path: ./flux-apps/app}\n"},
+			want: diag.Problems{{
+				File:    appTF,
+				Object:  appT,
+				Message: "spec.sourceRef is missing",
+				Fix:     "set spec.sourceRef to GitRepository flux-system (this repository) or to an OCIRepository defined next to " + appTF,
+			}},
+		},
+		{
+			name:    "terraform path leaves the source",
+			changes: map[string]string{appTF: "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata: {name: app}\nspec:\n  path: ../outside\n  sourceRef: {kind: GitRepository, name: flux-system}\n"},
+			want: diag.Problems{{
+				File:    appTF,
+				Object:  appT,
+				Message: `spec.path "../outside" leaves the source`,
+				Fix:     "make spec.path relative to the root of the source, e.g. ./flux-apps/<kind>/<service>/terraform",
+			}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := writeRepo(t, tt.changes)
+			got := loadProblems(t, root)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Load(%q) = %v, want %v; diff (-want +got):\n%s", filepath.Join(root, envDir), got, tt.want, diff)
+			}
+		})
+	}
+}
+
+func TestExactVersion(t *testing.T) {
+	tests := []struct {
+		v            string
+		exact, valid bool
+	}{
+		{v: "0.1.0", exact: true, valid: true},
+		{v: "v1.2.3", exact: true, valid: true},
+		{v: "1.2.3-rc.1+build.5", exact: true, valid: true},
+		{v: "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", exact: true, valid: true},
+		{v: "1.2", valid: true},
+		{v: "=1.2.3", valid: true},
+		{v: "~ 0.1.0-0", valid: true},
+		{v: "~> 9.0.0", valid: true},
+		{v: ">= 1.0.0, < 2", valid: true},
+		{v: "1.2.3 || 1.2.4", valid: true},
+		{v: "latest"},
+		{v: ""},
+	}
+	for _, tt := range tests {
+		if got := ExactVersion(tt.v); got != tt.exact {
+			t.Errorf("ExactVersion(%q) = %v, want %v", tt.v, got, tt.exact)
+		}
+		if got := validVersion(tt.v); got != tt.valid {
+			t.Errorf("validVersion(%q) = %v, want %v", tt.v, got, tt.valid)
+		}
+	}
+}
+
+func TestExampleVersion(t *testing.T) {
+	for in, want := range map[string]string{"~> 1.2.0": "1.2.0", "~ 0.1.0-0": "0.1.0", ">= 2": "2.0.0", "^1.4": "1.4.0", "*": "1.0.0"} {
+		if got := exampleVersion(in); got != want {
+			t.Errorf("exampleVersion(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
