@@ -71,7 +71,7 @@ func (r *Report) Line() string {
 		}
 	}
 	return fmt.Sprintf("%s %s/%s finished in %s: %s", r.Operation, r.Client, r.Environment,
-		r.Duration.Round(100*time.Millisecond), strings.Join(parts, ", "))
+		roundDuration(r.Duration), strings.Join(parts, ", "))
 }
 
 func report(env *environment.Environment, g *graph.Graph, op runner.Operation, arts map[string]resolved, results map[string]outcome, started time.Time) *Report {
@@ -107,4 +107,11 @@ func report(env *environment.Environment, g *graph.Graph, op runner.Operation, a
 		rep.Stacks = append(rep.Stacks, sr)
 	}
 	return rep
+}
+
+func roundDuration(d time.Duration) time.Duration {
+	if d < time.Second {
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(100 * time.Millisecond)
 }

@@ -373,9 +373,15 @@ func versionOrDigest(a source.Artifact) string {
 	return a.Digest
 }
 
+// round keeps a duration readable: milliseconds under a second, tenths of
+// a second under a minute, whole seconds above.
 func round(d time.Duration) time.Duration {
-	if d < time.Second {
+	switch {
+	case d < time.Second:
 		return d.Round(time.Millisecond)
+	case d < time.Minute:
+		return d.Round(100 * time.Millisecond)
+	default:
+		return d.Round(time.Second)
 	}
-	return d.Round(100 * time.Millisecond)
 }

@@ -1,0 +1,102 @@
+package policy
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+)
+
+// planIDPrefix starts every plan id.
+const planIDPrefix = "plan-"
+
+// changeKeys are the keys of a resource change that say what the change
+// does. Everything else — the timestamp, the tofu version, variables,
+// configuration, prior state, planned values, action_reason — says how or
+// when it was planned, not what would change.
+var changeKeys = []string{
+	"address", "previous_address", "deposed", "mode", "type", "provider_name", "change",
+}
+
+// changeFields are the keys of a change object that are part of the id.
+var changeFields = []string{
+	"actions", "before", "after", "after_unknown", "before_sensitive", "after_sensitive",
+	"replace_paths", "importing",
+}
+
+// PlanID names a plan by its content: "plan-" and the first 12 hex digits
+// of a SHA-256 over the canonical JSON (sorted keys) of its resource changes
+// (address, actions, before, after, unknown and sensitive values, replace
+// paths) and its output changes. The same change planned twice — at other
+// times, from another source revision, by another tofu version — has the
+// same id; any other change, or the same change from another prior state,
+// has another. An approval is given to a plan id, so it applies to that
+// change only.
+func PlanID(planJSON []byte) (string, error) {
+	plan, err := decodePlan(planJSON)
+	if err != nil {
+		return "", fmt.Errorf("plan id: %w", err)
+	}
+	changes, err := resourceChanges(plan["resource_changes"])
+	if err != nil {
+		return "", fmt.Errorf("plan id: %w", err)
+	}
+	outputs := plan["output_changes"]
+	if outputs == nil {
+		outputs = map[string]any{}
+	}
+	// json.Marshal writes object keys in sorted order and json.Number as
+	// printed, so the bytes depend on the content only.
+	canonical, err := json.Marshal(map[string]any{
+		"resource_changes": changes,
+		"output_changes":   outputs,
+	})
+	if err != nil {
+		return "", fmt.Errorf("plan id: %w", err)
+	}
+	sum := sha256.Sum256(canonical)
+	return planIDPrefix + hex.EncodeToString(sum[:])[:12], nil
+}
+
+// resourceChanges keeps what each change does, sorted by address and
+// deposed key.
+func resourceChanges(v any) ([]map[string]any, error) {
+	if v == nil {
+		return []map[string]any{}, nil
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("resource_changes: want a list, got %T", v)
+	}
+	out := make([]map[string]any, 0, len(list))
+	for i, item := range list {
+		rc, ok := item.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("resource_changes[%d]: want an object, got %T", i, item)
+		}
+		kept := pick(rc, changeKeys)
+		if ch, ok := rc["change"].(map[string]any); ok {
+			kept["change"] = pick(ch, changeFields)
+		}
+		out = append(out, kept)
+	}
+	slices.SortStableFunc(out, func(a, b map[string]any) int {
+		return cmp.Or(
+			cmp.Compare(fmt.Sprint(a["address"]), fmt.Sprint(b["address"])),
+			cmp.Compare(fmt.Sprint(a["deposed"]), fmt.Sprint(b["deposed"])),
+		)
+	})
+	return out, nil
+}
+
+func pick(m map[string]any, keys []string) map[string]any {
+	out := map[string]any{}
+	for _, k := range keys {
+		if v, ok := m[k]; ok {
+			out[k] = v
+		}
+	}
+	return out
+}
