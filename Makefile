@@ -12,7 +12,7 @@ FUZZTIME  ?= 20s
 
 export STRATA_TOFU := $(TOFU)
 
-.PHONY: all build tofu demo test vet fuzz bench clean
+.PHONY: all build tofu test-deps demo test vet fuzz bench clean
 
 all: build
 
@@ -30,8 +30,12 @@ demo: tofu build
 	$(STRATA) apply $(DEMO_ENV) --tofu $(TOFU)
 	$(STRATA) status $(DEMO_ENV)
 
-## test: vet, then the whole test suite with the race detector against a real tofu
-test: tofu vet
+## test-deps: install the real servers the tests start on 127.0.0.1 (Debian's docker-registry)
+test-deps:
+	@./.ci/install-test-deps.sh
+
+## test: vet, then the whole test suite with the race detector against a real tofu and real servers
+test: tofu test-deps vet
 	$(GO) test -race -count=1 ./...
 
 vet:

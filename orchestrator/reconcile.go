@@ -6,16 +6,19 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/contracts/local"
+	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/graph"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/scheduler"
 	"github.com/strata-iac/strata/orchestrator/source"
+	"github.com/strata-iac/strata/policy"
 )
 
 // DefaultMaxRunners bounds the tofu processes that run at once, as the
@@ -37,7 +40,15 @@ type Options struct {
 	DriftInterval time.Duration
 	// Logger receives the run log lines.
 	Logger *slog.Logger
+	// PolicyDirs are policy directories loaded on top of the default bundle,
+	// or instead of it with NoDefaultPolicy.
+	PolicyDirs      []string
+	NoDefaultPolicy bool
 }
+
+// InitIAMAllowedModules is the init ConfigMap key that lists, comma
+// separated, the module addresses allowed to change IAM resources.
+const InitIAMAllowedModules = "policyIAMAllowedModules"
 
 // Reconcile runs one environment: load, graph, resolve, schedule, report.
 // The error is for the reconcile as a whole (an invalid environment, a
@@ -60,11 +71,43 @@ func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Option
 		log = slog.New(slog.DiscardHandler)
 	}
 	log.Info(fmt.Sprintf("%s %s/%s: %d stacks, at most %d at once", op, env.Client, env.Name, len(env.Stacks), maxRunners(opts)))
+	pol, polErr := loadPolicy(ctx, env, opts)
+	if polErr != nil {
+		log.Error(fmt.Sprintf("policy failed to load: %v; every plan with changes is held", polErr))
+	}
 	arts := resolve(ctx, log, env)
-	results := schedule(ctx, env, g, arts, op, st, opts, log)
+	results := schedule(ctx, env, dir, g, arts, op, runner.Config{
+		Tofu:          opts.Tofu,
+		StateDir:      st.StateDir,
+		Contracts:     st.Contracts,
+		History:       st.History,
+		Approvals:     st.Approvals,
+		Policy:        pol,
+		PolicyErr:     polErr,
+		Logger:        log,
+		Timeout:       opts.Timeout,
+		DriftInterval: opts.DriftInterval,
+	}, maxRunners(opts), log)
 	rep := report(env, g, op, arts, results, started)
 	log.Info(rep.Line())
 	return rep, nil
+}
+
+// loadPolicy prepares the policy engine once for the whole reconcile. A
+// policy that fails to load is not fatal to the reconcile: every plan with
+// changes is held instead (policies fail closed).
+func loadPolicy(ctx context.Context, env *environment.Environment, opts Options) (runner.Policy, error) {
+	var allowed []string
+	for _, m := range strings.Split(env.Init[InitIAMAllowedModules], ",") {
+		if m = strings.TrimSpace(m); m != "" {
+			allowed = append(allowed, m)
+		}
+	}
+	e, err := policy.Load(ctx, policy.Options{Dirs: opts.PolicyDirs, NoDefault: opts.NoDefaultPolicy, IAMAllowedModules: allowed})
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
 }
 
 // Stores are the state directory's stores for one environment.
@@ -72,6 +115,7 @@ type Stores struct {
 	StateDir  string
 	Contracts contracts.Store
 	History   *history.Store
+	Approvals *approval.Store
 }
 
 // OpenStores opens the history and the contract store of an environment.
@@ -87,6 +131,7 @@ func OpenStores(ctx context.Context, env *environment.Environment, stateDir stri
 		StateDir:  stateDir,
 		Contracts: local.New(filepath.Join(stateDir, "contracts", env.Client, env.Name)),
 		History:   h,
+		Approvals: approval.New(filepath.Join(stateDir, "held")),
 	}, nil
 }
 
@@ -114,16 +159,8 @@ func resolve(ctx context.Context, log *slog.Logger, env *environment.Environment
 }
 
 // schedule runs the stacks in graph order.
-func schedule(ctx context.Context, env *environment.Environment, g *graph.Graph, arts map[string]resolved, op runner.Operation, st *Stores, opts Options, log *slog.Logger) map[string]outcome {
-	r := runner.New(runner.Config{
-		Tofu:          opts.Tofu,
-		StateDir:      st.StateDir,
-		Contracts:     st.Contracts,
-		History:       st.History,
-		Logger:        log,
-		Timeout:       opts.Timeout,
-		DriftInterval: opts.DriftInterval,
-	})
+func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, op runner.Operation, cfg runner.Config, limit int, log *slog.Logger) map[string]outcome {
+	r := runner.New(cfg)
 	producers := make(map[string]string)
 	for _, s := range env.Stacks {
 		if s.Produces != "" {
@@ -139,7 +176,7 @@ func schedule(ctx context.Context, env *environment.Environment, g *graph.Graph,
 		tasks = append(tasks, t)
 	}
 	results := make(chan outcome, len(tasks))
-	errs := scheduler.Run(ctx, tasks, maxRunners(opts), func(ctx context.Context, name string) error {
+	errs := scheduler.Run(ctx, tasks, limit, func(ctx context.Context, name string) error {
 		a := arts[name]
 		if a.err != nil {
 			return a.err
@@ -150,6 +187,7 @@ func schedule(ctx context.Context, env *environment.Environment, g *graph.Graph,
 			Stack:     env.Stack(name),
 			Artifact:  a.artifact,
 			Producers: producers,
+			EnvDir:    envDir,
 		})
 		results <- outcome{result: res}
 		return err

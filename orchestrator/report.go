@@ -11,6 +11,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/scheduler"
+	"github.com/strata-iac/strata/policy"
 )
 
 // Report is what one reconcile did, stack by stack in graph order.
@@ -37,6 +38,41 @@ type StackReport struct {
 	Changes  []string        `json:"changes,omitempty"`
 	Contract string          `json:"contract,omitempty"`
 	Message  string          `json:"message,omitempty"`
+	// PlanID and Policy are set for a plan with changes.
+	PlanID string        `json:"planId,omitempty"`
+	Policy *PolicyReport `json:"policy,omitempty"`
+}
+
+// PolicyReport is the policy's word on a stack's plan.
+type PolicyReport struct {
+	Allowed    bool             `json:"allowed"`
+	Denies     []policy.Finding `json:"denies"`
+	Warnings   []policy.Finding `json:"warnings"`
+	Exceptions []policy.Finding `json:"exceptions,omitempty"`
+	Error      string           `json:"error,omitempty"`
+}
+
+func policyReport(rv *runner.Review) *PolicyReport {
+	if rv == nil {
+		return nil
+	}
+	pr := &PolicyReport{
+		Allowed:    !rv.Denied(),
+		Denies:     nonNil(rv.Decision.Denies),
+		Warnings:   nonNil(rv.Decision.Warnings),
+		Exceptions: rv.Decision.Exceptions,
+	}
+	if rv.Err != nil {
+		pr.Error = rv.Err.Error()
+	}
+	return pr
+}
+
+func nonNil(fs []policy.Finding) []policy.Finding {
+	if fs == nil {
+		return []policy.Finding{}
+	}
+	return fs
 }
 
 // OK reports whether every stack is where it should be: applied,
@@ -91,6 +127,8 @@ func report(env *environment.Environment, g *graph.Graph, op runner.Operation, a
 			Summary: o.result.Run.Summary,
 			Changes: o.result.Changes, Contract: o.result.Run.Contract,
 			Message: o.result.Message,
+			PlanID:  o.result.Run.PlanID,
+			Policy:  policyReport(o.result.Review),
 		}
 		var skip *scheduler.SkipError
 		var waiting *runner.WaitingError

@@ -50,6 +50,8 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		newRunCommand(g, runner.OpPlan),
 		newRunCommand(g, runner.OpApply),
 		newStatusCommand(g),
+		newPolicyCommand(g),
+		newPushCommand(g),
 	)
 	return root
 }

@@ -11,9 +11,9 @@ import (
 
 // apply applies exactly the saved plan file and logs each resource as it
 // completes, in the seed's words.
-func (r *Runner) apply(ctx context.Context, log *slog.Logger, ws *workspace, p planned) error {
+func (r *Runner) apply(ctx context.Context, log *slog.Logger, ws *workspace, planFile string, p planned) error {
 	var summary *tofu.Summary
-	err := ws.tofu.Apply(ctx, ws.planFile, func(e tofu.Event) {
+	err := ws.tofu.Apply(ctx, planFile, func(e tofu.Event) {
 		switch e.Type {
 		case "apply_complete":
 			line := fmt.Sprintf("%s: %s complete after %ds", e.Resource, noun(e.Action), int(math.Round(e.Elapsed)))

@@ -6,7 +6,8 @@
 //  4. init, with a cached workspace and the shared plugin cache;
 //  5. `plan -out`, then `show -json`;
 //  6. classify the cause of the change;
-//  7. decide: apply, or hold the plan for approval;
+//  7. policy: evaluate the plan with Rego, then apply it, apply the saved
+//     plan a person approved, or hold it for approval;
 //  8. apply exactly that plan file;
 //  9. read the outputs and publish the contract;
 //  10. record the run.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/strata-iac/strata/contracts"
+	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/source"
@@ -56,6 +57,13 @@ type Config struct {
 	ContractPrefix string
 	// History records every run.
 	History *history.Store
+	// Policy judges every plan with changes. PolicyErr, when set, is why
+	// the policy could not be loaded: every plan with changes is then
+	// held (policies fail closed).
+	Policy    Policy
+	PolicyErr error
+	// Approvals keeps held plans and their approvals.
+	Approvals *approval.Store
 	// Logger receives the run log lines.
 	Logger *slog.Logger
 	// Timeout bounds one run (DefaultTimeout when zero).
@@ -99,6 +107,9 @@ type Request struct {
 	// Producers maps each contract to the stack in the environment that
 	// produces it, for messages.
 	Producers map[string]string
+	// EnvDir is the environment directory as the user named it, for the
+	// commands messages suggest.
+	EnvDir string
 }
 
 // Result is what a run did.
@@ -109,6 +120,9 @@ type Result struct {
 	Run history.Run
 	// Changes are the planned resource changes, as "verb address".
 	Changes []string
+	// Review is the policy's word on the plan, when there was a plan with
+	// changes.
+	Review *Review
 	// Message is the run's last log line, without "run #N finished…".
 	Message string
 }
@@ -129,11 +143,16 @@ func (e *WaitingError) Error() string {
 
 // HeldError means the plan has changes that need a person's approval.
 type HeldError struct {
-	Stack, Reason, PlanFile string
+	Stack, PlanID, Reason string
+	// PlanFile is the held copy of the plan, kept with its JSON and summary.
+	PlanFile string
+	// Approve is the command that approves this exact plan.
+	Approve string
 }
 
 func (e *HeldError) Error() string {
-	return fmt.Sprintf("plan held for approval: %s (plan saved at %s)", e.Reason, e.PlanFile)
+	return fmt.Sprintf("plan %s held for approval: %s; review %s, then approve it with: %s",
+		e.PlanID, e.Reason, filepath.Join(filepath.Dir(e.PlanFile), "summary.md"), e.Approve)
 }
 
 // Run runs one stack and records it. The returned error is nil when the
@@ -201,6 +220,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 
 	run.Duration = r.cfg.Now().Sub(started)
 	res.Changes = out.changes
+	res.Review = out.review
 	var held *HeldError
 	switch {
 	case errors.As(err, &held):
@@ -230,6 +250,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 type outcome struct {
 	changes []string
 	message string
+	review  *Review
 }
 
 // steps runs the stack's steps in order. It fills in run's cause, summary,
@@ -264,32 +285,32 @@ func (r *Runner) steps(ctx context.Context, log *slog.Logger, req Request, in in
 		}
 		return out, r.publish(ctx, log, req, ws, run)
 	}
+	rv := r.review(ctx, log, req, plan, cause, prev.ToVersion)
+	run.PlanID = rv.PlanID
+	out.review = &rv
 	if req.Operation == OpPlan {
 		run.Result = ResultPlanned
 		out.message = fmt.Sprintf("plan: %s", plan.summaryLine())
+		if rv.Denied() {
+			out.message += fmt.Sprintf("; plan %s would be held for approval", rv.PlanID)
+		}
 		return out, nil
 	}
-	if err := decide(req.Stack, ws.planFile); err != nil {
+	planFile, release, err := r.gate(ctx, log, req, ws, plan, cause, rv)
+	if err != nil {
 		return out, err
 	}
-	if err := r.apply(ctx, log, ws, plan); err != nil {
+	if err := r.apply(ctx, log, ws, planFile, plan); err != nil {
 		return out, err
+	}
+	if release != nil {
+		if err := release(); err != nil {
+			log.Warn(err.Error())
+		}
 	}
 	run.Result = ResultApplied
 	out.message = "the infrastructure is up to date"
 	return out, r.publish(ctx, log, req, ws, run)
-}
-
-// decide says whether a plan with changes may be applied without a person.
-func decide(s *environment.Stack, planFile string) error {
-	if s.ApprovePlan == "auto" {
-		return nil
-	}
-	return &HeldError{
-		Stack:    s.Name,
-		Reason:   fmt.Sprintf("spec.approvePlan of Terraform/%s is %q, not \"auto\" (%s)", s.Name, s.ApprovePlan, s.File),
-		PlanFile: planFile,
-	}
 }
 
 // recordOnly records a run that did not get as far as tofu.

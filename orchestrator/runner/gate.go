@@ -1,0 +1,190 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strings"
+
+	"github.com/strata-iac/strata/orchestrator/approval"
+	"github.com/strata-iac/strata/policy"
+)
+
+// Policy judges a plan; *policy.Engine is one.
+type Policy interface {
+	Eval(ctx context.Context, planJSON []byte, meta policy.Meta) (policy.Decision, error)
+}
+
+// Review is the policy's word on one plan.
+type Review struct {
+	// PlanID is derived from the plan's resource changes.
+	PlanID   string
+	Decision policy.Decision
+	// Err is set when the policy failed to load or to evaluate: the plan
+	// is then held, never applied.
+	Err error
+}
+
+// Denied reports whether the plan needs a person: a deny, or a policy that
+// failed.
+func (rv Review) Denied() bool { return rv.Err != nil || len(rv.Decision.Denies) > 0 }
+
+// review evaluates the plan with the policy and logs every finding.
+func (r *Runner) review(ctx context.Context, log *slog.Logger, req Request, p planned, c cause, fromVersion string) Review {
+	id, err := policy.PlanID(p.plan.JSON)
+	if err != nil {
+		return Review{Err: fmt.Errorf("derive plan id: %w", err)}
+	}
+	rv := Review{PlanID: id}
+	switch {
+	case r.cfg.PolicyErr != nil:
+		rv.Err = fmt.Errorf("policy failed to load: %w", r.cfg.PolicyErr)
+	case r.cfg.Policy == nil:
+		rv.Err = fmt.Errorf("no policy engine is configured")
+	default:
+		rv.Decision, rv.Err = r.cfg.Policy.Eval(ctx, p.plan.JSON, policy.Meta{
+			Stack:            req.Stack.Name,
+			Client:           req.Client,
+			Environment:      req.Env,
+			EnvironmentClass: req.Class,
+			Cause:            c.name,
+			FromVersion:      fromVersion,
+			ToVersion:        req.Artifact.Version,
+		})
+		if rv.Err != nil {
+			rv.Err = fmt.Errorf("policy failed to evaluate: %w", rv.Err)
+		}
+	}
+	if rv.Err != nil {
+		log.Error("policy: " + rv.Err.Error() + "; the plan is held (policies fail closed)")
+		return rv
+	}
+	for _, f := range rv.Decision.Denies {
+		log.Warn(fmt.Sprintf("policy: %s denies %s: %s", f.Rule, orPlan(f.Address), f.Message))
+	}
+	for _, f := range rv.Decision.Warnings {
+		log.Warn(fmt.Sprintf("policy: %s warns about %s: %s", f.Rule, orPlan(f.Address), f.Message))
+	}
+	for _, f := range rv.Decision.Exceptions {
+		log.Info(fmt.Sprintf("policy: %s excepted for %s: %s", f.Rule, orPlan(f.Address), f.Message))
+	}
+	return rv
+}
+
+func orPlan(addr string) string {
+	if addr == "" {
+		return "the plan"
+	}
+	return addr
+}
+
+// gate decides whether a plan with changes may be applied now, and which
+// plan file to apply: the fresh one when policy allows it, or the saved
+// plan a person approved when the fresh plan has the same id. Otherwise the
+// plan is held: kept with its JSON and a summary, and a *HeldError returned.
+func (r *Runner) gate(ctx context.Context, log *slog.Logger, req Request, ws *workspace, p planned, c cause, rv Review) (planFile string, release func() error, err error) {
+	s := req.Stack
+	var reason string
+	switch {
+	case rv.Err != nil:
+		reason = rv.Err.Error()
+	case len(rv.Decision.Denies) > 0:
+		reason = "denied by policy: " + denials(rv.Decision.Denies)
+	case s.ApprovePlan == rv.PlanID:
+		log.Info(fmt.Sprintf("plan %s is approved by spec.approvePlan of Terraform/%s", rv.PlanID, s.Name))
+		return ws.planFile, nil, nil
+	case s.ApprovePlan != "auto":
+		reason = fmt.Sprintf("spec.approvePlan of Terraform/%s (%s) is %q, not \"auto\"", s.Name, s.File, s.ApprovePlan)
+	default:
+		return ws.planFile, nil, nil
+	}
+
+	a, ok, err := r.cfg.Approvals.Approved(ctx, req.Client, req.Env, s.Name, rv.PlanID)
+	if err != nil {
+		return "", nil, err
+	}
+	if ok {
+		held, err := r.cfg.Approvals.HeldPlan(ctx, req.Client, req.Env, s.Name, rv.PlanID)
+		if err != nil {
+			return "", nil, err
+		}
+		log.Info(fmt.Sprintf("plan %s was approved by %s at %s (%s): applying the saved plan",
+			rv.PlanID, a.By, a.ApprovedAt.UTC().Format("2006-01-02T15:04:05Z"), a.Reason))
+		release = func() error {
+			return r.cfg.Approvals.Release(context.WithoutCancel(ctx), req.Client, req.Env, s.Name, rv.PlanID)
+		}
+		return filepath.Join(held.Dir, approval.PlanFile), release, nil
+	}
+
+	// Older held plans are superseded by this one; an approval of one of
+	// them is stale and can never apply.
+	older, err := r.cfg.Approvals.HeldPlans(ctx, req.Client, req.Env, s.Name)
+	if err != nil {
+		return "", nil, err
+	}
+	for _, h := range older {
+		if h.PlanID == rv.PlanID {
+			continue
+		}
+		if a, ok, _ := r.cfg.Approvals.Approved(ctx, req.Client, req.Env, s.Name, h.PlanID); ok {
+			log.Warn(fmt.Sprintf("approval of %s by %s is stale: the plan is now %s, so it is held again", h.PlanID, a.By, rv.PlanID))
+		}
+		if err := r.cfg.Approvals.Release(ctx, req.Client, req.Env, s.Name, h.PlanID); err != nil {
+			return "", nil, err
+		}
+	}
+	held, err := r.cfg.Approvals.Hold(ctx, approval.Held{
+		Client: req.Client, Env: req.Env, Stack: s.Name, PlanID: rv.PlanID,
+		Cause: c.name, Reason: reason, HeldAt: r.cfg.Now().UTC(),
+	}, ws.planFile, p.plan.JSON, heldSummary(req, p, c, rv, reason))
+	if err != nil {
+		return "", nil, err
+	}
+	return "", nil, &HeldError{
+		Stack: s.Name, PlanID: rv.PlanID, Reason: reason, PlanFile: filepath.Join(held.Dir, approval.PlanFile),
+		Approve: fmt.Sprintf("strata approve %s %s %s --reason \"…\"", orDot(req.EnvDir), s.Name, rv.PlanID),
+	}
+}
+
+func denials(fs []policy.Finding) string {
+	parts := make([]string, 0, len(fs))
+	for _, f := range fs {
+		parts = append(parts, fmt.Sprintf("%s (%s)", orPlan(f.Address), f.Rule))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func orDot(s string) string {
+	if s == "" {
+		return "ENV"
+	}
+	return s
+}
+
+// heldSummary is the readable summary kept beside a held plan.
+func heldSummary(req Request, p planned, c cause, rv Review, reason string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s: plan %s held\n\n", req.Stack.Name, rv.PlanID)
+	fmt.Fprintf(&b, "- environment: %s/%s (%s)\n- cause: %s\n- why held: %s\n\n", req.Client, req.Env, req.Class, orNone(c.name), reason)
+	if c.line != "" {
+		fmt.Fprintf(&b, "%s\n\n", c.line)
+	}
+	fmt.Fprintf(&b, "## Changes (%s)\n\n", p.summaryLine())
+	for _, l := range p.lines {
+		fmt.Fprintf(&b, "- %s\n", l)
+	}
+	if len(rv.Decision.Denies) > 0 {
+		b.WriteString("\n## Denied by policy\n\n")
+		for _, f := range rv.Decision.Denies {
+			fmt.Fprintf(&b, "- `%s` %s: %s\n", f.Rule, orPlan(f.Address), f.Message)
+		}
+	}
+	if len(rv.Decision.Warnings) > 0 {
+		b.WriteString("\n## Warnings\n\n")
+		for _, f := range rv.Decision.Warnings {
+			fmt.Fprintf(&b, "- `%s` %s: %s\n", f.Rule, orPlan(f.Address), f.Message)
+		}
+	}
+	return b.String()
+}
