@@ -190,6 +190,13 @@ func schedule(ctx context.Context, env *environment.Environment, envDir string, 
 			EnvDir:    envDir,
 		})
 		results <- outcome{result: res}
+		var held *runner.HeldError
+		if errors.As(err, &held) {
+			// A hold blocks nothing downstream: its contract is unchanged,
+			// so its dependents run against the contract as it is, and
+			// re-plan with cause upstream once the held plan is applied.
+			return nil
+		}
 		return err
 	})
 	close(results)

@@ -84,10 +84,11 @@ func (s *syncBuffer) String() string {
 }
 
 type env struct {
-	t     *testing.T
-	root  string
-	state string
-	tofu  string
+	t          *testing.T
+	root       string
+	state      string
+	tofu       string
+	policyDirs []string
 }
 
 func newEnv(t *testing.T) *env {
@@ -103,6 +104,7 @@ func (e *env) reconcile(op runner.Operation, drift time.Duration) (*orchestrator
 		MaxRunners:    3,
 		DriftInterval: drift,
 		Logger:        runlog.New(&logs, nil),
+		PolicyDirs:    e.policyDirs,
 	})
 	if err != nil {
 		e.t.Fatalf("Reconcile(%s) = %v, want nil\nlogs:\n%s", op, err, logs.String())

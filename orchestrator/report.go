@@ -33,6 +33,7 @@ type StackReport struct {
 	Digest   string          `json:"digest,omitempty"`
 	Result   string          `json:"result"`
 	Cause    string          `json:"cause,omitempty"`
+	Why      string          `json:"why,omitempty"`
 	Run      int             `json:"run,omitempty"`
 	Summary  history.Summary `json:"summary"`
 	Changes  []string        `json:"changes,omitempty"`
@@ -123,6 +124,7 @@ func report(env *environment.Environment, g *graph.Graph, op runner.Operation, a
 			Stack: name, Layer: s.Layer.String(), Version: a.Version, Digest: a.Digest,
 			Result:  o.result.Run.Result,
 			Cause:   o.result.Run.Cause,
+			Why:     o.result.Why,
 			Run:     o.result.Run.Number,
 			Summary: o.result.Run.Summary,
 			Changes: o.result.Changes, Contract: o.result.Run.Contract,

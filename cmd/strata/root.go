@@ -41,7 +41,7 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.PersistentFlags().StringVarP(&g.output, "output", "o", "text", "output format: text or json (graph also takes dot and mermaid)")
+	root.PersistentFlags().StringVarP(&g.output, "output", "o", "text", "output format: text or json (graph also takes dot and mermaid; plan and apply markdown)")
 	root.PersistentFlags().StringVar(&g.stateDir, "state-dir", "", "directory for state, contracts, history and workspaces (default: .strata/ at the repository root)")
 	root.PersistentFlags().BoolVarP(&g.verbose, "verbose", "v", false, "log debug lines too")
 	root.AddCommand(
@@ -50,6 +50,7 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		newRunCommand(g, runner.OpPlan),
 		newRunCommand(g, runner.OpApply),
 		newStatusCommand(g),
+		newApproveCommand(g),
 		newPolicyCommand(g),
 		newPushCommand(g),
 	)
@@ -58,10 +59,12 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 
 // runFlags are the flags of the commands that run tofu.
 type runFlags struct {
-	tofu          string
-	maxRunners    int
-	timeout       time.Duration
-	driftInterval time.Duration
+	tofu            string
+	maxRunners      int
+	timeout         time.Duration
+	driftInterval   time.Duration
+	policyDirs      []string
+	noDefaultPolicy bool
 }
 
 func (f *runFlags) register(cmd *cobra.Command) {
@@ -70,6 +73,8 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	cmd.Flags().DurationVar(&f.timeout, "timeout", runner.DefaultTimeout, "longest a single stack's run may take")
 	cmd.Flags().DurationVar(&f.driftInterval, "drift-interval", runner.DefaultDriftInterval,
 		"how long a stack whose inputs have not changed goes without a plan; 0 plans every stack every time")
+	cmd.Flags().StringArrayVar(&f.policyDirs, "policy", nil, "policy directory loaded on top of the default bundle (repeatable)")
+	cmd.Flags().BoolVar(&f.noDefaultPolicy, "no-default-policy", false, "replace the default policy bundle with the --policy directories")
 }
 
 func (g *globals) logger() *slog.Logger {
@@ -78,8 +83,8 @@ func (g *globals) logger() *slog.Logger {
 		level = slog.LevelDebug
 	}
 	w := g.stdout
-	if g.output == "json" {
-		// JSON goes to stdout alone; the run log goes to stderr.
+	if g.output != "text" {
+		// JSON and markdown go to stdout alone; the run log goes to stderr.
 		w = g.stderr
 	}
 	return runlog.New(w, level)

@@ -38,10 +38,10 @@ changed since its last successful apply is not planned again until
 		Use:     string(op) + " ENV",
 		Short:   short,
 		Long:    long,
-		Example: fmt.Sprintf("  strata %s environments/demo/dev\n  strata %s environments/demo/dev --max-runners 4 -o json", op, op),
+		Example: fmt.Sprintf("  strata %s environments/demo/dev\n  strata %s environments/demo/dev --max-runners 4 -o json\n  strata %s environments/demo/dev -o markdown > review.md", op, op, op),
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := g.checkOutput("text", "json"); err != nil {
+			if err := g.checkOutput("text", "json", "markdown"); err != nil {
 				return err
 			}
 			bin, err := tofu.Find(f.tofu)
@@ -49,21 +49,28 @@ changed since its last successful apply is not planned again until
 				return err
 			}
 			rep, err := orchestrator.Reconcile(cmd.Context(), args[0], op, orchestrator.Options{
-				Tofu:          bin,
-				StateDir:      g.stateDir,
-				MaxRunners:    f.maxRunners,
-				Timeout:       f.timeout,
-				DriftInterval: f.driftInterval,
-				Logger:        g.logger(),
+				Tofu:            bin,
+				StateDir:        g.stateDir,
+				MaxRunners:      f.maxRunners,
+				Timeout:         f.timeout,
+				DriftInterval:   f.driftInterval,
+				Logger:          g.logger(),
+				PolicyDirs:      f.policyDirs,
+				NoDefaultPolicy: f.noDefaultPolicy,
 			})
 			if err != nil {
 				return err
 			}
-			if g.output == "json" {
+			switch g.output {
+			case "json":
 				if err := writeJSON(g.stdout, rep); err != nil {
 					return err
 				}
-			} else {
+			case "markdown":
+				if err := writeMarkdown(g.stdout, rep); err != nil {
+					return err
+				}
+			default:
 				writeReport(g, rep)
 			}
 			if !rep.OK() {

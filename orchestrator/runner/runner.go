@@ -125,6 +125,8 @@ type Result struct {
 	Review *Review
 	// Message is the run's last log line, without "run #N finished…".
 	Message string
+	// Why says what caused the change, in a sentence.
+	Why string
 }
 
 // WaitingError means a consumed contract does not exist yet. The stack is
@@ -221,6 +223,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 	run.Duration = r.cfg.Now().Sub(started)
 	res.Changes = out.changes
 	res.Review = out.review
+	res.Why = out.why
 	var held *HeldError
 	switch {
 	case errors.As(err, &held):
@@ -250,6 +253,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 type outcome struct {
 	changes []string
 	message string
+	why     string
 	review  *Review
 }
 
@@ -274,6 +278,7 @@ func (r *Runner) steps(ctx context.Context, log *slog.Logger, req Request, in in
 	cause := classify(prev, hasPrev, req, in, plan.changed)
 	run.Cause = cause.name
 	if cause.line != "" && plan.changed {
+		out.why = cause.line
 		log.Info(cause.line)
 	}
 

@@ -1,0 +1,142 @@
+package orchestrator_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/approval"
+	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/runner"
+)
+
+// stack returns the report of one stack.
+func stack(t *testing.T, rep *orchestrator.Report, name string) orchestrator.StackReport {
+	t.Helper()
+	for _, s := range rep.Stacks {
+		if s.Stack == name {
+			return s
+		}
+	}
+	t.Fatalf("report has no stack %s", name)
+	return orchestrator.StackReport{}
+}
+
+func (e *env) approve(id, by string) {
+	e.t.Helper()
+	ctx := context.Background()
+	envm, err := environment.Load(ctx, filepath.Join(e.root, "environments", "acme", "dev"))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	st, err := orchestrator.OpenStores(ctx, envm, e.state)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer st.Close()
+	err = st.Approvals.Approve(ctx, approval.Approval{Client: "acme", Env: "dev", Stack: "app", PlanID: id, By: by, Reason: "reviewed", ApprovedAt: time.Now()})
+	if err != nil {
+		e.t.Fatalf("Approve(%q) = %v", id, err)
+	}
+}
+
+func TestPolicyGate(t *testing.T) {
+	e := newEnv(t)
+	if rep, logs := e.reconcile(runner.OpApply, time.Hour); !rep.OK() {
+		t.Fatalf("first apply failed:\n%s", logs)
+	}
+
+	// A plain update is applied on its own.
+	setInit(t, e.root, "appSize", "large")
+	rep, logs := e.reconcile(runner.OpApply, time.Hour)
+	if got := stack(t, rep, "app"); got.Result != runner.ResultApplied || got.Policy == nil || !got.Policy.Allowed {
+		t.Fatalf("update: app = %+v, want applied and allowed\nlogs:\n%s", got, logs)
+	}
+
+	// A replace is held, with its plan kept, and held again the same way.
+	setInit(t, e.root, "appGeneration", `"2"`)
+	rep, logs = e.reconcile(runner.OpApply, time.Hour)
+	held := stack(t, rep, "app")
+	if held.Result != runner.ResultHeld || held.PlanID == "" || len(held.Policy.Denies) != 1 || held.Policy.Denies[0].Rule != "deny_delete" ||
+		held.Policy.Denies[0].Address != "terraform_data.app" {
+		t.Fatalf("replace: app = %+v, want held by deny_delete on terraform_data.app\nlogs:\n%s", held, logs)
+	}
+	if !strings.Contains(logs, "WARN [app] policy: deny_delete denies terraform_data.app") ||
+		!strings.Contains(held.Message, "strata approve") || !strings.Contains(held.Message, held.PlanID) {
+		t.Errorf("replace: logs and message do not name the rule, the plan id and how to approve:\n%s\n%s", held.Message, logs)
+	}
+	dir := filepath.Join(e.state, "held", "acme", "dev", "app", held.PlanID)
+	for _, f := range []string{approval.PlanFile, approval.JSONFile, approval.SummaryFile} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("held plan lacks %s: %v", f, err)
+		}
+	}
+	if rep.OK() != true {
+		t.Errorf("Report.OK() = false with a held stack, want true: a hold is not a failure")
+	}
+	rep, _ = e.reconcile(runner.OpApply, time.Hour)
+	if again := stack(t, rep, "app"); again.Result != runner.ResultHeld || again.PlanID != held.PlanID {
+		t.Fatalf("replace again: app = %s %s, want held with the same plan id %s", again.Result, again.PlanID, held.PlanID)
+	}
+
+	// Approved, the saved plan is applied.
+	e.approve(held.PlanID, "ana")
+	rep, logs = e.reconcile(runner.OpApply, time.Hour)
+	if got := stack(t, rep, "app"); got.Result != runner.ResultApplied || got.Summary.Add != 1 || got.Summary.Destroy != 1 {
+		t.Fatalf("approved: app = %+v, want applied with 1 added and 1 destroyed\nlogs:\n%s", got, logs)
+	}
+	if !strings.Contains(logs, "plan "+held.PlanID+" was approved by ana") {
+		t.Errorf("approved: logs do not say who approved:\n%s", logs)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("approved plan still held after it was applied (stat = %v)", err)
+	}
+
+	// A plan that changes after approval is not applied.
+	setInit(t, e.root, "appGeneration", `"3"`)
+	rep, _ = e.reconcile(runner.OpApply, time.Hour)
+	first := stack(t, rep, "app")
+	e.approve(first.PlanID, "ana")
+	setInit(t, e.root, "appGeneration", `"4"`)
+	rep, logs = e.reconcile(runner.OpApply, time.Hour)
+	stale := stack(t, rep, "app")
+	if stale.Result != runner.ResultHeld || stale.PlanID == first.PlanID {
+		t.Fatalf("changed after approval: app = %s %s, want held with a new plan id (approved %s)\nlogs:\n%s", stale.Result, stale.PlanID, first.PlanID, logs)
+	}
+	if !strings.Contains(logs, "approval of "+first.PlanID+" by ana is stale") {
+		t.Errorf("changed after approval: logs do not report the stale approval:\n%s", logs)
+	}
+}
+
+func TestPolicyFailsClosed(t *testing.T) {
+	e := newEnv(t)
+	if rep, logs := e.reconcile(runner.OpApply, time.Hour); !rep.OK() {
+		t.Fatalf("first apply failed:\n%s", logs)
+	}
+	broken := t.TempDir()
+	if err := os.WriteFile(filepath.Join(broken, "broken.rego"), []byte("package main\n\ndeny contains msg if {\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.policyDirs = []string{broken}
+	setInit(t, e.root, "appSize", "large")
+	setInit(t, e.root, "cidr", "10.30.0.0/16")
+	rep, logs := e.reconcile(runner.OpApply, time.Hour)
+	// Every stack with changes is held: net (variables) and app
+	// (variables). A hold blocks nothing downstream, so cluster, which
+	// reads net's unchanged contract, runs and has nothing to do.
+	for _, name := range []string{"net", "app"} {
+		got := stack(t, rep, name)
+		if got.Result != runner.ResultHeld || !strings.Contains(got.Message, "policy failed to load") || !strings.Contains(got.Message, "broken.rego") {
+			t.Errorf("broken policy: %s = %s (%s), want held because the policy failed to load, naming the file\nlogs:\n%s", name, got.Result, got.Message, logs)
+		}
+	}
+	for _, name := range []string{"base", "cluster", "jobs", "report"} {
+		if got := stack(t, rep, name); got.Result != runner.ResultUnchanged {
+			t.Errorf("broken policy: %s = %s, want unchanged: nothing to apply, nothing held", name, got.Result)
+		}
+	}
+}
