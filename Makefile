@@ -30,9 +30,11 @@ demo: tofu build
 	$(STRATA) apply $(DEMO_ENV) --tofu $(TOFU)
 	$(STRATA) status $(DEMO_ENV)
 
-## test-deps: install the real servers the tests start on 127.0.0.1 (Debian's docker-registry)
+## test-deps: install the real servers the tests start on 127.0.0.1:
+## Debian's docker-registry, moto_server (PyPI) and versitygw (Go)
 test-deps:
 	@./.ci/install-test-deps.sh
+	@./.ci/install-test-deps-aws.sh
 
 ## test: vet, then the whole test suite with the race detector against a real tofu and real servers
 test: tofu test-deps vet

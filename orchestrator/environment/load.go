@@ -613,6 +613,7 @@ func (l *loader) resolveSource(b *built) {
 		s.Source.Semver = src.Spec.Ref.Semver
 		s.Source.Tag = src.Spec.Ref.Tag
 		s.Source.Digest = src.Spec.Ref.Digest
+		s.Source.Insecure = src.Spec.Insecure
 	default:
 		l.problem(diag.Problem{
 			File:    tf.File,

@@ -177,4 +177,7 @@ type Source struct {
 	Semver string
 	Tag    string
 	Digest string
+	// Insecure is spec.insecure of an OCIRepository: the registry may be
+	// reached over plain http.
+	Insecure bool
 }

@@ -210,8 +210,9 @@ type terraform struct {
 type ociRepository struct {
 	object
 	Spec struct {
-		URL string `json:"url"`
-		Ref struct {
+		URL      string `json:"url"`
+		Insecure bool   `json:"insecure"`
+		Ref      struct {
 			Semver string `json:"semver"`
 			Tag    string `json:"tag"`
 			Digest string `json:"digest"`
