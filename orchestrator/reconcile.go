@@ -18,6 +18,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/scheduler"
 	"github.com/strata-iac/strata/orchestrator/source"
+	"github.com/strata-iac/strata/orchestrator/source/oci"
 	"github.com/strata-iac/strata/policy"
 )
 
@@ -44,6 +45,12 @@ type Options struct {
 	// or instead of it with NoDefaultPolicy.
 	PolicyDirs      []string
 	NoDefaultPolicy bool
+	// InsecureRegistries are registry hosts that may be reached over plain
+	// http, on top of those whose OCIRepository sets spec.insecure.
+	InsecureRegistries []string
+	// DockerConfig is the Docker config.json that holds registry
+	// credentials (default: $DOCKER_CONFIG/config.json, ~/.docker).
+	DockerConfig string
 }
 
 // InitIAMAllowedModules is the init ConfigMap key that lists, comma
@@ -75,8 +82,9 @@ func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Option
 	if polErr != nil {
 		log.Error(fmt.Sprintf("policy failed to load: %v; every plan with changes is held", polErr))
 	}
-	arts := resolve(ctx, log, env)
-	results := schedule(ctx, env, dir, g, arts, op, runner.Config{
+	resolver := NewResolver(env, st.StateDir, opts)
+	arts := resolve(ctx, log, env, resolver)
+	results := schedule(ctx, env, dir, g, arts, resolver, op, runner.Config{
 		Tofu:          opts.Tofu,
 		StateDir:      st.StateDir,
 		Contracts:     st.Contracts,
@@ -138,28 +146,48 @@ func OpenStores(ctx context.Context, env *environment.Environment, stateDir stri
 // Close closes the stores.
 func (s *Stores) Close() error { return s.History.Close() }
 
-// resolved is a stack's source, or why it could not be had.
+// resolved is a stack's source, pinned, or why it could not be.
 type resolved struct {
-	artifact source.Artifact
-	err      error
+	source source.Resolved
+	err    error
 }
 
-// resolve fetches every stack's source. A stack whose source fails does
-// not run, and neither do its dependents; the others still do.
-func resolve(ctx context.Context, log *slog.Logger, env *environment.Environment) map[string]resolved {
+// NewResolver returns the resolver for an environment's sources: this
+// repository's checkout, and OCI registries through a client whose cache
+// is under the state directory.
+func NewResolver(env *environment.Environment, stateDir string, opts Options) *source.Resolver {
+	if stateDir == "" {
+		stateDir = filepath.Join(env.Root, ".strata")
+	}
+	return &source.Resolver{
+		Root: env.Root,
+		Registry: oci.New(oci.Options{
+			CacheDir:     filepath.Join(stateDir, "cache", "oci"),
+			Insecure:     append(source.InsecureHosts(env), opts.InsecureRegistries...),
+			DockerConfig: opts.DockerConfig,
+		}),
+	}
+}
+
+// resolve pins every stack's source to a version and digest. A stack whose
+// source cannot be resolved does not run, and neither do its dependents;
+// the others still do.
+func resolve(ctx context.Context, log *slog.Logger, env *environment.Environment, r *source.Resolver) map[string]resolved {
 	out := make(map[string]resolved, len(env.Stacks))
 	for _, s := range env.Stacks {
-		a, err := source.Fetch(ctx, env.Root, s)
+		res, err := r.Resolve(ctx, s)
 		if err != nil {
 			log.Error(err.Error(), "stack", s.Name)
+		} else if res.Constraint != "" && res.Constraint != res.Version {
+			log.Debug(fmt.Sprintf("resolved %s to %s", res.Constraint, res.Origin), "stack", s.Name)
 		}
-		out[s.Name] = resolved{artifact: a, err: err}
+		out[s.Name] = resolved{source: res, err: err}
 	}
 	return out
 }
 
 // schedule runs the stacks in graph order.
-func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, op runner.Operation, cfg runner.Config, limit int, log *slog.Logger) map[string]outcome {
+func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, resolver *source.Resolver, op runner.Operation, cfg runner.Config, limit int, log *slog.Logger) map[string]outcome {
 	r := runner.New(cfg)
 	producers := make(map[string]string)
 	for _, s := range env.Stacks {
@@ -181,11 +209,17 @@ func schedule(ctx context.Context, env *environment.Environment, envDir string, 
 		if a.err != nil {
 			return a.err
 		}
+		stack := env.Stack(name)
+		art, err := resolver.Fetch(ctx, stack, a.source)
+		if err != nil {
+			log.Error(err.Error(), "stack", name)
+			return err
+		}
 		res, err := r.Run(ctx, runner.Request{
 			Operation: op,
 			Client:    env.Client, Env: env.Name, Class: env.Class,
-			Stack:     env.Stack(name),
-			Artifact:  a.artifact,
+			Stack:     stack,
+			Artifact:  art,
 			Producers: producers,
 			EnvDir:    envDir,
 		})

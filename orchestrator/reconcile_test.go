@@ -159,7 +159,7 @@ func TestReconcileApply(t *testing.T) {
 		t.Errorf("logs contain a sensitive value:\n%s", logs)
 	}
 
-	doc := readContract(t, e.state, "base")
+	doc := readContract(t, e.state, "acme", "dev", "base")
 	if doc.Private["admin_token"] == nil || !strings.HasPrefix(doc.Private["admin_token"].(string), "SENTINEL-") {
 		t.Errorf("contract base private = %v, want admin_token", doc.Private)
 	}
@@ -292,9 +292,9 @@ type document struct {
 	Private   map[string]any `json:"private"`
 }
 
-func readContract(t *testing.T, state, name string) document {
+func readContract(t *testing.T, state, client, env, name string) document {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(state, "contracts", "acme", "dev", "configuration", name+".json"))
+	b, err := os.ReadFile(filepath.Join(state, "contracts", client, env, "configuration", name+".json"))
 	if err != nil {
 		t.Fatalf("read contract %s: %v", name, err)
 	}

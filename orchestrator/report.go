@@ -27,18 +27,22 @@ type Report struct {
 
 // StackReport is what one stack did.
 type StackReport struct {
-	Stack    string          `json:"stack"`
-	Layer    string          `json:"layer"`
-	Version  string          `json:"version,omitempty"`
-	Digest   string          `json:"digest,omitempty"`
-	Result   string          `json:"result"`
-	Cause    string          `json:"cause,omitempty"`
-	Why      string          `json:"why,omitempty"`
-	Run      int             `json:"run,omitempty"`
-	Summary  history.Summary `json:"summary"`
-	Changes  []string        `json:"changes,omitempty"`
-	Contract string          `json:"contract,omitempty"`
-	Message  string          `json:"message,omitempty"`
+	Stack string `json:"stack"`
+	Layer string `json:"layer"`
+	// Constraint is the version the repository asks for; Version, Digest
+	// and Origin what it resolved to.
+	Constraint string          `json:"constraint,omitempty"`
+	Version    string          `json:"version,omitempty"`
+	Digest     string          `json:"digest,omitempty"`
+	Origin     string          `json:"origin,omitempty"`
+	Result     string          `json:"result"`
+	Cause      string          `json:"cause,omitempty"`
+	Why        string          `json:"why,omitempty"`
+	Run        int             `json:"run,omitempty"`
+	Summary    history.Summary `json:"summary"`
+	Changes    []string        `json:"changes,omitempty"`
+	Contract   string          `json:"contract,omitempty"`
+	Message    string          `json:"message,omitempty"`
 	// PlanID and Policy are set for a plan with changes.
 	PlanID string        `json:"planId,omitempty"`
 	Policy *PolicyReport `json:"policy,omitempty"`
@@ -119,9 +123,9 @@ func report(env *environment.Environment, g *graph.Graph, op runner.Operation, a
 	for _, name := range g.Order() {
 		s := env.Stack(name)
 		o := results[name]
-		a := arts[name].artifact
+		a := arts[name].source
 		sr := StackReport{
-			Stack: name, Layer: s.Layer.String(), Version: a.Version, Digest: a.Digest,
+			Stack: name, Layer: s.Layer.String(), Constraint: a.Constraint, Version: a.Version, Digest: a.Digest, Origin: a.Origin,
 			Result:  o.result.Run.Result,
 			Cause:   o.result.Run.Cause,
 			Why:     o.result.Why,

@@ -51,6 +51,7 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		newRunCommand(g, runner.OpApply),
 		newStatusCommand(g),
 		newApproveCommand(g),
+		newVersionsCommand(g),
 		newPolicyCommand(g),
 		newPushCommand(g),
 	)
@@ -59,6 +60,7 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 
 // runFlags are the flags of the commands that run tofu.
 type runFlags struct {
+	registryFlags
 	tofu            string
 	maxRunners      int
 	timeout         time.Duration
@@ -75,6 +77,7 @@ func (f *runFlags) register(cmd *cobra.Command) {
 		"how long a stack whose inputs have not changed goes without a plan; 0 plans every stack every time")
 	cmd.Flags().StringArrayVar(&f.policyDirs, "policy", nil, "policy directory loaded on top of the default bundle (repeatable)")
 	cmd.Flags().BoolVar(&f.noDefaultPolicy, "no-default-policy", false, "replace the default policy bundle with the --policy directories")
+	f.registryFlags.register(cmd)
 }
 
 func (g *globals) logger() *slog.Logger {

@@ -49,14 +49,16 @@ changed since its last successful apply is not planned again until
 				return err
 			}
 			rep, err := orchestrator.Reconcile(cmd.Context(), args[0], op, orchestrator.Options{
-				Tofu:            bin,
-				StateDir:        g.stateDir,
-				MaxRunners:      f.maxRunners,
-				Timeout:         f.timeout,
-				DriftInterval:   f.driftInterval,
-				Logger:          g.logger(),
-				PolicyDirs:      f.policyDirs,
-				NoDefaultPolicy: f.noDefaultPolicy,
+				Tofu:               bin,
+				StateDir:           g.stateDir,
+				MaxRunners:         f.maxRunners,
+				Timeout:            f.timeout,
+				DriftInterval:      f.driftInterval,
+				Logger:             g.logger(),
+				PolicyDirs:         f.policyDirs,
+				NoDefaultPolicy:    f.noDefaultPolicy,
+				InsecureRegistries: f.insecure,
+				DockerConfig:       f.dockerConfig,
 			})
 			if err != nil {
 				return err

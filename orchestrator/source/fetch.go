@@ -12,56 +12,156 @@ import (
 	"golang.org/x/mod/sumdb/dirhash"
 
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/source/oci"
 )
+
+// Registry is what a Resolver needs of an OCI registry client;
+// *oci.Client is one.
+type Registry interface {
+	Resolve(ctx context.Context, url string, ref oci.Ref) (oci.Resolved, error)
+	Pull(ctx context.Context, r oci.Resolved) (string, error)
+}
+
+// Resolver resolves and fetches the stacks of one repository.
+type Resolver struct {
+	// Root is the repository root, for GitRepository flux-system sources.
+	Root string
+	// Registry reaches OCI registries; nil when the environment has no
+	// OCIRepository source.
+	Registry Registry
+}
+
+// Resolved is a stack's source pinned to one exact version and digest,
+// before anything is downloaded.
+type Resolved struct {
+	// Constraint is what the repository asks for: a semver range, an exact
+	// version, a tag or a digest, as written.
+	Constraint string
+	// Version is the exact version, when there is one.
+	Version string
+	// Digest identifies the exact content: the OCI manifest digest
+	// ("sha256:…") or the h1 hash of a local directory ("h1:…").
+	Digest string
+	// Origin says where the code comes from, for logs and reports.
+	Origin string
+
+	artifact *oci.Resolved
+	localDir string
+}
 
 // Artifact is a stack's code, ready to run.
 type Artifact struct {
 	// Dir holds the stack's root module.
 	Dir string
-	// Version is the stack's version, when it has an exact one; empty
-	// otherwise.
+	// Version is the stack's version, when it has an exact one.
 	Version string
-	// Digest identifies the exact content ("h1:…" for a local directory).
+	// Digest identifies the exact content.
 	Digest string
-	// Origin says where the code came from, for logs: "flux-system:PATH".
+	// Origin says where the code came from.
 	Origin string
 }
 
-// ErrUnsupported is returned for source kinds this build cannot fetch.
+// ErrUnsupported is returned for source kinds strata cannot fetch.
 var ErrUnsupported = errors.New("unsupported source")
 
-// Fetch returns the stack's code. root is the repository root.
-func Fetch(ctx context.Context, root string, s *environment.Stack) (Artifact, error) {
+// Resolve pins a stack's source: for an OCIRepository, the highest tag that
+// satisfies the constraint and its digest (or the tag, or the digest, as
+// spec.ref says); for this repository's own checkout, the directory's
+// content hash.
+func (r *Resolver) Resolve(ctx context.Context, s *environment.Stack) (Resolved, error) {
 	if err := ctx.Err(); err != nil {
-		return Artifact{}, err
+		return Resolved{}, err
 	}
 	switch {
 	case s.Source.Kind == environment.SourceGitRepository && s.Source.Name == environment.DefaultGitSource:
-		return fetchLocal(root, s)
+		return r.resolveLocal(s)
+	case s.Source.Kind == environment.SourceOCIRepository:
+		return r.resolveOCI(ctx, s)
 	default:
-		return Artifact{}, fmt.Errorf("fetch stack %s: %s %q: %w", s.Name, s.Source.Kind, s.Source.Name, ErrUnsupported)
+		return Resolved{}, fmt.Errorf("resolve stack %s: %s %q: %w", s.Name, s.Source.Kind, s.Source.Name, ErrUnsupported)
 	}
 }
 
-func fetchLocal(root string, s *environment.Stack) (Artifact, error) {
-	dir := filepath.Join(root, filepath.FromSlash(s.Path))
+// Fetch makes the resolved code available on disk: an OCI artefact is
+// pulled by digest into the content-addressed cache (a cached digest is
+// never downloaded again).
+func (r *Resolver) Fetch(ctx context.Context, s *environment.Stack, res Resolved) (Artifact, error) {
+	a := Artifact{Version: res.Version, Digest: res.Digest, Origin: res.Origin}
+	if res.artifact == nil {
+		a.Dir = res.localDir
+		return a, nil
+	}
+	dir, err := r.Registry.Pull(ctx, *res.artifact)
+	if err != nil {
+		return a, fmt.Errorf("fetch stack %s: %w", s.Name, err)
+	}
+	a.Dir = filepath.Join(dir, filepath.FromSlash(s.Path))
+	if fi, err := os.Stat(a.Dir); err != nil || !fi.IsDir() {
+		return a, fmt.Errorf("fetch stack %s: artefact %s has no directory %q (spec.path of %s)", s.Name, res.Origin, s.Path, s.File)
+	}
+	return a, nil
+}
+
+func (r *Resolver) resolveLocal(s *environment.Stack) (Resolved, error) {
+	dir := filepath.Join(r.Root, filepath.FromSlash(s.Path))
 	fi, err := os.Stat(dir)
 	if err != nil {
-		return Artifact{}, fmt.Errorf("fetch stack %s from %s: %w", s.Name, s.Path, err)
+		return Resolved{}, fmt.Errorf("resolve stack %s from %s: %w", s.Name, s.Path, err)
 	}
 	if !fi.IsDir() {
-		return Artifact{}, fmt.Errorf("fetch stack %s from %s: not a directory", s.Name, s.Path)
+		return Resolved{}, fmt.Errorf("resolve stack %s from %s: not a directory", s.Name, s.Path)
 	}
 	digest, err := dirhash.HashDir(dir, "", dirhash.Hash1)
 	if err != nil {
-		return Artifact{}, fmt.Errorf("fetch stack %s from %s: hash: %w", s.Name, s.Path, err)
+		return Resolved{}, fmt.Errorf("resolve stack %s from %s: hash: %w", s.Name, s.Path, err)
 	}
-	return Artifact{
-		Dir:     dir,
-		Version: exactVersion(s.Version),
-		Digest:  digest,
-		Origin:  environment.DefaultGitSource + ":" + s.Path,
+	return Resolved{
+		Constraint: s.Version,
+		Version:    exactVersion(s.Version),
+		Digest:     digest,
+		Origin:     environment.DefaultGitSource + ":" + s.Path,
+		localDir:   dir,
 	}, nil
+}
+
+func (r *Resolver) resolveOCI(ctx context.Context, s *environment.Stack) (Resolved, error) {
+	if r.Registry == nil {
+		return Resolved{}, fmt.Errorf("resolve stack %s: no OCI registry client configured", s.Name)
+	}
+	ref := oci.Ref{Semver: s.Source.Semver, Tag: s.Source.Tag, Digest: s.Source.Digest}
+	got, err := r.Registry.Resolve(ctx, s.Source.URL, ref)
+	if err != nil {
+		return Resolved{}, fmt.Errorf("stack %s (%s): %w", s.Name, s.Source.File, err)
+	}
+	version := got.Version
+	if version == "" && exactVersion(got.Tag) != "" {
+		version = got.Tag
+	}
+	origin := got.URL
+	if got.Tag != "" {
+		origin += ":" + got.Tag
+	}
+	return Resolved{
+		Constraint: constraint(ref),
+		Version:    version,
+		Digest:     got.Digest,
+		Origin:     origin + "@" + got.Digest,
+		artifact:   &got,
+	}, nil
+}
+
+// constraint is spec.ref as a user reads it.
+func constraint(ref oci.Ref) string {
+	switch {
+	case ref.Digest != "":
+		return ref.Digest
+	case ref.Semver != "":
+		return ref.Semver
+	case ref.Tag != "":
+		return "tag " + ref.Tag
+	default:
+		return "tag latest"
+	}
 }
 
 // exactVersion returns v when it names exactly one version (not a range).
@@ -70,4 +170,25 @@ func exactVersion(v string) string {
 		return ""
 	}
 	return v
+}
+
+// InsecureHosts lists the registry hosts that the environment's
+// OCIRepository objects allow over plain http (spec.insecure).
+func InsecureHosts(env *environment.Environment) []string {
+	var hosts []string
+	seen := map[string]bool{}
+	for _, s := range env.Stacks {
+		if s.Source.Kind != environment.SourceOCIRepository || !s.Source.Insecure {
+			continue
+		}
+		host := strings.TrimPrefix(s.Source.URL, oci.Scheme)
+		if i := strings.IndexByte(host, '/'); i >= 0 {
+			host = host[:i]
+		}
+		if host != "" && !seen[host] {
+			seen[host] = true
+			hosts = append(hosts, host)
+		}
+	}
+	return hosts
 }

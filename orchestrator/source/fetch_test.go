@@ -29,19 +29,27 @@ func TestFetchLocal(t *testing.T) {
 		Version: "0.1.0",
 		Source:  environment.Source{Kind: environment.SourceGitRepository, Name: environment.DefaultGitSource},
 	}
-	a1, err := Fetch(context.Background(), root, stack)
+	r := &Resolver{Root: root}
+	fetch := func(s *environment.Stack) (Artifact, error) {
+		res, err := r.Resolve(context.Background(), s)
+		if err != nil {
+			return Artifact{}, err
+		}
+		return r.Fetch(context.Background(), s, res)
+	}
+	a1, err := fetch(stack)
 	if err != nil {
 		t.Fatalf("Fetch(%q) = %v, want nil", stack.Name, err)
 	}
 	if a1.Dir != dir || a1.Version != "0.1.0" || !strings.HasPrefix(a1.Digest, "h1:") {
 		t.Errorf("Fetch(%q) = %+v, want dir %s, version 0.1.0 and an h1 digest", stack.Name, a1, dir)
 	}
-	a2, _ := Fetch(context.Background(), root, stack)
+	a2, _ := fetch(stack)
 	if a2.Digest != a1.Digest {
 		t.Errorf("Fetch(%q) digest = %s, want the same %s for the same content", stack.Name, a2.Digest, a1.Digest)
 	}
 	write(`resource "terraform_data" "b" {}`)
-	a3, _ := Fetch(context.Background(), root, stack)
+	a3, _ := fetch(stack)
 	if a3.Digest == a1.Digest {
 		t.Errorf("Fetch(%q) digest unchanged after the code changed", stack.Name)
 	}
@@ -54,18 +62,19 @@ func TestFetchErrors(t *testing.T) {
 		stack environment.Stack
 		want  string
 	}{
-		{"missing dir", environment.Stack{Name: "x", Path: "nope", Source: environment.Source{Kind: "GitRepository", Name: "flux-system"}}, "fetch stack x from nope"},
-		{"other git", environment.Stack{Name: "y", Path: "p", Source: environment.Source{Kind: "GitRepository", Name: "other"}}, `fetch stack y: GitRepository "other": unsupported source`},
+		{"missing dir", environment.Stack{Name: "x", Path: "nope", Source: environment.Source{Kind: "GitRepository", Name: "flux-system"}}, "resolve stack x from nope"},
+		{"other git", environment.Stack{Name: "y", Path: "p", Source: environment.Source{Kind: "GitRepository", Name: "other"}}, `resolve stack y: GitRepository "other": unsupported source`},
+		{"oci without a client", environment.Stack{Name: "z", Path: ".", Source: environment.Source{Kind: "OCIRepository", Name: "z-iac", URL: "oci://127.0.0.1:1/iac/z"}}, "resolve stack z: no OCI registry client configured"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Fetch(context.Background(), root, &tt.stack)
+			_, err := (&Resolver{Root: root}).Resolve(context.Background(), &tt.stack)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("Fetch(%q) = %v, want an error containing %q", tt.stack.Name, err, tt.want)
 			}
 		})
 	}
-	if _, err := Fetch(context.Background(), root, &environment.Stack{Name: "y", Source: environment.Source{Kind: "GitRepository", Name: "other"}}); !errors.Is(err, ErrUnsupported) {
+	if _, err := (&Resolver{Root: root}).Resolve(context.Background(), &environment.Stack{Name: "y", Source: environment.Source{Kind: "GitRepository", Name: "other"}}); !errors.Is(err, ErrUnsupported) {
 		t.Errorf("Fetch(other) = %v, want ErrUnsupported", err)
 	}
 }

@@ -1,0 +1,140 @@
+package orchestrator_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/runlog"
+	"github.com/strata-iac/strata/orchestrator/runner"
+	"github.com/strata-iac/strata/orchestrator/source/oci"
+	"github.com/strata-iac/strata/orchestrator/source/oci/ocitest"
+	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
+)
+
+// editFile replaces old with new in a file of the fixture.
+func editFile(t *testing.T, root, file, old, new string) {
+	t.Helper()
+	p := filepath.Join(root, file)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), old) {
+		t.Fatalf("%s does not contain %q", file, old)
+	}
+	if err := os.WriteFile(p, []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestReconcileOCISources(t *testing.T) {
+	ctx := context.Background()
+	reg := ocitest.Start(t)
+	root := fixture(t, "oci")
+	state := t.TempDir()
+	client := oci.New(oci.Options{CacheDir: t.TempDir(), Insecure: []string{reg.Host}})
+	for _, v := range []struct{ dir, tag string }{{"v1", "0.1.0"}, {"v2", "0.2.0"}, {"v2", "0.3.0-rc.1"}} {
+		if _, err := client.Push(ctx, filepath.Join(root, "stacks", "svc", v.dir), reg.URL("iac/svc")+":"+v.tag,
+			oci.PushMeta{Source: "https://example.com/svc", Revision: v.tag}); err != nil {
+			t.Fatalf("Push(%s) = %v", v.tag, err)
+		}
+	}
+	const initFile, versionsFile = "environments/acme/stage/init.yaml", "environments/acme/stage/services/_versions.yaml"
+	editFile(t, root, initFile, "127.0.0.1:5000", reg.Host)
+	dir := filepath.Join(root, "environments", "acme", "stage")
+	apply := func() (*orchestrator.Report, string) {
+		t.Helper()
+		var logs syncBuffer
+		rep, err := orchestrator.Reconcile(ctx, dir, runner.OpApply, orchestrator.Options{
+			Tofu: tofutest.Binary(t), StateDir: state, DriftInterval: time.Hour, Logger: runlog.New(&logs, nil),
+		})
+		if err != nil {
+			t.Fatalf("Reconcile(%q) = %v\nlogs:\n%s", dir, err, logs.String())
+		}
+		return rep, logs.String()
+	}
+
+	// The exact version is pulled, and reaches tofu as var.app_version.
+	rep, logs := apply()
+	svc := stack(t, rep, "svc")
+	if svc.Result != runner.ResultApplied || svc.Version != "0.1.0" || !strings.HasPrefix(svc.Digest, "sha256:") ||
+		!strings.Contains(svc.Origin, "/iac/svc:0.1.0@sha256:") {
+		t.Fatalf("first apply: svc = %+v, want 0.1.0 applied from the registry\nlogs:\n%s", svc, logs)
+	}
+	if doc := readContract(t, state, "acme", "stage", "svc"); doc.Public["app_version"] != "0.1.0" {
+		t.Errorf("svc contract public = %v, want app_version 0.1.0", doc.Public)
+	}
+
+	// A range picks the highest release, not the prerelease it excludes,
+	// and the move is an upgrade.
+	editFile(t, root, versionsFile, `"0.1.0"`, `"~> 0.2"`)
+	rep, logs = apply()
+	svc = stack(t, rep, "svc")
+	if svc.Result != runner.ResultApplied || svc.Cause != runner.CauseUpgrade || svc.Version != "0.2.0" {
+		t.Fatalf("upgrade: svc = %+v, want upgraded to 0.2.0\nlogs:\n%s", svc, logs)
+	}
+	if !strings.Contains(logs, "INFO [svc] upgrading the infrastructure from version 0.1.0 to 0.2.0") {
+		t.Errorf("upgrade: logs lack the seed's upgrade line:\n%s", logs)
+	}
+	runs := stackHistory(t, root, state, "svc")
+	if got := [2]string{runs[0].FromVersion, runs[0].ToVersion}; got != [2]string{"0.1.0", "0.2.0"} {
+		t.Errorf("upgrade: history from/to = %v, want [0.1.0 0.2.0]", got)
+	}
+
+	// A prerelease only when the constraint allows it.
+	editFile(t, root, versionsFile, `"~> 0.2"`, `">= 0.3.0-0"`)
+	rep, logs = apply()
+	if svc = stack(t, rep, "svc"); svc.Version != "0.3.0-rc.1" || svc.Cause != runner.CauseUpgrade {
+		t.Errorf("prerelease: svc = %s %s, want upgraded to 0.3.0-rc.1\nlogs:\n%s", svc.Version, svc.Cause, logs)
+	}
+
+	// With the registry down, the stack and its dependents do not run, the
+	// error names the stack, the URL and the constraint, and the others
+	// still run.
+	reg.Stop()
+	editFile(t, root, "flux-apps/services/other/terraform/main.tf", "var.client_id\n}\n\noutput", "\"${var.client_id}-2\"\n}\n\noutput")
+	rep, logs = apply()
+	got := map[string]string{}
+	for _, s := range rep.Stacks {
+		got[s.Stack] = s.Result
+	}
+	if diff := cmp.Diff(map[string]string{"base": "unchanged", "svc": "failed", "edge": "skipped", "other": "applied"}, got); diff != "" {
+		t.Errorf("registry down: results diff (-want +got):\n%s\nlogs:\n%s", diff, logs)
+	}
+	msg := stack(t, rep, "svc").Message
+	for _, want := range []string{"stack svc", "oci://" + reg.Host + "/iac/svc", `semver ">= 0.3.0-0"`, "unreachable"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("registry down: svc message %q lacks %q", msg, want)
+		}
+	}
+}
+
+// stackHistory returns a stack's runs, newest first.
+func stackHistory(t *testing.T, root, state, name string) []history.Run {
+	t.Helper()
+	ctx := context.Background()
+	env, err := environment.Load(ctx, filepath.Join(root, "environments", "acme", "stage"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := orchestrator.OpenStores(ctx, env, state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	runs, err := st.History.List(ctx, env.Client, env.Name, name, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runs
+}

@@ -1,0 +1,85 @@
+package orchestrator
+
+import (
+	"context"
+	"time"
+
+	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/runner"
+)
+
+// VersionRow is one stack of the versions report: what the repository
+// asks for, what that resolves to now, what was last applied, and how the
+// last run went.
+type VersionRow struct {
+	Client      string `json:"client"`
+	Environment string `json:"environment"`
+	Stack       string `json:"stack"`
+	Layer       string `json:"layer"`
+	// Constraint is the version asked for (a range, an exact version, a tag
+	// or a digest).
+	Constraint string `json:"constraint,omitempty"`
+	// Resolved and Digest are what the constraint resolves to now; Origin
+	// where that comes from. ResolveError says why it could not resolve.
+	Resolved     string `json:"resolved,omitempty"`
+	Digest       string `json:"digest,omitempty"`
+	Origin       string `json:"origin,omitempty"`
+	ResolveError string `json:"resolveError,omitempty"`
+	// Applied and AppliedDigest are the version of the last successful
+	// apply.
+	Applied       string `json:"applied,omitempty"`
+	AppliedDigest string `json:"appliedDigest,omitempty"`
+	// Current is true when what is applied is what resolves now.
+	Current bool `json:"current"`
+	// LastRun is the stack's last run, if any.
+	LastRun       int       `json:"lastRun,omitempty"`
+	LastResult    string    `json:"lastResult,omitempty"`
+	LastOperation string    `json:"lastOperation,omitempty"`
+	LastRunAt     time.Time `json:"lastRunAt,omitzero"`
+}
+
+// Versions reports, for every stack of an environment, the version asked
+// for, the version it resolves to, the version last applied and the result
+// of the last run. It changes nothing.
+func Versions(ctx context.Context, dir string, opts Options) ([]VersionRow, error) {
+	env, g, err := Validate(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	st, err := OpenStores(ctx, env, opts.StateDir)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	resolver := NewResolver(env, st.StateDir, opts)
+	rows := make([]VersionRow, 0, len(env.Stacks))
+	for _, name := range g.Order() {
+		s := env.Stack(name)
+		row := VersionRow{Client: env.Client, Environment: env.Name, Stack: name, Layer: s.Layer.String(), Constraint: s.Version}
+		res, err := resolver.Resolve(ctx, s)
+		if err != nil {
+			row.ResolveError = err.Error()
+		} else {
+			row.Constraint, row.Resolved, row.Digest, row.Origin = res.Constraint, res.Version, res.Digest, res.Origin
+		}
+		applied, ok, err := st.History.LastMatching(ctx, env.Client, env.Name, name, func(r history.Run) bool {
+			return r.Operation == string(runner.OpApply) && (r.Result == runner.ResultApplied || r.Result == runner.ResultNoChanges)
+		})
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			row.Applied, row.AppliedDigest = applied.ToVersion, applied.Digest
+			row.Current = row.Digest != "" && applied.Digest == row.Digest
+		}
+		last, ok, err := st.History.Last(ctx, env.Client, env.Name, name)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			row.LastRun, row.LastResult, row.LastOperation, row.LastRunAt = last.Number, last.Result, last.Operation, last.StartedAt
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
