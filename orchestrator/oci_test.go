@@ -138,3 +138,43 @@ func stackHistory(t *testing.T, root, state, name string) []history.Run {
 	}
 	return runs
 }
+
+// TestDemoStage applies the example repository's OCI-sourced environment:
+// its service stacks are released to a real registry first, as a user
+// would with strata push.
+func TestDemoStage(t *testing.T) {
+	ctx := context.Background()
+	reg := ocitest.Start(t)
+	root := t.TempDir()
+	for _, d := range []string{"environments", "flux-apps"} {
+		if err := os.CopyFS(filepath.Join(root, d), os.DirFS(filepath.Join("..", d))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	client := oci.New(oci.Options{CacheDir: t.TempDir(), Insecure: []string{reg.Host}})
+	for _, svc := range []string{"api", "worker"} {
+		if _, err := client.Push(ctx, filepath.Join(root, "flux-apps", "service-stacks", svc, "terraform"), reg.URL("iac/"+svc)+":0.1.0",
+			oci.PushMeta{Source: "https://example.com/demo", Revision: "0.1.0"}); err != nil {
+			t.Fatalf("Push(%s) = %v", svc, err)
+		}
+	}
+	editFile(t, root, "environments/demo/stage/init.yaml", "127.0.0.1:5000", reg.Host)
+	dir := filepath.Join(root, "environments", "demo", "stage")
+	var logs syncBuffer
+	rep, err := orchestrator.Reconcile(ctx, dir, runner.OpApply, orchestrator.Options{
+		Tofu: tofutest.Binary(t), StateDir: t.TempDir(), Logger: runlog.New(&logs, nil),
+	})
+	if err != nil {
+		t.Fatalf("Reconcile(%q) = %v\nlogs:\n%s", dir, err, logs.String())
+	}
+	for _, s := range rep.Stacks {
+		if s.Result != runner.ResultApplied {
+			t.Errorf("demo/stage %s = %s (%s), want applied\nlogs:\n%s", s.Stack, s.Result, s.Message, logs.String())
+		}
+	}
+	for _, svc := range []string{"api", "worker"} {
+		if s := stack(t, rep, svc); s.Version != "0.1.0" || !strings.HasPrefix(s.Origin, "oci://"+reg.Host+"/iac/"+svc+":0.1.0@sha256:") {
+			t.Errorf("demo/stage %s = %s from %s, want 0.1.0 from the registry", svc, s.Version, s.Origin)
+		}
+	}
+}
