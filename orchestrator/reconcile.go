@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/strata-iac/strata/contracts"
-	"github.com/strata-iac/strata/contracts/local"
+	"github.com/strata-iac/strata/contracts/stores"
 	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/graph"
@@ -85,16 +85,17 @@ func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Option
 	resolver := NewResolver(env, st.StateDir, opts)
 	arts := resolve(ctx, log, env, resolver)
 	results := schedule(ctx, env, dir, g, arts, resolver, op, runner.Config{
-		Tofu:          opts.Tofu,
-		StateDir:      st.StateDir,
-		Contracts:     st.Contracts,
-		History:       st.History,
-		Approvals:     st.Approvals,
-		Policy:        pol,
-		PolicyErr:     polErr,
-		Logger:        log,
-		Timeout:       opts.Timeout,
-		DriftInterval: opts.DriftInterval,
+		Tofu:           opts.Tofu,
+		StateDir:       st.StateDir,
+		Contracts:      st.Contracts,
+		ContractPrefix: st.ContractPrefix,
+		History:        st.History,
+		Approvals:      st.Approvals,
+		Policy:         pol,
+		PolicyErr:      polErr,
+		Logger:         log,
+		Timeout:        opts.Timeout,
+		DriftInterval:  opts.DriftInterval,
 	}, maxRunners(opts), log)
 	rep := report(env, g, op, arts, results, started)
 	log.Info(rep.Line())
@@ -120,26 +121,38 @@ func loadPolicy(ctx context.Context, env *environment.Environment, opts Options)
 
 // Stores are the state directory's stores for one environment.
 type Stores struct {
-	StateDir  string
-	Contracts contracts.Store
-	History   *history.Store
-	Approvals *approval.Store
+	StateDir       string
+	Contracts      contracts.Store
+	ContractPrefix string
+	History        *history.Store
+	Approvals      *approval.Store
 }
 
-// OpenStores opens the history and the contract store of an environment.
+// OpenStores opens the history, the held plans and the contract store of
+// an environment. The contract store is the one the environment's init
+// ConfigMap names (contractStore: local, ssm or s3).
 func OpenStores(ctx context.Context, env *environment.Environment, stateDir string) (*Stores, error) {
 	if stateDir == "" {
 		stateDir = filepath.Join(env.Root, ".strata")
+	}
+	cs, err := stores.Open(ctx, env.Init, stateDir, env.Client, env.Name)
+	if err != nil {
+		return nil, fmt.Errorf("open contract store of %s/%s (%s): %w", env.Client, env.Name, environment.InitFile, err)
+	}
+	prefix, err := stores.Prefix(env.Init)
+	if err != nil {
+		return nil, fmt.Errorf("open contract store of %s/%s (%s): %w", env.Client, env.Name, environment.InitFile, err)
 	}
 	h, err := history.Open(ctx, filepath.Join(stateDir, "history.db"))
 	if err != nil {
 		return nil, err
 	}
 	return &Stores{
-		StateDir:  stateDir,
-		Contracts: local.New(filepath.Join(stateDir, "contracts", env.Client, env.Name)),
-		History:   h,
-		Approvals: approval.New(filepath.Join(stateDir, "held")),
+		StateDir:       stateDir,
+		Contracts:      cs,
+		ContractPrefix: prefix,
+		History:        h,
+		Approvals:      approval.New(filepath.Join(stateDir, "held")),
 	}, nil
 }
 

@@ -152,6 +152,9 @@ func TestReconcileApply(t *testing.T) {
 			t.Errorf("first apply logs lack %q\nlogs:\n%s", line, logs)
 		}
 	}
+	if doc := readContract(t, e.state, "acme", "dev", "report"); !cmp.Equal(doc.Public["sources"], []any{"base", "net"}) {
+		t.Errorf("report, which reads contracts matching (base|net), published sources = %v, want [base net]", doc.Public["sources"])
+	}
 	if !regexp.MustCompile(`INFO \[base\] run #1 finished in [0-9.]+m?s: the infrastructure is up to date`).MatchString(logs) {
 		t.Errorf("first apply logs lack the finished line\nlogs:\n%s", logs)
 	}
@@ -200,7 +203,7 @@ func TestReconcileApply(t *testing.T) {
 		"cluster": "applied/upstream",
 		"app":     "applied/upstream",
 		"jobs":    "no-changes/upstream",
-		"report":  "unchanged/",
+		"report":  "applied/upstream",
 	}
 	if diff := cmp.Diff(want, results(rep)); diff != "" {
 		t.Errorf("changed variable results diff (-want +got):\n%s\nlogs:\n%s", diff, logs)

@@ -64,6 +64,13 @@ func Nodes(env *environment.Environment) []graph.Node {
 				n.Deps = append(n.Deps, graph.Edge{To: p.Name, Why: fmt.Sprintf("reads contract %s", in.Contract)})
 			}
 		}
+		for _, m := range s.ConsumesMatching {
+			for _, p := range env.Stacks {
+				if p != s && p.Produces != "" && m.Matches(p.Produces) {
+					n.Deps = append(n.Deps, graph.Edge{To: p.Name, Why: fmt.Sprintf("reads contract %s (matches %s)", p.Produces, m.Regex)})
+				}
+			}
+		}
 		nodes = append(nodes, n)
 	}
 	return nodes

@@ -121,7 +121,7 @@ func statusOf(cmd *cobra.Command, st *orchestrator.Stores, env *environment.Envi
 		row.LastRun = &last
 	}
 	if s.Produces != "" {
-		key := contracts.Key("", s.Produces)
+		key := contracts.Key(st.ContractPrefix, s.Produces)
 		ref := &contractRef{Key: key}
 		if doc, err := st.Contracts.Get(ctx, key); err == nil {
 			ref.Published = true

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -539,6 +540,7 @@ func (l *loader) buildStack(k *kustomization, tf *terraform) *built {
 		}
 		s.Consumes = append(s.Consumes, Input{Contract: in.Name, As: as})
 	}
+	s.ConsumesMatching = l.readContracts(tf)
 	key := VersionKey(s.Name)
 	for _, scope := range []string{k.Group, ""} {
 		if cm := l.configMaps[scope][VersionsConfigMap]; cm != nil {
@@ -549,6 +551,46 @@ func (l *loader) buildStack(k *kustomization, tf *terraform) *built {
 		}
 	}
 	return b
+}
+
+// readContracts parses the strata.dev/read-contracts annotation: one
+// "variable: regex" per line.
+func (l *loader) readContracts(tf *terraform) []MatchInput {
+	value, ok := tf.Metadata.Annotations[AnnotationReadContracts]
+	if !ok {
+		return nil
+	}
+	var out []MatchInput
+	for _, line := range strings.Split(value, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		as, re, found := strings.Cut(line, ":")
+		as, re = strings.TrimSpace(as), strings.TrimSpace(re)
+		bad := func(msg string) {
+			l.problem(diag.Problem{
+				File:    tf.File,
+				Object:  tf.ref(),
+				Message: fmt.Sprintf("annotation %s line %q %s", AnnotationReadContracts, line, msg),
+				Fix:     "write one \"variable: regex\" per line, e.g. \"configuration: (account|network)\"",
+			})
+		}
+		switch {
+		case !found || as == "" || re == "":
+			bad("is not \"variable: regex\"")
+			continue
+		case !ValidVarName(as):
+			bad(fmt.Sprintf("names variable %q, which is not a valid variable name", as))
+			continue
+		}
+		if _, err := regexp.Compile("^(?:" + re + ")$"); err != nil {
+			bad(fmt.Sprintf("has a regular expression that does not compile: %v", err))
+			continue
+		}
+		out = append(out, MatchInput{As: as, Regex: re})
+	}
+	return out
 }
 
 // VersionKey is the key of the service-versions ConfigMap that holds the

@@ -1,6 +1,9 @@
 package environment
 
-import "fmt"
+import (
+	"fmt"
+	"regexp"
+)
 
 // Annotations and init keys that carry strata's own settings, which have no
 // Flux field. Flux and the Tofu Controller ignore them.
@@ -11,6 +14,11 @@ const (
 	// AnnotationContract names the contract a stack produces. Without it the
 	// contract is named after spec.writeOutputsToSecret.name.
 	AnnotationContract = "strata.dev/contract"
+	// AnnotationReadContracts makes a stack read every contract whose name
+	// matches a regular expression, the way the seed's ssm_json_regex
+	// module reads a path: one "variable: regex" per line. The variable
+	// receives a map from contract name to document.
+	AnnotationReadContracts = "strata.dev/read-contracts"
 )
 
 // Environment classes, from the init ConfigMap's environmentClass.
@@ -134,6 +142,9 @@ type Stack struct {
 	// Consumes lists the contracts the stack reads
 	// (spec.readInputsFromSecrets).
 	Consumes []Input
+	// ConsumesMatching lists the sets of contracts the stack reads by
+	// regular expression (annotation strata.dev/read-contracts).
+	ConsumesMatching []MatchInput
 	// ApprovePlan is spec.approvePlan ("auto", "" or a plan id).
 	ApprovePlan string
 	// Version is the version constraint of the stack's code, taken from the
@@ -150,6 +161,21 @@ type Input struct {
 	// As is the name of the OpenTofu variable that receives the contract's
 	// JSON document (readInputsFromSecrets[].as).
 	As string
+}
+
+// MatchInput is a set of contracts a stack reads: every contract whose
+// name, relative to the contract prefix, fully matches Regex.
+type MatchInput struct {
+	// As is the OpenTofu variable that receives the map of documents.
+	As string
+	// Regex is matched against the whole contract name, as ^(?:Regex)$.
+	Regex string
+}
+
+// Matches reports whether the contract name is in the set.
+func (m MatchInput) Matches(contract string) bool {
+	re, err := regexp.Compile("^(?:" + m.Regex + ")$")
+	return err == nil && re.MatchString(contract)
 }
 
 // Source kinds.

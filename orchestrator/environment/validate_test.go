@@ -211,6 +211,17 @@ func TestLoadProblems(t *testing.T) {
 			}},
 		},
 		{
+			fixture: "read_contracts_bad",
+			want: diag.Problems{
+				{File: appTF, Object: appT, Message: `annotation strata.dev/read-contracts line "9lives: .*" names variable "9lives", which is not a valid variable name`,
+					Fix: `write one "variable: regex" per line, e.g. "configuration: (account|network)"`},
+				{File: appTF, Object: appT, Message: "annotation strata.dev/read-contracts line \"broken: (unclosed\" has a regular expression that does not compile: error parsing regexp: missing closing ): `^(?:(unclosed)$`",
+					Fix: `write one "variable: regex" per line, e.g. "configuration: (account|network)"`},
+				{File: appTF, Object: appT, Message: `annotation strata.dev/read-contracts line "no regex here" is not "variable: regex"`,
+					Fix: `write one "variable: regex" per line, e.g. "configuration: (account|network)"`},
+			},
+		},
+		{
 			fixture: "duplicate_stack",
 			want: diag.Problems{{
 				File:    "flux-apps/other/terraform.yaml",

@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	"github.com/strata-iac/strata/contracts"
+	"github.com/strata-iac/strata/contracts/stores"
 )
 
 // AppVersionVar is the variable that receives the stack's resolved
@@ -68,6 +69,34 @@ func (r *Runner) gatherInputs(ctx context.Context, req Request) (inputs, error) 
 		}
 		in.vars[c.As] = v
 		in.upstreamHashes[c.Contract] = doc.ContentHash()
+	}
+	for _, m := range s.ConsumesMatching {
+		docs, err := stores.ReadPath(ctx, r.cfg.Contracts, r.cfg.ContractPrefix)
+		if err != nil {
+			return in, fmt.Errorf("gather inputs of stack %s: read contracts under %s: %w", s.Name, r.cfg.ContractPrefix, err)
+		}
+		selected, err := contracts.Select(docs, r.cfg.ContractPrefix, m.Regex)
+		if err != nil {
+			return in, fmt.Errorf("gather inputs of stack %s: %w", s.Name, err)
+		}
+		// A producer of this environment that matches but has not
+		// published yet is waited for, like a named upstream.
+		for _, contract := range slices.Sorted(maps.Keys(req.Producers)) {
+			producer := req.Producers[contract]
+			if _, ok := selected[contract]; !ok && producer != s.Name && m.Matches(contract) {
+				return in, &WaitingError{Stack: s.Name, Contract: contract, Key: r.contractKey(contract), Producer: producer}
+			}
+		}
+		set := make(map[string]any, len(selected))
+		for name, doc := range selected {
+			v, err := toValue(doc)
+			if err != nil {
+				return in, fmt.Errorf("gather inputs of stack %s: contract %s: %w", s.Name, name, err)
+			}
+			set[name] = v
+			in.upstreamHashes[name] = doc.ContentHash()
+		}
+		in.vars[m.As] = set
 	}
 	fp := sha256.New()
 	writeField := func(k, v string) { fmt.Fprintf(fp, "%s=%q\n", k, v) }

@@ -11,10 +11,18 @@ variable "app_version" {
   default = "0.0.0"
 }
 
-resource "terraform_data" "report" {
-  input = var.client_id
+variable "configuration" {
+  type        = any
+  description = "Every contract whose name matches (base|net), by name."
 }
 
-output "ok" {
-  value = true
+resource "terraform_data" "report" {
+  input = {
+    client = var.client_id
+    vpc    = var.configuration["net"].public.vpc_id
+  }
+}
+
+output "sources" {
+  value = sort(keys(var.configuration))
 }
