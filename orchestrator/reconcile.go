@@ -67,6 +67,10 @@ func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Option
 	if err != nil {
 		return nil, err
 	}
+	backend, err := stateBackend(env)
+	if err != nil {
+		return nil, err
+	}
 	st, err := OpenStores(ctx, env, opts.StateDir)
 	if err != nil {
 		return nil, err
@@ -91,6 +95,7 @@ func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Option
 		ContractPrefix: st.ContractPrefix,
 		History:        st.History,
 		Approvals:      st.Approvals,
+		Backend:        backend,
 		Policy:         pol,
 		PolicyErr:      polErr,
 		Logger:         log,

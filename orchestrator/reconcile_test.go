@@ -273,6 +273,14 @@ func TestReconcilePlanWaitsForUpstream(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(e.state, "contracts", "acme", "dev", "configuration", "base.json")); !os.IsNotExist(err) {
 		t.Errorf("plan published a contract (stat = %v), want nothing published", err)
 	}
+
+	// Once the upstreams exist, the stacks that waited run.
+	rep, logs = e.reconcile(runner.OpApply, time.Hour)
+	for name, got := range results(rep) {
+		if got != "applied/install" {
+			t.Errorf("apply after waiting: %s = %s, want applied/install\nlogs:\n%s", name, got, logs)
+		}
+	}
 }
 
 // startOrder returns the position of each stack's "run #N started" line.

@@ -9,7 +9,7 @@ import (
 	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/strata-iac/strata/contracts"
-	"github.com/strata-iac/strata/contracts/internal/awstest"
+	"github.com/strata-iac/strata/contracts/awstest"
 )
 
 const bucket = "contracts"

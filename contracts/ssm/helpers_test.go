@@ -9,7 +9,7 @@ import (
 	awsssm "github.com/aws/aws-sdk-go-v2/service/ssm"
 
 	"github.com/strata-iac/strata/contracts"
-	"github.com/strata-iac/strata/contracts/internal/awstest"
+	"github.com/strata-iac/strata/contracts/awstest"
 )
 
 // newStore starts moto_server and returns a store on it, with the SDK

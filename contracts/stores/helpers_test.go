@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/strata-iac/strata/contracts"
-	"github.com/strata-iac/strata/contracts/internal/awstest"
+	"github.com/strata-iac/strata/contracts/awstest"
 )
 
 // document builds a document for the stack with public and private data.

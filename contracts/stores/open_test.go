@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/strata-iac/strata/contracts"
-	"github.com/strata-iac/strata/contracts/internal/awstest"
+	"github.com/strata-iac/strata/contracts/awstest"
 	"github.com/strata-iac/strata/contracts/local"
 	"github.com/strata-iac/strata/contracts/s3"
 	"github.com/strata-iac/strata/contracts/ssm"

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
@@ -94,13 +95,34 @@ func (r *Runner) prepare(ctx context.Context, req Request, in inputs) (*workspac
 	}, nil
 }
 
+// StateBackend is where a stack's state goes when its Terraform object has
+// no backendConfig.customConfiguration.
+type StateBackend struct {
+	// Kind is "local" (the default: a file under the state directory) or
+	// "s3".
+	Kind string
+	// Bucket, Region and Endpoint configure the s3 backend; the key is
+	// <client>/<env>/stacks/<stack>.tfstate, as the seed's, and locking
+	// is native (use_lockfile).
+	Bucket, Region, Endpoint string
+}
+
+// Backend kinds.
+const (
+	BackendLocal = "local"
+	BackendS3    = "s3"
+)
+
 // backend returns the backend override: the stack's
-// backendConfig.customConfiguration as written, or a local backend whose
-// state file is under the state directory, per client, environment and
-// stack.
+// backendConfig.customConfiguration as written, else the environment's
+// state backend, by default a local state file under the state directory,
+// per client, environment and stack.
 func (r *Runner) backend(req Request) (string, error) {
 	if req.Stack.BackendConfig != "" {
 		return "terraform {\n" + req.Stack.BackendConfig + "\n}\n", nil
+	}
+	if b := r.cfg.Backend; b.Kind == BackendS3 {
+		return s3Backend(b, fmt.Sprintf("%s/%s/stacks/%s.tfstate", req.Client, req.Env, req.Stack.Name)), nil
 	}
 	statePath, err := filepath.Abs(filepath.Join(r.cfg.StateDir, "state", req.Client, req.Env, req.Stack.Name+".tfstate"))
 	if err != nil {
@@ -110,6 +132,28 @@ func (r *Runner) backend(req Request) (string, error) {
 		return "", err
 	}
 	return fmt.Sprintf("terraform {\n  backend \"local\" {\n    path = %s\n  }\n}\n", strconv.Quote(statePath)), nil
+}
+
+// s3Backend is an S3 backend block with native locking. With an endpoint
+// (an S3-compatible service) it addresses buckets by path and skips the
+// AWS-only checks.
+func s3Backend(b StateBackend, key string) string {
+	var sb strings.Builder
+	sb.WriteString("terraform {\n  backend \"s3\" {\n")
+	fmt.Fprintf(&sb, "    bucket       = %s\n", strconv.Quote(b.Bucket))
+	fmt.Fprintf(&sb, "    key          = %s\n", strconv.Quote(key))
+	fmt.Fprintf(&sb, "    region       = %s\n", strconv.Quote(b.Region))
+	sb.WriteString("    encrypt      = true\n    use_lockfile = true\n")
+	if b.Endpoint != "" {
+		fmt.Fprintf(&sb, "    endpoints = {\n      s3 = %s\n    }\n", strconv.Quote(b.Endpoint))
+		sb.WriteString("    use_path_style              = true\n")
+		sb.WriteString("    skip_credentials_validation = true\n")
+		sb.WriteString("    skip_requesting_account_id  = true\n")
+		sb.WriteString("    skip_metadata_api_check     = true\n")
+		sb.WriteString("    skip_region_validation      = true\n")
+	}
+	sb.WriteString("  }\n}\n")
+	return sb.String()
 }
 
 // writeCLIConfig writes the tofu CLI configuration every run shares: the

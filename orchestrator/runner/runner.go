@@ -13,6 +13,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/source"
+	"github.com/strata-iac/strata/orchestrator/tofu"
 )
 
 // Operation is what a run does with its plan.
@@ -64,6 +65,9 @@ type Config struct {
 	PolicyErr error
 	// Approvals keeps held plans and their approvals.
 	Approvals *approval.Store
+	// Backend is where state goes for stacks without a
+	// backendConfig.customConfiguration.
+	Backend StateBackend
 	// Logger receives the run log lines.
 	Logger *slog.Logger
 	// Timeout bounds one run (DefaultTimeout when zero).
@@ -216,6 +220,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
 	defer cancel()
 	out, err := r.steps(ctx, log, req, in, prev, hasPrev, &run)
+	err = explainLock(err)
 	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
 		err = fmt.Errorf("run timed out after %s: %w", r.cfg.Timeout, err)
 	}
@@ -410,4 +415,20 @@ func round(d time.Duration) time.Duration {
 	default:
 		return d.Round(time.Second)
 	}
+}
+
+// explainLock says plainly when tofu could not take the state lock: another
+// process holds it. tofu's own message, kept in full, carries the lock's
+// ID, path, holder and operation.
+func explainLock(err error) error {
+	var te *tofu.Error
+	if !errors.As(err, &te) {
+		return err
+	}
+	for _, d := range te.Diagnostics {
+		if d.Summary == tofu.SummaryStateLocked {
+			return fmt.Errorf("the state is locked by another process, so nothing was changed; the next reconcile tries again (strata never forces a lock): %w", err)
+		}
+	}
+	return err
 }

@@ -41,6 +41,10 @@ type Summary struct {
 	Operation string `json:"operation,omitempty"`
 }
 
+// SummaryStateLocked is the summary of the diagnostic tofu reports when
+// another process holds the state lock.
+const SummaryStateLocked = "Error acquiring the state lock"
+
 // Diagnostic is an error or warning reported by tofu.
 type Diagnostic struct {
 	Severity string

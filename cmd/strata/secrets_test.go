@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/strata-iac/strata/contracts/awstest"
+	"github.com/strata-iac/strata/contracts/ssm"
+	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
+)
+
+// TestSensitiveSentinelNeverLeaks plants a sentinel in a sensitive output
+// (base's admin_token is "SENTINEL-…") and follows it through a whole
+// apply with contracts in SSM: it must reach the contract's private part,
+// as a SecureString, and nowhere else.
+func TestSensitiveSentinelNeverLeaks(t *testing.T) {
+	endpoint := awstest.Moto(t)
+	awstest.Env(t, "test", "test")
+	root := repo(t)
+	env := filepath.Join(root, "environments", "acme", "dev")
+	f, err := os.OpenFile(filepath.Join(env, "init.yaml"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("  contractStore: ssm\n  contractEndpoint: " + endpoint + "\n")
+	f.Close()
+	state := t.TempDir()
+
+	var seen strings.Builder
+	for _, args := range [][]string{
+		{"apply", env, "--tofu", tofutest.Binary(t)},
+		{"apply", env, "--tofu", tofutest.Binary(t), "-o", "json"},
+		{"plan", env, "--tofu", tofutest.Binary(t), "--drift-interval", "0", "-o", "markdown"},
+		{"status", env},
+		{"status", env, "-o", "json"},
+		{"versions", env, "-o", "json"},
+	} {
+		out, errOut, code := strata(t, append(args, "--state-dir", state)...)
+		if code != 0 {
+			t.Fatalf("strata %q exit code = %d:\n%s\n%s", args, code, out, errOut)
+		}
+		seen.WriteString(out + errOut)
+	}
+	if strings.Contains(seen.String(), "SENTINEL") {
+		t.Errorf("the sensitive sentinel appears in strata's output:\n%s", seen.String())
+	}
+
+	store, err := ssm.New(context.Background(), ssm.Config{Region: "eu-west-1", Endpoint: endpoint})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := store.Get(context.Background(), "/configuration/base")
+	if err != nil {
+		t.Fatalf("Get(/configuration/base) = %v", err)
+	}
+	if v, _ := doc.Private["admin_token"].(string); !strings.HasPrefix(v, "SENTINEL-") {
+		t.Errorf("contract base private.admin_token = %q, want the sentinel", v)
+	}
+	for k, v := range doc.Public {
+		if s, _ := v.(string); strings.Contains(s, "SENTINEL") {
+			t.Errorf("contract base public.%s holds the sentinel", k)
+		}
+	}
+	if typ := awstest.ParameterType(t, endpoint, "eu-west-1", "/configuration/base"); typ != "SecureString" {
+		t.Errorf("parameter /configuration/base type = %s, want SecureString", typ)
+	}
+}

@@ -1,0 +1,110 @@
+package orchestrator_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/strata-iac/strata/contracts/awstest"
+	"github.com/strata-iac/strata/contracts/ssm"
+	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/runlog"
+	"github.com/strata-iac/strata/orchestrator/runner"
+	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
+)
+
+// TestDemoProdOnAWSServices applies the example repository's production
+// environment as it is committed (contracts in SSM, state in S3 with
+// native locking) against SSM and S3 servers running on this machine.
+func TestDemoProdOnAWSServices(t *testing.T) {
+	ctx := context.Background()
+	ssmEndpoint := awstest.Moto(t)
+	s3Endpoint, access, secret := awstest.Versitygw(t)
+	awstest.Env(t, access, secret)
+	awstest.CreateBucket(t, s3Endpoint, "demo-terraform-states")
+
+	root := t.TempDir()
+	for _, d := range []string{"environments", "flux-apps"} {
+		if err := os.CopyFS(filepath.Join(root, d), os.DirFS(filepath.Join("..", d))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	initFile := filepath.Join(root, "environments", "demo", "prod", "init.yaml")
+	f, err := os.OpenFile(initFile, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("  contractEndpoint: \"" + ssmEndpoint + "\"\n  stateEndpoint: \"" + s3Endpoint + "\"\n  stateRegion: \"" + awstest.Region + "\"\n")
+	f.Close()
+
+	dir := filepath.Join(root, "environments", "demo", "prod")
+	var logs syncBuffer
+	state := t.TempDir()
+	rep, err := orchestrator.Reconcile(ctx, dir, runner.OpApply, orchestrator.Options{
+		Tofu: tofutest.Binary(t), StateDir: state, Logger: runlog.New(&logs, nil),
+	})
+	if err != nil {
+		t.Fatalf("Reconcile(%q) = %v\nlogs:\n%s", dir, err, logs.String())
+	}
+	for _, s := range rep.Stacks {
+		if s.Result != runner.ResultApplied || s.Contract != "/configuration/"+s.Stack {
+			t.Errorf("demo/prod %s = %s %s (%s), want applied with contract /configuration/%s\nlogs:\n%s", s.Stack, s.Result, s.Contract, s.Message, s.Stack, logs.String())
+		}
+	}
+
+	// State went to S3 under the seed's key, not to the state directory.
+	for _, stack := range []string{"account", "network", "cluster", "api", "worker"} {
+		if !awstest.ObjectExists(t, s3Endpoint, "demo-terraform-states", "demo/prod/stacks/"+stack+".tfstate") {
+			t.Errorf("no state object demo/prod/stacks/%s.tfstate in the bucket", stack)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(state, "state")); !os.IsNotExist(err) {
+		t.Errorf("local state directory exists (stat = %v), want all state in S3", err)
+	}
+
+	// Contracts are in SSM, where External Secrets reads them.
+	store, err := ssm.New(ctx, ssm.Config{Region: "eu-central-1", Endpoint: ssmEndpoint})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := store.Get(ctx, "/configuration/api")
+	if err != nil {
+		t.Fatalf("Get(/configuration/api) = %v", err)
+	}
+	if v, ok := doc.Lookup("private.database_password"); !ok || v == "" {
+		t.Errorf("api contract private.database_password = %v, %v, want the sensitive output", v, ok)
+	}
+	if _, ok := doc.Public["database_password"]; ok || strings.Contains(logs.String(), doc.Private["database_password"].(string)) {
+		t.Errorf("api's sensitive output is public or logged")
+	}
+
+	// A lock held by another process is reported as such, with its ID, and
+	// nothing runs on that state.
+	awstest.PutObject(t, s3Endpoint, "demo-terraform-states", "demo/prod/stacks/account.tfstate.tflock",
+		`{"ID":"5a1e5b1c-held-by-someone-else","Operation":"OperationTypeApply","Who":"ana@laptop","Version":"1.10.6","Path":"demo-terraform-states/demo/prod/stacks/account.tfstate"}`)
+	rep, err = orchestrator.Reconcile(ctx, dir, runner.OpApply, orchestrator.Options{Tofu: tofutest.Binary(t), StateDir: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := stack(t, rep, "account"); got.Result != runner.ResultFailed || !strings.Contains(got.Message, "locked by another process") ||
+		!strings.Contains(got.Message, "5a1e5b1c-held-by-someone-else") {
+		t.Errorf("locked state: account = %s (%s), want failed naming the lock and its ID", got.Result, got.Message)
+	}
+	awstest.DeleteObject(t, s3Endpoint, "demo-terraform-states", "demo/prod/stacks/account.tfstate.tflock")
+
+	// A second reconcile finds nothing to do.
+	rep, err = orchestrator.Reconcile(ctx, dir, runner.OpApply, orchestrator.Options{Tofu: tofutest.Binary(t), StateDir: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range rep.Stacks {
+		if s.Stack == "account" && s.Result == runner.ResultApplied {
+			continue // it re-plans after the failed run
+		}
+		if s.Result != runner.ResultNoChanges {
+			t.Errorf("second apply %s = %s, want no-changes", s.Stack, s.Result)
+		}
+	}
+}
