@@ -86,7 +86,7 @@ func TestReconcileOCISources(t *testing.T) {
 	if !strings.Contains(logs, "INFO [svc] upgrading the infrastructure from version 0.1.0 to 0.2.0") {
 		t.Errorf("upgrade: logs lack the seed's upgrade line:\n%s", logs)
 	}
-	runs := stackHistory(t, root, state, "svc")
+	runs := historyOf(t, root, state, "acme", "stage", "svc")
 	if got := [2]string{runs[0].FromVersion, runs[0].ToVersion}; got != [2]string{"0.1.0", "0.2.0"} {
 		t.Errorf("upgrade: history from/to = %v, want [0.1.0 0.2.0]", got)
 	}
@@ -119,11 +119,11 @@ func TestReconcileOCISources(t *testing.T) {
 	}
 }
 
-// stackHistory returns a stack's runs, newest first.
-func stackHistory(t *testing.T, root, state, name string) []history.Run {
+// historyOf returns a stack's runs, newest first.
+func historyOf(t *testing.T, root, state, client, envName, name string) []history.Run {
 	t.Helper()
 	ctx := context.Background()
-	env, err := environment.Load(ctx, filepath.Join(root, "environments", "acme", "stage"))
+	env, err := environment.Load(ctx, filepath.Join(root, "environments", client, envName))
 	if err != nil {
 		t.Fatal(err)
 	}
