@@ -140,6 +140,12 @@ func OpenStores(ctx context.Context, env *environment.Environment, stateDir stri
 	if stateDir == "" {
 		stateDir = filepath.Join(env.Root, ".strata")
 	}
+	// tofu runs in each stack's workspace, so every path handed to it must
+	// be absolute.
+	stateDir, err := filepath.Abs(stateDir)
+	if err != nil {
+		return nil, fmt.Errorf("open state directory %s: %w", stateDir, err)
+	}
 	cs, err := stores.Open(ctx, env.Init, stateDir, env.Client, env.Name)
 	if err != nil {
 		return nil, fmt.Errorf("open contract store of %s/%s (%s): %w", env.Client, env.Name, environment.InitFile, err)

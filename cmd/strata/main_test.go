@@ -141,3 +141,17 @@ func TestCommands(t *testing.T) {
 		}
 	})
 }
+
+func TestRelativeStateDir(t *testing.T) {
+	root := repo(t)
+	env := filepath.Join(root, "environments", "acme", "dev")
+	tofuBin := tofutest.Binary(t)
+	t.Chdir(t.TempDir())
+	out, errOut, code := strata(t, "apply", env, "--tofu", tofuBin, "--state-dir", "st")
+	if code != 0 || !strings.Contains(out, "6 applied") {
+		t.Errorf("strata apply --state-dir st = %d, want 6 applied:\n%s\n%s", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join("st", "history.db")); err != nil {
+		t.Errorf("relative state dir st has no history: %v", err)
+	}
+}

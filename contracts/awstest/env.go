@@ -25,6 +25,8 @@ func Env(t testing.TB, accessKey, secretKey string) {
 		"AWS_CONFIG_FILE":             missing,
 		"AWS_SHARED_CREDENTIALS_FILE": missing,
 		"AWS_EC2_METADATA_DISABLED":   "true",
+		// The stores' endpoint override: each test names its endpoints.
+		"STRATA_AWS_ENDPOINT": "",
 	} {
 		t.Setenv(k, v)
 	}

@@ -1,0 +1,77 @@
+variable "bucket" {
+  description = "The bucket that holds the contracts, as strata's init key contractBucket. It must exist."
+  type        = string
+  nullable    = false
+}
+
+variable "path" {
+  description = "Where contracts live, as strata's init key contractPrefix: the object is <path without its leading \"/\">/<name>.json. \"/\" puts it at the bucket's root; \"\" means the default."
+  type        = string
+  default     = "/configuration"
+  nullable    = false
+
+  validation {
+    condition = trim(var.path, "/") == "" || alltrue([
+      for s in split("/", trim(var.path, "/")) : s != "" && s != "." && s != ".." && !strcontains(s, "\\")
+    ])
+    error_message = "The path must be segments separated by \"/\", none empty, \".\" or \"..\" or holding a backslash, as strata's s3 store allows."
+  }
+}
+
+variable "name" {
+  description = "The contract's name: its key is <path>/<name> and its object <path>/<name>.json. It may hold \"/\" (acme/api)."
+  type        = string
+  nullable    = false
+
+  validation {
+    condition = trim(var.name, "/") != "" && alltrue([
+      for s in split("/", trim(var.name, "/")) : s != "" && s != "." && s != ".." && !strcontains(s, "\\")
+    ])
+    error_message = "The name must be one or more segments separated by \"/\", none empty, \".\" or \"..\" or holding a backslash, as strata's s3 store allows."
+  }
+}
+
+variable "data" {
+  description = "The document's data: installed (default true), public (values anyone may read) and private (sensitive values). public and private must be objects."
+  type = object({
+    installed = optional(bool, true)
+    public    = optional(any, {})
+    private   = optional(any, {})
+  })
+  nullable = false
+
+  validation {
+    condition     = can(keys(var.data.public)) && can(keys(var.data.private))
+    error_message = "data.public and data.private must be objects (maps), as the document's public and private are."
+  }
+}
+
+variable "stack_version" {
+  description = "The producer's version, the document's version; \"\" when it has none. (A module input may not be called version.)"
+  type        = string
+  default     = ""
+  nullable    = false
+}
+
+variable "stack" {
+  description = "The producer stack's name, the document's stack. Default: name."
+  type        = string
+  default     = null
+}
+
+variable "kms_key_id" {
+  description = "KMS key for server-side encryption with SSE-KMS (aws:kms); null, the default, encrypts with SSE-S3 (AES256)."
+  type        = string
+  default     = null
+}
+
+variable "updated_at" {
+  description = "The document's updatedAt (RFC 3339, UTC, to the second: 2025-01-02T03:04:05Z). null, the default, records the time of the first apply that wrote the current content, and keeps it while the content is unchanged."
+  type        = string
+  default     = null
+
+  validation {
+    condition     = var.updated_at == null ? true : can(regex("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$", var.updated_at))
+    error_message = "updated_at must be an RFC 3339 time in UTC to the second, such as 2025-01-02T03:04:05Z."
+  }
+}
