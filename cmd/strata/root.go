@@ -54,6 +54,8 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		newVersionsCommand(g),
 		newPolicyCommand(g),
 		newPushCommand(g),
+		newMirrorCommand(g),
+		newContractsCommand(g),
 	)
 	return root
 }

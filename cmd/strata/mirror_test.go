@@ -1,0 +1,253 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/strata-iac/strata/registry-mirror/mirror"
+	"github.com/strata-iac/strata/registry-mirror/mirror/mirrortest"
+)
+
+// mirrorZip writes a minimal package of strata-iac/strata to dir/name.
+func mirrorZip(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	return mirrortest.ZipFile(t, dir, name, mirrortest.File{Name: "terraform-provider-strata_v" + body, Mode: 0o755, Body: body})
+}
+
+func TestMirrorAdd(t *testing.T) {
+	src := t.TempDir()
+	published := mirrorZip(t, src, "terraform-provider-strata_0.1.0_linux_amd64.zip", "0.1.0")
+	plain := mirrorZip(t, src, "strata.zip", "0.2.0")
+	other := mirrorZip(t, src, "other.zip", "other")
+	notZip := filepath.Join(src, "not.zip")
+	if err := os.WriteFile(notZip, []byte("nope"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "mirror")
+	prov := []string{"--dir", dir, "--provider", "registry.opentofu.org/strata-iac/strata"}
+
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		wantOut  []string
+		wantErr  []string
+	}{
+		{"from the published name", append([]string{"mirror", "add", published}, prov...), 0,
+			[]string{"added registry.opentofu.org/strata-iac/strata 0.1.0 linux_amd64",
+				filepath.Join(dir, "registry.opentofu.org/strata-iac/strata/terraform-provider-strata_0.1.0_linux_amd64.zip"),
+				"  h1:", "  zh:"}, nil},
+		{"same again", append([]string{"mirror", "add", published}, prov...), 0, []string{"added "}, nil},
+		{"named explicitly, short address", []string{"mirror", "add", plain, "--dir", dir, "--provider", "strata-iac/strata",
+			"--version", "0.2.0", "--os", "darwin", "--arch", "arm64"}, 0,
+			[]string{"added registry.opentofu.org/strata-iac/strata 0.2.0 darwin_arm64"}, nil},
+		{"different bytes for a published version", append([]string{"mirror", "add", other, "--version", "0.1.0", "--os", "linux", "--arch", "amd64"}, prov...), 1,
+			nil, []string{"already exists with different content"}},
+		{"version not in the name", append([]string{"mirror", "add", plain}, prov...), 2,
+			nil, []string{"--version is required", "strata.zip is not named terraform-provider-strata_<version>_<os>_<arch>.zip"}},
+		{"not a zip", append([]string{"mirror", "add", notZip, "--version", "0.3.0", "--os", "linux", "--arch", "amd64"}, prov...), 1,
+			nil, []string{"add provider registry.opentofu.org/strata-iac/strata 0.3.0 linux_amd64: invalid archive"}},
+		{"bad version", append([]string{"mirror", "add", plain, "--version", "v1", "--os", "linux", "--arch", "amd64"}, prov...), 1,
+			nil, []string{`invalid version "v1"`}},
+		{"bad address", []string{"mirror", "add", published, "--dir", dir, "--provider", "strata"}, 2,
+			nil, []string{`parse provider "strata"`}},
+		{"missing zip file", append([]string{"mirror", "add", filepath.Join(src, "terraform-provider-strata_9.0.0_linux_amd64.zip")}, prov...), 1,
+			nil, []string{"no such file"}},
+		{"no dir", []string{"mirror", "add", published, "--provider", "strata-iac/strata"}, 2,
+			nil, []string{"--dir and --provider are required"}},
+		{"unknown output", append([]string{"mirror", "add", published, "-o", "yaml"}, prov...), 2,
+			nil, []string{`unknown output format "yaml"`}},
+		{"help shows the CLI config", []string{"mirror", "--help"}, 0,
+			[]string{"provider_installation {", "network_mirror {", `url = "https://mirror.internal:8443/"`, "plugin_cache_dir", "SSL_CERT_FILE", "not implemented yet"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := strata(t, tt.args...)
+			if code != tt.wantCode {
+				t.Errorf("strata %q exit code = %d, want %d\nstdout:\n%s\nstderr:\n%s", tt.args, code, tt.wantCode, out, errOut)
+			}
+			for _, w := range tt.wantOut {
+				if !strings.Contains(out, w) {
+					t.Errorf("strata %q stdout lacks %q:\n%s", tt.args, w, out)
+				}
+			}
+			for _, w := range tt.wantErr {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("strata %q stderr lacks %q:\n%s", tt.args, w, errOut)
+				}
+			}
+		})
+	}
+
+	t.Run("json", func(t *testing.T) {
+		args := append([]string{"mirror", "add", published, "-o", "json"}, prov...)
+		out, errOut, code := strata(t, args...)
+		if code != 0 {
+			t.Fatalf("strata %q exit code = %d\nstderr:\n%s", args, code, errOut)
+		}
+		var got mirrorAddResult
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("strata %q = %v, want JSON:\n%s", args, err, out)
+		}
+		want, err := mirror.HashArchive(context.Background(), published)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Provider != "registry.opentofu.org/strata-iac/strata" || got.Version != "0.1.0" || got.Platform != "linux_amd64" ||
+			len(got.Hashes) != 2 || got.Hashes[0] != want.H1 || got.Hashes[1] != want.ZH {
+			t.Errorf("strata %q = %+v, want 0.1.0 linux_amd64 with hashes %v", args, got, want.List())
+		}
+	})
+}
+
+func TestMirrorServe(t *testing.T) {
+	certs := mirrortest.TLS(t)
+	dir := t.TempDir()
+	src := t.TempDir()
+	published := mirrorZip(t, src, "terraform-provider-strata_0.1.0_linux_amd64.zip", "0.1.0")
+	if _, errOut, code := strata(t, "mirror", "add", published, "--dir", dir, "--provider", "strata-iac/strata"); code != 0 {
+		t.Fatalf("strata mirror add exit code = %d\n%s", code, errOut)
+	}
+	tokenFile := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(tokenFile, []byte("s3cret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	emptyToken := filepath.Join(t.TempDir(), "empty")
+	if err := os.WriteFile(emptyToken, []byte("\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("usage errors", func(t *testing.T) {
+		tls := []string{"--tls-cert", certs.CertFile, "--tls-key", certs.KeyFile}
+		tests := []struct {
+			name    string
+			args    []string
+			want    int
+			wantErr string
+		}{
+			{"no dir", append([]string{"mirror", "serve"}, tls...), 2, "--dir, --tls-cert and --tls-key are required"},
+			{"no key", []string{"mirror", "serve", "--dir", dir, "--tls-cert", certs.CertFile}, 2, "--dir, --tls-cert and --tls-key are required"},
+			{"dir is a file", append([]string{"mirror", "serve", "--dir", tokenFile}, tls...), 2, "is not a directory"},
+			{"empty token", append([]string{"mirror", "serve", "--dir", dir, "--upload-token-file", emptyToken}, tls...), 2, "is empty"},
+			{"bad certificate", []string{"mirror", "serve", "--dir", dir, "--addr", "127.0.0.1:0", "--tls-cert", certs.KeyFile, "--tls-key", certs.KeyFile}, 1, "load certificate"},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				_, errOut, code := strata(t, tt.args...)
+				if code != tt.want || !strings.Contains(errOut, tt.wantErr) {
+					t.Errorf("strata %q = %d %q, want %d with %q", tt.args, code, errOut, tt.want, tt.wantErr)
+				}
+			})
+		}
+	})
+
+	// Serve on a free port until cancelled.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out lockedBuffer
+	cmd := newRootCommand(&out, &out)
+	cmd.SetArgs([]string{"mirror", "serve", "--dir", dir, "--addr", addr,
+		"--tls-cert", certs.CertFile, "--tls-key", certs.KeyFile, "--upload-token-file", tokenFile})
+	done := make(chan error, 1)
+	go func() { done <- cmd.ExecuteContext(ctx) }()
+	base := "https://" + addr + "/registry.opentofu.org/strata-iac/strata/"
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(out.String(), "serving the provider mirror") {
+		if time.Now().After(deadline) {
+			t.Fatalf("strata mirror serve printed %q, want it serving", out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if want := regexp.MustCompile(`on https://127\.0\.0\.1:\d+/\nuploads: on`); !want.MatchString(out.String()) {
+		t.Errorf("strata mirror serve printed %q, want %s", out.String(), want)
+	}
+	client := certs.Client()
+
+	requests := []struct {
+		name       string
+		method     string
+		path       string
+		token      string
+		body       []byte
+		wantStatus int
+		wantBody   string
+	}{
+		{"index", "GET", "index.json", "", nil, 200, `"0.1.0": {}`},
+		{"version", "GET", "0.1.0.json", "", nil, 200, `"url": "terraform-provider-strata_0.1.0_linux_amd64.zip"`},
+		{"upload without token", "PUT", "terraform-provider-strata_0.2.0_linux_amd64.zip", "", zipBytes(t, "0.2.0"), 401, "bearer token"},
+		{"upload", "PUT", "terraform-provider-strata_0.2.0_linux_amd64.zip", "s3cret", zipBytes(t, "0.2.0"), 201, `"hashes":["h1:`},
+		{"index after upload", "GET", "index.json", "", nil, 200, `"0.2.0": {}`},
+		{"download the upload", "GET", "terraform-provider-strata_0.2.0_linux_amd64.zip", "", nil, 200, "PK"},
+	}
+	for _, tt := range requests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, err := http.NewRequest(tt.method, base+tt.path, bytes.NewReader(tt.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.token != "" {
+				req.Header.Set("Authorization", "Bearer "+tt.token)
+			}
+			resp, err := client.Do(req)
+			if err != nil {
+				t.Fatalf("%s %s = %v", tt.method, tt.path, err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tt.wantStatus || !strings.Contains(string(body), tt.wantBody) {
+				t.Errorf("%s %s = %d %q, want %d containing %q", tt.method, tt.path, resp.StatusCode, body, tt.wantStatus, tt.wantBody)
+			}
+		})
+	}
+
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("strata mirror serve after interrupt = %v, want nil", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("strata mirror serve still running 10s after interrupt")
+	}
+}
+
+func zipBytes(t *testing.T, body string) []byte {
+	t.Helper()
+	return mirrortest.Zip(t, mirrortest.File{Name: "terraform-provider-strata_v" + body, Mode: 0o755, Body: body})
+}
+
+// lockedBuffer is a bytes.Buffer that a running command and the test may
+// use at once.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}

@@ -1,0 +1,142 @@
+package mirror
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"golang.org/x/mod/semver"
+)
+
+// Archive is one package in a version index: its URL, relative to the
+// index, and its hashes.
+type Archive struct {
+	URL    string   `json:"url"`
+	Hashes []string `json:"hashes"`
+}
+
+// Versions lists the versions of a provider that have at least one
+// archive, lowest first. The error wraps [ErrNotFound] when there are
+// none, and [ErrInvalid] for a malformed address.
+func (s *Store) Versions(ctx context.Context, hostname, namespace, typ string) ([]string, error) {
+	p, archives, err := s.scan(ctx, hostname, namespace, typ)
+	if err != nil {
+		return nil, fmt.Errorf("list versions of %s/%s/%s: %w", hostname, namespace, typ, err)
+	}
+	if len(archives) == 0 {
+		return nil, fmt.Errorf("list versions of %s: %w", p, ErrNotFound)
+	}
+	var versions []string
+	for _, a := range archives {
+		if !slices.Contains(versions, a.version) {
+			versions = append(versions, a.version)
+		}
+	}
+	slices.SortFunc(versions, func(a, b string) int { return semver.Compare("v"+a, "v"+b) })
+	return versions, nil
+}
+
+// Archives returns the archives of one version of a provider by platform
+// (e.g. "linux_amd64"), with their hashes. The error wraps [ErrNotFound]
+// when there are none, and [ErrInvalid] for a malformed address or
+// version.
+func (s *Store) Archives(ctx context.Context, hostname, namespace, typ, version string) (map[string]Archive, error) {
+	fail := func(err error) (map[string]Archive, error) {
+		return nil, fmt.Errorf("list archives of %s/%s/%s %s: %w", hostname, namespace, typ, version, err)
+	}
+	if err := checkVersion(version); err != nil {
+		return fail(err)
+	}
+	p, archives, err := s.scan(ctx, hostname, namespace, typ)
+	if err != nil {
+		return fail(err)
+	}
+	out := map[string]Archive{}
+	for name, a := range archives {
+		if a.version != version {
+			continue
+		}
+		path := filepath.Join(s.providerDir(p), name)
+		info, err := os.Stat(path)
+		if err != nil {
+			return fail(err)
+		}
+		h, err := s.archiveHashes(ctx, path, info)
+		if err != nil {
+			return fail(err)
+		}
+		out[Platform(a.os, a.arch)] = Archive{URL: name, Hashes: h.List()}
+	}
+	if len(out) == 0 {
+		return fail(ErrNotFound)
+	}
+	return out, nil
+}
+
+// scan checks a provider address and reads its directory: the archives by
+// file name. Anything else in the directory (indexes written by tofu
+// providers mirror, temporary files of uploads in progress) is ignored.
+func (s *Store) scan(ctx context.Context, hostname, namespace, typ string) (Provider, map[string]archive, error) {
+	if err := ctx.Err(); err != nil {
+		return Provider{}, nil, err
+	}
+	p, err := newProvider(hostname, namespace, typ)
+	if err != nil {
+		return Provider{}, nil, err
+	}
+	entries, err := os.ReadDir(s.providerDir(p))
+	if errors.Is(err, fs.ErrNotExist) {
+		return p, nil, nil
+	}
+	if err != nil {
+		return Provider{}, nil, err
+	}
+	archives := map[string]archive{}
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		if a, ok := parseArchiveName(p.Type, e.Name()); ok {
+			archives[e.Name()] = a
+		}
+	}
+	return p, archives, nil
+}
+
+// openArchive opens one archive of a provider for reading. The error wraps
+// [ErrNotFound] when there is no such archive.
+func (s *Store) openArchive(ctx context.Context, hostname, namespace, typ, name string) (*os.File, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	p, err := newProvider(hostname, namespace, typ)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := parseArchiveName(p.Type, name); !ok {
+		return nil, fmt.Errorf("%w archive name %q", ErrInvalid, name)
+	}
+	// The root keeps the open inside the store's directory, and the
+	// archive must be a regular file, as the indexes only list those.
+	root, err := os.OpenRoot(s.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("archive %s/%s: %w", p, name, ErrNotFound)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	rel := filepath.Join(p.Hostname, p.Namespace, p.Type, name)
+	info, err := root.Lstat(rel)
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && !info.Mode().IsRegular()) {
+		return nil, fmt.Errorf("archive %s/%s: %w", p, name, ErrNotFound)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return root.Open(rel)
+}
