@@ -22,8 +22,11 @@ const AppVersionVar = "app_version"
 // changed since the last run.
 type inputs struct {
 	// vars are the variables written to the var file: the stack's own
-	// variables, app_version, and each consumed contract document.
+	// variables and each consumed contract document.
 	vars map[string]any
+	// version is the resolved version, handed to the stack as
+	// var.app_version when its own variables do not set app_version.
+	version string
 	// varHashes has a hash per variable of the stack's own (not the
 	// contracts), so a change can be named.
 	varHashes map[string]string
@@ -43,10 +46,11 @@ func (r *Runner) gatherInputs(ctx context.Context, req Request) (inputs, error) 
 		varHashes:      make(map[string]string, len(s.Vars)+1),
 		upstreamHashes: make(map[string]string, len(s.Consumes)),
 	}
-	if req.Artifact.Version != "" {
-		in.vars[AppVersionVar] = req.Artifact.Version
-	}
 	maps.Copy(in.vars, s.Vars)
+	if _, set := s.Vars[AppVersionVar]; !set && req.Artifact.Version != "" {
+		in.version = req.Artifact.Version
+		in.varHashes[AppVersionVar], _ = hashJSON(in.version)
+	}
 	for name, v := range in.vars {
 		h, err := hashJSON(v)
 		if err != nil {

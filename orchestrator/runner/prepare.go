@@ -66,6 +66,17 @@ func (r *Runner) prepare(ctx context.Context, req Request, in inputs) (*workspac
 	if err := os.WriteFile(filepath.Join(dir, backendFileName), []byte(backend), 0o600); err != nil {
 		return fail(err)
 	}
+	// app_version is offered to the stacks that declare it, as the seed's
+	// controller does; the others would only get a warning for it.
+	if in.version != "" {
+		declared, err := declaredVariables(dir)
+		if err != nil {
+			return fail(err)
+		}
+		if declared[AppVersionVar] {
+			in.vars[AppVersionVar] = in.version
+		}
+	}
 	vars, err := json.MarshalIndent(in.vars, "", "  ")
 	if err != nil {
 		return fail(err)
