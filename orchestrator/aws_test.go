@@ -108,3 +108,60 @@ func TestDemoProdOnAWSServices(t *testing.T) {
 		}
 	}
 }
+
+// TestSeedBackendConfigOnS3 runs the seed's own form of remote state: each
+// Terraform object carries backendConfig.customConfiguration with an S3
+// backend keyed ${clientId}/${environment}/stacks/<stack>.tfstate and
+// native locking, substituted from the init ConfigMap.
+func TestSeedBackendConfigOnS3(t *testing.T) {
+	ctx := context.Background()
+	endpoint, access, secret := awstest.Versitygw(t)
+	awstest.Env(t, access, secret)
+	awstest.CreateBucket(t, endpoint, "terraform-states")
+	root := fixture(t, "layered")
+	stacks := map[string]string{
+		"base": "platform-stacks", "net": "platform-stacks", "cluster": "platform-stacks",
+		"app": "service-stacks", "jobs": "service-stacks", "report": "service-stacks",
+	}
+	for name, kind := range stacks {
+		editFile(t, root, "flux-apps/"+kind+"/"+name+"/terraform.yaml", "spec:\n", `spec:
+  backendConfig:
+    customConfiguration: |
+      backend "s3" {
+        region                      = "${s3Region}"
+        bucket                      = "terraform-states"
+        key                         = "${clientId}/${environment}/stacks/`+name+`.tfstate"
+        encrypt                     = true
+        use_lockfile                = true
+        endpoints                   = { s3 = "${s3Endpoint}" }
+        use_path_style              = true
+        skip_credentials_validation = true
+        skip_requesting_account_id  = true
+        skip_metadata_api_check     = true
+        skip_region_validation      = true
+      }
+`)
+	}
+	editFile(t, root, "environments/acme/dev/init.yaml", "  region: eu-west-1\n",
+		"  region: eu-west-1\n  s3Region: "+awstest.Region+"\n  s3Endpoint: "+endpoint+"\n")
+
+	dir := filepath.Join(root, "environments", "acme", "dev")
+	var logs syncBuffer
+	state := t.TempDir()
+	rep, err := orchestrator.Reconcile(ctx, dir, runner.OpApply, orchestrator.Options{
+		Tofu: tofutest.Binary(t), StateDir: state, Logger: runlog.New(&logs, nil),
+	})
+	if err != nil {
+		t.Fatalf("Reconcile(%q) = %v\nlogs:\n%s", dir, err, logs.String())
+	}
+	for _, s := range rep.Stacks {
+		if s.Result != runner.ResultApplied {
+			t.Errorf("%s = %s (%s), want applied\nlogs:\n%s", s.Stack, s.Result, s.Message, logs.String())
+		}
+	}
+	for name := range stacks {
+		if !awstest.ObjectExists(t, endpoint, "terraform-states", "acme/dev/stacks/"+name+".tfstate") {
+			t.Errorf("no state object acme/dev/stacks/%s.tfstate: every stack's state key is its own", name)
+		}
+	}
+}
