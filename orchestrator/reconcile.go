@@ -88,7 +88,11 @@ func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Option
 	}
 	resolver := NewResolver(env, st.StateDir, opts)
 	arts := resolve(ctx, log, env, resolver)
-	results := schedule(ctx, env, dir, g, arts, resolver, op, runner.Config{
+	gone, err := removedStacks(ctx, env, st.History)
+	if err != nil {
+		return nil, err
+	}
+	cfg := runner.Config{
 		Tofu:           opts.Tofu,
 		StateDir:       st.StateDir,
 		Contracts:      st.Contracts,
@@ -101,8 +105,10 @@ func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Option
 		Logger:         log,
 		Timeout:        opts.Timeout,
 		DriftInterval:  opts.DriftInterval,
-	}, maxRunners(opts), log)
-	rep := report(env, g, op, arts, results, started)
+	}
+	results := schedule(ctx, env, dir, g, arts, resolver, op, cfg, maxRunners(opts), log)
+	removals := remove(ctx, log, env, dir, op, cfg, gone)
+	rep := report(env, g, op, arts, results, removals, started)
 	log.Info(rep.Line())
 	return rep, nil
 }

@@ -3,6 +3,8 @@ package orchestrator
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -115,7 +117,7 @@ func (r *Report) Line() string {
 		roundDuration(r.Duration), strings.Join(parts, ", "))
 }
 
-func report(env *environment.Environment, g *graph.Graph, op runner.Operation, arts map[string]resolved, results map[string]outcome, started time.Time) *Report {
+func report(env *environment.Environment, g *graph.Graph, op runner.Operation, arts map[string]resolved, results, removals map[string]outcome, started time.Time) *Report {
 	rep := &Report{
 		Client: env.Client, Environment: env.Name, Class: env.Class,
 		Operation: string(op), StartedAt: started.UTC(), Duration: time.Since(started),
@@ -146,6 +148,19 @@ func report(env *environment.Environment, g *graph.Graph, op runner.Operation, a
 		case errors.As(o.err, &skip) && skip.Task == name:
 			sr.Result, sr.Message = runner.ResultSkipped, o.err.Error()
 		case o.err != nil && sr.Result == "":
+			sr.Result, sr.Message = runner.ResultFailed, o.err.Error()
+		}
+		rep.Stacks = append(rep.Stacks, sr)
+	}
+	for _, name := range slices.Sorted(maps.Keys(removals)) {
+		o := removals[name]
+		sr := StackReport{
+			Stack: name, Layer: "(removed)", Result: o.result.Run.Result, Cause: runner.CauseRemoved, Why: o.result.Why,
+			Run: o.result.Run.Number, Summary: o.result.Run.Summary, Changes: o.result.Changes,
+			Contract: o.result.Run.Contract, Message: o.result.Message, PlanID: o.result.Run.PlanID,
+			Policy: policyReport(o.result.Review),
+		}
+		if sr.Result == "" && o.err != nil {
 			sr.Result, sr.Message = runner.ResultFailed, o.err.Error()
 		}
 		rep.Stacks = append(rep.Stacks, sr)

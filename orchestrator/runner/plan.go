@@ -41,7 +41,7 @@ func (p planned) summaryLine() string {
 // plan runs `tofu plan -out`, reads the plan with `show -json`, keeps the
 // JSON beside the plan file, and logs each change.
 func (r *Runner) plan(ctx context.Context, log *slog.Logger, ws *workspace) (planned, error) {
-	if _, err := ws.tofu.Plan(ctx, tofu.PlanOptions{Out: ws.planFile, VarFiles: []string{ws.varFile}}, diagnostics(log)); err != nil {
+	if _, err := ws.tofu.Plan(ctx, tofu.PlanOptions{Out: ws.planFile, VarFiles: []string{ws.varFile}, Destroy: ws.destroy}, diagnostics(log)); err != nil {
 		return planned{}, err
 	}
 	p, err := ws.tofu.Show(ctx, ws.planFile)

@@ -35,6 +35,9 @@ type workspace struct {
 	// initKey identifies what init last ran for: when it is unchanged, init
 	// is skipped.
 	initKey string
+	// destroy plans the destruction of every resource: the stack left the
+	// environment.
+	destroy bool
 	tofu    *tofu.Workspace
 }
 
@@ -85,14 +88,7 @@ func (r *Runner) prepare(ctx context.Context, req Request, in inputs) (*workspac
 	if err := os.WriteFile(varFile, vars, 0o600); err != nil {
 		return fail(err)
 	}
-	cliConfig, err := r.writeCLIConfig()
-	if err != nil {
-		return fail(err)
-	}
-	tw, err := tofu.New(r.cfg.Tofu, dir, tofu.Options{Env: map[string]string{
-		"TF_CLI_CONFIG_FILE":  cliConfig,
-		"TF_PLUGIN_CACHE_DIR": filepath.Join(r.cfg.StateDir, pluginCacheName),
-	}})
+	tw, err := r.openTofu(dir)
 	if err != nil {
 		return fail(err)
 	}
@@ -123,6 +119,19 @@ const (
 	BackendLocal = "local"
 	BackendS3    = "s3"
 )
+
+// openTofu returns the tofu workspace of dir, with the shared CLI
+// configuration and plugin cache.
+func (r *Runner) openTofu(dir string) (*tofu.Workspace, error) {
+	cliConfig, err := r.writeCLIConfig()
+	if err != nil {
+		return nil, err
+	}
+	return tofu.New(r.cfg.Tofu, dir, tofu.Options{Env: map[string]string{
+		"TF_CLI_CONFIG_FILE":  cliConfig,
+		"TF_PLUGIN_CACHE_DIR": filepath.Join(r.cfg.StateDir, pluginCacheName),
+	}})
+}
 
 // backend returns the backend override: the stack's
 // backendConfig.customConfiguration as written, else the environment's

@@ -220,15 +220,20 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
 	defer cancel()
 	out, err := r.steps(ctx, log, req, in, prev, hasPrev, &run)
+	return r.finish(ctx, log, run, out, err, started)
+}
+
+// finish ends a run that got as far as tofu: it says why a run that
+// failed failed, logs the run's last line and records it. The record is
+// written even when the run was interrupted: a cancelled context must not
+// lose history.
+func (r *Runner) finish(ctx context.Context, log *slog.Logger, run history.Run, out outcome, err error, started time.Time) (Result, error) {
 	err = explainLock(err)
 	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
 		err = fmt.Errorf("run timed out after %s: %w", r.cfg.Timeout, err)
 	}
-
+	res := Result{Stack: run.Stack, Changes: out.changes, Review: out.review, Why: out.why}
 	run.Duration = r.cfg.Now().Sub(started)
-	res.Changes = out.changes
-	res.Review = out.review
-	res.Why = out.why
 	var held *HeldError
 	switch {
 	case errors.As(err, &held):
@@ -245,10 +250,8 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 		res.Message = out.message
 		log.Info(fmt.Sprintf("run #%d finished in %s: %s", run.Number, round(run.Duration), out.message))
 	}
-	// The record is written even when the run was interrupted: a cancelled
-	// context must not lose history.
 	if rerr := r.cfg.History.Record(context.WithoutCancel(ctx), run); rerr != nil {
-		err = errors.Join(err, fmt.Errorf("run stack %s: %w", s.Name, rerr))
+		err = errors.Join(err, fmt.Errorf("record run of stack %s: %w", run.Stack, rerr))
 	}
 	res.Run = run
 	return res, err

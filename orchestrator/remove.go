@@ -1,0 +1,61 @@
+package orchestrator
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/runner"
+)
+
+// removedStacks finds the stacks that left the environment but whose
+// resources still exist: stacks with a successful apply in the history,
+// no longer in the repository, whose last successful apply was not their
+// removal.
+func removedStacks(ctx context.Context, env *environment.Environment, h *history.Store) ([]history.Run, error) {
+	names, err := h.Stacks(ctx, env.Client, env.Name)
+	if err != nil {
+		return nil, err
+	}
+	var out []history.Run
+	for _, name := range names {
+		if env.Stack(name) != nil {
+			continue
+		}
+		last, ok, err := h.LastMatching(ctx, env.Client, env.Name, name, func(r history.Run) bool {
+			return r.Operation == string(runner.OpApply) && (r.Result == runner.ResultApplied || r.Result == runner.ResultNoChanges)
+		})
+		if err != nil {
+			return nil, err
+		}
+		if ok && last.Cause != runner.CauseRemoved {
+			out = append(out, last)
+		}
+	}
+	return out, nil
+}
+
+// remove plans, and when policy or a person allows it applies, the
+// destruction of every stack that left the environment. They run after
+// the stacks that remain, one at a time: their place in the graph left
+// with them.
+func remove(ctx context.Context, log *slog.Logger, env *environment.Environment, envDir string, op runner.Operation, cfg runner.Config, gone []history.Run) map[string]outcome {
+	out := make(map[string]outcome, len(gone))
+	r := runner.New(cfg)
+	for _, last := range gone {
+		if ctx.Err() != nil {
+			out[last.Stack] = outcome{err: ctx.Err()}
+			continue
+		}
+		res, err := r.Remove(ctx, runner.RemoveRequest{
+			Operation: op, Client: env.Client, Env: env.Name, Class: env.Class, EnvDir: envDir,
+			Stack: last.Stack, Last: last,
+		})
+		if err != nil && res.Run.Result == "" {
+			log.Debug(err.Error(), "stack", last.Stack)
+		}
+		out[last.Stack] = outcome{result: res, err: err}
+	}
+	return out
+}

@@ -1,0 +1,77 @@
+package orchestrator_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/approval"
+	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/runner"
+)
+
+// TestRemovedStack takes a stack out of the environment: its destroy plan
+// goes through policy like any other, so it is held until a person
+// approves it; then its resources are destroyed and its contract says it
+// is not installed.
+func TestRemovedStack(t *testing.T) {
+	e := newEnv(t)
+	if rep, logs := e.reconcile(runner.OpApply, time.Hour); !rep.OK() {
+		t.Fatalf("first apply failed:\n%s", logs)
+	}
+	if err := os.Remove(filepath.Join(e.root, "environments", "acme", "dev", "services", "report.yaml")); err != nil {
+		t.Fatal(err)
+	}
+
+	rep, logs := e.reconcile(runner.OpPlan, time.Hour)
+	if got := stack(t, rep, "report"); got.Result != runner.ResultPlanned || got.Cause != runner.CauseRemoved || got.Summary.Destroy != 1 {
+		t.Fatalf("plan: report = %+v, want a planned removal destroying 1\nlogs:\n%s", got, logs)
+	}
+
+	rep, logs = e.reconcile(runner.OpApply, time.Hour)
+	held := stack(t, rep, "report")
+	if held.Result != runner.ResultHeld || held.Cause != runner.CauseRemoved || held.Layer != "(removed)" {
+		t.Fatalf("apply: report = %+v, want its removal held by policy\nlogs:\n%s", held, logs)
+	}
+	if !strings.Contains(logs, "INFO [report] removing the infrastructure: stack report left the environment") {
+		t.Errorf("apply: logs do not say why report is destroyed:\n%s", logs)
+	}
+	if doc := readContract(t, e.state, "acme", "dev", "report"); !doc.Installed {
+		t.Errorf("held removal already unpublished the contract")
+	}
+
+	ctx := context.Background()
+	envm, err := environment.Load(ctx, filepath.Join(e.root, "environments", "acme", "dev"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := orchestrator.OpenStores(ctx, envm, e.state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = st.Approvals.Approve(ctx, approval.Approval{Client: "acme", Env: "dev", Stack: "report", PlanID: held.PlanID, By: "ana", Reason: "report is retired", ApprovedAt: time.Now()})
+	st.Close()
+	if err != nil {
+		t.Fatalf("Approve(%s) = %v", held.PlanID, err)
+	}
+
+	rep, logs = e.reconcile(runner.OpApply, time.Hour)
+	if got := stack(t, rep, "report"); got.Result != runner.ResultApplied || got.Summary.Destroy != 1 {
+		t.Fatalf("approved: report = %+v, want the removal applied\nlogs:\n%s", got, logs)
+	}
+	doc := readContract(t, e.state, "acme", "dev", "report")
+	if doc.Installed || len(doc.Public) != 0 || len(doc.Private) != 0 {
+		t.Errorf("contract of the removed stack = %+v, want installed false and no values", doc)
+	}
+
+	rep, _ = e.reconcile(runner.OpApply, time.Hour)
+	for _, s := range rep.Stacks {
+		if s.Stack == "report" {
+			t.Errorf("after its removal report still appears: %+v", s)
+		}
+	}
+}
