@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -25,23 +24,8 @@ import (
 // its root.
 func fixture(t testing.TB, name string) string {
 	t.Helper()
-	src := filepath.Join("testdata", name)
 	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
+	if err := os.CopyFS(dst, os.DirFS(filepath.Join("testdata", name))); err != nil {
 		t.Fatal(err)
 	}
 	return dst

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,23 +17,8 @@ import (
 // repository.
 func repo(t *testing.T) string {
 	t.Helper()
-	src := filepath.Join("..", "..", "orchestrator", "testdata", "layered")
 	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
+	if err := os.CopyFS(dst, os.DirFS(filepath.Join("..", "..", "orchestrator", "testdata", "layered"))); err != nil {
 		t.Fatal(err)
 	}
 	return dst

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/strata-iac/strata/orchestrator/internal/atomicfile"
 )
 
 // Files of a held plan.
@@ -81,17 +83,17 @@ func (s *Store) Hold(ctx context.Context, h Held, planFile string, planJSON []by
 	if err := copyFile(planFile, filepath.Join(dir, PlanFile)); err != nil {
 		return fail(err)
 	}
-	if err := writeAtomic(filepath.Join(dir, JSONFile), planJSON); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, JSONFile), planJSON, 0o600); err != nil {
 		return fail(err)
 	}
-	if err := writeAtomic(filepath.Join(dir, SummaryFile), []byte(summary)); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, SummaryFile), []byte(summary), 0o600); err != nil {
 		return fail(err)
 	}
 	b, err := json.MarshalIndent(h, "", "  ")
 	if err != nil {
 		return fail(err)
 	}
-	if err := writeAtomic(filepath.Join(dir, heldFile), b); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, heldFile), b, 0o600); err != nil {
 		return fail(err)
 	}
 	h.Dir = dir
@@ -152,7 +154,7 @@ func (s *Store) Approve(ctx context.Context, a Approval) error {
 	if err != nil {
 		return fmt.Errorf("approve plan %s of stack %s: %w", a.PlanID, a.Stack, err)
 	}
-	if err := writeAtomic(filepath.Join(h.Dir, approvalFile), b); err != nil {
+	if err := atomicfile.Write(filepath.Join(h.Dir, approvalFile), b, 0o600); err != nil {
 		return fmt.Errorf("approve plan %s of stack %s: %w", a.PlanID, a.Stack, err)
 	}
 	return nil
@@ -239,27 +241,5 @@ func copyFile(src, dst string) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(dst, b)
-}
-
-// writeAtomic writes a file so that a reader, or a killed process, never
-// leaves half of it.
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(dst, b, 0o600)
 }

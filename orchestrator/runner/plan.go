@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/strata-iac/strata/orchestrator/internal/atomicfile"
+
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
@@ -23,7 +25,7 @@ func (r *Runner) init(ctx context.Context, log *slog.Logger, ws *workspace) erro
 	if err := ws.tofu.Init(ctx, diagnostics(log)); err != nil {
 		return err
 	}
-	return writeAtomic(marker, []byte(ws.initKey), 0o600)
+	return atomicfile.Write(marker, []byte(ws.initKey), 0o600)
 }
 
 // planned is a saved plan, read back.
@@ -48,7 +50,7 @@ func (r *Runner) plan(ctx context.Context, log *slog.Logger, ws *workspace) (pla
 	if err != nil {
 		return planned{}, err
 	}
-	if err := writeAtomic(filepath.Join(ws.dir, planJSONFileName), p.JSON, 0o600); err != nil {
+	if err := atomicfile.Write(filepath.Join(ws.dir, planJSONFileName), p.JSON, 0o600); err != nil {
 		return planned{}, fmt.Errorf("save plan json: %w", err)
 	}
 	sum := p.Summary()

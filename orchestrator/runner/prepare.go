@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/strata-iac/strata/orchestrator/internal/atomicfile"
+
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
 
@@ -191,7 +193,7 @@ func (r *Runner) writeCLIConfig() (string, error) {
 	if b, err := os.ReadFile(path); err == nil && string(b) == body {
 		return filepath.Abs(path)
 	}
-	if err := writeAtomic(path, []byte(body), 0o600); err != nil {
+	if err := atomicfile.Write(path, []byte(body), 0o600); err != nil {
 		return "", err
 	}
 	return filepath.Abs(path)
@@ -256,28 +258,4 @@ func copyFile(src, dst string) error {
 		return err
 	}
 	return out.Close()
-}
-
-// writeAtomic writes a file so that a reader never sees half of it.
-func writeAtomic(path string, data []byte, perm os.FileMode) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(perm); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

@@ -96,30 +96,10 @@ func (r *Runner) removeSteps(ctx context.Context, log *slog.Logger, req Request,
 		out.message = "nothing left to destroy; the stack is removed"
 		return out, r.unpublish(ctx, log, rr)
 	}
-	rv := r.review(ctx, log, req, plan, c, rr.Last.ToVersion)
-	run.PlanID = rv.PlanID
-	out.review = &rv
-	if req.Operation == OpPlan {
-		run.Result = ResultPlanned
-		out.message = fmt.Sprintf("plan: %s", plan.summaryLine())
-		if rv.Denied() {
-			out.message += fmt.Sprintf("; plan %s would be held for approval", rv.PlanID)
-		}
-		return out, nil
-	}
-	planFile, release, err := r.gate(ctx, log, req, ws, plan, c, rv)
-	if err != nil {
+	applied, err := r.decideAndApply(ctx, log, req, ws, plan, c, rr.Last.ToVersion, run, &out)
+	if err != nil || !applied {
 		return out, err
 	}
-	if err := r.apply(ctx, log, ws, planFile, plan); err != nil {
-		return out, err
-	}
-	if release != nil {
-		if err := release(); err != nil {
-			log.Warn(err.Error())
-		}
-	}
-	run.Result = ResultApplied
 	out.message = "the stack is removed"
 	return out, r.unpublish(ctx, log, rr)
 }

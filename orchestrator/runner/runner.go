@@ -298,7 +298,20 @@ func (r *Runner) steps(ctx context.Context, log *slog.Logger, req Request, in in
 		}
 		return out, r.publish(ctx, log, req, ws, run)
 	}
-	rv := r.review(ctx, log, req, plan, cause, prev.ToVersion)
+	applied, err := r.decideAndApply(ctx, log, req, ws, plan, cause, prev.ToVersion, run, &out)
+	if err != nil || !applied {
+		return out, err
+	}
+	out.message = "the infrastructure is up to date"
+	return out, r.publish(ctx, log, req, ws, run)
+}
+
+// decideAndApply is the policy step and what follows it: the plan is
+// reviewed; a plan operation stops there; an apply applies what may be
+// applied (the fresh plan, or the saved plan a person approved) or holds
+// the plan. It reports whether anything was applied.
+func (r *Runner) decideAndApply(ctx context.Context, log *slog.Logger, req Request, ws *workspace, plan planned, c cause, fromVersion string, run *history.Run, out *outcome) (bool, error) {
+	rv := r.review(ctx, log, req, plan, c, fromVersion)
 	run.PlanID = rv.PlanID
 	out.review = &rv
 	if req.Operation == OpPlan {
@@ -307,14 +320,14 @@ func (r *Runner) steps(ctx context.Context, log *slog.Logger, req Request, in in
 		if rv.Denied() {
 			out.message += fmt.Sprintf("; plan %s would be held for approval", rv.PlanID)
 		}
-		return out, nil
+		return false, nil
 	}
-	planFile, release, err := r.gate(ctx, log, req, ws, plan, cause, rv)
+	planFile, release, err := r.gate(ctx, log, req, ws, plan, c, rv)
 	if err != nil {
-		return out, err
+		return false, err
 	}
 	if err := r.apply(ctx, log, ws, planFile, plan); err != nil {
-		return out, err
+		return false, err
 	}
 	if release != nil {
 		if err := release(); err != nil {
@@ -322,8 +335,7 @@ func (r *Runner) steps(ctx context.Context, log *slog.Logger, req Request, in in
 		}
 	}
 	run.Result = ResultApplied
-	out.message = "the infrastructure is up to date"
-	return out, r.publish(ctx, log, req, ws, run)
+	return true, nil
 }
 
 // recordOnly records a run that did not get as far as tofu.

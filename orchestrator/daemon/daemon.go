@@ -1,0 +1,119 @@
+package daemon
+
+import (
+	"errors"
+	"log/slog"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/strata-iac/strata/orchestrator"
+)
+
+// DefaultInterval is the wait between the end of one pass and the start of
+// the next.
+const DefaultInterval = 5 * time.Minute
+
+// Config configures a Daemon.
+type Config struct {
+	// Environments are the environment directories, reconciled in this
+	// order.
+	Environments []string
+	// Interval is the wait between the end of one pass over every
+	// environment and the start of the next (DefaultInterval when zero).
+	Interval time.Duration
+	// Options configure every reconcile; its Logger, when nil, is Logger.
+	Options orchestrator.Options
+	// Token is the bearer token of the /api endpoints. Empty, they answer
+	// 403.
+	Token string
+	// Logger receives the daemon's own lines.
+	Logger *slog.Logger
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+}
+
+// Daemon reconciles environments in a loop and serves their state.
+type Daemon struct {
+	cfg     Config
+	log     *slog.Logger
+	trigger chan struct{}
+	reg     *prometheus.Registry
+	metrics *metrics
+
+	mu   sync.Mutex
+	envs []*envState
+	// next is when the next pass starts; zero while a pass runs.
+	next time.Time
+}
+
+// envState is what the daemon knows of one environment.
+type envState struct {
+	dir string
+	// client and name come from the environment's init ConfigMap, once it
+	// could be read.
+	client, name string
+	// reconciles counts the reconciles started.
+	reconciles int
+	running    bool
+	// done is set once a reconcile finished, with a report or an error.
+	done       bool
+	report     *orchestrator.Report
+	err        error
+	startedAt  time.Time
+	finishedAt time.Time
+}
+
+// label names the environment in logs and readiness lines: client/env, or
+// its directory until its init ConfigMap was read.
+func (e *envState) label() string {
+	if e.client != "" || e.name != "" {
+		return e.client + "/" + e.name
+	}
+	return e.dir
+}
+
+// New returns a Daemon. It fails when no environment is given.
+func New(cfg Config) (*Daemon, error) {
+	if len(cfg.Environments) == 0 {
+		return nil, errors.New("new daemon: no environment to reconcile")
+	}
+	if cfg.Interval <= 0 {
+		cfg.Interval = DefaultInterval
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Options.Logger == nil {
+		cfg.Options.Logger = cfg.Logger
+	}
+	d := &Daemon{
+		cfg:     cfg,
+		log:     cfg.Logger,
+		trigger: make(chan struct{}, 1),
+	}
+	seen := map[string]bool{}
+	for _, dir := range cfg.Environments {
+		dir = filepath.Clean(dir)
+		if !seen[dir] {
+			seen[dir] = true
+			d.envs = append(d.envs, &envState{dir: dir})
+		}
+	}
+	d.reg, d.metrics = newMetrics(d)
+	return d, nil
+}
+
+// Trigger asks for a pass now: at once when the loop waits, or right after
+// the pass that runs. Triggers while one is pending are merged.
+func (d *Daemon) Trigger() {
+	select {
+	case d.trigger <- struct{}{}:
+	default:
+	}
+}

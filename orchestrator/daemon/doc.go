@@ -1,0 +1,28 @@
+// Package daemon keeps environments reconciled: it runs the reconcile
+// loop and serves its health, readiness, metrics and API over HTTP.
+//
+// The loop reconciles every environment in turn (apply), once at start and
+// then each interval after the previous pass ended, one reconcile at a
+// time and without jitter. The last report of each environment, or the
+// error that kept it from running (an invalid environment, a state
+// directory that cannot be opened), is kept until the next pass replaces
+// it. A request over the API starts a pass at once.
+//
+// Readiness is what an operator alerts on: every environment's last
+// reconcile ran, and every stack ended applied, planned, no-changes,
+// unchanged, or waiting on an upstream contract (by design: the next pass
+// retries). A held plan is not ready: it waits for a person.
+//
+// The HTTP handler serves:
+//
+//	GET  /healthz            200 "ok" while the process runs
+//	GET  /readyz             200, or 503 with one line per stack that is not ready
+//	GET  /metrics            Prometheus metrics, from the daemon's own registry
+//	GET  /api/v1/status      the last report and error of every environment (token)
+//	POST /api/v1/reconcile   start a pass now (token)
+//	POST /api/v1/approve     approve a held plan, then start a pass (token)
+//
+// The /api endpoints need "Authorization: Bearer <token>"; without a
+// configured token they answer 403. Nothing served ever holds a contract's
+// value: reports name contracts, never their content.
+package daemon

@@ -1,0 +1,81 @@
+package daemon
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"net/http"
+	"strings"
+)
+
+// Handler serves health, readiness, metrics and the API. See the package
+// documentation for the endpoints.
+func (d *Daemon) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", d.handleHealthz)
+	mux.HandleFunc("GET /readyz", d.handleReadyz)
+	mux.Handle("GET /metrics", d.metricsHandler())
+	mux.Handle("GET /api/v1/status", d.authorize(http.HandlerFunc(d.handleStatus)))
+	mux.Handle("POST /api/v1/reconcile", d.authorize(http.HandlerFunc(d.handleReconcile)))
+	mux.Handle("POST /api/v1/approve", d.authorize(http.HandlerFunc(d.handleApprove)))
+	return mux
+}
+
+// authorize lets through requests that carry the configured bearer token.
+// Without a configured token every request is refused: the API is never
+// open by accident.
+func (d *Daemon) authorize(next http.Handler) http.Handler {
+	want := sha256.Sum256([]byte(d.cfg.Token))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if d.cfg.Token == "" {
+			writeError(w, http.StatusForbidden, "no API token configured")
+			return
+		}
+		token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if !ok || token == "" {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="strata"`)
+			writeError(w, http.StatusUnauthorized, "missing bearer token: send Authorization: Bearer <token>")
+			return
+		}
+		// Hashing first makes the comparison's time independent of the
+		// token's length too.
+		got := sha256.Sum256([]byte(token))
+		if subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="strata", error="invalid_token"`)
+			writeError(w, http.StatusUnauthorized, "invalid bearer token")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// Triggered is what POST /api/v1/reconcile answers.
+type Triggered struct {
+	Triggered bool `json:"triggered"`
+}
+
+func (d *Daemon) handleReconcile(w http.ResponseWriter, _ *http.Request) {
+	d.Trigger()
+	d.log.Info("reconcile requested over the API")
+	writeJSON(w, http.StatusAccepted, Triggered{Triggered: true})
+}
+
+// apiError is the body of every API error.
+type apiError struct {
+	Error    string `json:"error"`
+	Problems any    `json:"problems,omitempty"`
+}
+
+func writeError(w http.ResponseWriter, code int, msg string) {
+	writeJSON(w, code, apiError{Error: msg})
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	// The status line is sent: a client that went away is all that can
+	// fail here.
+	_ = enc.Encode(v)
+}

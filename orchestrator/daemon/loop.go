@@ -1,0 +1,61 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Run reconciles every environment in turn, at once and then each interval
+// after the previous pass ended, or sooner when triggered, until ctx is
+// done. A reconcile that runs when ctx is cancelled gets the cancelled
+// context: its tofu processes are interrupted gracefully and their runs
+// recorded. Run then returns nil: stopping is not an error.
+func (d *Daemon) Run(ctx context.Context) error {
+	for {
+		d.pass(ctx)
+		if ctx.Err() != nil {
+			d.log.Info("reconcile loop stopped")
+			return nil
+		}
+		select {
+		case <-d.trigger:
+			d.log.Info("reconcile requested while one was running: starting again")
+			continue
+		default:
+		}
+		next := d.cfg.Now().Add(d.cfg.Interval)
+		d.setNext(next)
+		d.log.Info(fmt.Sprintf("next reconcile in %s", d.cfg.Interval))
+		timer := time.NewTimer(d.cfg.Interval)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			d.setNext(time.Time{})
+			d.log.Info("reconcile loop stopped")
+			return nil
+		case <-timer.C:
+		case <-d.trigger:
+			timer.Stop()
+			d.log.Info("reconcile requested")
+		}
+		d.setNext(time.Time{})
+	}
+}
+
+// pass reconciles every environment once, in order. Once ctx is done no
+// further environment starts.
+func (d *Daemon) pass(ctx context.Context) {
+	for _, e := range d.envs {
+		if ctx.Err() != nil {
+			return
+		}
+		d.reconcile(ctx, e)
+	}
+}
+
+func (d *Daemon) setNext(t time.Time) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.next = t
+}

@@ -1,0 +1,89 @@
+package daemon
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/strata-iac/strata/orchestrator/runner"
+)
+
+// NotFinished is the reason given before the first reconcile finished.
+const NotFinished = "first reconcile not finished"
+
+// readyResults are the results of a stack that is where it should be.
+// Waiting on an upstream contract is by design: the next reconcile retries.
+// A held plan is not among them: it needs a person.
+var readyResults = map[string]bool{
+	runner.ResultApplied:   true,
+	runner.ResultPlanned:   true,
+	runner.ResultNoChanges: true,
+	runner.ResultUnchanged: true,
+	runner.ResultWaiting:   true,
+}
+
+// Ready reports whether every environment's last reconcile ran and left
+// every stack applied, planned, no-changes, unchanged or waiting on an
+// upstream. When not, it says why, one line for each environment or stack
+// that is not ready: "acme/dev jobs: failed: …".
+func (d *Daemon) Ready() (bool, []string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var reasons []string
+	anyDone := false
+	for _, e := range d.envs {
+		if !e.done {
+			continue
+		}
+		anyDone = true
+		if e.err != nil {
+			reasons = append(reasons, fmt.Sprintf("%s: reconcile failed: %s", e.label(), oneLine(e.err.Error())))
+			continue
+		}
+		for _, s := range e.report.Stacks {
+			if readyResults[s.Result] {
+				continue
+			}
+			result := s.Result
+			if result == "" {
+				result = "no result"
+			}
+			why := oneLine(s.Message)
+			if s.Result == runner.ResultHeld {
+				why = fmt.Sprintf("plan %s waits for approval: %s", s.PlanID, why)
+			}
+			reasons = append(reasons, strings.TrimSuffix(fmt.Sprintf("%s %s: %s: %s", e.label(), s.Stack, result, why), ": "))
+		}
+	}
+	if !anyDone {
+		return false, []string{NotFinished}
+	}
+	for _, e := range d.envs {
+		if !e.done {
+			reasons = append(reasons, fmt.Sprintf("%s: %s", e.label(), NotFinished))
+		}
+	}
+	return len(reasons) == 0, reasons
+}
+
+// oneLine joins a multi-line message (a tofu error, a list of problems)
+// into one line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func (d *Daemon) handleReadyz(w http.ResponseWriter, _ *http.Request) {
+	ok, reasons := d.Ready()
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	if !ok {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		fmt.Fprintln(w, strings.Join(reasons, "\n"))
+		return
+	}
+	fmt.Fprintln(w, "ok")
+}
+
+func (d *Daemon) handleHealthz(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	fmt.Fprintln(w, "ok")
+}
