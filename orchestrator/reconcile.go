@@ -1,6 +1,7 @@
 package orchestrator
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -51,7 +52,17 @@ type Options struct {
 	// DockerConfig is the Docker config.json that holds registry
 	// credentials (default: $DOCKER_CONFIG/config.json, ~/.docker).
 	DockerConfig string
+	// ProviderMirror is the https URL of a provider network mirror (see
+	// registry-mirror); default the init key providerMirror. Every init
+	// installs providers from it, through the shared plugin cache.
+	// ProviderMirrorCA is a PEM file of the CAs tofu trusts for it.
+	ProviderMirror   string
+	ProviderMirrorCA string
 }
+
+// InitProviderMirror is the init ConfigMap key that names the provider
+// network mirror when no --provider-mirror is given.
+const InitProviderMirror = "providerMirror"
 
 // InitIAMAllowedModules is the init ConfigMap key that lists, comma
 // separated, the module addresses allowed to change IAM resources.
@@ -105,6 +116,9 @@ func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Option
 		Logger:         log,
 		Timeout:        opts.Timeout,
 		DriftInterval:  opts.DriftInterval,
+		ProviderMirror: cmp.Or(opts.ProviderMirror, env.Init[InitProviderMirror]),
+		// The CA file is read by tofu, in the stacks' workspaces.
+		ProviderMirrorCA: absOrEmpty(opts.ProviderMirrorCA),
 	}
 	results := schedule(ctx, env, dir, g, arts, resolver, op, cfg, maxRunners(opts), log)
 	removals := remove(ctx, log, env, dir, op, cfg, gone)
@@ -291,4 +305,14 @@ func maxRunners(opts Options) int {
 		return opts.MaxRunners
 	}
 	return DefaultMaxRunners
+}
+
+func absOrEmpty(p string) string {
+	if p == "" {
+		return ""
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
 }

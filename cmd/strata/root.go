@@ -63,12 +63,13 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 // runFlags are the flags of the commands that run tofu.
 type runFlags struct {
 	registryFlags
-	tofu            string
-	maxRunners      int
-	timeout         time.Duration
-	driftInterval   time.Duration
-	policyDirs      []string
-	noDefaultPolicy bool
+	tofu             string
+	maxRunners       int
+	timeout          time.Duration
+	driftInterval    time.Duration
+	policyDirs       []string
+	noDefaultPolicy  bool
+	mirror, mirrorCA string
 }
 
 func (f *runFlags) register(cmd *cobra.Command) {
@@ -80,6 +81,8 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringArrayVar(&f.policyDirs, "policy", nil, "policy directory loaded on top of the default bundle (repeatable)")
 	cmd.Flags().BoolVar(&f.noDefaultPolicy, "no-default-policy", false, "replace the default policy bundle with the --policy directories")
 	f.registryFlags.register(cmd)
+	cmd.Flags().StringVar(&f.mirror, "provider-mirror", "", "https URL of a provider network mirror every init installs providers from (default: the init key providerMirror)")
+	cmd.Flags().StringVar(&f.mirrorCA, "provider-mirror-ca", "", "PEM file of the certificate authorities tofu trusts for the provider mirror")
 }
 
 func (g *globals) logger() *slog.Logger {

@@ -59,6 +59,8 @@ changed since its last successful apply is not planned again until
 				NoDefaultPolicy:    f.noDefaultPolicy,
 				InsecureRegistries: f.insecure,
 				DockerConfig:       f.dockerConfig,
+				ProviderMirror:     f.mirror,
+				ProviderMirrorCA:   f.mirrorCA,
 			})
 			if err != nil {
 				return err

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/strata-iac/strata/registry-mirror/mirror"
+
 	"github.com/strata-iac/strata/orchestrator/internal/atomicfile"
 
 	"github.com/strata-iac/strata/orchestrator/tofu"
@@ -129,10 +131,14 @@ func (r *Runner) openTofu(dir string) (*tofu.Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tofu.New(r.cfg.Tofu, dir, tofu.Options{Env: map[string]string{
+	env := map[string]string{
 		"TF_CLI_CONFIG_FILE":  cliConfig,
 		"TF_PLUGIN_CACHE_DIR": filepath.Join(r.cfg.StateDir, pluginCacheName),
-	}})
+	}
+	if r.cfg.ProviderMirrorCA != "" {
+		env["SSL_CERT_FILE"] = r.cfg.ProviderMirrorCA
+	}
+	return tofu.New(r.cfg.Tofu, dir, tofu.Options{Env: env})
 }
 
 // backend returns the backend override: the stack's
@@ -179,7 +185,9 @@ func s3Backend(b StateBackend, key string) string {
 }
 
 // writeCLIConfig writes the tofu CLI configuration every run shares: the
-// shared plugin cache.
+// shared plugin cache, and the provider mirror when there is one. Once a
+// provider is in the cache and the workspace's lock file records it, no
+// run downloads it again.
 func (r *Runner) writeCLIConfig() (string, error) {
 	cache, err := filepath.Abs(filepath.Join(r.cfg.StateDir, pluginCacheName))
 	if err != nil {
@@ -190,11 +198,15 @@ func (r *Runner) writeCLIConfig() (string, error) {
 	}
 	path := filepath.Join(r.cfg.StateDir, cliConfigName)
 	body := fmt.Sprintf("plugin_cache_dir = %s\n", strconv.Quote(cache))
-	if b, err := os.ReadFile(path); err == nil && string(b) == body {
-		return filepath.Abs(path)
+	if r.cfg.ProviderMirror != "" {
+		body = mirror.CLIConfig(r.cfg.ProviderMirror, cache)
 	}
-	if err := atomicfile.Write(path, []byte(body), 0o600); err != nil {
-		return "", err
+	r.cliConfigMu.Lock()
+	defer r.cliConfigMu.Unlock()
+	if b, err := os.ReadFile(path); err != nil || string(b) != body {
+		if err := atomicfile.Write(path, []byte(body), 0o600); err != nil {
+			return "", err
+		}
 	}
 	return filepath.Abs(path)
 }

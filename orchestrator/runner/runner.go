@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/strata-iac/strata/contracts"
@@ -68,6 +69,12 @@ type Config struct {
 	// Backend is where state goes for stacks without a
 	// backendConfig.customConfiguration.
 	Backend StateBackend
+	// ProviderMirror, when set, is the https URL of a provider network
+	// mirror every init installs providers from; ProviderMirrorCA is a
+	// PEM file of the certificate authorities tofu trusts for it (for a
+	// mirror with its own CA).
+	ProviderMirror   string
+	ProviderMirrorCA string
 	// Logger receives the run log lines.
 	Logger *slog.Logger
 	// Timeout bounds one run (DefaultTimeout when zero).
@@ -82,6 +89,8 @@ type Config struct {
 // Runner runs stacks.
 type Runner struct {
 	cfg Config
+	// cliConfigMu serialises writes of the shared tofu CLI configuration.
+	cliConfigMu sync.Mutex
 }
 
 // New returns a Runner.

@@ -1,0 +1,234 @@
+package daemon_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/daemon"
+	"github.com/strata-iac/strata/orchestrator/runlog"
+	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
+)
+
+// fixture copies the orchestrator's testdata/<name> into a temporary
+// repository and returns its root.
+func fixture(t testing.TB, name string) string {
+	t.Helper()
+	src := filepath.Join("..", "testdata", name)
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// setInit changes one key of the environment's init ConfigMap.
+func setInit(t *testing.T, root, key, value string) {
+	t.Helper()
+	p := filepath.Join(root, "environments", "acme", "dev", "init.yaml")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`(?m)^(  ` + regexp.QuoteMeta(key) + `:).*$`)
+	if !re.Match(b) {
+		t.Fatalf("init.yaml has no key %s", key)
+	}
+	b = re.ReplaceAll(b, []byte("${1} "+value))
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// syncBuffer is a log sink safe for the concurrent runs.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// harness is a daemon over a copy of a fixture, its loop running.
+type harness struct {
+	t       *testing.T
+	root    string
+	dir     string
+	state   string
+	logs    *syncBuffer
+	d       *daemon.Daemon
+	handler http.Handler
+	cancel  context.CancelFunc
+	done    chan error
+}
+
+// newHarness returns a daemon of the fixture's acme/dev environment whose
+// loop has not started. The interval is long: passes after the first are
+// triggered.
+func newHarness(t *testing.T, fixtureName, token string) *harness {
+	t.Helper()
+	h := &harness{t: t, root: fixture(t, fixtureName), state: t.TempDir(), logs: &syncBuffer{}}
+	h.dir = filepath.Join(h.root, "environments", "acme", "dev")
+	log := runlog.New(h.logs, nil)
+	d, err := daemon.New(daemon.Config{
+		Environments: []string{h.dir},
+		Interval:     time.Hour,
+		Token:        token,
+		Logger:       log,
+		Options: orchestrator.Options{
+			Tofu: tofutest.Binary(t), StateDir: h.state, MaxRunners: 3, DriftInterval: time.Hour, Logger: log,
+		},
+	})
+	if err != nil {
+		t.Fatalf("New() = %v", err)
+	}
+	h.d, h.handler = d, d.Handler()
+	return h
+}
+
+// start runs the loop until the test ends, and checks that it then stops
+// cleanly.
+func (h *harness) start() {
+	ctx, cancel := context.WithCancel(context.Background())
+	h.cancel, h.done = cancel, make(chan error, 1)
+	go func() { h.done <- h.d.Run(ctx) }()
+	h.t.Cleanup(func() {
+		if err := h.stop(); err != nil {
+			h.t.Errorf("Run() after cancel = %v, want nil", err)
+		}
+	})
+}
+
+// stop cancels the loop and waits for it, a generous while.
+func (h *harness) stop() error {
+	h.cancel()
+	select {
+	case err := <-h.done:
+		return err
+	case <-time.After(2 * time.Minute):
+		h.t.Fatalf("Run() still running 2m after cancel\nlogs:\n%s", h.logs.String())
+		return nil
+	}
+}
+
+// waitPass waits until the environment's nth reconcile finished and the
+// loop waits for the next pass.
+func (h *harness) waitPass(n int) daemon.Status {
+	h.t.Helper()
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		st := h.d.Status()
+		e := st.Environments[0]
+		if e.Reconciles >= n && !e.Running && !st.NextReconcileAt.IsZero() {
+			return st
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("reconcile #%d not finished after 3m (status %+v)\nlogs:\n%s", n, e, h.logs.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// do sends a request to the handler and returns the status and body.
+func do(t *testing.T, h http.Handler, method, path, token, body string) (int, string) {
+	t.Helper()
+	var r io.Reader
+	if body != "" {
+		r = strings.NewReader(body)
+	}
+	req := httptest.NewRequest(method, path, r)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	return w.Code, w.Body.String()
+}
+
+// scrape returns every sample of /metrics by its series, as the text
+// format writes it: name{label="value",...} with labels sorted by name.
+func scrape(t *testing.T, h http.Handler) map[string]float64 {
+	t.Helper()
+	code, body := do(t, h, "GET", "/metrics", "", "")
+	if code != http.StatusOK {
+		t.Fatalf("GET /metrics = %d %q, want 200", code, body)
+	}
+	out := map[string]float64{}
+	for _, line := range strings.Split(body, "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		i := strings.LastIndexByte(line, ' ')
+		v, err := strconv.ParseFloat(line[i+1:], 64)
+		if err != nil {
+			t.Fatalf("GET /metrics line %q: %v", line, err)
+		}
+		out[line[:i]] = v
+	}
+	return out
+}
+
+// status decodes GET /api/v1/status.
+func status(t *testing.T, h http.Handler, token string) (daemon.Status, string) {
+	t.Helper()
+	code, body := do(t, h, "GET", "/api/v1/status", token, "")
+	if code != http.StatusOK {
+		t.Fatalf("GET /api/v1/status = %d %q, want 200", code, body)
+	}
+	var st daemon.Status
+	if err := json.Unmarshal([]byte(body), &st); err != nil {
+		t.Fatalf("GET /api/v1/status body %q: %v", body, err)
+	}
+	return st, body
+}
+
+// stackOf returns a stack's report from a status.
+func stackOf(t *testing.T, st daemon.Status, name string) orchestrator.StackReport {
+	t.Helper()
+	if len(st.Environments) == 0 || st.Environments[0].Report == nil {
+		t.Fatalf("status has no report: %+v", st)
+	}
+	for _, s := range st.Environments[0].Report.Stacks {
+		if s.Stack == name {
+			return s
+		}
+	}
+	t.Fatalf("report has no stack %s", name)
+	return orchestrator.StackReport{}
+}
