@@ -51,3 +51,34 @@ func TestRunTimeout(t *testing.T) {
 		t.Errorf("after the interruption slow = %s (%s), want the replace of the tainted resource held by policy\nlogs:\n%s", got.Result, got.Message, logs)
 	}
 }
+
+// TestRunCancelled stops a reconcile from outside (SIGTERM does this): tofu
+// is interrupted gracefully and the run is recorded as cancelled, not as
+// timed out.
+func TestRunCancelled(t *testing.T) {
+	root := fixture(t, "slow")
+	dir := filepath.Join(root, "environments", "acme", "dev")
+	state := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	var logs syncBuffer
+	go func() {
+		for !strings.Contains(logs.String(), "run #1 started") {
+			time.Sleep(50 * time.Millisecond)
+		}
+		time.Sleep(time.Second) // into the apply's 30s provisioner
+		cancel()
+	}()
+	rep, err := orchestrator.Reconcile(ctx, dir, runner.OpApply, orchestrator.Options{
+		Tofu: tofutest.Binary(t), StateDir: state, Logger: runlog.New(&logs, nil),
+	})
+	if err != nil {
+		t.Fatalf("Reconcile(%q) = %v", dir, err)
+	}
+	got := stack(t, rep, "slow")
+	if got.Result != runner.ResultFailed || strings.Contains(got.Message, "timed out") || !strings.Contains(got.Message, "run interrupted") {
+		t.Errorf("slow = %s (%s), want failed because it was cancelled", got.Result, got.Message)
+	}
+	if runs := historyOf(t, root, state, "acme", "dev", "slow"); len(runs) != 1 || runs[0].Result != runner.ResultFailed {
+		t.Errorf("history of slow = %+v, want the cancelled run recorded as failed", runs)
+	}
+}

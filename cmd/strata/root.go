@@ -56,6 +56,7 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		newPushCommand(g),
 		newMirrorCommand(g),
 		newContractsCommand(g),
+		newReconcileCommand(g),
 	)
 	return root
 }

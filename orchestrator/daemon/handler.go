@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 )
@@ -19,6 +20,12 @@ func (d *Daemon) Handler() http.Handler {
 	mux.Handle("POST /api/v1/reconcile", d.authorize(http.HandlerFunc(d.handleReconcile)))
 	mux.Handle("POST /api/v1/approve", d.authorize(http.HandlerFunc(d.handleApprove)))
 	return mux
+}
+
+// handleHealthz answers while the process runs.
+func (d *Daemon) handleHealthz(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	fmt.Fprintln(w, "ok")
 }
 
 // authorize lets through requests that carry the configured bearer token.

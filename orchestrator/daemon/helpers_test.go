@@ -96,6 +96,9 @@ type harness struct {
 	handler http.Handler
 	cancel  context.CancelFunc
 	done    chan error
+
+	stopOnce sync.Once
+	runErr   error
 }
 
 // newHarness returns a daemon of the fixture's acme/dev environment whose
@@ -135,16 +138,18 @@ func (h *harness) start() {
 	})
 }
 
-// stop cancels the loop and waits for it, a generous while.
+// stop cancels the loop and waits for it, a generous while; once stopped,
+// it returns what Run returned.
 func (h *harness) stop() error {
-	h.cancel()
-	select {
-	case err := <-h.done:
-		return err
-	case <-time.After(2 * time.Minute):
-		h.t.Fatalf("Run() still running 2m after cancel\nlogs:\n%s", h.logs.String())
-		return nil
-	}
+	h.stopOnce.Do(func() {
+		h.cancel()
+		select {
+		case h.runErr = <-h.done:
+		case <-time.After(2 * time.Minute):
+			h.t.Fatalf("Run() still running 2m after cancel\nlogs:\n%s", h.logs.String())
+		}
+	})
+	return h.runErr
 }
 
 // waitPass waits until the environment's nth reconcile finished and the

@@ -10,7 +10,8 @@ import (
 // after the previous pass ended, or sooner when triggered, until ctx is
 // done. A reconcile that runs when ctx is cancelled gets the cancelled
 // context: its tofu processes are interrupted gracefully and their runs
-// recorded. Run then returns nil: stopping is not an error.
+// recorded. Run then returns nil: stopping is not an error. Run (or
+// Serve, which calls it) is called once per Daemon.
 func (d *Daemon) Run(ctx context.Context) error {
 	for {
 		d.pass(ctx)
@@ -37,7 +38,6 @@ func (d *Daemon) Run(ctx context.Context) error {
 		case <-timer.C:
 		case <-d.trigger:
 			timer.Stop()
-			d.log.Info("reconcile requested")
 		}
 		d.setNext(time.Time{})
 	}

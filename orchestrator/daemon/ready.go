@@ -40,6 +40,10 @@ func (d *Daemon) Ready() (bool, []string) {
 			reasons = append(reasons, fmt.Sprintf("%s: reconcile failed: %s", e.label(), oneLine(e.err.Error())))
 			continue
 		}
+		if e.report == nil {
+			reasons = append(reasons, fmt.Sprintf("%s: no report", e.label()))
+			continue
+		}
 		for _, s := range e.report.Stacks {
 			if readyResults[s.Result] {
 				continue
@@ -49,8 +53,8 @@ func (d *Daemon) Ready() (bool, []string) {
 				result = "no result"
 			}
 			why := oneLine(s.Message)
-			if s.Result == runner.ResultHeld {
-				why = fmt.Sprintf("plan %s waits for approval: %s", s.PlanID, why)
+			if why == "" && s.Result == runner.ResultHeld {
+				why = fmt.Sprintf("plan %s waits for approval", s.PlanID)
 			}
 			reasons = append(reasons, strings.TrimSuffix(fmt.Sprintf("%s %s: %s: %s", e.label(), s.Stack, result, why), ": "))
 		}
@@ -80,10 +84,5 @@ func (d *Daemon) handleReadyz(w http.ResponseWriter, _ *http.Request) {
 		fmt.Fprintln(w, strings.Join(reasons, "\n"))
 		return
 	}
-	fmt.Fprintln(w, "ok")
-}
-
-func (d *Daemon) handleHealthz(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	fmt.Fprintln(w, "ok")
 }

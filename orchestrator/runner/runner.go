@@ -238,8 +238,11 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 // lose history.
 func (r *Runner) finish(ctx context.Context, log *slog.Logger, run history.Run, out outcome, err error, started time.Time) (Result, error) {
 	err = explainLock(err)
-	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
+	switch {
+	case err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
 		err = fmt.Errorf("run timed out after %s: %w", r.cfg.Timeout, err)
+	case err != nil && errors.Is(ctx.Err(), context.Canceled):
+		err = fmt.Errorf("run interrupted: strata was stopped, and tofu with it, gracefully: %w", err)
 	}
 	res := Result{Stack: run.Stack, Changes: out.changes, Review: out.review, Why: out.why}
 	run.Duration = r.cfg.Now().Sub(started)
