@@ -240,8 +240,12 @@ func TestLoadExample(t *testing.T) {
 	tests := []struct {
 		dir, name, class, domain string
 		ranges                   bool
+		// oci names the stacks whose code comes from an OCI artefact.
+		oci map[string]bool
 	}{
-		{dir: "../../environments/demo/dev", name: "dev", class: ClassNonProd, domain: "dev.demo.example", ranges: true},
+		{dir: "../../environments/demo/dev", name: "dev", class: ClassNonProd, domain: "dev.demo.example"},
+		{dir: "../../environments/demo/stage", name: "stage", class: ClassNonProd, domain: "stage.demo.example", ranges: true,
+			oci: map[string]bool{"api": true, "worker": true}},
 		{dir: "../../environments/demo/prod", name: "prod", class: ClassProd, domain: "demo.example"},
 	}
 	for _, tt := range tests {
@@ -257,11 +261,22 @@ func TestLoadExample(t *testing.T) {
 			sawRange := false
 			for _, s := range env.Stacks {
 				got[s.Name] = stack{Layer: s.Layer, Produces: s.Produces, Consumes: s.Consumes, Depends: s.DependsOn}
-				if s.Source != (Source{Kind: SourceGitRepository, Name: DefaultGitSource}) || s.ApprovePlan != "auto" || s.BackendConfig != "" {
-					t.Errorf("Load(%q) stack %s = source %v, approvePlan %q, backend %q, want flux-system, auto, none", tt.dir, s.Name, s.Source, s.ApprovePlan, s.BackendConfig)
+				if s.ApprovePlan != "auto" || s.BackendConfig != "" {
+					t.Errorf("Load(%q) stack %s = approvePlan %q, backend %q, want auto, none", tt.dir, s.Name, s.ApprovePlan, s.BackendConfig)
 				}
-				if fi, err := os.Stat(filepath.Join(env.Root, s.Path, "main.tf")); err != nil || fi.IsDir() {
-					t.Errorf("Load(%q) stack %s path %s has no main.tf: %v", tt.dir, s.Name, s.Path, err)
+				if tt.oci[s.Name] {
+					want := Source{Kind: SourceOCIRepository, Name: s.Name + "-iac", File: "flux-apps/service-artefacts/" + s.Name + "/ocirepository.yaml",
+						URL: "oci://127.0.0.1:5000/iac/" + s.Name, Semver: s.Version, Insecure: true}
+					if diff := cmp.Diff(want, s.Source); diff != "" {
+						t.Errorf("Load(%q) stack %s source mismatch (-want +got):\n%s", tt.dir, s.Name, diff)
+					}
+				} else {
+					if s.Source != (Source{Kind: SourceGitRepository, Name: DefaultGitSource}) {
+						t.Errorf("Load(%q) stack %s source = %v, want flux-system", tt.dir, s.Name, s.Source)
+					}
+					if fi, err := os.Stat(filepath.Join(env.Root, s.Path, "main.tf")); err != nil || fi.IsDir() {
+						t.Errorf("Load(%q) stack %s path %s has no main.tf: %v", tt.dir, s.Name, s.Path, err)
+					}
 				}
 				if s.VersionKey != VersionKey(s.Name) || s.Version == "" {
 					t.Errorf("Load(%q) stack %s version = %q (%s), want one from %s", tt.dir, s.Name, s.Version, s.VersionKey, VersionKey(s.Name))
@@ -287,7 +302,7 @@ func TestLoadExample(t *testing.T) {
 // environment's values: they come only from ${var} substitution.
 func TestExampleFluxAppsAreDRY(t *testing.T) {
 	var values []string
-	for _, dir := range []string{"../../environments/demo/dev", "../../environments/demo/prod"} {
+	for _, dir := range []string{"../../environments/demo/dev", "../../environments/demo/stage", "../../environments/demo/prod"} {
 		env, err := Load(context.Background(), dir)
 		if err != nil {
 			t.Fatalf("Load(%q) = %v, want no error", dir, err)
