@@ -6,12 +6,16 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/strata-iac/strata/orchestrator/internal/atomicfile"
 
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
+
+// initMu serialises tofu init across every run of this process.
+var initMu sync.Mutex
 
 // init runs `tofu init` unless the workspace was already initialised for
 // the same code and backend.
@@ -22,7 +26,14 @@ func (r *Runner) init(ctx context.Context, log *slog.Logger, ws *workspace) erro
 		return nil
 	}
 	log.Debug("init")
-	if err := ws.tofu.Init(ctx, diagnostics(log)); err != nil {
+	// tofu's plugin cache is not safe for concurrent inits, so inits take
+	// turns; plans and applies still run in parallel. Two strata processes
+	// never share a state directory at once: the history database is
+	// locked for the length of a reconcile.
+	initMu.Lock()
+	err := ws.tofu.Init(ctx, diagnostics(log))
+	initMu.Unlock()
+	if err != nil {
 		return err
 	}
 	return atomicfile.Write(marker, []byte(ws.initKey), 0o600)
