@@ -339,6 +339,15 @@ func (r *Runner) decideAndApply(ctx context.Context, log *slog.Logger, req Reque
 		return false, err
 	}
 	if err := r.apply(ctx, log, ws, planFile, plan); err != nil {
+		if release != nil {
+			// An approved plan that cannot be applied (tofu finds it
+			// stale, say) must not be tried forever: it is released, and
+			// the next run plans afresh and holds that plan for approval.
+			if rerr := release(); rerr != nil {
+				log.Warn(rerr.Error())
+			}
+			return false, fmt.Errorf("the approved plan %s could not be applied, so it was released and the next run holds a fresh plan: %w", rv.PlanID, err)
+		}
 		return false, err
 	}
 	if release != nil {
