@@ -2,6 +2,7 @@ package orchestrator_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -138,5 +139,44 @@ func TestPolicyFailsClosed(t *testing.T) {
 		if got := stack(t, rep, name); got.Result != runner.ResultUnchanged {
 			t.Errorf("broken policy: %s = %s, want unchanged: nothing to apply, nothing held", name, got.Result)
 		}
+	}
+}
+
+// TestApprovedPlanGoneStale: the state changed under an approved plan (here
+// by hand), so tofu refuses the saved plan. The approval is released rather
+// than tried forever, and the next run holds a fresh plan.
+func TestApprovedPlanGoneStale(t *testing.T) {
+	e := newEnv(t)
+	if rep, logs := e.reconcile(runner.OpApply, time.Hour); !rep.OK() {
+		t.Fatalf("first apply failed:\n%s", logs)
+	}
+	setInit(t, e.root, "appGeneration", `"2"`)
+	rep, _ := e.reconcile(runner.OpApply, time.Hour)
+	held := stack(t, rep, "app")
+	e.approve(held.PlanID, "ana")
+
+	statePath := filepath.Join(e.state, "state", "acme", "dev", "app.tfstate")
+	b, err := os.ReadFile(statePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st map[string]any
+	if err := json.Unmarshal(b, &st); err != nil {
+		t.Fatal(err)
+	}
+	st["serial"] = st["serial"].(float64) + 1
+	b, _ = json.Marshal(st)
+	if err := os.WriteFile(statePath, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	rep, logs := e.reconcile(runner.OpApply, time.Hour)
+	got := stack(t, rep, "app")
+	if got.Result != runner.ResultFailed || !strings.Contains(got.Message, "could not be applied, so it was released") {
+		t.Fatalf("stale approved plan: app = %s (%s), want failed and released\nlogs:\n%s", got.Result, got.Message, logs)
+	}
+	rep, logs = e.reconcile(runner.OpApply, time.Hour)
+	if again := stack(t, rep, "app"); again.Result != runner.ResultHeld {
+		t.Errorf("after release: app = %s (%s), want a fresh plan held\nlogs:\n%s", again.Result, again.Message, logs)
 	}
 }
