@@ -139,3 +139,10 @@ func TestRelativeStateDir(t *testing.T) {
 		t.Errorf("relative state dir st has no history: %v", err)
 	}
 }
+
+func TestVersion(t *testing.T) {
+	out, _, code := strata(t, "version", "--tofu", tofutest.Binary(t))
+	if code != 0 || !strings.Contains(out, "strata ") || !strings.Contains(out, "OpenTofu v1.10.6") {
+		t.Errorf("strata version = %d, %q, want strata's version and OpenTofu v1.10.6", code, out)
+	}
+}

@@ -57,6 +57,7 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		newMirrorCommand(g),
 		newContractsCommand(g),
 		newReconcileCommand(g),
+		newVersionCommand(g),
 	)
 	return root
 }
