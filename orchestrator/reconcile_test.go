@@ -258,6 +258,12 @@ func TestReconcilePlanWaitsForUpstream(t *testing.T) {
 		t.Errorf("plan published a contract (stat = %v), want nothing published", err)
 	}
 
+	// Waiting again for the same contract adds no run to the history.
+	e.reconcile(runner.OpPlan, time.Hour)
+	if runs := historyOf(t, e.root, e.state, "acme", "dev", "net"); len(runs) != 1 || runs[0].Result != runner.ResultWaiting {
+		t.Errorf("history of net after waiting twice = %d runs (%+v), want the one waiting run", len(runs), runs)
+	}
+
 	// Once the upstreams exist, the stacks that waited run.
 	rep, logs = e.reconcile(runner.OpApply, time.Hour)
 	for name, got := range results(rep) {

@@ -183,6 +183,13 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 	var waiting *WaitingError
 	if errors.As(err, &waiting) {
 		log.Info(waiting.Error())
+		// Still waiting for the same contract: the run that said so first
+		// stands, so that a loop does not add a run every pass.
+		if last, ok, lerr := r.cfg.History.Last(ctx, req.Client, req.Env, s.Name); lerr == nil && ok &&
+			last.Result == ResultWaiting && last.Error == waiting.Error() {
+			res.Run, res.Message = last, waiting.Error()
+			return res, err
+		}
 		run, rerr := r.recordOnly(ctx, req, ResultWaiting, waiting.Error(), started)
 		res.Run, res.Message = run, waiting.Error()
 		return res, errors.Join(err, rerr)
