@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/strata-iac/strata/contracts/awstest"
 	"github.com/strata-iac/strata/registry-mirror/mirror"
 	"github.com/strata-iac/strata/registry-mirror/mirror/mirrortest"
 )
@@ -65,11 +66,16 @@ func TestMirrorAdd(t *testing.T) {
 		{"missing zip file", append([]string{"mirror", "add", filepath.Join(src, "terraform-provider-strata_9.0.0_linux_amd64.zip")}, prov...), 1,
 			nil, []string{"no such file"}},
 		{"no dir", []string{"mirror", "add", published, "--provider", "strata-iac/strata"}, 2,
-			nil, []string{"--dir and --provider are required"}},
+			nil, []string{"--dir or --s3-bucket, and --provider are required"}},
+		{"dir and bucket", append([]string{"mirror", "add", published, "--s3-bucket", "b"}, prov...), 2,
+			nil, []string{"give --dir or --s3-bucket, not both"}},
+		{"s3 flag without bucket", append([]string{"mirror", "add", published, "--s3-prefix", "p"}, prov...), 2,
+			nil, []string{"--s3-prefix needs --s3-bucket"}},
 		{"unknown output", append([]string{"mirror", "add", published, "-o", "yaml"}, prov...), 2,
 			nil, []string{`unknown output format "yaml"`}},
 		{"help shows the CLI config", []string{"mirror", "--help"}, 0,
-			[]string{"provider_installation {", "network_mirror {", `url = "https://mirror.internal:8443/"`, "plugin_cache_dir", "SSL_CERT_FILE", "not implemented yet"}, nil},
+			[]string{"provider_installation {", "network_mirror {", `url = "https://mirror.internal:8443/"`, "plugin_cache_dir", "SSL_CERT_FILE",
+				`source  = "mirror.internal:8443/acme/network/aws"`, "not implemented yet"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -136,8 +142,10 @@ func TestMirrorServe(t *testing.T) {
 			want    int
 			wantErr string
 		}{
-			{"no dir", append([]string{"mirror", "serve"}, tls...), 2, "--dir, --tls-cert and --tls-key are required"},
-			{"no key", []string{"mirror", "serve", "--dir", dir, "--tls-cert", certs.CertFile}, 2, "--dir, --tls-cert and --tls-key are required"},
+			{"no dir", append([]string{"mirror", "serve"}, tls...), 2, "--dir or --s3-bucket, --tls-cert and --tls-key are required"},
+			{"no key", []string{"mirror", "serve", "--dir", dir, "--tls-cert", certs.CertFile}, 2, "--dir or --s3-bucket, --tls-cert and --tls-key are required"},
+			{"dir and bucket", append([]string{"mirror", "serve", "--dir", dir, "--s3-bucket", "b"}, tls...), 2, "give --dir or --s3-bucket, not both"},
+			{"s3 endpoint without bucket", append([]string{"mirror", "serve", "--dir", dir, "--s3-endpoint", "http://x"}, tls...), 2, "--s3-endpoint needs --s3-bucket"},
 			{"dir is a file", append([]string{"mirror", "serve", "--dir", tokenFile}, tls...), 2, "is not a directory"},
 			{"empty token", append([]string{"mirror", "serve", "--dir", dir, "--upload-token-file", emptyToken}, tls...), 2, "is empty"},
 			{"bad certificate", []string{"mirror", "serve", "--dir", dir, "--addr", "127.0.0.1:0", "--tls-cert", certs.KeyFile, "--tls-key", certs.KeyFile}, 1, "load certificate"},
@@ -153,12 +161,7 @@ func TestMirrorServe(t *testing.T) {
 	})
 
 	// Serve on a free port until cancelled.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := freeAddr(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var out lockedBuffer
@@ -168,13 +171,7 @@ func TestMirrorServe(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- cmd.ExecuteContext(ctx) }()
 	base := "https://" + addr + "/registry.opentofu.org/strata-iac/strata/"
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(out.String(), "serving the provider mirror") {
-		if time.Now().After(deadline) {
-			t.Fatalf("strata mirror serve printed %q, want it serving", out.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitServing(t, &out)
 	if want := regexp.MustCompile(`on https://127\.0\.0\.1:\d+/\nuploads: on`); !want.MatchString(out.String()) {
 		t.Errorf("strata mirror serve printed %q, want %s", out.String(), want)
 	}
@@ -195,10 +192,17 @@ func TestMirrorServe(t *testing.T) {
 		{"upload", "PUT", "terraform-provider-strata_0.2.0_linux_amd64.zip", "s3cret", zipBytes(t, "0.2.0"), 201, `"hashes":["h1:`},
 		{"index after upload", "GET", "index.json", "", nil, 200, `"0.2.0": {}`},
 		{"download the upload", "GET", "terraform-provider-strata_0.2.0_linux_amd64.zip", "", nil, 200, "PK"},
+		{"discovery", "GET", "/.well-known/terraform.json", "", nil, 200, `"modules.v1": "/v1/modules/"`},
+		{"module upload", "PUT", "/v1/modules/strata/echo/null/1.0.0.tar.gz", "s3cret", mirrortest.Module(t, "1.0.0"), 201, `"version":"1.0.0"`},
+		{"module versions", "GET", "/v1/modules/strata/echo/null/versions", "", nil, 200, `"version": "1.0.0"`},
 	}
 	for _, tt := range requests {
 		t.Run(tt.name, func(t *testing.T) {
-			req, err := http.NewRequest(tt.method, base+tt.path, bytes.NewReader(tt.body))
+			url := base + tt.path
+			if strings.HasPrefix(tt.path, "/") {
+				url = "https://" + addr + tt.path
+			}
+			req, err := http.NewRequest(tt.method, url, bytes.NewReader(tt.body))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -250,4 +254,210 @@ func (b *lockedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+func TestMirrorAddModule(t *testing.T) {
+	src := t.TempDir()
+	archive := filepath.Join(src, "echo-1.0.0.tar.gz")
+	if err := os.WriteFile(archive, mirrortest.Module(t, "1.0.0"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(src, "other.tar.gz")
+	if err := os.WriteFile(other, mirrortest.Module(t, "other"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	moduleDir := filepath.Join(src, "echo")
+	for name, body := range map[string]string{
+		"main.tf":               `output "version" { value = "1.1.0" }`,
+		"modules/inner/main.tf": "",
+		".terraform/junk":       "left out",
+	} {
+		path := filepath.Join(moduleDir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	empty := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "mirror")
+	mod := []string{"--dir", dir, "--module", "strata/echo/null"}
+	stored := func(v string) string { return filepath.Join(dir, "modules/strata/echo/null", v+".tar.gz") }
+
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		wantOut  []string
+		wantErr  []string
+	}{
+		{"an archive", append([]string{"mirror", "add-module", archive, "--version", "1.0.0"}, mod...), 0,
+			[]string{"added module strata/echo/null 1.0.0", stored("1.0.0"), `source  = "<mirror host:port>/strata/echo/null"`}, nil},
+		{"same again", append([]string{"mirror", "add-module", archive, "--version", "1.0.0"}, mod...), 0, []string{"added module"}, nil},
+		{"a directory, packed", append([]string{"mirror", "add-module", moduleDir, "--version", "1.1.0"}, mod...), 0,
+			[]string{"added module strata/echo/null 1.1.0", stored("1.1.0")}, nil},
+		{"the directory again", append([]string{"mirror", "add-module", moduleDir, "--version", "1.1.0"}, mod...), 0, []string{"added module"}, nil},
+		{"different bytes for a published version", append([]string{"mirror", "add-module", other, "--version", "1.0.0"}, mod...), 1,
+			nil, []string{"add module strata/echo/null 1.0.0: archive 1.0.0.tar.gz: already exists with different content"}},
+		{"a directory without a module", append([]string{"mirror", "add-module", empty, "--version", "2.0.0"}, mod...), 1,
+			nil, []string{"no .tf or .tofu file at its top level"}},
+		{"bad version", append([]string{"mirror", "add-module", archive, "--version", "v2"}, mod...), 1,
+			nil, []string{`invalid version "v2"`}},
+		{"no version", append([]string{"mirror", "add-module", archive}, mod...), 2,
+			nil, []string{"--dir or --s3-bucket, --module and --version are required"}},
+		{"bad module", []string{"mirror", "add-module", archive, "--dir", dir, "--module", "strata/echo", "--version", "1.0.0"}, 2,
+			nil, []string{`parse module "strata/echo"`}},
+		{"missing source", append([]string{"mirror", "add-module", filepath.Join(src, "none.tar.gz"), "--version", "1.0.0"}, mod...), 1,
+			nil, []string{"no such file"}},
+		{"help shows the source line", []string{"mirror", "add-module", "--help"}, 0,
+			[]string{`source  = "mirror.internal:8443/acme/network/aws"`, `version = "~> 1.2"`, "SSL_CERT_FILE"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := strata(t, tt.args...)
+			if code != tt.wantCode {
+				t.Errorf("strata %q exit code = %d, want %d\nstdout:\n%s\nstderr:\n%s", tt.args, code, tt.wantCode, out, errOut)
+			}
+			for _, w := range tt.wantOut {
+				if !strings.Contains(out, w) {
+					t.Errorf("strata %q stdout lacks %q:\n%s", tt.args, w, out)
+				}
+			}
+			for _, w := range tt.wantErr {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("strata %q stderr lacks %q:\n%s", tt.args, w, errOut)
+				}
+			}
+		})
+	}
+
+	t.Run("json", func(t *testing.T) {
+		args := append([]string{"mirror", "add-module", archive, "--version", "1.0.0", "-o", "json"}, mod...)
+		out, errOut, code := strata(t, args...)
+		if code != 0 {
+			t.Fatalf("strata %q exit code = %d\nstderr:\n%s", args, code, errOut)
+		}
+		var got mirrorAddModuleResult
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("strata %q = %v, want JSON:\n%s", args, err, out)
+		}
+		want := mirrorAddModuleResult{Module: "strata/echo/null", Version: "1.0.0", Path: stored("1.0.0")}
+		if got != want {
+			t.Errorf("strata %q = %+v, want %+v", args, got, want)
+		}
+	})
+
+	versions, err := mirror.NewStore(dir).ModuleVersions(context.Background(), "strata", "echo", "null")
+	if err != nil || strings.Join(versions, " ") != "1.0.0 1.1.0" {
+		t.Errorf("ModuleVersions() after the adds = %v, %v, want 1.0.0 1.1.0", versions, err)
+	}
+}
+
+// TestMirrorS3 adds a provider and a module to a bucket of a real
+// S3-compatible server and serves them from it.
+func TestMirrorS3(t *testing.T) {
+	endpoint, access, secret := awstest.Versitygw(t)
+	awstest.Env(t, access, secret)
+	awstest.CreateBucket(t, endpoint, "mirror")
+	s3 := []string{"--s3-bucket", "mirror", "--s3-prefix", "tofu/", "--s3-endpoint", endpoint}
+	src := t.TempDir()
+	published := mirrorZip(t, src, "terraform-provider-strata_0.1.0_linux_amd64.zip", "0.1.0")
+	archive := filepath.Join(src, "echo.tar.gz")
+	if err := os.WriteFile(archive, mirrortest.Module(t, "1.0.0"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	adds := []struct {
+		name    string
+		args    []string
+		wantOut string
+	}{
+		{"add", append([]string{"mirror", "add", published, "--provider", "strata-iac/strata"}, s3...),
+			"s3://mirror/tofu/registry.opentofu.org/strata-iac/strata/terraform-provider-strata_0.1.0_linux_amd64.zip"},
+		{"add-module", append([]string{"mirror", "add-module", archive, "--module", "strata/echo/null", "--version", "1.0.0"}, s3...),
+			"s3://mirror/tofu/modules/strata/echo/null/1.0.0.tar.gz"},
+	}
+	for _, tt := range adds {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := strata(t, tt.args...)
+			if code != 0 || !strings.Contains(out, tt.wantOut) {
+				t.Errorf("strata %q = %d %q %q, want 0 with %q", tt.args, code, out, errOut, tt.wantOut)
+			}
+		})
+	}
+	if !awstest.ObjectExists(t, endpoint, "mirror", "tofu/registry.opentofu.org/strata-iac/strata/terraform-provider-strata_0.1.0_linux_amd64.zip.hashes") {
+		t.Errorf("strata mirror add wrote no hashes object beside the archive")
+	}
+
+	t.Run("a missing bucket fails before serving", func(t *testing.T) {
+		certs := mirrortest.TLS(t)
+		args := []string{"mirror", "serve", "--s3-bucket", "missing", "--s3-endpoint", endpoint, "--addr", "127.0.0.1:0",
+			"--tls-cert", certs.CertFile, "--tls-key", certs.KeyFile}
+		out, errOut, code := strata(t, args...)
+		if code != 1 || !strings.Contains(errOut, "mirror serve: check mirror store s3://missing/") || strings.Contains(out, "serving") {
+			t.Errorf("strata %q = %d %q %q, want 1 with a check error", args, code, out, errOut)
+		}
+	})
+
+	certs := mirrortest.TLS(t)
+	addr := freeAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out lockedBuffer
+	cmd := newRootCommand(&out, &out)
+	cmd.SetArgs(append([]string{"mirror", "serve", "--addr", addr, "--tls-cert", certs.CertFile, "--tls-key", certs.KeyFile}, s3...))
+	done := make(chan error, 1)
+	go func() { done <- cmd.ExecuteContext(ctx) }()
+	waitServing(t, &out)
+	if want := "serving the provider mirror and module registry s3://mirror/tofu/ on https://" + addr + "/"; !strings.Contains(out.String(), want) {
+		t.Errorf("strata mirror serve printed %q, want %q", out.String(), want)
+	}
+	for path, want := range map[string]string{
+		"/registry.opentofu.org/strata-iac/strata/index.json":                                      `"0.1.0": {}`,
+		"/registry.opentofu.org/strata-iac/strata/terraform-provider-strata_0.1.0_linux_amd64.zip": "PK",
+		"/v1/modules/strata/echo/null/versions":                                                    `"version": "1.0.0"`,
+	} {
+		resp, err := certs.Client().Get("https://" + addr + path)
+		if err != nil {
+			t.Fatalf("GET %s = %v", path, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(body), want) {
+			t.Errorf("GET %s = %d %q, want 200 containing %q", path, resp.StatusCode, body, want)
+		}
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("strata mirror serve after interrupt = %v, want nil", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("strata mirror serve still running 10s after interrupt")
+	}
+}
+
+// freeAddr is a free 127.0.0.1 port's address.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// waitServing waits for strata mirror serve to say it is serving.
+func waitServing(t *testing.T, out *lockedBuffer) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(out.String(), "serving the provider mirror and module registry") {
+		if time.Now().After(deadline) {
+			t.Fatalf("strata mirror serve printed %q, want it serving", out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }

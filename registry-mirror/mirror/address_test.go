@@ -2,6 +2,7 @@ package mirror
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -65,8 +66,8 @@ func TestParseArchiveName(t *testing.T) {
 		want   archive
 		wantOK bool
 	}{
-		{"terraform-provider-strata_0.1.0_linux_amd64.zip", archive{"0.1.0", "linux", "amd64"}, true},
-		{"terraform-provider-strata_1.0.0-rc.1_darwin_arm64.zip", archive{"1.0.0-rc.1", "darwin", "arm64"}, true},
+		{"terraform-provider-strata_0.1.0_linux_amd64.zip", archive{version: "0.1.0", os: "linux", arch: "amd64"}, true},
+		{"terraform-provider-strata_1.0.0-rc.1_darwin_arm64.zip", archive{version: "1.0.0-rc.1", os: "darwin", arch: "arm64"}, true},
 		{"terraform-provider-other_0.1.0_linux_amd64.zip", archive{}, false},
 		{"terraform-provider-strata_0.1.0_linux_amd64.tar.gz", archive{}, false},
 		{"terraform-provider-strata_0.1.0_linux.zip", archive{}, false},
@@ -79,6 +80,7 @@ func TestParseArchiveName(t *testing.T) {
 		{"index.json", archive{}, false},
 		{"0.1.0.json", archive{}, false},
 		{".terraform-provider-strata_0.1.0_linux_amd64.zip.tmp-123", archive{}, false},
+		{"terraform-provider-strata_0.1.0_linux_amd64.zip.hashes", archive{}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -97,5 +99,41 @@ func TestParseArchiveNameExported(t *testing.T) {
 	}
 	if _, _, _, ok := ParseArchiveName("aws", "provider.zip"); ok {
 		t.Errorf("ParseArchiveName(aws, provider.zip) ok = true, want false")
+	}
+}
+
+func TestParseModule(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    Module
+		wantErr string
+	}{
+		{"strata/echo/null", Module{"strata", "echo", "null"}, ""},
+		{"Acme/Network_Core/AWS", Module{"acme", "network_core", "aws"}, ""},
+		{"a-b/c-d/x1", Module{"a-b", "c-d", "x1"}, ""},
+		{"strata/echo", Module{}, "want namespace/name/system"},
+		{"host/strata/echo/null", Module{}, "want namespace/name/system"},
+		{"_strata/echo/null", Module{}, `module namespace "_strata"`},
+		{"strata/echo-/null", Module{}, `module name "echo-"`},
+		{"strata/echo/nu-ll", Module{}, `module system "nu-ll"`},
+		{"strata/../null", Module{}, `module name ".."`},
+		{"strata/" + strings.Repeat("e", 65) + "/null", Module{}, "module name"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := ParseModule(tt.in)
+			if tt.wantErr != "" {
+				if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Errorf("ParseModule(%q) = %v, %v, want ErrInvalid containing %q", tt.in, got, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Errorf("ParseModule(%q) = %v, %v, want %v", tt.in, got, err, tt.want)
+			}
+			if got.String() != strings.ToLower(tt.in) {
+				t.Errorf("ParseModule(%q).String() = %q, want %q", tt.in, got.String(), strings.ToLower(tt.in))
+			}
+		})
 	}
 }

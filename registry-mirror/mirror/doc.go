@@ -1,11 +1,15 @@
-// Package mirror is strata's provider mirror: it keeps provider packages
-// in a directory and serves them to tofu over the Provider Network Mirror
-// Protocol.
+// Package mirror is strata's provider mirror and module registry: it keeps
+// provider packages and module archives in a directory or an S3 bucket,
+// and serves them to tofu over the Provider Network Mirror Protocol and
+// the Module Registry Protocol.
 //
-// The directory has the layout `tofu providers mirror` writes for a packed
-// mirror:
+// A [Store] ([NewStore] for a directory, [NewS3Store] for a bucket) has
+// the layout `tofu providers mirror` writes for a packed mirror, plus the
+// modules:
 //
-//	<dir>/<hostname>/<namespace>/<type>/terraform-provider-<type>_<version>_<os>_<arch>.zip
+//	<hostname>/<namespace>/<type>/terraform-provider-<type>_<version>_<os>_<arch>.zip
+//	<hostname>/<namespace>/<type>/terraform-provider-<type>_<version>_<os>_<arch>.zip.hashes
+//	modules/<namespace>/<name>/<system>/<version>.tar.gz
 //
 // so a directory made by that command, or copied into an air-gapped
 // network, can be served as it is. A [Server] answers
@@ -13,14 +17,25 @@
 //	GET /<hostname>/<namespace>/<type>/index.json      {"versions":{"0.1.0":{}}}
 //	GET /<hostname>/<namespace>/<type>/<version>.json  {"archives":{"linux_amd64":{"url":"…zip","hashes":["h1:…","zh:…"]}}}
 //	GET /<hostname>/<namespace>/<type>/<archive>.zip   the package
+//	GET /.well-known/terraform.json                    {"modules.v1":"/v1/modules/"}
+//	GET /v1/modules/<namespace>/<name>/<system>/versions            {"modules":[{"versions":[{"version":"1.0.0"}]}]}
+//	GET /v1/modules/<namespace>/<name>/<system>/<version>/download  204, X-Terraform-Get: ../<version>.tar.gz
+//	GET /v1/modules/<namespace>/<name>/<system>/<version>.tar.gz    the module
 //
-// and, when it has an upload token, PUT of an archive's path. The indexes
-// are computed from the archives present, so an archive is served as soon
-// as it is in place. The two hashes are the ones tofu itself computes and
+// and, when it has an upload token, PUT of a provider archive's or a
+// module archive's path. The indexes are computed from the archives
+// present, so an archive is served as soon as it is in place. The two
+// hashes of a provider archive are the ones tofu itself computes and
 // records in .terraform.lock.hcl: h1 is the Go module directory hash
 // (golang.org/x/mod/sumdb/dirhash Hash1) of the archive's files, zh the
-// SHA-256 of the archive file.
+// SHA-256 of the archive file. They are computed when the archive is
+// added and kept in the .hashes file beside it, so serving an index never
+// reads an archive.
 //
-// tofu only talks to a network mirror over https; [CLIConfig] writes the
-// tofu CLI configuration that points it at one, with a shared plugin cache.
+// tofu only talks to a network mirror or a registry over https;
+// [CLIConfig] writes the tofu CLI configuration that points it at a
+// mirror, with a shared plugin cache. Modules need no configuration: their
+// source names the registry's host, as in
+//
+//	source = "mirror.internal:8443/acme/network/aws"
 package mirror

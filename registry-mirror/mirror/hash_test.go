@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -93,39 +94,126 @@ func TestHashArchiveErrors(t *testing.T) {
 	}
 }
 
-// TestArchiveHashesCache checks that hashes are computed once per file
-// content and again when the file changes.
-func TestArchiveHashesCache(t *testing.T) {
+// TestArchiveHashes checks where hashes come from: an archive copied in by
+// hand is hashed once and gets a hashes file; a store that has not seen it
+// yet reads that file rather than the archive; a store keeps hashes in
+// memory; a changed archive is hashed again.
+func TestArchiveHashes(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	s := NewStore(dir)
-	path := mirrortest.ZipFile(t, dir, "x.zip", mirrortest.File{Name: "terraform-provider-x", Mode: 0o755, Body: "one"})
-	hashes := func() Hashes {
-		t.Helper()
-		info, err := os.Stat(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		h, err := s.archiveHashes(ctx, path, info)
-		if err != nil {
-			t.Fatalf("archiveHashes(%q) = %v", path, err)
-		}
-		return h
+	const key = testHost + "/" + testNS + "/" + testType + "/terraform-provider-strata_0.1.0_linux_amd64.zip"
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			s := b.new(t)
+			archives := func(s *Store) Hashes {
+				t.Helper()
+				got, err := s.Archives(ctx, testHost, testNS, testType, "0.1.0")
+				if err != nil {
+					t.Fatalf("Archives(0.1.0) = %v, want nil", err)
+				}
+				h := got["linux_amd64"].Hashes
+				return Hashes{H1: h[0], ZH: h[1]}
+			}
+			hashesFileOf := func() hashesFile {
+				t.Helper()
+				o, err := s.st.open(ctx, key+hashesSuffix)
+				if err != nil {
+					t.Fatalf("open(%s.hashes) = %v, want the hashes file", key, err)
+				}
+				defer o.Close()
+				var hf hashesFile
+				if err := json.NewDecoder(o).Decode(&hf); err != nil {
+					t.Fatal(err)
+				}
+				return hf
+			}
+
+			// Copied in by hand: no hashes file.
+			data := providerZip(t, "0.1.0")
+			if err := s.st.replace(ctx, key, data); err != nil {
+				t.Fatal(err)
+			}
+			want := hashesOf(t, data)
+			if got := archives(s); got != want {
+				t.Errorf("Archives() of an archive copied in = %v, want %v", got, want)
+			}
+			if hf := hashesFileOf(); hf.H1 != want.H1 || hf.ZH != want.ZH || hf.Size != int64(len(data)) {
+				t.Errorf("hashes file after Archives() = %+v, want %v of %d bytes", hf, want, len(data))
+			}
+
+			// A store that has not seen the archive trusts its hashes
+			// file: one saying otherwise shows the archive is not read.
+			info, err := s.st.stat(ctx, key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fromFile := Hashes{H1: "h1:from-file", ZH: "zh:from-file"}
+			if err := s.writeHashes(ctx, key, info, fromFile); err != nil {
+				t.Fatal(err)
+			}
+			fresh := newStore(s.st, s.dir)
+			if got := archives(fresh); got != fromFile {
+				t.Errorf("Archives() of a new store = %v, want the hashes file's %v", got, fromFile)
+			}
+			// The first store remembers what it computed.
+			if got := archives(s); got != want {
+				t.Errorf("Archives() again = %v, want the remembered %v", got, want)
+			}
+
+			// A changed archive is hashed again, and its file rewritten.
+			changed := providerZip(t, "0.1.0, changed by hand")
+			if err := s.st.replace(ctx, key, changed); err != nil {
+				t.Fatal(err)
+			}
+			want = hashesOf(t, changed)
+			if got := archives(fresh); got != want {
+				t.Errorf("Archives() after a change = %v, want %v", got, want)
+			}
+			if hf := hashesFileOf(); hf.H1 != want.H1 || hf.Size != int64(len(changed)) {
+				t.Errorf("hashes file after a change = %+v, want %v of %d bytes", hf, want, len(changed))
+			}
+		})
 	}
-	first := hashes()
-	s.hashes[path] = cachedHashes{size: s.hashes[path].size, modTime: s.hashes[path].modTime, hashes: Hashes{H1: "h1:cached"}}
-	if got := hashes(); got.H1 != "h1:cached" {
-		t.Errorf("archiveHashes(%q) = %v, want the cached result", path, got)
+}
+
+// TestHashesFileOf checks when a hashes file is taken to be of an archive.
+func TestHashesFileOf(t *testing.T) {
+	at := time.Date(2025, 1, 2, 3, 4, 5, 600_000_000, time.UTC)
+	hf := hashesFile{H1: "h1:x", ZH: "zh:x", Size: 10, ModTime: at}
+	tests := []struct {
+		name string
+		hf   hashesFile
+		f    fileInfo
+		want bool
+	}{
+		{"same", hf, fileInfo{size: 10, modTime: at}, true},
+		{"listed to the second", hf, fileInfo{size: 10, modTime: at.Truncate(time.Second)}, true},
+		{"rounded up", hf, fileInfo{size: 10, modTime: at.Add(400 * time.Millisecond)}, true},
+		{"other size", hf, fileInfo{size: 11, modTime: at}, false},
+		{"later", hf, fileInfo{size: 10, modTime: at.Add(2 * time.Second)}, false},
+		{"earlier", hf, fileInfo{size: 10, modTime: at.Add(-2 * time.Second)}, false},
+		{"no hashes", hashesFile{Size: 10, ModTime: at}, fileInfo{size: 10, modTime: at}, false},
 	}
-	mirrortest.ZipFile(t, dir, "x.zip", mirrortest.File{Name: "terraform-provider-x", Mode: 0o755, Body: "two, longer"})
-	future := time.Now().Add(time.Hour)
-	if err := os.Chtimes(path, future, future); err != nil {
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.hf.of(tt.f); got != tt.want {
+				t.Errorf("hashesFile%+v.of(%+v) = %v, want %v", tt.hf, tt.f, got, tt.want)
+			}
+		})
+	}
+}
+
+// hashesOf is the hashes of a zip archive's bytes.
+func hashesOf(t *testing.T, data []byte) Hashes {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "x.zip")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	second := hashes()
-	if second == first || second.H1 == "h1:cached" {
-		t.Errorf("archiveHashes(%q) after a change = %v, want new hashes (first %v)", path, second, first)
+	h, err := HashArchive(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return h
 }
 
 // unzip unpacks a zip into a new directory, as tofu installs a package.

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 
 	"golang.org/x/mod/semver"
@@ -60,12 +58,7 @@ func (s *Store) Archives(ctx context.Context, hostname, namespace, typ, version 
 		if a.version != version {
 			continue
 		}
-		path := filepath.Join(s.providerDir(p), name)
-		info, err := os.Stat(path)
-		if err != nil {
-			return fail(err)
-		}
-		h, err := s.archiveHashes(ctx, path, info)
+		h, err := s.archiveHashes(ctx, providerDir(p)+"/"+name, a.file)
 		if err != nil {
 			return fail(err)
 		}
@@ -77,9 +70,10 @@ func (s *Store) Archives(ctx context.Context, hostname, namespace, typ, version 
 	return out, nil
 }
 
-// scan checks a provider address and reads its directory: the archives by
-// file name. Anything else in the directory (indexes written by tofu
-// providers mirror, temporary files of uploads in progress) is ignored.
+// scan checks a provider address and lists its directory: the archives
+// by file name. Anything else in the directory (indexes written by tofu
+// providers mirror, hash files, temporary files of uploads in progress)
+// is ignored.
 func (s *Store) scan(ctx context.Context, hostname, namespace, typ string) (Provider, map[string]archive, error) {
 	if err := ctx.Err(); err != nil {
 		return Provider{}, nil, err
@@ -88,20 +82,15 @@ func (s *Store) scan(ctx context.Context, hostname, namespace, typ string) (Prov
 	if err != nil {
 		return Provider{}, nil, err
 	}
-	entries, err := os.ReadDir(s.providerDir(p))
-	if errors.Is(err, fs.ErrNotExist) {
-		return p, nil, nil
-	}
+	files, err := s.st.list(ctx, providerDir(p))
 	if err != nil {
 		return Provider{}, nil, err
 	}
 	archives := map[string]archive{}
-	for _, e := range entries {
-		if !e.Type().IsRegular() {
-			continue
-		}
-		if a, ok := parseArchiveName(p.Type, e.Name()); ok {
-			archives[e.Name()] = a
+	for _, f := range files {
+		if a, ok := parseArchiveName(p.Type, f.name); ok {
+			a.file = f
+			archives[f.name] = a
 		}
 	}
 	return p, archives, nil
@@ -109,7 +98,7 @@ func (s *Store) scan(ctx context.Context, hostname, namespace, typ string) (Prov
 
 // openArchive opens one archive of a provider for reading. The error wraps
 // [ErrNotFound] when there is no such archive.
-func (s *Store) openArchive(ctx context.Context, hostname, namespace, typ, name string) (*os.File, error) {
+func (s *Store) openArchive(ctx context.Context, hostname, namespace, typ, name string) (object, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -120,23 +109,12 @@ func (s *Store) openArchive(ctx context.Context, hostname, namespace, typ, name 
 	if _, ok := parseArchiveName(p.Type, name); !ok {
 		return nil, fmt.Errorf("%w archive name %q", ErrInvalid, name)
 	}
-	// The root keeps the open inside the store's directory, and the
-	// archive must be a regular file, as the indexes only list those.
-	root, err := os.OpenRoot(s.dir)
+	o, err := s.st.open(ctx, providerDir(p)+"/"+name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("archive %s/%s: %w", p, name, ErrNotFound)
 	}
 	if err != nil {
 		return nil, err
 	}
-	defer root.Close()
-	rel := filepath.Join(p.Hostname, p.Namespace, p.Type, name)
-	info, err := root.Lstat(rel)
-	if errors.Is(err, fs.ErrNotExist) || (err == nil && !info.Mode().IsRegular()) {
-		return nil, fmt.Errorf("archive %s/%s: %w", p, name, ErrNotFound)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return root.Open(rel)
+	return o, nil
 }

@@ -24,8 +24,9 @@ const shutdownTimeout = 30 * time.Second
 
 // Options configure a [Server].
 type Options struct {
-	// UploadToken enables PUT of archives by clients that send it as a
-	// bearer token. Without one, PUT is 405 Method Not Allowed.
+	// UploadToken enables PUT of provider and module archives by clients
+	// that send it as a bearer token. Without one, PUT is 405 Method Not
+	// Allowed.
 	UploadToken string
 	// MaxUpload is the largest archive a PUT may carry; 0 means
 	// [DefaultMaxUpload].
@@ -35,8 +36,9 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Server serves a [Store] over the Provider Network Mirror Protocol. It is
-// an http.Handler; tofu only uses a mirror over https, which
+// Server serves a [Store]'s providers over the Provider Network Mirror
+// Protocol and its modules over the Module Registry Protocol. It is an
+// http.Handler; tofu only uses a mirror or a registry over https, which
 // [Server.ListenAndServeTLS] provides.
 type Server struct {
 	store       *Store
@@ -61,24 +63,30 @@ func NewServer(store *Store, opts Options) *Server {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
-	// Every path has exactly four segments; anything else is 404, and a
-	// method other than these is 405. GET also answers HEAD.
+	// A provider path has exactly four segments, a module path six or
+	// seven under /v1/modules/; anything else is 404, and a method other
+	// than these is 405. GET also answers HEAD.
 	const pattern = "/{hostname}/{namespace}/{type}/{file}"
 	s.mux.HandleFunc("GET "+pattern, s.handleGet)
+	s.mux.HandleFunc("GET /.well-known/terraform.json", s.handleDiscovery)
+	s.mux.HandleFunc("GET "+modulePattern+"/versions", s.handleModuleVersions)
+	s.mux.HandleFunc("GET "+modulePattern+"/{version}/download", s.handleModuleDownload)
+	s.mux.HandleFunc("GET "+modulePattern+"/{file}", s.handleModuleArchive)
 	if s.uploadToken != "" {
 		s.mux.HandleFunc("PUT "+pattern, s.handlePut)
+		s.mux.HandleFunc("PUT "+modulePattern+"/{file}", s.handleModulePut)
 	}
 	return s
 }
 
-// ServeHTTP serves the mirror protocol, and uploads when enabled.
+// ServeHTTP serves the two protocols, and uploads when enabled.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(w, r)
 }
 
-// handleGet serves index.json, <version>.json and archives. Segments that
-// are not a valid address, version or archive name are 404, so no path
-// ever leaves the store's directory.
+// handleGet serves a provider's index.json, <version>.json and archives.
+// Segments that are not a valid address, version or archive name are 404,
+// so no path ever leaves the store.
 func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	hostname, namespace, typ, file := r.PathValue("hostname"), r.PathValue("namespace"), r.PathValue("type"), r.PathValue("file")
@@ -108,20 +116,16 @@ func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		defer f.Close()
-		info, err := f.Stat()
-		if err != nil {
-			s.fail(w, r, err)
-			return
-		}
 		w.Header().Set("Content-Type", "application/zip")
-		http.ServeContent(w, r, file, info.ModTime(), f)
+		http.ServeContent(w, r, file, f.info().modTime, f)
 	default:
 		http.NotFound(w, r)
 	}
 }
 
-// fail answers a failed GET: 404 for what the mirror does not have or
-// cannot name, 500 otherwise.
+// fail answers a failed GET: 404 for what the store does not have or
+// cannot name, 500 otherwise (tofu would read a 404 as "no such provider"
+// or "no such module").
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	if errors.Is(err, ErrNotFound) || errors.Is(err, ErrInvalid) {
 		http.NotFound(w, r)

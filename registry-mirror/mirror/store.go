@@ -1,15 +1,16 @@
 package mirror
 
 import (
+	"context"
 	"errors"
-	"path/filepath"
+	"fmt"
+	"path"
 	"sync"
-	"time"
 )
 
 var (
 	// ErrNotFound is wrapped when the mirror has no such provider,
-	// version or archive.
+	// version or archive, or no such module or module version.
 	ErrNotFound = errors.New("not found")
 	// ErrExists is wrapped when an upload would replace an archive with
 	// different content. Lock files pin archives by hash, so a published
@@ -17,34 +18,57 @@ var (
 	ErrExists = errors.New("already exists with different content")
 )
 
-// Store is a directory of provider packages in the packed mirror layout,
-// <dir>/<hostname>/<namespace>/<type>/<archive>.zip. It is safe for
-// concurrent use, also by several processes: archives are written
-// atomically and never replaced.
+// Store keeps provider packages and module archives, in a directory
+// ([NewStore]) or an S3 bucket ([NewS3Store]), in one layout:
+//
+//	<hostname>/<namespace>/<type>/terraform-provider-<type>_<version>_<os>_<arch>.zip          provider package
+//	<hostname>/<namespace>/<type>/terraform-provider-<type>_<version>_<os>_<arch>.zip.hashes   its h1: and zh: hashes
+//	modules/<namespace>/<name>/<system>/<version>.tar.gz                                      module archive
+//
+// It is safe for concurrent use, also by several processes: archives are
+// written atomically and never replaced.
 type Store struct {
+	st  storage
 	dir string
 
 	mu     sync.Mutex
-	hashes map[string]cachedHashes // by archive path
-}
-
-// cachedHashes are an archive's hashes, valid while the file keeps its
-// size and modification time.
-type cachedHashes struct {
-	size    int64
-	modTime time.Time
-	hashes  Hashes
+	hashes map[string]cachedHashes // by archive key
 }
 
 // NewStore returns the store in dir, which is created by the first upload.
 func NewStore(dir string) *Store {
-	return &Store{dir: dir, hashes: map[string]cachedHashes{}}
+	return newStore(dirStorage{dir: dir}, dir)
 }
 
-// Dir is the store's directory.
+func newStore(st storage, dir string) *Store {
+	return &Store{st: st, dir: dir, hashes: map[string]cachedHashes{}}
+}
+
+// Dir is the store's directory; it is empty for a store on S3.
 func (s *Store) Dir() string { return s.dir }
 
-// providerDir is the directory of a checked provider's archives.
-func (s *Store) providerDir(p Provider) string {
-	return filepath.Join(s.dir, p.Hostname, p.Namespace, p.Type)
+// Location names where the store keeps the file at the slash-separated
+// path elem, relative to its top: a path in its directory, or an s3://
+// URL. Without elem it names the top itself.
+func (s *Store) Location(elem ...string) string {
+	if len(elem) == 0 {
+		return s.st.location("")
+	}
+	return s.st.location(path.Join(elem...))
+}
+
+// Check makes sure the store can be read: that its directory is one, or
+// does not exist yet; that its bucket answers a listing with the
+// credentials at hand.
+func (s *Store) Check(ctx context.Context) error {
+	if err := s.st.check(ctx); err != nil {
+		return fmt.Errorf("check mirror store %s: %w", s.st.location(""), err)
+	}
+	return nil
+}
+
+// providerDir is the key of the directory of a checked provider's
+// archives.
+func providerDir(p Provider) string {
+	return p.Hostname + "/" + p.Namespace + "/" + p.Type
 }

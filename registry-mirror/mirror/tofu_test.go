@@ -41,17 +41,23 @@ output "echo" {
 // provider, built and uploaded, served over https, installed by a real
 // tofu init through a network_mirror, and run by tofu apply; then a second
 // working directory with the same plugin cache and lock file installs it
-// without downloading anything.
+// without downloading anything. It runs on a directory store and on an S3
+// store.
 func TestTofuInstallsFromMirror(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the test provider and runs tofu; skipped with -short")
 	}
 	tofu := tofutest.Binary(t)
-	ctx := context.Background()
-
 	prov := mirrortest.BuildProvider(t, "0.1.0")
 	t.Logf("built the test provider in %s", prov.BuildTime.Round(time.Millisecond))
-	store := NewStore(t.TempDir())
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) { installFromMirror(t, tofu, prov, b.new(t)) })
+	}
+}
+
+// installFromMirror is TestTofuInstallsFromMirror on one store.
+func installFromMirror(t *testing.T, tofu string, prov mirrortest.Provider, store *Store) {
+	ctx := context.Background()
 	f, err := os.Open(prov.Zip)
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -39,6 +40,13 @@ func TestAddProvider(t *testing.T) {
 		t.Errorf("Stat(%q) = %v, %v, want mode 0644", path, info, err)
 	}
 	assertNoTemporaryFiles(t, dir)
+	var hf hashesFile
+	if raw, err := os.ReadFile(path + ".hashes"); err != nil || json.Unmarshal(raw, &hf) != nil {
+		t.Errorf("ReadFile(%q.hashes) = %q, %v, want the hashes as JSON", path, raw, err)
+	}
+	if want := hashesOf(t, data); hf.H1 != want.H1 || hf.ZH != want.ZH || hf.Size != int64(len(data)) {
+		t.Errorf("hashes file = %+v, want %v of %d bytes", hf, want, len(data))
+	}
 
 	t.Run("same bytes again", func(t *testing.T) {
 		if err := s.AddProvider(ctx, testHost, testNS, testType, "0.1.0", "linux", "amd64", bytes.NewReader(data)); err != nil {
@@ -141,32 +149,43 @@ func TestAddProviderWindowsExecutableNeedsNoMode(t *testing.T) {
 // TestAddProviderConcurrent uploads two different archives to one path at
 // once: exactly one wins, whole, and the other gets ErrExists.
 func TestAddProviderConcurrent(t *testing.T) {
-	s := NewStore(t.TempDir())
-	zips := [][]byte{providerZip(t, "a"), providerZip(t, "b")}
-	errs := make([]error, len(zips))
-	var wg sync.WaitGroup
-	for i, z := range zips {
-		wg.Go(func() {
-			errs[i] = s.AddProvider(context.Background(), testHost, testNS, testType, "0.1.0", "linux", "amd64", bytes.NewReader(z))
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			s := b.new(t)
+			zips := [][]byte{providerZip(t, "a"), providerZip(t, "b")}
+			errs := make([]error, len(zips))
+			var wg sync.WaitGroup
+			for i, z := range zips {
+				wg.Go(func() {
+					errs[i] = s.AddProvider(context.Background(), testHost, testNS, testType, "0.1.0", "linux", "amd64", bytes.NewReader(z))
+				})
+			}
+			wg.Wait()
+			won := -1
+			for i, err := range errs {
+				switch {
+				case err == nil && won == -1:
+					won = i
+				case errors.Is(err, ErrExists):
+				default:
+					t.Errorf("AddProvider(%d) = %v, want nil for one and ErrExists for the other", i, err)
+				}
+			}
+			if won == -1 {
+				t.Fatalf("AddProvider() = %v, want one to succeed", errs)
+			}
+			key := testHost + "/" + testNS + "/" + testType + "/terraform-provider-strata_0.1.0_linux_amd64.zip"
+			if got := readKey(t, s, key); !bytes.Equal(got, zips[won]) {
+				t.Errorf("stored archive is not the one that won the race")
+			}
+			archives, err := s.Archives(context.Background(), testHost, testNS, testType, "0.1.0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := archives["linux_amd64"].Hashes, hashesOf(t, zips[won]).List(); !slices.Equal(got, want) {
+				t.Errorf("Archives() hashes = %v, want the winner's %v", got, want)
+			}
 		})
-	}
-	wg.Wait()
-	won := -1
-	for i, err := range errs {
-		switch {
-		case err == nil && won == -1:
-			won = i
-		case errors.Is(err, ErrExists):
-		default:
-			t.Errorf("AddProvider(%d) = %v, want nil for one and ErrExists for the other", i, err)
-		}
-	}
-	if won == -1 {
-		t.Fatalf("AddProvider() = %v, want one to succeed", errs)
-	}
-	got, _ := os.ReadFile(filepath.Join(s.Dir(), testHost, testNS, testType, "terraform-provider-strata_0.1.0_linux_amd64.zip"))
-	if !bytes.Equal(got, zips[won]) {
-		t.Errorf("stored archive is not the one that won the race")
 	}
 }
 

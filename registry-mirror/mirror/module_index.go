@@ -1,0 +1,89 @@
+package mirror
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+
+	"github.com/Masterminds/semver/v3"
+)
+
+// ModuleVersions lists the versions of a module that have an archive,
+// lowest first. The error wraps [ErrNotFound] when there are none, and
+// [ErrInvalid] for a malformed address.
+func (s *Store) ModuleVersions(ctx context.Context, namespace, name, system string) ([]string, error) {
+	fail := func(err error) ([]string, error) {
+		return nil, fmt.Errorf("list versions of module %s/%s/%s: %w", namespace, name, system, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return fail(err)
+	}
+	m, err := newModule(namespace, name, system)
+	if err != nil {
+		return fail(err)
+	}
+	files, err := s.st.list(ctx, moduleDir(m))
+	if err != nil {
+		return fail(err)
+	}
+	var versions []*semver.Version
+	for _, f := range files {
+		if v, ok := parseModuleArchiveName(f.name); ok {
+			versions = append(versions, semver.MustParse(v))
+		}
+	}
+	if len(versions) == 0 {
+		return fail(ErrNotFound)
+	}
+	slices.SortFunc(versions, func(a, b *semver.Version) int { return a.Compare(b) })
+	out := make([]string, len(versions))
+	for i, v := range versions {
+		out[i] = v.Original()
+	}
+	return out, nil
+}
+
+// openModule opens the archive of a module version for reading. The error
+// wraps [ErrNotFound] when there is none.
+func (s *Store) openModule(ctx context.Context, namespace, name, system, version string) (object, error) {
+	m, err := checkModuleRef(ctx, namespace, name, system, version)
+	if err != nil {
+		return nil, err
+	}
+	o, err := s.st.open(ctx, moduleKey(m, version))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("module %s %s: %w", m, version, ErrNotFound)
+	}
+	return o, err
+}
+
+// statModule tells whether a module version has an archive: the error
+// wraps [ErrNotFound] when it has none.
+func (s *Store) statModule(ctx context.Context, namespace, name, system, version string) error {
+	m, err := checkModuleRef(ctx, namespace, name, system, version)
+	if err != nil {
+		return err
+	}
+	_, err = s.st.stat(ctx, moduleKey(m, version))
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("module %s %s: %w", m, version, ErrNotFound)
+	}
+	return err
+}
+
+// checkModuleRef checks the address and version of a module version.
+func checkModuleRef(ctx context.Context, namespace, name, system, version string) (Module, error) {
+	if err := ctx.Err(); err != nil {
+		return Module{}, err
+	}
+	m, err := newModule(namespace, name, system)
+	if err != nil {
+		return Module{}, err
+	}
+	if err := checkModuleVersion(version); err != nil {
+		return Module{}, err
+	}
+	return m, nil
+}

@@ -1,0 +1,132 @@
+package mirror
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+)
+
+// ModulesPath is where a [Server] serves the Module Registry Protocol, as
+// its service discovery document says: {"modules.v1": "/v1/modules/"}.
+const ModulesPath = "/v1/modules/"
+
+// modulePattern is the path of a module, after the method.
+const modulePattern = ModulesPath + "{namespace}/{name}/{system}"
+
+// handleDiscovery serves GET /.well-known/terraform.json, which tells tofu
+// where the module registry is. It names no providers.v1: the mirror
+// serves providers over the Provider Network Mirror Protocol, which tofu
+// finds through its CLI configuration instead.
+func (s *Server) handleDiscovery(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, map[string]string{"modules.v1": ModulesPath})
+}
+
+// moduleVersions is the body of GET <module>/versions.
+type moduleVersions struct {
+	Modules []moduleVersionList `json:"modules"`
+}
+
+type moduleVersionList struct {
+	Versions []moduleVersion `json:"versions"`
+}
+
+type moduleVersion struct {
+	Version string `json:"version"`
+}
+
+// handleModuleVersions serves GET /v1/modules/<namespace>/<name>/<system>/versions:
+// {"modules":[{"versions":[{"version":"1.0.0"},…]}]}, lowest first; 404
+// for a module without versions.
+func (s *Server) handleModuleVersions(w http.ResponseWriter, r *http.Request) {
+	versions, err := s.store.ModuleVersions(r.Context(), r.PathValue("namespace"), r.PathValue("name"), r.PathValue("system"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	list := moduleVersionList{Versions: make([]moduleVersion, len(versions))}
+	for i, v := range versions {
+		list.Versions[i] = moduleVersion{Version: v}
+	}
+	writeJSON(w, moduleVersions{Modules: []moduleVersionList{list}})
+}
+
+// handleModuleDownload serves GET /v1/modules/<namespace>/<name>/<system>/<version>/download:
+// 204 No Content with the archive's URL in X-Terraform-Get, relative to
+// this path (../<version>.tar.gz), which tofu resolves against it; the
+// .tar.gz tells tofu to unpack the download. 404 for a version without
+// an archive.
+func (s *Server) handleModuleDownload(w http.ResponseWriter, r *http.Request) {
+	version := r.PathValue("version")
+	if err := s.store.statModule(r.Context(), r.PathValue("namespace"), r.PathValue("name"), r.PathValue("system"), version); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	w.Header().Set("X-Terraform-Get", "../"+version+moduleArchiveExt)
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// handleModuleArchive serves GET /v1/modules/<namespace>/<name>/<system>/<version>.tar.gz.
+func (s *Server) handleModuleArchive(w http.ResponseWriter, r *http.Request) {
+	file := r.PathValue("file")
+	version, ok := parseModuleArchiveName(file)
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	o, err := s.store.openModule(r.Context(), r.PathValue("namespace"), r.PathValue("name"), r.PathValue("system"), version)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	defer o.Close()
+	w.Header().Set("Content-Type", "application/gzip")
+	http.ServeContent(w, r, file, o.info().modTime, o)
+}
+
+// handleModulePut serves PUT /v1/modules/<namespace>/<name>/<system>/<version>.tar.gz:
+// an upload with the server's bearer token, answered as a provider
+// upload is, with 201 and {"module":…,"version":…} when stored.
+func (s *Server) handleModulePut(w http.ResponseWriter, r *http.Request) {
+	if !s.authorized(r) {
+		s.unauthorized(w)
+		return
+	}
+	m, err := newModule(r.PathValue("namespace"), r.PathValue("name"), r.PathValue("system"))
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	version, ok := parseModuleArchiveName(r.PathValue("file"))
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	body := http.MaxBytesReader(w, r.Body, s.maxUpload)
+	err = s.store.AddModule(r.Context(), m.Namespace, m.Name, m.System, version, body)
+	if s.failUpload(w, r, err) {
+		return
+	}
+	s.log.InfoContext(r.Context(), "module uploaded", "module", m.String(), "version", version)
+	writeCreated(w, map[string]string{"module": m.String(), "version": version})
+}
+
+// failUpload answers a failed upload and reports whether it failed: 413
+// past the size limit, 400 for malformed input, 409 for a different
+// archive under a published name, 500 otherwise.
+func (s *Server) failUpload(w http.ResponseWriter, r *http.Request, err error) bool {
+	var tooLarge *http.MaxBytesError
+	switch {
+	case err == nil:
+		return false
+	case errors.As(err, &tooLarge):
+		http.Error(w, fmt.Sprintf("archive larger than %d bytes", tooLarge.Limit), http.StatusRequestEntityTooLarge)
+	case errors.Is(err, ErrInvalid):
+		http.Error(w, err.Error(), http.StatusBadRequest)
+	case errors.Is(err, ErrExists):
+		http.Error(w, err.Error(), http.StatusConflict)
+	default:
+		s.log.ErrorContext(r.Context(), "upload failed", "path", r.URL.Path, "err", err)
+		http.Error(w, "upload failed", http.StatusInternalServerError)
+	}
+	return true
+}

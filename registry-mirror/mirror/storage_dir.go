@@ -1,0 +1,286 @@
+package mirror
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// dirStorage keeps files in a directory, made by the first write. Every
+// access goes through an os.Root of the directory, so no key leaves it,
+// even through a symbolic link. Files are 0644 and directories 0755:
+// provider and module packages are not secret.
+type dirStorage struct {
+	dir string
+}
+
+var _ storage = dirStorage{}
+
+// root opens the directory as a root. ok is false when it does not exist
+// yet, which is an empty storage to readers.
+func (d dirStorage) root() (root *os.Root, ok bool, err error) {
+	root, err = os.OpenRoot(d.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return root, true, nil
+}
+
+// lstat returns the info of the regular file at key; anything else there
+// (a directory, a symbolic link) is fs.ErrNotExist.
+func lstat(root *os.Root, key string) (fileInfo, error) {
+	info, err := root.Lstat(filepath.FromSlash(key))
+	if err != nil {
+		return fileInfo{}, err
+	}
+	if !info.Mode().IsRegular() {
+		return fileInfo{}, &fs.PathError{Op: "open", Path: key, Err: fs.ErrNotExist}
+	}
+	return fileInfo{name: info.Name(), size: info.Size(), modTime: info.ModTime()}, nil
+}
+
+func (d dirStorage) stat(ctx context.Context, key string) (fileInfo, error) {
+	if err := ctx.Err(); err != nil {
+		return fileInfo{}, err
+	}
+	root, ok, err := d.root()
+	if err != nil {
+		return fileInfo{}, err
+	}
+	if !ok {
+		return fileInfo{}, &fs.PathError{Op: "stat", Path: d.location(key), Err: fs.ErrNotExist}
+	}
+	defer root.Close()
+	return lstat(root, key)
+}
+
+func (d dirStorage) open(ctx context.Context, key string) (object, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	root, ok, err := d.root()
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &fs.PathError{Op: "open", Path: d.location(key), Err: fs.ErrNotExist}
+	}
+	defer root.Close()
+	// Only a regular file is served, as list only lists those.
+	if _, err := lstat(root, key); err != nil {
+		return nil, err
+	}
+	f, err := root.Open(filepath.FromSlash(key))
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return dirObject{File: f, fi: fileInfo{name: info.Name(), size: info.Size(), modTime: info.ModTime()}}, nil
+}
+
+// dirObject is an open file of a dirStorage.
+type dirObject struct {
+	*os.File
+	fi fileInfo
+}
+
+func (o dirObject) info() fileInfo { return o.fi }
+
+func (d dirStorage) list(ctx context.Context, dir string) ([]fileInfo, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	root, ok, err := d.root()
+	if err != nil || !ok {
+		return nil, err
+	}
+	defer root.Close()
+	f, err := root.Open(filepath.FromSlash(path.Clean("./" + dir)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	if err != nil {
+		return nil, err
+	}
+	var out []fileInfo
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		info, err := e.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // removed since ReadDir
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fileInfo{name: e.Name(), size: info.Size(), modTime: info.ModTime()})
+	}
+	slices.SortFunc(out, func(a, b fileInfo) int { return strings.Compare(a.name, b.name) })
+	return out, nil
+}
+
+// create writes to a temporary file beside key, whose name starts with a
+// dot so that no index lists it, then hard-links it into place: a link
+// creates the name only if it is free, so two writers of one key cannot
+// replace each other.
+func (d dirStorage) create(ctx context.Context, key string, r io.Reader, check func(*os.File) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	root, err := d.mkroot(path.Dir(key))
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	tmp, tmpName, err := createTemp(root, key)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		tmp.Close()
+		root.Remove(tmpName)
+	}()
+	if err := spool(ctx, tmp, r); err != nil {
+		return err
+	}
+	if err := check(tmp); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := root.Link(tmpName, filepath.FromSlash(key)); err != nil {
+		return err
+	}
+	syncDir(root, path.Dir(key))
+	return nil
+}
+
+// replace writes a temporary file beside key and renames it into place.
+func (d dirStorage) replace(ctx context.Context, key string, data []byte) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	root, err := d.mkroot(path.Dir(key))
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	tmp, tmpName, err := createTemp(root, key)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		tmp.Close()
+		root.Remove(tmpName)
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := root.Rename(tmpName, filepath.FromSlash(key)); err != nil {
+		return err
+	}
+	syncDir(root, path.Dir(key))
+	return nil
+}
+
+// mkroot makes the storage's directory and dir inside it, and opens the
+// root.
+func (d dirStorage) mkroot(dir string) (*os.Root, error) {
+	if err := os.MkdirAll(d.dir, 0o755); err != nil {
+		return nil, err
+	}
+	root, err := os.OpenRoot(d.dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := root.MkdirAll(filepath.FromSlash(dir), 0o755); err != nil {
+		root.Close()
+		return nil, err
+	}
+	return root, nil
+}
+
+// createTemp creates a new temporary file beside key, named
+// .<name>.tmp-<random>, and returns it with its name in the root.
+func createTemp(root *os.Root, key string) (*os.File, string, error) {
+	for range 10 {
+		var b [8]byte
+		rand.Read(b[:])
+		name := filepath.FromSlash(path.Join(path.Dir(key), "."+path.Base(key)+".tmp-"+hex.EncodeToString(b[:])))
+		f, err := root.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, name, err
+	}
+	return nil, "", fmt.Errorf("create a temporary file for %s: names taken", key)
+}
+
+// syncDir makes a new directory entry durable. It is best effort: some
+// systems cannot sync a directory, and the file is in place all the same.
+func syncDir(root *os.Root, dir string) {
+	if d, err := root.Open(filepath.FromSlash(dir)); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
+// check succeeds when the directory is a directory, or does not exist yet.
+func (d dirStorage) check(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	info, err := os.Stat(d.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !info.IsDir() {
+		return fmt.Errorf("%s is not a directory", d.dir)
+	}
+	return nil
+}
+
+func (d dirStorage) location(key string) string {
+	if key == "" {
+		return d.dir
+	}
+	return filepath.Join(d.dir, filepath.FromSlash(key))
+}
