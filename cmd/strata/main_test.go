@@ -146,3 +146,42 @@ func TestVersion(t *testing.T) {
 		t.Errorf("strata version = %d, %q, want strata's version and OpenTofu v1.10.6", code, out)
 	}
 }
+
+func TestHistory(t *testing.T) {
+	root := repo(t)
+	env := filepath.Join(root, "environments", "acme", "dev")
+	state := t.TempDir()
+	tofuBin := tofutest.Binary(t)
+	for i := 0; i < 2; i++ {
+		if _, errOut, code := strata(t, "apply", env, "--tofu", tofuBin, "--state-dir", state, "--drift-interval", "0"); code != 0 {
+			t.Fatalf("apply exit code = %d:\n%s", code, errOut)
+		}
+	}
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		want     []string
+	}{
+		{"every stack", []string{"history", env}, 0, []string{"STACK", "base", "#2", "no-changes", "#1", "install", "applied", "report"}},
+		{"one stack", []string{"history", env, "net", "--limit", "1"}, 0, []string{"net", "#2"}},
+		{"json", []string{"history", env, "net", "-o", "json"}, 0, []string{`"number": 2`, `"number": 1`, `"cause": "install"`}},
+		{"unknown stack", []string{"history", env, "nope"}, 1, []string{"stack nope of acme/dev has no runs"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := strata(t, append(tt.args, "--state-dir", state)...)
+			if code != tt.wantCode {
+				t.Errorf("strata %q exit code = %d, want %d:\n%s%s", tt.args, code, tt.wantCode, out, errOut)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out+errOut, w) {
+					t.Errorf("strata %q output lacks %q:\n%s%s", tt.args, w, out, errOut)
+				}
+			}
+		})
+	}
+	if out, _, _ := strata(t, "history", env, "net", "--limit", "1", "--state-dir", state); strings.Contains(out, "#1") {
+		t.Errorf("history --limit 1 lists more than the newest run:\n%s", out)
+	}
+}

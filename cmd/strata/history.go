@@ -1,0 +1,83 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/history"
+)
+
+func newHistoryCommand(g *globals) *cobra.Command {
+	var limit int
+	cmd := &cobra.Command{
+		Use:   "history ENV [STACK]",
+		Short: "List the runs of an environment's stacks, newest first",
+		Long: `history lists the recorded runs of every stack of an environment, or of
+one stack: number, operation, cause, versions, changes, plan id, result and
+duration, newest first. Every run is kept, including those of stacks that
+have since left the repository, and runs that a killed process left
+unfinished (shown as interrupted).`,
+		Example: "  strata history environments/demo/dev\n  strata history environments/demo/dev network --limit 5 -o json",
+		Args:    cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := g.checkOutput("text", "json"); err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			env, err := environment.Load(ctx, args[0])
+			if env == nil {
+				return err
+			}
+			// A broken environment still has a history worth reading.
+			st, err := orchestrator.OpenStores(ctx, env, g.stateDir)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			stacks := args[1:]
+			if len(stacks) == 0 {
+				if stacks, err = st.History.Stacks(ctx, env.Client, env.Name); err != nil {
+					return err
+				}
+			}
+			var runs []history.Run
+			for _, s := range stacks {
+				rs, err := st.History.List(ctx, env.Client, env.Name, s, limit)
+				if err != nil {
+					return err
+				}
+				if len(rs) == 0 && len(args) == 2 {
+					return fmt.Errorf("history: stack %s of %s/%s has no runs", s, env.Client, env.Name)
+				}
+				runs = append(runs, rs...)
+			}
+			if g.output == "json" {
+				if runs == nil {
+					runs = []history.Run{}
+				}
+				return writeJSON(g.stdout, runs)
+			}
+			tw := newTable(g.stdout)
+			fmt.Fprintln(tw, "STACK\tRUN\tOPERATION\tWHEN\tCAUSE\tVERSION\tCHANGES\tPLAN\tRESULT\tDURATION")
+			for _, r := range runs {
+				version := dash(r.ToVersion)
+				if r.FromVersion != "" && r.FromVersion != r.ToVersion {
+					version = fmt.Sprintf("%s → %s", r.FromVersion, dash(r.ToVersion))
+				}
+				changes := "-"
+				if r.Summary.Add+r.Summary.Change+r.Summary.Destroy > 0 {
+					changes = fmt.Sprintf("+%d ~%d -%d", r.Summary.Add, r.Summary.Change, r.Summary.Destroy)
+				}
+				fmt.Fprintf(tw, "%s\t#%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Stack, r.Number, r.Operation,
+					r.StartedAt.Local().Format(time.DateTime), dash(r.Cause), version, changes, dash(r.PlanID), r.Result, r.Duration.Round(time.Millisecond))
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().IntVar(&limit, "limit", 20, "most runs per stack; 0 lists them all")
+	return cmd
+}
