@@ -1,16 +1,16 @@
 package orchestrator_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/strata-iac/strata/orchestrator/internal/testrepo"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -23,49 +23,15 @@ import (
 // fixture copies testdata/<name> into a temporary repository and returns
 // its root.
 func fixture(t testing.TB, name string) string {
-	t.Helper()
-	dst := t.TempDir()
-	if err := os.CopyFS(dst, os.DirFS(filepath.Join("testdata", name))); err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	return testrepo.Copy(t, filepath.Join("testdata", name))
 }
 
-// setInit changes one key of the environment's init ConfigMap.
+// setInit changes one key of the acme/dev environment's init ConfigMap.
 func setInit(t *testing.T, root, key, value string) {
-	t.Helper()
-	p := filepath.Join(root, "environments", "acme", "dev", "init.yaml")
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	re := regexp.MustCompile(`(?m)^(  ` + regexp.QuoteMeta(key) + `:).*$`)
-	if !re.Match(b) {
-		t.Fatalf("init.yaml has no key %s", key)
-	}
-	b = re.ReplaceAll(b, []byte("${1} "+value))
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testrepo.SetInit(t, root, "acme", "dev", key, value)
 }
 
-// syncBuffer is a log sink safe for the concurrent runs.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = testrepo.Buffer
 
 type env struct {
 	t          *testing.T

@@ -55,13 +55,7 @@ func TestCommands(t *testing.T) {
 	}
 	brokenEnv := filepath.Join(broken, "environments", "acme", "dev")
 
-	tests := []struct {
-		name     string
-		args     []string
-		wantCode int
-		wantOut  []string
-		wantErr  []string
-	}{
+	tests := []cliCase{
 		{"validate", []string{"validate", env}, 0, []string{"acme/dev (non-prod) is valid: 6 stacks in 4 layers"}, nil},
 		{"validate reports the file", []string{"validate", brokenEnv}, 1, []string{"environments/acme/dev/services/app.yaml"}, []string{"problem(s) found"}},
 		{"validate json", []string{"validate", brokenEnv, "-o", "json"}, 1, []string{`"valid": false`, `"file": "environments/acme/dev/services/app.yaml"`}, nil},
@@ -76,24 +70,7 @@ func TestCommands(t *testing.T) {
 			[]string{"INFO [net] up to date: no input changed since run #1", "6 unchanged"}, nil},
 		{"status", []string{"status", env, "--state-dir", state}, 0, []string{"#1 apply", "applied", "/configuration/base"}, nil},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			out, errOut, code := strata(t, tt.args...)
-			if code != tt.wantCode {
-				t.Errorf("strata %q exit code = %d, want %d\nstdout:\n%s\nstderr:\n%s", tt.args, code, tt.wantCode, out, errOut)
-			}
-			for _, w := range tt.wantOut {
-				if !strings.Contains(out, w) {
-					t.Errorf("strata %q stdout lacks %q:\n%s", tt.args, w, out)
-				}
-			}
-			for _, w := range tt.wantErr {
-				if !strings.Contains(errOut, w) {
-					t.Errorf("strata %q stderr lacks %q:\n%s", tt.args, w, errOut)
-				}
-			}
-		})
-	}
+	runCases(t, tests)
 
 	t.Run("status json shows no private value", func(t *testing.T) {
 		out, _, code := strata(t, "status", env, "--state-dir", state, "-o", "json")
@@ -183,5 +160,38 @@ func TestHistory(t *testing.T) {
 	}
 	if out, _, _ := strata(t, "history", env, "net", "--limit", "1", "--state-dir", state); strings.Contains(out, "#1") {
 		t.Errorf("history --limit 1 lists more than the newest run:\n%s", out)
+	}
+}
+
+// cliCase is one command line and what it must print.
+type cliCase struct {
+	name     string
+	args     []string
+	wantCode int
+	wantOut  []string
+	wantErr  []string
+}
+
+// runCases runs each case as a subtest: the exit code, and every line
+// wanted on stdout and on stderr.
+func runCases(t *testing.T, tests []cliCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := strata(t, tt.args...)
+			if code != tt.wantCode {
+				t.Errorf("strata %q exit code = %d, want %d\nstdout:\n%s\nstderr:\n%s", tt.args, code, tt.wantCode, out, errOut)
+			}
+			for _, w := range tt.wantOut {
+				if !strings.Contains(out, w) {
+					t.Errorf("strata %q stdout lacks %q:\n%s", tt.args, w, out)
+				}
+			}
+			for _, w := range tt.wantErr {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("strata %q stderr lacks %q:\n%s", tt.args, w, errOut)
+				}
+			}
+		})
 	}
 }

@@ -38,13 +38,7 @@ func TestMirrorAdd(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "mirror")
 	prov := []string{"--dir", dir, "--provider", "registry.opentofu.org/strata-iac/strata"}
 
-	tests := []struct {
-		name     string
-		args     []string
-		wantCode int
-		wantOut  []string
-		wantErr  []string
-	}{
+	tests := []cliCase{
 		{"from the published name", append([]string{"mirror", "add", published}, prov...), 0,
 			[]string{"added registry.opentofu.org/strata-iac/strata 0.1.0 linux_amd64",
 				filepath.Join(dir, "registry.opentofu.org/strata-iac/strata/terraform-provider-strata_0.1.0_linux_amd64.zip"),
@@ -77,24 +71,7 @@ func TestMirrorAdd(t *testing.T) {
 			[]string{"provider_installation {", "network_mirror {", `url = "https://mirror.internal:8443/"`, "plugin_cache_dir", "SSL_CERT_FILE",
 				`source  = "mirror.internal:8443/acme/network/aws"`, "not implemented yet"}, nil},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			out, errOut, code := strata(t, tt.args...)
-			if code != tt.wantCode {
-				t.Errorf("strata %q exit code = %d, want %d\nstdout:\n%s\nstderr:\n%s", tt.args, code, tt.wantCode, out, errOut)
-			}
-			for _, w := range tt.wantOut {
-				if !strings.Contains(out, w) {
-					t.Errorf("strata %q stdout lacks %q:\n%s", tt.args, w, out)
-				}
-			}
-			for _, w := range tt.wantErr {
-				if !strings.Contains(errOut, w) {
-					t.Errorf("strata %q stderr lacks %q:\n%s", tt.args, w, errOut)
-				}
-			}
-		})
-	}
+	runCases(t, tests)
 
 	t.Run("json", func(t *testing.T) {
 		args := append([]string{"mirror", "add", published, "-o", "json"}, prov...)
@@ -285,13 +262,7 @@ func TestMirrorAddModule(t *testing.T) {
 	mod := []string{"--dir", dir, "--module", "strata/echo/null"}
 	stored := func(v string) string { return filepath.Join(dir, "modules/strata/echo/null", v+".tar.gz") }
 
-	tests := []struct {
-		name     string
-		args     []string
-		wantCode int
-		wantOut  []string
-		wantErr  []string
-	}{
+	tests := []cliCase{
 		{"an archive", append([]string{"mirror", "add-module", archive, "--version", "1.0.0"}, mod...), 0,
 			[]string{"added module strata/echo/null 1.0.0", stored("1.0.0"), `source  = "<mirror host:port>/strata/echo/null"`}, nil},
 		{"same again", append([]string{"mirror", "add-module", archive, "--version", "1.0.0"}, mod...), 0, []string{"added module"}, nil},
@@ -313,24 +284,7 @@ func TestMirrorAddModule(t *testing.T) {
 		{"help shows the source line", []string{"mirror", "add-module", "--help"}, 0,
 			[]string{`source  = "mirror.internal:8443/acme/network/aws"`, `version = "~> 1.2"`, "SSL_CERT_FILE"}, nil},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			out, errOut, code := strata(t, tt.args...)
-			if code != tt.wantCode {
-				t.Errorf("strata %q exit code = %d, want %d\nstdout:\n%s\nstderr:\n%s", tt.args, code, tt.wantCode, out, errOut)
-			}
-			for _, w := range tt.wantOut {
-				if !strings.Contains(out, w) {
-					t.Errorf("strata %q stdout lacks %q:\n%s", tt.args, w, out)
-				}
-			}
-			for _, w := range tt.wantErr {
-				if !strings.Contains(errOut, w) {
-					t.Errorf("strata %q stderr lacks %q:\n%s", tt.args, w, errOut)
-				}
-			}
-		})
-	}
+	runCases(t, tests)
 
 	t.Run("json", func(t *testing.T) {
 		args := append([]string{"mirror", "add-module", archive, "--version", "1.0.0", "-o", "json"}, mod...)

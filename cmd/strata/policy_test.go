@@ -29,13 +29,7 @@ warn_drift contains {"msg": sprintf("%s drifted in %s", [rc.address, input.strat
 	rc.change.actions != ["no-op"]
 }
 `})
-	tests := []struct {
-		name     string
-		args     []string
-		wantCode int
-		wantOut  []string
-		wantErr  []string
-	}{
+	tests := []cliCase{
 		{"test the default bundle", []string{"policy", "test"}, 0,
 			[]string{"PASS  main.test_deny_delete_destroy (policy/bundle/delete_test.rego:", "PASS  main.test_deny_iam_", " passed, 0 failed\n"}, nil},
 		{"test a failing dir", []string{"policy", "test", failing}, 1,
@@ -66,24 +60,7 @@ warn_drift contains {"msg": sprintf("%s drifted in %s", [rc.address, input.strat
 		{"eval a missing plan", []string{"policy", "eval", "--plan", "nope.json"}, 1, nil, []string{"read plan nope.json: "}},
 		{"eval a file that is no plan", []string{"policy", "eval", "--plan", filepath.Join(user, "drift.rego")}, 1, nil, []string{"decode plan"}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			out, errOut, code := strata(t, tt.args...)
-			if code != tt.wantCode {
-				t.Errorf("strata %q exit code = %d, want %d\nstdout:\n%s\nstderr:\n%s", tt.args, code, tt.wantCode, out, errOut)
-			}
-			for _, w := range tt.wantOut {
-				if !strings.Contains(out, w) {
-					t.Errorf("strata %q stdout lacks %q:\n%s", tt.args, w, out)
-				}
-			}
-			for _, w := range tt.wantErr {
-				if !strings.Contains(errOut, w) {
-					t.Errorf("strata %q stderr lacks %q:\n%s", tt.args, w, errOut)
-				}
-			}
-		})
-	}
+	runCases(t, tests)
 
 	t.Run("eval json", func(t *testing.T) {
 		out, _, code := strata(t, "policy", "eval", "--plan", fixture("aws_iam_role_policy_attachment_delete.json"), "-o", "json")

@@ -24,13 +24,7 @@ func TestPush(t *testing.T) {
 	url := reg.URL("iac/cli") + ":0.1.0"
 	meta := []string{"--source", "https://git.example.com/iac.git", "--revision", "main@sha1:0123abc"}
 
-	tests := []struct {
-		name     string
-		args     []string
-		wantCode int
-		wantOut  []string
-		wantErr  []string
-	}{
+	tests := []cliCase{
 		{"text", append([]string{"push", dir, url, "--insecure", "--reproducible"}, meta...), 0,
 			[]string{"pushed " + url, "digest sha256:", "pin    " + reg.URL("iac/cli") + "@sha256:"}, nil},
 		{"missing source", []string{"push", dir, url, "--insecure", "--revision", "r"}, 2,
@@ -44,24 +38,7 @@ func TestPush(t *testing.T) {
 		{"help mirrors flux push artifact", []string{"push", "--help"}, 0,
 			[]string{"flux push artifact", "strata push ./flux-apps/network/vpc oci://", "--annotation"}, nil},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			out, errOut, code := strata(t, tt.args...)
-			if code != tt.wantCode {
-				t.Errorf("strata %q exit code = %d, want %d\nstdout:\n%s\nstderr:\n%s", tt.args, code, tt.wantCode, out, errOut)
-			}
-			for _, w := range tt.wantOut {
-				if !strings.Contains(out, w) {
-					t.Errorf("strata %q stdout lacks %q:\n%s", tt.args, w, out)
-				}
-			}
-			for _, w := range tt.wantErr {
-				if !strings.Contains(errOut, w) {
-					t.Errorf("strata %q stderr lacks %q:\n%s", tt.args, w, errOut)
-				}
-			}
-		})
-	}
+	runCases(t, tests)
 
 	t.Run("json, then resolved by tag", func(t *testing.T) {
 		args := append([]string{"push", dir, url, "--insecure", "--annotation", "strata.dev/owner=platform", "-o", "json"}, meta...)

@@ -1,21 +1,19 @@
 package daemon_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
-	"io/fs"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/strata-iac/strata/orchestrator/internal/testrepo"
 
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/daemon"
@@ -26,64 +24,15 @@ import (
 // fixture copies the orchestrator's testdata/<name> into a temporary
 // repository and returns its root.
 func fixture(t testing.TB, name string) string {
-	t.Helper()
-	src := filepath.Join("..", "testdata", name)
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	return testrepo.Copy(t, filepath.Join("..", "testdata", name))
 }
 
-// setInit changes one key of the environment's init ConfigMap.
+// setInit changes one key of the acme/dev environment's init ConfigMap.
 func setInit(t *testing.T, root, key, value string) {
-	t.Helper()
-	p := filepath.Join(root, "environments", "acme", "dev", "init.yaml")
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	re := regexp.MustCompile(`(?m)^(  ` + regexp.QuoteMeta(key) + `:).*$`)
-	if !re.Match(b) {
-		t.Fatalf("init.yaml has no key %s", key)
-	}
-	b = re.ReplaceAll(b, []byte("${1} "+value))
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testrepo.SetInit(t, root, "acme", "dev", key, value)
 }
 
-// syncBuffer is a log sink safe for the concurrent runs.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = testrepo.Buffer
 
 // harness is a daemon over a copy of a fixture, its loop running.
 type harness struct {
