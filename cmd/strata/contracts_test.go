@@ -42,20 +42,7 @@ type contractsCase struct {
 
 func (tt contractsCase) run(t *testing.T) string {
 	t.Helper()
-	out, errOut, code := strata(t, tt.args...)
-	if code != tt.wantCode {
-		t.Errorf("strata %q exit code = %d, want %d\nstdout:\n%s\nstderr:\n%s", tt.args, code, tt.wantCode, out, errOut)
-	}
-	for _, w := range tt.wantOut {
-		if !strings.Contains(out, w) {
-			t.Errorf("strata %q stdout lacks %q:\n%s", tt.args, w, out)
-		}
-	}
-	for _, w := range tt.wantErr {
-		if !strings.Contains(errOut, w) {
-			t.Errorf("strata %q stderr lacks %q:\n%s", tt.args, w, errOut)
-		}
-	}
+	out, errOut := checkRun(t, tt.args, tt.wantCode, tt.wantOut, tt.wantErr)
 	for _, w := range tt.wantRows {
 		if !hasRow(out, w) {
 			t.Errorf("strata %q stdout lacks the row %q:\n%s", tt.args, w, out)

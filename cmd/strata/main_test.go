@@ -172,26 +172,33 @@ type cliCase struct {
 	wantErr  []string
 }
 
-// runCases runs each case as a subtest: the exit code, and every line
-// wanted on stdout and on stderr.
+// runCases runs each case as a subtest.
 func runCases(t *testing.T, tests []cliCase) {
 	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, errOut, code := strata(t, tt.args...)
-			if code != tt.wantCode {
-				t.Errorf("strata %q exit code = %d, want %d\nstdout:\n%s\nstderr:\n%s", tt.args, code, tt.wantCode, out, errOut)
-			}
-			for _, w := range tt.wantOut {
-				if !strings.Contains(out, w) {
-					t.Errorf("strata %q stdout lacks %q:\n%s", tt.args, w, out)
-				}
-			}
-			for _, w := range tt.wantErr {
-				if !strings.Contains(errOut, w) {
-					t.Errorf("strata %q stderr lacks %q:\n%s", tt.args, w, errOut)
-				}
-			}
+			checkRun(t, tt.args, tt.wantCode, tt.wantOut, tt.wantErr)
 		})
 	}
+}
+
+// checkRun runs a command line, checks its exit code and the lines wanted
+// on stdout and on stderr, and returns what it printed.
+func checkRun(t *testing.T, args []string, wantCode int, wantOut, wantErr []string) (string, string) {
+	t.Helper()
+	out, errOut, code := strata(t, args...)
+	if code != wantCode {
+		t.Errorf("strata %q exit code = %d, want %d\nstdout:\n%s\nstderr:\n%s", args, code, wantCode, out, errOut)
+	}
+	for _, w := range wantOut {
+		if !strings.Contains(out, w) {
+			t.Errorf("strata %q stdout lacks %q:\n%s", args, w, out)
+		}
+	}
+	for _, w := range wantErr {
+		if !strings.Contains(errOut, w) {
+			t.Errorf("strata %q stderr lacks %q:\n%s", args, w, errOut)
+		}
+	}
+	return out, errOut
 }
