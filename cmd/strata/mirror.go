@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -115,17 +117,25 @@ A module needs no configuration: its source names the mirror's host and port,
     version = "~> 1.2"
   }
 
-Pulling through from an upstream registry is not implemented yet.`,
+With --upstream, 'strata mirror serve' is a pull-through cache: a provider
+under registry.opentofu.org (or --upstream-hostname) that the store does not
+hold is asked of the upstream registry over the Provider Registry Protocol,
+checked against its signed SHA256SUMS, stored, and served from then on. With
+--signing-key it is a provider registry too, which tofu and other mirrors can
+install from directly.`,
 	}
-	cmd.AddCommand(newMirrorServeCommand(g), newMirrorAddCommand(g), newMirrorAddModuleCommand(g))
+	cmd.AddCommand(newMirrorServeCommand(g), newMirrorAddCommand(g), newMirrorAddModuleCommand(g), newMirrorSigningKeyCommand(g))
 	return cmd
 }
 
 func newMirrorServeCommand(g *globals) *cobra.Command {
 	var store mirrorStoreFlags
 	var addr, certFile, keyFile, tokenFile string
+	var signingKeyFile, registryHostname string
+	var upstream, upstreamHostname, upstreamCA, upstreamKeyFile string
+	var upstreamTTL time.Duration
 	cmd := &cobra.Command{
-		Use:   "serve (--dir DIR | --s3-bucket B) --tls-cert FILE --tls-key FILE",
+		Use:   "serve (--dir DIR | --s3-bucket B) --tls-cert FILE --tls-key FILE [--upstream HOST[:PORT]] [--signing-key FILE]",
 		Short: "Serve a mirror's providers and modules over https",
 		Long: `serve answers the Provider Network Mirror Protocol and the Module Registry
 Protocol for what the store holds, a directory (--dir) or an S3 bucket
@@ -146,6 +156,38 @@ server. With --upload-token-file, a PUT of an archive's path with
 'strata mirror add-module' do; an archive once published never changes (a
 different upload is 409). Without it, PUT is 405.
 
+Pull-through cache (--upstream). With --upstream HOST[:PORT], a registry that
+speaks the Provider Registry Protocol over https (registry.opentofu.org, or
+another strata mirror serving with --signing-key), the mirror stands for one
+provider hostname, --upstream-hostname (registry.opentofu.org by default):
+tofu asks the mirror for /registry.opentofu.org/<namespace>/<type>/..., and
+the mirror asks the upstream for <namespace>/<type>. index.json lists the
+upstream's versions too (kept for --upstream-ttl), <version>.json its
+platforms, with the zh: hashes of its signed SHA256SUMS. The first request
+for an archive the store does not hold downloads it from the upstream,
+checks its SHA-256 against the upstream's SHA256SUMS and that file's
+signature against the upstream's key (--upstream-key pins the keys allowed;
+without it, the keys the upstream names beside each package, as tofu checks
+them), stores it, and serves it; every later request is served from the
+store. A package that does not match is not stored, and tofu gets a 502
+saying why. Providers under any other hostname never go upstream. When the
+upstream is down, what the store holds is still served.
+
+Provider registry (--signing-key). With an OpenPGP private key (armored,
+without a passphrase; 'strata mirror signing-key' makes one), the mirror also
+serves the Provider Registry Protocol for the providers it holds under
+--registry-hostname (registry.opentofu.org by default), and names it in
+service discovery:
+
+  GET /v1/providers/<namespace>/<type>/versions                         versions and platforms
+  GET /v1/providers/<namespace>/<type>/<version>/download/<os>/<arch>   the package, its SHA-256, the signed SHA256SUMS and the public key
+  GET /v1/providers/<namespace>/<type>/<version>/terraform-provider-<type>_<version>_SHA256SUMS[.sig]
+
+so tofu installs from it with source = "<mirror host:port>/<namespace>/<type>",
+and other strata mirrors can use it as their --upstream. The SHA256SUMS lists
+every archive held of a version; its detached signature is binary, as tofu
+expects.
+
 serve runs until it is interrupted (SIGINT, SIGTERM), then lets downloads in
 flight finish.`,
 		Example: `  # serve ./mirror on port 8443 of this machine
@@ -155,6 +197,17 @@ flight finish.`,
   # serve a bucket, and accept uploads
   strata mirror serve --s3-bucket acme-tofu-mirror --s3-prefix mirror/ --s3-region eu-west-1 \
     --addr 0.0.0.0:8443 --tls-cert mirror.pem --tls-key mirror-key.pem --upload-token-file token
+
+  # a pull-through cache of registry.opentofu.org, in a bucket
+  strata mirror serve --s3-bucket acme-tofu-mirror --addr 0.0.0.0:8443 \
+    --tls-cert mirror.pem --tls-key mirror-key.pem --upstream registry.opentofu.org
+
+  # the org's central registry, and a cache in each network that pulls through from it
+  strata mirror signing-key central-key.asc > central-key.pub
+  strata mirror serve --dir /srv/registry --addr 0.0.0.0:8443 --tls-cert c.pem --tls-key c-key.pem \
+    --signing-key central-key.asc --upstream registry.opentofu.org
+  strata mirror serve --dir /srv/cache --addr 0.0.0.0:8443 --tls-cert m.pem --tls-key m-key.pem \
+    --upstream registry.internal:8443 --upstream-ca ca.pem --upstream-key central-key.pub
 
   # upload from elsewhere
   curl --fail --cacert ca.pem -H "Authorization: Bearer $(cat token)" \
@@ -177,13 +230,28 @@ flight finish.`,
 					return &exitError{code: 2, msg: fmt.Sprintf("%s: --dir %s is not a directory", name, store.dir)}
 				}
 			}
-			opts := mirror.Options{Logger: g.logger()}
+			opts := mirror.Options{Logger: g.logger(), RegistryHostname: registryHostname, UpstreamTTL: upstreamTTL}
 			if tokenFile != "" {
 				token, err := readUploadToken(tokenFile)
 				if err != nil {
 					return &exitError{code: 2, msg: name + ": " + err.Error()}
 				}
 				opts.UploadToken = token
+			}
+			if err := mirrorUpstreamOptions(cmd, &opts, upstream, upstreamHostname, upstreamCA, upstreamKeyFile); err != nil {
+				return &exitError{code: 2, msg: name + ": " + err.Error()}
+			}
+			if signingKeyFile != "" {
+				key, err := readSigningKey(signingKeyFile)
+				if err != nil {
+					return &exitError{code: 2, msg: name + ": " + err.Error()}
+				}
+				opts.SigningKey = key
+			} else if cmd.Flags().Changed("registry-hostname") {
+				return &exitError{code: 2, msg: name + ": --registry-hostname needs --signing-key"}
+			}
+			if err := opts.Check(); err != nil {
+				return &exitError{code: 2, msg: name + ": " + err.Error()}
 			}
 			ctx := cmd.Context()
 			if err := st.Check(ctx); err != nil {
@@ -198,7 +266,16 @@ flight finish.`,
 			if opts.UploadToken != "" {
 				uploads = "on (PUT with the bearer token)"
 			}
-			fmt.Fprintf(g.stdout, "serving the provider mirror and module registry %s on %s\nuploads: %s\n", st.Location(), url, uploads)
+			registry := "off (no --signing-key)"
+			if opts.SigningKey != nil {
+				registry = fmt.Sprintf("on, %s providers, SHA256SUMS signed by key %s", cmp.Or(opts.RegistryHostname, mirror.DefaultHostname), opts.SigningKey.KeyID())
+			}
+			pull := "off"
+			if opts.Upstream != "" {
+				pull = fmt.Sprintf("%s providers from https://%s/", cmp.Or(opts.UpstreamHostname, mirror.DefaultHostname), opts.Upstream)
+			}
+			fmt.Fprintf(g.stdout, "serving the provider mirror and module registry %s on %s\nuploads: %s\nprovider registry: %s\npull-through: %s\n",
+				st.Location(), url, uploads, registry, pull)
 			return mirror.NewServer(st, opts).ServeTLS(ctx, ln, certFile, keyFile)
 		},
 	}
@@ -208,6 +285,121 @@ flight finish.`,
 	f.StringVar(&certFile, "tls-cert", "", "PEM certificate (chain) the server presents (required)")
 	f.StringVar(&keyFile, "tls-key", "", "PEM private key of the certificate (required)")
 	f.StringVar(&tokenFile, "upload-token-file", "", "file holding the bearer token that allows PUT uploads")
+	f.StringVar(&signingKeyFile, "signing-key", "", "OpenPGP private key (armored, no passphrase) that signs SHA256SUMS; serves the Provider Registry Protocol")
+	f.StringVar(&registryHostname, "registry-hostname", "", "provider hostname in the store that the Provider Registry Protocol serves (default: registry.opentofu.org)")
+	f.StringVar(&upstream, "upstream", "", "HOST[:PORT] of a registry (Provider Registry Protocol, https) to pull providers through from, e.g. registry.opentofu.org")
+	f.StringVar(&upstreamHostname, "upstream-hostname", "", "provider hostname the upstream stands for (default: registry.opentofu.org)")
+	f.StringVar(&upstreamCA, "upstream-ca", "", "PEM bundle of CAs to trust for the upstream, besides the system's")
+	f.StringVar(&upstreamKeyFile, "upstream-key", "", "OpenPGP public key(s) the upstream's SHA256SUMS must be signed with (default: the keys the upstream names)")
+	f.DurationVar(&upstreamTTL, "upstream-ttl", mirror.DefaultUpstreamTTL, "how long the upstream's version lists are kept")
+	return cmd
+}
+
+// mirrorUpstreamOptions sets the pull-through options from the flags.
+func mirrorUpstreamOptions(cmd *cobra.Command, opts *mirror.Options, upstream, hostname, caFile, keyFile string) error {
+	if upstream == "" {
+		for _, fl := range []string{"upstream-hostname", "upstream-ca", "upstream-key", "upstream-ttl"} {
+			if cmd.Flags().Changed(fl) {
+				return fmt.Errorf("--%s needs --upstream", fl)
+			}
+		}
+		return nil
+	}
+	if err := mirror.CheckUpstream(upstream); err != nil {
+		return err
+	}
+	opts.Upstream, opts.UpstreamHostname = upstream, hostname
+	if caFile != "" {
+		client, err := upstreamClient(caFile)
+		if err != nil {
+			return err
+		}
+		opts.UpstreamClient = client
+	}
+	if keyFile != "" {
+		data, err := os.ReadFile(keyFile)
+		if err != nil {
+			return fmt.Errorf("read upstream key: %w", err)
+		}
+		keys, err := mirror.ParseKeyRing(data)
+		if err != nil {
+			return fmt.Errorf("read upstream key %s: %w", keyFile, err)
+		}
+		opts.UpstreamKeys = keys
+	}
+	return nil
+}
+
+// upstreamClient is an https client that trusts the CAs in caFile besides
+// the system's.
+func upstreamClient(caFile string) (*http.Client, error) {
+	pem, err := os.ReadFile(caFile)
+	if err != nil {
+		return nil, fmt.Errorf("read upstream CA: %w", err)
+	}
+	client, err := mirror.NewUpstreamClient(pem)
+	if err != nil {
+		return nil, fmt.Errorf("read upstream CA %s: %w", caFile, err)
+	}
+	return client, nil
+}
+
+// readSigningKey reads the signing key in path.
+func readSigningKey(path string) (*mirror.SigningKey, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read signing key: %w", err)
+	}
+	key, err := mirror.ParseSigningKey(data)
+	if err != nil {
+		return nil, fmt.Errorf("read signing key %s: %w", path, err)
+	}
+	return key, nil
+}
+
+func newMirrorSigningKeyCommand(g *globals) *cobra.Command {
+	var name string
+	cmd := &cobra.Command{
+		Use:   "signing-key FILE",
+		Short: "Make a key that signs a mirror's SHA256SUMS, for 'mirror serve --signing-key'",
+		Long: `signing-key makes a new OpenPGP signing key (Ed25519, no expiry, no
+passphrase) and writes its private key to FILE, which must not exist yet,
+readable by its owner only. 'strata mirror serve --signing-key FILE' signs the
+SHA256SUMS of the Provider Registry Protocol with it; tofu checks that
+signature against the public key the registry serves beside each package.
+
+signing-key prints the key ID and the armored public key: give it to mirrors
+that pull through from this one (--upstream-key), so that they accept
+packages signed by this key only.`,
+		Example: `  strata mirror signing-key /etc/strata/registry-key.asc > registry-key.pub`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			const cmdName = "mirror signing-key"
+			key, err := mirror.GenerateSigningKey(name)
+			if err != nil {
+				return fmt.Errorf("%s: %w", cmdName, err)
+			}
+			data, err := key.MarshalPrivate()
+			if err != nil {
+				return fmt.Errorf("%s: %w", cmdName, err)
+			}
+			f, err := os.OpenFile(args[0], os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+			if err != nil {
+				return fmt.Errorf("%s: %w", cmdName, err)
+			}
+			if _, err := f.Write(data); err != nil {
+				f.Close()
+				return fmt.Errorf("%s: write %s: %w", cmdName, args[0], err)
+			}
+			if err := f.Close(); err != nil {
+				return fmt.Errorf("%s: write %s: %w", cmdName, args[0], err)
+			}
+			fmt.Fprintf(g.stderr, "wrote the private key %s to %s\n", key.KeyID(), args[0])
+			fmt.Fprint(g.stdout, key.PublicKey())
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&name, "name", "strata mirror", "the key's user ID")
 	return cmd
 }
 

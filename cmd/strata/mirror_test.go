@@ -69,7 +69,7 @@ func TestMirrorAdd(t *testing.T) {
 			nil, []string{`unknown output format "yaml"`}},
 		{"help shows the CLI config", []string{"mirror", "--help"}, 0,
 			[]string{"provider_installation {", "network_mirror {", `url = "https://mirror.internal:8443/"`, "plugin_cache_dir", "SSL_CERT_FILE",
-				`source  = "mirror.internal:8443/acme/network/aws"`, "not implemented yet"}, nil},
+				`source  = "mirror.internal:8443/acme/network/aws"`, "pull-through cache", "--signing-key"}, nil},
 	}
 	runCases(t, tests)
 
@@ -413,5 +413,135 @@ func waitServing(t *testing.T, out *lockedBuffer) {
 			t.Fatalf("strata mirror serve printed %q, want it serving", out.String())
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestMirrorSigningKey(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "key.asc")
+	out, errOut := checkRun(t, []string{"mirror", "signing-key", path, "--name", "acme registry"}, 0,
+		[]string{"-----BEGIN PGP PUBLIC KEY BLOCK-----"}, []string{"wrote the private key", path})
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Mode().Perm() != 0o600 {
+		t.Errorf("signing key mode = %v, want 0600", info.Mode().Perm())
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := mirror.ParseSigningKey(data)
+	if err != nil {
+		t.Fatalf("ParseSigningKey(%s) = %v, want nil", path, err)
+	}
+	if key.PublicKey() != out || !strings.Contains(errOut, key.KeyID()) {
+		t.Errorf("strata mirror signing-key printed %q and %q, want the public key and the ID %s", out, errOut, key.KeyID())
+	}
+	checkRun(t, []string{"mirror", "signing-key", path}, 1, nil, []string{"file exists"})
+}
+
+// TestMirrorServeUpstream serves a pull-through cache that is a provider
+// registry too, in front of an upstream registry with its own CA and key.
+func TestMirrorServeUpstream(t *testing.T) {
+	certs := mirrortest.TLS(t)
+	tls := []string{"--tls-cert", certs.CertFile, "--tls-key", certs.KeyFile}
+	dir := t.TempDir()
+	upstreamKey, err := mirror.GenerateSigningKey("upstream")
+	if err != nil {
+		t.Fatal(err)
+	}
+	upstreamStore := mirror.NewStore(t.TempDir())
+	if err := upstreamStore.AddProvider(context.Background(), "registry.opentofu.org", "strata-iac", "strata", "0.1.0", "linux", "amd64",
+		bytes.NewReader(zipBytes(t, "0.1.0"))); err != nil {
+		t.Fatal(err)
+	}
+	upstream := mirrortest.Serve(t, mirror.NewServer(upstreamStore, mirror.Options{SigningKey: upstreamKey}))
+	upstreamHost := strings.TrimSuffix(strings.TrimPrefix(upstream.URL, "https://"), "/")
+	write := func(name, body string) string {
+		path := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	upstreamPub := write("upstream.pub", upstreamKey.PublicKey())
+	keyFile := filepath.Join(t.TempDir(), "key.asc")
+	checkRun(t, []string{"mirror", "signing-key", keyFile}, 0, nil, nil)
+	notPEM := write("ca.pem", "not a certificate")
+
+	t.Run("usage errors", func(t *testing.T) {
+		serve := func(args ...string) []string {
+			return append(append([]string{"mirror", "serve", "--dir", dir, "--addr", "127.0.0.1:0"}, tls...), args...)
+		}
+		runCases(t, []cliCase{
+			{"upstream URL", serve("--upstream", "https://registry.opentofu.org"), 2, nil, []string{`invalid upstream "https://registry.opentofu.org"`}},
+			{"upstream key without upstream", serve("--upstream-key", upstreamPub), 2, nil, []string{"--upstream-key needs --upstream"}},
+			{"upstream hostname without upstream", serve("--upstream-hostname", "registry.terraform.io"), 2, nil, []string{"--upstream-hostname needs --upstream"}},
+			{"bad upstream hostname", serve("--upstream", upstreamHost, "--upstream-hostname", "not a host"), 2, nil, []string{"upstream hostname"}},
+			{"upstream CA without a certificate", serve("--upstream", upstreamHost, "--upstream-ca", notPEM), 2, nil, []string{"no PEM certificate"}},
+			{"upstream key is not a key", serve("--upstream", upstreamHost, "--upstream-key", notPEM), 2, nil, []string{"read upstream key"}},
+			{"missing signing key", serve("--signing-key", filepath.Join(dir, "missing.asc")), 2, nil, []string{"read signing key"}},
+			{"public key as signing key", serve("--signing-key", upstreamPub), 2, nil, []string{"is a public key"}},
+			{"registry hostname without signing key", serve("--registry-hostname", "mirror.internal"), 2, nil, []string{"--registry-hostname needs --signing-key"}},
+			{"help explains", []string{"mirror", "serve", "--help"}, 0, []string{"Pull-through cache (--upstream)", "--upstream-hostname", "Provider registry (--signing-key)", "/v1/providers/<namespace>/<type>/versions"}, nil},
+		})
+	})
+
+	addr := freeAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out lockedBuffer
+	cmd := newRootCommand(&out, &out)
+	cmd.SetArgs(append([]string{"mirror", "serve", "--dir", dir, "--addr", addr, "--signing-key", keyFile,
+		"--upstream", upstreamHost, "--upstream-ca", upstream.Certs.CAFile, "--upstream-key", upstreamPub}, tls...))
+	done := make(chan error, 1)
+	go func() { done <- cmd.ExecuteContext(ctx) }()
+	waitServing(t, &out)
+	for _, want := range []string{"provider registry: on, registry.opentofu.org providers, SHA256SUMS signed by key ",
+		"pull-through: registry.opentofu.org providers from https://" + upstreamHost + "/"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("strata mirror serve printed %q, want %q", out.String(), want)
+		}
+	}
+	client := certs.Client()
+	zipName := "terraform-provider-strata_0.1.0_linux_amd64.zip"
+	requests := []struct {
+		name       string
+		path       string
+		wantStatus int
+		wantBody   string
+	}{
+		{"index lists the upstream's versions", "/registry.opentofu.org/strata-iac/strata/index.json", 200, `"0.1.0": {}`},
+		{"archive pulled through", "/registry.opentofu.org/strata-iac/strata/" + zipName, 200, "PK"},
+		{"discovery names the provider registry", "/.well-known/terraform.json", 200, `"providers.v1": "/v1/providers/"`},
+		{"registry versions", "/v1/providers/strata-iac/strata/versions", 200, `"version": "0.1.0"`},
+		{"another hostname never goes upstream", "/registry.terraform.io/strata-iac/strata/index.json", 404, ""},
+	}
+	for _, tt := range requests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, err := client.Get("https://" + addr + tt.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tt.wantStatus || !strings.Contains(string(body), tt.wantBody) {
+				t.Errorf("GET %s = %d %q, want %d containing %q", tt.path, resp.StatusCode, body, tt.wantStatus, tt.wantBody)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(dir, "registry.opentofu.org/strata-iac/strata", zipName)); err != nil {
+		t.Errorf("Stat(pulled archive) = %v, want it stored in --dir", err)
+	}
+
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("strata mirror serve after interrupt = %v, want nil", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("strata mirror serve still running 10s after interrupt")
 	}
 }

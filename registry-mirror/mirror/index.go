@@ -49,23 +49,51 @@ func (s *Store) Archives(ctx context.Context, hostname, namespace, typ, version 
 	if err := checkVersion(version); err != nil {
 		return fail(err)
 	}
-	p, archives, err := s.scan(ctx, hostname, namespace, typ)
+	p, err := newProvider(hostname, namespace, typ)
 	if err != nil {
 		return fail(err)
 	}
+	held, err := s.versionArchives(ctx, p, version)
+	if err != nil {
+		return fail(err)
+	}
+	if len(held) == 0 {
+		return fail(ErrNotFound)
+	}
 	out := map[string]Archive{}
+	for platform, a := range held {
+		out[platform] = a.entry()
+	}
+	return out, nil
+}
+
+// heldArchive is an archive the store holds, with its hashes.
+type heldArchive struct {
+	name     string
+	os, arch string
+	hashes   Hashes
+}
+
+// entry is the archive's entry in a version index.
+func (a heldArchive) entry() Archive { return Archive{URL: a.name, Hashes: a.hashes.List()} }
+
+// versionArchives returns the archives the store holds of one version of
+// a checked provider, by platform, with their hashes; none is no error.
+func (s *Store) versionArchives(ctx context.Context, p Provider, version string) (map[string]heldArchive, error) {
+	_, archives, err := s.scan(ctx, p.Hostname, p.Namespace, p.Type)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]heldArchive{}
 	for name, a := range archives {
 		if a.version != version {
 			continue
 		}
 		h, err := s.archiveHashes(ctx, providerDir(p)+"/"+name, a.file)
 		if err != nil {
-			return fail(err)
+			return nil, err
 		}
-		out[Platform(a.os, a.arch)] = Archive{URL: name, Hashes: h.List()}
-	}
-	if len(out) == 0 {
-		return fail(ErrNotFound)
+		out[Platform(a.os, a.arch)] = heldArchive{name: name, os: a.os, arch: a.arch, hashes: h}
 	}
 	return out, nil
 }

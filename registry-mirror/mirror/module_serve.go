@@ -14,11 +14,17 @@ const ModulesPath = "/v1/modules/"
 const modulePattern = ModulesPath + "{namespace}/{name}/{system}"
 
 // handleDiscovery serves GET /.well-known/terraform.json, which tells tofu
-// where the module registry is. It names no providers.v1: the mirror
-// serves providers over the Provider Network Mirror Protocol, which tofu
-// finds through its CLI configuration instead.
+// where the module registry is and, when the server has a signing key,
+// the provider registry: {"modules.v1":"/v1/modules/","providers.v1":"/v1/providers/"}.
+// Without a signing key it names no providers.v1: tofu installs no
+// unsigned package from a registry, and finds the network mirror through
+// its CLI configuration instead.
 func (s *Server) handleDiscovery(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, map[string]string{"modules.v1": ModulesPath})
+	services := map[string]string{"modules.v1": ModulesPath}
+	if s.signingKey != nil {
+		services["providers.v1"] = ProvidersPath
+	}
+	writeJSON(w, services)
 }
 
 // moduleVersions is the body of GET <module>/versions.

@@ -1,6 +1,7 @@
 package mirror
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"encoding/json"
@@ -31,9 +32,78 @@ type Options struct {
 	// MaxUpload is the largest archive a PUT may carry; 0 means
 	// [DefaultMaxUpload].
 	MaxUpload int64
-	// Logger gets a line per upload and per failed request; nil discards
-	// them.
+	// Logger gets a line per upload, per package pulled through and per
+	// failed request; nil discards them.
 	Logger *slog.Logger
+
+	// SigningKey makes the server a provider registry too: it serves the
+	// Provider Registry Protocol under [ProvidersPath] (and names it as
+	// providers.v1 in service discovery) for the providers the store holds
+	// under RegistryHostname, with SHA256SUMS files signed by this key.
+	// tofu installs nothing from a registry without a valid signature, so
+	// without a key the server is no provider registry.
+	SigningKey *SigningKey
+	// RegistryHostname is the provider hostname in the store whose
+	// providers the Provider Registry Protocol serves: a request for
+	// <namespace>/<type> is for <RegistryHostname>/<namespace>/<type>.
+	// Empty means [DefaultHostname], so that a strata registry can stand
+	// for registry.opentofu.org as the upstream of other mirrors.
+	RegistryHostname string
+
+	// Upstream makes the server a pull-through cache: the host[:port] of a
+	// registry speaking the Provider Registry Protocol over https, such as
+	// registry.opentofu.org or another strata mirror with a SigningKey.
+	// Providers under UpstreamHostname that the store does not hold come
+	// from it: index.json lists its versions too, <version>.json its
+	// archives, and an archive asked for is downloaded, checked against
+	// the upstream's signed SHA256SUMS, stored and served; from then on it
+	// is served from the store. Providers under any other hostname never
+	// go upstream.
+	Upstream string
+	// UpstreamHostname is the provider hostname the upstream stands for:
+	// the mirror path /<UpstreamHostname>/<namespace>/<type>/… is the
+	// upstream's <namespace>/<type>. Empty means [DefaultHostname].
+	UpstreamHostname string
+	// UpstreamClient is the https client for the upstream, e.g. one of
+	// [NewUpstreamClient] that trusts a private CA; nil means
+	// NewUpstreamClient(nil), with the system's roots.
+	UpstreamClient *http.Client
+	// UpstreamKeys, when set, are the only keys the upstream's SHA256SUMS
+	// may be signed with. Without them, the signature is checked against
+	// the keys the upstream names beside each package, as tofu checks it;
+	// a package for which the upstream names no key is checked against its
+	// SHA256SUMS only.
+	UpstreamKeys *KeyRing
+	// UpstreamTTL is how long the upstream's version lists are kept; 0
+	// means [DefaultUpstreamTTL].
+	UpstreamTTL time.Duration
+}
+
+// Check checks the options' addresses: that Upstream is a host[:port],
+// and that RegistryHostname and UpstreamHostname are provider hostnames.
+// [NewServer] expects checked options; with a malformed upstream, every
+// pull fails.
+func (o Options) Check() error {
+	for _, h := range []struct{ name, value string }{{"registry hostname", o.RegistryHostname}, {"upstream hostname", o.UpstreamHostname}} {
+		if h.value == "" {
+			continue
+		}
+		if _, err := newProvider(h.value, "x", "x"); err != nil {
+			return fmt.Errorf("check mirror options: %s %q: %w", h.name, h.value, ErrInvalid)
+		}
+	}
+	if o.Upstream != "" {
+		if err := CheckUpstream(o.Upstream); err != nil {
+			return fmt.Errorf("check mirror options: %w", err)
+		}
+	}
+	if o.UpstreamTTL < 0 {
+		return fmt.Errorf("check mirror options: %w upstream TTL %s: want 0 or more", ErrInvalid, o.UpstreamTTL)
+	}
+	if o.Upstream == "" && (o.UpstreamHostname != "" || o.UpstreamClient != nil || o.UpstreamKeys != nil) {
+		return fmt.Errorf("check mirror options: %w: upstream settings without an upstream", ErrInvalid)
+	}
+	return nil
 }
 
 // Server serves a [Store]'s providers over the Provider Network Mirror
@@ -46,6 +116,13 @@ type Server struct {
 	maxUpload   int64
 	log         *slog.Logger
 	mux         *http.ServeMux
+
+	// signingKey, when set, enables the Provider Registry Protocol for
+	// the providers under registryHostname.
+	signingKey       *SigningKey
+	registryHostname string
+	// pull is nil without an upstream.
+	pull *puller
 }
 
 // NewServer returns a server of the store.
@@ -63,6 +140,25 @@ func NewServer(store *Store, opts Options) *Server {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	s.signingKey = opts.SigningKey
+	s.registryHostname = strings.ToLower(cmp.Or(opts.RegistryHostname, DefaultHostname))
+	if opts.Upstream != "" {
+		ttl := cmp.Or(opts.UpstreamTTL, DefaultUpstreamTTL)
+		client := opts.UpstreamClient
+		if client == nil {
+			client, _ = NewUpstreamClient(nil)
+		}
+		s.pull = &puller{
+			hostname:     strings.ToLower(cmp.Or(opts.UpstreamHostname, DefaultHostname)),
+			upstream:     &registryClient{host: opts.Upstream, client: client, ttl: ttl},
+			keys:         opts.UpstreamKeys,
+			ttl:          ttl,
+			maxSize:      s.maxUpload,
+			log:          s.log,
+			versionLists: map[string]cachedVersions{},
+			sums:         map[string]verifiedSums{},
+		}
+	}
 	// A provider path has exactly four segments, a module path six or
 	// seven under /v1/modules/; anything else is 404, and a method other
 	// than these is 405. GET also answers HEAD.
@@ -72,6 +168,11 @@ func NewServer(store *Store, opts Options) *Server {
 	s.mux.HandleFunc("GET "+modulePattern+"/versions", s.handleModuleVersions)
 	s.mux.HandleFunc("GET "+modulePattern+"/{version}/download", s.handleModuleDownload)
 	s.mux.HandleFunc("GET "+modulePattern+"/{file}", s.handleModuleArchive)
+	if s.signingKey != nil {
+		s.mux.HandleFunc("GET "+registryPattern+"/versions", s.handleRegistryVersions)
+		s.mux.HandleFunc("GET "+registryPattern+"/{version}/download/{os}/{arch}", s.handleRegistryDownload)
+		s.mux.HandleFunc("GET "+registryPattern+"/{version}/{file}", s.handleRegistrySums)
+	}
 	if s.uploadToken != "" {
 		s.mux.HandleFunc("PUT "+pattern, s.handlePut)
 		s.mux.HandleFunc("PUT "+modulePattern+"/{file}", s.handleModulePut)
@@ -92,7 +193,7 @@ func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
 	hostname, namespace, typ, file := r.PathValue("hostname"), r.PathValue("namespace"), r.PathValue("type"), r.PathValue("file")
 	switch {
 	case file == "index.json":
-		versions, err := s.store.Versions(ctx, hostname, namespace, typ)
+		versions, err := s.mirrorVersions(ctx, hostname, namespace, typ)
 		if err != nil {
 			s.fail(w, r, err)
 			return
@@ -103,14 +204,14 @@ func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
 		}
 		writeJSON(w, index)
 	case strings.HasSuffix(file, ".json"):
-		archives, err := s.store.Archives(ctx, hostname, namespace, typ, strings.TrimSuffix(file, ".json"))
+		archives, err := s.mirrorArchives(ctx, hostname, namespace, typ, strings.TrimSuffix(file, ".json"))
 		if err != nil {
 			s.fail(w, r, err)
 			return
 		}
 		writeJSON(w, map[string]map[string]Archive{"archives": archives})
 	case strings.HasSuffix(file, ".zip"):
-		f, err := s.store.openArchive(ctx, hostname, namespace, typ, file)
+		f, err := s.openArchive(ctx, hostname, namespace, typ, file)
 		if err != nil {
 			s.fail(w, r, err)
 			return
@@ -125,9 +226,16 @@ func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
 
 // fail answers a failed GET: 404 for what the store does not have or
 // cannot name, 500 otherwise (tofu would read a 404 as "no such provider"
-// or "no such module").
+// or "no such module"), and 502 with the error when the upstream of a
+// pull-through mirror failed, or served a package that does not match its
+// SHA256SUMS.
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
-	if errors.Is(err, ErrNotFound) || errors.Is(err, ErrInvalid) {
+	switch {
+	case errors.Is(err, ErrUpstream):
+		s.log.ErrorContext(r.Context(), "upstream failed", "path", r.URL.Path, "err", err)
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	case errors.Is(err, ErrNotFound) || errors.Is(err, ErrInvalid):
 		http.NotFound(w, r)
 		return
 	}

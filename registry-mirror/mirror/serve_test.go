@@ -223,3 +223,30 @@ func TestListenAndServeTLSErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestOptionsCheck(t *testing.T) {
+	tests := []struct {
+		name    string
+		opts    Options
+		wantErr error
+	}{
+		{"none", Options{}, nil},
+		{"upstream", Options{Upstream: "registry.opentofu.org"}, nil},
+		{"upstream with a port", Options{Upstream: "127.0.0.1:8443", UpstreamHostname: "registry.terraform.io"}, nil},
+		{"registry hostname with a port", Options{RegistryHostname: "mirror.internal:8443"}, nil},
+		{"upstream URL", Options{Upstream: "https://registry.opentofu.org"}, ErrInvalid},
+		{"upstream path", Options{Upstream: "registry.opentofu.org/v1"}, ErrInvalid},
+		{"upstream bad port", Options{Upstream: "registry.opentofu.org:http2x"}, ErrInvalid},
+		{"bad upstream hostname", Options{Upstream: "x.org", UpstreamHostname: "not a host"}, ErrInvalid},
+		{"bad registry hostname", Options{RegistryHostname: "-x-"}, ErrInvalid},
+		{"upstream settings without an upstream", Options{UpstreamHostname: "registry.terraform.io"}, ErrInvalid},
+		{"negative TTL", Options{Upstream: "x.org", UpstreamTTL: -time.Second}, ErrInvalid},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := tt.opts.Check(); !errors.Is(err, tt.wantErr) {
+				t.Errorf("Options{%s}.Check() = %v, want %v", tt.name, err, tt.wantErr)
+			}
+		})
+	}
+}

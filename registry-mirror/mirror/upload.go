@@ -29,12 +29,21 @@ import (
 // an archive that exists fail with [ErrExists], since lock files pin
 // archives by hash. Malformed input wraps [ErrInvalid].
 func (s *Store) AddProvider(ctx context.Context, hostname, namespace, typ, version, os, arch string, zip io.Reader) error {
-	_, err := s.addProvider(ctx, hostname, namespace, typ, version, os, arch, zip)
+	_, err := s.addProvider(ctx, hostname, namespace, typ, version, os, arch, zip, nil)
 	return err
 }
 
+// addProviderChecked is addProvider for a checked provider, with verify
+// run on the archive's file before anything else: an error of verify
+// stores nothing.
+func (s *Store) addProviderChecked(ctx context.Context, p Provider, version, goos, arch string, r io.Reader, verify func(f *os.File) error) (Archive, error) {
+	return s.addProvider(ctx, p.Hostname, p.Namespace, p.Type, version, goos, arch, r, verify)
+}
+
 // addProvider is AddProvider, returning the stored archive's index entry.
-func (s *Store) addProvider(ctx context.Context, hostname, namespace, typ, version, goos, arch string, r io.Reader) (Archive, error) {
+// verify, when not nil, checks the archive's file first; it must not move
+// the file's offset.
+func (s *Store) addProvider(ctx context.Context, hostname, namespace, typ, version, goos, arch string, r io.Reader, verify func(f *os.File) error) (Archive, error) {
 	fail := func(err error) (Archive, error) {
 		return Archive{}, fmt.Errorf("add provider %s/%s/%s %s %s: %w", hostname, namespace, typ, version, Platform(goos, arch), err)
 	}
@@ -56,6 +65,11 @@ func (s *Store) addProvider(ctx context.Context, hostname, namespace, typ, versi
 	key := providerDir(p) + "/" + name
 	var h Hashes
 	err = s.st.create(ctx, key, r, func(f *os.File) error {
+		if verify != nil {
+			if err := verify(f); err != nil {
+				return err
+			}
+		}
 		if err := checkArchive(f, p.Type, goos); err != nil {
 			return err
 		}
@@ -154,7 +168,7 @@ func (s *Server) handlePut(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body := http.MaxBytesReader(w, r.Body, s.maxUpload)
-	entry, err := s.store.addProvider(r.Context(), p.Hostname, p.Namespace, p.Type, a.version, a.os, a.arch, body)
+	entry, err := s.store.addProvider(r.Context(), p.Hostname, p.Namespace, p.Type, a.version, a.os, a.arch, body, nil)
 	if s.failUpload(w, r, err) {
 		return
 	}
