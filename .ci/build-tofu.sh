@@ -6,7 +6,7 @@
 set -euo pipefail
 version="${TOFU_VERSION:-v1.10.6}"
 out="${1:-bin/tofu}"
-if [ -x "$out" ] && "$out" version -json 2>/dev/null | grep -q "\"terraform_version\": \"${version#v}\""; then
+if [ -x "$out" ] && TF_CLI_CONFIG_FILE=/dev/null "$out" version -json 2>/dev/null | grep -q "\"terraform_version\": \"${version#v}\""; then
   echo "tofu ${version} already built at ${out}"
   exit 0
 fi
@@ -26,4 +26,4 @@ abs_out="$(cd "$(dirname "$out")" && pwd)/$(basename "$out")"
 (cd "$work" && CGO_ENABLED=0 go build -trimpath \
   -ldflags "-s -w -X github.com/opentofu/opentofu/version.dev=no" \
   -o "$abs_out" ./cmd/tofu)
-"$out" version
+TF_CLI_CONFIG_FILE=/dev/null "$out" version
