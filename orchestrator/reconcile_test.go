@@ -271,3 +271,25 @@ func readContract(t *testing.T, state, client, env, name string) document {
 	}
 	return d
 }
+
+// TestSpecChangeRepublishes narrows what a stack publishes: nothing of its
+// code or variables changed, yet its spec did, so it is planned again and
+// its contract published anew, and its consumers see the change.
+func TestSpecChangeRepublishes(t *testing.T) {
+	e := newEnv(t)
+	if rep, logs := e.reconcile(runner.OpApply, time.Hour); !rep.OK() {
+		t.Fatalf("first apply failed:\n%s", logs)
+	}
+	editFile(t, e.root, "flux-apps/platform-stacks/base/terraform.yaml", "  writeOutputsToSecret:\n    name: base\n",
+		"  writeOutputsToSecret:\n    name: base\n    outputs: [account_id]\n")
+	rep, logs := e.reconcile(runner.OpApply, time.Hour)
+	if got := stack(t, rep, "base"); got.Result != runner.ResultNoChanges || got.Cause != runner.CauseConfig {
+		t.Errorf("base = %s/%s, want no-changes/config\nlogs:\n%s", got.Result, got.Cause, logs)
+	}
+	if doc := readContract(t, e.state, "acme", "dev", "base"); len(doc.Private) != 0 || doc.Public["account_id"] == nil {
+		t.Errorf("base contract = %+v, want only account_id", doc)
+	}
+	if got := stack(t, rep, "net"); got.Cause != runner.CauseUpstream {
+		t.Errorf("net cause = %q, want upstream: the contract it reads changed", got.Cause)
+	}
+}

@@ -48,7 +48,7 @@ func classify(prev history.Run, hasPrev bool, req Request, in inputs, changed bo
 		return cause{CauseUpstream, "upstream contracts changed: " + strings.Join(ups, ", ")}
 	}
 	if prev.Fingerprint != in.fingerprint {
-		return cause{CauseConfig, "the backend configuration changed"}
+		return cause{CauseConfig, "the stack's spec changed (its backend, or the contracts it publishes or reads)"}
 	}
 	if changed {
 		return cause{CauseDrift, "drift: nothing of ours changed, yet the infrastructure differs from its configuration"}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/contracts/stores"
@@ -107,6 +108,15 @@ func (r *Runner) gatherInputs(ctx context.Context, req Request) (inputs, error) 
 	writeField("digest", req.Artifact.Digest)
 	writeField("version", req.Artifact.Version)
 	writeField("backend", s.BackendConfig)
+	// What the stack publishes, and what it reads under which name, are
+	// part of its spec: a change there re-plans it too.
+	writeField("produces", s.Produces+" "+strings.Join(s.ProducesOutputs, ","))
+	for _, c := range s.Consumes {
+		writeField("consumes", c.Contract+" as "+c.As)
+	}
+	for _, m := range s.ConsumesMatching {
+		writeField("consumes-matching", m.Regex+" as "+m.As)
+	}
 	for _, k := range slices.Sorted(maps.Keys(in.varHashes)) {
 		writeField("var."+k, in.varHashes[k])
 	}
