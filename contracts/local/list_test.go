@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/strata-iac/strata/contracts/storetest"
 )
 
 func TestList(t *testing.T) {
@@ -29,32 +29,7 @@ func TestList(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	all := []string{"/configuration", "/configuration/acme/api", "/configuration/db", "/configuration/network", "/configurations/other"}
-	tests := []struct {
-		prefix string
-		want   []string
-	}{
-		{"/configuration", []string{"/configuration/acme/api", "/configuration/db", "/configuration/network"}},
-		{"/configuration/", []string{"/configuration/acme/api", "/configuration/db", "/configuration/network"}},
-		{"configuration", []string{"/configuration/acme/api", "/configuration/db", "/configuration/network"}},
-		{"/configuration/acme", []string{"/configuration/acme/api"}},
-		{"/configurations", []string{"/configurations/other"}},
-		{"/missing", nil},
-		{"/configuration/network", nil},
-		{"/", all},
-		{"", all},
-	}
-	for _, tt := range tests {
-		t.Run(tt.prefix, func(t *testing.T) {
-			got, err := s.List(ctx, tt.prefix)
-			if err != nil {
-				t.Fatalf("List(%q) = %v, want nil", tt.prefix, err)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("List(%q) mismatch (-want +got):\n%s", tt.prefix, diff)
-			}
-		})
-	}
+	storetest.ListPrefixes(t, s, []string{"/configuration/network", "/configuration/db", "/configuration/acme/api"}, "/configuration/network")
 }
 
 func TestListEmptyStore(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/strata-iac/strata/contracts/storetest"
 )
 
 func TestList(t *testing.T) {
@@ -28,34 +28,7 @@ func TestList(t *testing.T) {
 	// Objects that hold no document.
 	putObject(t, client, "configuration/README", "x")
 	putObject(t, client, "configuration/notes.txt", "x")
-	slices.Sort(under)
-	all := slices.Sorted(slices.Values(append(slices.Clone(under), "/configurations/other", "/configuration")))
-
-	tests := []struct {
-		prefix string
-		want   []string
-	}{
-		{"/configuration", under},
-		{"/configuration/", under},
-		{"configuration", under},
-		{"/configuration/acme", []string{"/configuration/acme/api", "/configuration/acme/db"}},
-		{"/configurations", []string{"/configurations/other"}},
-		{"/missing", nil},
-		{"/configuration/svc0001", nil},
-		{"/", all},
-		{"", all},
-	}
-	for _, tt := range tests {
-		t.Run(tt.prefix, func(t *testing.T) {
-			got, err := s.List(ctx, tt.prefix)
-			if err != nil {
-				t.Fatalf("List(%q) = %v, want nil", tt.prefix, err)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("List(%q) mismatch (-want +got):\n%s", tt.prefix, diff)
-			}
-		})
-	}
+	storetest.ListPrefixes(t, s, under, "/configuration/svc0001")
 }
 
 func TestListErrors(t *testing.T) {

@@ -6,61 +6,23 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/strata-iac/strata/contracts/storetest"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awsssm "github.com/aws/aws-sdk-go-v2/service/ssm"
 	"github.com/aws/aws-sdk-go-v2/service/ssm/types"
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/strata-iac/strata/contracts"
 )
 
 func TestGetRoundTripAndLookup(t *testing.T) {
 	s, _ := newStore(t, Config{Region: "us-east-1"})
-	ctx := context.Background()
-	key := contracts.Key("", "foo")
-	want := document(t, "foo")
-	if err := s.Put(ctx, key, want); err != nil {
-		t.Fatalf("Put(%q) = %v, want nil", key, err)
-	}
-	got, err := s.Get(ctx, key)
-	if err != nil {
-		t.Fatalf("Get(%q) = %v, want nil", key, err)
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Get(%q) mismatch (-want +got):\n%s", key, diff)
-	}
-	// What an ExternalSecret with remoteRef.key /configuration/foo reads.
-	props := []struct {
-		property string
-		want     any
-	}{
-		{"private.database.endpoint", "db.internal"},
-		{"private.database.database_username", "app"},
-		{"private.database.port", 5432.0},
-		{"public.subnets.1", "b"},
-		{"stack", "foo"},
-	}
-	for _, p := range props {
-		if v, ok := got.Lookup(p.property); !ok || !cmp.Equal(v, p.want) {
-			t.Errorf("Lookup(%q) = %v, %v, want %v", p.property, v, ok, p.want)
-		}
-	}
+	storetest.RoundTrip(t, s)
 }
 
 func TestGetNotFound(t *testing.T) {
 	s, _ := newStore(t, Config{Region: "us-east-1"})
-	ctx := context.Background()
-	if err := s.Put(ctx, "/configuration/foo", document(t, "foo")); err != nil {
-		t.Fatal(err)
-	}
-	for _, key := range []string{"/configuration/missing", "/configuration", "/configuration/foo/bar"} {
-		t.Run(key, func(t *testing.T) {
-			_, err := s.Get(ctx, key)
-			if !errors.Is(err, contracts.ErrNotFound) || !strings.Contains(err.Error(), "get contract "+key+" from ssm") {
-				t.Errorf("Get(%q) = %v, want an error naming the key wrapping ErrNotFound", key, err)
-			}
-		})
-	}
+	storetest.NotFound(t, s, "ssm")
 }
 
 // put writes a raw parameter, as another writer would.

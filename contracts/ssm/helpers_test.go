@@ -4,7 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/strata-iac/strata/contracts/storetest"
 
 	awsssm "github.com/aws/aws-sdk-go-v2/service/ssm"
 
@@ -27,18 +28,7 @@ func newStore(t *testing.T, cfg Config) (*Store, *awsssm.Client) {
 
 // document builds a document for the stack with public and private data.
 func document(t *testing.T, stack string) contracts.Document {
-	t.Helper()
-	d, err := contracts.Build(stack, "0.1.3", map[string]contracts.Output{
-		"vpc_id":  {Value: "vpc-1"},
-		"subnets": {Value: []any{"a", "b"}},
-		"private": {Value: map[string]any{"database": map[string]any{
-			"endpoint": "db.internal", "port": 5432.0, "database_username": "app",
-		}}},
-	}, nil, time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return storetest.Document(t, stack)
 }
 
 // publicOnly is a document without private data.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/strata-iac/strata/contracts/storetest"
 )
 
 // fill puts documents at keys and returns them sorted.
@@ -23,7 +23,6 @@ func fill(t *testing.T, s *Store, keys []string) []string {
 
 func TestList(t *testing.T) {
 	s, _ := newStore(t, Config{Region: "us-east-1"})
-	ctx := context.Background()
 	// More than one page: SSM returns at most 10 parameters a page.
 	var many []string
 	for i := range 23 {
@@ -31,33 +30,7 @@ func TestList(t *testing.T) {
 	}
 	under := fill(t, s, append(many, "/configuration/acme/api", "/configuration/acme/db"))
 	fill(t, s, []string{"/configurations/other", "/configuration"})
-	all := slices.Sorted(slices.Values(append(slices.Clone(under), "/configurations/other", "/configuration")))
-
-	tests := []struct {
-		prefix string
-		want   []string
-	}{
-		{"/configuration", under},
-		{"/configuration/", under},
-		{"configuration", under},
-		{"/configuration/acme", []string{"/configuration/acme/api", "/configuration/acme/db"}},
-		{"/configurations", []string{"/configurations/other"}},
-		{"/missing", nil},
-		{"/configuration/svc01", nil},
-		{"/", all},
-		{"", all},
-	}
-	for _, tt := range tests {
-		t.Run(tt.prefix, func(t *testing.T) {
-			got, err := s.List(ctx, tt.prefix)
-			if err != nil {
-				t.Fatalf("List(%q) = %v, want nil", tt.prefix, err)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("List(%q) mismatch (-want +got):\n%s", tt.prefix, diff)
-			}
-		})
-	}
+	storetest.ListPrefixes(t, s, under, "/configuration/svc01")
 }
 
 func TestListErrors(t *testing.T) {
