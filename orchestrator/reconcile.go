@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/contracts/stores"
 	"github.com/strata-iac/strata/orchestrator/approval"
@@ -217,18 +219,34 @@ func NewResolver(env *environment.Environment, stateDir string, opts Options) *s
 // source cannot be resolved does not run, and neither do its dependents;
 // the others still do.
 func resolve(ctx context.Context, log *slog.Logger, env *environment.Environment, r *source.Resolver) map[string]resolved {
+	results := make([]resolved, len(env.Stacks))
+	// Resolving asks registries for tags and digests: the stacks are
+	// resolved side by side, a few at a time.
+	var g errgroup.Group
+	g.SetLimit(resolveParallelism)
+	for i, s := range env.Stacks {
+		g.Go(func() error {
+			res, err := r.Resolve(ctx, s)
+			results[i] = resolved{source: res, err: err}
+			return nil
+		})
+	}
+	_ = g.Wait() // every error is the stack's own, kept in its result
 	out := make(map[string]resolved, len(env.Stacks))
-	for _, s := range env.Stacks {
-		res, err := r.Resolve(ctx, s)
-		if err != nil {
-			log.Error(err.Error(), "stack", s.Name)
-		} else if res.Constraint != "" && res.Constraint != res.Version {
-			log.Debug(fmt.Sprintf("resolved %s to %s", res.Constraint, res.Origin), "stack", s.Name)
+	for i, s := range env.Stacks {
+		res := results[i]
+		if res.err != nil {
+			log.Error(res.err.Error(), "stack", s.Name)
+		} else if res.source.Constraint != "" && res.source.Constraint != res.source.Version {
+			log.Debug(fmt.Sprintf("resolved %s to %s", res.source.Constraint, res.source.Origin), "stack", s.Name)
 		}
-		out[s.Name] = resolved{source: res, err: err}
+		out[s.Name] = res
 	}
 	return out
 }
+
+// resolveParallelism bounds the sources resolved at once.
+const resolveParallelism = 8
 
 // schedule runs the stacks in graph order.
 func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, resolver *source.Resolver, op runner.Operation, cfg runner.Config, limit int, log *slog.Logger) map[string]outcome {

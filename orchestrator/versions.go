@@ -2,6 +2,7 @@ package orchestrator
 
 import (
 	"context"
+	"log/slog"
 	"time"
 
 	"github.com/strata-iac/strata/orchestrator/history"
@@ -51,16 +52,15 @@ func Versions(ctx context.Context, dir string, opts Options) ([]VersionRow, erro
 		return nil, err
 	}
 	defer st.Close()
-	resolver := NewResolver(env, st.StateDir, opts)
+	arts := resolve(ctx, slog.New(slog.DiscardHandler), env, NewResolver(env, st.StateDir, opts))
 	rows := make([]VersionRow, 0, len(env.Stacks))
 	for _, name := range g.Order() {
 		s := env.Stack(name)
 		row := VersionRow{Client: env.Client, Environment: env.Name, Stack: name, Layer: s.Layer.String(), Constraint: s.Version}
-		res, err := resolver.Resolve(ctx, s)
-		if err != nil {
-			row.ResolveError = err.Error()
+		if res := arts[name]; res.err != nil {
+			row.ResolveError = res.err.Error()
 		} else {
-			row.Constraint, row.Resolved, row.Digest, row.Origin = res.Constraint, res.Version, res.Digest, res.Origin
+			row.Constraint, row.Resolved, row.Digest, row.Origin = res.source.Constraint, res.source.Version, res.source.Digest, res.source.Origin
 		}
 		applied, ok, err := st.History.LastMatching(ctx, env.Client, env.Name, name, func(r history.Run) bool {
 			return r.Operation == string(runner.OpApply) && (r.Result == runner.ResultApplied || r.Result == runner.ResultNoChanges)
