@@ -91,6 +91,20 @@ func TestReconcileOCISources(t *testing.T) {
 		t.Errorf("upgrade: history from/to = %v, want [0.1.0 0.2.0]", got)
 	}
 
+	// The versions report: asked for, resolved, applied, current.
+	rows, err := orchestrator.Versions(ctx, dir, orchestrator.Options{StateDir: state})
+	if err != nil {
+		t.Fatalf("Versions(%q) = %v", dir, err)
+	}
+	for _, r := range rows {
+		if r.Stack != "svc" {
+			continue
+		}
+		if r.Constraint != "~> 0.2" || r.Resolved != "0.2.0" || r.Applied != "0.2.0" || !r.Current || r.LastResult != runner.ResultApplied {
+			t.Errorf("Versions(%q) svc = %+v, want ~> 0.2 resolved and applied at 0.2.0, current", dir, r)
+		}
+	}
+
 	// A prerelease only when the constraint allows it.
 	editFile(t, root, versionsFile, `"~> 0.2"`, `">= 0.3.0-0"`)
 	rep, logs = apply()
