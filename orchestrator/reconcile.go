@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -36,7 +37,8 @@ type Options struct {
 	// StateDir holds state, contracts, history and workspaces; <root>/.strata
 	// when empty.
 	StateDir string
-	// MaxRunners bounds the tofu processes at once (DefaultMaxRunners).
+	// MaxRunners bounds the tofu processes at once; 0 means the init key
+	// maxRunners, else DefaultMaxRunners.
 	MaxRunners int
 	// Timeout bounds one stack's run (runner.DefaultTimeout).
 	Timeout time.Duration
@@ -94,7 +96,7 @@ func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Option
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	log.Info(fmt.Sprintf("%s %s/%s: %d stacks, at most %d at once", op, env.Client, env.Name, len(env.Stacks), maxRunners(opts)))
+	log.Info(fmt.Sprintf("%s %s/%s: %d stacks, at most %d at once", op, env.Client, env.Name, len(env.Stacks), maxRunners(opts, env)))
 	pol, polErr := loadPolicy(ctx, env, opts)
 	if polErr != nil {
 		log.Error(fmt.Sprintf("policy failed to load: %v; every plan with changes is held", polErr))
@@ -122,7 +124,7 @@ func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Option
 		// The CA file is read by tofu, in the stacks' workspaces.
 		ProviderMirrorCA: absOrEmpty(opts.ProviderMirrorCA),
 	}
-	results := schedule(ctx, env, dir, g, arts, resolver, op, cfg, maxRunners(opts), log)
+	results := schedule(ctx, env, dir, g, arts, resolver, op, cfg, maxRunners(opts, env), log)
 	removals := remove(ctx, log, env, dir, op, cfg, gone)
 	rep := report(env, g, op, arts, results, removals, started)
 	log.Info(rep.Line())
@@ -318,9 +320,14 @@ type outcome struct {
 	err    error
 }
 
-func maxRunners(opts Options) int {
+// maxRunners is the bound on tofu processes: the option, else the init
+// key maxRunners (validated with the environment), else DefaultMaxRunners.
+func maxRunners(opts Options, env *environment.Environment) int {
 	if opts.MaxRunners > 0 {
 		return opts.MaxRunners
+	}
+	if n, err := strconv.Atoi(strings.TrimSpace(env.Init[environment.InitMaxRunners])); err == nil && n > 0 {
+		return n
 	}
 	return DefaultMaxRunners
 }

@@ -293,3 +293,26 @@ func TestSpecChangeRepublishes(t *testing.T) {
 		t.Errorf("net cause = %q, want upstream: the contract it reads changed", got.Cause)
 	}
 }
+
+// TestMaxRunnersFromInit bounds the tofu processes from the environment's
+// init ConfigMap when no option says otherwise.
+func TestMaxRunnersFromInit(t *testing.T) {
+	root := fixture(t, "layered")
+	editFile(t, root, "environments/acme/dev/init.yaml", "  region: eu-west-1\n", "  region: eu-west-1\n  maxRunners: \"1\"\n")
+	dir := filepath.Join(root, "environments", "acme", "dev")
+	for _, tt := range []struct {
+		option int
+		want   string
+	}{
+		{0, "plan acme/dev: 6 stacks, at most 1 at once"},
+		{4, "plan acme/dev: 6 stacks, at most 4 at once"},
+	} {
+		var logs syncBuffer
+		_, err := orchestrator.Reconcile(context.Background(), dir, runner.OpPlan, orchestrator.Options{
+			Tofu: tofutest.Binary(t), StateDir: t.TempDir(), MaxRunners: tt.option, Logger: runlog.New(&logs, nil),
+		})
+		if err != nil || !strings.Contains(logs.String(), tt.want) {
+			t.Errorf("Reconcile(MaxRunners %d) = %v, want the log line %q:\n%s", tt.option, err, tt.want, logs.String())
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/Masterminds/semver/v3"
@@ -17,6 +18,8 @@ const (
 	InitClientID         = "clientId"
 	InitEnvironment      = "environment"
 	InitEnvironmentClass = "environmentClass"
+	// InitMaxRunners bounds the environment's tofu processes.
+	InitMaxRunners = "maxRunners"
 )
 
 // duplicateObject reports an object whose name another object of the same
@@ -84,6 +87,16 @@ func (l *loader) checkInit() {
 			Message: fmt.Sprintf("data.%s is %q; it must be %s or %s", InitEnvironmentClass, class, ClassProd, ClassNonProd),
 			Fix:     fmt.Sprintf("set %s to %q or %q in %s", InitEnvironmentClass, ClassProd, ClassNonProd, cm.File),
 		})
+	}
+	if v, ok := cm.Data[InitMaxRunners]; ok {
+		if n, err := strconv.Atoi(strings.TrimSpace(v)); err != nil || n < 1 {
+			l.problem(diag.Problem{
+				File:    cm.File,
+				Object:  cm.ref(),
+				Message: fmt.Sprintf("data.%s is %q; it must be a whole number of tofu processes, at least 1", InitMaxRunners, v),
+				Fix:     fmt.Sprintf("set %s to a number such as \"10\" in %s, or remove it", InitMaxRunners, cm.File),
+			})
+		}
 	}
 }
 

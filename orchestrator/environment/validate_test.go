@@ -103,6 +103,15 @@ func TestLoadProblems(t *testing.T) {
 			}},
 		},
 		{
+			fixture: "bad_max_runners",
+			want: diag.Problems{{
+				File:    initFile,
+				Object:  initCM,
+				Message: `data.maxRunners is "many"; it must be a whole number of tofu processes, at least 1`,
+				Fix:     `set maxRunners to a number such as "10" in ` + initFile + `, or remove it`,
+			}},
+		},
+		{
 			fixture: "kustomization_path_unknown",
 			want: diag.Problems{{
 				File:    appFile,
