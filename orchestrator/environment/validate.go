@@ -286,11 +286,14 @@ func (l *loader) checkVersions(b *built) {
 var digest = regexp.MustCompile(`^[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]{32,}$`)
 
 // ExactVersion reports whether v pins one version: a semantic version with
-// no operator (an optional leading "v" is allowed), or a digest.
+// no operator, or a digest.
 func ExactVersion(v string) bool {
-	if digest.MatchString(v) {
-		return true
-	}
+	return digest.MatchString(v) || ExactSemver(v)
+}
+
+// ExactSemver reports whether v names one semantic version, with no
+// operator and no range (an optional leading "v" is allowed).
+func ExactSemver(v string) bool {
 	_, err := semver.StrictNewVersion(strings.TrimPrefix(v, "v"))
 	return err == nil
 }

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/Masterminds/semver/v3"
 	"golang.org/x/mod/sumdb/dirhash"
 
 	"github.com/strata-iac/strata/orchestrator/environment"
@@ -166,10 +165,10 @@ func constraint(ref oci.Ref) string {
 
 // exactVersion returns v when it names exactly one version (not a range).
 func exactVersion(v string) string {
-	if _, err := semver.StrictNewVersion(strings.TrimPrefix(v, "v")); err != nil {
-		return ""
+	if environment.ExactSemver(v) {
+		return v
 	}
-	return v
+	return ""
 }
 
 // InsecureHosts lists the registry hosts that the environment's
