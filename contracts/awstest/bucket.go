@@ -6,8 +6,9 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"github.com/strata-iac/strata/internal/awsconfig"
 )
 
 // CreateBucket creates a bucket on the S3 server at endpoint (path style,
@@ -25,14 +26,11 @@ func CreateBucket(t testing.TB, endpoint, bucket string) {
 // with the credentials Env set.
 func s3Client(t testing.TB, endpoint string) *s3.Client {
 	t.Helper()
-	cfg, err := config.LoadDefaultConfig(context.Background(), config.WithRegion(Region))
+	client, err := awsconfig.S3(context.Background(), awsconfig.Config{Region: Region, Endpoint: endpoint, PathStyle: true})
 	if err != nil {
-		t.Fatalf("load AWS config: %v", err)
+		t.Fatalf("make an S3 client for %s: %v", endpoint, err)
 	}
-	return s3.NewFromConfig(cfg, func(o *s3.Options) {
-		o.BaseEndpoint = aws.String(endpoint)
-		o.UsePathStyle = true
-	})
+	return client
 }
 
 // ObjectExists reports whether the bucket on the S3 server at endpoint

@@ -5,8 +5,9 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
+
+	"github.com/strata-iac/strata/internal/awsconfig"
 )
 
 // ParameterType returns the type (String, SecureString, …) of a parameter
@@ -14,11 +15,10 @@ import (
 func ParameterType(t testing.TB, endpoint, region, name string) string {
 	t.Helper()
 	ctx := context.Background()
-	cfg, err := config.LoadDefaultConfig(ctx, config.WithRegion(region))
+	client, err := awsconfig.SSM(ctx, awsconfig.Config{Region: region, Endpoint: endpoint})
 	if err != nil {
-		t.Fatalf("load AWS config: %v", err)
+		t.Fatalf("make an SSM client for %s: %v", endpoint, err)
 	}
-	client := ssm.NewFromConfig(cfg, func(o *ssm.Options) { o.BaseEndpoint = aws.String(endpoint) })
 	out, err := client.GetParameter(ctx, &ssm.GetParameterInput{Name: aws.String(name)})
 	if err != nil {
 		t.Fatalf("GetParameter(%q) = %v", name, err)

@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/config"
 	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/strata-iac/strata/contracts"
+	"github.com/strata-iac/strata/internal/awsconfig"
 )
 
 // ext ends the object name of every document.
@@ -57,23 +56,10 @@ func New(ctx context.Context, cfg Config) (*Store, error) {
 	if cfg.Bucket == "" {
 		return nil, errors.New("open s3 contract store: no bucket")
 	}
-	var opts []func(*config.LoadOptions) error
-	if cfg.Region != "" {
-		opts = append(opts, config.WithRegion(cfg.Region))
-	}
-	awsCfg, err := config.LoadDefaultConfig(ctx, opts...)
+	client, err := awsconfig.S3(ctx, awsconfig.Config{Region: cfg.Region, Endpoint: cfg.Endpoint, PathStyle: cfg.PathStyle})
 	if err != nil {
 		return nil, fmt.Errorf("open s3 contract store %s: %w", cfg.Bucket, err)
 	}
-	if awsCfg.Region == "" {
-		return nil, fmt.Errorf("open s3 contract store %s: no region: set one in the store's configuration or AWS_REGION", cfg.Bucket)
-	}
-	client := awss3.NewFromConfig(awsCfg, func(o *awss3.Options) {
-		if cfg.Endpoint != "" {
-			o.BaseEndpoint = aws.String(cfg.Endpoint)
-		}
-		o.UsePathStyle = cfg.PathStyle
-	})
 	return &Store{api: client, bucket: cfg.Bucket, kmsKeyID: cfg.KMSKeyID}, nil
 }
 

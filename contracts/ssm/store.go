@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/config"
 	awsssm "github.com/aws/aws-sdk-go-v2/service/ssm"
 
 	"github.com/strata-iac/strata/contracts"
+	"github.com/strata-iac/strata/internal/awsconfig"
 )
 
 // Size limits of a parameter value, in bytes.
@@ -56,22 +55,10 @@ var _ contracts.Store = (*Store)(nil)
 // standard AWS chain. It makes no request: a wrong endpoint or missing
 // credentials show on the first Get, Put or List.
 func New(ctx context.Context, cfg Config) (*Store, error) {
-	var opts []func(*config.LoadOptions) error
-	if cfg.Region != "" {
-		opts = append(opts, config.WithRegion(cfg.Region))
-	}
-	awsCfg, err := config.LoadDefaultConfig(ctx, opts...)
+	client, err := awsconfig.SSM(ctx, awsconfig.Config{Region: cfg.Region, Endpoint: cfg.Endpoint})
 	if err != nil {
 		return nil, fmt.Errorf("open ssm contract store: %w", err)
 	}
-	if awsCfg.Region == "" {
-		return nil, errors.New("open ssm contract store: no region: set one in the store's configuration or AWS_REGION")
-	}
-	client := awsssm.NewFromConfig(awsCfg, func(o *awsssm.Options) {
-		if cfg.Endpoint != "" {
-			o.BaseEndpoint = aws.String(cfg.Endpoint)
-		}
-	})
 	return &Store{api: client, kmsKeyID: cfg.KMSKeyID}, nil
 }
 

@@ -15,10 +15,11 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/config"
 	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
+
+	"github.com/strata-iac/strata/internal/awsconfig"
 )
 
 // S3Config says which bucket, and where in it, a store keeps its files.
@@ -81,23 +82,10 @@ func newS3Storage(ctx context.Context, cfg S3Config) (*s3Storage, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open s3 mirror store s3://%s: %w", cfg.Bucket, err)
 	}
-	var opts []func(*config.LoadOptions) error
-	if cfg.Region != "" {
-		opts = append(opts, config.WithRegion(cfg.Region))
-	}
-	awsCfg, err := config.LoadDefaultConfig(ctx, opts...)
+	client, err := awsconfig.S3(ctx, awsconfig.Config{Region: cfg.Region, Endpoint: cfg.Endpoint, PathStyle: cfg.PathStyle})
 	if err != nil {
 		return nil, fmt.Errorf("open s3 mirror store s3://%s: %w", cfg.Bucket, err)
 	}
-	if awsCfg.Region == "" {
-		return nil, fmt.Errorf("open s3 mirror store s3://%s: no region: give one or set AWS_REGION", cfg.Bucket)
-	}
-	client := awss3.NewFromConfig(awsCfg, func(o *awss3.Options) {
-		if cfg.Endpoint != "" {
-			o.BaseEndpoint = aws.String(cfg.Endpoint)
-		}
-		o.UsePathStyle = cfg.PathStyle
-	})
 	return &s3Storage{api: client, bucket: cfg.Bucket, prefix: prefix}, nil
 }
 
