@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/strata-iac/strata/orchestrator/internal/atomicfile"
+	"github.com/strata-iac/strata/internal/atomicfile"
 )
 
 // Files of a held plan.

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/strata-iac/strata/orchestrator/internal/atomicfile"
+	"github.com/strata-iac/strata/internal/atomicfile"
 
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/tofu"

@@ -15,7 +15,7 @@ import (
 
 	"github.com/strata-iac/strata/registry-mirror/mirror"
 
-	"github.com/strata-iac/strata/orchestrator/internal/atomicfile"
+	"github.com/strata-iac/strata/internal/atomicfile"
 
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )

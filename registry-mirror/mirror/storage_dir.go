@@ -2,8 +2,6 @@ package mirror
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +11,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/strata-iac/strata/internal/atomicfile"
 )
 
 // dirStorage keeps files in a directory, made by the first write. Every
@@ -154,31 +154,12 @@ func (d dirStorage) create(ctx context.Context, key string, r io.Reader, check f
 		return err
 	}
 	defer root.Close()
-	tmp, tmpName, err := createTemp(root, key)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		tmp.Close()
-		root.Remove(tmpName)
-	}()
-	if err := spool(ctx, tmp, r); err != nil {
-		return err
-	}
-	if err := check(tmp); err != nil {
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := root.Link(tmpName, filepath.FromSlash(key)); err != nil {
-		return err
-	}
-	syncDir(root, path.Dir(key))
-	return nil
+	return atomicfile.CreateIn(root, filepath.FromSlash(key), 0o644, func(tmp *os.File) error {
+		if err := spool(ctx, tmp, r); err != nil {
+			return err
+		}
+		return check(tmp)
+	})
 }
 
 // replace writes a temporary file beside key and renames it into place.
@@ -191,31 +172,7 @@ func (d dirStorage) replace(ctx context.Context, key string, data []byte) error 
 		return err
 	}
 	defer root.Close()
-	tmp, tmpName, err := createTemp(root, key)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		tmp.Close()
-		root.Remove(tmpName)
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := root.Rename(tmpName, filepath.FromSlash(key)); err != nil {
-		return err
-	}
-	syncDir(root, path.Dir(key))
-	return nil
+	return atomicfile.WriteIn(root, filepath.FromSlash(key), data, 0o644)
 }
 
 // mkroot makes the storage's directory and dir inside it, and opens the
@@ -233,31 +190,6 @@ func (d dirStorage) mkroot(dir string) (*os.Root, error) {
 		return nil, err
 	}
 	return root, nil
-}
-
-// createTemp creates a new temporary file beside key, named
-// .<name>.tmp-<random>, and returns it with its name in the root.
-func createTemp(root *os.Root, key string) (*os.File, string, error) {
-	for range 10 {
-		var b [8]byte
-		rand.Read(b[:])
-		name := filepath.FromSlash(path.Join(path.Dir(key), "."+path.Base(key)+".tmp-"+hex.EncodeToString(b[:])))
-		f, err := root.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		return f, name, err
-	}
-	return nil, "", fmt.Errorf("create a temporary file for %s: names taken", key)
-}
-
-// syncDir makes a new directory entry durable. It is best effort: some
-// systems cannot sync a directory, and the file is in place all the same.
-func syncDir(root *os.Root, dir string) {
-	if d, err := root.Open(filepath.FromSlash(dir)); err == nil {
-		d.Sync()
-		d.Close()
-	}
 }
 
 // check succeeds when the directory is a directory, or does not exist yet.
