@@ -9,6 +9,7 @@ import (
 
 	"github.com/strata-iac/strata/contracts/awstest"
 	"github.com/strata-iac/strata/contracts/ssm"
+	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/runner"
@@ -27,9 +28,7 @@ func TestDemoProdOnAWSServices(t *testing.T) {
 
 	root := t.TempDir()
 	for _, d := range []string{"environments", "flux-apps"} {
-		if err := os.CopyFS(filepath.Join(root, d), os.DirFS(filepath.Join("..", d))); err != nil {
-			t.Fatal(err)
-		}
+		testkit.CopyInto(t, filepath.Join(root, d), filepath.Join("..", d))
 	}
 	initFile := filepath.Join(root, "environments", "demo", "prod", "init.yaml")
 	f, err := os.OpenFile(initFile, os.O_APPEND|os.O_WRONLY, 0)
@@ -40,7 +39,7 @@ func TestDemoProdOnAWSServices(t *testing.T) {
 	f.Close()
 
 	dir := filepath.Join(root, "environments", "demo", "prod")
-	var logs syncBuffer
+	var logs testkit.Buffer
 	state := t.TempDir()
 	rep, err := orchestrator.Reconcile(ctx, dir, runner.OpApply, orchestrator.Options{
 		Tofu: tofutest.Binary(t), StateDir: state, Logger: runlog.New(&logs, nil),
@@ -146,7 +145,7 @@ func TestSeedBackendConfigOnS3(t *testing.T) {
 		"  region: eu-west-1\n  s3Region: "+awstest.Region+"\n  s3Endpoint: "+endpoint+"\n")
 
 	dir := filepath.Join(root, "environments", "acme", "dev")
-	var logs syncBuffer
+	var logs testkit.Buffer
 	state := t.TempDir()
 	rep, err := orchestrator.Reconcile(ctx, dir, runner.OpApply, orchestrator.Options{
 		Tofu: tofutest.Binary(t), StateDir: state, Logger: runlog.New(&logs, nil),

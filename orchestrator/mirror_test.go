@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/runner"
@@ -42,7 +43,7 @@ func TestProvidersFromMirror(t *testing.T) {
 	state := t.TempDir()
 	reconcile := func() *orchestrator.Report {
 		t.Helper()
-		var logs syncBuffer
+		var logs testkit.Buffer
 		rep, err := orchestrator.Reconcile(ctx, dir, runner.OpApply, orchestrator.Options{
 			Tofu: tofutest.Binary(t), StateDir: state, DriftInterval: 0, Logger: runlog.New(&logs, nil),
 			ProviderMirror: srv.URL, ProviderMirrorCA: srv.Certs.CAFile,

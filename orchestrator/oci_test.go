@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
@@ -54,7 +55,7 @@ func TestReconcileOCISources(t *testing.T) {
 	dir := filepath.Join(root, "environments", "acme", "stage")
 	apply := func() (*orchestrator.Report, string) {
 		t.Helper()
-		var logs syncBuffer
+		var logs testkit.Buffer
 		rep, err := orchestrator.Reconcile(ctx, dir, runner.OpApply, orchestrator.Options{
 			Tofu: tofutest.Binary(t), StateDir: state, DriftInterval: time.Hour, Logger: runlog.New(&logs, nil),
 		})
@@ -161,9 +162,7 @@ func TestDemoStage(t *testing.T) {
 	reg := ocitest.Start(t)
 	root := t.TempDir()
 	for _, d := range []string{"environments", "flux-apps"} {
-		if err := os.CopyFS(filepath.Join(root, d), os.DirFS(filepath.Join("..", d))); err != nil {
-			t.Fatal(err)
-		}
+		testkit.CopyInto(t, filepath.Join(root, d), filepath.Join("..", d))
 	}
 	client := oci.New(oci.Options{CacheDir: t.TempDir(), Insecure: []string{reg.Host}})
 	for _, svc := range []string{"api", "worker"} {
@@ -174,7 +173,7 @@ func TestDemoStage(t *testing.T) {
 	}
 	editFile(t, root, "environments/demo/stage/init.yaml", "127.0.0.1:5000", reg.Host)
 	dir := filepath.Join(root, "environments", "demo", "stage")
-	var logs syncBuffer
+	var logs testkit.Buffer
 	rep, err := orchestrator.Reconcile(ctx, dir, runner.OpApply, orchestrator.Options{
 		Tofu: tofutest.Binary(t), StateDir: t.TempDir(), Logger: runlog.New(&logs, nil),
 	})

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/internal/testrepo"
 
 	"github.com/google/go-cmp/cmp"
@@ -23,15 +24,13 @@ import (
 // fixture copies testdata/<name> into a temporary repository and returns
 // its root.
 func fixture(t testing.TB, name string) string {
-	return testrepo.Copy(t, filepath.Join("testdata", name))
+	return testkit.Copy(t, filepath.Join("testdata", name))
 }
 
 // setInit changes one key of the acme/dev environment's init ConfigMap.
 func setInit(t *testing.T, root, key, value string) {
 	testrepo.SetInit(t, root, "acme", "dev", key, value)
 }
-
-type syncBuffer = testrepo.Buffer
 
 type env struct {
 	t          *testing.T
@@ -47,7 +46,7 @@ func newEnv(t *testing.T) *env {
 
 func (e *env) reconcile(op runner.Operation, drift time.Duration) (*orchestrator.Report, string) {
 	e.t.Helper()
-	var logs syncBuffer
+	var logs testkit.Buffer
 	rep, err := orchestrator.Reconcile(context.Background(), filepath.Join(e.root, "environments", "acme", "dev"), op, orchestrator.Options{
 		Tofu:          e.tofu,
 		StateDir:      e.state,
@@ -307,7 +306,7 @@ func TestMaxRunnersFromInit(t *testing.T) {
 		{0, "plan acme/dev: 6 stacks, at most 1 at once"},
 		{4, "plan acme/dev: 6 stacks, at most 4 at once"},
 	} {
-		var logs syncBuffer
+		var logs testkit.Buffer
 		_, err := orchestrator.Reconcile(context.Background(), dir, runner.OpPlan, orchestrator.Options{
 			Tofu: tofutest.Binary(t), StateDir: t.TempDir(), MaxRunners: tt.option, Logger: runlog.New(&logs, nil),
 		})

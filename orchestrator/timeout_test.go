@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/runner"
@@ -22,7 +23,7 @@ func TestRunTimeout(t *testing.T) {
 	dir := filepath.Join(root, "environments", "acme", "dev")
 	state := t.TempDir()
 	run := func(timeout time.Duration) (*orchestrator.Report, string, time.Duration) {
-		var logs syncBuffer
+		var logs testkit.Buffer
 		start := time.Now()
 		rep, err := orchestrator.Reconcile(context.Background(), dir, runner.OpApply, orchestrator.Options{
 			Tofu: tofutest.Binary(t), StateDir: state, Timeout: timeout, Logger: runlog.New(&logs, nil),
@@ -60,7 +61,7 @@ func TestRunCancelled(t *testing.T) {
 	dir := filepath.Join(root, "environments", "acme", "dev")
 	state := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
-	var logs syncBuffer
+	var logs testkit.Buffer
 	go func() {
 		for !strings.Contains(logs.String(), "run #1 started") {
 			time.Sleep(50 * time.Millisecond)

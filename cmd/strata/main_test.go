@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
 
@@ -17,11 +18,7 @@ import (
 // repository.
 func repo(t *testing.T) string {
 	t.Helper()
-	dst := t.TempDir()
-	if err := os.CopyFS(dst, os.DirFS(filepath.Join("..", "..", "orchestrator", "testdata", "layered"))); err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	return testkit.Copy(t, filepath.Join("..", "..", "orchestrator", "testdata", "layered"))
 }
 
 // strata runs the command line and returns stdout, stderr and the exit

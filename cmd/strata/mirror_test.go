@@ -5,17 +5,16 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/strata-iac/strata/contracts/awstest"
+	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/registry-mirror/mirror"
 	"github.com/strata-iac/strata/registry-mirror/mirror/mirrortest"
 )
@@ -138,10 +137,10 @@ func TestMirrorServe(t *testing.T) {
 	})
 
 	// Serve on a free port until cancelled.
-	addr := freeAddr(t)
+	addr := testkit.FreeAddr(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var out lockedBuffer
+	var out testkit.Buffer
 	cmd := newRootCommand(&out, &out)
 	cmd.SetArgs([]string{"mirror", "serve", "--dir", dir, "--addr", addr,
 		"--tls-cert", certs.CertFile, "--tls-key", certs.KeyFile, "--upload-token-file", tokenFile})
@@ -212,25 +211,6 @@ func TestMirrorServe(t *testing.T) {
 func zipBytes(t *testing.T, body string) []byte {
 	t.Helper()
 	return mirrortest.Zip(t, mirrortest.File{Name: "terraform-provider-strata_v" + body, Mode: 0o755, Body: body})
-}
-
-// lockedBuffer is a bytes.Buffer that a running command and the test may
-// use at once.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 func TestMirrorAddModule(t *testing.T) {
@@ -355,10 +335,10 @@ func TestMirrorS3(t *testing.T) {
 	})
 
 	certs := mirrortest.TLS(t)
-	addr := freeAddr(t)
+	addr := testkit.FreeAddr(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var out lockedBuffer
+	var out testkit.Buffer
 	cmd := newRootCommand(&out, &out)
 	cmd.SetArgs(append([]string{"mirror", "serve", "--addr", addr, "--tls-cert", certs.CertFile, "--tls-key", certs.KeyFile}, s3...))
 	done := make(chan error, 1)
@@ -393,19 +373,8 @@ func TestMirrorS3(t *testing.T) {
 	}
 }
 
-// freeAddr is a free 127.0.0.1 port's address.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
 // waitServing waits for strata mirror serve to say it is serving.
-func waitServing(t *testing.T, out *lockedBuffer) {
+func waitServing(t *testing.T, out *testkit.Buffer) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(out.String(), "serving the provider mirror and module registry") {
@@ -488,10 +457,10 @@ func TestMirrorServeUpstream(t *testing.T) {
 		})
 	})
 
-	addr := freeAddr(t)
+	addr := testkit.FreeAddr(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var out lockedBuffer
+	var out testkit.Buffer
 	cmd := newRootCommand(&out, &out)
 	cmd.SetArgs(append([]string{"mirror", "serve", "--dir", dir, "--addr", addr, "--signing-key", keyFile,
 		"--upstream", upstreamHost, "--upstream-ca", upstream.Certs.CAFile, "--upstream-key", upstreamPub}, tls...))

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
 
@@ -63,7 +64,7 @@ func TestReconcileCommand(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var out, errOut lockedBuffer
+	var out, errOut testkit.Buffer
 	cmd := newRootCommand(&out, &errOut)
 	cmd.SetArgs([]string{"reconcile", env, "--tofu", tofutest.Binary(t), "--state-dir", t.TempDir(),
 		"--listen", "127.0.0.1:0", "--interval", "1h", "--token-file", tokenFile})

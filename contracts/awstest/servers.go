@@ -1,7 +1,6 @@
 package awstest
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"go/build"
@@ -10,11 +9,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/strata-iac/strata/internal/testkit"
 )
 
 // Install commands, as the failure messages give them.
@@ -40,8 +39,9 @@ func Moto(t testing.TB) string {
 	} else {
 		t.Fatalf("moto_server not found on PATH: install it with `%s` (make test installs it)", MotoInstall)
 	}
-	port := freePort(t)
-	endpoint := "http://127.0.0.1:" + port
+	addr := testkit.FreeAddr(t)
+	_, port, _ := net.SplitHostPort(addr)
+	endpoint := "http://" + addr
 	start(t, "moto_server", append(cmd, "-H", "127.0.0.1", "-p", port), endpoint+"/moto-api/")
 	return endpoint
 }
@@ -57,13 +57,13 @@ func Versitygw(t testing.TB) (endpoint, accessKey, secretKey string) {
 		t.Fatalf("versitygw not found on PATH, in $GOBIN or in $GOPATH/bin: install it with `%s` (make test installs it)", VersitygwInstall)
 	}
 	accessKey, secretKey = "strata-test-access", "strata-test-secret-0123456789"
-	port := freePort(t)
-	endpoint = "http://127.0.0.1:" + port
+	addr := testkit.FreeAddr(t)
+	endpoint = "http://" + addr
 	start(t, "versitygw", []string{
 		bin, "--quiet",
 		"--access", accessKey, "--secret", secretKey,
 		"--region", "us-east-1",
-		"--port", "127.0.0.1:" + port,
+		"--port", addr,
 		"posix", t.TempDir(),
 	}, endpoint+"/")
 	return endpoint, accessKey, secretKey
@@ -90,23 +90,12 @@ func versitygwBinary() (string, bool) {
 	return "", false
 }
 
-// freePort returns a TCP port on 127.0.0.1 that was free a moment ago.
-func freePort(t testing.TB) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("find a free port: %v", err)
-	}
-	defer l.Close()
-	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
-}
-
 // start runs argv, waits until url answers any HTTP status, and stops the
 // process when the test ends. The server's output is shown if it fails to
 // start.
 func start(t testing.TB, name string, argv []string, url string) {
 	t.Helper()
-	out := &syncBuffer{}
+	out := &testkit.Buffer{}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdout, cmd.Stderr = out, out
 	// Its own process group, so that stopping it stops any children too.
@@ -155,23 +144,4 @@ func stop(t testing.TB, name string, cmd *exec.Cmd, exited chan error) {
 	if err := <-exited; err != nil && !errors.As(err, new(*exec.ExitError)) {
 		t.Logf("stop %s: %v", name, err)
 	}
-}
-
-// syncBuffer is a bytes.Buffer that a server's output goroutines and the
-// test may use at once.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/internal/testrepo"
 
 	"github.com/strata-iac/strata/orchestrator"
@@ -24,7 +25,7 @@ import (
 // fixture copies the orchestrator's testdata/<name> into a temporary
 // repository and returns its root.
 func fixture(t testing.TB, name string) string {
-	return testrepo.Copy(t, filepath.Join("..", "testdata", name))
+	return testkit.Copy(t, filepath.Join("..", "testdata", name))
 }
 
 // setInit changes one key of the acme/dev environment's init ConfigMap.
@@ -32,15 +33,13 @@ func setInit(t *testing.T, root, key, value string) {
 	testrepo.SetInit(t, root, "acme", "dev", key, value)
 }
 
-type syncBuffer = testrepo.Buffer
-
 // harness is a daemon over a copy of a fixture, its loop running.
 type harness struct {
 	t       *testing.T
 	root    string
 	dir     string
 	state   string
-	logs    *syncBuffer
+	logs    *testkit.Buffer
 	d       *daemon.Daemon
 	handler http.Handler
 	cancel  context.CancelFunc
@@ -55,7 +54,7 @@ type harness struct {
 // triggered.
 func newHarness(t *testing.T, fixtureName, token string) *harness {
 	t.Helper()
-	h := &harness{t: t, root: fixture(t, fixtureName), state: t.TempDir(), logs: &syncBuffer{}}
+	h := &harness{t: t, root: fixture(t, fixtureName), state: t.TempDir(), logs: &testkit.Buffer{}}
 	h.dir = filepath.Join(h.root, "environments", "acme", "dev")
 	log := runlog.New(h.logs, nil)
 	d, err := daemon.New(daemon.Config{

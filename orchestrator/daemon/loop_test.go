@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/daemon"
 	"github.com/strata-iac/strata/orchestrator/environment"
@@ -99,7 +100,7 @@ func TestRunKeepsErrors(t *testing.T) {
 
 // mustNew returns a daemon of one environment directory that runs no tofu
 // before its reconcile fails.
-func mustNew(t *testing.T, dir string, logs *syncBuffer) *daemon.Daemon {
+func mustNew(t *testing.T, dir string, logs *testkit.Buffer) *daemon.Daemon {
 	t.Helper()
 	log := runlog.New(logs, nil)
 	d, err := daemon.New(daemon.Config{

@@ -9,12 +9,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/strata-iac/strata/internal/testkit"
 )
 
 // TestServe serves over a real listener while the loop runs, and shuts
 // the server down after the loop once cancelled.
 func TestServe(t *testing.T) {
-	var logs syncBuffer
+	var logs testkit.Buffer
 	d := mustNew(t, filepath.Join(t.TempDir(), "environments", "acme", "gone"), &logs)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

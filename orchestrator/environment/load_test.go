@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/diag"
 )
 
@@ -106,10 +107,7 @@ func TestLoadValid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmp := t.TempDir()
-	if err := os.CopyFS(tmp, os.DirFS(root)); err != nil {
-		t.Fatal(err)
-	}
+	tmp := testkit.Copy(t, root)
 	tests := []struct {
 		name string
 		dir  string

@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/registry-mirror/mirror/mirrortest"
 )
 
@@ -152,18 +153,16 @@ func TestListenAndServeTLS(t *testing.T) {
 	add(t, s, "0.1.0", "linux", "amd64")
 	srv := NewServer(s, Options{})
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := testkit.FreeAddr(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.ListenAndServeTLS(ctx, addr, certs.CertFile, certs.KeyFile) }()
 
 	url := "https://" + addr + "/registry.opentofu.org/strata-iac/strata/index.json"
-	var resp *http.Response
+	var (
+		resp *http.Response
+		err  error
+	)
 	for deadline := time.Now().Add(5 * time.Second); ; {
 		resp, err = certs.Client().Get(url)
 		if err == nil || time.Now().After(deadline) {

@@ -1,4 +1,4 @@
-// Package testrepo gives the orchestrator's tests their repositories: a
-// copy of a fixture under testdata/, edits of its init ConfigMap, and a log
-// sink safe for concurrent runs.
+// Package testrepo edits the orchestrator's test repositories: the init
+// ConfigMap of an environment in a copy of a fixture under testdata/ (the
+// copy itself is internal/testkit's).
 package testrepo

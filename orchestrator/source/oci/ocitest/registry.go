@@ -1,11 +1,8 @@
 package ocitest
 
 import (
-	"bytes"
-	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -14,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/strata-iac/strata/internal/testkit"
 )
 
 // Binary is where the docker-registry package installs the registry.
@@ -34,7 +33,7 @@ type Registry struct {
 
 	cmd      *exec.Cmd
 	exited   chan struct{}
-	output   *syncBuffer
+	output   *testkit.Buffer
 	stopOnce sync.Once
 }
 
@@ -82,7 +81,7 @@ func Start(t testing.TB, opts ...Option) *Registry {
 	// A free port can be taken between choosing it and the registry
 	// binding it; try a few.
 	for range 3 {
-		r, err := start(bin, root, set)
+		r, err := start(bin, root, testkit.FreeAddr(t), set)
 		if err == nil {
 			t.Cleanup(r.Stop)
 			return r
@@ -93,11 +92,7 @@ func Start(t testing.TB, opts ...Option) *Registry {
 	return nil
 }
 
-func start(bin, root string, set settings) (*Registry, error) {
-	host, err := freeAddr()
-	if err != nil {
-		return nil, err
-	}
+func start(bin, root, host string, set settings) (*Registry, error) {
 	storage := filepath.Join(root, "storage")
 	if err := os.MkdirAll(storage, 0o755); err != nil {
 		return nil, err
@@ -113,7 +108,7 @@ func start(bin, root string, set settings) (*Registry, error) {
 	if err := os.WriteFile(config, []byte(configYAML(host, storage, htpasswd)), 0o644); err != nil {
 		return nil, err
 	}
-	out := &syncBuffer{}
+	out := &testkit.Buffer{}
 	cmd := exec.Command(bin, "serve", config)
 	cmd.Stdout = out
 	cmd.Stderr = out
@@ -217,30 +212,3 @@ func (r *Registry) BlobPath(digest string) string {
 
 // Output is what the registry process wrote so far, for failure messages.
 func (r *Registry) Output() string { return r.output.String() }
-
-func freeAddr() (string, error) {
-	var lc net.ListenConfig
-	l, err := lc.Listen(context.Background(), "tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer l.Close()
-	return l.Addr().String(), nil
-}
-
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
