@@ -12,7 +12,7 @@ FUZZTIME  ?= 20s
 
 export STRATA_TOFU := $(TOFU)
 
-.PHONY: all build tofu test-deps demo test vet fuzz bench clean
+.PHONY: all build tofu test-deps demo test test-unit vet fuzz bench clean help
 
 all: build
 
@@ -40,6 +40,12 @@ test-deps:
 test: tofu test-deps vet
 	$(GO) test -race -count=1 ./...
 
+## test-unit: the fast tests for the edit-test loop, with the race detector: -short,
+## so every test that runs tofu or starts a server (registry, moto, versitygw) skips
+test-unit:
+	$(GO) test -short -race ./...
+
+## vet: go vet every package
 vet:
 	$(GO) vet ./...
 
@@ -55,5 +61,10 @@ fuzz:
 bench: tofu
 	./.ci/bench.sh
 
+## clean: remove bin/
 clean:
 	rm -rf $(BIN)
+
+## help: list these targets
+help:
+	@sed -n 's/^## //p' $(MAKEFILE_LIST)

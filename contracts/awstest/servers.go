@@ -28,9 +28,12 @@ const startTimeout = 60 * time.Second
 // Moto starts moto_server on 127.0.0.1 and returns its endpoint
 // ("http://127.0.0.1:PORT"). It runs moto_server from PATH, or else
 // `python3 -m moto.server`; the server is stopped when the test ends. Any
-// credentials are accepted.
+// credentials are accepted. With -short it skips the test.
 func Moto(t testing.TB) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts moto_server; skipped with -short")
+	}
 	var cmd []string
 	if p, err := exec.LookPath("moto_server"); err == nil {
 		cmd = []string{p}
@@ -49,9 +52,13 @@ func Moto(t testing.TB) string {
 // Versitygw starts versitygw with its posix backend on a fresh temporary
 // directory, on 127.0.0.1, and returns its endpoint and the root
 // credentials it accepts. It has no buckets. It runs versitygw from PATH,
-// $GOBIN or $GOPATH/bin; the server is stopped when the test ends.
+// $GOBIN or $GOPATH/bin; the server is stopped when the test ends. With
+// -short it skips the test.
 func Versitygw(t testing.TB) (endpoint, accessKey, secretKey string) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts versitygw; skipped with -short")
+	}
 	bin, ok := versitygwBinary()
 	if !ok {
 		t.Fatalf("versitygw not found on PATH, in $GOBIN or in $GOPATH/bin: install it with `%s` (make test installs it)", VersitygwInstall)

@@ -10,9 +10,13 @@ import (
 
 // Binary returns the tofu binary the tests run: $STRATA_TOFU, else bin/tofu
 // at the module root, else tofu on PATH. It fails the test, saying how to
-// build one, when there is none: tests never fake tofu.
+// build one, when there is none: tests never fake tofu. With -short it
+// skips the test instead: the fast loop (make test-unit) runs no tofu.
 func Binary(t testing.TB) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("runs tofu; skipped with -short")
+	}
 	if p := os.Getenv("STRATA_TOFU"); p != "" {
 		return p
 	}

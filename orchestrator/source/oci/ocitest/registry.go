@@ -62,9 +62,13 @@ func WithBasicAuth() Option {
 // Start runs a registry on a free loopback port, with no authentication
 // unless an Option asks for it and with its storage in a t.TempDir. It
 // waits until GET /v2/ answers and stops the registry in t.Cleanup. It
-// fails the test when the registry binary is not installed.
+// fails the test when the registry binary is not installed. With -short it
+// skips the test.
 func Start(t testing.TB, opts ...Option) *Registry {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts an OCI registry; skipped with -short")
+	}
 	bin := os.Getenv(EnvBinary)
 	if bin == "" {
 		bin = Binary
