@@ -13,7 +13,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 	"github.com/strata-iac/strata/registry-mirror/mirror"
-	"github.com/strata-iac/strata/registry-mirror/mirror/mirrortest"
+	"github.com/strata-iac/strata/registry-mirror/mirrortest"
 )
 
 // TestProvidersFromMirror runs a stack whose provider comes from strata's

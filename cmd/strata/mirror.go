@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/strata-iac/strata/registry-mirror/mirror"
+	"github.com/strata-iac/strata/registry-mirror/storage"
 )
 
 // mirrorAddResult is what `strata mirror add` reports.
@@ -38,7 +39,7 @@ type mirrorAddModuleResult struct {
 // bucket.
 type mirrorStoreFlags struct {
 	dir       string
-	s3        mirror.S3Config
+	s3        storage.S3Config
 	pathStyle bool
 }
 

@@ -16,7 +16,7 @@ import (
 	"github.com/strata-iac/strata/contracts/awstest"
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/registry-mirror/mirror"
-	"github.com/strata-iac/strata/registry-mirror/mirror/mirrortest"
+	"github.com/strata-iac/strata/registry-mirror/mirrortest"
 )
 
 // mirrorZip writes a minimal package of strata-iac/strata to dir/name.

@@ -3,6 +3,7 @@ package awsconfig
 import (
 	"context"
 	"errors"
+	"net/http"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
@@ -19,6 +20,15 @@ type Config struct {
 	// rather than the host name, as most S3-compatible services need. Only
 	// S3 clients use it.
 	PathStyle bool
+	// HTTPClient, when set, sends the requests instead of the SDK's own
+	// client; AWS_CA_BUNDLE is then the client's business.
+	HTTPClient HTTPClient
+}
+
+// HTTPClient sends a client's HTTP requests: an *http.Client, or a
+// wrapper of one.
+type HTTPClient interface {
+	Do(*http.Request) (*http.Response, error)
 }
 
 // errNoRegion says how to give the region nobody gave.

@@ -2,6 +2,7 @@ package awsconfig
 
 import (
 	"context"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -35,6 +36,38 @@ type options struct {
 	Region    string
 	Endpoint  string
 	PathStyle bool
+}
+
+func TestHTTPClient(t *testing.T) {
+	isolate(t, "us-east-1")
+	ctx := context.Background()
+	own := &http.Client{}
+	tests := []struct {
+		name string
+		cfg  Config
+		want bool // the client sends through own
+	}{
+		{"own client", Config{HTTPClient: own}, true},
+		{"the SDK's", Config{}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s3c, err := S3(ctx, tt.cfg)
+			if err != nil {
+				t.Fatalf("S3(%+v) = %v", tt.cfg, err)
+			}
+			if got := s3c.Options().HTTPClient == HTTPClient(own); got != tt.want {
+				t.Errorf("S3(%+v) sends through the given client = %v, want %v", tt.cfg, got, tt.want)
+			}
+			ssmc, err := SSM(ctx, tt.cfg)
+			if err != nil {
+				t.Fatalf("SSM(%+v) = %v", tt.cfg, err)
+			}
+			if got := ssmc.Options().HTTPClient == HTTPClient(own); got != tt.want {
+				t.Errorf("SSM(%+v) sends through the given client = %v, want %v", tt.cfg, got, tt.want)
+			}
+		})
+	}
 }
 
 func TestClients(t *testing.T) {

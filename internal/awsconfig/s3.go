@@ -14,6 +14,9 @@ func S3(ctx context.Context, c Config) (*s3.Client, error) {
 	}
 	return s3.NewFromConfig(cfg, func(o *s3.Options) {
 		o.BaseEndpoint = c.endpoint()
+		if c.HTTPClient != nil {
+			o.HTTPClient = c.HTTPClient
+		}
 		o.UsePathStyle = c.PathStyle
 	}), nil
 }

@@ -14,5 +14,8 @@ func SSM(ctx context.Context, c Config) (*ssm.Client, error) {
 	}
 	return ssm.NewFromConfig(cfg, func(o *ssm.Options) {
 		o.BaseEndpoint = c.endpoint()
+		if c.HTTPClient != nil {
+			o.HTTPClient = c.HTTPClient
+		}
 	}), nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/Masterminds/semver/v3"
+	"github.com/strata-iac/strata/registry-mirror/storage"
 )
 
 // DefaultHostname is the registry host of a provider source address that
@@ -112,7 +113,7 @@ func ArchiveName(typ, version, os, arch string) string {
 type archive struct {
 	version, os, arch string
 	// file is the archive's file, when it was listed.
-	file fileInfo
+	file storage.FileInfo
 }
 
 // ParseArchiveName parses the file name of one of typ's archives,

@@ -13,6 +13,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/strata-iac/strata/registry-mirror/storage"
 	"golang.org/x/mod/sumdb/dirhash"
 )
 
@@ -69,7 +70,7 @@ func hashFile(ctx context.Context, f *os.File) (Hashes, error) {
 		return Hashes{}, err
 	}
 	sum := sha256.New()
-	if _, err := io.Copy(sum, ctxReader{ctx, io.NewSectionReader(f, 0, info.Size())}); err != nil {
+	if _, err := io.Copy(sum, storage.ContextReader(ctx, io.NewSectionReader(f, 0, info.Size()))); err != nil {
 		return Hashes{}, err
 	}
 	return Hashes{H1: h1, ZH: "zh:" + hex.EncodeToString(sum.Sum(nil))}, nil
@@ -94,9 +95,9 @@ type hashesFile struct {
 const modTimeSlack = time.Second
 
 // of reports whether the hashes file is of the archive f.
-func (h hashesFile) of(f fileInfo) bool {
-	d := h.ModTime.Sub(f.modTime)
-	return h.H1 != "" && h.ZH != "" && h.Size == f.size && d <= modTimeSlack && d >= -modTimeSlack
+func (h hashesFile) of(f storage.FileInfo) bool {
+	d := h.ModTime.Sub(f.ModTime)
+	return h.H1 != "" && h.ZH != "" && h.Size == f.Size && d <= modTimeSlack && d >= -modTimeSlack
 }
 
 // cachedHashes are an archive's hashes, valid while the file keeps its
@@ -115,11 +116,11 @@ type cachedHashes struct {
 // by hand, or changed since) is read and hashed, and the hashes file
 // written for next time; when that write fails, as it does on a read-only
 // mirror, the hashes are kept in memory only.
-func (s *Store) archiveHashes(ctx context.Context, key string, f fileInfo) (Hashes, error) {
+func (s *Store) archiveHashes(ctx context.Context, key string, f storage.FileInfo) (Hashes, error) {
 	s.mu.Lock()
 	c, ok := s.hashes[key]
 	s.mu.Unlock()
-	if ok && c.size == f.size && c.modTime.Equal(f.modTime) {
+	if ok && c.size == f.Size && c.modTime.Equal(f.ModTime) {
 		return c.hashes, nil
 	}
 	h, ok, err := s.readHashes(ctx, key, f)
@@ -137,16 +138,16 @@ func (s *Store) archiveHashes(ctx context.Context, key string, f fileInfo) (Hash
 }
 
 // cacheHashes keeps an archive's hashes in memory.
-func (s *Store) cacheHashes(key string, f fileInfo, h Hashes) {
+func (s *Store) cacheHashes(key string, f storage.FileInfo, h Hashes) {
 	s.mu.Lock()
-	s.hashes[key] = cachedHashes{size: f.size, modTime: f.modTime, hashes: h}
+	s.hashes[key] = cachedHashes{size: f.Size, modTime: f.ModTime, hashes: h}
 	s.mu.Unlock()
 }
 
 // readHashes reads the hashes file of the archive at key; ok is false
 // when there is none, or it is not of the archive f.
-func (s *Store) readHashes(ctx context.Context, key string, f fileInfo) (Hashes, bool, error) {
-	o, err := s.st.open(ctx, key+hashesSuffix)
+func (s *Store) readHashes(ctx context.Context, key string, f storage.FileInfo) (Hashes, bool, error) {
+	o, err := s.st.Open(ctx, key+hashesSuffix)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Hashes{}, false, nil
 	}
@@ -166,12 +167,12 @@ func (s *Store) readHashes(ctx context.Context, key string, f fileInfo) (Hashes,
 }
 
 // writeHashes writes the hashes file of the archive at key.
-func (s *Store) writeHashes(ctx context.Context, key string, f fileInfo, h Hashes) error {
-	data, err := json.MarshalIndent(hashesFile{H1: h.H1, ZH: h.ZH, Size: f.size, ModTime: f.modTime.UTC()}, "", "  ")
+func (s *Store) writeHashes(ctx context.Context, key string, f storage.FileInfo, h Hashes) error {
+	data, err := json.MarshalIndent(hashesFile{H1: h.H1, ZH: h.ZH, Size: f.Size, ModTime: f.ModTime.UTC()}, "", "  ")
 	if err != nil {
 		return err
 	}
-	if err := s.st.replace(ctx, key+hashesSuffix, append(data, '\n')); err != nil {
+	if err := s.st.Replace(ctx, key+hashesSuffix, append(data, '\n')); err != nil {
 		return fmt.Errorf("write hashes of %s: %w", key, err)
 	}
 	return nil
@@ -180,33 +181,32 @@ func (s *Store) writeHashes(ctx context.Context, key string, f fileInfo, h Hashe
 // computeHashes reads the archive at key and hashes it: in place in a
 // directory, through a local temporary copy from S3.
 func (s *Store) computeHashes(ctx context.Context, key string) (Hashes, error) {
-	o, err := s.st.open(ctx, key)
+	o, err := s.st.Open(ctx, key)
 	if err != nil {
-		return Hashes{}, fmt.Errorf("hash archive %s: %w", s.st.location(key), err)
+		return Hashes{}, fmt.Errorf("hash archive %s: %w", s.st.Location(key), err)
 	}
 	defer o.Close()
-	f, ok := o.(dirObject)
-	if ok {
-		h, err := hashFile(ctx, f.File)
+	if f, ok := storage.LocalFile(o); ok {
+		h, err := hashFile(ctx, f)
 		if err != nil {
-			return Hashes{}, fmt.Errorf("hash archive %s: %w", s.st.location(key), err)
+			return Hashes{}, fmt.Errorf("hash archive %s: %w", s.st.Location(key), err)
 		}
 		return h, nil
 	}
 	tmp, err := os.CreateTemp("", "strata-mirror-hash-*")
 	if err != nil {
-		return Hashes{}, fmt.Errorf("hash archive %s: %w", s.st.location(key), err)
+		return Hashes{}, fmt.Errorf("hash archive %s: %w", s.st.Location(key), err)
 	}
 	defer func() {
 		tmp.Close()
 		os.Remove(tmp.Name())
 	}()
-	if err := spool(ctx, tmp, o); err != nil {
-		return Hashes{}, fmt.Errorf("hash archive %s: %w", s.st.location(key), err)
+	if err := storage.Spool(ctx, tmp, o); err != nil {
+		return Hashes{}, fmt.Errorf("hash archive %s: %w", s.st.Location(key), err)
 	}
 	h, err := hashFile(ctx, tmp)
 	if err != nil {
-		return Hashes{}, fmt.Errorf("hash archive %s: %w", s.st.location(key), err)
+		return Hashes{}, fmt.Errorf("hash archive %s: %w", s.st.Location(key), err)
 	}
 	return h, nil
 }

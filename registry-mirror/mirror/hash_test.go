@@ -16,7 +16,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/mod/sumdb/dirhash"
 
-	"github.com/strata-iac/strata/registry-mirror/mirror/mirrortest"
+	"github.com/strata-iac/strata/registry-mirror/mirrortest"
+	"github.com/strata-iac/strata/registry-mirror/storage"
 )
 
 // TestHashArchive checks the hashes against what tofu computes: h1 over
@@ -115,7 +116,7 @@ func TestArchiveHashes(t *testing.T) {
 			}
 			hashesFileOf := func() hashesFile {
 				t.Helper()
-				o, err := s.st.open(ctx, key+hashesSuffix)
+				o, err := s.st.Open(ctx, key+hashesSuffix)
 				if err != nil {
 					t.Fatalf("open(%s.hashes) = %v, want the hashes file", key, err)
 				}
@@ -129,7 +130,7 @@ func TestArchiveHashes(t *testing.T) {
 
 			// Copied in by hand: no hashes file.
 			data := providerZip(t, "0.1.0")
-			if err := s.st.replace(ctx, key, data); err != nil {
+			if err := s.st.Replace(ctx, key, data); err != nil {
 				t.Fatal(err)
 			}
 			want := hashesOf(t, data)
@@ -142,7 +143,7 @@ func TestArchiveHashes(t *testing.T) {
 
 			// A store that has not seen the archive trusts its hashes
 			// file: one saying otherwise shows the archive is not read.
-			info, err := s.st.stat(ctx, key)
+			info, err := s.st.Stat(ctx, key)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -161,7 +162,7 @@ func TestArchiveHashes(t *testing.T) {
 
 			// A changed archive is hashed again, and its file rewritten.
 			changed := providerZip(t, "0.1.0, changed by hand")
-			if err := s.st.replace(ctx, key, changed); err != nil {
+			if err := s.st.Replace(ctx, key, changed); err != nil {
 				t.Fatal(err)
 			}
 			want = hashesOf(t, changed)
@@ -182,16 +183,16 @@ func TestHashesFileOf(t *testing.T) {
 	tests := []struct {
 		name string
 		hf   hashesFile
-		f    fileInfo
+		f    storage.FileInfo
 		want bool
 	}{
-		{"same", hf, fileInfo{size: 10, modTime: at}, true},
-		{"listed to the second", hf, fileInfo{size: 10, modTime: at.Truncate(time.Second)}, true},
-		{"rounded up", hf, fileInfo{size: 10, modTime: at.Add(400 * time.Millisecond)}, true},
-		{"other size", hf, fileInfo{size: 11, modTime: at}, false},
-		{"later", hf, fileInfo{size: 10, modTime: at.Add(2 * time.Second)}, false},
-		{"earlier", hf, fileInfo{size: 10, modTime: at.Add(-2 * time.Second)}, false},
-		{"no hashes", hashesFile{Size: 10, ModTime: at}, fileInfo{size: 10, modTime: at}, false},
+		{"same", hf, storage.FileInfo{Size: 10, ModTime: at}, true},
+		{"listed to the second", hf, storage.FileInfo{Size: 10, ModTime: at.Truncate(time.Second)}, true},
+		{"rounded up", hf, storage.FileInfo{Size: 10, ModTime: at.Add(400 * time.Millisecond)}, true},
+		{"other size", hf, storage.FileInfo{Size: 11, ModTime: at}, false},
+		{"later", hf, storage.FileInfo{Size: 10, ModTime: at.Add(2 * time.Second)}, false},
+		{"earlier", hf, storage.FileInfo{Size: 10, ModTime: at.Add(-2 * time.Second)}, false},
+		{"no hashes", hashesFile{Size: 10, ModTime: at}, storage.FileInfo{Size: 10, ModTime: at}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

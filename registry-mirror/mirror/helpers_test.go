@@ -5,8 +5,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/strata-iac/strata/contracts/awstest"
-	"github.com/strata-iac/strata/registry-mirror/mirror/mirrortest"
+	"github.com/strata-iac/strata/registry-mirror/mirrortest"
 )
 
 const (
@@ -35,7 +34,7 @@ func add(t *testing.T, s *Store, version, os, arch string) {
 }
 
 // testBucket is the bucket of the tests' S3 stores.
-const testBucket = "mirror"
+const testBucket = mirrortest.Bucket
 
 // backend is a storage the store's tests run against.
 type backend struct {
@@ -44,38 +43,34 @@ type backend struct {
 	new func(t *testing.T) *Store
 }
 
-// backends are the store's two storages: a directory, and a bucket of a
-// real S3-compatible server (versitygw), under a prefix.
-var backends = []backend{
-	{"dir", func(t *testing.T) *Store { return NewStore(t.TempDir()) }},
-	{"s3", func(t *testing.T) *Store { return s3Store(t) }},
-}
+// backends are the store's two storages, mirrortest.Storages.
+var backends = func() []backend {
+	var out []backend
+	for _, st := range mirrortest.Storages {
+		out = append(out, backend{st.Name, func(t *testing.T) *Store { return newStore(st.New(t), "") }})
+	}
+	return out
+}()
 
 // s3Store starts versitygw and returns a store on a new bucket of it,
 // under the prefix strata/mirror.
 func s3Store(t *testing.T) *Store {
 	t.Helper()
-	return s3StoreOn(t, s3Server(t), testBucket)
+	return s3StoreOn(t, mirrortest.S3Server(t), testBucket)
 }
 
-// s3Server starts versitygw, with its credentials in the environment for
-// the rest of the test, creates testBucket, and returns its endpoint.
-func s3Server(t *testing.T) string {
-	t.Helper()
-	endpoint, access, secret := awstest.Versitygw(t)
-	awstest.Env(t, access, secret)
-	awstest.CreateBucket(t, endpoint, testBucket)
-	return endpoint
-}
+// s3Server starts versitygw and returns its endpoint (mirrortest.S3Server).
+func s3Server(t *testing.T) string { return mirrortest.S3Server(t) }
 
 // s3StoreOn returns a store on a bucket of the S3 server at endpoint,
 // under the prefix strata/mirror.
 func s3StoreOn(t *testing.T, endpoint, bucket string) *Store {
 	t.Helper()
-	cfg := S3Config{Bucket: bucket, Prefix: "/strata/mirror/", Region: awstest.Region, Endpoint: endpoint, PathStyle: true}
-	s, err := NewS3Store(context.Background(), cfg)
-	if err != nil {
-		t.Fatalf("NewS3Store(%+v) = %v, want nil", cfg, err)
-	}
-	return s
+	return newStore(mirrortest.S3Storage(t, endpoint, bucket, nil), "")
+}
+
+// s3StoreWith is s3StoreOn with its S3 requests sent through client.
+func s3StoreWith(t *testing.T, endpoint, bucket string, client *s3Recorder) *Store {
+	t.Helper()
+	return newStore(mirrortest.S3Storage(t, endpoint, bucket, client), "")
 }

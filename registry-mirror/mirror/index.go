@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"slices"
 
+	"github.com/strata-iac/strata/registry-mirror/storage"
 	"golang.org/x/mod/semver"
 )
 
@@ -110,15 +111,15 @@ func (s *Store) scan(ctx context.Context, hostname, namespace, typ string) (Prov
 	if err != nil {
 		return Provider{}, nil, err
 	}
-	files, err := s.st.list(ctx, providerDir(p))
+	files, err := s.st.List(ctx, providerDir(p))
 	if err != nil {
 		return Provider{}, nil, err
 	}
 	archives := map[string]archive{}
 	for _, f := range files {
-		if a, ok := parseArchiveName(p.Type, f.name); ok {
+		if a, ok := parseArchiveName(p.Type, f.Name); ok {
 			a.file = f
-			archives[f.name] = a
+			archives[f.Name] = a
 		}
 	}
 	return p, archives, nil
@@ -126,7 +127,7 @@ func (s *Store) scan(ctx context.Context, hostname, namespace, typ string) (Prov
 
 // openArchive opens one archive of a provider for reading. The error wraps
 // [ErrNotFound] when there is no such archive.
-func (s *Store) openArchive(ctx context.Context, hostname, namespace, typ, name string) (object, error) {
+func (s *Store) openArchive(ctx context.Context, hostname, namespace, typ, name string) (storage.Object, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -137,7 +138,7 @@ func (s *Store) openArchive(ctx context.Context, hostname, namespace, typ, name 
 	if _, ok := parseArchiveName(p.Type, name); !ok {
 		return nil, fmt.Errorf("%w archive name %q", ErrInvalid, name)
 	}
-	o, err := s.st.open(ctx, providerDir(p)+"/"+name)
+	o, err := s.st.Open(ctx, providerDir(p)+"/"+name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("archive %s/%s: %w", p, name, ErrNotFound)
 	}

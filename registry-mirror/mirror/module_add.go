@@ -13,6 +13,8 @@ import (
 	"os"
 	"path"
 	"strings"
+
+	"github.com/strata-iac/strata/registry-mirror/storage"
 )
 
 // AddModule stores archive as version of the module
@@ -37,7 +39,7 @@ func (s *Store) AddModule(ctx context.Context, namespace, name, system, version 
 	}
 	key := moduleKey(m, version)
 	var sum []byte
-	err = s.st.create(ctx, key, archive, func(f *os.File) error {
+	err = s.st.Create(ctx, key, archive, func(f *os.File) error {
 		if err := checkModuleArchive(f); err != nil {
 			return err
 		}
@@ -126,7 +128,7 @@ func hasModuleFileExt(name string) bool {
 // sha256Of reads r to its end and returns its SHA-256.
 func sha256Of(ctx context.Context, r io.Reader) ([]byte, error) {
 	h := sha256.New()
-	if _, err := io.Copy(h, ctxReader{ctx, r}); err != nil {
+	if _, err := io.Copy(h, storage.ContextReader(ctx, r)); err != nil {
 		return nil, err
 	}
 	return h.Sum(nil), nil
@@ -134,7 +136,7 @@ func sha256Of(ctx context.Context, r io.Reader) ([]byte, error) {
 
 // sameContent reports whether the file at key has the given SHA-256.
 func (s *Store) sameContent(ctx context.Context, key string, want []byte) (bool, error) {
-	o, err := s.st.open(ctx, key)
+	o, err := s.st.Open(ctx, key)
 	if err != nil {
 		return false, err
 	}

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/strata-iac/strata/registry-mirror/mirror/mirrortest"
+	"github.com/strata-iac/strata/registry-mirror/mirrortest"
 )
 
 func TestAddModule(t *testing.T) {
@@ -46,7 +46,7 @@ func TestAddModule(t *testing.T) {
 				if err := s.AddModule(ctx, "Strata", "Echo", "NULL", "1.1.0", bytes.NewReader(mirrortest.Module(t, "1.1.0"))); err != nil {
 					t.Fatalf("AddModule(mixed case) = %v, want nil", err)
 				}
-				if _, err := s.st.stat(ctx, "modules/strata/echo/null/1.1.0.tar.gz"); err != nil {
+				if _, err := s.st.Stat(ctx, "modules/strata/echo/null/1.1.0.tar.gz"); err != nil {
 					t.Errorf("stat(1.1.0 archive) = %v, want it stored under lower-case names", err)
 				}
 			})
@@ -172,7 +172,7 @@ func gzipped(t *testing.T, data string) []byte {
 // readKey reads the file at key of a store's storage.
 func readKey(t *testing.T, s *Store, key string) []byte {
 	t.Helper()
-	o, err := s.st.open(context.Background(), key)
+	o, err := s.st.Open(context.Background(), key)
 	if err != nil {
 		t.Fatalf("open(%s) = %v, want the file", key, err)
 	}

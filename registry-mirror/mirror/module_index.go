@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/Masterminds/semver/v3"
+	"github.com/strata-iac/strata/registry-mirror/storage"
 )
 
 // ModuleVersions lists the versions of a module that have an archive,
@@ -24,13 +25,13 @@ func (s *Store) ModuleVersions(ctx context.Context, namespace, name, system stri
 	if err != nil {
 		return fail(err)
 	}
-	files, err := s.st.list(ctx, moduleDir(m))
+	files, err := s.st.List(ctx, moduleDir(m))
 	if err != nil {
 		return fail(err)
 	}
 	var versions []*semver.Version
 	for _, f := range files {
-		if v, ok := parseModuleArchiveName(f.name); ok {
+		if v, ok := parseModuleArchiveName(f.Name); ok {
 			versions = append(versions, semver.MustParse(v))
 		}
 	}
@@ -47,12 +48,12 @@ func (s *Store) ModuleVersions(ctx context.Context, namespace, name, system stri
 
 // openModule opens the archive of a module version for reading. The error
 // wraps [ErrNotFound] when there is none.
-func (s *Store) openModule(ctx context.Context, namespace, name, system, version string) (object, error) {
+func (s *Store) openModule(ctx context.Context, namespace, name, system, version string) (storage.Object, error) {
 	m, err := checkModuleRef(ctx, namespace, name, system, version)
 	if err != nil {
 		return nil, err
 	}
-	o, err := s.st.open(ctx, moduleKey(m, version))
+	o, err := s.st.Open(ctx, moduleKey(m, version))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("module %s %s: %w", m, version, ErrNotFound)
 	}
@@ -66,7 +67,7 @@ func (s *Store) statModule(ctx context.Context, namespace, name, system, version
 	if err != nil {
 		return err
 	}
-	_, err = s.st.stat(ctx, moduleKey(m, version))
+	_, err = s.st.Stat(ctx, moduleKey(m, version))
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("module %s %s: %w", m, version, ErrNotFound)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/strata-iac/strata/registry-mirror/mirror/mirrortest"
+	"github.com/strata-iac/strata/registry-mirror/mirrortest"
 )
 
 func TestModuleVersions(t *testing.T) {
@@ -23,7 +23,7 @@ func TestModuleVersions(t *testing.T) {
 			}
 			// What is not an archive of a version is not listed.
 			for _, name := range []string{"v3.0.0.tar.gz", "3.0.0.zip", "3.0.tar.gz", ".3.0.0.tar.gz.tmp-1", "sub/4.0.0.tar.gz"} {
-				if err := s.st.replace(ctx, "modules/strata/echo/null/"+name, []byte("x")); err != nil {
+				if err := s.st.Replace(ctx, "modules/strata/echo/null/"+name, []byte("x")); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -86,7 +86,7 @@ func (s *Server) handleModuleArchive(w http.ResponseWriter, r *http.Request) {
 	}
 	defer o.Close()
 	w.Header().Set("Content-Type", "application/gzip")
-	http.ServeContent(w, r, file, o.info().modTime, o)
+	http.ServeContent(w, r, file, o.Info().ModTime, o)
 }
 
 // handleModulePut serves PUT /v1/modules/<namespace>/<name>/<system>/<version>.tar.gz:

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
-	"github.com/strata-iac/strata/registry-mirror/mirror/mirrortest"
+	"github.com/strata-iac/strata/registry-mirror/mirrortest"
 )
 
 // TestTofuInstallsModulesFromRegistry is the module registry's end-to-end

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/strata-iac/strata/registry-mirror/storage"
 	"golang.org/x/sync/singleflight"
 )
 
@@ -371,7 +372,7 @@ func fileSHA256(ctx context.Context, f *os.File) (string, error) {
 		return "", err
 	}
 	h := sha256.New()
-	if _, err := io.Copy(h, ctxReader{ctx, io.NewSectionReader(f, 0, info.Size())}); err != nil {
+	if _, err := io.Copy(h, storage.ContextReader(ctx, io.NewSectionReader(f, 0, info.Size()))); err != nil {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/strata-iac/strata/registry-mirror/storage"
 )
 
 // mirrorVersions lists the versions of a provider for its index.json:
@@ -84,7 +86,7 @@ func (s *Server) mirrorArchives(ctx context.Context, hostname, namespace, typ, v
 // openArchive opens a provider archive of the store, pulling it from the
 // upstream first when the provider is pulled through and the store does
 // not hold it yet.
-func (s *Server) openArchive(ctx context.Context, hostname, namespace, typ, name string) (object, error) {
+func (s *Server) openArchive(ctx context.Context, hostname, namespace, typ, name string) (storage.Object, error) {
 	f, err := s.store.openArchive(ctx, hostname, namespace, typ, name)
 	if err == nil || !errors.Is(err, ErrNotFound) {
 		return f, err

@@ -14,7 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
-	"github.com/strata-iac/strata/registry-mirror/mirror/mirrortest"
+	"github.com/strata-iac/strata/registry-mirror/mirrortest"
 )
 
 // TestTofuPullsThroughCache is the pull-through cache's end-to-end test.

@@ -253,7 +253,7 @@ func (s *Server) ensureArchive(ctx context.Context, p Provider, name string) err
 	if !ok {
 		return fmt.Errorf("%w archive name %q", ErrInvalid, name)
 	}
-	_, err := s.store.st.stat(ctx, providerDir(p)+"/"+name)
+	_, err := s.store.st.Stat(ctx, providerDir(p)+"/"+name)
 	switch {
 	case err == nil:
 		return nil

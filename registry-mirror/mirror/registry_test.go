@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/strata-iac/strata/registry-mirror/mirror/mirrortest"
+	"github.com/strata-iac/strata/registry-mirror/mirrortest"
 )
 
 func TestServeRegistryProtocol(t *testing.T) {

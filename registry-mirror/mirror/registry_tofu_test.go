@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
-	"github.com/strata-iac/strata/registry-mirror/mirror/mirrortest"
+	"github.com/strata-iac/strata/registry-mirror/mirrortest"
 )
 
 // directCLIConfig is a tofu CLI configuration that installs every

@@ -218,7 +218,7 @@ func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
 		}
 		defer f.Close()
 		w.Header().Set("Content-Type", "application/zip")
-		http.ServeContent(w, r, file, f.info().modTime, f)
+		http.ServeContent(w, r, file, f.Info().ModTime, f)
 	default:
 		http.NotFound(w, r)
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"path"
 	"sync"
+
+	"github.com/strata-iac/strata/registry-mirror/storage"
 )
 
 var (
@@ -28,7 +30,7 @@ var (
 // It is safe for concurrent use, also by several processes: archives are
 // written atomically and never replaced.
 type Store struct {
-	st  storage
+	st  storage.Storage
 	dir string
 
 	mu     sync.Mutex
@@ -37,10 +39,10 @@ type Store struct {
 
 // NewStore returns the store in dir, which is created by the first upload.
 func NewStore(dir string) *Store {
-	return newStore(dirStorage{dir: dir}, dir)
+	return newStore(storage.NewDir(dir), dir)
 }
 
-func newStore(st storage, dir string) *Store {
+func newStore(st storage.Storage, dir string) *Store {
 	return &Store{st: st, dir: dir, hashes: map[string]cachedHashes{}}
 }
 
@@ -52,17 +54,28 @@ func (s *Store) Dir() string { return s.dir }
 // URL. Without elem it names the top itself.
 func (s *Store) Location(elem ...string) string {
 	if len(elem) == 0 {
-		return s.st.location("")
+		return s.st.Location("")
 	}
-	return s.st.location(path.Join(elem...))
+	return s.st.Location(path.Join(elem...))
+}
+
+// NewS3Store returns a store that keeps its files in an S3 bucket, in the
+// same layout as a directory store (see [storage.NewS3]). NewS3Store makes
+// no request; [Store.Check] does.
+func NewS3Store(ctx context.Context, cfg storage.S3Config) (*Store, error) {
+	st, err := storage.NewS3(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return newStore(st, ""), nil
 }
 
 // Check makes sure the store can be read: that its directory is one, or
 // does not exist yet; that its bucket answers a listing with the
 // credentials at hand.
 func (s *Store) Check(ctx context.Context) error {
-	if err := s.st.check(ctx); err != nil {
-		return fmt.Errorf("check mirror store %s: %w", s.st.location(""), err)
+	if err := s.st.Check(ctx); err != nil {
+		return fmt.Errorf("check mirror store %s: %w", s.st.Location(""), err)
 	}
 	return nil
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
-	"github.com/strata-iac/strata/registry-mirror/mirror/mirrortest"
+	"github.com/strata-iac/strata/registry-mirror/mirrortest"
 )
 
 // stackConfig uses the test provider: strata_echo's output is its input.

@@ -64,7 +64,7 @@ func (s *Store) addProvider(ctx context.Context, hostname, namespace, typ, versi
 	name := ArchiveName(p.Type, version, goos, arch)
 	key := providerDir(p) + "/" + name
 	var h Hashes
-	err = s.st.create(ctx, key, r, func(f *os.File) error {
+	err = s.st.Create(ctx, key, r, func(f *os.File) error {
 		if verify != nil {
 			if err := verify(f); err != nil {
 				return err
@@ -79,7 +79,7 @@ func (s *Store) addProvider(ctx context.Context, hostname, namespace, typ, versi
 	if errors.Is(err, fs.ErrExist) {
 		// The same bytes again are fine: compare with the archive's zh,
 		// the SHA-256 of its bytes.
-		info, err := s.st.stat(ctx, key)
+		info, err := s.st.Stat(ctx, key)
 		if err != nil {
 			return fail(err)
 		}
@@ -95,7 +95,7 @@ func (s *Store) addProvider(ctx context.Context, hostname, namespace, typ, versi
 	if err != nil {
 		return fail(err)
 	}
-	info, err := s.st.stat(ctx, key)
+	info, err := s.st.Stat(ctx, key)
 	if err != nil {
 		return fail(err)
 	}

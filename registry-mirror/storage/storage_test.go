@@ -1,4 +1,4 @@
-package mirror
+package storage_test
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/strata-iac/strata/registry-mirror/mirrortest"
 )
 
 // TestStorage checks what the store relies on, on both storages: files
@@ -20,12 +21,12 @@ import (
 // create leaves nothing behind.
 func TestStorage(t *testing.T) {
 	ctx := context.Background()
-	for _, b := range backends {
-		t.Run(b.name, func(t *testing.T) {
-			st := b.new(t).st
+	for _, b := range mirrortest.Storages {
+		t.Run(b.Name, func(t *testing.T) {
+			st := b.New(t)
 			read := func(key string) string {
 				t.Helper()
-				o, err := st.open(ctx, key)
+				o, err := st.Open(ctx, key)
 				if err != nil {
 					t.Fatalf("open(%q) = %v, want nil", key, err)
 				}
@@ -38,13 +39,13 @@ func TestStorage(t *testing.T) {
 			}
 			names := func(dir string) []string {
 				t.Helper()
-				files, err := st.list(ctx, dir)
+				files, err := st.List(ctx, dir)
 				if err != nil {
 					t.Fatalf("list(%q) = %v, want nil", dir, err)
 				}
 				var out []string
 				for _, f := range files {
-					out = append(out, f.name)
+					out = append(out, f.Name)
 				}
 				return out
 			}
@@ -54,16 +55,16 @@ func TestStorage(t *testing.T) {
 				t.Errorf("list(a/b) of an empty storage = %q, want none", got)
 			}
 			for _, key := range []string{"a/b/missing", "missing"} {
-				if _, err := st.stat(ctx, key); !errors.Is(err, fs.ErrNotExist) {
+				if _, err := st.Stat(ctx, key); !errors.Is(err, fs.ErrNotExist) {
 					t.Errorf("stat(%q) = %v, want fs.ErrNotExist", key, err)
 				}
-				if _, err := st.open(ctx, key); !errors.Is(err, fs.ErrNotExist) {
+				if _, err := st.Open(ctx, key); !errors.Is(err, fs.ErrNotExist) {
 					t.Errorf("open(%q) = %v, want fs.ErrNotExist", key, err)
 				}
 			}
 
 			var checked string
-			err := st.create(ctx, "a/b/one", strings.NewReader("first"), func(f *os.File) error {
+			err := st.Create(ctx, "a/b/one", strings.NewReader("first"), func(f *os.File) error {
 				data, err := io.ReadAll(f)
 				checked = string(data)
 				return err
@@ -77,12 +78,12 @@ func TestStorage(t *testing.T) {
 			if got := read("a/b/one"); got != "first" {
 				t.Errorf("read(a/b/one) = %q, want %q", got, "first")
 			}
-			info, err := st.stat(ctx, "a/b/one")
-			if err != nil || info.size != 5 || info.name != "one" || info.modTime.IsZero() {
+			info, err := st.Stat(ctx, "a/b/one")
+			if err != nil || info.Size != 5 || info.Name != "one" || info.ModTime.IsZero() {
 				t.Errorf("stat(a/b/one) = %+v, %v, want one of 5 bytes with a time", info, err)
 			}
 
-			if err := st.create(ctx, "a/b/one", strings.NewReader("second"), noCheck); !errors.Is(err, fs.ErrExist) {
+			if err := st.Create(ctx, "a/b/one", strings.NewReader("second"), noCheck); !errors.Is(err, fs.ErrExist) {
 				t.Errorf("create(a/b/one) again = %v, want fs.ErrExist", err)
 			}
 			if got := read("a/b/one"); got != "first" {
@@ -90,31 +91,31 @@ func TestStorage(t *testing.T) {
 			}
 
 			refused := errors.New("refused")
-			if err := st.create(ctx, "a/b/two", strings.NewReader("bad"), func(*os.File) error { return refused }); !errors.Is(err, refused) {
+			if err := st.Create(ctx, "a/b/two", strings.NewReader("bad"), func(*os.File) error { return refused }); !errors.Is(err, refused) {
 				t.Errorf("create(a/b/two) with a failing check = %v, want %v", err, refused)
 			}
 			broken := io.MultiReader(strings.NewReader("part"), errReader{io.ErrUnexpectedEOF})
-			if err := st.create(ctx, "a/b/three", broken, noCheck); !errors.Is(err, io.ErrUnexpectedEOF) || !strings.Contains(err.Error(), "read archive") {
+			if err := st.Create(ctx, "a/b/three", broken, noCheck); !errors.Is(err, io.ErrUnexpectedEOF) || !strings.Contains(err.Error(), "read archive") {
 				t.Errorf("create(a/b/three) of a broken reader = %v, want a read archive error", err)
 			}
 
-			if err := st.replace(ctx, "a/b/one.hashes", []byte("v1")); err != nil {
+			if err := st.Replace(ctx, "a/b/one.hashes", []byte("v1")); err != nil {
 				t.Fatalf("replace(a/b/one.hashes) = %v, want nil", err)
 			}
-			if err := st.replace(ctx, "a/b/one.hashes", []byte("v2")); err != nil {
+			if err := st.Replace(ctx, "a/b/one.hashes", []byte("v2")); err != nil {
 				t.Fatalf("replace(a/b/one.hashes) again = %v, want nil", err)
 			}
 			if got := read("a/b/one.hashes"); got != "v2" {
 				t.Errorf("read(a/b/one.hashes) = %q, want %q", got, "v2")
 			}
-			if err := st.replace(ctx, "a/b/c/deeper", []byte("x")); err != nil {
+			if err := st.Replace(ctx, "a/b/c/deeper", []byte("x")); err != nil {
 				t.Fatal(err)
 			}
 			// Only the files directly in a/b, none of the failed creates.
 			if diff := cmp.Diff([]string{"one", "one.hashes"}, names("a/b")); diff != "" {
 				t.Errorf("list(a/b) mismatch (-want +got):\n%s", diff)
 			}
-			if err := st.check(ctx); err != nil {
+			if err := st.Check(ctx); err != nil {
 				t.Errorf("check() = %v, want nil", err)
 			}
 		})
@@ -125,13 +126,13 @@ func TestStorage(t *testing.T) {
 func TestStorageSeek(t *testing.T) {
 	ctx := context.Background()
 	data := []byte("0123456789abcdefghij")
-	for _, b := range backends {
-		t.Run(b.name, func(t *testing.T) {
-			st := b.new(t).st
-			if err := st.replace(ctx, "f", data); err != nil {
+	for _, b := range mirrortest.Storages {
+		t.Run(b.Name, func(t *testing.T) {
+			st := b.New(t)
+			if err := st.Replace(ctx, "f", data); err != nil {
 				t.Fatal(err)
 			}
-			o, err := st.open(ctx, "f")
+			o, err := st.Open(ctx, "f")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -170,8 +171,8 @@ func TestStorageSeek(t *testing.T) {
 			if _, err := o.Seek(-1, io.SeekStart); err == nil {
 				t.Errorf("Seek(-1) = nil error, want one")
 			}
-			if o.info().size != int64(len(data)) {
-				t.Errorf("info().size = %d, want %d", o.info().size, len(data))
+			if o.Info().Size != int64(len(data)) {
+				t.Errorf("Info().Size = %d, want %d", o.Info().Size, len(data))
 			}
 		})
 	}
@@ -181,15 +182,15 @@ func TestStorageSeek(t *testing.T) {
 // once: exactly one wins, whole, and the others get fs.ErrExist.
 func TestStorageConcurrentCreate(t *testing.T) {
 	ctx := context.Background()
-	for _, b := range backends {
-		t.Run(b.name, func(t *testing.T) {
-			st := b.new(t).st
+	for _, b := range mirrortest.Storages {
+		t.Run(b.Name, func(t *testing.T) {
+			st := b.New(t)
 			bodies := []string{"a", "bb", "ccc", "dddd"}
 			errs := make([]error, len(bodies))
 			var wg sync.WaitGroup
 			for i, body := range bodies {
 				wg.Go(func() {
-					errs[i] = st.create(ctx, "k/race", strings.NewReader(body), func(*os.File) error { return nil })
+					errs[i] = st.Create(ctx, "k/race", strings.NewReader(body), func(*os.File) error { return nil })
 				})
 			}
 			wg.Wait()
@@ -206,7 +207,7 @@ func TestStorageConcurrentCreate(t *testing.T) {
 			if won == -1 {
 				t.Fatalf("create() = %v, want one to succeed", errs)
 			}
-			o, err := st.open(ctx, "k/race")
+			o, err := st.Open(ctx, "k/race")
 			if err != nil {
 				t.Fatal(err)
 			}

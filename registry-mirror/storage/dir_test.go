@@ -1,4 +1,4 @@
-package mirror
+package storage_test
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/strata-iac/strata/registry-mirror/storage"
 )
 
 // TestDirStorageStaysInside checks that no key reaches outside the
@@ -20,7 +22,7 @@ func TestDirStorageStaysInside(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	st := dirStorage{dir: dir}
+	st := storage.NewDir(dir)
 	if err := os.Symlink(outside, filepath.Join(dir, "out")); err != nil {
 		t.Fatal(err)
 	}
@@ -32,30 +34,30 @@ func TestDirStorageStaysInside(t *testing.T) {
 	}
 	noCheck := func(*os.File) error { return nil }
 
-	if _, err := st.open(ctx, "out/secret"); err == nil {
+	if _, err := st.Open(ctx, "out/secret"); err == nil {
 		t.Errorf("open(out/secret) through a link out = nil error, want refused")
 	}
-	if _, err := st.open(ctx, "../"+filepath.Base(outside)+"/secret"); err == nil {
+	if _, err := st.Open(ctx, "../"+filepath.Base(outside)+"/secret"); err == nil {
 		t.Errorf("open(../…/secret) = nil error, want refused")
 	}
 	for _, key := range []string{"link", "sub"} {
-		if _, err := st.open(ctx, key); !errors.Is(err, fs.ErrNotExist) {
+		if _, err := st.Open(ctx, key); !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("open(%q) = %v, want fs.ErrNotExist: only regular files are served", key, err)
 		}
-		if _, err := st.stat(ctx, key); !errors.Is(err, fs.ErrNotExist) {
+		if _, err := st.Stat(ctx, key); !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("stat(%q) = %v, want fs.ErrNotExist", key, err)
 		}
 	}
-	if files, err := st.list(ctx, "out"); err == nil {
+	if files, err := st.List(ctx, "out"); err == nil {
 		t.Errorf("list(out) = %v, nil, want refused", files)
 	}
-	if files, err := st.list(ctx, ""); err != nil || len(files) != 0 {
+	if files, err := st.List(ctx, ""); err != nil || len(files) != 0 {
 		t.Errorf("list() = %v, %v, want no regular files", files, err)
 	}
-	if err := st.create(ctx, "out/new", strings.NewReader("x"), noCheck); err == nil {
+	if err := st.Create(ctx, "out/new", strings.NewReader("x"), noCheck); err == nil {
 		t.Errorf("create(out/new) = nil, want refused")
 	}
-	if err := st.replace(ctx, "out/new", []byte("x")); err == nil {
+	if err := st.Replace(ctx, "out/new", []byte("x")); err == nil {
 		t.Errorf("replace(out/new) = nil, want refused")
 	}
 	if _, err := os.Stat(filepath.Join(outside, "new")); !errors.Is(err, fs.ErrNotExist) {
@@ -68,11 +70,11 @@ func TestDirStorageStaysInside(t *testing.T) {
 func TestDirStorageModes(t *testing.T) {
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "store")
-	st := dirStorage{dir: dir}
-	if err := st.create(ctx, "a/b/c", strings.NewReader("x"), func(*os.File) error { return nil }); err != nil {
+	st := storage.NewDir(dir)
+	if err := st.Create(ctx, "a/b/c", strings.NewReader("x"), func(*os.File) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.replace(ctx, "a/b/c.hashes", []byte("{}")); err != nil {
+	if err := st.Replace(ctx, "a/b/c.hashes", []byte("{}")); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]fs.FileMode{
@@ -100,7 +102,7 @@ func TestDirStorageModes(t *testing.T) {
 	if len(got) != len(want) {
 		t.Errorf("files = %v, want only %v", got, want)
 	}
-	if got, want := st.location("a/b/c"), filepath.Join(dir, "a", "b", "c"); got != want {
+	if got, want := st.Location("a/b/c"), filepath.Join(dir, "a", "b", "c"); got != want {
 		t.Errorf("location(a/b/c) = %q, want %q", got, want)
 	}
 }

@@ -3,7 +3,6 @@ package mirror
 import (
 	"bytes"
 	"context"
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,70 +11,17 @@ import (
 	"sync"
 	"testing"
 
-	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/strata-iac/strata/contracts/awstest"
-	"github.com/strata-iac/strata/registry-mirror/mirror/mirrortest"
+	"github.com/strata-iac/strata/registry-mirror/mirrortest"
 )
-
-func TestS3Prefix(t *testing.T) {
-	tests := []struct {
-		in, want string
-		wantErr  bool
-	}{
-		{"", "", false},
-		{"/", "", false},
-		{"mirror", "mirror/", false},
-		{"/strata/mirror/", "strata/mirror/", false},
-		{"a//b", "", true},
-		{"a/../b", "", true},
-		{"./a", "", true},
-		{`a\b`, "", true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			got, err := s3Prefix(tt.in)
-			if got != tt.want || (err != nil) != tt.wantErr {
-				t.Errorf("s3Prefix(%q) = %q, %v, want %q (error %v)", tt.in, got, err, tt.want, tt.wantErr)
-			}
-			if err != nil && !errors.Is(err, ErrInvalid) {
-				t.Errorf("s3Prefix(%q) = %v, want ErrInvalid", tt.in, err)
-			}
-		})
-	}
-}
-
-func TestNewS3StoreErrors(t *testing.T) {
-	awstest.Env(t, "access", "secret")
-	tests := []struct {
-		name   string
-		cfg    S3Config
-		region string
-		want   string
-	}{
-		{"no bucket", S3Config{Region: "us-east-1"}, awstest.Region, "open s3 mirror store: no bucket"},
-		{"bad prefix", S3Config{Bucket: "b", Prefix: "a/../b"}, awstest.Region, `open s3 mirror store s3://b: invalid prefix "a/../b"`},
-		{"no region", S3Config{Bucket: "b"}, "", "open s3 mirror store s3://b: no region"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Setenv("AWS_REGION", tt.region)
-			t.Setenv("AWS_DEFAULT_REGION", tt.region)
-			s, err := NewS3Store(context.Background(), tt.cfg)
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("NewS3Store(%+v) = %v, %v, want an error containing %q", tt.cfg, s, err, tt.want)
-			}
-		})
-	}
-}
 
 // TestS3StoreWrites checks the objects an upload writes: under the
 // prefix, encrypted with SSE-S3, archives only if their key is free.
 func TestS3StoreWrites(t *testing.T) {
 	ctx := context.Background()
-	s := s3Store(t)
-	rec := recordS3(s)
+	rec := &s3Recorder{next: http.DefaultClient}
+	s := s3StoreWith(t, s3Server(t), testBucket, rec)
 	add(t, s, "0.1.0", "linux", "amd64")
 	if err := s.AddModule(ctx, "strata", "echo", "null", "1.0.0", bytes.NewReader(mirrortest.Module(t, "1.0.0"))); err != nil {
 		t.Fatalf("AddModule() = %v, want nil", err)
@@ -100,15 +46,16 @@ func TestS3StoreWrites(t *testing.T) {
 // request reads only its range.
 func TestS3ServesWithoutReadingArchives(t *testing.T) {
 	ctx := context.Background()
-	s := s3Store(t)
+	endpoint := s3Server(t)
+	s := s3StoreOn(t, endpoint, testBucket)
 	add(t, s, "0.1.0", "linux", "amd64")
 	add(t, s, "0.1.0", "darwin", "arm64")
 	if err := s.AddModule(ctx, "strata", "echo", "null", "1.0.0", bytes.NewReader(mirrortest.Module(t, "1.0.0"))); err != nil {
 		t.Fatal(err)
 	}
 	// A new store has nothing in memory, as after a restart.
-	fresh := newStore(s.st, "")
-	rec := recordS3(fresh)
+	rec := &s3Recorder{next: http.DefaultClient}
+	fresh := s3StoreWith(t, endpoint, testBucket, rec)
 	srv := NewServer(fresh, Options{})
 	get := func(path string, header ...string) *httptest.ResponseRecorder {
 		t.Helper()
@@ -186,22 +133,11 @@ type s3Request struct {
 }
 
 // s3Recorder records the requests a store sends to S3, and passes them on
-// to the real server.
+// to the real server through next.
 type s3Recorder struct {
-	next awss3.HTTPClient
+	next *http.Client
 	mu   sync.Mutex
 	reqs []s3Request
-}
-
-// recordS3 makes the S3 store s send its requests through a new recorder.
-func recordS3(s *Store) *s3Recorder {
-	st := s.st.(*s3Storage)
-	rec := &s3Recorder{}
-	st.api = awss3.New(st.api.(*awss3.Client).Options(), func(o *awss3.Options) {
-		rec.next = o.HTTPClient
-		o.HTTPClient = rec
-	})
-	return rec
 }
 
 func (r *s3Recorder) Do(req *http.Request) (*http.Response, error) {

@@ -1,4 +1,4 @@
-package mirror
+package storage
 
 import (
 	"context"
@@ -23,7 +23,10 @@ type dirStorage struct {
 	dir string
 }
 
-var _ storage = dirStorage{}
+var _ Storage = dirStorage{}
+
+// NewDir returns the storage in dir, which is made by the first write.
+func NewDir(dir string) Storage { return dirStorage{dir: dir} }
 
 // root opens the directory as a root. ok is false when it does not exist
 // yet, which is an empty storage to readers.
@@ -40,33 +43,33 @@ func (d dirStorage) root() (root *os.Root, ok bool, err error) {
 
 // lstat returns the info of the regular file at key; anything else there
 // (a directory, a symbolic link) is fs.ErrNotExist.
-func lstat(root *os.Root, key string) (fileInfo, error) {
+func lstat(root *os.Root, key string) (FileInfo, error) {
 	info, err := root.Lstat(filepath.FromSlash(key))
 	if err != nil {
-		return fileInfo{}, err
+		return FileInfo{}, err
 	}
 	if !info.Mode().IsRegular() {
-		return fileInfo{}, &fs.PathError{Op: "open", Path: key, Err: fs.ErrNotExist}
+		return FileInfo{}, &fs.PathError{Op: "open", Path: key, Err: fs.ErrNotExist}
 	}
-	return fileInfo{name: info.Name(), size: info.Size(), modTime: info.ModTime()}, nil
+	return FileInfo{Name: info.Name(), Size: info.Size(), ModTime: info.ModTime()}, nil
 }
 
-func (d dirStorage) stat(ctx context.Context, key string) (fileInfo, error) {
+func (d dirStorage) Stat(ctx context.Context, key string) (FileInfo, error) {
 	if err := ctx.Err(); err != nil {
-		return fileInfo{}, err
+		return FileInfo{}, err
 	}
 	root, ok, err := d.root()
 	if err != nil {
-		return fileInfo{}, err
+		return FileInfo{}, err
 	}
 	if !ok {
-		return fileInfo{}, &fs.PathError{Op: "stat", Path: d.location(key), Err: fs.ErrNotExist}
+		return FileInfo{}, &fs.PathError{Op: "stat", Path: d.Location(key), Err: fs.ErrNotExist}
 	}
 	defer root.Close()
 	return lstat(root, key)
 }
 
-func (d dirStorage) open(ctx context.Context, key string) (object, error) {
+func (d dirStorage) Open(ctx context.Context, key string) (Object, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -75,7 +78,7 @@ func (d dirStorage) open(ctx context.Context, key string) (object, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &fs.PathError{Op: "open", Path: d.location(key), Err: fs.ErrNotExist}
+		return nil, &fs.PathError{Op: "open", Path: d.Location(key), Err: fs.ErrNotExist}
 	}
 	defer root.Close()
 	// Only a regular file is served, as list only lists those.
@@ -91,18 +94,29 @@ func (d dirStorage) open(ctx context.Context, key string) (object, error) {
 		f.Close()
 		return nil, err
 	}
-	return dirObject{File: f, fi: fileInfo{name: info.Name(), size: info.Size(), modTime: info.ModTime()}}, nil
+	return dirObject{File: f, fi: FileInfo{Name: info.Name(), Size: info.Size(), ModTime: info.ModTime()}}, nil
 }
 
 // dirObject is an open file of a dirStorage.
 type dirObject struct {
 	*os.File
-	fi fileInfo
+	fi FileInfo
 }
 
-func (o dirObject) info() fileInfo { return o.fi }
+func (o dirObject) Info() FileInfo { return o.fi }
 
-func (d dirStorage) list(ctx context.Context, dir string) ([]fileInfo, error) {
+// LocalFile returns the open file under an Object of a directory storage,
+// for readers that need an *os.File, such as hashing in place; false for
+// an Object of any other storage.
+func LocalFile(o Object) (*os.File, bool) {
+	d, ok := o.(dirObject)
+	if !ok {
+		return nil, false
+	}
+	return d.File, true
+}
+
+func (d dirStorage) List(ctx context.Context, dir string) ([]FileInfo, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -123,7 +137,7 @@ func (d dirStorage) list(ctx context.Context, dir string) ([]fileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []fileInfo
+	var out []FileInfo
 	for _, e := range entries {
 		if !e.Type().IsRegular() {
 			continue
@@ -135,9 +149,9 @@ func (d dirStorage) list(ctx context.Context, dir string) ([]fileInfo, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, fileInfo{name: e.Name(), size: info.Size(), modTime: info.ModTime()})
+		out = append(out, FileInfo{Name: e.Name(), Size: info.Size(), ModTime: info.ModTime()})
 	}
-	slices.SortFunc(out, func(a, b fileInfo) int { return strings.Compare(a.name, b.name) })
+	slices.SortFunc(out, func(a, b FileInfo) int { return strings.Compare(a.Name, b.Name) })
 	return out, nil
 }
 
@@ -145,7 +159,7 @@ func (d dirStorage) list(ctx context.Context, dir string) ([]fileInfo, error) {
 // dot so that no index lists it, then hard-links it into place: a link
 // creates the name only if it is free, so two writers of one key cannot
 // replace each other.
-func (d dirStorage) create(ctx context.Context, key string, r io.Reader, check func(*os.File) error) error {
+func (d dirStorage) Create(ctx context.Context, key string, r io.Reader, check func(*os.File) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -155,7 +169,7 @@ func (d dirStorage) create(ctx context.Context, key string, r io.Reader, check f
 	}
 	defer root.Close()
 	return atomicfile.CreateIn(root, filepath.FromSlash(key), 0o644, func(tmp *os.File) error {
-		if err := spool(ctx, tmp, r); err != nil {
+		if err := Spool(ctx, tmp, r); err != nil {
 			return err
 		}
 		return check(tmp)
@@ -163,7 +177,7 @@ func (d dirStorage) create(ctx context.Context, key string, r io.Reader, check f
 }
 
 // replace writes a temporary file beside key and renames it into place.
-func (d dirStorage) replace(ctx context.Context, key string, data []byte) error {
+func (d dirStorage) Replace(ctx context.Context, key string, data []byte) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -193,7 +207,7 @@ func (d dirStorage) mkroot(dir string) (*os.Root, error) {
 }
 
 // check succeeds when the directory is a directory, or does not exist yet.
-func (d dirStorage) check(ctx context.Context) error {
+func (d dirStorage) Check(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -210,7 +224,7 @@ func (d dirStorage) check(ctx context.Context) error {
 	return nil
 }
 
-func (d dirStorage) location(key string) string {
+func (d dirStorage) Location(key string) string {
 	if key == "" {
 		return d.dir
 	}

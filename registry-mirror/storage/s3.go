@@ -1,4 +1,4 @@
-package mirror
+package storage
 
 import (
 	"bytes"
@@ -39,20 +39,18 @@ type S3Config struct {
 	// PathStyle addresses the bucket in the path (endpoint/bucket/key)
 	// rather than the host name, as most S3-compatible services need.
 	PathStyle bool
+	// HTTPClient, when set, sends the client's requests instead of the
+	// SDK's own: a proxy, or a test that records them.
+	HTTPClient awsconfig.HTTPClient
 }
 
-// NewS3Store returns a store that keeps its files in an S3 bucket, in the
-// same layout as a directory store, with credentials from the standard AWS
-// chain. Objects are written with SSE-S3 (AES256) encryption, and
-// atomically: a new archive is one conditional PutObject (If-None-Match:
-// *), so a published archive is never replaced. NewS3Store makes no
-// request; [Store.Check] does.
-func NewS3Store(ctx context.Context, cfg S3Config) (*Store, error) {
-	st, err := newS3Storage(ctx, cfg)
-	if err != nil {
-		return nil, err
-	}
-	return newStore(st, ""), nil
+// NewS3 returns a storage that keeps its files in an S3 bucket, under
+// cfg.Prefix, with credentials from the standard AWS chain. Objects are
+// written with SSE-S3 (AES256) encryption, and atomically: a new file is
+// one conditional PutObject (If-None-Match: *), so a published file is
+// never replaced. NewS3 makes no request; [Storage.Check] does.
+func NewS3(ctx context.Context, cfg S3Config) (Storage, error) {
+	return newS3Storage(ctx, cfg)
 }
 
 // s3API is the part of the S3 client the storage uses.
@@ -71,7 +69,7 @@ type s3Storage struct {
 	prefix string
 }
 
-var _ storage = (*s3Storage)(nil)
+var _ Storage = (*s3Storage)(nil)
 
 // newS3Storage checks cfg and makes the client.
 func newS3Storage(ctx context.Context, cfg S3Config) (*s3Storage, error) {
@@ -82,7 +80,7 @@ func newS3Storage(ctx context.Context, cfg S3Config) (*s3Storage, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open s3 mirror store s3://%s: %w", cfg.Bucket, err)
 	}
-	client, err := awsconfig.S3(ctx, awsconfig.Config{Region: cfg.Region, Endpoint: cfg.Endpoint, PathStyle: cfg.PathStyle})
+	client, err := awsconfig.S3(ctx, awsconfig.Config{Region: cfg.Region, Endpoint: cfg.Endpoint, PathStyle: cfg.PathStyle, HTTPClient: cfg.HTTPClient})
 	if err != nil {
 		return nil, fmt.Errorf("open s3 mirror store s3://%s: %w", cfg.Bucket, err)
 	}
@@ -98,46 +96,46 @@ func s3Prefix(p string) (string, error) {
 	}
 	for _, seg := range strings.Split(p, "/") {
 		if seg == "" || seg == "." || seg == ".." || strings.ContainsAny(seg, "\\\x00") {
-			return "", fmt.Errorf("%w prefix %q: segment %q", ErrInvalid, p, seg)
+			return "", fmt.Errorf("invalid prefix %q: segment %q", p, seg)
 		}
 	}
 	return p + "/", nil
 }
 
-// objectKey is the object name of a key.
+// objectKey is the Object name of a key.
 func (s *s3Storage) objectKey(key string) string { return s.prefix + key }
 
-func (s *s3Storage) location(key string) string {
+func (s *s3Storage) Location(key string) string {
 	return "s3://" + s.bucket + "/" + s.objectKey(key)
 }
 
-func (s *s3Storage) stat(ctx context.Context, key string) (fileInfo, error) {
+func (s *s3Storage) Stat(ctx context.Context, key string) (FileInfo, error) {
 	out, err := s.api.HeadObject(ctx, &awss3.HeadObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(s.objectKey(key))})
 	if err != nil {
-		return fileInfo{}, s.fail("stat", key, err)
+		return FileInfo{}, s.fail("stat", key, err)
 	}
-	return fileInfo{name: path.Base(key), size: aws.ToInt64(out.ContentLength), modTime: aws.ToTime(out.LastModified)}, nil
+	return FileInfo{Name: path.Base(key), Size: aws.ToInt64(out.ContentLength), ModTime: aws.ToTime(out.LastModified)}, nil
 }
 
-func (s *s3Storage) open(ctx context.Context, key string) (object, error) {
+func (s *s3Storage) Open(ctx context.Context, key string) (Object, error) {
 	out, err := s.api.GetObject(ctx, &awss3.GetObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(s.objectKey(key))})
 	if err != nil {
 		return nil, s.fail("open", key, err)
 	}
 	return &s3Object{
 		s: s, ctx: ctx, key: key, body: out.Body,
-		fi: fileInfo{name: path.Base(key), size: aws.ToInt64(out.ContentLength), modTime: aws.ToTime(out.LastModified)},
+		fi: FileInfo{Name: path.Base(key), Size: aws.ToInt64(out.ContentLength), ModTime: aws.ToTime(out.LastModified)},
 	}, nil
 }
 
-func (s *s3Storage) list(ctx context.Context, dir string) ([]fileInfo, error) {
+func (s *s3Storage) List(ctx context.Context, dir string) ([]FileInfo, error) {
 	prefix := s.objectKey(dir) + "/"
 	pages := awss3.NewListObjectsV2Paginator(s.api, &awss3.ListObjectsV2Input{
 		Bucket:    aws.String(s.bucket),
 		Prefix:    aws.String(prefix),
 		Delimiter: aws.String("/"),
 	})
-	var out []fileInfo
+	var out []FileInfo
 	for pages.HasMorePages() {
 		page, err := pages.NextPage(ctx)
 		if err != nil {
@@ -148,16 +146,16 @@ func (s *s3Storage) list(ctx context.Context, dir string) ([]fileInfo, error) {
 			if name == "" || strings.Contains(name, "/") {
 				continue
 			}
-			out = append(out, fileInfo{name: name, size: aws.ToInt64(o.Size), modTime: aws.ToTime(o.LastModified)})
+			out = append(out, FileInfo{Name: name, Size: aws.ToInt64(o.Size), ModTime: aws.ToTime(o.LastModified)})
 		}
 	}
-	slices.SortFunc(out, func(a, b fileInfo) int { return strings.Compare(a.name, b.name) })
+	slices.SortFunc(out, func(a, b FileInfo) int { return strings.Compare(a.Name, b.Name) })
 	return out, nil
 }
 
 // create spools r to a local temporary file, checks it, and puts it with
 // If-None-Match: *, which S3 answers with 412 when the key is taken.
-func (s *s3Storage) create(ctx context.Context, key string, r io.Reader, check func(*os.File) error) error {
+func (s *s3Storage) Create(ctx context.Context, key string, r io.Reader, check func(*os.File) error) error {
 	tmp, err := os.CreateTemp("", "strata-mirror-upload-*")
 	if err != nil {
 		return err
@@ -166,7 +164,7 @@ func (s *s3Storage) create(ctx context.Context, key string, r io.Reader, check f
 		tmp.Close()
 		os.Remove(tmp.Name())
 	}()
-	if err := spool(ctx, tmp, r); err != nil {
+	if err := Spool(ctx, tmp, r); err != nil {
 		return err
 	}
 	if err := check(tmp); err != nil {
@@ -188,7 +186,7 @@ func (s *s3Storage) create(ctx context.Context, key string, r io.Reader, check f
 			continue
 		}
 		if status(err) == http.StatusPreconditionFailed || apiCode(err) == "PreconditionFailed" {
-			return &fs.PathError{Op: "create", Path: s.location(key), Err: fs.ErrExist}
+			return &fs.PathError{Op: "create", Path: s.Location(key), Err: fs.ErrExist}
 		}
 		if err != nil {
 			return s.fail("create", key, err)
@@ -197,7 +195,7 @@ func (s *s3Storage) create(ctx context.Context, key string, r io.Reader, check f
 	}
 }
 
-func (s *s3Storage) replace(ctx context.Context, key string, data []byte) error {
+func (s *s3Storage) Replace(ctx context.Context, key string, data []byte) error {
 	if _, err := s.api.PutObject(ctx, s.putInput(key, bytes.NewReader(data), false)); err != nil {
 		return s.fail("write", key, err)
 	}
@@ -227,16 +225,16 @@ func contentType(key string) string {
 		return "application/zip"
 	case strings.HasSuffix(key, ".tar.gz"):
 		return "application/gzip"
-	case strings.HasSuffix(key, hashesSuffix):
+	case strings.HasSuffix(key, ".hashes"): // a provider archive's hashes
 		return "application/json"
 	default:
 		return "application/octet-stream"
 	}
 }
 
-// check lists at most one object under the prefix: it fails when the
+// check lists at most one Object under the prefix: it fails when the
 // bucket is missing, the endpoint is wrong or the credentials are refused.
-func (s *s3Storage) check(ctx context.Context) error {
+func (s *s3Storage) Check(ctx context.Context) error {
 	_, err := s.api.ListObjectsV2(ctx, &awss3.ListObjectsV2Input{
 		Bucket: aws.String(s.bucket), Prefix: aws.String(s.prefix), MaxKeys: aws.Int32(1),
 	})
@@ -246,16 +244,16 @@ func (s *s3Storage) check(ctx context.Context) error {
 	return nil
 }
 
-// fail wraps an S3 error with the operation and the object, and with
+// fail wraps an S3 error with the operation and the Object, and with
 // fs.ErrNotExist when it says there is no such object.
 func (s *s3Storage) fail(op, key string, err error) error {
 	if isNotFound(err) {
-		return &fs.PathError{Op: op, Path: s.location(key), Err: fmt.Errorf("%w: %w", fs.ErrNotExist, err)}
+		return &fs.PathError{Op: op, Path: s.Location(key), Err: fmt.Errorf("%w: %w", fs.ErrNotExist, err)}
 	}
-	return &fs.PathError{Op: op, Path: s.location(key), Err: err}
+	return &fs.PathError{Op: op, Path: s.Location(key), Err: err}
 }
 
-// isNotFound tells whether err says the object does not exist.
+// isNotFound tells whether err says the Object does not exist.
 func isNotFound(err error) bool {
 	var noKey *types.NoSuchKey
 	var notFound *types.NotFound
@@ -286,22 +284,22 @@ func status(err error) int {
 
 // s3Object streams an object. It opens with the whole object's body;
 // after a seek to another offset (a range request), the next read asks for
-// the rest of the object from there.
+// the rest of the Object from there.
 type s3Object struct {
 	s   *s3Storage
 	ctx context.Context
 	key string
-	fi  fileInfo
+	fi  FileInfo
 
 	body    io.ReadCloser // nil after a seek away from bodyPos
 	bodyPos int64         // the offset body reads next
 	pos     int64         // the offset Read reads next
 }
 
-func (o *s3Object) info() fileInfo { return o.fi }
+func (o *s3Object) Info() FileInfo { return o.fi }
 
 func (o *s3Object) Read(p []byte) (int, error) {
-	if o.pos >= o.fi.size {
+	if o.pos >= o.fi.Size {
 		return 0, io.EOF
 	}
 	if o.body != nil && o.bodyPos != o.pos {
@@ -333,12 +331,12 @@ func (o *s3Object) Seek(offset int64, whence int) (int64, error) {
 	case io.SeekCurrent:
 		pos = o.pos + offset
 	case io.SeekEnd:
-		pos = o.fi.size + offset
+		pos = o.fi.Size + offset
 	default:
-		return o.pos, fmt.Errorf("seek %s: whence %d", o.s.location(o.key), whence)
+		return o.pos, fmt.Errorf("seek %s: whence %d", o.s.Location(o.key), whence)
 	}
 	if pos < 0 {
-		return o.pos, fmt.Errorf("seek %s: negative offset %d", o.s.location(o.key), pos)
+		return o.pos, fmt.Errorf("seek %s: negative offset %d", o.s.Location(o.key), pos)
 	}
 	o.pos = pos
 	return pos, nil

@@ -21,7 +21,7 @@ const (
 )
 
 // providerPackage is the Go package of the test provider.
-const providerPackage = "github.com/strata-iac/strata/registry-mirror/mirror/testdata/provider"
+const providerPackage = "github.com/strata-iac/strata/registry-mirror/mirrortest/testdata/provider"
 
 // Provider is the test provider, built for this machine and packed as
 // providers are published.
