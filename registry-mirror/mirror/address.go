@@ -1,22 +1,18 @@
 package mirror
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
 	"strings"
 
 	"github.com/Masterminds/semver/v3"
+	"github.com/strata-iac/strata/registry-mirror/protocol"
 	"github.com/strata-iac/strata/registry-mirror/storage"
 )
 
 // DefaultHostname is the registry host of a provider source address that
 // names none, as in source = "strata-iac/strata".
 const DefaultHostname = "registry.opentofu.org"
-
-// ErrInvalid is wrapped by every error about a malformed address, version,
-// platform or archive.
-var ErrInvalid = errors.New("invalid")
 
 // Provider is a provider's source address: hostname/namespace/type.
 type Provider struct {
@@ -39,7 +35,7 @@ func ParseProvider(s string) (Provider, error) {
 		parts = append([]string{DefaultHostname}, parts...)
 	case 3:
 	default:
-		return Provider{}, fmt.Errorf("parse provider %q: %w: want hostname/namespace/type or namespace/type", s, ErrInvalid)
+		return Provider{}, fmt.Errorf("parse provider %q: %w: want hostname/namespace/type or namespace/type", s, protocol.ErrInvalid)
 	}
 	p, err := newProvider(parts[0], parts[1], parts[2])
 	if err != nil {
@@ -54,9 +50,6 @@ var (
 	// partRE is a namespace or type: letters, digits and single dashes,
 	// neither first nor last.
 	partRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-	// versionRE is a semantic version without build metadata; a
-	// pre-release is lower case, since tofu lower-cases archive names.
-	versionRE = regexp.MustCompile(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9a-z-]+(\.[0-9a-z-]+)*)?$`)
 	// platformRE is an os or an arch, e.g. linux or amd64.
 	platformRE = regexp.MustCompile(`^[a-z0-9]+$`)
 )
@@ -69,23 +62,15 @@ func newProvider(hostname, namespace, typ string) (Provider, error) {
 		Type:      strings.ToLower(typ),
 	}
 	if len(p.Hostname) > 253 || !hostnameRE.MatchString(p.Hostname) {
-		return Provider{}, fmt.Errorf("%w hostname %q", ErrInvalid, hostname)
+		return Provider{}, fmt.Errorf("%w hostname %q", protocol.ErrInvalid, hostname)
 	}
 	if len(p.Namespace) > 64 || !partRE.MatchString(p.Namespace) {
-		return Provider{}, fmt.Errorf("%w namespace %q: want letters, digits and single dashes", ErrInvalid, namespace)
+		return Provider{}, fmt.Errorf("%w namespace %q: want letters, digits and single dashes", protocol.ErrInvalid, namespace)
 	}
 	if len(p.Type) > 64 || !partRE.MatchString(p.Type) {
-		return Provider{}, fmt.Errorf("%w type %q: want letters, digits and single dashes", ErrInvalid, typ)
+		return Provider{}, fmt.Errorf("%w type %q: want letters, digits and single dashes", protocol.ErrInvalid, typ)
 	}
 	return p, nil
-}
-
-// checkVersion checks a version as it appears in paths and archive names.
-func checkVersion(v string) error {
-	if len(v) > 128 || !versionRE.MatchString(v) {
-		return fmt.Errorf("%w version %q: want a semantic version such as 1.2.3 or 1.2.3-rc.1, lower case, without build metadata", ErrInvalid, v)
-	}
-	return nil
 }
 
 // Platform is the os_arch pair tofu names a package's target by, e.g.
@@ -95,10 +80,10 @@ func Platform(os, arch string) string { return os + "_" + arch }
 // checkPlatform checks an os and an arch.
 func checkPlatform(os, arch string) error {
 	if len(os) > 32 || !platformRE.MatchString(os) {
-		return fmt.Errorf("%w os %q: want lower-case letters and digits, e.g. linux", ErrInvalid, os)
+		return fmt.Errorf("%w os %q: want lower-case letters and digits, e.g. linux", protocol.ErrInvalid, os)
 	}
 	if len(arch) > 32 || !platformRE.MatchString(arch) {
-		return fmt.Errorf("%w arch %q: want lower-case letters and digits, e.g. amd64", ErrInvalid, arch)
+		return fmt.Errorf("%w arch %q: want lower-case letters and digits, e.g. amd64", protocol.ErrInvalid, arch)
 	}
 	return nil
 }
@@ -140,7 +125,7 @@ func parseArchiveName(typ, name string) (archive, bool) {
 		return archive{}, false
 	}
 	a := archive{version: parts[0], os: parts[1], arch: parts[2]}
-	if checkVersion(a.version) != nil || checkPlatform(a.os, a.arch) != nil {
+	if protocol.CheckVersion(a.version) != nil || checkPlatform(a.os, a.arch) != nil {
 		return archive{}, false
 	}
 	return a, true
@@ -174,7 +159,7 @@ var (
 func ParseModule(s string) (Module, error) {
 	parts := strings.Split(s, "/")
 	if len(parts) != 3 {
-		return Module{}, fmt.Errorf("parse module %q: %w: want namespace/name/system", s, ErrInvalid)
+		return Module{}, fmt.Errorf("parse module %q: %w: want namespace/name/system", s, protocol.ErrInvalid)
 	}
 	m, err := newModule(parts[0], parts[1], parts[2])
 	if err != nil {
@@ -191,13 +176,13 @@ func newModule(namespace, name, system string) (Module, error) {
 		System:    strings.ToLower(system),
 	}
 	if !moduleNameRE.MatchString(m.Namespace) {
-		return Module{}, fmt.Errorf("%w module namespace %q: want letters, digits, dashes and underscores, at most 64", ErrInvalid, namespace)
+		return Module{}, fmt.Errorf("%w module namespace %q: want letters, digits, dashes and underscores, at most 64", protocol.ErrInvalid, namespace)
 	}
 	if !moduleNameRE.MatchString(m.Name) {
-		return Module{}, fmt.Errorf("%w module name %q: want letters, digits, dashes and underscores, at most 64", ErrInvalid, name)
+		return Module{}, fmt.Errorf("%w module name %q: want letters, digits, dashes and underscores, at most 64", protocol.ErrInvalid, name)
 	}
 	if !moduleSystemRE.MatchString(m.System) {
-		return Module{}, fmt.Errorf("%w module system %q: want lower-case letters and digits, e.g. aws", ErrInvalid, system)
+		return Module{}, fmt.Errorf("%w module system %q: want lower-case letters and digits, e.g. aws", protocol.ErrInvalid, system)
 	}
 	return m, nil
 }
@@ -228,11 +213,11 @@ func parseModuleArchiveName(name string) (version string, ok bool) {
 // checkModuleVersion checks a module version: a semantic version as
 // [checkVersion] takes it, which Masterminds/semver parses strictly.
 func checkModuleVersion(v string) error {
-	if err := checkVersion(v); err != nil {
+	if err := protocol.CheckVersion(v); err != nil {
 		return err
 	}
 	if _, err := semver.StrictNewVersion(v); err != nil {
-		return fmt.Errorf("%w version %q: %w", ErrInvalid, v, err)
+		return fmt.Errorf("%w version %q: %w", protocol.ErrInvalid, v, err)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/strata-iac/strata/registry-mirror/protocol"
 )
 
 func TestParseProvider(t *testing.T) {
@@ -35,8 +36,8 @@ func TestParseProvider(t *testing.T) {
 		t.Run(tt.in, func(t *testing.T) {
 			got, err := ParseProvider(tt.in)
 			if tt.wantErr {
-				if !errors.Is(err, ErrInvalid) {
-					t.Errorf("ParseProvider(%q) = %v, %v, want an error wrapping ErrInvalid", tt.in, got, err)
+				if !errors.Is(err, protocol.ErrInvalid) {
+					t.Errorf("ParseProvider(%q) = %v, %v, want an error wrapping protocol.ErrInvalid", tt.in, got, err)
 				}
 				return
 			}
@@ -123,8 +124,8 @@ func TestParseModule(t *testing.T) {
 		t.Run(tt.in, func(t *testing.T) {
 			got, err := ParseModule(tt.in)
 			if tt.wantErr != "" {
-				if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Errorf("ParseModule(%q) = %v, %v, want ErrInvalid containing %q", tt.in, got, err, tt.wantErr)
+				if !errors.Is(err, protocol.ErrInvalid) || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Errorf("ParseModule(%q) = %v, %v, want protocol.ErrInvalid containing %q", tt.in, got, err, tt.wantErr)
 				}
 				return
 			}

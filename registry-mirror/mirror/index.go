@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"slices"
 
+	"github.com/strata-iac/strata/registry-mirror/protocol"
 	"github.com/strata-iac/strata/registry-mirror/storage"
 	"golang.org/x/mod/semver"
 )
@@ -19,15 +20,15 @@ type Archive struct {
 }
 
 // Versions lists the versions of a provider that have at least one
-// archive, lowest first. The error wraps [ErrNotFound] when there are
-// none, and [ErrInvalid] for a malformed address.
+// archive, lowest first. The error wraps [protocol.ErrNotFound] when there are
+// none, and [protocol.ErrInvalid] for a malformed address.
 func (s *Store) Versions(ctx context.Context, hostname, namespace, typ string) ([]string, error) {
 	p, archives, err := s.scan(ctx, hostname, namespace, typ)
 	if err != nil {
 		return nil, fmt.Errorf("list versions of %s/%s/%s: %w", hostname, namespace, typ, err)
 	}
 	if len(archives) == 0 {
-		return nil, fmt.Errorf("list versions of %s: %w", p, ErrNotFound)
+		return nil, fmt.Errorf("list versions of %s: %w", p, protocol.ErrNotFound)
 	}
 	var versions []string
 	for _, a := range archives {
@@ -40,14 +41,14 @@ func (s *Store) Versions(ctx context.Context, hostname, namespace, typ string) (
 }
 
 // Archives returns the archives of one version of a provider by platform
-// (e.g. "linux_amd64"), with their hashes. The error wraps [ErrNotFound]
-// when there are none, and [ErrInvalid] for a malformed address or
+// (e.g. "linux_amd64"), with their hashes. The error wraps [protocol.ErrNotFound]
+// when there are none, and [protocol.ErrInvalid] for a malformed address or
 // version.
 func (s *Store) Archives(ctx context.Context, hostname, namespace, typ, version string) (map[string]Archive, error) {
 	fail := func(err error) (map[string]Archive, error) {
 		return nil, fmt.Errorf("list archives of %s/%s/%s %s: %w", hostname, namespace, typ, version, err)
 	}
-	if err := checkVersion(version); err != nil {
+	if err := protocol.CheckVersion(version); err != nil {
 		return fail(err)
 	}
 	p, err := newProvider(hostname, namespace, typ)
@@ -59,7 +60,7 @@ func (s *Store) Archives(ctx context.Context, hostname, namespace, typ, version 
 		return fail(err)
 	}
 	if len(held) == 0 {
-		return fail(ErrNotFound)
+		return fail(protocol.ErrNotFound)
 	}
 	out := map[string]Archive{}
 	for platform, a := range held {
@@ -126,7 +127,7 @@ func (s *Store) scan(ctx context.Context, hostname, namespace, typ string) (Prov
 }
 
 // openArchive opens one archive of a provider for reading. The error wraps
-// [ErrNotFound] when there is no such archive.
+// [protocol.ErrNotFound] when there is no such archive.
 func (s *Store) openArchive(ctx context.Context, hostname, namespace, typ, name string) (storage.Object, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -136,11 +137,11 @@ func (s *Store) openArchive(ctx context.Context, hostname, namespace, typ, name 
 		return nil, err
 	}
 	if _, ok := parseArchiveName(p.Type, name); !ok {
-		return nil, fmt.Errorf("%w archive name %q", ErrInvalid, name)
+		return nil, fmt.Errorf("%w archive name %q", protocol.ErrInvalid, name)
 	}
 	o, err := s.st.Open(ctx, providerDir(p)+"/"+name)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("archive %s/%s: %w", p, name, ErrNotFound)
+		return nil, fmt.Errorf("archive %s/%s: %w", p, name, protocol.ErrNotFound)
 	}
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/strata-iac/strata/registry-mirror/protocol"
 )
 
 func TestVersions(t *testing.T) {
@@ -63,13 +64,13 @@ func TestVersionsErrors(t *testing.T) {
 		host, namespace, typ string
 		want                 error
 	}{
-		{"unknown type", ctx, testHost, testNS, "other", ErrNotFound},
-		{"unknown namespace", ctx, testHost, "other", testType, ErrNotFound},
-		{"unknown host", ctx, "example.com", testNS, testType, ErrNotFound},
-		{"no archives", ctx, testHost, testNS, "empty", ErrNotFound},
-		{"dot dot", ctx, "..", testNS, testType, ErrInvalid},
-		{"slash", ctx, testHost, "a/b", testType, ErrInvalid},
-		{"empty", ctx, testHost, testNS, "", ErrInvalid},
+		{"unknown type", ctx, testHost, testNS, "other", protocol.ErrNotFound},
+		{"unknown namespace", ctx, testHost, "other", testType, protocol.ErrNotFound},
+		{"unknown host", ctx, "example.com", testNS, testType, protocol.ErrNotFound},
+		{"no archives", ctx, testHost, testNS, "empty", protocol.ErrNotFound},
+		{"dot dot", ctx, "..", testNS, testType, protocol.ErrInvalid},
+		{"slash", ctx, testHost, "a/b", testType, protocol.ErrInvalid},
+		{"empty", ctx, testHost, testNS, "", protocol.ErrInvalid},
 		{"cancelled", cancelled, testHost, testNS, testType, context.Canceled},
 	}
 	for _, tt := range tests {
@@ -110,10 +111,10 @@ func TestArchives(t *testing.T) {
 		version string
 		want    error
 	}{
-		{"0.3.0", ErrNotFound},
-		{"v0.1.0", ErrInvalid},
-		{"0.1", ErrInvalid},
-		{"../0.1.0", ErrInvalid},
+		{"0.3.0", protocol.ErrNotFound},
+		{"v0.1.0", protocol.ErrInvalid},
+		{"0.1", protocol.ErrInvalid},
+		{"../0.1.0", protocol.ErrInvalid},
 	}
 	for _, tt := range errs {
 		t.Run(tt.version, func(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/strata-iac/strata/registry-mirror/protocol"
 	"github.com/strata-iac/strata/registry-mirror/storage"
 )
 
@@ -27,8 +28,8 @@ import (
 // .tofu.json file there; only regular files and directories, and no path
 // leaving the archive. The write is atomic, as for [Store.AddProvider]:
 // adding the same bytes again succeeds and changes nothing; different
-// bytes for a version that exists fail with [ErrExists], because a
-// published version never changes. Malformed input wraps [ErrInvalid].
+// bytes for a version that exists fail with [protocol.ErrExists], because a
+// published version never changes. Malformed input wraps [protocol.ErrInvalid].
 func (s *Store) AddModule(ctx context.Context, namespace, name, system, version string, archive io.Reader) error {
 	fail := func(err error) error {
 		return fmt.Errorf("add module %s/%s/%s %s: %w", namespace, name, system, version, err)
@@ -55,7 +56,7 @@ func (s *Store) AddModule(ctx context.Context, namespace, name, system, version 
 			return fail(err)
 		}
 		if !same {
-			return fail(fmt.Errorf("archive %s%s: %w", version, moduleArchiveExt, ErrExists))
+			return fail(fmt.Errorf("archive %s%s: %w", version, moduleArchiveExt, protocol.ErrExists))
 		}
 		return nil
 	}
@@ -74,7 +75,7 @@ var moduleFileExts = []string{".tf", ".tf.json", ".tofu", ".tofu.json"}
 func checkModuleArchive(f io.Reader) error {
 	zr, err := gzip.NewReader(f)
 	if err != nil {
-		return fmt.Errorf("%w module archive: want a gzipped tar: %w", ErrInvalid, err)
+		return fmt.Errorf("%w module archive: want a gzipped tar: %w", protocol.ErrInvalid, err)
 	}
 	tr := tar.NewReader(zr)
 	found := false
@@ -84,7 +85,7 @@ func checkModuleArchive(f io.Reader) error {
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("%w module archive: %w", ErrInvalid, err)
+			return fmt.Errorf("%w module archive: %w", protocol.ErrInvalid, err)
 		}
 		// tar -C dir -czf x.tar.gz . names entries ./main.tf.
 		name := strings.TrimSuffix(strings.TrimPrefix(h.Name, "./"), "/")
@@ -94,23 +95,23 @@ func checkModuleArchive(f io.Reader) error {
 			continue
 		case tar.TypeReg, tar.TypeDir:
 		default:
-			return fmt.Errorf("%w module archive: %q is not a regular file or a directory (type %q)", ErrInvalid, h.Name, h.Typeflag)
+			return fmt.Errorf("%w module archive: %q is not a regular file or a directory (type %q)", protocol.ErrInvalid, h.Name, h.Typeflag)
 		}
 		if name == "." || (name == "" && h.Typeflag == tar.TypeDir) {
 			continue
 		}
 		if name == "" || strings.ContainsAny(name, "\\\x00") || !fs.ValidPath(name) {
-			return fmt.Errorf("%w module archive: file name %q", ErrInvalid, h.Name)
+			return fmt.Errorf("%w module archive: file name %q", protocol.ErrInvalid, h.Name)
 		}
 		if h.Typeflag == tar.TypeReg && !strings.Contains(name, "/") && hasModuleFileExt(name) {
 			found = true
 		}
 		if _, err := io.Copy(io.Discard, tr); err != nil {
-			return fmt.Errorf("%w module archive: %q: %w", ErrInvalid, h.Name, err)
+			return fmt.Errorf("%w module archive: %q: %w", protocol.ErrInvalid, h.Name, err)
 		}
 	}
 	if !found {
-		return fmt.Errorf("%w module archive: no .tf or .tofu file at its top level, where tofu loads the module from", ErrInvalid)
+		return fmt.Errorf("%w module archive: no .tf or .tofu file at its top level, where tofu loads the module from", protocol.ErrInvalid)
 	}
 	return nil
 }

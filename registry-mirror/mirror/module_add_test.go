@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/strata-iac/strata/registry-mirror/mirrortest"
+	"github.com/strata-iac/strata/registry-mirror/protocol"
 )
 
 func TestAddModule(t *testing.T) {
@@ -35,8 +36,8 @@ func TestAddModule(t *testing.T) {
 			})
 			t.Run("different bytes", func(t *testing.T) {
 				err := s.AddModule(ctx, "strata", "echo", "null", "1.0.0", bytes.NewReader(mirrortest.Module(t, "other")))
-				if !errors.Is(err, ErrExists) || !strings.Contains(err.Error(), "add module strata/echo/null 1.0.0: archive 1.0.0.tar.gz") {
-					t.Errorf("AddModule(different bytes) = %v, want ErrExists naming the archive", err)
+				if !errors.Is(err, protocol.ErrExists) || !strings.Contains(err.Error(), "add module strata/echo/null 1.0.0: archive 1.0.0.tar.gz") {
+					t.Errorf("AddModule(different bytes) = %v, want protocol.ErrExists naming the archive", err)
 				}
 				if got := readKey(t, s, key); !bytes.Equal(got, data) {
 					t.Errorf("%s changed, want the first upload kept", key)
@@ -64,23 +65,23 @@ func TestAddModuleRejects(t *testing.T) {
 		want    error
 		wantMsg string
 	}{
-		{"not gzip", "strata", "1.0.0", []byte("PK\x03\x04 a zip"), ErrInvalid, "want a gzipped tar"},
-		{"gzip but not tar", "strata", "1.0.0", gzipped(t, "plain text, no tar"), ErrInvalid, "module archive"},
-		{"truncated", "strata", "1.0.0", mirrortest.Module(t, "1.0.0")[:60], ErrInvalid, "module archive"},
-		{"no module file", "strata", "1.0.0", mirrortest.TarGz(t, mirrortest.File{Name: "README.md"}), ErrInvalid, "no .tf or .tofu file at its top level"},
+		{"not gzip", "strata", "1.0.0", []byte("PK\x03\x04 a zip"), protocol.ErrInvalid, "want a gzipped tar"},
+		{"gzip but not tar", "strata", "1.0.0", gzipped(t, "plain text, no tar"), protocol.ErrInvalid, "module archive"},
+		{"truncated", "strata", "1.0.0", mirrortest.Module(t, "1.0.0")[:60], protocol.ErrInvalid, "module archive"},
+		{"no module file", "strata", "1.0.0", mirrortest.TarGz(t, mirrortest.File{Name: "README.md"}), protocol.ErrInvalid, "no .tf or .tofu file at its top level"},
 		{"module one level down", "strata", "1.0.0", mirrortest.TarGz(t,
-			mirrortest.File{Name: "echo/", Mode: fs.ModeDir | 0o755}, mirrortest.File{Name: "echo/main.tf", Body: "x"}), ErrInvalid, "no .tf or .tofu file at its top level"},
-		{"a directory named like a file", "strata", "1.0.0", mirrortest.TarGz(t, mirrortest.File{Name: "main.tf/", Mode: fs.ModeDir | 0o755}), ErrInvalid, "no .tf or .tofu file"},
-		{"symlink", "strata", "1.0.0", mirrortest.TarGz(t, mainTF, mirrortest.File{Name: "link.tf", Mode: fs.ModeSymlink | 0o777, Body: "/etc/passwd"}), ErrInvalid, `"link.tf" is not a regular file or a directory`},
-		{"path leaving the archive", "strata", "1.0.0", mirrortest.TarGz(t, mainTF, mirrortest.File{Name: "../evil.tf"}), ErrInvalid, `file name "../evil.tf"`},
-		{"absolute path", "strata", "1.0.0", mirrortest.TarGz(t, mainTF, mirrortest.File{Name: "/etc/evil"}), ErrInvalid, `file name "/etc/evil"`},
-		{"backslash", "strata", "1.0.0", mirrortest.TarGz(t, mainTF, mirrortest.File{Name: `a\b.tf`}), ErrInvalid, `file name "a\\b.tf"`},
-		{"v in version", "strata", "v1.0.0", mirrortest.Module(t, "1"), ErrInvalid, `version "v1.0.0"`},
-		{"short version", "strata", "1.0", mirrortest.Module(t, "1"), ErrInvalid, `version "1.0"`},
-		{"build metadata", "strata", "1.0.0+abc", mirrortest.Module(t, "1"), ErrInvalid, `version "1.0.0+abc"`},
-		{"leading zero in pre-release", "strata", "1.0.0-rc.01", mirrortest.Module(t, "1"), ErrInvalid, `version "1.0.0-rc.01"`},
-		{"bad namespace", "-strata", "1.0.0", mirrortest.Module(t, "1"), ErrInvalid, `module namespace "-strata"`},
-		{"dot dot namespace", "..", "1.0.0", mirrortest.Module(t, "1"), ErrInvalid, `module namespace ".."`},
+			mirrortest.File{Name: "echo/", Mode: fs.ModeDir | 0o755}, mirrortest.File{Name: "echo/main.tf", Body: "x"}), protocol.ErrInvalid, "no .tf or .tofu file at its top level"},
+		{"a directory named like a file", "strata", "1.0.0", mirrortest.TarGz(t, mirrortest.File{Name: "main.tf/", Mode: fs.ModeDir | 0o755}), protocol.ErrInvalid, "no .tf or .tofu file"},
+		{"symlink", "strata", "1.0.0", mirrortest.TarGz(t, mainTF, mirrortest.File{Name: "link.tf", Mode: fs.ModeSymlink | 0o777, Body: "/etc/passwd"}), protocol.ErrInvalid, `"link.tf" is not a regular file or a directory`},
+		{"path leaving the archive", "strata", "1.0.0", mirrortest.TarGz(t, mainTF, mirrortest.File{Name: "../evil.tf"}), protocol.ErrInvalid, `file name "../evil.tf"`},
+		{"absolute path", "strata", "1.0.0", mirrortest.TarGz(t, mainTF, mirrortest.File{Name: "/etc/evil"}), protocol.ErrInvalid, `file name "/etc/evil"`},
+		{"backslash", "strata", "1.0.0", mirrortest.TarGz(t, mainTF, mirrortest.File{Name: `a\b.tf`}), protocol.ErrInvalid, `file name "a\\b.tf"`},
+		{"v in version", "strata", "v1.0.0", mirrortest.Module(t, "1"), protocol.ErrInvalid, `version "v1.0.0"`},
+		{"short version", "strata", "1.0", mirrortest.Module(t, "1"), protocol.ErrInvalid, `version "1.0"`},
+		{"build metadata", "strata", "1.0.0+abc", mirrortest.Module(t, "1"), protocol.ErrInvalid, `version "1.0.0+abc"`},
+		{"leading zero in pre-release", "strata", "1.0.0-rc.01", mirrortest.Module(t, "1"), protocol.ErrInvalid, `version "1.0.0-rc.01"`},
+		{"bad namespace", "-strata", "1.0.0", mirrortest.Module(t, "1"), protocol.ErrInvalid, `module namespace "-strata"`},
+		{"dot dot namespace", "..", "1.0.0", mirrortest.Module(t, "1"), protocol.ErrInvalid, `module namespace ".."`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

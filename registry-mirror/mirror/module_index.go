@@ -8,12 +8,13 @@ import (
 	"slices"
 
 	"github.com/Masterminds/semver/v3"
+	"github.com/strata-iac/strata/registry-mirror/protocol"
 	"github.com/strata-iac/strata/registry-mirror/storage"
 )
 
 // ModuleVersions lists the versions of a module that have an archive,
-// lowest first. The error wraps [ErrNotFound] when there are none, and
-// [ErrInvalid] for a malformed address.
+// lowest first. The error wraps [protocol.ErrNotFound] when there are none, and
+// [protocol.ErrInvalid] for a malformed address.
 func (s *Store) ModuleVersions(ctx context.Context, namespace, name, system string) ([]string, error) {
 	fail := func(err error) ([]string, error) {
 		return nil, fmt.Errorf("list versions of module %s/%s/%s: %w", namespace, name, system, err)
@@ -36,7 +37,7 @@ func (s *Store) ModuleVersions(ctx context.Context, namespace, name, system stri
 		}
 	}
 	if len(versions) == 0 {
-		return fail(ErrNotFound)
+		return fail(protocol.ErrNotFound)
 	}
 	slices.SortFunc(versions, func(a, b *semver.Version) int { return a.Compare(b) })
 	out := make([]string, len(versions))
@@ -47,7 +48,7 @@ func (s *Store) ModuleVersions(ctx context.Context, namespace, name, system stri
 }
 
 // openModule opens the archive of a module version for reading. The error
-// wraps [ErrNotFound] when there is none.
+// wraps [protocol.ErrNotFound] when there is none.
 func (s *Store) openModule(ctx context.Context, namespace, name, system, version string) (storage.Object, error) {
 	m, err := checkModuleRef(ctx, namespace, name, system, version)
 	if err != nil {
@@ -55,13 +56,13 @@ func (s *Store) openModule(ctx context.Context, namespace, name, system, version
 	}
 	o, err := s.st.Open(ctx, moduleKey(m, version))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("module %s %s: %w", m, version, ErrNotFound)
+		return nil, fmt.Errorf("module %s %s: %w", m, version, protocol.ErrNotFound)
 	}
 	return o, err
 }
 
 // statModule tells whether a module version has an archive: the error
-// wraps [ErrNotFound] when it has none.
+// wraps [protocol.ErrNotFound] when it has none.
 func (s *Store) statModule(ctx context.Context, namespace, name, system, version string) error {
 	m, err := checkModuleRef(ctx, namespace, name, system, version)
 	if err != nil {
@@ -69,7 +70,7 @@ func (s *Store) statModule(ctx context.Context, namespace, name, system, version
 	}
 	_, err = s.st.Stat(ctx, moduleKey(m, version))
 	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("module %s %s: %w", m, version, ErrNotFound)
+		return fmt.Errorf("module %s %s: %w", m, version, protocol.ErrNotFound)
 	}
 	return err
 }

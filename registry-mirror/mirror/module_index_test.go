@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/strata-iac/strata/registry-mirror/mirrortest"
+	"github.com/strata-iac/strata/registry-mirror/protocol"
 )
 
 func TestModuleVersions(t *testing.T) {
@@ -56,10 +57,10 @@ func TestModuleVersionsErrors(t *testing.T) {
 		namespace, mod, syst string
 		want                 error
 	}{
-		{"unknown module", ctx, "strata", "other", "null", ErrNotFound},
-		{"unknown system", ctx, "strata", "echo", "aws", ErrNotFound},
-		{"bad namespace", ctx, "a/b", "echo", "null", ErrInvalid},
-		{"underscore in system", ctx, "strata", "echo", "n_ull", ErrInvalid},
+		{"unknown module", ctx, "strata", "other", "null", protocol.ErrNotFound},
+		{"unknown system", ctx, "strata", "echo", "aws", protocol.ErrNotFound},
+		{"bad namespace", ctx, "a/b", "echo", "null", protocol.ErrInvalid},
+		{"underscore in system", ctx, "strata", "echo", "n_ull", protocol.ErrInvalid},
 		{"cancelled", cancelled, "strata", "echo", "null", context.Canceled},
 	}
 	for _, tt := range tests {

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/strata-iac/strata/registry-mirror/protocol"
 )
 
 // PackModule writes the module in dir to w as the gzipped tar
@@ -36,7 +38,7 @@ func PackModule(ctx context.Context, dir string, w io.Writer) error {
 		}
 		if p == dir {
 			if !d.IsDir() {
-				return fmt.Errorf("%w: not a directory", ErrInvalid)
+				return fmt.Errorf("%w: not a directory", protocol.ErrInvalid)
 			}
 			return nil
 		}
@@ -58,7 +60,7 @@ func PackModule(ctx context.Context, dir string, w io.Writer) error {
 			return tw.WriteHeader(h)
 		case d.Type().IsRegular():
 		default:
-			return fmt.Errorf("%w: %s is not a regular file or a directory (%v)", ErrInvalid, rel, d.Type())
+			return fmt.Errorf("%w: %s is not a regular file or a directory (%v)", protocol.ErrInvalid, rel, d.Type())
 		}
 		info, err := d.Info()
 		if err != nil {

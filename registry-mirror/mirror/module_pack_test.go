@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/strata-iac/strata/registry-mirror/protocol"
 )
 
 func TestPackModule(t *testing.T) {
@@ -93,8 +94,8 @@ func TestPackModuleErrors(t *testing.T) {
 		want    error
 		wantMsg string
 	}{
-		{"symbolic link", context.Background(), withLink, ErrInvalid, "passwd is not a regular file or a directory"},
-		{"a file", context.Background(), file, ErrInvalid, "not a directory"},
+		{"symbolic link", context.Background(), withLink, protocol.ErrInvalid, "passwd is not a regular file or a directory"},
+		{"a file", context.Background(), file, protocol.ErrInvalid, "not a directory"},
 		{"missing", context.Background(), filepath.Join(t.TempDir(), "none"), os.ErrNotExist, "no such file"},
 		{"cancelled", cancelled, withLink, context.Canceled, "context canceled"},
 	}

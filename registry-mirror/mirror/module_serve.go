@@ -1,9 +1,9 @@
 package mirror
 
 import (
-	"errors"
-	"fmt"
 	"net/http"
+
+	"github.com/strata-iac/strata/registry-mirror/protocol"
 )
 
 // ModulesPath is where a [Server] serves the Module Registry Protocol, as
@@ -24,7 +24,7 @@ func (s *Server) handleDiscovery(w http.ResponseWriter, r *http.Request) {
 	if s.signingKey != nil {
 		services["providers.v1"] = ProvidersPath
 	}
-	writeJSON(w, services)
+	protocol.WriteJSON(w, services)
 }
 
 // moduleVersions is the body of GET <module>/versions.
@@ -46,14 +46,14 @@ type moduleVersion struct {
 func (s *Server) handleModuleVersions(w http.ResponseWriter, r *http.Request) {
 	versions, err := s.store.ModuleVersions(r.Context(), r.PathValue("namespace"), r.PathValue("name"), r.PathValue("system"))
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
 	list := moduleVersionList{Versions: make([]moduleVersion, len(versions))}
 	for i, v := range versions {
 		list.Versions[i] = moduleVersion{Version: v}
 	}
-	writeJSON(w, moduleVersions{Modules: []moduleVersionList{list}})
+	protocol.WriteJSON(w, moduleVersions{Modules: []moduleVersionList{list}})
 }
 
 // handleModuleDownload serves GET /v1/modules/<namespace>/<name>/<system>/<version>/download:
@@ -64,7 +64,7 @@ func (s *Server) handleModuleVersions(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handleModuleDownload(w http.ResponseWriter, r *http.Request) {
 	version := r.PathValue("version")
 	if err := s.store.statModule(r.Context(), r.PathValue("namespace"), r.PathValue("name"), r.PathValue("system"), version); err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
 	w.Header().Set("X-Terraform-Get", "../"+version+moduleArchiveExt)
@@ -81,7 +81,7 @@ func (s *Server) handleModuleArchive(w http.ResponseWriter, r *http.Request) {
 	}
 	o, err := s.store.openModule(r.Context(), r.PathValue("namespace"), r.PathValue("name"), r.PathValue("system"), version)
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
 	defer o.Close()
@@ -93,8 +93,8 @@ func (s *Server) handleModuleArchive(w http.ResponseWriter, r *http.Request) {
 // an upload with the server's bearer token, answered as a provider
 // upload is, with 201 and {"module":…,"version":…} when stored.
 func (s *Server) handleModulePut(w http.ResponseWriter, r *http.Request) {
-	if !s.authorized(r) {
-		s.unauthorized(w)
+	if !s.Authorized(r) {
+		protocol.Unauthorized(w)
 		return
 	}
 	m, err := newModule(r.PathValue("namespace"), r.PathValue("name"), r.PathValue("system"))
@@ -107,32 +107,11 @@ func (s *Server) handleModulePut(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	body := http.MaxBytesReader(w, r.Body, s.maxUpload)
+	body := http.MaxBytesReader(w, r.Body, s.MaxUpload)
 	err = s.store.AddModule(r.Context(), m.Namespace, m.Name, m.System, version, body)
-	if s.failUpload(w, r, err) {
+	if s.FailUpload(w, r, err) {
 		return
 	}
-	s.log.InfoContext(r.Context(), "module uploaded", "module", m.String(), "version", version)
-	writeCreated(w, map[string]string{"module": m.String(), "version": version})
-}
-
-// failUpload answers a failed upload and reports whether it failed: 413
-// past the size limit, 400 for malformed input, 409 for a different
-// archive under a published name, 500 otherwise.
-func (s *Server) failUpload(w http.ResponseWriter, r *http.Request, err error) bool {
-	var tooLarge *http.MaxBytesError
-	switch {
-	case err == nil:
-		return false
-	case errors.As(err, &tooLarge):
-		http.Error(w, fmt.Sprintf("archive larger than %d bytes", tooLarge.Limit), http.StatusRequestEntityTooLarge)
-	case errors.Is(err, ErrInvalid):
-		http.Error(w, err.Error(), http.StatusBadRequest)
-	case errors.Is(err, ErrExists):
-		http.Error(w, err.Error(), http.StatusConflict)
-	default:
-		s.log.ErrorContext(r.Context(), "upload failed", "path", r.URL.Path, "err", err)
-		http.Error(w, "upload failed", http.StatusInternalServerError)
-	}
-	return true
+	s.Log.InfoContext(r.Context(), "module uploaded", "module", m.String(), "version", version)
+	protocol.WriteCreated(w, map[string]string{"module": m.String(), "version": version})
 }

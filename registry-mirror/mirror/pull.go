@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/strata-iac/strata/registry-mirror/protocol"
 	"github.com/strata-iac/strata/registry-mirror/storage"
 	"golang.org/x/sync/singleflight"
 )
@@ -67,7 +68,7 @@ func (pl *puller) covers(p Provider) bool { return pl != nil && p.Hostname == pl
 
 // versions returns the upstream's versions of p, with only the versions
 // and platforms the mirror's layout can hold, kept for the ttl. The error
-// wraps [ErrNotFound] when the upstream does not know p, [ErrUpstream]
+// wraps [protocol.ErrNotFound] when the upstream does not know p, [protocol.ErrUpstream]
 // when it cannot say.
 func (pl *puller) versions(ctx context.Context, p Provider) ([]registryVersion, error) {
 	key := p.Namespace + "/" + p.Type
@@ -84,7 +85,7 @@ func (pl *puller) versions(ctx context.Context, p Provider) ([]registryVersion, 
 		}
 		var kept []registryVersion
 		for _, v := range list {
-			if checkVersion(v.Version) != nil {
+			if protocol.CheckVersion(v.Version) != nil {
 				continue
 			}
 			v.Platforms = slices.DeleteFunc(slices.Clone(v.Platforms), func(pl registryPlatform) bool {
@@ -125,7 +126,7 @@ func (pl *puller) protocols(p Provider, version string) []string {
 // index: by platform, each with its zh: hash from the upstream's signed
 // SHA256SUMS when it lists the archive by its usual name. It asks the
 // upstream nothing past the version list when every platform is held. The
-// error wraps [ErrNotFound] when the upstream has no such version.
+// error wraps [protocol.ErrNotFound] when the upstream has no such version.
 func (pl *puller) upstreamArchives(ctx context.Context, p Provider, version string, held map[string]Archive) (map[string]Archive, error) {
 	list, err := pl.versions(ctx, p)
 	if err != nil {
@@ -133,7 +134,7 @@ func (pl *puller) upstreamArchives(ctx context.Context, p Provider, version stri
 	}
 	i := slices.IndexFunc(list, func(v registryVersion) bool { return v.Version == version })
 	if i < 0 || len(list[i].Platforms) == 0 {
-		return nil, fmt.Errorf("list archives of %s %s upstream: %w", p, version, ErrNotFound)
+		return nil, fmt.Errorf("list archives of %s %s upstream: %w", p, version, protocol.ErrNotFound)
 	}
 	var missing []registryPlatform
 	for _, pf := range list[i].Platforms {
@@ -208,12 +209,12 @@ func (pl *puller) verifiedSums(ctx context.Context, p Provider, version string, 
 			return verifiedSums{}, fmt.Errorf("get SHA256SUMS signature: %w", notFoundIsUpstream(err))
 		}
 		if keyID, err = keys.Verify(doc, sig); err != nil {
-			return verifiedSums{}, fmt.Errorf("%w %s: SHA256SUMS %s: %w", ErrUpstream, pl.upstream.host, sumsURL, err)
+			return verifiedSums{}, fmt.Errorf("%w %s: SHA256SUMS %s: %w", protocol.ErrUpstream, pl.upstream.host, sumsURL, err)
 		}
 	}
 	sums, err := parseSHA256Sums(doc)
 	if err != nil {
-		return verifiedSums{}, fmt.Errorf("%w %s: %s: %w", ErrUpstream, pl.upstream.host, sumsURL, err)
+		return verifiedSums{}, fmt.Errorf("%w %s: %s: %w", protocol.ErrUpstream, pl.upstream.host, sumsURL, err)
 	}
 	v := verifiedSums{sums: sums, keyID: keyID}
 	pl.mu.Lock()
@@ -240,7 +241,7 @@ func (pl *puller) trustedKeys(meta registryDownload) (*KeyRing, error) {
 	}
 	keys, err := ParseKeyRing([]byte(armored.String()))
 	if err != nil {
-		return nil, fmt.Errorf("%w %s: signing_keys: %w", ErrUpstream, pl.upstream.host, err)
+		return nil, fmt.Errorf("%w %s: signing_keys: %w", protocol.ErrUpstream, pl.upstream.host, err)
 	}
 	return keys, nil
 }
@@ -248,8 +249,8 @@ func (pl *puller) trustedKeys(meta registryDownload) (*KeyRing, error) {
 // notFoundIsUpstream turns a 404 of a file the upstream itself named
 // into an upstream failure: the package exists, its checksums do not.
 func notFoundIsUpstream(err error) error {
-	if errors.Is(err, ErrNotFound) {
-		return fmt.Errorf("%w: %w", ErrUpstream, err)
+	if errors.Is(err, protocol.ErrNotFound) {
+		return fmt.Errorf("%w: %w", protocol.ErrUpstream, err)
 	}
 	return err
 }
@@ -257,7 +258,7 @@ func notFoundIsUpstream(err error) error {
 // pull downloads archive a of p from the upstream, checks it against the
 // upstream's signed SHA256SUMS, and stores it with its hashes. An
 // archive that does not match is not stored: the error wraps
-// [ErrUpstream] and [ErrChecksum]. Concurrent pulls of one archive share
+// [protocol.ErrUpstream] and [ErrChecksum]. Concurrent pulls of one archive share
 // one download, which goes on when the client that asked leaves.
 func (pl *puller) pull(ctx context.Context, store *Store, p Provider, a archive) error {
 	name := ArchiveName(p.Type, a.version, a.os, a.arch)
@@ -297,11 +298,11 @@ func (pl *puller) pullNow(ctx context.Context, store *Store, p Provider, a archi
 	}
 	listed, ok := sums.sums[meta.Filename]
 	if !ok {
-		return fmt.Errorf("%w %s: %w: the SHA256SUMS of %s lists no %s", ErrUpstream, pl.upstream.host, ErrChecksum, a.version, meta.Filename)
+		return fmt.Errorf("%w %s: %w: the SHA256SUMS of %s lists no %s", protocol.ErrUpstream, pl.upstream.host, ErrChecksum, a.version, meta.Filename)
 	}
 	if listed != want {
 		return fmt.Errorf("%w %s: %w: %s has SHA-256 %s in the download answer but %s in the signed SHA256SUMS",
-			ErrUpstream, pl.upstream.host, ErrChecksum, meta.Filename, want, listed)
+			protocol.ErrUpstream, pl.upstream.host, ErrChecksum, meta.Filename, want, listed)
 	}
 	downloadURL, err := pl.upstream.resolve(metaURL, "download_url", meta.DownloadURL)
 	if err != nil {
@@ -323,13 +324,13 @@ func (pl *puller) pullNow(ctx context.Context, store *Store, p Provider, a archi
 		}
 		if got != want {
 			return fmt.Errorf("%w %s: %w: %s from %s has SHA-256 %s, but the upstream's signed SHA256SUMS lists %s; nothing was stored",
-				ErrUpstream, pl.upstream.host, ErrChecksum, meta.Filename, downloadURL, got, want)
+				protocol.ErrUpstream, pl.upstream.host, ErrChecksum, meta.Filename, downloadURL, got, want)
 		}
 		return nil
 	})
 	if err != nil {
-		if errors.Is(err, ErrInvalid) && !errors.Is(err, ErrUpstream) {
-			return fmt.Errorf("%w %s: %s is not a package tofu can install: %w", ErrUpstream, pl.upstream.host, downloadURL, err)
+		if errors.Is(err, protocol.ErrInvalid) && !errors.Is(err, protocol.ErrUpstream) {
+			return fmt.Errorf("%w %s: %s is not a package tofu can install: %w", protocol.ErrUpstream, pl.upstream.host, downloadURL, err)
 		}
 		return err
 	}
@@ -352,7 +353,7 @@ type limitedReader struct {
 
 func (l *limitedReader) Read(p []byte) (int, error) {
 	if l.left < 0 {
-		return 0, fmt.Errorf("%w: %s is larger than the mirror's limit", ErrUpstream, l.url)
+		return 0, fmt.Errorf("%w: %s is larger than the mirror's limit", protocol.ErrUpstream, l.url)
 	}
 	if int64(len(p)) > l.left+1 {
 		p = p[:l.left+1]
@@ -360,7 +361,7 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 	n, err := l.r.Read(p)
 	l.left -= int64(n)
 	if l.left < 0 {
-		return n, fmt.Errorf("%w: %s is larger than the mirror's limit", ErrUpstream, l.url)
+		return n, fmt.Errorf("%w: %s is larger than the mirror's limit", protocol.ErrUpstream, l.url)
 	}
 	return n, err
 }

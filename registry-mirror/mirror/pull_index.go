@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/strata-iac/strata/registry-mirror/protocol"
 	"github.com/strata-iac/strata/registry-mirror/storage"
 )
 
@@ -17,7 +18,7 @@ import (
 // error is returned.
 func (s *Server) mirrorVersions(ctx context.Context, hostname, namespace, typ string) ([]string, error) {
 	held, err := s.store.Versions(ctx, hostname, namespace, typ)
-	if err != nil && !errors.Is(err, ErrNotFound) {
+	if err != nil && !errors.Is(err, protocol.ErrNotFound) {
 		return nil, err
 	}
 	p, perr := newProvider(hostname, namespace, typ)
@@ -27,10 +28,10 @@ func (s *Server) mirrorVersions(ctx context.Context, hostname, namespace, typ st
 	up, uerr := s.pull.versions(ctx, p)
 	switch {
 	case uerr == nil:
-	case errors.Is(uerr, ErrNotFound) && len(held) > 0:
+	case errors.Is(uerr, protocol.ErrNotFound) && len(held) > 0:
 		return held, nil
 	case len(held) > 0:
-		s.log.WarnContext(ctx, "upstream unavailable, listing the versions held", "provider", p.String(), "err", uerr)
+		s.Log.WarnContext(ctx, "upstream unavailable, listing the versions held", "provider", p.String(), "err", uerr)
 		return held, nil
 	default:
 		return nil, uerr
@@ -42,7 +43,7 @@ func (s *Server) mirrorVersions(ctx context.Context, hostname, namespace, typ st
 		}
 	}
 	if len(versions) == 0 {
-		return nil, fmt.Errorf("list versions of %s: %w", p, ErrNotFound)
+		return nil, fmt.Errorf("list versions of %s: %w", p, protocol.ErrNotFound)
 	}
 	slices.SortFunc(versions, compareVersions)
 	return versions, nil
@@ -55,20 +56,20 @@ func (s *Server) mirrorVersions(ctx context.Context, hostname, namespace, typ st
 // When the upstream fails, the archives held are listed alone.
 func (s *Server) mirrorArchives(ctx context.Context, hostname, namespace, typ, version string) (map[string]Archive, error) {
 	held, err := s.store.Archives(ctx, hostname, namespace, typ, version)
-	if err != nil && !errors.Is(err, ErrNotFound) {
+	if err != nil && !errors.Is(err, protocol.ErrNotFound) {
 		return nil, err
 	}
 	p, perr := newProvider(hostname, namespace, typ)
-	if perr != nil || checkVersion(version) != nil || !s.pull.covers(p) {
+	if perr != nil || protocol.CheckVersion(version) != nil || !s.pull.covers(p) {
 		return held, err
 	}
 	up, uerr := s.pull.upstreamArchives(ctx, p, version, held)
 	switch {
 	case uerr == nil:
-	case errors.Is(uerr, ErrNotFound) && len(held) > 0:
+	case errors.Is(uerr, protocol.ErrNotFound) && len(held) > 0:
 		return held, nil
 	case len(held) > 0:
-		s.log.WarnContext(ctx, "upstream unavailable, listing the archives held", "provider", p.String(), "version", version, "err", uerr)
+		s.Log.WarnContext(ctx, "upstream unavailable, listing the archives held", "provider", p.String(), "version", version, "err", uerr)
 		return held, nil
 	default:
 		return nil, uerr
@@ -78,7 +79,7 @@ func (s *Server) mirrorArchives(ctx context.Context, hostname, namespace, typ, v
 	}
 	maps.Copy(held, up)
 	if len(held) == 0 {
-		return nil, fmt.Errorf("list archives of %s %s: %w", p, version, ErrNotFound)
+		return nil, fmt.Errorf("list archives of %s %s: %w", p, version, protocol.ErrNotFound)
 	}
 	return held, nil
 }
@@ -88,7 +89,7 @@ func (s *Server) mirrorArchives(ctx context.Context, hostname, namespace, typ, v
 // not hold it yet.
 func (s *Server) openArchive(ctx context.Context, hostname, namespace, typ, name string) (storage.Object, error) {
 	f, err := s.store.openArchive(ctx, hostname, namespace, typ, name)
-	if err == nil || !errors.Is(err, ErrNotFound) {
+	if err == nil || !errors.Is(err, protocol.ErrNotFound) {
 		return f, err
 	}
 	p, perr := newProvider(hostname, namespace, typ)

@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/strata-iac/strata/registry-mirror/mirrortest"
+	"github.com/strata-iac/strata/registry-mirror/protocol"
 )
 
 // pullSetup is an upstream strata registry, holding the packages added
@@ -71,7 +72,7 @@ func (p *pullSetup) get(t *testing.T, path string) (int, []byte) {
 func (p *pullSetup) held(t *testing.T, version string) map[string]Archive {
 	t.Helper()
 	a, err := p.cacheStore.Archives(context.Background(), testHost, testNS, testType, version)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, protocol.ErrNotFound) {
 		return nil
 	}
 	if err != nil {

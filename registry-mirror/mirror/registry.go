@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/strata-iac/strata/registry-mirror/protocol"
 	"golang.org/x/mod/semver"
 )
 
@@ -81,10 +82,10 @@ func (s *Server) handleRegistryVersions(w http.ResponseWriter, r *http.Request) 
 	}
 	versions, err := s.registryVersions(r.Context(), p)
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
-	writeJSON(w, registryVersions{Versions: versions})
+	protocol.WriteJSON(w, registryVersions{Versions: versions})
 }
 
 // registryVersions lists the versions of a provider: those the store
@@ -123,13 +124,13 @@ func (s *Server) registryVersions(ctx context.Context, p Provider) ([]registryVe
 			}
 		case len(byVersion) == 0:
 			return nil, err
-		case errors.Is(err, ErrNotFound):
+		case errors.Is(err, protocol.ErrNotFound):
 		default:
-			s.log.WarnContext(ctx, "upstream unavailable, listing the versions held", "provider", p.String(), "err", err)
+			s.Log.WarnContext(ctx, "upstream unavailable, listing the versions held", "provider", p.String(), "err", err)
 		}
 	}
 	if len(byVersion) == 0 {
-		return nil, fmt.Errorf("list versions of %s: %w", p, ErrNotFound)
+		return nil, fmt.Errorf("list versions of %s: %w", p, protocol.ErrNotFound)
 	}
 	versions := make([]registryVersion, 0, len(byVersion))
 	for _, key := range slices.SortedFunc(maps.Keys(byVersion), compareVersions) {
@@ -157,28 +158,28 @@ func (s *Server) handleRegistryDownload(w http.ResponseWriter, r *http.Request) 
 	ctx := r.Context()
 	p, ok := s.registryProvider(r)
 	version, goos, arch := r.PathValue("version"), r.PathValue("os"), r.PathValue("arch")
-	if !ok || checkVersion(version) != nil || checkPlatform(goos, arch) != nil {
+	if !ok || protocol.CheckVersion(version) != nil || checkPlatform(goos, arch) != nil {
 		http.NotFound(w, r)
 		return
 	}
 	name := ArchiveName(p.Type, version, goos, arch)
 	if err := s.ensureArchive(ctx, p, name); err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
 	held, err := s.store.versionArchives(ctx, p, version)
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
 	a, ok := held[Platform(goos, arch)]
 	if !ok {
-		s.fail(w, r, fmt.Errorf("archive %s/%s: %w", p, name, ErrNotFound))
+		s.Fail(w, r, fmt.Errorf("archive %s/%s: %w", p, name, protocol.ErrNotFound))
 		return
 	}
 	versionPath := ProvidersPath + p.Namespace + "/" + p.Type + "/" + version + "/"
 	sums := SHA256SumsName(p.Type, version)
-	writeJSON(w, registryDownload{
+	protocol.WriteJSON(w, registryDownload{
 		Protocols:           s.pull.protocols(p, version),
 		OS:                  goos,
 		Arch:                arch,
@@ -200,7 +201,7 @@ func (s *Server) handleRegistryDownload(w http.ResponseWriter, r *http.Request) 
 func (s *Server) handleRegistrySums(w http.ResponseWriter, r *http.Request) {
 	p, ok := s.registryProvider(r)
 	version, file := r.PathValue("version"), r.PathValue("file")
-	if !ok || checkVersion(version) != nil {
+	if !ok || protocol.CheckVersion(version) != nil {
 		http.NotFound(w, r)
 		return
 	}
@@ -211,7 +212,7 @@ func (s *Server) handleRegistrySums(w http.ResponseWriter, r *http.Request) {
 	}
 	doc, err := s.sha256Sums(r.Context(), p, version)
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
 	if file == name {
@@ -221,7 +222,7 @@ func (s *Server) handleRegistrySums(w http.ResponseWriter, r *http.Request) {
 	}
 	sig, err := s.signingKey.Sign(doc)
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
 	w.Header().Set("Content-Type", "application/pgp-signature")
@@ -236,7 +237,7 @@ func (s *Server) sha256Sums(ctx context.Context, p Provider, version string) ([]
 		return nil, fmt.Errorf("list archives of %s %s: %w", p, version, err)
 	}
 	if len(held) == 0 {
-		return nil, fmt.Errorf("list archives of %s %s: %w", p, version, ErrNotFound)
+		return nil, fmt.Errorf("list archives of %s %s: %w", p, version, protocol.ErrNotFound)
 	}
 	sums := map[string]string{}
 	for _, a := range held {
@@ -247,11 +248,11 @@ func (s *Server) sha256Sums(ctx context.Context, p Provider, version string) ([]
 
 // ensureArchive makes sure the store holds the archive name of a checked
 // provider: it is there, or it is pulled from the upstream now. The error
-// wraps [ErrNotFound] when neither has it.
+// wraps [protocol.ErrNotFound] when neither has it.
 func (s *Server) ensureArchive(ctx context.Context, p Provider, name string) error {
 	a, ok := parseArchiveName(p.Type, name)
 	if !ok {
-		return fmt.Errorf("%w archive name %q", ErrInvalid, name)
+		return fmt.Errorf("%w archive name %q", protocol.ErrInvalid, name)
 	}
 	_, err := s.store.st.Stat(ctx, providerDir(p)+"/"+name)
 	switch {
@@ -260,7 +261,7 @@ func (s *Server) ensureArchive(ctx context.Context, p Provider, name string) err
 	case !errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("archive %s/%s: %w", p, name, err)
 	case !s.pull.covers(p):
-		return fmt.Errorf("archive %s/%s: %w", p, name, ErrNotFound)
+		return fmt.Errorf("archive %s/%s: %w", p, name, protocol.ErrNotFound)
 	}
 	return s.pull.pull(ctx, s.store, p, a)
 }

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"crypto/tls"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -12,12 +11,9 @@ import (
 	"net/http"
 	"strings"
 	"time"
-)
 
-// DefaultMaxUpload is the largest archive a PUT may carry unless
-// [Options] say otherwise. The largest providers' archives are a few
-// hundred megabytes.
-const DefaultMaxUpload int64 = 2 << 30
+	"github.com/strata-iac/strata/registry-mirror/protocol"
+)
 
 // shutdownTimeout is how long a stopping server lets running requests,
 // such as a package download, finish.
@@ -30,7 +26,7 @@ type Options struct {
 	// Allowed.
 	UploadToken string
 	// MaxUpload is the largest archive a PUT may carry; 0 means
-	// [DefaultMaxUpload].
+	// [protocol.DefaultMaxUpload].
 	MaxUpload int64
 	// Logger gets a line per upload, per package pulled through and per
 	// failed request; nil discards them.
@@ -89,7 +85,7 @@ func (o Options) Check() error {
 			continue
 		}
 		if _, err := newProvider(h.value, "x", "x"); err != nil {
-			return fmt.Errorf("check mirror options: %s %q: %w", h.name, h.value, ErrInvalid)
+			return fmt.Errorf("check mirror options: %s %q: %w", h.name, h.value, protocol.ErrInvalid)
 		}
 	}
 	if o.Upstream != "" {
@@ -98,10 +94,10 @@ func (o Options) Check() error {
 		}
 	}
 	if o.UpstreamTTL < 0 {
-		return fmt.Errorf("check mirror options: %w upstream TTL %s: want 0 or more", ErrInvalid, o.UpstreamTTL)
+		return fmt.Errorf("check mirror options: %w upstream TTL %s: want 0 or more", protocol.ErrInvalid, o.UpstreamTTL)
 	}
 	if o.Upstream == "" && (o.UpstreamHostname != "" || o.UpstreamClient != nil || o.UpstreamKeys != nil) {
-		return fmt.Errorf("check mirror options: %w: upstream settings without an upstream", ErrInvalid)
+		return fmt.Errorf("check mirror options: %w: upstream settings without an upstream", protocol.ErrInvalid)
 	}
 	return nil
 }
@@ -111,11 +107,9 @@ func (o Options) Check() error {
 // http.Handler; tofu only uses a mirror or a registry over https, which
 // [Server.ListenAndServeTLS] provides.
 type Server struct {
-	store       *Store
-	uploadToken string
-	maxUpload   int64
-	log         *slog.Logger
-	mux         *http.ServeMux
+	protocol.Base
+	store *Store
+	mux   *http.ServeMux
 
 	// signingKey, when set, enables the Provider Registry Protocol for
 	// the providers under registryHostname.
@@ -128,17 +122,9 @@ type Server struct {
 // NewServer returns a server of the store.
 func NewServer(store *Store, opts Options) *Server {
 	s := &Server{
-		store:       store,
-		uploadToken: opts.UploadToken,
-		maxUpload:   opts.MaxUpload,
-		log:         opts.Logger,
-		mux:         http.NewServeMux(),
-	}
-	if s.maxUpload <= 0 {
-		s.maxUpload = DefaultMaxUpload
-	}
-	if s.log == nil {
-		s.log = slog.New(slog.DiscardHandler)
+		Base:  protocol.NewBase(opts.UploadToken, opts.MaxUpload, opts.Logger),
+		store: store,
+		mux:   http.NewServeMux(),
 	}
 	s.signingKey = opts.SigningKey
 	s.registryHostname = strings.ToLower(cmp.Or(opts.RegistryHostname, DefaultHostname))
@@ -153,8 +139,8 @@ func NewServer(store *Store, opts Options) *Server {
 			upstream:     &registryClient{host: opts.Upstream, client: client, ttl: ttl},
 			keys:         opts.UpstreamKeys,
 			ttl:          ttl,
-			maxSize:      s.maxUpload,
-			log:          s.log,
+			maxSize:      s.MaxUpload,
+			log:          s.Log,
 			versionLists: map[string]cachedVersions{},
 			sums:         map[string]verifiedSums{},
 		}
@@ -173,7 +159,7 @@ func NewServer(store *Store, opts Options) *Server {
 		s.mux.HandleFunc("GET "+registryPattern+"/{version}/download/{os}/{arch}", s.handleRegistryDownload)
 		s.mux.HandleFunc("GET "+registryPattern+"/{version}/{file}", s.handleRegistrySums)
 	}
-	if s.uploadToken != "" {
+	if s.UploadToken != "" {
 		s.mux.HandleFunc("PUT "+pattern, s.handlePut)
 		s.mux.HandleFunc("PUT "+modulePattern+"/{file}", s.handleModulePut)
 	}
@@ -195,25 +181,25 @@ func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
 	case file == "index.json":
 		versions, err := s.mirrorVersions(ctx, hostname, namespace, typ)
 		if err != nil {
-			s.fail(w, r, err)
+			s.Fail(w, r, err)
 			return
 		}
 		index := map[string]map[string]struct{}{"versions": {}}
 		for _, v := range versions {
 			index["versions"][v] = struct{}{}
 		}
-		writeJSON(w, index)
+		protocol.WriteJSON(w, index)
 	case strings.HasSuffix(file, ".json"):
 		archives, err := s.mirrorArchives(ctx, hostname, namespace, typ, strings.TrimSuffix(file, ".json"))
 		if err != nil {
-			s.fail(w, r, err)
+			s.Fail(w, r, err)
 			return
 		}
-		writeJSON(w, map[string]map[string]Archive{"archives": archives})
+		protocol.WriteJSON(w, map[string]map[string]Archive{"archives": archives})
 	case strings.HasSuffix(file, ".zip"):
 		f, err := s.openArchive(ctx, hostname, namespace, typ, file)
 		if err != nil {
-			s.fail(w, r, err)
+			s.Fail(w, r, err)
 			return
 		}
 		defer f.Close()
@@ -222,36 +208,6 @@ func (s *Server) handleGet(w http.ResponseWriter, r *http.Request) {
 	default:
 		http.NotFound(w, r)
 	}
-}
-
-// fail answers a failed GET: 404 for what the store does not have or
-// cannot name, 500 otherwise (tofu would read a 404 as "no such provider"
-// or "no such module"), and 502 with the error when the upstream of a
-// pull-through mirror failed, or served a package that does not match its
-// SHA256SUMS.
-func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
-	switch {
-	case errors.Is(err, ErrUpstream):
-		s.log.ErrorContext(r.Context(), "upstream failed", "path", r.URL.Path, "err", err)
-		http.Error(w, err.Error(), http.StatusBadGateway)
-		return
-	case errors.Is(err, ErrNotFound) || errors.Is(err, ErrInvalid):
-		http.NotFound(w, r)
-		return
-	}
-	s.log.ErrorContext(r.Context(), "mirror request failed", "path", r.URL.Path, "err", err)
-	http.Error(w, "internal error", http.StatusInternalServerError)
-}
-
-// writeJSON writes an index. tofu requires exactly application/json.
-func writeJSON(w http.ResponseWriter, v any) {
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		http.Error(w, "internal error", http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Write(append(data, '\n'))
 }
 
 // ListenAndServeTLS listens on addr (host:port) and serves the mirror over
@@ -279,7 +235,7 @@ func (s *Server) ServeTLS(ctx context.Context, ln net.Listener, certFile, keyFil
 		Handler:           s,
 		ReadHeaderTimeout: 10 * time.Second,
 		TLSConfig:         &tls.Config{MinVersion: tls.VersionTLS12, Certificates: []tls.Certificate{cert}},
-		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
+		ErrorLog:          slog.NewLogLogger(s.Log.Handler(), slog.LevelDebug),
 	}
 	done := make(chan error, 1)
 	go func() { done <- srv.ServeTLS(ln, "", "") }()

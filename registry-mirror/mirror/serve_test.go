@@ -18,6 +18,7 @@ import (
 
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/registry-mirror/mirrortest"
+	"github.com/strata-iac/strata/registry-mirror/protocol"
 )
 
 func TestServeProtocol(t *testing.T) {
@@ -233,13 +234,13 @@ func TestOptionsCheck(t *testing.T) {
 		{"upstream", Options{Upstream: "registry.opentofu.org"}, nil},
 		{"upstream with a port", Options{Upstream: "127.0.0.1:8443", UpstreamHostname: "registry.terraform.io"}, nil},
 		{"registry hostname with a port", Options{RegistryHostname: "mirror.internal:8443"}, nil},
-		{"upstream URL", Options{Upstream: "https://registry.opentofu.org"}, ErrInvalid},
-		{"upstream path", Options{Upstream: "registry.opentofu.org/v1"}, ErrInvalid},
-		{"upstream bad port", Options{Upstream: "registry.opentofu.org:http2x"}, ErrInvalid},
-		{"bad upstream hostname", Options{Upstream: "x.org", UpstreamHostname: "not a host"}, ErrInvalid},
-		{"bad registry hostname", Options{RegistryHostname: "-x-"}, ErrInvalid},
-		{"upstream settings without an upstream", Options{UpstreamHostname: "registry.terraform.io"}, ErrInvalid},
-		{"negative TTL", Options{Upstream: "x.org", UpstreamTTL: -time.Second}, ErrInvalid},
+		{"upstream URL", Options{Upstream: "https://registry.opentofu.org"}, protocol.ErrInvalid},
+		{"upstream path", Options{Upstream: "registry.opentofu.org/v1"}, protocol.ErrInvalid},
+		{"upstream bad port", Options{Upstream: "registry.opentofu.org:http2x"}, protocol.ErrInvalid},
+		{"bad upstream hostname", Options{Upstream: "x.org", UpstreamHostname: "not a host"}, protocol.ErrInvalid},
+		{"bad registry hostname", Options{RegistryHostname: "-x-"}, protocol.ErrInvalid},
+		{"upstream settings without an upstream", Options{UpstreamHostname: "registry.terraform.io"}, protocol.ErrInvalid},
+		{"negative TTL", Options{Upstream: "x.org", UpstreamTTL: -time.Second}, protocol.ErrInvalid},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/strata-iac/strata/registry-mirror/protocol"
 )
 
 // SHA256SumsName is the name of the file that lists the SHA-256 of each
@@ -36,7 +38,7 @@ func formatSHA256Sums(sums map[string]string) []byte {
 // parseSHA256Sums reads a SHA256SUMS file into a map of file names to
 // lower-case hex SHA-256 sums. Blank lines are skipped; a line that is not
 // "<64 hex digits> <name>" (with one or two spaces, or " *" for binary
-// mode) wraps [ErrInvalid].
+// mode) wraps [protocol.ErrInvalid].
 func parseSHA256Sums(doc []byte) (map[string]string, error) {
 	sums := map[string]string{}
 	sc := bufio.NewScanner(bytes.NewReader(doc))
@@ -48,12 +50,12 @@ func parseSHA256Sums(doc []byte) (map[string]string, error) {
 		sum, name, ok := strings.Cut(line, " ")
 		name = strings.TrimPrefix(strings.TrimPrefix(name, " "), "*")
 		if !ok || !isSHA256Hex(sum) || name == "" || strings.ContainsAny(name, " \t") {
-			return nil, fmt.Errorf("%w SHA256SUMS line %d: %q, want \"<sha256>  <file name>\"", ErrInvalid, n, line)
+			return nil, fmt.Errorf("%w SHA256SUMS line %d: %q, want \"<sha256>  <file name>\"", protocol.ErrInvalid, n, line)
 		}
 		sums[name] = strings.ToLower(sum)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%w SHA256SUMS: %w", ErrInvalid, err)
+		return nil, fmt.Errorf("%w SHA256SUMS: %w", protocol.ErrInvalid, err)
 	}
 	return sums, nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/strata-iac/strata/registry-mirror/protocol"
 )
 
 func TestSHA256Sums(t *testing.T) {
@@ -27,10 +28,10 @@ func TestSHA256Sums(t *testing.T) {
 		{"one space, upper case, CRLF, blank lines", a + " x.zip\r\n\n" + b + " y.zip\n", map[string]string{"x.zip": a, "y.zip": strings.ToLower(b)}, nil},
 		{"binary mode", a + " *x.zip\n", map[string]string{"x.zip": a}, nil},
 		{"empty", "", map[string]string{}, nil},
-		{"short sum", "abc  x.zip\n", nil, ErrInvalid},
-		{"no name", a + "\n", nil, ErrInvalid},
-		{"not hex", strings.Repeat("z", 64) + "  x.zip\n", nil, ErrInvalid},
-		{"space in name", a + "  x y.zip\n", nil, ErrInvalid},
+		{"short sum", "abc  x.zip\n", nil, protocol.ErrInvalid},
+		{"no name", a + "\n", nil, protocol.ErrInvalid},
+		{"not hex", strings.Repeat("z", 64) + "  x.zip\n", nil, protocol.ErrInvalid},
+		{"space in name", a + "  x y.zip\n", nil, protocol.ErrInvalid},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

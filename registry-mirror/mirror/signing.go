@@ -12,6 +12,7 @@ import (
 	"github.com/ProtonMail/go-crypto/openpgp"
 	"github.com/ProtonMail/go-crypto/openpgp/armor"
 	"github.com/ProtonMail/go-crypto/openpgp/packet"
+	"github.com/strata-iac/strata/registry-mirror/protocol"
 )
 
 // ErrSignature is wrapped when a SHA256SUMS file is not signed by one of
@@ -53,7 +54,7 @@ func ParseSigningKey(data []byte) (*SigningKey, error) {
 	}
 	e := entities[0]
 	if e.PrivateKey == nil {
-		return nil, fmt.Errorf("parse signing key: %w: the key %s is a public key, want its private key", ErrInvalid, e.PrimaryKey.KeyIdString())
+		return nil, fmt.Errorf("parse signing key: %w: the key %s is a public key, want its private key", protocol.ErrInvalid, e.PrimaryKey.KeyIdString())
 	}
 	k, err := newSigningKey(e)
 	if err != nil {
@@ -66,10 +67,10 @@ func ParseSigningKey(data []byte) (*SigningKey, error) {
 func newSigningKey(e *openpgp.Entity) (*SigningKey, error) {
 	key, ok := e.SigningKey(time.Now())
 	if !ok || key.PrivateKey == nil {
-		return nil, fmt.Errorf("%w signing key %s: it has no usable signing key (expired or revoked?)", ErrInvalid, e.PrimaryKey.KeyIdString())
+		return nil, fmt.Errorf("%w signing key %s: it has no usable signing key (expired or revoked?)", protocol.ErrInvalid, e.PrimaryKey.KeyIdString())
 	}
 	if key.PrivateKey.Encrypted {
-		return nil, fmt.Errorf("%w signing key %s: it is protected by a passphrase; export it without one", ErrInvalid, e.PrimaryKey.KeyIdString())
+		return nil, fmt.Errorf("%w signing key %s: it is protected by a passphrase; export it without one", protocol.ErrInvalid, e.PrimaryKey.KeyIdString())
 	}
 	var b strings.Builder
 	w, err := armor.Encode(&b, openpgp.PublicKeyType, nil)
@@ -171,10 +172,10 @@ func readKeys(data []byte) (openpgp.EntityList, error) {
 	if !bytes.Contains(data, []byte("-----BEGIN PGP")) {
 		entities, err := openpgp.ReadKeyRing(bytes.NewReader(data))
 		if err != nil {
-			return nil, fmt.Errorf("%w OpenPGP key: %w", ErrInvalid, err)
+			return nil, fmt.Errorf("%w OpenPGP key: %w", protocol.ErrInvalid, err)
 		}
 		if len(entities) == 0 {
-			return nil, fmt.Errorf("%w OpenPGP key: no key found", ErrInvalid)
+			return nil, fmt.Errorf("%w OpenPGP key: no key found", protocol.ErrInvalid)
 		}
 		return entities, nil
 	}
@@ -185,19 +186,19 @@ func readKeys(data []byte) (openpgp.EntityList, error) {
 	for _, chunk := range chunks[1:] {
 		block, err := armor.Decode(io.MultiReader(strings.NewReader(begin), bytes.NewReader(chunk)))
 		if err != nil {
-			return nil, fmt.Errorf("%w armored OpenPGP key: %w", ErrInvalid, err)
+			return nil, fmt.Errorf("%w armored OpenPGP key: %w", protocol.ErrInvalid, err)
 		}
 		if block.Type != openpgp.PublicKeyType && block.Type != openpgp.PrivateKeyType {
-			return nil, fmt.Errorf("%w armored OpenPGP key: a %q block, want a public or private key block", ErrInvalid, block.Type)
+			return nil, fmt.Errorf("%w armored OpenPGP key: a %q block, want a public or private key block", protocol.ErrInvalid, block.Type)
 		}
 		entities, err := openpgp.ReadKeyRing(block.Body)
 		if err != nil {
-			return nil, fmt.Errorf("%w armored OpenPGP key: %w", ErrInvalid, err)
+			return nil, fmt.Errorf("%w armored OpenPGP key: %w", protocol.ErrInvalid, err)
 		}
 		all = append(all, entities...)
 	}
 	if len(all) == 0 {
-		return nil, fmt.Errorf("%w OpenPGP key: no key found", ErrInvalid)
+		return nil, fmt.Errorf("%w OpenPGP key: no key found", protocol.ErrInvalid)
 	}
 	return all, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/ProtonMail/go-crypto/openpgp"
 	"github.com/ProtonMail/go-crypto/openpgp/armor"
 	"github.com/google/go-cmp/cmp"
+	"github.com/strata-iac/strata/registry-mirror/protocol"
 )
 
 func TestSigningKeySignsAndVerifies(t *testing.T) {
@@ -113,8 +114,8 @@ func TestParseSigningKeyRejects(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := ParseSigningKey(tt.data)
-			if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("ParseSigningKey(%q) = %v, want %v saying %q", tt.name, err, ErrInvalid, tt.want)
+			if !errors.Is(err, protocol.ErrInvalid) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("ParseSigningKey(%q) = %v, want %v saying %q", tt.name, err, protocol.ErrInvalid, tt.want)
 			}
 		})
 	}

@@ -2,22 +2,11 @@ package mirror
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path"
 	"sync"
 
 	"github.com/strata-iac/strata/registry-mirror/storage"
-)
-
-var (
-	// ErrNotFound is wrapped when the mirror has no such provider,
-	// version or archive, or no such module or module version.
-	ErrNotFound = errors.New("not found")
-	// ErrExists is wrapped when an upload would replace an archive with
-	// different content. Lock files pin archives by hash, so a published
-	// archive never changes; uploading the same bytes again is fine.
-	ErrExists = errors.New("already exists with different content")
 )
 
 // Store keeps provider packages and module archives, in a directory

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/strata-iac/strata/registry-mirror/protocol"
 )
 
 // TestNewStoreCreatesNothing checks that a store is its directory alone,
@@ -20,8 +22,8 @@ func TestNewStoreCreatesNothing(t *testing.T) {
 	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("Stat(%q) after NewStore = %v, want not exist", dir, err)
 	}
-	if _, err := s.Versions(context.Background(), testHost, testNS, testType); !errors.Is(err, ErrNotFound) {
-		t.Errorf("Versions() of a missing directory = %v, want ErrNotFound", err)
+	if _, err := s.Versions(context.Background(), testHost, testNS, testType); !errors.Is(err, protocol.ErrNotFound) {
+		t.Errorf("Versions() of a missing directory = %v, want protocol.ErrNotFound", err)
 	}
 	add(t, s, "0.1.0", "linux", "amd64")
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {

@@ -3,8 +3,6 @@ package mirror
 import (
 	"archive/zip"
 	"context"
-	"crypto/subtle"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +10,8 @@ import (
 	"net/http"
 	"os"
 	"strings"
+
+	"github.com/strata-iac/strata/registry-mirror/protocol"
 )
 
 // AddProvider stores zip as the package of a provider version for one
@@ -26,8 +26,8 @@ import (
 // checked, hashed and synced, and are put in place only if no archive is
 // there yet (a hard link in a directory, a conditional put on S3). Adding
 // the same bytes again succeeds and changes nothing; different bytes for
-// an archive that exists fail with [ErrExists], since lock files pin
-// archives by hash. Malformed input wraps [ErrInvalid].
+// an archive that exists fail with [protocol.ErrExists], since lock files pin
+// archives by hash. Malformed input wraps [protocol.ErrInvalid].
 func (s *Store) AddProvider(ctx context.Context, hostname, namespace, typ, version, os, arch string, zip io.Reader) error {
 	_, err := s.addProvider(ctx, hostname, namespace, typ, version, os, arch, zip, nil)
 	return err
@@ -55,7 +55,7 @@ func (s *Store) addProvider(ctx context.Context, hostname, namespace, typ, versi
 		return fail(err)
 	}
 	goos, arch = strings.ToLower(goos), strings.ToLower(arch)
-	if err := checkVersion(version); err != nil {
+	if err := protocol.CheckVersion(version); err != nil {
 		return fail(err)
 	}
 	if err := checkPlatform(goos, arch); err != nil {
@@ -88,7 +88,7 @@ func (s *Store) addProvider(ctx context.Context, hostname, namespace, typ, versi
 			return fail(err)
 		}
 		if have.ZH != h.ZH {
-			return fail(fmt.Errorf("archive %s: %w", name, ErrExists))
+			return fail(fmt.Errorf("archive %s: %w", name, protocol.ErrExists))
 		}
 		return Archive{URL: name, Hashes: have.List()}, nil
 	}
@@ -115,7 +115,7 @@ func checkArchive(f *os.File, typ, goos string) error {
 	}
 	z, err := zip.NewReader(f, info.Size())
 	if err != nil {
-		return fmt.Errorf("%w archive: %w", ErrInvalid, err)
+		return fmt.Errorf("%w archive: %w", protocol.ErrInvalid, err)
 	}
 	want := "terraform-provider-" + typ
 	found := false
@@ -125,23 +125,23 @@ func checkArchive(f *os.File, typ, goos string) error {
 		case strings.HasSuffix(name, "/") || f.FileInfo().IsDir():
 			// tofu hashes an unpacked package's files only; a directory
 			// entry would make its h1 differ from the archive's.
-			return fmt.Errorf("%w archive: directory entry %q: provider packages hold files only", ErrInvalid, name)
+			return fmt.Errorf("%w archive: directory entry %q: provider packages hold files only", protocol.ErrInvalid, name)
 		case name == "" || strings.ContainsAny(name, "\\\x00\n") || !fs.ValidPath(name):
-			return fmt.Errorf("%w archive: file name %q", ErrInvalid, name)
+			return fmt.Errorf("%w archive: file name %q", protocol.ErrInvalid, name)
 		case !f.Mode().IsRegular():
-			return fmt.Errorf("%w archive: %q is not a regular file (%v)", ErrInvalid, name, f.Mode())
+			return fmt.Errorf("%w archive: %q is not a regular file (%v)", protocol.ErrInvalid, name, f.Mode())
 		}
 		rest, ok := strings.CutPrefix(name, want)
 		if !ok || (rest != "" && rest[0] != '_' && rest[0] != '.') {
 			continue
 		}
 		if goos != "windows" && f.Mode().Perm()&0o111 == 0 {
-			return fmt.Errorf("%w archive: provider executable %q is not executable (mode %v)", ErrInvalid, name, f.Mode())
+			return fmt.Errorf("%w archive: provider executable %q is not executable (mode %v)", protocol.ErrInvalid, name, f.Mode())
 		}
 		found = true
 	}
 	if !found {
-		return fmt.Errorf("%w archive: no provider executable %s or %s_* at its top level", ErrInvalid, want, want)
+		return fmt.Errorf("%w archive: no provider executable %s or %s_* at its top level", protocol.ErrInvalid, want, want)
 	}
 	return nil
 }
@@ -152,8 +152,8 @@ func checkArchive(f *os.File, typ, goos string) error {
 // 409 when a different archive is already there, and 413 past the size
 // limit.
 func (s *Server) handlePut(w http.ResponseWriter, r *http.Request) {
-	if !s.authorized(r) {
-		s.unauthorized(w)
+	if !s.Authorized(r) {
+		protocol.Unauthorized(w)
 		return
 	}
 	hostname, namespace, typ, name := r.PathValue("hostname"), r.PathValue("namespace"), r.PathValue("type"), r.PathValue("file")
@@ -167,31 +167,12 @@ func (s *Server) handlePut(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	body := http.MaxBytesReader(w, r.Body, s.maxUpload)
+	body := http.MaxBytesReader(w, r.Body, s.MaxUpload)
 	entry, err := s.store.addProvider(r.Context(), p.Hostname, p.Namespace, p.Type, a.version, a.os, a.arch, body, nil)
-	if s.failUpload(w, r, err) {
+	if s.FailUpload(w, r, err) {
 		return
 	}
-	s.log.InfoContext(r.Context(), "provider uploaded", "provider", p.String(), "version", a.version,
+	s.Log.InfoContext(r.Context(), "provider uploaded", "provider", p.String(), "version", a.version,
 		"platform", Platform(a.os, a.arch), "hashes", entry.Hashes)
-	writeCreated(w, entry)
-}
-
-// unauthorized answers an upload without the token.
-func (s *Server) unauthorized(w http.ResponseWriter) {
-	w.Header().Set("WWW-Authenticate", `Bearer realm="strata mirror"`)
-	http.Error(w, "an upload needs the mirror's bearer token", http.StatusUnauthorized)
-}
-
-// writeCreated answers a stored upload: 201 with v as JSON.
-func writeCreated(w http.ResponseWriter, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusCreated)
-	json.NewEncoder(w).Encode(v)
-}
-
-// authorized reports whether r carries the upload token.
-func (s *Server) authorized(r *http.Request) bool {
-	token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	return ok && subtle.ConstantTimeCompare([]byte(token), []byte(s.uploadToken)) == 1
+	protocol.WriteCreated(w, entry)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/strata-iac/strata/registry-mirror/mirrortest"
+	"github.com/strata-iac/strata/registry-mirror/protocol"
 )
 
 func TestAddProvider(t *testing.T) {
@@ -56,8 +57,8 @@ func TestAddProvider(t *testing.T) {
 	})
 	t.Run("different bytes", func(t *testing.T) {
 		err := s.AddProvider(ctx, testHost, testNS, testType, "0.1.0", "linux", "amd64", bytes.NewReader(providerZip(t, "other")))
-		if !errors.Is(err, ErrExists) {
-			t.Errorf("AddProvider(different bytes) = %v, want ErrExists", err)
+		if !errors.Is(err, protocol.ErrExists) {
+			t.Errorf("AddProvider(different bytes) = %v, want protocol.ErrExists", err)
 		}
 		if got, _ := os.ReadFile(path); !bytes.Equal(got, data) {
 			t.Errorf("archive %s changed, want the first upload kept", path)
@@ -97,22 +98,22 @@ func TestAddProviderRejects(t *testing.T) {
 		want    error
 		wantMsg string
 	}{
-		{"not a zip", func(a *addArgs) { a.zip = []byte("not a zip") }, ErrInvalid, "zip: not a valid zip file"},
-		{"no executable", withZip(mirrortest.File{Name: "README.md"}), ErrInvalid, "no provider executable terraform-provider-strata"},
-		{"executable of another provider", withZip(mirrortest.File{Name: "terraform-provider-other", Mode: 0o755}), ErrInvalid, "no provider executable"},
-		{"executable name not delimited", withZip(mirrortest.File{Name: "terraform-provider-stratax", Mode: 0o755}), ErrInvalid, "no provider executable"},
-		{"executable in a directory", withZip(mirrortest.File{Name: "bin/terraform-provider-strata", Mode: 0o755}), ErrInvalid, "no provider executable"},
-		{"not executable", withZip(mirrortest.File{Name: "terraform-provider-strata", Mode: 0o644}), ErrInvalid, "is not executable"},
-		{"directory entry", withZip(exe, mirrortest.File{Name: "docs/", Mode: fs.ModeDir | 0o755}), ErrInvalid, `directory entry "docs/"`},
-		{"path leaving the package", withZip(exe, mirrortest.File{Name: "../evil"}), ErrInvalid, `file name "../evil"`},
-		{"absolute path", withZip(exe, mirrortest.File{Name: "/etc/evil"}), ErrInvalid, `file name "/etc/evil"`},
-		{"symlink", withZip(exe, mirrortest.File{Name: "link", Mode: fs.ModeSymlink | 0o777, Body: "/etc/passwd"}), ErrInvalid, "not a regular file"},
-		{"bad hostname", func(a *addArgs) { a.host = "bad_host" }, ErrInvalid, `hostname "bad_host"`},
-		{"dot dot namespace", func(a *addArgs) { a.namespace = ".." }, ErrInvalid, `namespace ".."`},
-		{"slash in type", func(a *addArgs) { a.typ = "a/b" }, ErrInvalid, `type "a/b"`},
-		{"v in version", func(a *addArgs) { a.version = "v0.1.0" }, ErrInvalid, `version "v0.1.0"`},
-		{"underscore in os", func(a *addArgs) { a.os = "linux_x" }, ErrInvalid, `os "linux_x"`},
-		{"dash arch", func(a *addArgs) { a.arch = "-" }, ErrInvalid, `arch "-"`},
+		{"not a zip", func(a *addArgs) { a.zip = []byte("not a zip") }, protocol.ErrInvalid, "zip: not a valid zip file"},
+		{"no executable", withZip(mirrortest.File{Name: "README.md"}), protocol.ErrInvalid, "no provider executable terraform-provider-strata"},
+		{"executable of another provider", withZip(mirrortest.File{Name: "terraform-provider-other", Mode: 0o755}), protocol.ErrInvalid, "no provider executable"},
+		{"executable name not delimited", withZip(mirrortest.File{Name: "terraform-provider-stratax", Mode: 0o755}), protocol.ErrInvalid, "no provider executable"},
+		{"executable in a directory", withZip(mirrortest.File{Name: "bin/terraform-provider-strata", Mode: 0o755}), protocol.ErrInvalid, "no provider executable"},
+		{"not executable", withZip(mirrortest.File{Name: "terraform-provider-strata", Mode: 0o644}), protocol.ErrInvalid, "is not executable"},
+		{"directory entry", withZip(exe, mirrortest.File{Name: "docs/", Mode: fs.ModeDir | 0o755}), protocol.ErrInvalid, `directory entry "docs/"`},
+		{"path leaving the package", withZip(exe, mirrortest.File{Name: "../evil"}), protocol.ErrInvalid, `file name "../evil"`},
+		{"absolute path", withZip(exe, mirrortest.File{Name: "/etc/evil"}), protocol.ErrInvalid, `file name "/etc/evil"`},
+		{"symlink", withZip(exe, mirrortest.File{Name: "link", Mode: fs.ModeSymlink | 0o777, Body: "/etc/passwd"}), protocol.ErrInvalid, "not a regular file"},
+		{"bad hostname", func(a *addArgs) { a.host = "bad_host" }, protocol.ErrInvalid, `hostname "bad_host"`},
+		{"dot dot namespace", func(a *addArgs) { a.namespace = ".." }, protocol.ErrInvalid, `namespace ".."`},
+		{"slash in type", func(a *addArgs) { a.typ = "a/b" }, protocol.ErrInvalid, `type "a/b"`},
+		{"v in version", func(a *addArgs) { a.version = "v0.1.0" }, protocol.ErrInvalid, `version "v0.1.0"`},
+		{"underscore in os", func(a *addArgs) { a.os = "linux_x" }, protocol.ErrInvalid, `os "linux_x"`},
+		{"dash arch", func(a *addArgs) { a.arch = "-" }, protocol.ErrInvalid, `arch "-"`},
 		{"cancelled", func(a *addArgs) { a.ctx = cancelled }, context.Canceled, "context canceled"},
 	}
 	for _, tt := range tests {
@@ -147,7 +148,7 @@ func TestAddProviderWindowsExecutableNeedsNoMode(t *testing.T) {
 }
 
 // TestAddProviderConcurrent uploads two different archives to one path at
-// once: exactly one wins, whole, and the other gets ErrExists.
+// once: exactly one wins, whole, and the other gets protocol.ErrExists.
 func TestAddProviderConcurrent(t *testing.T) {
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
@@ -166,9 +167,9 @@ func TestAddProviderConcurrent(t *testing.T) {
 				switch {
 				case err == nil && won == -1:
 					won = i
-				case errors.Is(err, ErrExists):
+				case errors.Is(err, protocol.ErrExists):
 				default:
-					t.Errorf("AddProvider(%d) = %v, want nil for one and ErrExists for the other", i, err)
+					t.Errorf("AddProvider(%d) = %v, want nil for one and protocol.ErrExists for the other", i, err)
 				}
 			}
 			if won == -1 {
@@ -228,8 +229,8 @@ func TestPut(t *testing.T) {
 				t.Errorf("PUT %s = %d %q, want %d containing %q", tt.path, rec.Code, rec.Body, tt.wantStatus, tt.wantBody)
 			}
 			if tt.wantStatus != http.StatusCreated {
-				if v, err := s.Versions(context.Background(), testHost, testNS, testType); !errors.Is(err, ErrNotFound) {
-					t.Errorf("Versions() after a refused PUT = %v, %v, want ErrNotFound", v, err)
+				if v, err := s.Versions(context.Background(), testHost, testNS, testType); !errors.Is(err, protocol.ErrNotFound) {
+					t.Errorf("Versions() after a refused PUT = %v, %v, want protocol.ErrNotFound", v, err)
 				}
 				return
 			}

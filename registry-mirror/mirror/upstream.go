@@ -14,15 +14,11 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/strata-iac/strata/registry-mirror/protocol"
 )
 
-// ErrUpstream is wrapped when the upstream registry of a pull-through
-// mirror cannot be reached, answers something other than the protocol, or
-// serves a package that does not match its signed SHA256SUMS. A [Server]
-// answers 502 Bad Gateway with the error's text.
-var ErrUpstream = errors.New("upstream registry")
-
-// ErrChecksum is wrapped, with [ErrUpstream], when a package from the
+// ErrChecksum is wrapped, with [protocol.ErrUpstream], when a package from the
 // upstream does not have the SHA-256 its SHA256SUMS lists.
 var ErrChecksum = errors.New("checksum mismatch")
 
@@ -51,15 +47,15 @@ type registryClient struct {
 // optional port, such as registry.opentofu.org or 127.0.0.1:8443.
 func CheckUpstream(host string) error {
 	if host == "" || strings.ContainsAny(host, "/?#@ ") {
-		return fmt.Errorf("%w upstream %q: want a registry host[:port], e.g. registry.opentofu.org", ErrInvalid, host)
+		return fmt.Errorf("%w upstream %q: want a registry host[:port], e.g. registry.opentofu.org", protocol.ErrInvalid, host)
 	}
 	u, err := url.Parse("https://" + host + "/")
 	if err != nil || u.Host != host || u.Hostname() == "" {
-		return fmt.Errorf("%w upstream %q: want a registry host[:port], e.g. registry.opentofu.org", ErrInvalid, host)
+		return fmt.Errorf("%w upstream %q: want a registry host[:port], e.g. registry.opentofu.org", protocol.ErrInvalid, host)
 	}
 	if port := u.Port(); port != "" {
 		if _, err := net.LookupPort("tcp", port); err != nil {
-			return fmt.Errorf("%w upstream %q: port %q", ErrInvalid, host, port)
+			return fmt.Errorf("%w upstream %q: port %q", protocol.ErrInvalid, host, port)
 		}
 	}
 	return nil
@@ -79,7 +75,7 @@ func NewUpstreamClient(caPEM []byte) (*http.Client, error) {
 			pool = x509.NewCertPool()
 		}
 		if !pool.AppendCertsFromPEM(caPEM) {
-			return nil, fmt.Errorf("make upstream client: %w CA bundle: no PEM certificate in it", ErrInvalid)
+			return nil, fmt.Errorf("make upstream client: %w CA bundle: no PEM certificate in it", protocol.ErrInvalid)
 		}
 		t.TLSClientConfig = &tls.Config{MinVersion: tls.VersionTLS12, RootCAs: pool}
 	}
@@ -99,7 +95,7 @@ func NewUpstreamClient(caPEM []byte) (*http.Client, error) {
 
 // errf wraps err as an upstream failure.
 func (c *registryClient) errf(format string, args ...any) error {
-	return fmt.Errorf("%w %s: %s", ErrUpstream, c.host, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%w %s: %s", protocol.ErrUpstream, c.host, fmt.Sprintf(format, args...))
 }
 
 // providersURL is the upstream's providers.v1 URL, from its service
@@ -114,7 +110,7 @@ func (c *registryClient) providersURL(ctx context.Context) (*url.URL, error) {
 	disco := &url.URL{Scheme: "https", Host: c.host, Path: discoveryPath}
 	var doc map[string]any
 	if err := c.getJSON(ctx, disco, &doc); err != nil {
-		if errors.Is(err, ErrNotFound) {
+		if errors.Is(err, protocol.ErrNotFound) {
 			return nil, c.errf("no service discovery document at %s", disco)
 		}
 		return nil, err
@@ -141,7 +137,7 @@ func (c *registryClient) providersURL(ctx context.Context) (*url.URL, error) {
 }
 
 // versions asks the upstream for a provider's versions. The error wraps
-// [ErrNotFound] when the upstream does not know the provider.
+// [protocol.ErrNotFound] when the upstream does not know the provider.
 func (c *registryClient) versions(ctx context.Context, namespace, typ string) ([]registryVersion, error) {
 	base, err := c.providersURL(ctx)
 	if err != nil {
@@ -157,7 +153,7 @@ func (c *registryClient) versions(ctx context.Context, namespace, typ string) ([
 
 // download asks the upstream where a package is. It returns the answer
 // and its URL, which relative URLs in it are resolved against. The error
-// wraps [ErrNotFound] when the upstream has no such package.
+// wraps [protocol.ErrNotFound] when the upstream has no such package.
 func (c *registryClient) download(ctx context.Context, namespace, typ, version, goos, arch string) (registryDownload, *url.URL, error) {
 	base, err := c.providersURL(ctx)
 	if err != nil {
@@ -215,7 +211,7 @@ func (c *registryClient) get(ctx context.Context, u *url.URL) ([]byte, error) {
 }
 
 // open GETs u and returns its body and size (-1 when unknown). The error
-// wraps [ErrNotFound] for a 404, [ErrUpstream] for anything else but 200.
+// wraps [protocol.ErrNotFound] for a 404, [protocol.ErrUpstream] for anything else but 200.
 func (c *registryClient) open(ctx context.Context, u *url.URL) (io.ReadCloser, int64, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
@@ -230,7 +226,7 @@ func (c *registryClient) open(ctx context.Context, u *url.URL) (io.ReadCloser, i
 		return resp.Body, resp.ContentLength, nil
 	case http.StatusNotFound:
 		resp.Body.Close()
-		return nil, 0, fmt.Errorf("upstream %s: GET %s: %w", c.host, u, ErrNotFound)
+		return nil, 0, fmt.Errorf("upstream %s: GET %s: %w", c.host, u, protocol.ErrNotFound)
 	default:
 		resp.Body.Close()
 		return nil, 0, c.errf("GET %s: %s", u, resp.Status)

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/strata-iac/strata/registry-mirror/mirrortest"
+	"github.com/strata-iac/strata/registry-mirror/protocol"
 )
 
 func TestCheckUpstream(t *testing.T) {
@@ -24,12 +25,12 @@ func TestCheckUpstream(t *testing.T) {
 		{"registry.opentofu.org", nil},
 		{"127.0.0.1:8443", nil},
 		{"[::1]:8443", nil},
-		{"", ErrInvalid},
-		{"https://registry.opentofu.org", ErrInvalid},
-		{"registry.opentofu.org/", ErrInvalid},
-		{"user@registry.opentofu.org", ErrInvalid},
-		{"registry.opentofu.org:99999", ErrInvalid},
-		{"registry opentofu org", ErrInvalid},
+		{"", protocol.ErrInvalid},
+		{"https://registry.opentofu.org", protocol.ErrInvalid},
+		{"registry.opentofu.org/", protocol.ErrInvalid},
+		{"user@registry.opentofu.org", protocol.ErrInvalid},
+		{"registry.opentofu.org:99999", protocol.ErrInvalid},
+		{"registry opentofu org", protocol.ErrInvalid},
 	}
 	for _, tt := range tests {
 		t.Run(tt.host, func(t *testing.T) {
@@ -41,8 +42,8 @@ func TestCheckUpstream(t *testing.T) {
 }
 
 func TestNewUpstreamClient(t *testing.T) {
-	if _, err := NewUpstreamClient([]byte("not PEM")); !errors.Is(err, ErrInvalid) {
-		t.Errorf("NewUpstreamClient(not PEM) = %v, want %v", err, ErrInvalid)
+	if _, err := NewUpstreamClient([]byte("not PEM")); !errors.Is(err, protocol.ErrInvalid) {
+		t.Errorf("NewUpstreamClient(not PEM) = %v, want %v", err, protocol.ErrInvalid)
 	}
 	srv := mirrortest.Serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
@@ -162,11 +163,11 @@ func TestRegistryClient(t *testing.T) {
 		{"unknown provider", "", func(c *registryClient) error {
 			_, err := c.versions(ctx, testNS, "nothing")
 			return err
-		}, ErrNotFound, "not found"},
+		}, protocol.ErrNotFound, "not found"},
 		{"unknown platform", "", func(c *registryClient) error {
 			_, _, err := c.download(ctx, testNS, testType, "0.1.0", "plan9", "amd64")
 			return err
-		}, ErrNotFound, "not found"},
+		}, protocol.ErrNotFound, "not found"},
 		{"providers.v1 elsewhere, absolute", `{"providers.v1":"` + base + `/elsewhere"}`, func(c *registryClient) error {
 			_, err := c.versions(ctx, testNS, testType)
 			return err
@@ -174,23 +175,23 @@ func TestRegistryClient(t *testing.T) {
 		{"providers.v1 over http", `{"providers.v1":"http://127.0.0.1:1/v1/providers/"}`, func(c *registryClient) error {
 			_, err := c.providersURL(ctx)
 			return err
-		}, ErrUpstream, "is not https"},
+		}, protocol.ErrUpstream, "is not https"},
 		{"no providers.v1", `{"modules.v1":"/v1/modules/"}`, func(c *registryClient) error {
 			_, err := c.providersURL(ctx)
 			return err
-		}, ErrUpstream, "not a provider registry"},
+		}, protocol.ErrUpstream, "not a provider registry"},
 		{"not JSON", `<html>`, func(c *registryClient) error {
 			_, err := c.providersURL(ctx)
 			return err
-		}, ErrUpstream, "not the registry protocol's JSON"},
+		}, protocol.ErrUpstream, "not the registry protocol's JSON"},
 		{"server error", "", func(c *registryClient) error {
 			_, err := c.get(ctx, &url.URL{Scheme: "https", Host: c.host, Path: "/broken"})
 			return err
-		}, ErrUpstream, "500 Internal Server Error"},
+		}, protocol.ErrUpstream, "500 Internal Server Error"},
 		{"relative URL resolved to http", "", func(c *registryClient) error {
 			_, err := c.resolve(&url.URL{Scheme: "https", Host: c.host, Path: "/x"}, "download_url", "http://example.com/x.zip")
 			return err
-		}, ErrUpstream, "is not https"},
+		}, protocol.ErrUpstream, "is not https"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
