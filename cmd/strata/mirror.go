@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/strata-iac/strata/registry-mirror/mirror"
+	"github.com/strata-iac/strata/registry-mirror/modules"
 	"github.com/strata-iac/strata/registry-mirror/storage"
 )
 
@@ -547,7 +548,7 @@ that holds it.`,
 			if st == nil || module == "" || version == "" {
 				return &exitError{code: 2, msg: name + ": --dir or --s3-bucket, --module and --version are required"}
 			}
-			m, err := mirror.ParseModule(module)
+			m, err := modules.ParseModule(module)
 			if err != nil {
 				return &exitError{code: 2, msg: name + ": " + err.Error()}
 			}
@@ -586,21 +587,21 @@ that holds it.`,
 }
 
 // addModuleFile adds the module archive at path.
-func addModuleFile(ctx context.Context, st *mirror.Store, m mirror.Module, version, path string) error {
+func addModuleFile(ctx context.Context, st *mirror.Store, m modules.Module, version, path string) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("mirror add-module: %w", err)
 	}
 	defer f.Close()
-	return st.AddModule(ctx, m.Namespace, m.Name, m.System, version, f)
+	return st.Modules.Add(ctx, m.Namespace, m.Name, m.System, version, f)
 }
 
 // addPackedModule packs the module in dir and adds it, streaming the
 // archive from the packer to the store.
-func addPackedModule(ctx context.Context, st *mirror.Store, m mirror.Module, version, dir string) error {
+func addPackedModule(ctx context.Context, st *mirror.Store, m modules.Module, version, dir string) error {
 	pr, pw := io.Pipe()
-	go func() { pw.CloseWithError(mirror.PackModule(ctx, dir, pw)) }()
-	err := st.AddModule(ctx, m.Namespace, m.Name, m.System, version, pr)
+	go func() { pw.CloseWithError(modules.Pack(ctx, dir, pw)) }()
+	err := st.Modules.Add(ctx, m.Namespace, m.Name, m.System, version, pr)
 	// A store that stopped reading early must not leave the packer blocked.
 	pr.CloseWithError(errors.New("mirror add-module: store stopped reading"))
 	return err

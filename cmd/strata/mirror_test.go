@@ -282,7 +282,7 @@ func TestMirrorAddModule(t *testing.T) {
 		}
 	})
 
-	versions, err := mirror.NewStore(dir).ModuleVersions(context.Background(), "strata", "echo", "null")
+	versions, err := mirror.NewStore(dir).Modules.Versions(context.Background(), "strata", "echo", "null")
 	if err != nil || strings.Join(versions, " ") != "1.0.0 1.1.0" {
 		t.Errorf("ModuleVersions() after the adds = %v, %v, want 1.0.0 1.1.0", versions, err)
 	}

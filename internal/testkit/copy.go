@@ -2,6 +2,7 @@ package testkit
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -20,5 +21,17 @@ func CopyInto(t testing.TB, dst, src string) {
 	t.Helper()
 	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
 		t.Fatalf("copy fixture %s to %s: %v", src, dst, err)
+	}
+}
+
+// WriteFile writes body to path, making its directory (0755), as a test
+// builds a fixture in place.
+func WriteFile(t testing.TB, path, body string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatalf("write %s: %v", path, err)
+	}
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatalf("write %s: %v", path, err)
 	}
 }

@@ -41,6 +41,15 @@ func TestCopy(t *testing.T) {
 			want: map[string]string{"a.txt": "one\n", "sub/b.txt": "two\n"},
 		},
 		{
+			name: "WriteFile",
+			copy: func(t *testing.T) string {
+				dst := t.TempDir()
+				WriteFile(t, filepath.Join(dst, "made", "dir", "f"), "body")
+				return dst
+			},
+			want: map[string]string{"made/dir/f": "body"},
+		},
+		{
 			name: "CopyInto beside other files",
 			copy: func(t *testing.T) string {
 				dst := t.TempDir()

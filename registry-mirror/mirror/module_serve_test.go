@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/registry-mirror/mirrortest"
 )
 
@@ -19,11 +20,11 @@ func TestServeModuleProtocol(t *testing.T) {
 	ctx := context.Background()
 	s := NewStore(t.TempDir())
 	for _, v := range []string{"1.10.0", "1.2.0", "2.0.0-rc.1"} {
-		if err := s.AddModule(ctx, "strata", "echo", "null", v, bytes.NewReader(mirrortest.Module(t, v))); err != nil {
+		if err := s.Modules.Add(ctx, "strata", "echo", "null", v, bytes.NewReader(mirrortest.Module(t, v))); err != nil {
 			t.Fatal(err)
 		}
 	}
-	archive := readKey(t, s, "modules/strata/echo/null/1.2.0.tar.gz")
+	archive := mirrortest.ReadKey(t, s.st, "modules/strata/echo/null/1.2.0.tar.gz")
 	srv := NewServer(s, Options{UploadToken: "t"})
 	const base = "/v1/modules/strata/echo/null/"
 
@@ -135,7 +136,7 @@ func TestPutModule(t *testing.T) {
 			if rec.Code != tt.wantStatus || !strings.Contains(rec.Body.String(), tt.wantBody) {
 				t.Errorf("PUT %s = %d %q, want %d containing %q", tt.path, rec.Code, rec.Body, tt.wantStatus, tt.wantBody)
 			}
-			versions, err := s.ModuleVersions(context.Background(), "strata", "echo", "null")
+			versions, err := s.Modules.Versions(context.Background(), "strata", "echo", "null")
 			if stored := err == nil && len(versions) == 1; stored != (tt.wantStatus == http.StatusCreated) {
 				t.Errorf("ModuleVersions() after PUT %s = %v, %v, want stored %v", tt.path, versions, err, tt.wantStatus == http.StatusCreated)
 			}
@@ -144,7 +145,7 @@ func TestPutModule(t *testing.T) {
 
 	t.Run("conflict", func(t *testing.T) {
 		s := NewStore(t.TempDir())
-		if err := s.AddModule(context.Background(), "strata", "echo", "null", "1.0.0", bytes.NewReader(data)); err != nil {
+		if err := s.Modules.Add(context.Background(), "strata", "echo", "null", "1.0.0", bytes.NewReader(data)); err != nil {
 			t.Fatal(err)
 		}
 		req := httptest.NewRequest(http.MethodPut, path, bytes.NewReader(mirrortest.Module(t, "other")))
@@ -162,7 +163,7 @@ func TestPutModule(t *testing.T) {
 func TestServeModuleStoreErrors(t *testing.T) {
 	dir := t.TempDir()
 	// A file where the module's directory should be cannot be listed.
-	writeTestFile(t, filepath.Join(dir, "modules", "strata", "echo", "null"), "")
+	testkit.WriteFile(t, filepath.Join(dir, "modules", "strata", "echo", "null"), "")
 	srv := NewServer(NewStore(dir), Options{})
 	rec := httptest.NewRecorder()
 	srv.ServeHTTP(rec, httptest.NewRequest("GET", "/v1/modules/strata/echo/null/versions", nil))

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/strata-iac/strata/registry-mirror/mirrortest"
+	"github.com/strata-iac/strata/registry-mirror/modules"
 )
 
 func TestServeRegistryProtocol(t *testing.T) {
@@ -40,7 +41,7 @@ func TestServeRegistryProtocol(t *testing.T) {
 	t.Run("discovery", func(t *testing.T) {
 		var got map[string]string
 		get(t, srv, "/.well-known/terraform.json", http.StatusOK, &got)
-		want := map[string]string{"modules.v1": ModulesPath, "providers.v1": ProvidersPath}
+		want := map[string]string{"modules.v1": modules.Path, "providers.v1": ProvidersPath}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("discovery mismatch (-want +got):\n%s", diff)
 		}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/strata-iac/strata/registry-mirror/modules"
 	"github.com/strata-iac/strata/registry-mirror/protocol"
 )
 
@@ -151,9 +152,7 @@ func NewServer(store *Store, opts Options) *Server {
 	const pattern = "/{hostname}/{namespace}/{type}/{file}"
 	s.mux.HandleFunc("GET "+pattern, s.handleGet)
 	s.mux.HandleFunc("GET /.well-known/terraform.json", s.handleDiscovery)
-	s.mux.HandleFunc("GET "+modulePattern+"/versions", s.handleModuleVersions)
-	s.mux.HandleFunc("GET "+modulePattern+"/{version}/download", s.handleModuleDownload)
-	s.mux.HandleFunc("GET "+modulePattern+"/{file}", s.handleModuleArchive)
+	modules.NewServer(store.Modules, s.Base).Register(s.mux)
 	if s.signingKey != nil {
 		s.mux.HandleFunc("GET "+registryPattern+"/versions", s.handleRegistryVersions)
 		s.mux.HandleFunc("GET "+registryPattern+"/{version}/download/{os}/{arch}", s.handleRegistryDownload)
@@ -161,9 +160,22 @@ func NewServer(store *Store, opts Options) *Server {
 	}
 	if s.UploadToken != "" {
 		s.mux.HandleFunc("PUT "+pattern, s.handlePut)
-		s.mux.HandleFunc("PUT "+modulePattern+"/{file}", s.handleModulePut)
 	}
 	return s
+}
+
+// handleDiscovery serves GET /.well-known/terraform.json, which tells tofu
+// where the module registry is and, when the server has a signing key,
+// the provider registry: {"modules.v1":"/v1/modules/","providers.v1":"/v1/providers/"}.
+// Without a signing key it names no providers.v1: tofu installs no
+// unsigned package from a registry, and finds the network mirror through
+// its CLI configuration instead.
+func (s *Server) handleDiscovery(w http.ResponseWriter, r *http.Request) {
+	services := map[string]string{"modules.v1": modules.Path}
+	if s.signingKey != nil {
+		services["providers.v1"] = ProvidersPath
+	}
+	protocol.WriteJSON(w, services)
 }
 
 // ServeHTTP serves the two protocols, and uploads when enabled.

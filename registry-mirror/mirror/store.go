@@ -6,6 +6,7 @@ import (
 	"path"
 	"sync"
 
+	"github.com/strata-iac/strata/registry-mirror/modules"
 	"github.com/strata-iac/strata/registry-mirror/storage"
 )
 
@@ -19,6 +20,9 @@ import (
 // It is safe for concurrent use, also by several processes: archives are
 // written atomically and never replaced.
 type Store struct {
+	// Modules keeps the module archives.
+	Modules *modules.Store
+
 	st  storage.Storage
 	dir string
 
@@ -32,7 +36,7 @@ func NewStore(dir string) *Store {
 }
 
 func newStore(st storage.Storage, dir string) *Store {
-	return &Store{st: st, dir: dir, hashes: map[string]cachedHashes{}}
+	return &Store{Modules: modules.NewStore(st), st: st, dir: dir, hashes: map[string]cachedHashes{}}
 }
 
 // Dir is the store's directory; it is empty for a store on S3.

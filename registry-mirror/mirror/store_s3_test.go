@@ -23,7 +23,7 @@ func TestS3StoreWrites(t *testing.T) {
 	rec := &s3Recorder{next: http.DefaultClient}
 	s := s3StoreWith(t, s3Server(t), testBucket, rec)
 	add(t, s, "0.1.0", "linux", "amd64")
-	if err := s.AddModule(ctx, "strata", "echo", "null", "1.0.0", bytes.NewReader(mirrortest.Module(t, "1.0.0"))); err != nil {
+	if err := s.Modules.Add(ctx, "strata", "echo", "null", "1.0.0", bytes.NewReader(mirrortest.Module(t, "1.0.0"))); err != nil {
 		t.Fatalf("AddModule() = %v, want nil", err)
 	}
 	const base = "/" + testBucket + "/strata/mirror/"
@@ -50,7 +50,7 @@ func TestS3ServesWithoutReadingArchives(t *testing.T) {
 	s := s3StoreOn(t, endpoint, testBucket)
 	add(t, s, "0.1.0", "linux", "amd64")
 	add(t, s, "0.1.0", "darwin", "arm64")
-	if err := s.AddModule(ctx, "strata", "echo", "null", "1.0.0", bytes.NewReader(mirrortest.Module(t, "1.0.0"))); err != nil {
+	if err := s.Modules.Add(ctx, "strata", "echo", "null", "1.0.0", bytes.NewReader(mirrortest.Module(t, "1.0.0"))); err != nil {
 		t.Fatal(err)
 	}
 	// A new store has nothing in memory, as after a restart.

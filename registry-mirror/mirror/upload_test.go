@@ -176,7 +176,7 @@ func TestAddProviderConcurrent(t *testing.T) {
 				t.Fatalf("AddProvider() = %v, want one to succeed", errs)
 			}
 			key := testHost + "/" + testNS + "/" + testType + "/terraform-provider-strata_0.1.0_linux_amd64.zip"
-			if got := readKey(t, s, key); !bytes.Equal(got, zips[won]) {
+			if got := mirrortest.ReadKey(t, s.st, key); !bytes.Equal(got, zips[won]) {
 				t.Errorf("stored archive is not the one that won the race")
 			}
 			archives, err := s.Archives(context.Background(), testHost, testNS, testType, "0.1.0")

@@ -2,6 +2,7 @@ package mirrortest
 
 import (
 	"context"
+	"io"
 	"testing"
 
 	"github.com/strata-iac/strata/contracts/awstest"
@@ -53,4 +54,19 @@ func S3Storage(t testing.TB, endpoint, bucket string, client awsconfig.HTTPClien
 		t.Fatalf("storage.NewS3(%+v) = %v, want nil", cfg, err)
 	}
 	return st
+}
+
+// ReadKey reads the file at key of st.
+func ReadKey(t testing.TB, st storage.Storage, key string) []byte {
+	t.Helper()
+	o, err := st.Open(context.Background(), key)
+	if err != nil {
+		t.Fatalf("Open(%s) = %v, want the file", key, err)
+	}
+	defer o.Close()
+	data, err := io.ReadAll(o)
+	if err != nil {
+		t.Fatalf("read %s: %v", key, err)
+	}
+	return data
 }

@@ -1,4 +1,4 @@
-package mirror
+package modules
 
 import (
 	"bytes"
@@ -10,16 +10,17 @@ import (
 
 	"github.com/strata-iac/strata/registry-mirror/mirrortest"
 	"github.com/strata-iac/strata/registry-mirror/protocol"
+	"github.com/strata-iac/strata/registry-mirror/storage"
 )
 
-func TestModuleVersions(t *testing.T) {
+func TestVersions(t *testing.T) {
 	ctx := context.Background()
-	for _, b := range backends {
-		t.Run(b.name, func(t *testing.T) {
-			s := b.new(t)
+	for _, b := range mirrortest.Storages {
+		t.Run(b.Name, func(t *testing.T) {
+			s := NewStore(b.New(t))
 			for _, v := range []string{"1.10.0", "1.9.0", "2.0.0-rc.2", "2.0.0-rc.10", "0.1.0", "2.0.0"} {
-				if err := s.AddModule(ctx, "strata", "echo", "null", v, bytes.NewReader(mirrortest.Module(t, v))); err != nil {
-					t.Fatalf("AddModule(%s) = %v", v, err)
+				if err := s.Add(ctx, "strata", "echo", "null", v, bytes.NewReader(mirrortest.Module(t, v))); err != nil {
+					t.Fatalf("Add(%s) = %v", v, err)
 				}
 			}
 			// What is not an archive of a version is not listed.
@@ -28,25 +29,25 @@ func TestModuleVersions(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			got, err := s.ModuleVersions(ctx, "strata", "echo", "null")
+			got, err := s.Versions(ctx, "strata", "echo", "null")
 			if err != nil {
-				t.Fatalf("ModuleVersions() = %v, want nil", err)
+				t.Fatalf("Versions() = %v, want nil", err)
 			}
 			want := []string{"0.1.0", "1.9.0", "1.10.0", "2.0.0-rc.2", "2.0.0-rc.10", "2.0.0"}
 			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("ModuleVersions() mismatch (-want +got):\n%s", diff)
+				t.Errorf("Versions() mismatch (-want +got):\n%s", diff)
 			}
-			if got, err := s.ModuleVersions(ctx, "Strata", "ECHO", "null"); err != nil || len(got) != len(want) {
-				t.Errorf("ModuleVersions(mixed case) = %v, %v, want the %d versions", got, err, len(want))
+			if got, err := s.Versions(ctx, "Strata", "ECHO", "null"); err != nil || len(got) != len(want) {
+				t.Errorf("Versions(mixed case) = %v, %v, want the %d versions", got, err, len(want))
 			}
 		})
 	}
 }
 
-func TestModuleVersionsErrors(t *testing.T) {
+func TestVersionsErrors(t *testing.T) {
 	ctx := context.Background()
-	s := NewStore(t.TempDir())
-	if err := s.AddModule(ctx, "strata", "echo", "null", "1.0.0", bytes.NewReader(mirrortest.Module(t, "1.0.0"))); err != nil {
+	s := NewStore(storage.NewDir(t.TempDir()))
+	if err := s.Add(ctx, "strata", "echo", "null", "1.0.0", bytes.NewReader(mirrortest.Module(t, "1.0.0"))); err != nil {
 		t.Fatal(err)
 	}
 	cancelled, cancel := context.WithCancel(ctx)
@@ -65,9 +66,9 @@ func TestModuleVersionsErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := s.ModuleVersions(tt.ctx, tt.namespace, tt.mod, tt.syst)
+			_, err := s.Versions(tt.ctx, tt.namespace, tt.mod, tt.syst)
 			if !errors.Is(err, tt.want) {
-				t.Errorf("ModuleVersions(%s/%s/%s) = %v, want %v", tt.namespace, tt.mod, tt.syst, err, tt.want)
+				t.Errorf("Versions(%s/%s/%s) = %v, want %v", tt.namespace, tt.mod, tt.syst, err, tt.want)
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package mirror
+package modules
 
 import (
 	"archive/tar"
@@ -15,14 +15,14 @@ import (
 	"github.com/strata-iac/strata/registry-mirror/protocol"
 )
 
-// PackModule writes the module in dir to w as the gzipped tar
-// [Store.AddModule] takes: its files and directories, with dir as the
+// Pack writes the module in dir to w as the gzipped tar
+// [Store.Add] takes: its files and directories, with dir as the
 // top level. Entries whose names start with a dot (.terraform, .git,
 // .terraform.lock.hcl) are left out; a symbolic link or another special
 // file is an error. The archive depends on the files' names, contents and
 // executable bits only, not on times or owners, so packing the same
 // directory again gives the same bytes.
-func PackModule(ctx context.Context, dir string, w io.Writer) error {
+func Pack(ctx context.Context, dir string, w io.Writer) error {
 	fail := func(err error) error { return fmt.Errorf("pack module %s: %w", dir, err) }
 	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
 	if err != nil {

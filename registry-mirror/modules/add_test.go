@@ -1,4 +1,4 @@
-package mirror
+package modules
 
 import (
 	"archive/tar"
@@ -6,7 +6,6 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
-	"io"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -14,38 +13,39 @@ import (
 
 	"github.com/strata-iac/strata/registry-mirror/mirrortest"
 	"github.com/strata-iac/strata/registry-mirror/protocol"
+	"github.com/strata-iac/strata/registry-mirror/storage"
 )
 
-func TestAddModule(t *testing.T) {
+func TestAdd(t *testing.T) {
 	ctx := context.Background()
-	for _, b := range backends {
-		t.Run(b.name, func(t *testing.T) {
-			s := b.new(t)
+	for _, b := range mirrortest.Storages {
+		t.Run(b.Name, func(t *testing.T) {
+			s := NewStore(b.New(t))
 			data := mirrortest.Module(t, "1.0.0")
-			if err := s.AddModule(ctx, "strata", "echo", "null", "1.0.0", bytes.NewReader(data)); err != nil {
-				t.Fatalf("AddModule(1.0.0) = %v, want nil", err)
+			if err := s.Add(ctx, "strata", "echo", "null", "1.0.0", bytes.NewReader(data)); err != nil {
+				t.Fatalf("Add(1.0.0) = %v, want nil", err)
 			}
 			key := "modules/strata/echo/null/1.0.0.tar.gz"
-			if got := readKey(t, s, key); !bytes.Equal(got, data) {
+			if got := mirrortest.ReadKey(t, s.st, key); !bytes.Equal(got, data) {
 				t.Errorf("%s = %d bytes, want the %d uploaded", key, len(got), len(data))
 			}
 			t.Run("same bytes again", func(t *testing.T) {
-				if err := s.AddModule(ctx, "strata", "echo", "null", "1.0.0", bytes.NewReader(data)); err != nil {
-					t.Errorf("AddModule(same bytes) = %v, want nil", err)
+				if err := s.Add(ctx, "strata", "echo", "null", "1.0.0", bytes.NewReader(data)); err != nil {
+					t.Errorf("Add(same bytes) = %v, want nil", err)
 				}
 			})
 			t.Run("different bytes", func(t *testing.T) {
-				err := s.AddModule(ctx, "strata", "echo", "null", "1.0.0", bytes.NewReader(mirrortest.Module(t, "other")))
+				err := s.Add(ctx, "strata", "echo", "null", "1.0.0", bytes.NewReader(mirrortest.Module(t, "other")))
 				if !errors.Is(err, protocol.ErrExists) || !strings.Contains(err.Error(), "add module strata/echo/null 1.0.0: archive 1.0.0.tar.gz") {
-					t.Errorf("AddModule(different bytes) = %v, want protocol.ErrExists naming the archive", err)
+					t.Errorf("Add(different bytes) = %v, want protocol.ErrExists naming the archive", err)
 				}
-				if got := readKey(t, s, key); !bytes.Equal(got, data) {
+				if got := mirrortest.ReadKey(t, s.st, key); !bytes.Equal(got, data) {
 					t.Errorf("%s changed, want the first upload kept", key)
 				}
 			})
 			t.Run("normalized to lower case", func(t *testing.T) {
-				if err := s.AddModule(ctx, "Strata", "Echo", "NULL", "1.1.0", bytes.NewReader(mirrortest.Module(t, "1.1.0"))); err != nil {
-					t.Fatalf("AddModule(mixed case) = %v, want nil", err)
+				if err := s.Add(ctx, "Strata", "Echo", "NULL", "1.1.0", bytes.NewReader(mirrortest.Module(t, "1.1.0"))); err != nil {
+					t.Fatalf("Add(mixed case) = %v, want nil", err)
 				}
 				if _, err := s.st.Stat(ctx, "modules/strata/echo/null/1.1.0.tar.gz"); err != nil {
 					t.Errorf("stat(1.1.0 archive) = %v, want it stored under lower-case names", err)
@@ -55,7 +55,7 @@ func TestAddModule(t *testing.T) {
 	}
 }
 
-func TestAddModuleRejects(t *testing.T) {
+func TestAddRejects(t *testing.T) {
 	mainTF := mirrortest.File{Name: "main.tf", Body: `output "x" { value = 1 }`}
 	tests := []struct {
 		name    string
@@ -85,17 +85,18 @@ func TestAddModuleRejects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := NewStore(t.TempDir())
-			err := s.AddModule(context.Background(), tt.ns, "echo", "null", tt.version, bytes.NewReader(tt.archive))
+			dir := t.TempDir()
+			s := NewStore(storage.NewDir(dir))
+			err := s.Add(context.Background(), tt.ns, "echo", "null", tt.version, bytes.NewReader(tt.archive))
 			if !errors.Is(err, tt.want) || err == nil || !strings.Contains(err.Error(), tt.wantMsg) {
-				t.Fatalf("AddModule(%s %s) = %v, want %v containing %q", tt.ns, tt.version, err, tt.want, tt.wantMsg)
+				t.Fatalf("Add(%s %s) = %v, want %v containing %q", tt.ns, tt.version, err, tt.want, tt.wantMsg)
 			}
 			if !strings.HasPrefix(err.Error(), "add module ") {
-				t.Errorf("AddModule() = %q, want it to start with \"add module \"", err)
+				t.Errorf("Add() = %q, want it to start with \"add module \"", err)
 			}
-			filepath.WalkDir(s.Dir(), func(p string, d fs.DirEntry, err error) error {
+			filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 				if err == nil && !d.IsDir() {
-					t.Errorf("AddModule() left %s behind", p)
+					t.Errorf("Add() left %s behind", p)
 				}
 				return nil
 			})
@@ -103,17 +104,17 @@ func TestAddModuleRejects(t *testing.T) {
 	}
 }
 
-func TestAddModuleCancelled(t *testing.T) {
+func TestAddCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	err := NewStore(t.TempDir()).AddModule(ctx, "strata", "echo", "null", "1.0.0", bytes.NewReader(mirrortest.Module(t, "1")))
+	err := NewStore(storage.NewDir(t.TempDir())).Add(ctx, "strata", "echo", "null", "1.0.0", bytes.NewReader(mirrortest.Module(t, "1")))
 	if !errors.Is(err, context.Canceled) {
-		t.Errorf("AddModule(cancelled) = %v, want context.Canceled", err)
+		t.Errorf("Add(cancelled) = %v, want context.Canceled", err)
 	}
 }
 
-// TestCheckModuleArchiveAccepts checks archives as common tools pack them.
-func TestCheckModuleArchiveAccepts(t *testing.T) {
+// TestCheckArchiveAccepts checks archives as common tools pack them.
+func TestCheckArchiveAccepts(t *testing.T) {
 	tests := []struct {
 		name    string
 		archive []byte
@@ -129,8 +130,8 @@ func TestCheckModuleArchiveAccepts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if err := checkModuleArchive(bytes.NewReader(tt.archive)); err != nil {
-				t.Errorf("checkModuleArchive(%s) = %v, want nil", tt.name, err)
+			if err := checkArchive(bytes.NewReader(tt.archive)); err != nil {
+				t.Errorf("checkArchive(%s) = %v, want nil", tt.name, err)
 			}
 		})
 	}
@@ -168,19 +169,4 @@ func gzipped(t *testing.T, data string) []byte {
 	zw.Write([]byte(data))
 	zw.Close()
 	return buf.Bytes()
-}
-
-// readKey reads the file at key of a store's storage.
-func readKey(t *testing.T, s *Store, key string) []byte {
-	t.Helper()
-	o, err := s.st.Open(context.Background(), key)
-	if err != nil {
-		t.Fatalf("open(%s) = %v, want the file", key, err)
-	}
-	defer o.Close()
-	data, err := io.ReadAll(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
 }

@@ -1,4 +1,4 @@
-package mirror
+package modules
 
 import (
 	"archive/tar"
@@ -18,7 +18,7 @@ import (
 	"github.com/strata-iac/strata/registry-mirror/storage"
 )
 
-// AddModule stores archive as version of the module
+// Add stores archive as version of the module
 // namespace/name/system, at modules/<namespace>/<name>/<system>/<version>.tar.gz
 // in the store, for the Module Registry Protocol.
 //
@@ -26,22 +26,22 @@ import (
 // without build metadata. The archive must be a gzipped tar whose top
 // level is the module's directory: at least one .tf, .tf.json, .tofu or
 // .tofu.json file there; only regular files and directories, and no path
-// leaving the archive. The write is atomic, as for [Store.AddProvider]:
+// leaving the archive. The write is atomic, as for a provider archive:
 // adding the same bytes again succeeds and changes nothing; different
 // bytes for a version that exists fail with [protocol.ErrExists], because a
 // published version never changes. Malformed input wraps [protocol.ErrInvalid].
-func (s *Store) AddModule(ctx context.Context, namespace, name, system, version string, archive io.Reader) error {
+func (s *Store) Add(ctx context.Context, namespace, name, system, version string, archive io.Reader) error {
 	fail := func(err error) error {
 		return fmt.Errorf("add module %s/%s/%s %s: %w", namespace, name, system, version, err)
 	}
-	m, err := checkModuleRef(ctx, namespace, name, system, version)
+	m, err := checkRef(ctx, namespace, name, system, version)
 	if err != nil {
 		return fail(err)
 	}
-	key := moduleKey(m, version)
+	key := archiveKey(m, version)
 	var sum []byte
 	err = s.st.Create(ctx, key, archive, func(f *os.File) error {
-		if err := checkModuleArchive(f); err != nil {
+		if err := checkArchive(f); err != nil {
 			return err
 		}
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
@@ -56,7 +56,7 @@ func (s *Store) AddModule(ctx context.Context, namespace, name, system, version 
 			return fail(err)
 		}
 		if !same {
-			return fail(fmt.Errorf("archive %s%s: %w", version, moduleArchiveExt, protocol.ErrExists))
+			return fail(fmt.Errorf("archive %s%s: %w", version, archiveExt, protocol.ErrExists))
 		}
 		return nil
 	}
@@ -69,10 +69,10 @@ func (s *Store) AddModule(ctx context.Context, namespace, name, system, version 
 // moduleFileExts end the names of the files tofu reads a module from.
 var moduleFileExts = []string{".tf", ".tf.json", ".tofu", ".tofu.json"}
 
-// checkModuleArchive checks that f is a gzipped tar of a module directory
+// checkArchive checks that f is a gzipped tar of a module directory
 // that tofu can unpack and load. It reads the whole archive, so a
 // truncated one fails.
-func checkModuleArchive(f io.Reader) error {
+func checkArchive(f io.Reader) error {
 	zr, err := gzip.NewReader(f)
 	if err != nil {
 		return fmt.Errorf("%w module archive: want a gzipped tar: %w", protocol.ErrInvalid, err)

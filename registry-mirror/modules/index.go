@@ -1,4 +1,4 @@
-package mirror
+package modules
 
 import (
 	"context"
@@ -12,10 +12,10 @@ import (
 	"github.com/strata-iac/strata/registry-mirror/storage"
 )
 
-// ModuleVersions lists the versions of a module that have an archive,
+// Versions lists the versions of a module that have an archive,
 // lowest first. The error wraps [protocol.ErrNotFound] when there are none, and
 // [protocol.ErrInvalid] for a malformed address.
-func (s *Store) ModuleVersions(ctx context.Context, namespace, name, system string) ([]string, error) {
+func (s *Store) Versions(ctx context.Context, namespace, name, system string) ([]string, error) {
 	fail := func(err error) ([]string, error) {
 		return nil, fmt.Errorf("list versions of module %s/%s/%s: %w", namespace, name, system, err)
 	}
@@ -26,13 +26,13 @@ func (s *Store) ModuleVersions(ctx context.Context, namespace, name, system stri
 	if err != nil {
 		return fail(err)
 	}
-	files, err := s.st.List(ctx, moduleDir(m))
+	files, err := s.st.List(ctx, dirKey(m))
 	if err != nil {
 		return fail(err)
 	}
 	var versions []*semver.Version
 	for _, f := range files {
-		if v, ok := parseModuleArchiveName(f.Name); ok {
+		if v, ok := parseArchiveName(f.Name); ok {
 			versions = append(versions, semver.MustParse(v))
 		}
 	}
@@ -47,36 +47,36 @@ func (s *Store) ModuleVersions(ctx context.Context, namespace, name, system stri
 	return out, nil
 }
 
-// openModule opens the archive of a module version for reading. The error
+// open opens the archive of a module version for reading. The error
 // wraps [protocol.ErrNotFound] when there is none.
-func (s *Store) openModule(ctx context.Context, namespace, name, system, version string) (storage.Object, error) {
-	m, err := checkModuleRef(ctx, namespace, name, system, version)
+func (s *Store) open(ctx context.Context, namespace, name, system, version string) (storage.Object, error) {
+	m, err := checkRef(ctx, namespace, name, system, version)
 	if err != nil {
 		return nil, err
 	}
-	o, err := s.st.Open(ctx, moduleKey(m, version))
+	o, err := s.st.Open(ctx, archiveKey(m, version))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("module %s %s: %w", m, version, protocol.ErrNotFound)
 	}
 	return o, err
 }
 
-// statModule tells whether a module version has an archive: the error
+// stat tells whether a module version has an archive: the error
 // wraps [protocol.ErrNotFound] when it has none.
-func (s *Store) statModule(ctx context.Context, namespace, name, system, version string) error {
-	m, err := checkModuleRef(ctx, namespace, name, system, version)
+func (s *Store) stat(ctx context.Context, namespace, name, system, version string) error {
+	m, err := checkRef(ctx, namespace, name, system, version)
 	if err != nil {
 		return err
 	}
-	_, err = s.st.Stat(ctx, moduleKey(m, version))
+	_, err = s.st.Stat(ctx, archiveKey(m, version))
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("module %s %s: %w", m, version, protocol.ErrNotFound)
 	}
 	return err
 }
 
-// checkModuleRef checks the address and version of a module version.
-func checkModuleRef(ctx context.Context, namespace, name, system, version string) (Module, error) {
+// checkRef checks the address and version of a module version.
+func checkRef(ctx context.Context, namespace, name, system, version string) (Module, error) {
 	if err := ctx.Err(); err != nil {
 		return Module{}, err
 	}
@@ -84,7 +84,7 @@ func checkModuleRef(ctx context.Context, namespace, name, system, version string
 	if err != nil {
 		return Module{}, err
 	}
-	if err := checkModuleVersion(version); err != nil {
+	if err := checkVersion(version); err != nil {
 		return Module{}, err
 	}
 	return m, nil

@@ -1,4 +1,4 @@
-package mirror
+package modules
 
 import (
 	"archive/tar"
@@ -15,10 +15,12 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/registry-mirror/protocol"
+	"github.com/strata-iac/strata/registry-mirror/storage"
 )
 
-func TestPackModule(t *testing.T) {
+func TestPack(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
 		"main.tf":                     "resource \"terraform_data\" \"x\" {}\n",
@@ -31,7 +33,7 @@ func TestPackModule(t *testing.T) {
 		"modules/sub/.terraform/x.tf": "no",
 	}
 	for name, body := range files {
-		writeTestFile(t, filepath.Join(dir, name), body)
+		testkit.WriteFile(t, filepath.Join(dir, name), body)
 	}
 	if err := os.Chmod(filepath.Join(dir, "scripts/run.sh"), 0o700); err != nil {
 		t.Fatal(err)
@@ -39,8 +41,8 @@ func TestPackModule(t *testing.T) {
 	pack := func() []byte {
 		t.Helper()
 		var buf bytes.Buffer
-		if err := PackModule(context.Background(), dir, &buf); err != nil {
-			t.Fatalf("PackModule(%q) = %v, want nil", dir, err)
+		if err := Pack(context.Background(), dir, &buf); err != nil {
+			t.Fatalf("Pack(%q) = %v, want nil", dir, err)
 		}
 		return buf.Bytes()
 	}
@@ -55,10 +57,10 @@ func TestPackModule(t *testing.T) {
 		"scripts/run.sh 755 #!/bin/sh\n",
 	}
 	if diff := cmp.Diff(want, tarEntries(t, first)); diff != "" {
-		t.Errorf("PackModule() entries mismatch (-want +got):\n%s", diff)
+		t.Errorf("Pack() entries mismatch (-want +got):\n%s", diff)
 	}
-	if err := checkModuleArchive(bytes.NewReader(first)); err != nil {
-		t.Errorf("checkModuleArchive(PackModule()) = %v, want nil", err)
+	if err := checkArchive(bytes.NewReader(first)); err != nil {
+		t.Errorf("checkArchive(Pack()) = %v, want nil", err)
 	}
 
 	// Times and the order of creation do not change the bytes.
@@ -67,24 +69,24 @@ func TestPackModule(t *testing.T) {
 		os.Chtimes(filepath.Join(dir, name), later, later)
 	}
 	if second := pack(); !bytes.Equal(first, second) {
-		t.Errorf("PackModule() after touching the files = %d other bytes, want the same archive", len(second))
+		t.Errorf("Pack() after touching the files = %d other bytes, want the same archive", len(second))
 	}
-	s := NewStore(t.TempDir())
+	s := NewStore(storage.NewDir(t.TempDir()))
 	for range 2 {
-		if err := s.AddModule(context.Background(), "strata", "echo", "null", "1.0.0", bytes.NewReader(pack())); err != nil {
-			t.Errorf("AddModule(PackModule()) = %v, want nil, also the second time", err)
+		if err := s.Add(context.Background(), "strata", "echo", "null", "1.0.0", bytes.NewReader(pack())); err != nil {
+			t.Errorf("Add(Pack()) = %v, want nil, also the second time", err)
 		}
 	}
 }
 
-func TestPackModuleErrors(t *testing.T) {
+func TestPackErrors(t *testing.T) {
 	withLink := t.TempDir()
-	writeTestFile(t, filepath.Join(withLink, "main.tf"), "")
+	testkit.WriteFile(t, filepath.Join(withLink, "main.tf"), "")
 	if err := os.Symlink("/etc/passwd", filepath.Join(withLink, "passwd")); err != nil {
 		t.Fatal(err)
 	}
 	file := filepath.Join(t.TempDir(), "main.tf")
-	writeTestFile(t, file, "")
+	testkit.WriteFile(t, file, "")
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
 	tests := []struct {
@@ -101,9 +103,9 @@ func TestPackModuleErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := PackModule(tt.ctx, tt.dir, io.Discard)
+			err := Pack(tt.ctx, tt.dir, io.Discard)
 			if !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.wantMsg) || !strings.HasPrefix(err.Error(), "pack module "+tt.dir) {
-				t.Errorf("PackModule(%q) = %v, want %v containing %q", tt.dir, err, tt.want, tt.wantMsg)
+				t.Errorf("Pack(%q) = %v, want %v containing %q", tt.dir, err, tt.want, tt.wantMsg)
 			}
 		})
 	}
@@ -132,16 +134,5 @@ func tarEntries(t *testing.T, data []byte) []string {
 		}
 		body, _ := io.ReadAll(tr)
 		out = append(out, fmt.Sprintf("%s %o %s", h.Name, h.Mode, body))
-	}
-}
-
-// writeTestFile writes body to path, making its directory.
-func writeTestFile(t *testing.T, path, body string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
