@@ -32,7 +32,7 @@ func TestProvidersFromMirror(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer zip.Close()
-	if err := store.AddProvider(ctx, mirrortest.ProviderHostname, mirrortest.ProviderNamespace, mirrortest.ProviderType,
+	if err := store.Providers.Add(ctx, mirrortest.ProviderHostname, mirrortest.ProviderNamespace, mirrortest.ProviderType,
 		prov.Version, prov.OS, prov.Arch, zip); err != nil {
 		t.Fatalf("AddProvider() = %v", err)
 	}

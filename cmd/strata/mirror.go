@@ -17,6 +17,7 @@ import (
 
 	"github.com/strata-iac/strata/registry-mirror/mirror"
 	"github.com/strata-iac/strata/registry-mirror/modules"
+	"github.com/strata-iac/strata/registry-mirror/providers"
 	"github.com/strata-iac/strata/registry-mirror/storage"
 )
 
@@ -270,11 +271,11 @@ flight finish.`,
 			}
 			registry := "off (no --signing-key)"
 			if opts.SigningKey != nil {
-				registry = fmt.Sprintf("on, %s providers, SHA256SUMS signed by key %s", cmp.Or(opts.RegistryHostname, mirror.DefaultHostname), opts.SigningKey.KeyID())
+				registry = fmt.Sprintf("on, %s providers, SHA256SUMS signed by key %s", cmp.Or(opts.RegistryHostname, providers.DefaultHostname), opts.SigningKey.KeyID())
 			}
 			pull := "off"
 			if opts.Upstream != "" {
-				pull = fmt.Sprintf("%s providers from https://%s/", cmp.Or(opts.UpstreamHostname, mirror.DefaultHostname), opts.Upstream)
+				pull = fmt.Sprintf("%s providers from https://%s/", cmp.Or(opts.UpstreamHostname, providers.DefaultHostname), opts.Upstream)
 			}
 			fmt.Fprintf(g.stdout, "serving the provider mirror and module registry %s on %s\nuploads: %s\nprovider registry: %s\npull-through: %s\n",
 				st.Location(), url, uploads, registry, pull)
@@ -293,7 +294,7 @@ flight finish.`,
 	f.StringVar(&upstreamHostname, "upstream-hostname", "", "provider hostname the upstream stands for (default: registry.opentofu.org)")
 	f.StringVar(&upstreamCA, "upstream-ca", "", "PEM bundle of CAs to trust for the upstream, besides the system's")
 	f.StringVar(&upstreamKeyFile, "upstream-key", "", "OpenPGP public key(s) the upstream's SHA256SUMS must be signed with (default: the keys the upstream names)")
-	f.DurationVar(&upstreamTTL, "upstream-ttl", mirror.DefaultUpstreamTTL, "how long the upstream's version lists are kept")
+	f.DurationVar(&upstreamTTL, "upstream-ttl", providers.DefaultUpstreamTTL, "how long the upstream's version lists are kept")
 	return cmd
 }
 
@@ -307,7 +308,7 @@ func mirrorUpstreamOptions(cmd *cobra.Command, opts *mirror.Options, upstream, h
 		}
 		return nil
 	}
-	if err := mirror.CheckUpstream(upstream); err != nil {
+	if err := providers.CheckUpstream(upstream); err != nil {
 		return err
 	}
 	opts.Upstream, opts.UpstreamHostname = upstream, hostname
@@ -323,7 +324,7 @@ func mirrorUpstreamOptions(cmd *cobra.Command, opts *mirror.Options, upstream, h
 		if err != nil {
 			return fmt.Errorf("read upstream key: %w", err)
 		}
-		keys, err := mirror.ParseKeyRing(data)
+		keys, err := providers.ParseKeyRing(data)
 		if err != nil {
 			return fmt.Errorf("read upstream key %s: %w", keyFile, err)
 		}
@@ -339,7 +340,7 @@ func upstreamClient(caFile string) (*http.Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read upstream CA: %w", err)
 	}
-	client, err := mirror.NewUpstreamClient(pem)
+	client, err := providers.NewUpstreamClient(pem)
 	if err != nil {
 		return nil, fmt.Errorf("read upstream CA %s: %w", caFile, err)
 	}
@@ -347,12 +348,12 @@ func upstreamClient(caFile string) (*http.Client, error) {
 }
 
 // readSigningKey reads the signing key in path.
-func readSigningKey(path string) (*mirror.SigningKey, error) {
+func readSigningKey(path string) (*providers.SigningKey, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read signing key: %w", err)
 	}
-	key, err := mirror.ParseSigningKey(data)
+	key, err := providers.ParseSigningKey(data)
 	if err != nil {
 		return nil, fmt.Errorf("read signing key %s: %w", path, err)
 	}
@@ -377,7 +378,7 @@ packages signed by this key only.`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			const cmdName = "mirror signing-key"
-			key, err := mirror.GenerateSigningKey(name)
+			key, err := providers.GenerateSigningKey(name)
 			if err != nil {
 				return fmt.Errorf("%s: %w", cmdName, err)
 			}
@@ -445,11 +446,11 @@ record in .terraform.lock.hcl; they are kept beside the archive, in
 			if st == nil || provider == "" {
 				return &exitError{code: 2, msg: name + ": --dir or --s3-bucket, and --provider are required"}
 			}
-			p, err := mirror.ParseProvider(provider)
+			p, err := providers.ParseProvider(provider)
 			if err != nil {
 				return &exitError{code: 2, msg: name + ": " + err.Error()}
 			}
-			if v, o, a, ok := mirror.ParseArchiveName(p.Type, filepath.Base(zipPath)); ok {
+			if v, o, a, ok := providers.ParseArchiveName(p.Type, filepath.Base(zipPath)); ok {
 				version, goos, arch = cmp.Or(version, v), cmp.Or(goos, o), cmp.Or(arch, a)
 			}
 			for _, f := range []struct{ name, value string }{{"--version", version}, {"--os", goos}, {"--arch", arch}} {
@@ -463,14 +464,14 @@ record in .terraform.lock.hcl; they are kept beside the archive, in
 			}
 			defer zf.Close()
 			ctx := cmd.Context()
-			if err := st.AddProvider(ctx, p.Hostname, p.Namespace, p.Type, version, goos, arch, zf); err != nil {
+			if err := st.Providers.Add(ctx, p.Hostname, p.Namespace, p.Type, version, goos, arch, zf); err != nil {
 				return err
 			}
-			archives, err := st.Archives(ctx, p.Hostname, p.Namespace, p.Type, version)
+			archives, err := st.Providers.Archives(ctx, p.Hostname, p.Namespace, p.Type, version)
 			if err != nil {
 				return err
 			}
-			platform := mirror.Platform(strings.ToLower(goos), strings.ToLower(arch))
+			platform := providers.Platform(strings.ToLower(goos), strings.ToLower(arch))
 			a := archives[platform]
 			res := mirrorAddResult{
 				Provider: p.String(),

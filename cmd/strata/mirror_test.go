@@ -17,6 +17,7 @@ import (
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/registry-mirror/mirror"
 	"github.com/strata-iac/strata/registry-mirror/mirrortest"
+	"github.com/strata-iac/strata/registry-mirror/providers"
 )
 
 // mirrorZip writes a minimal package of strata-iac/strata to dir/name.
@@ -82,7 +83,7 @@ func TestMirrorAdd(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &got); err != nil {
 			t.Fatalf("strata %q = %v, want JSON:\n%s", args, err, out)
 		}
-		want, err := mirror.HashArchive(context.Background(), published)
+		want, err := providers.HashArchive(context.Background(), published)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -400,7 +401,7 @@ func TestMirrorSigningKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key, err := mirror.ParseSigningKey(data)
+	key, err := providers.ParseSigningKey(data)
 	if err != nil {
 		t.Fatalf("ParseSigningKey(%s) = %v, want nil", path, err)
 	}
@@ -416,12 +417,12 @@ func TestMirrorServeUpstream(t *testing.T) {
 	certs := mirrortest.TLS(t)
 	tls := []string{"--tls-cert", certs.CertFile, "--tls-key", certs.KeyFile}
 	dir := t.TempDir()
-	upstreamKey, err := mirror.GenerateSigningKey("upstream")
+	upstreamKey, err := providers.GenerateSigningKey("upstream")
 	if err != nil {
 		t.Fatal(err)
 	}
 	upstreamStore := mirror.NewStore(t.TempDir())
-	if err := upstreamStore.AddProvider(context.Background(), "registry.opentofu.org", "strata-iac", "strata", "0.1.0", "linux", "amd64",
+	if err := upstreamStore.Providers.Add(context.Background(), "registry.opentofu.org", "strata-iac", "strata", "0.1.0", "linux", "amd64",
 		bytes.NewReader(zipBytes(t, "0.1.0"))); err != nil {
 		t.Fatal(err)
 	}

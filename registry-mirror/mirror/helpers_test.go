@@ -27,7 +27,7 @@ func providerZip(t *testing.T, body string) []byte {
 // add stores a minimal package of testType at version for os_arch.
 func add(t *testing.T, s *Store, version, os, arch string) {
 	t.Helper()
-	if err := s.AddProvider(context.Background(), testHost, testNS, testType, version, os, arch,
+	if err := s.Providers.Add(context.Background(), testHost, testNS, testType, version, os, arch,
 		bytes.NewReader(providerZip(t, version))); err != nil {
 		t.Fatalf("AddProvider(%s %s_%s) = %v, want nil", version, os, arch, err)
 	}

@@ -3,7 +3,6 @@ package mirror
 import (
 	"context"
 	"io"
-	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -15,11 +14,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 	"github.com/strata-iac/strata/registry-mirror/mirrortest"
+	"github.com/strata-iac/strata/registry-mirror/protocol"
+	"github.com/strata-iac/strata/registry-mirror/providers"
 )
 
 // TestTofuPullsThroughCache is the pull-through cache's end-to-end test.
 // The upstream is a strata server holding the real test provider and
-// serving the Provider Registry Protocol over https with a signing key;
+// serving the providers.Provider Registry Protocol over https with a signing key;
 // the cache is a second strata server, empty, whose Upstream is the first.
 // A real tofu, configured with a network_mirror to the cache, asks it for
 // registry.opentofu.org/strata-iac/strata: the cache pulls the package
@@ -41,18 +42,18 @@ func TestTofuPullsThroughCache(t *testing.T) {
 }
 
 // pullThrough is TestTofuPullsThroughCache on one cache store.
-func pullThrough(t *testing.T, tofu string, prov mirrortest.Provider, key *SigningKey, cacheStore *Store) {
+func pullThrough(t *testing.T, tofu string, prov mirrortest.Provider, key *providers.SigningKey, cacheStore *Store) {
 	ctx := context.Background()
 	upstreamStore := NewStore(t.TempDir())
 	addBuilt(t, upstreamStore, prov)
 	upstream := mirrortest.Serve(t, NewServer(upstreamStore, Options{SigningKey: key}))
-	upstreamHost := hostOf(upstream)
+	upstreamHost := upstream.Host()
 
 	opts := Options{
 		Upstream:       upstreamHost,
 		UpstreamClient: upstream.Client(),
 		UpstreamKeys:   key.KeyRing(),
-		Logger:         testLogger(t),
+		Logger:         mirrortest.Logger(t),
 	}
 	if err := opts.Check(); err != nil {
 		t.Fatalf("Options.Check() = %v, want nil", err)
@@ -65,7 +66,7 @@ func pullThrough(t *testing.T, tofu string, prov mirrortest.Provider, key *Signi
 	env := []string{"TF_CLI_CONFIG_FILE=" + cliConfig, "SSL_CERT_FILE=" + cache.Certs.CAFile, "TF_IN_AUTOMATION=1"}
 	mirrorDir := "/" + mirrortest.ProviderHostname + "/" + mirrortest.ProviderSource + "/"
 	zipName := filepath.Base(prov.Zip)
-	sums := ProvidersPath + mirrortest.ProviderSource + "/0.1.0/" + SHA256SumsName(mirrortest.ProviderType, "0.1.0")
+	sums := providers.Path + mirrortest.ProviderSource + "/0.1.0/" + providers.SHA256SumsName(mirrortest.ProviderType, "0.1.0")
 
 	first := stackDir(t)
 	start := time.Now()
@@ -82,32 +83,32 @@ func pullThrough(t *testing.T, tofu string, prov mirrortest.Provider, key *Signi
 			t.Errorf("cache requests mismatch (-want +got):\n%s", diff)
 		}
 		wantUpstream := []string{
-			discoveryPath,
-			ProvidersPath + mirrortest.ProviderSource + "/versions",
-			ProvidersPath + mirrortest.ProviderSource + "/0.1.0/download/" + prov.OS + "/" + prov.Arch,
+			protocol.DiscoveryPath,
+			providers.Path + mirrortest.ProviderSource + "/versions",
+			providers.Path + mirrortest.ProviderSource + "/0.1.0/download/" + prov.OS + "/" + prov.Arch,
 			sums,
 			sums + ".sig",
 			mirrorDir + zipName,
 		}
-		if diff := cmp.Diff(wantUpstream, uniquePaths(upstream.Requests())); diff != "" {
+		if diff := cmp.Diff(wantUpstream, mirrortest.UniquePaths(upstream.Requests())); diff != "" {
 			t.Errorf("upstream requests mismatch (-want +got):\n%s", diff)
 		}
-		if n := count(upstream.Requests(), mirrorDir+zipName); n != 1 {
+		if n := mirrortest.Count(upstream.Requests(), mirrorDir+zipName); n != 1 {
 			t.Errorf("upstream served the package %d times, want 1", n)
 		}
 	})
 
 	var held []string
 	t.Run("the cache holds the package with its hashes", func(t *testing.T) {
-		archives, err := cacheStore.Archives(ctx, mirrortest.ProviderHostname, mirrortest.ProviderNamespace, mirrortest.ProviderType, "0.1.0")
+		archives, err := cacheStore.Providers.Archives(ctx, mirrortest.ProviderHostname, mirrortest.ProviderNamespace, mirrortest.ProviderType, "0.1.0")
 		if err != nil {
 			t.Fatalf("Archives() = %v, want the pulled package", err)
 		}
-		upArchives, err := upstreamStore.Archives(ctx, mirrortest.ProviderHostname, mirrortest.ProviderNamespace, mirrortest.ProviderType, "0.1.0")
+		upArchives, err := upstreamStore.Providers.Archives(ctx, mirrortest.ProviderHostname, mirrortest.ProviderNamespace, mirrortest.ProviderType, "0.1.0")
 		if err != nil {
 			t.Fatal(err)
 		}
-		platform := Platform(prov.OS, prov.Arch)
+		platform := providers.Platform(prov.OS, prov.Arch)
 		if diff := cmp.Diff(upArchives[platform], archives[platform]); diff != "" {
 			t.Errorf("cache's archive mismatch (-upstream +cache):\n%s", diff)
 		}
@@ -138,7 +139,7 @@ func pullThrough(t *testing.T, tofu string, prov mirrortest.Provider, key *Signi
 		}
 		e[0] = "TF_CLI_CONFIG_FILE=" + cfg
 		runTofu(t, tofu, dir, e, "init", "-input=false", "-no-color")
-		if n := count(srv.Requests(), mirrorDir+zipName); n != 1 {
+		if n := mirrortest.Count(srv.Requests(), mirrorDir+zipName); n != 1 {
 			t.Errorf("cache served the package %d times to a fresh init, want 1: %v", n, srv.Requests())
 		}
 		if diff := cmp.Diff(held, lockHashes(t, filepath.Join(dir, ".terraform.lock.hcl"))); diff != "" {
@@ -189,7 +190,7 @@ func TestTofuPullThroughRefusesTamperedPackage(t *testing.T) {
 
 	cacheDir := t.TempDir()
 	cache := mirrortest.Serve(t, NewServer(NewStore(cacheDir), Options{
-		Upstream: hostOf(upstream), UpstreamClient: upstream.Client(), Logger: testLogger(t),
+		Upstream: upstream.Host(), UpstreamClient: upstream.Client(), Logger: mirrortest.Logger(t),
 	}))
 	zipPath := "/" + mirrortest.ProviderHostname + "/" + mirrortest.ProviderSource + "/" + filepath.Base(prov.Zip)
 
@@ -256,45 +257,4 @@ func tamper(t *testing.T, path string) {
 	if err := os.Chtimes(path, info.ModTime(), info.ModTime()); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// hostOf is the host:port of a test server.
-func hostOf(s *mirrortest.Server) string {
-	return strings.TrimSuffix(strings.TrimPrefix(s.URL, "https://"), "/")
-}
-
-// uniquePaths are the paths of requests, each once, in the order first
-// asked.
-func uniquePaths(reqs []mirrortest.Request) []string {
-	var paths []string
-	for _, r := range reqs {
-		if !slices.Contains(paths, r.Path) {
-			paths = append(paths, r.Path)
-		}
-	}
-	return paths
-}
-
-// count is how many GETs of path were answered 200.
-func count(reqs []mirrortest.Request, path string) int {
-	n := 0
-	for _, r := range reqs {
-		if r.Path == path && r.Method == http.MethodGet && r.Status == http.StatusOK {
-			n++
-		}
-	}
-	return n
-}
-
-// testLogger logs to the test's log.
-func testLogger(t *testing.T) *slog.Logger {
-	return slog.New(slog.NewTextHandler(testWriter{t}, nil))
-}
-
-type testWriter struct{ t *testing.T }
-
-func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Helper()
-	w.t.Log(strings.TrimSpace(string(p)))
-	return len(p), nil
 }

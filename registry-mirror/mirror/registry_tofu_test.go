@@ -2,6 +2,7 @@ package mirror
 
 import (
 	"context"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 	"github.com/strata-iac/strata/registry-mirror/mirrortest"
+	"github.com/strata-iac/strata/registry-mirror/protocol"
+	"github.com/strata-iac/strata/registry-mirror/providers"
 )
 
 // directCLIConfig is a tofu CLI configuration that installs every
@@ -25,7 +28,7 @@ func registryStackConfig(host string) string {
 	return strings.Replace(stackConfig, `"`+mirrortest.ProviderSource+`"`, `"`+host+"/"+mirrortest.ProviderSource+`"`, 1)
 }
 
-// TestTofuInstallsFromRegistry is the Provider Registry Protocol's
+// TestTofuInstallsFromRegistry is the providers.Provider Registry Protocol's
 // end-to-end test: a strata server with a signing key holds the real test
 // provider; a real tofu, told to install providers directly from their
 // registry, installs it from source = "127.0.0.1:PORT/strata-iac/strata",
@@ -63,11 +66,11 @@ func TestTofuInstallsFromRegistry(t *testing.T) {
 			for _, r := range srv.Requests() {
 				paths = append(paths, r.Method+" "+r.Path)
 			}
-			sums := ProvidersPath + mirrortest.ProviderSource + "/0.1.0/" + SHA256SumsName(mirrortest.ProviderType, "0.1.0")
+			sums := providers.Path + mirrortest.ProviderSource + "/0.1.0/" + providers.SHA256SumsName(mirrortest.ProviderType, "0.1.0")
 			want := []string{
-				"GET " + discoveryPath,
-				"GET " + ProvidersPath + mirrortest.ProviderSource + "/versions",
-				"GET " + ProvidersPath + mirrortest.ProviderSource + "/0.1.0/download/" + prov.OS + "/" + prov.Arch,
+				"GET " + protocol.DiscoveryPath,
+				"GET " + providers.Path + mirrortest.ProviderSource + "/versions",
+				"GET " + providers.Path + mirrortest.ProviderSource + "/0.1.0/download/" + prov.OS + "/" + prov.Arch,
 				"GET " + sums,
 				"GET " + sums + ".sig",
 				"GET /" + mirrortest.ProviderHostname + "/" + mirrortest.ProviderSource + "/" + filepath.Base(prov.Zip),
@@ -81,13 +84,13 @@ func TestTofuInstallsFromRegistry(t *testing.T) {
 			if got := strings.TrimSpace(runTofu(t, tofu, dir, env, "output", "-raw", "echo")); got != "hello from the mirror" {
 				t.Errorf("tofu output -raw echo = %q, want %q", got, "hello from the mirror")
 			}
-			archives, err := store.Archives(context.Background(), mirrortest.ProviderHostname, mirrortest.ProviderNamespace, mirrortest.ProviderType, "0.1.0")
+			archives, err := store.Providers.Archives(context.Background(), mirrortest.ProviderHostname, mirrortest.ProviderNamespace, mirrortest.ProviderType, "0.1.0")
 			if err != nil {
 				t.Fatal(err)
 			}
 			// A registry's signed SHA256SUMS gives tofu the zh: of every
 			// platform; it hashes the one it installed as h1:.
-			wantHashes := slices.Clone(archives[Platform(prov.OS, prov.Arch)].Hashes)
+			wantHashes := slices.Clone(archives[providers.Platform(prov.OS, prov.Arch)].Hashes)
 			slices.Sort(wantHashes)
 			if diff := cmp.Diff(wantHashes, lockHashes(t, filepath.Join(dir, ".terraform.lock.hcl"))); diff != "" {
 				t.Errorf(".terraform.lock.hcl hashes mismatch (-served +locked):\n%s", diff)
@@ -108,9 +111,11 @@ func TestTofuRefusesBadSignature(t *testing.T) {
 	key, other := testSigningKey(t), testSigningKey(t)
 	store := NewStore(t.TempDir())
 	addBuilt(t, store, prov)
-	forged := rewriteResponses(".sig", func(sig []byte) []byte {
-		doc := serve(NewServer(store, Options{SigningKey: key}), "GET",
-			ProvidersPath+mirrortest.ProviderSource+"/0.1.0/"+SHA256SumsName(mirrortest.ProviderType, "0.1.0")).Body.Bytes()
+	forged := mirrortest.RewriteResponses(".sig", func(sig []byte) []byte {
+		rec := httptest.NewRecorder()
+		NewServer(store, Options{SigningKey: key}).ServeHTTP(rec, httptest.NewRequest("GET",
+			providers.Path+mirrortest.ProviderSource+"/0.1.0/"+providers.SHA256SumsName(mirrortest.ProviderType, "0.1.0"), nil))
+		doc := rec.Body.Bytes()
 		forged, err := other.Sign(doc)
 		if err != nil {
 			t.Error(err)
@@ -118,7 +123,7 @@ func TestTofuRefusesBadSignature(t *testing.T) {
 		return forged
 	})
 	srv := mirrortest.Serve(t, forged(NewServer(store, Options{SigningKey: key})))
-	host := hostOf(srv)
+	host := srv.Host()
 	cliConfig := filepath.Join(t.TempDir(), "tofu.rc")
 	if err := os.WriteFile(cliConfig, []byte(directCLIConfig), 0o644); err != nil {
 		t.Fatal(err)
@@ -135,11 +140,11 @@ func TestTofuRefusesBadSignature(t *testing.T) {
 }
 
 // testSigningKey is a new signing key.
-func testSigningKey(t *testing.T) *SigningKey {
+func testSigningKey(t *testing.T) *providers.SigningKey {
 	t.Helper()
-	k, err := GenerateSigningKey("strata test registry")
+	k, err := providers.GenerateSigningKey("strata test registry")
 	if err != nil {
-		t.Fatalf("GenerateSigningKey() = %v, want nil", err)
+		t.Fatalf("providers.GenerateSigningKey() = %v, want nil", err)
 	}
 	return k
 }
@@ -152,7 +157,7 @@ func addBuilt(t *testing.T, store *Store, prov mirrortest.Provider) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if err := store.AddProvider(context.Background(), mirrortest.ProviderHostname, mirrortest.ProviderNamespace, mirrortest.ProviderType,
+	if err := store.Providers.Add(context.Background(), mirrortest.ProviderHostname, mirrortest.ProviderNamespace, mirrortest.ProviderType,
 		prov.Version, prov.OS, prov.Arch, f); err != nil {
 		t.Fatalf("AddProvider(%q) = %v, want nil", prov.Zip, err)
 	}

@@ -3,6 +3,7 @@ package mirror
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -18,7 +19,9 @@ import (
 
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/registry-mirror/mirrortest"
+	"github.com/strata-iac/strata/registry-mirror/modules"
 	"github.com/strata-iac/strata/registry-mirror/protocol"
+	"github.com/strata-iac/strata/registry-mirror/providers"
 )
 
 func TestServeProtocol(t *testing.T) {
@@ -28,7 +31,7 @@ func TestServeProtocol(t *testing.T) {
 	add(t, s, "0.1.0", "darwin", "arm64")
 	add(t, s, "0.2.0", "linux", "amd64")
 	srv := NewServer(s, Options{UploadToken: "t"})
-	archives, err := s.Archives(ctx, testHost, testNS, testType, "0.1.0")
+	archives, err := s.Providers.Archives(ctx, testHost, testNS, testType, "0.1.0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,6 +249,36 @@ func TestOptionsCheck(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if err := tt.opts.Check(); !errors.Is(err, tt.wantErr) {
 				t.Errorf("Options{%s}.Check() = %v, want %v", tt.name, err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// TestDiscovery checks that service discovery names the module registry
+// always and the provider registry only with a signing key.
+func TestDiscovery(t *testing.T) {
+	key, err := providers.GenerateSigningKey("strata test registry")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		opts Options
+		want map[string]string
+	}{
+		{"no signing key", Options{}, map[string]string{"modules.v1": modules.Path}},
+		{"signing key", Options{SigningKey: key}, map[string]string{"modules.v1": modules.Path, "providers.v1": providers.Path}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			NewServer(NewStore(t.TempDir()), tt.opts).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, protocol.DiscoveryPath, nil))
+			var got map[string]string
+			if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil || rec.Code != http.StatusOK {
+				t.Fatalf("GET %s = %d %q (%v), want 200 and JSON", protocol.DiscoveryPath, rec.Code, rec.Body, err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("GET %s (-want +got):\n%s", protocol.DiscoveryPath, diff)
 			}
 		})
 	}

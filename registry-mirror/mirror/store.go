@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"path"
-	"sync"
 
 	"github.com/strata-iac/strata/registry-mirror/modules"
+	"github.com/strata-iac/strata/registry-mirror/providers"
 	"github.com/strata-iac/strata/registry-mirror/storage"
 )
 
@@ -20,14 +20,13 @@ import (
 // It is safe for concurrent use, also by several processes: archives are
 // written atomically and never replaced.
 type Store struct {
+	// Providers keeps the provider packages.
+	Providers *providers.Store
 	// Modules keeps the module archives.
 	Modules *modules.Store
 
 	st  storage.Storage
 	dir string
-
-	mu     sync.Mutex
-	hashes map[string]cachedHashes // by archive key
 }
 
 // NewStore returns the store in dir, which is created by the first upload.
@@ -35,8 +34,19 @@ func NewStore(dir string) *Store {
 	return newStore(storage.NewDir(dir), dir)
 }
 
+// NewS3Store returns a store that keeps its files in an S3 bucket, in the
+// same layout as a directory store (see [storage.NewS3]). NewS3Store makes
+// no request; [Store.Check] does.
+func NewS3Store(ctx context.Context, cfg storage.S3Config) (*Store, error) {
+	st, err := storage.NewS3(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return newStore(st, ""), nil
+}
+
 func newStore(st storage.Storage, dir string) *Store {
-	return &Store{Modules: modules.NewStore(st), st: st, dir: dir, hashes: map[string]cachedHashes{}}
+	return &Store{Providers: providers.NewStore(st), Modules: modules.NewStore(st), st: st, dir: dir}
 }
 
 // Dir is the store's directory; it is empty for a store on S3.
@@ -52,17 +62,6 @@ func (s *Store) Location(elem ...string) string {
 	return s.st.Location(path.Join(elem...))
 }
 
-// NewS3Store returns a store that keeps its files in an S3 bucket, in the
-// same layout as a directory store (see [storage.NewS3]). NewS3Store makes
-// no request; [Store.Check] does.
-func NewS3Store(ctx context.Context, cfg storage.S3Config) (*Store, error) {
-	st, err := storage.NewS3(ctx, cfg)
-	if err != nil {
-		return nil, err
-	}
-	return newStore(st, ""), nil
-}
-
 // Check makes sure the store can be read: that its directory is one, or
 // does not exist yet; that its bucket answers a listing with the
 // credentials at hand.
@@ -71,10 +70,4 @@ func (s *Store) Check(ctx context.Context) error {
 		return fmt.Errorf("check mirror store %s: %w", s.st.Location(""), err)
 	}
 	return nil
-}
-
-// providerDir is the key of the directory of a checked provider's
-// archives.
-func providerDir(p Provider) string {
-	return p.Hostname + "/" + p.Namespace + "/" + p.Type
 }

@@ -22,7 +22,7 @@ func TestNewStoreCreatesNothing(t *testing.T) {
 	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("Stat(%q) after NewStore = %v, want not exist", dir, err)
 	}
-	if _, err := s.Versions(context.Background(), testHost, testNS, testType); !errors.Is(err, protocol.ErrNotFound) {
+	if _, err := s.Providers.Versions(context.Background(), testHost, testNS, testType); !errors.Is(err, protocol.ErrNotFound) {
 		t.Errorf("Versions() of a missing directory = %v, want protocol.ErrNotFound", err)
 	}
 	add(t, s, "0.1.0", "linux", "amd64")

@@ -16,6 +16,7 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 	"github.com/strata-iac/strata/registry-mirror/mirrortest"
+	"github.com/strata-iac/strata/registry-mirror/providers"
 )
 
 // stackConfig uses the test provider: strata_echo's output is its input.
@@ -63,15 +64,15 @@ func installFromMirror(t *testing.T, tofu string, prov mirrortest.Provider, stor
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if err := store.AddProvider(ctx, mirrortest.ProviderHostname, mirrortest.ProviderNamespace, mirrortest.ProviderType,
+	if err := store.Providers.Add(ctx, mirrortest.ProviderHostname, mirrortest.ProviderNamespace, mirrortest.ProviderType,
 		prov.Version, prov.OS, prov.Arch, f); err != nil {
 		t.Fatalf("AddProvider(%q) = %v, want nil", prov.Zip, err)
 	}
-	archives, err := store.Archives(ctx, mirrortest.ProviderHostname, mirrortest.ProviderNamespace, mirrortest.ProviderType, prov.Version)
+	archives, err := store.Providers.Archives(ctx, mirrortest.ProviderHostname, mirrortest.ProviderNamespace, mirrortest.ProviderType, prov.Version)
 	if err != nil {
 		t.Fatal(err)
 	}
-	served := archives[Platform(prov.OS, prov.Arch)].Hashes
+	served := archives[providers.Platform(prov.OS, prov.Arch)].Hashes
 
 	srv := mirrortest.Serve(t, NewServer(store, Options{}))
 	// A cache path that must be escaped proves CLIConfig quotes it as tofu
@@ -138,7 +139,7 @@ func installFromMirror(t *testing.T, tofu string, prov mirrortest.Provider, stor
 		if !strings.Contains(out, "Using "+mirrortest.ProviderSource+" v0.1.0 from the shared cache directory") {
 			t.Errorf("second tofu init = %s, want the provider used from the shared cache directory", out)
 		}
-		cached := filepath.Join(cache, mirrortest.ProviderHostname, mirrortest.ProviderSource, "0.1.0", Platform(prov.OS, prov.Arch))
+		cached := filepath.Join(cache, mirrortest.ProviderHostname, mirrortest.ProviderSource, "0.1.0", providers.Platform(prov.OS, prov.Arch))
 		if _, err := os.Stat(cached); err != nil {
 			t.Errorf("Stat(%q) = %v, want the provider unpacked in the plugin cache", cached, err)
 		}

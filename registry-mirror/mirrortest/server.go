@@ -4,9 +4,11 @@ import (
 	"crypto/tls"
 	"io"
 	"log"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -91,3 +93,65 @@ func (r *statusRecorder) WriteHeader(code int) {
 
 // Unwrap lets http.ResponseController reach the connection.
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// Host is the server's host:port, as a registry host in a source address.
+func (s *Server) Host() string {
+	return strings.TrimSuffix(strings.TrimPrefix(s.URL, "https://"), "/")
+}
+
+// UniquePaths are the paths of reqs, each once, in the order first asked.
+func UniquePaths(reqs []Request) []string {
+	var paths []string
+	for _, r := range reqs {
+		if !slices.Contains(paths, r.Path) {
+			paths = append(paths, r.Path)
+		}
+	}
+	return paths
+}
+
+// Count is how many GETs of path in reqs were answered 200.
+func Count(reqs []Request, path string) int {
+	n := 0
+	for _, r := range reqs {
+		if r.Path == path && r.Method == http.MethodGet && r.Status == http.StatusOK {
+			n++
+		}
+	}
+	return n
+}
+
+// Logger is a logger that writes to the test's log.
+func Logger(t testing.TB) *slog.Logger {
+	return slog.New(slog.NewTextHandler(testWriter{t}, nil))
+}
+
+type testWriter struct{ t testing.TB }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Helper()
+	w.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+// RewriteResponses wraps a handler so that f rewrites its answers to
+// paths ending in suffix.
+func RewriteResponses(suffix string, f func([]byte) []byte) func(http.Handler) http.Handler {
+	return func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !strings.HasSuffix(r.URL.Path, suffix) {
+				h.ServeHTTP(w, r)
+				return
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, r)
+			header := w.Header()
+			for k, v := range rec.Header() {
+				header[k] = v
+			}
+			header.Del("Content-Length")
+			w.WriteHeader(rec.Code)
+			w.Write(f(rec.Body.Bytes()))
+		})
+	}
+}

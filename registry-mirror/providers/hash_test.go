@@ -1,4 +1,4 @@
-package mirror
+package providers
 
 import (
 	"archive/zip"
@@ -151,7 +151,7 @@ func TestArchiveHashes(t *testing.T) {
 			if err := s.writeHashes(ctx, key, info, fromFile); err != nil {
 				t.Fatal(err)
 			}
-			fresh := newStore(s.st, s.dir)
+			fresh := NewStore(s.st)
 			if got := archives(fresh); got != fromFile {
 				t.Errorf("Archives() of a new store = %v, want the hashes file's %v", got, fromFile)
 			}

@@ -1,4 +1,4 @@
-package mirror
+package providers
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 
 func TestVersions(t *testing.T) {
 	ctx := context.Background()
-	s := NewStore(t.TempDir())
+	s, sDir := newDirStore(t)
 	for _, v := range []string{"1.0.0", "0.10.0", "0.9.0", "1.0.0-rc.1"} {
 		add(t, s, v, "linux", "amd64")
 	}
@@ -21,7 +21,7 @@ func TestVersions(t *testing.T) {
 	// What is not an archive of the provider is not listed: indexes as
 	// tofu providers mirror writes them, upload leftovers, other types,
 	// symlinks and directories.
-	dir := filepath.Join(s.Dir(), testHost, testNS, testType)
+	dir := filepath.Join(sDir, testHost, testNS, testType)
 	for _, name := range []string{"index.json", "2.0.0.json", ".terraform-provider-strata_3.0.0_linux_amd64.zip.tmp-1",
 		"terraform-provider-other_4.0.0_linux_amd64.zip", "terraform-provider-strata_5.0.0_linux.zip"} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte("{}"), 0o644); err != nil {
@@ -51,9 +51,9 @@ func TestVersions(t *testing.T) {
 
 func TestVersionsErrors(t *testing.T) {
 	ctx := context.Background()
-	s := NewStore(t.TempDir())
+	s, sDir := newDirStore(t)
 	add(t, s, "0.1.0", "linux", "amd64")
-	if err := os.MkdirAll(filepath.Join(s.Dir(), testHost, testNS, "empty"), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(sDir, testHost, testNS, "empty"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	cancelled, cancel := context.WithCancel(ctx)
@@ -85,7 +85,7 @@ func TestVersionsErrors(t *testing.T) {
 
 func TestArchives(t *testing.T) {
 	ctx := context.Background()
-	s := NewStore(t.TempDir())
+	s, sDir := newDirStore(t)
 	add(t, s, "0.1.0", "linux", "amd64")
 	add(t, s, "0.1.0", "darwin", "arm64")
 	add(t, s, "0.2.0", "linux", "amd64")
@@ -97,7 +97,7 @@ func TestArchives(t *testing.T) {
 	want := map[string]Archive{}
 	for _, platform := range []string{"linux_amd64", "darwin_arm64"} {
 		name := "terraform-provider-strata_0.1.0_" + platform + ".zip"
-		h, err := HashArchive(ctx, filepath.Join(s.Dir(), testHost, testNS, testType, name))
+		h, err := HashArchive(ctx, filepath.Join(sDir, testHost, testNS, testType, name))
 		if err != nil {
 			t.Fatal(err)
 		}

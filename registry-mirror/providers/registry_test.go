@@ -1,4 +1,4 @@
-package mirror
+package providers
 
 import (
 	"bytes"
@@ -12,28 +12,27 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/strata-iac/strata/registry-mirror/mirrortest"
-	"github.com/strata-iac/strata/registry-mirror/modules"
 )
 
 func TestServeRegistryProtocol(t *testing.T) {
 	ctx := context.Background()
-	s := NewStore(t.TempDir())
+	s, _ := newDirStore(t)
 	add(t, s, "0.1.0", "linux", "amd64")
 	add(t, s, "0.1.0", "darwin", "arm64")
 	add(t, s, "0.10.0", "linux", "amd64")
 	add(t, s, "0.2.0", "linux", "amd64")
 	// Providers under another hostname are not the registry's.
-	if err := s.AddProvider(ctx, "mirror.internal", testNS, "other", "1.0.0", "linux", "amd64", bytes.NewReader(providerZipFor(t, "other"))); err != nil {
+	if err := s.Add(ctx, "mirror.internal", testNS, "other", "1.0.0", "linux", "amd64", bytes.NewReader(providerZipFor(t, "other"))); err != nil {
 		t.Fatal(err)
 	}
 	key := testSigningKey(t)
-	srv := NewServer(s, Options{SigningKey: key})
+	srv := testServer(s, Options{SigningKey: key})
 	archives, err := s.Archives(ctx, testHost, testNS, testType, "0.1.0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	zh := func(platform string) string { return strings.TrimPrefix(archives[platform].Hashes[1], "zh:") }
-	const v1 = ProvidersPath + testNS + "/" + testType + "/"
+	const v1 = Path + testNS + "/" + testType + "/"
 	sumsName := SHA256SumsName(testType, "0.1.0")
 	wantSums := zh("darwin_arm64") + "  terraform-provider-strata_0.1.0_darwin_arm64.zip\n" +
 		zh("linux_amd64") + "  terraform-provider-strata_0.1.0_linux_amd64.zip\n"
@@ -41,7 +40,7 @@ func TestServeRegistryProtocol(t *testing.T) {
 	t.Run("discovery", func(t *testing.T) {
 		var got map[string]string
 		get(t, srv, "/.well-known/terraform.json", http.StatusOK, &got)
-		want := map[string]string{"modules.v1": modules.Path, "providers.v1": ProvidersPath}
+		want := map[string]string{"providers.v1": Path}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("discovery mismatch (-want +got):\n%s", diff)
 		}
@@ -100,9 +99,9 @@ func TestServeRegistryProtocol(t *testing.T) {
 
 	t.Run("not found", func(t *testing.T) {
 		for _, path := range []string{
-			ProvidersPath + testNS + "/nothing/versions",
-			ProvidersPath + testNS + "/other/versions", // another hostname's
-			ProvidersPath + "Bad_NS/" + testType + "/versions",
+			Path + testNS + "/nothing/versions",
+			Path + testNS + "/other/versions", // another hostname's
+			Path + "Bad_NS/" + testType + "/versions",
 			v1 + "9.9.9/download/linux/amd64",
 			v1 + "0.2.0/download/darwin/arm64",
 			v1 + "latest/download/linux/amd64",
@@ -118,16 +117,16 @@ func TestServeRegistryProtocol(t *testing.T) {
 	})
 
 	t.Run("another registry hostname", func(t *testing.T) {
-		srv := NewServer(s, Options{SigningKey: key, RegistryHostname: "mirror.internal"})
+		srv := testServer(s, Options{SigningKey: key, RegistryHostname: "mirror.internal"})
 		var got registryVersions
-		get(t, srv, ProvidersPath+testNS+"/other/versions", http.StatusOK, &got)
+		get(t, srv, Path+testNS+"/other/versions", http.StatusOK, &got)
 		if len(got.Versions) != 1 || got.Versions[0].Version != "1.0.0" {
 			t.Errorf("GET versions of mirror.internal/%s/other = %+v, want 1.0.0", testNS, got)
 		}
 	})
 
 	t.Run("without a signing key there is no provider registry", func(t *testing.T) {
-		srv := NewServer(s, Options{})
+		srv := testServer(s, Options{})
 		var got map[string]string
 		get(t, srv, "/.well-known/terraform.json", http.StatusOK, &got)
 		if _, ok := got["providers.v1"]; ok {

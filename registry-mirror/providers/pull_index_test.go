@@ -1,4 +1,4 @@
-package mirror
+package providers
 
 import (
 	"bytes"
@@ -8,13 +8,15 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/strata-iac/strata/registry-mirror/mirrortest"
+	"github.com/strata-iac/strata/registry-mirror/protocol"
 )
 
 func TestPullThroughIndexes(t *testing.T) {
 	p := newPullSetup(t, nil, Options{})
 	// The cache holds a version of its own, which the upstream lacks.
 	add(t, p.cacheStore, "0.3.0", "linux", "amd64")
-	if err := p.cacheStore.AddProvider(context.Background(), "mirror.internal", testNS, testType, "1.0.0", "linux", "amd64",
+	if err := p.cacheStore.Add(context.Background(), "mirror.internal", testNS, testType, "1.0.0", "linux", "amd64",
 		bytes.NewReader(providerZip(t, "1.0.0"))); err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +33,7 @@ func TestPullThroughIndexes(t *testing.T) {
 	}{
 		{"index: the upstream's versions and the cache's", pullBase + "index.json", 200,
 			map[string]map[string]struct{}{"versions": {"0.1.0": {}, "0.2.0": {}, "0.3.0": {}}},
-			[]string{discoveryPath, ProvidersPath + testNS + "/" + testType + "/versions"}},
+			[]string{protocol.DiscoveryPath, Path + testNS + "/" + testType + "/versions"}},
 		{"index again: the version list is kept", pullBase + "index.json", 200,
 			map[string]map[string]struct{}{"versions": {"0.1.0": {}, "0.2.0": {}, "0.3.0": {}}}, nil},
 		{"version not held: zh from the signed SHA256SUMS", pullBase + "0.1.0.json", 200,
@@ -40,9 +42,9 @@ func TestPullThroughIndexes(t *testing.T) {
 				"darwin_arm64": {URL: da.URL, Hashes: da.Hashes[1:]},
 			}},
 			[]string{
-				ProvidersPath + testNS + "/" + testType + "/0.1.0/download/darwin/arm64",
-				ProvidersPath + testNS + "/" + testType + "/0.1.0/" + SHA256SumsName(testType, "0.1.0"),
-				ProvidersPath + testNS + "/" + testType + "/0.1.0/" + SHA256SumsName(testType, "0.1.0") + ".sig",
+				Path + testNS + "/" + testType + "/0.1.0/download/darwin/arm64",
+				Path + testNS + "/" + testType + "/0.1.0/" + SHA256SumsName(testType, "0.1.0"),
+				Path + testNS + "/" + testType + "/0.1.0/" + SHA256SumsName(testType, "0.1.0") + ".sig",
 			}},
 		{"version again: the SHA256SUMS is kept", pullBase + "0.1.0.json", 200,
 			map[string]map[string]Archive{"archives": {
@@ -53,7 +55,7 @@ func TestPullThroughIndexes(t *testing.T) {
 			map[string]map[string]Archive{"archives": {"linux_amd64": own}}, nil},
 		{"a version neither has", pullBase + "9.0.0.json", 404, nil, nil},
 		{"a provider the upstream does not know", "/" + testHost + "/" + testNS + "/nothing/index.json", 404, nil,
-			[]string{ProvidersPath + testNS + "/nothing/versions"}},
+			[]string{Path + testNS + "/nothing/versions"}},
 		{"another hostname never goes upstream", "/mirror.internal/" + testNS + "/" + testType + "/index.json", 200,
 			map[string]map[string]struct{}{"versions": {"1.0.0": {}}}, nil},
 		{"another hostname, not held", "/example.com/" + testNS + "/" + testType + "/index.json", 404, nil, nil},
@@ -74,7 +76,7 @@ func TestPullThroughIndexes(t *testing.T) {
 					t.Errorf("GET %s mismatch (-want +got):\n%s", tt.path, diff)
 				}
 			}
-			if diff := cmp.Diff(tt.wantUpstream, uniquePaths(p.upstream.Requests())); diff != "" {
+			if diff := cmp.Diff(tt.wantUpstream, mirrortest.UniquePaths(p.upstream.Requests())); diff != "" {
 				t.Errorf("GET %s: upstream requests mismatch (-want +got):\n%s", tt.path, diff)
 			}
 		})
@@ -88,7 +90,7 @@ func TestPullThroughVersionTTL(t *testing.T) {
 		if status, body := p.get(t, pullBase+"index.json"); status != 200 {
 			t.Fatalf("GET index.json = %d %q, want 200", status, body)
 		}
-		if n := count(p.upstream.Requests(), ProvidersPath+testNS+"/"+testType+"/versions"); n != 1 {
+		if n := mirrortest.Count(p.upstream.Requests(), Path+testNS+"/"+testType+"/versions"); n != 1 {
 			t.Errorf("upstream versions requests = %d, want 1 each time once the list expired", n)
 		}
 	}

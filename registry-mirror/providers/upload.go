@@ -1,4 +1,4 @@
-package mirror
+package providers
 
 import (
 	"archive/zip"
@@ -14,7 +14,7 @@ import (
 	"github.com/strata-iac/strata/registry-mirror/protocol"
 )
 
-// AddProvider stores zip as the package of a provider version for one
+// Add stores zip as the package of a provider version for one
 // platform, at <hostname>/<namespace>/<type>/terraform-provider-<type>_<version>_<os>_<arch>.zip
 // in the store, and its h1: and zh: hashes in the .hashes file beside it.
 //
@@ -28,7 +28,7 @@ import (
 // the same bytes again succeeds and changes nothing; different bytes for
 // an archive that exists fail with [protocol.ErrExists], since lock files pin
 // archives by hash. Malformed input wraps [protocol.ErrInvalid].
-func (s *Store) AddProvider(ctx context.Context, hostname, namespace, typ, version, os, arch string, zip io.Reader) error {
+func (s *Store) Add(ctx context.Context, hostname, namespace, typ, version, os, arch string, zip io.Reader) error {
 	_, err := s.addProvider(ctx, hostname, namespace, typ, version, os, arch, zip, nil)
 	return err
 }
@@ -40,7 +40,7 @@ func (s *Store) addProviderChecked(ctx context.Context, p Provider, version, goo
 	return s.addProvider(ctx, p.Hostname, p.Namespace, p.Type, version, goos, arch, r, verify)
 }
 
-// addProvider is AddProvider, returning the stored archive's index entry.
+// addProvider is Add, returning the stored archive's index entry.
 // verify, when not nil, checks the archive's file first; it must not move
 // the file's offset.
 func (s *Store) addProvider(ctx context.Context, hostname, namespace, typ, version, goos, arch string, r io.Reader, verify func(f *os.File) error) (Archive, error) {

@@ -1,4 +1,4 @@
-package mirror
+package providers
 
 import (
 	"context"
@@ -25,9 +25,6 @@ var ErrChecksum = errors.New("checksum mismatch")
 // maxRegistryDoc is the largest JSON document or SHA256SUMS file read from
 // an upstream; the longest version lists are a few hundred kilobytes.
 const maxRegistryDoc = 16 << 20
-
-// discoveryPath is where a registry host's service discovery document is.
-const discoveryPath = "/.well-known/terraform.json"
 
 // registryClient asks an upstream registry over the Provider Registry
 // Protocol, over https only.
@@ -107,7 +104,7 @@ func (c *registryClient) providersURL(ctx context.Context) (*url.URL, error) {
 		return c.base, nil
 	}
 	c.mu.Unlock()
-	disco := &url.URL{Scheme: "https", Host: c.host, Path: discoveryPath}
+	disco := &url.URL{Scheme: "https", Host: c.host, Path: protocol.DiscoveryPath}
 	var doc map[string]any
 	if err := c.getJSON(ctx, disco, &doc); err != nil {
 		if errors.Is(err, protocol.ErrNotFound) {

@@ -1,4 +1,4 @@
-package mirror
+package providers
 
 import (
 	"bytes"
@@ -7,7 +7,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,6 +24,7 @@ import (
 type pullSetup struct {
 	key           *SigningKey
 	upstreamStore *Store
+	upstreamDir   string
 	upstream      *mirrortest.Server
 	cacheStore    *Store
 	cache         *mirrortest.Server
@@ -34,22 +34,24 @@ type pullSetup struct {
 // cache with opts (Upstream and UpstreamClient are set here).
 func newPullSetup(t *testing.T, wrap func(http.Handler) http.Handler, opts Options) *pullSetup {
 	t.Helper()
-	p := &pullSetup{key: testSigningKey(t), upstreamStore: NewStore(t.TempDir()), cacheStore: NewStore(t.TempDir())}
+	upstreamStore, upstreamDir := newDirStore(t)
+	cacheStore, _ := newDirStore(t)
+	p := &pullSetup{key: testSigningKey(t), upstreamStore: upstreamStore, upstreamDir: upstreamDir, cacheStore: cacheStore}
 	add(t, p.upstreamStore, "0.1.0", "linux", "amd64")
 	add(t, p.upstreamStore, "0.1.0", "darwin", "arm64")
 	add(t, p.upstreamStore, "0.2.0", "linux", "amd64")
-	var h http.Handler = NewServer(p.upstreamStore, Options{SigningKey: p.key})
+	var h http.Handler = testServer(p.upstreamStore, Options{SigningKey: p.key})
 	if wrap != nil {
 		h = wrap(h)
 	}
 	p.upstream = mirrortest.Serve(t, h)
-	opts.Upstream = hostOf(p.upstream)
+	opts.Upstream = p.upstream.Host()
 	opts.UpstreamClient = p.upstream.Client()
-	opts.Logger = testLogger(t)
+	opts.Logger = mirrortest.Logger(t)
 	if err := opts.Check(); err != nil {
 		t.Fatalf("Options.Check() = %v, want nil", err)
 	}
-	p.cache = mirrortest.Serve(t, NewServer(p.cacheStore, opts))
+	p.cache = mirrortest.Serve(t, testServer(p.cacheStore, opts))
 	return p
 }
 
@@ -96,7 +98,7 @@ const pullBase = "/" + testHost + "/" + testNS + "/" + testType + "/"
 func TestPullThroughArchive(t *testing.T) {
 	p := newPullSetup(t, nil, Options{UpstreamKeys: nil})
 	name := ArchiveName(testType, "0.1.0", "linux", "amd64")
-	want, err := os.ReadFile(filepath.Join(p.upstreamStore.Dir(), testHost, testNS, testType, name))
+	want, err := os.ReadFile(filepath.Join(p.upstreamDir, testHost, testNS, testType, name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +113,7 @@ func TestPullThroughArchive(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if n := count(p.upstream.Requests(), pullBase+name); n != 1 {
+	if n := mirrortest.Count(p.upstream.Requests(), pullBase+name); n != 1 {
 		t.Errorf("upstream served the archive %d times, want 1", n)
 	}
 	if diff := cmp.Diff(p.upstreamArchive(t, "0.1.0", "linux_amd64"), p.held(t, "0.1.0")["linux_amd64"]); diff != "" {
@@ -144,7 +146,7 @@ func TestPullThroughArchive(t *testing.T) {
 func TestPullThroughRefuses(t *testing.T) {
 	other := testSigningKey(t)
 	name := ArchiveName(testType, "0.1.0", "linux", "amd64")
-	rewrite := rewriteResponses
+	rewrite := mirrortest.RewriteResponses
 	editDownload := func(f func(*registryDownload)) func([]byte) []byte {
 		return func(b []byte) []byte {
 			var d registryDownload
@@ -214,7 +216,7 @@ func TestPullThroughRefuses(t *testing.T) {
 		if status, body := p.get(t, pullBase+name); status != 200 {
 			t.Errorf("GET %s = %d %q, want 200", name, status, body)
 		}
-		if n := count(p.upstream.Requests(), ProvidersPath+testNS+"/"+testType+"/0.1.0/"+SHA256SumsName(testType, "0.1.0")+".sig"); n != 0 {
+		if n := mirrortest.Count(p.upstream.Requests(), Path+testNS+"/"+testType+"/0.1.0/"+SHA256SumsName(testType, "0.1.0")+".sig"); n != 0 {
 			t.Errorf("upstream signature requests = %d, want 0 without a key to check it against", n)
 		}
 	})
@@ -228,7 +230,7 @@ func TestPullThroughChain(t *testing.T) {
 	key := testSigningKey(t)
 	p := newPullSetup(t, nil, Options{SigningKey: key})
 	var versions registryVersions
-	status, body := p.get(t, ProvidersPath+testNS+"/"+testType+"/versions")
+	status, body := p.get(t, Path+testNS+"/"+testType+"/versions")
 	if status != 200 || json.Unmarshal(body, &versions) != nil {
 		t.Fatalf("GET versions = %d %q, want 200", status, body)
 	}
@@ -236,7 +238,7 @@ func TestPullThroughChain(t *testing.T) {
 		t.Errorf("GET versions = %+v, want the upstream's 2 versions", versions)
 	}
 	var d registryDownload
-	status, body = p.get(t, ProvidersPath+testNS+"/"+testType+"/0.1.0/download/linux/amd64")
+	status, body = p.get(t, Path+testNS+"/"+testType+"/0.1.0/download/linux/amd64")
 	if status != 200 || json.Unmarshal(body, &d) != nil {
 		t.Fatalf("GET download = %d %q, want 200", status, body)
 	}
@@ -248,27 +250,5 @@ func TestPullThroughChain(t *testing.T) {
 	}
 	if len(p.held(t, "0.1.0")) != 1 {
 		t.Errorf("cache holds %v, want the pulled linux_amd64 archive", p.held(t, "0.1.0"))
-	}
-}
-
-// rewriteResponses wraps a handler so that f rewrites its answers to
-// paths ending in suffix.
-func rewriteResponses(suffix string, f func([]byte) []byte) func(http.Handler) http.Handler {
-	return func(h http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if !strings.HasSuffix(r.URL.Path, suffix) {
-				h.ServeHTTP(w, r)
-				return
-			}
-			rec := httptest.NewRecorder()
-			h.ServeHTTP(rec, r)
-			header := w.Header()
-			for k, v := range rec.Header() {
-				header[k] = v
-			}
-			header.Del("Content-Length")
-			w.WriteHeader(rec.Code)
-			w.Write(f(rec.Body.Bytes()))
-		})
 	}
 }

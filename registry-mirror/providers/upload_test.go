@@ -1,4 +1,4 @@
-package mirror
+package providers
 
 import (
 	"bytes"
@@ -19,16 +19,18 @@ import (
 
 	"github.com/strata-iac/strata/registry-mirror/mirrortest"
 	"github.com/strata-iac/strata/registry-mirror/protocol"
+	"github.com/strata-iac/strata/registry-mirror/storage"
 )
 
 func TestAddProvider(t *testing.T) {
 	ctx := context.Background()
-	s := NewStore(filepath.Join(t.TempDir(), "mirror"))
+	sDir := filepath.Join(t.TempDir(), "mirror")
+	s := NewStore(storage.NewDir(sDir))
 	data := providerZip(t, "0.1.0")
-	if err := s.AddProvider(ctx, testHost, testNS, testType, "0.1.0", "linux", "amd64", bytes.NewReader(data)); err != nil {
-		t.Fatalf("AddProvider() = %v, want nil", err)
+	if err := s.Add(ctx, testHost, testNS, testType, "0.1.0", "linux", "amd64", bytes.NewReader(data)); err != nil {
+		t.Fatalf("Add() = %v, want nil", err)
 	}
-	dir := filepath.Join(s.Dir(), testHost, testNS, testType)
+	dir := filepath.Join(sDir, testHost, testNS, testType)
 	path := filepath.Join(dir, "terraform-provider-strata_0.1.0_linux_amd64.zip")
 	got, err := os.ReadFile(path)
 	if err != nil {
@@ -50,15 +52,15 @@ func TestAddProvider(t *testing.T) {
 	}
 
 	t.Run("same bytes again", func(t *testing.T) {
-		if err := s.AddProvider(ctx, testHost, testNS, testType, "0.1.0", "linux", "amd64", bytes.NewReader(data)); err != nil {
-			t.Errorf("AddProvider(same bytes) = %v, want nil", err)
+		if err := s.Add(ctx, testHost, testNS, testType, "0.1.0", "linux", "amd64", bytes.NewReader(data)); err != nil {
+			t.Errorf("Add(same bytes) = %v, want nil", err)
 		}
 		assertNoTemporaryFiles(t, dir)
 	})
 	t.Run("different bytes", func(t *testing.T) {
-		err := s.AddProvider(ctx, testHost, testNS, testType, "0.1.0", "linux", "amd64", bytes.NewReader(providerZip(t, "other")))
+		err := s.Add(ctx, testHost, testNS, testType, "0.1.0", "linux", "amd64", bytes.NewReader(providerZip(t, "other")))
 		if !errors.Is(err, protocol.ErrExists) {
-			t.Errorf("AddProvider(different bytes) = %v, want protocol.ErrExists", err)
+			t.Errorf("Add(different bytes) = %v, want protocol.ErrExists", err)
 		}
 		if got, _ := os.ReadFile(path); !bytes.Equal(got, data) {
 			t.Errorf("archive %s changed, want the first upload kept", path)
@@ -66,9 +68,9 @@ func TestAddProvider(t *testing.T) {
 		assertNoTemporaryFiles(t, dir)
 	})
 	t.Run("normalized to lower case", func(t *testing.T) {
-		if err := s.AddProvider(ctx, "REGISTRY.opentofu.org", "Strata-IaC", "Strata", "0.2.0", "Linux", "AMD64",
+		if err := s.Add(ctx, "REGISTRY.opentofu.org", "Strata-IaC", "Strata", "0.2.0", "Linux", "AMD64",
 			bytes.NewReader(providerZip(t, "0.2.0"))); err != nil {
-			t.Fatalf("AddProvider(mixed case) = %v, want nil", err)
+			t.Fatalf("Add(mixed case) = %v, want nil", err)
 		}
 		if _, err := os.Stat(filepath.Join(dir, "terraform-provider-strata_0.2.0_linux_amd64.zip")); err != nil {
 			t.Errorf("Stat(0.2.0 archive) = %v, want it stored under lower-case names", err)
@@ -118,20 +120,20 @@ func TestAddProviderRejects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := NewStore(t.TempDir())
+			s, sDir := newDirStore(t)
 			a := addArgs{context.Background(), testHost, testNS, testType, "0.1.0", "linux", "amd64", mirrortest.Zip(t, exe)}
 			tt.args(&a)
-			err := s.AddProvider(a.ctx, a.host, a.namespace, a.typ, a.version, a.os, a.arch, bytes.NewReader(a.zip))
+			err := s.Add(a.ctx, a.host, a.namespace, a.typ, a.version, a.os, a.arch, bytes.NewReader(a.zip))
 			if !errors.Is(err, tt.want) || err == nil || !strings.Contains(err.Error(), tt.wantMsg) {
-				t.Fatalf("AddProvider(%s/%s/%s %s %s_%s) = %v, want %v containing %q", a.host, a.namespace, a.typ, a.version, a.os, a.arch, err, tt.want, tt.wantMsg)
+				t.Fatalf("Add(%s/%s/%s %s %s_%s) = %v, want %v containing %q", a.host, a.namespace, a.typ, a.version, a.os, a.arch, err, tt.want, tt.wantMsg)
 			}
 			if !strings.HasPrefix(err.Error(), "add provider ") {
-				t.Errorf("AddProvider() = %q, want it to start with \"add provider \"", err)
+				t.Errorf("Add() = %q, want it to start with \"add provider \"", err)
 			}
 			// Nothing is left behind.
-			filepath.WalkDir(s.Dir(), func(p string, d fs.DirEntry, err error) error {
+			filepath.WalkDir(sDir, func(p string, d fs.DirEntry, err error) error {
 				if err == nil && !d.IsDir() {
-					t.Errorf("AddProvider() left %s behind", p)
+					t.Errorf("Add() left %s behind", p)
 				}
 				return nil
 			})
@@ -140,10 +142,10 @@ func TestAddProviderRejects(t *testing.T) {
 }
 
 func TestAddProviderWindowsExecutableNeedsNoMode(t *testing.T) {
-	s := NewStore(t.TempDir())
+	s, _ := newDirStore(t)
 	zip := mirrortest.Zip(t, mirrortest.File{Name: "terraform-provider-strata_v0.1.0.exe", Mode: 0o644, Body: "MZ"})
-	if err := s.AddProvider(context.Background(), testHost, testNS, testType, "0.1.0", "windows", "amd64", bytes.NewReader(zip)); err != nil {
-		t.Errorf("AddProvider(windows) = %v, want nil", err)
+	if err := s.Add(context.Background(), testHost, testNS, testType, "0.1.0", "windows", "amd64", bytes.NewReader(zip)); err != nil {
+		t.Errorf("Add(windows) = %v, want nil", err)
 	}
 }
 
@@ -158,7 +160,7 @@ func TestAddProviderConcurrent(t *testing.T) {
 			var wg sync.WaitGroup
 			for i, z := range zips {
 				wg.Go(func() {
-					errs[i] = s.AddProvider(context.Background(), testHost, testNS, testType, "0.1.0", "linux", "amd64", bytes.NewReader(z))
+					errs[i] = s.Add(context.Background(), testHost, testNS, testType, "0.1.0", "linux", "amd64", bytes.NewReader(z))
 				})
 			}
 			wg.Wait()
@@ -169,11 +171,11 @@ func TestAddProviderConcurrent(t *testing.T) {
 					won = i
 				case errors.Is(err, protocol.ErrExists):
 				default:
-					t.Errorf("AddProvider(%d) = %v, want nil for one and protocol.ErrExists for the other", i, err)
+					t.Errorf("Add(%d) = %v, want nil for one and protocol.ErrExists for the other", i, err)
 				}
 			}
 			if won == -1 {
-				t.Fatalf("AddProvider() = %v, want one to succeed", errs)
+				t.Fatalf("Add() = %v, want one to succeed", errs)
 			}
 			key := testHost + "/" + testNS + "/" + testType + "/terraform-provider-strata_0.1.0_linux_amd64.zip"
 			if got := mirrortest.ReadKey(t, s.st, key); !bytes.Equal(got, zips[won]) {
@@ -217,8 +219,8 @@ func TestPut(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := NewStore(t.TempDir())
-			srv := NewServer(s, tt.opts)
+			s, _ := newDirStore(t)
+			srv := testServer(s, tt.opts)
 			req := httptest.NewRequest(http.MethodPut, tt.path, bytes.NewReader(tt.body))
 			if tt.auth != "" {
 				req.Header.Set("Authorization", tt.auth)
@@ -249,9 +251,9 @@ func TestPut(t *testing.T) {
 	}
 
 	t.Run("conflict", func(t *testing.T) {
-		s := NewStore(t.TempDir())
+		s, _ := newDirStore(t)
 		add(t, s, "0.1.0", "linux", "amd64")
-		srv := NewServer(s, Options{UploadToken: token})
+		srv := testServer(s, Options{UploadToken: token})
 		req := httptest.NewRequest(http.MethodPut, path, bytes.NewReader(providerZip(t, "different")))
 		req.Header.Set("Authorization", "Bearer "+token)
 		rec := httptest.NewRecorder()

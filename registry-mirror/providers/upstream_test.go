@@ -1,4 +1,4 @@
-package mirror
+package providers
 
 import (
 	"context"
@@ -93,29 +93,29 @@ func TestNewUpstreamClient(t *testing.T) {
 
 func TestRegistryClient(t *testing.T) {
 	ctx := context.Background()
-	s := NewStore(t.TempDir())
+	s, _ := newDirStore(t)
 	add(t, s, "0.1.0", "linux", "amd64")
-	reg := NewServer(s, Options{SigningKey: testSigningKey(t)})
+	reg := testServer(s, Options{SigningKey: testSigningKey(t)})
 	// discovery is the discovery document the server answers, unless a
 	// test replaces it.
 	var discovery atomic.Value
 	discovery.Store("")
 	srv := mirrortest.Serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
-		case r.URL.Path == discoveryPath && discovery.Load() != "":
+		case r.URL.Path == protocol.DiscoveryPath && discovery.Load() != "":
 			w.Header().Set("Content-Type", "application/json")
 			w.Write([]byte(discovery.Load().(string)))
 		case r.URL.Path == "/broken":
 			http.Error(w, "boom", http.StatusInternalServerError)
 		case strings.HasPrefix(r.URL.Path, "/elsewhere/"):
-			r.URL.Path = strings.Replace(r.URL.Path, "/elsewhere/", ProvidersPath, 1)
+			r.URL.Path = strings.Replace(r.URL.Path, "/elsewhere/", Path, 1)
 			reg.ServeHTTP(w, r)
 		default:
 			reg.ServeHTTP(w, r)
 		}
 	}))
 	newClient := func() *registryClient {
-		return &registryClient{host: hostOf(srv), client: srv.Client(), ttl: time.Minute}
+		return &registryClient{host: srv.Host(), client: srv.Client(), ttl: time.Minute}
 	}
 	base := strings.TrimSuffix(srv.URL, "/")
 
@@ -124,11 +124,11 @@ func TestRegistryClient(t *testing.T) {
 		srv.Reset()
 		for range 2 {
 			u, err := c.providersURL(ctx)
-			if err != nil || u.String() != base+ProvidersPath {
-				t.Fatalf("providersURL() = %v, %v, want %s", u, err, base+ProvidersPath)
+			if err != nil || u.String() != base+Path {
+				t.Fatalf("providersURL() = %v, %v, want %s", u, err, base+Path)
 			}
 		}
-		if n := count(srv.Requests(), discoveryPath); n != 1 {
+		if n := mirrortest.Count(srv.Requests(), protocol.DiscoveryPath); n != 1 {
 			t.Errorf("discovery requests = %d, want 1", n)
 		}
 	})

@@ -1,4 +1,4 @@
-package mirror
+package providers
 
 import (
 	"context"
@@ -14,14 +14,14 @@ import (
 	"golang.org/x/mod/semver"
 )
 
-// ProvidersPath is where a [Server] with a signing key serves the
+// Path is where a [Server] with a signing key serves the
 // Provider Registry Protocol, as its service discovery document says:
 // {"providers.v1": "/v1/providers/"}.
-const ProvidersPath = "/v1/providers/"
+const Path = "/v1/providers/"
 
-// registryPattern is the path of a provider under ProvidersPath, after
+// registryPattern is the path of a provider under Path, after
 // the method.
-const registryPattern = ProvidersPath + "{namespace}/{type}"
+const registryPattern = Path + "{namespace}/{type}"
 
 // The Provider Registry Protocol's documents.
 type (
@@ -177,7 +177,7 @@ func (s *Server) handleRegistryDownload(w http.ResponseWriter, r *http.Request) 
 		s.Fail(w, r, fmt.Errorf("archive %s/%s: %w", p, name, protocol.ErrNotFound))
 		return
 	}
-	versionPath := ProvidersPath + p.Namespace + "/" + p.Type + "/" + version + "/"
+	versionPath := Path + p.Namespace + "/" + p.Type + "/" + version + "/"
 	sums := SHA256SumsName(p.Type, version)
 	protocol.WriteJSON(w, registryDownload{
 		Protocols:           s.pull.protocols(p, version),
