@@ -42,11 +42,19 @@ type Func func(ctx context.Context, name string) error
 // A panic in fn is recovered and becomes that task's error. Run returns
 // when every started fn has returned.
 func Run(ctx context.Context, tasks []Task, limit int, fn Func) map[string]error {
+	return RunShared(ctx, tasks, limit, nil, fn)
+}
+
+// RunShared is Run with a second limit, shared with other Runs going on
+// side by side: a task starts only when this Run is under its own limit
+// and it got a runner from the pool. Runs with tasks ready take runners in
+// turn (see Pool). A nil pool shares nothing.
+func RunShared(ctx context.Context, tasks []Task, limit int, pool *Pool, fn Func) map[string]error {
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
 	s := newRun(tasks)
-	s.loop(ctx, limit, fn)
+	s.loop(ctx, limit, pool, fn)
 	return s.results
 }
 
@@ -310,24 +318,50 @@ func (s *run) firstFailed(i int) (string, error) {
 }
 
 // loop starts ready tasks while there is room and collects their results
-// until every task is done.
-func (s *run) loop(ctx context.Context, limit int, fn Func) {
+// until every task is done. With a pool, each start also takes a runner
+// from it, returned when the task finishes.
+func (s *run) loop(ctx context.Context, limit int, pool *Pool, fn Func) {
 	results := make(chan finished)
 	inFlight := 0
 	cancelled := false
+	// waitingFor is this Run's place in the pool's queue, while it waits
+	// for a runner.
+	var waitingFor *ticket
+	defer func() {
+		if waitingFor != nil {
+			pool.withdraw(waitingFor)
+		}
+	}()
 	for s.remaining > 0 {
 		if !cancelled && ctx.Err() != nil {
 			cancelled = true
 			s.cancelWaiting(ctx.Err())
+			if waitingFor != nil {
+				pool.withdraw(waitingFor)
+				waitingFor = nil
+			}
 		}
 		for !cancelled && inFlight < limit && len(s.ready) > 0 {
+			if pool != nil {
+				if waitingFor == nil {
+					waitingFor = pool.request()
+				}
+				select {
+				case <-waitingFor.granted:
+					waitingFor = nil
+				default:
+				}
+				if waitingFor != nil {
+					break // not this Run's turn yet
+				}
+			}
 			i := s.ready[0]
 			s.ready = s.ready[1:]
 			s.state[i] = running
 			inFlight++
 			go start(ctx, i, s.tasks[i].Name, fn, results)
 		}
-		if inFlight == 0 {
+		if inFlight == 0 && waitingFor == nil {
 			// Nothing runs, so nothing will ever make a task ready: every
 			// task is settled already. Guard against waiting forever all
 			// the same.
@@ -338,10 +372,19 @@ func (s *run) loop(ctx context.Context, limit int, fn Func) {
 		if cancelled {
 			done = nil // handled; wait for the running tasks only
 		}
+		var granted <-chan struct{}
+		if waitingFor != nil {
+			granted = waitingFor.granted
+		}
 		select {
 		case r := <-results:
 			inFlight--
+			if pool != nil {
+				pool.release()
+			}
 			s.finish(r.task, r.err)
+		case <-granted:
+			// Taken at the top of the loop.
 		case <-done:
 			// Handled at the top of the loop; running tasks still report.
 		}
