@@ -13,6 +13,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/lineage"
 	"github.com/strata-iac/strata/orchestrator/source"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
@@ -34,6 +35,9 @@ type Config struct {
 	// ContractPrefix the key prefix (contracts.DefaultPrefix when empty).
 	Contracts      contracts.Store
 	ContractPrefix string
+	// Schemas keeps the schema history of published contracts; none is
+	// kept when nil.
+	Schemas *lineage.Store
 	// History records every run.
 	History *history.Store
 	// Policy judges every plan with changes. PolicyErr, when set, is why
@@ -290,6 +294,11 @@ func (r *Runner) steps(ctx context.Context, log *slog.Logger, req Request, in in
 		run.Result = history.ResultNoChanges
 		out.message = "no changes, the infrastructure is up to date"
 		if req.Operation == history.OperationPlan {
+			return out, nil
+		}
+		if r.contractCurrent(ctx, req, in, prev, hasPrev) {
+			run.Contract = prev.Contract
+			log.Debug("contract " + prev.Contract + " unchanged: same inputs as run #" + fmt.Sprint(prev.Number) + " and no changes")
 			return out, nil
 		}
 		return out, r.publish(ctx, log, req, ws, run)
