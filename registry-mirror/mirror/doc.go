@@ -21,9 +21,9 @@
 // Its [Options] are the providers' options; the upload token, size limit
 // and logger apply to modules too. tofu only talks to a network mirror or
 // a registry over https, which [Server.ListenAndServeTLS] serves;
-// [CLIConfig] writes the tofu CLI configuration that points tofu at a
-// mirror, with a shared plugin cache. Modules need no configuration:
-// their source names the registry's host, as in
+// orchestrator/tofu's CLIConfig writes the tofu CLI configuration that
+// points tofu at a mirror, with a shared plugin cache. Modules need no
+// configuration: their source names the registry's host, as in
 //
 //	source = "mirror.internal:8443/acme/network/aws"
 package mirror
