@@ -54,3 +54,15 @@ func ZipFile(t testing.TB, dir, name string, files ...File) string {
 	}
 	return path
 }
+
+// ProviderZip is a minimal package of the test provider's type
+// (ProviderType): its executable and a license, body making each
+// version's archive different. It is no provider tofu can run; for that,
+// see BuildProvider.
+func ProviderZip(t testing.TB, body string) []byte {
+	t.Helper()
+	return Zip(t,
+		File{Name: "terraform-provider-" + ProviderType + "_v" + body, Mode: 0o755, Body: body},
+		File{Name: "LICENSE", Body: "MPL-2.0"},
+	)
+}

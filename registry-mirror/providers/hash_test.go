@@ -129,7 +129,7 @@ func TestArchiveHashes(t *testing.T) {
 			}
 
 			// Copied in by hand: no hashes file.
-			data := providerZip(t, "0.1.0")
+			data := mirrortest.ProviderZip(t, "0.1.0")
 			if err := s.st.Replace(ctx, key, data); err != nil {
 				t.Fatal(err)
 			}
@@ -161,7 +161,7 @@ func TestArchiveHashes(t *testing.T) {
 			}
 
 			// A changed archive is hashed again, and its file rewritten.
-			changed := providerZip(t, "0.1.0, changed by hand")
+			changed := mirrortest.ProviderZip(t, "0.1.0, changed by hand")
 			if err := s.st.Replace(ctx, key, changed); err != nil {
 				t.Fatal(err)
 			}

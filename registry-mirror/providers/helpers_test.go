@@ -12,27 +12,18 @@ import (
 	"github.com/strata-iac/strata/registry-mirror/storage"
 )
 
+// The address of the provider the tests add.
 const (
-	testHost = "registry.opentofu.org"
-	testNS   = "strata-iac"
-	testType = "strata"
+	testHost = mirrortest.ProviderHostname
+	testNS   = mirrortest.ProviderNamespace
+	testType = mirrortest.ProviderType
 )
-
-// providerZip is a minimal provider package for testType: its executable
-// and a license, the body making each version's archive different.
-func providerZip(t *testing.T, body string) []byte {
-	t.Helper()
-	return mirrortest.Zip(t,
-		mirrortest.File{Name: "terraform-provider-" + testType + "_v" + body, Mode: 0o755, Body: body},
-		mirrortest.File{Name: "LICENSE", Body: "MPL-2.0"},
-	)
-}
 
 // add stores a minimal package of testType at version for os_arch.
 func add(t *testing.T, s *Store, version, os, arch string) {
 	t.Helper()
 	if err := s.Add(context.Background(), testHost, testNS, testType, version, os, arch,
-		bytes.NewReader(providerZip(t, version))); err != nil {
+		bytes.NewReader(mirrortest.ProviderZip(t, version))); err != nil {
 		t.Fatalf("Add(%s %s_%s) = %v, want nil", version, os, arch, err)
 	}
 }

@@ -17,7 +17,7 @@ func TestPullThroughIndexes(t *testing.T) {
 	// The cache holds a version of its own, which the upstream lacks.
 	add(t, p.cacheStore, "0.3.0", "linux", "amd64")
 	if err := p.cacheStore.Add(context.Background(), "mirror.internal", testNS, testType, "1.0.0", "linux", "amd64",
-		bytes.NewReader(providerZip(t, "1.0.0"))); err != nil {
+		bytes.NewReader(mirrortest.ProviderZip(t, "1.0.0"))); err != nil {
 		t.Fatal(err)
 	}
 	la, da := p.upstreamArchive(t, "0.1.0", "linux_amd64"), p.upstreamArchive(t, "0.1.0", "darwin_arm64")

@@ -26,7 +26,7 @@ func TestAddProvider(t *testing.T) {
 	ctx := context.Background()
 	sDir := filepath.Join(t.TempDir(), "mirror")
 	s := NewStore(storage.NewDir(sDir))
-	data := providerZip(t, "0.1.0")
+	data := mirrortest.ProviderZip(t, "0.1.0")
 	if err := s.Add(ctx, testHost, testNS, testType, "0.1.0", "linux", "amd64", bytes.NewReader(data)); err != nil {
 		t.Fatalf("Add() = %v, want nil", err)
 	}
@@ -58,7 +58,7 @@ func TestAddProvider(t *testing.T) {
 		assertNoTemporaryFiles(t, dir)
 	})
 	t.Run("different bytes", func(t *testing.T) {
-		err := s.Add(ctx, testHost, testNS, testType, "0.1.0", "linux", "amd64", bytes.NewReader(providerZip(t, "other")))
+		err := s.Add(ctx, testHost, testNS, testType, "0.1.0", "linux", "amd64", bytes.NewReader(mirrortest.ProviderZip(t, "other")))
 		if !errors.Is(err, protocol.ErrExists) {
 			t.Errorf("Add(different bytes) = %v, want protocol.ErrExists", err)
 		}
@@ -69,7 +69,7 @@ func TestAddProvider(t *testing.T) {
 	})
 	t.Run("normalized to lower case", func(t *testing.T) {
 		if err := s.Add(ctx, "REGISTRY.opentofu.org", "Strata-IaC", "Strata", "0.2.0", "Linux", "AMD64",
-			bytes.NewReader(providerZip(t, "0.2.0"))); err != nil {
+			bytes.NewReader(mirrortest.ProviderZip(t, "0.2.0"))); err != nil {
 			t.Fatalf("Add(mixed case) = %v, want nil", err)
 		}
 		if _, err := os.Stat(filepath.Join(dir, "terraform-provider-strata_0.2.0_linux_amd64.zip")); err != nil {
@@ -155,7 +155,7 @@ func TestAddProviderConcurrent(t *testing.T) {
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
 			s := b.new(t)
-			zips := [][]byte{providerZip(t, "a"), providerZip(t, "b")}
+			zips := [][]byte{mirrortest.ProviderZip(t, "a"), mirrortest.ProviderZip(t, "b")}
 			errs := make([]error, len(zips))
 			var wg sync.WaitGroup
 			for i, z := range zips {
@@ -195,7 +195,7 @@ func TestAddProviderConcurrent(t *testing.T) {
 func TestPut(t *testing.T) {
 	const token = "s3cret"
 	const path = "/registry.opentofu.org/strata-iac/strata/terraform-provider-strata_0.1.0_linux_amd64.zip"
-	data := providerZip(t, "0.1.0")
+	data := mirrortest.ProviderZip(t, "0.1.0")
 	tests := []struct {
 		name       string
 		opts       Options
@@ -254,7 +254,7 @@ func TestPut(t *testing.T) {
 		s, _ := newDirStore(t)
 		add(t, s, "0.1.0", "linux", "amd64")
 		srv := testServer(s, Options{UploadToken: token})
-		req := httptest.NewRequest(http.MethodPut, path, bytes.NewReader(providerZip(t, "different")))
+		req := httptest.NewRequest(http.MethodPut, path, bytes.NewReader(mirrortest.ProviderZip(t, "different")))
 		req.Header.Set("Authorization", "Bearer "+token)
 		rec := httptest.NewRecorder()
 		srv.ServeHTTP(rec, req)
