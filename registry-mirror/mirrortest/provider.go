@@ -40,9 +40,12 @@ type Provider struct {
 // BuildProvider builds the test provider at version into a temporary
 // directory of the test and packs it. It needs the go command and the
 // module's dependencies; it takes seconds with a warm build cache and
-// longer on a cold one.
+// longer on a cold one. With -short it skips the test instead.
 func BuildProvider(t testing.TB, version string) Provider {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the test provider; skipped with -short")
+	}
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
 		goCmd = filepath.Join(runtime.GOROOT(), "bin", "go")
