@@ -19,6 +19,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/graph"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/scheduler"
 	"github.com/strata-iac/strata/orchestrator/source"
@@ -96,6 +97,9 @@ func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Option
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	// Each run's lines are also kept in a file of their own, for the web
+	// view's stack page.
+	log = slog.New(slog.NewMultiHandler(log.Handler(), runlog.NewFiles(RunLogDir(st.StateDir, env.Client, env.Name), nil)))
 	log.Info(fmt.Sprintf("%s %s/%s: %d stacks, at most %d at once", op, env.Client, env.Name, len(env.Stacks), maxRunners(opts, env)))
 	pol, polErr := loadPolicy(ctx, env, opts)
 	if polErr != nil {
@@ -189,6 +193,12 @@ func OpenStores(ctx context.Context, env *environment.Environment, stateDir stri
 		History:        h,
 		Approvals:      approval.New(filepath.Join(stateDir, "held")),
 	}, nil
+}
+
+// RunLogDir is where the lines of every run of an environment's stacks are
+// kept: <state dir>/logs/<client>/<env>/<stack>/<run>.log.
+func RunLogDir(stateDir, client, env string) string {
+	return filepath.Join(stateDir, "logs", client, env)
 }
 
 // Close closes the stores.

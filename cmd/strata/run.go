@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/review"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
@@ -71,7 +72,7 @@ changed since its last successful apply is not planned again until
 					return err
 				}
 			case "markdown":
-				if err := writeMarkdown(g.stdout, rep); err != nil {
+				if err := review.Markdown(g.stdout, rep); err != nil {
 					return err
 				}
 			default:

@@ -1,6 +1,8 @@
 package runner
 
 import (
+	"github.com/strata-iac/strata/orchestrator/runlog"
+
 	"context"
 	"fmt"
 	"log/slog"
@@ -57,6 +59,8 @@ func (r *Runner) Remove(ctx context.Context, rr RemoveRequest) (Result, error) {
 	if err != nil {
 		return Result{Stack: rr.Stack}, fmt.Errorf("remove stack %s: %w", rr.Stack, err)
 	}
+	// Every line of the run from here on carries its number.
+	log = log.With(runlog.RunKey, run.Number)
 	log.Info(fmt.Sprintf("run #%d started", run.Number), "operation", string(rr.Operation), "mode", "auto", "version", "removed")
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
 	defer cancel()

@@ -1,6 +1,8 @@
 package runner
 
 import (
+	"github.com/strata-iac/strata/orchestrator/runlog"
+
 	"context"
 	"errors"
 	"fmt"
@@ -230,6 +232,8 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return res, fmt.Errorf("run stack %s: %w", s.Name, err)
 	}
+	// Every line of the run from here on carries its number.
+	log = log.With(runlog.RunKey, run.Number)
 	log.Info(fmt.Sprintf("run #%d started", run.Number),
 		"operation", string(req.Operation), "mode", mode(s), "version", versionOrDigest(req.Artifact))
 
