@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -41,27 +42,8 @@ in the state directory (held/<client>/<env>/<stack>/<plan id>/summary.md).`,
 			if strings.TrimSpace(reason) == "" {
 				return &exitError{code: 2, msg: "approve: --reason is required: say why this plan may be applied"}
 			}
-			ctx := cmd.Context()
-			env, _, err := orchestrator.Validate(ctx, envDir)
+			a, err := recordApproval(cmd.Context(), envDir, g.stateDir, stack, id, approver(by), reason)
 			if err != nil {
-				return err
-			}
-			if env.Stack(stack) == nil {
-				return fmt.Errorf("approve: environment %s has no stack %q", envDir, stack)
-			}
-			st, err := orchestrator.OpenStores(ctx, env, g.stateDir)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			a := approval.Approval{
-				Client: env.Client, Env: env.Name, Stack: stack, PlanID: id,
-				By: approver(by), Reason: reason, ApprovedAt: time.Now().UTC(),
-			}
-			if err := st.Approvals.Approve(ctx, a); err != nil {
-				if errors.Is(err, approval.ErrNoHeldPlan) {
-					return fmt.Errorf("%w%s", err, heldList(cmd, st, env.Client, env.Name, stack))
-				}
 				return err
 			}
 			if g.output == "json" {
@@ -77,10 +59,40 @@ in the state directory (held/<client>/<env>/<stack>/<plan id>/summary.md).`,
 	return cmd
 }
 
+// recordApproval records a person's approval of one held plan of a stack
+// in the state directory: `strata approve` and the web view of `strata
+// serve` both approve through it. An id that is not held is refused, with
+// the plans that are.
+func recordApproval(ctx context.Context, envDir, stateDir, stack, id, by, reason string) (approval.Approval, error) {
+	env, _, err := orchestrator.Validate(ctx, envDir)
+	if err != nil {
+		return approval.Approval{}, err
+	}
+	if env.Stack(stack) == nil {
+		return approval.Approval{}, fmt.Errorf("approve: environment %s has no stack %q", envDir, stack)
+	}
+	st, err := orchestrator.OpenStores(ctx, env, stateDir)
+	if err != nil {
+		return approval.Approval{}, err
+	}
+	defer st.Close()
+	a := approval.Approval{
+		Client: env.Client, Env: env.Name, Stack: stack, PlanID: id,
+		By: by, Reason: reason, ApprovedAt: time.Now().UTC(),
+	}
+	if err := st.Approvals.Approve(ctx, a); err != nil {
+		if errors.Is(err, approval.ErrNoHeldPlan) {
+			return approval.Approval{}, fmt.Errorf("%w%s", err, heldList(ctx, st, env.Client, env.Name, stack))
+		}
+		return approval.Approval{}, err
+	}
+	return a, nil
+}
+
 // heldList names the stack's held plans, for an approval of an id that is
 // not held.
-func heldList(cmd *cobra.Command, st *orchestrator.Stores, client, env, stack string) string {
-	held, err := st.Approvals.HeldPlans(cmd.Context(), client, env, stack)
+func heldList(ctx context.Context, st *orchestrator.Stores, client, env, stack string) string {
+	held, err := st.Approvals.HeldPlans(ctx, client, env, stack)
 	if err != nil || len(held) == 0 {
 		return fmt.Sprintf("; stack %s has no held plan", stack)
 	}
