@@ -30,6 +30,9 @@ const historyTimeout = 300 * time.Millisecond
 // envView is one environment as the pages show it.
 type envView struct {
 	Dir, Client, Name, Class string
+	// RepoDir is the environment's directory in its repository
+	// (environments/<client>/<env>).
+	RepoDir string
 	// Problem says why the environment could not be loaded; the rest is
 	// then empty.
 	Problem string
@@ -101,7 +104,7 @@ func (s *Server) environments(ctx context.Context) []*envView {
 			}
 			continue
 		}
-		v.env, v.graph = env, g
+		v.env, v.graph, v.RepoDir = env, g, env.Dir
 		v.StateDir = s.stateDir(env)
 		s.fillStacks(ctx, v)
 	}
