@@ -13,7 +13,7 @@ import (
 
 func TestMarkdown(t *testing.T) {
 	held := orchestrator.StackReport{
-		Stack: "network", Layer: "network", Version: "0.2.0", Result: "held", Cause: "upgrade",
+		Stack: "network", Layer: "network", Version: "0.2.0", Result: history.ResultHeld, Cause: "upgrade",
 		Why: "upgrading the infrastructure from version 0.1.0 to 0.2.0", PlanID: "plan-0123456789ab",
 		Summary: history.Summary{Add: 1, Destroy: 1}, Changes: []string{"create terraform_data.b", "delete terraform_data.a"},
 		Policy: &orchestrator.PolicyReport{Denies: []policy.Finding{{Rule: "deny_delete", Address: "terraform_data.a", Message: "destroys a|b"}}},
@@ -25,7 +25,7 @@ func TestMarkdown(t *testing.T) {
 	}{
 		{
 			name:   "unchanged stack: table only",
-			stacks: []orchestrator.StackReport{{Stack: "account", Layer: "account", Version: "0.1.0", Result: "unchanged"}},
+			stacks: []orchestrator.StackReport{{Stack: "account", Layer: "account", Version: "0.1.0", Result: history.ResultUnchanged}},
 			want: []string{
 				"## strata apply: demo/dev (non-prod)\n\n",
 				"| stack | layer | version | result | cause | changes | policy |\n|---|---|---|---|---|---|---|\n",
@@ -68,7 +68,7 @@ func TestMarkdown(t *testing.T) {
 func countProblems(stacks []orchestrator.StackReport) int {
 	n := 0
 	for _, s := range stacks {
-		if len(s.Changes) > 0 || s.Policy != nil || problem(s.Result) {
+		if len(s.Changes) > 0 || s.Policy != nil || !s.Result.Converged() {
 			n++
 		}
 	}

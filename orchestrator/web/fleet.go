@@ -8,10 +8,7 @@ import (
 )
 
 // results are the results the fleet filters by, in the order offered.
-var results = []string{
-	history.ResultApplied, history.ResultNoChanges, history.ResultUnchanged, history.ResultPlanned, history.ResultHeld,
-	history.ResultFailed, history.ResultWaiting, history.ResultSkipped, history.ResultInterrupted,
-}
+var results = append(slices.Clone(history.Results), history.ResultInterrupted)
 
 type fleetPage struct {
 	page
@@ -21,8 +18,10 @@ type fleetPage struct {
 	Rows    []fleetRow
 	// Clients, Classes and Results are the filters' choices; Client, Class
 	// and Result the chosen ones.
-	Clients, Classes, Results []string
-	Client, Class, Result     string
+	Clients, Classes []string
+	Results          []history.Result
+	Client, Class    string
+	Result           history.Result
 	Running                   bool
 }
 
@@ -41,7 +40,10 @@ type fleetCell struct {
 func (s *Server) handleFleet(w http.ResponseWriter, r *http.Request) {
 	envs := s.environments(r.Context())
 	q := r.URL.Query()
-	p := &fleetPage{page: s.newPage(w, r, "Fleet"), Client: q.Get("client"), Class: q.Get("class"), Result: q.Get("result"), Results: results}
+	p := &fleetPage{page: s.newPage(w, r, "Fleet"), Client: q.Get("client"), Class: q.Get("class"), Results: results}
+	if res := history.Result(q.Get("result")); slices.Contains(results, res) {
+		p.Result = res
+	}
 	p.Nav = "fleet"
 	for _, v := range envs {
 		if !slices.Contains(p.Clients, v.Client) {

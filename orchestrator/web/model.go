@@ -17,7 +17,6 @@ import (
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/graph"
 	"github.com/strata-iac/strata/orchestrator/history"
-	"github.com/strata-iac/strata/orchestrator/runner"
 )
 
 // runsShown is how many runs of a stack the view reads.
@@ -57,7 +56,8 @@ type envView struct {
 type stackView struct {
 	Client, Env, Name, Layer string
 	// Result and Cause are of the last reconcile, else of the last run.
-	Result, Cause string
+	Result history.Result
+	Cause  string
 	// Applied is the version of the last successful apply; Resolved what
 	// the last reconcile resolved; Newer is true when Resolved is a higher
 	// version than Applied.
@@ -69,9 +69,11 @@ type stackView struct {
 	Removed bool
 }
 
-// snapshot is the runs of every stack, as read from one history file.
+// snapshot is the runs of every stack, as read from one history file,
+// with each stack's last good run (history.Store.LastGood).
 type snapshot struct {
 	runs map[string][]history.Run
+	good map[string]history.Run
 	at   time.Time
 }
 
@@ -151,11 +153,8 @@ func (s *Server) fillStacks(ctx context.Context, v *envView) {
 		} else {
 			sv.Removed, sv.Layer = true, "removed"
 		}
-		for _, r := range sv.Runs {
-			if r.Operation == string(runner.OpApply) && (r.Result == history.ResultApplied || r.Result == history.ResultNoChanges) {
-				sv.Applied = r.ToVersion
-				break
-			}
+		if good, ok := snap.good[runKey(v.Client, v.Name, name)]; ok {
+			sv.Applied = good.ToVersion
 		}
 		if len(sv.Runs) > 0 {
 			sv.Result, sv.Cause = sv.Runs[0].Result, sv.Runs[0].Cause
@@ -203,7 +202,7 @@ func (s *Server) readHistory(ctx context.Context, path string) (snapshot, bool, 
 		return s.snapshots[path], false, err
 	}
 	defer h.Close()
-	snap := snapshot{runs: map[string][]history.Run{}, at: s.cfg.Now()}
+	snap := snapshot{runs: map[string][]history.Run{}, good: map[string]history.Run{}, at: s.cfg.Now()}
 	for _, e := range s.cfg.Environments {
 		env, _ := environment.Load(ctx, e)
 		if env == nil {
@@ -219,6 +218,13 @@ func (s *Server) readHistory(ctx context.Context, path string) (snapshot, bool, 
 				return s.snapshots[path], false, err
 			}
 			snap.runs[runKey(env.Client, env.Name, st)] = runs
+			good, ok, err := h.LastGood(ctx, env.Client, env.Name, st)
+			if err != nil {
+				return s.snapshots[path], false, err
+			}
+			if ok {
+				snap.good[runKey(env.Client, env.Name, st)] = good
+			}
 		}
 	}
 	s.snapshots[path] = snap

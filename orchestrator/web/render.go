@@ -82,17 +82,19 @@ func (s *Server) renderError(w http.ResponseWriter, r *http.Request, code int, m
 }
 
 var funcs = template.FuncMap{
-	"resultClass": func(result string) string {
-		if result == "" {
-			return "result-none"
+	// resultClass is the CSS class of a result (a history.Result).
+	"resultClass": func(result any) string {
+		if s := fmt.Sprint(result); s != "" {
+			return "result-" + s
 		}
-		return "result-" + result
+		return "result-none"
 	},
-	"orDash": func(s string) string {
-		if s == "" {
-			return "–"
+	// orDash writes a string, or a result, or a dash for nothing.
+	"orDash": func(v any) string {
+		if s := fmt.Sprint(v); s != "" {
+			return s
 		}
-		return s
+		return "–"
 	},
 	"ago":      ago,
 	"duration": roundDuration,

@@ -13,9 +13,9 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/daemon"
+	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/internal/testrepo"
 	"github.com/strata-iac/strata/orchestrator/runlog"
-	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
 
@@ -136,7 +136,7 @@ func TestWebView(t *testing.T) {
 	testrepo.SetInit(t, v.root, "acme", "dev", "appGeneration", `"2"`)
 	v.d.Trigger()
 	held := stackResult(t, v.waitPass(t, 2), "app")
-	if held.Result != runner.ResultHeld {
+	if held.Result != history.ResultHeld {
 		t.Fatalf("after a replace app = %s, want held\nlogs:\n%s", held.Result, v.logs.String())
 	}
 
@@ -263,7 +263,7 @@ func TestWebView(t *testing.T) {
 		if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/held?approved="+held.PlanID {
 			t.Fatalf("POST /held/approve = %d %s %s, want 303 to /held?approved=%s", w.Code, w.Header().Get("Location"), w.Body.String(), held.PlanID)
 		}
-		if got := stackResult(t, v.waitPass(t, n+1), "app"); got.Result != runner.ResultApplied {
+		if got := stackResult(t, v.waitPass(t, n+1), "app"); got.Result != history.ResultApplied {
 			t.Errorf("after the approval app = %s (%s), want applied\nlogs:\n%s", got.Result, got.Message, v.logs.String())
 		}
 		if body := v.do(request{method: "GET", path: "/held", token: approveToken}).Body.String(); !strings.Contains(body, "No plan is held.") {
