@@ -165,7 +165,9 @@ func TestWebViewInBrowser(t *testing.T) {
 			var st struct {
 				Environments []struct {
 					Running bool
-					Report  *struct{ Stacks []struct{ Stack, Result, PlanID string } }
+					Report  *struct {
+						Stacks []struct{ Stack, Result, PlanID string }
+					}
 				}
 			}
 			if err := json.Unmarshal([]byte(api("GET", "/api/v1/status")), &st); err == nil && len(st.Environments) == 1 &&

@@ -22,7 +22,7 @@ type fleetPage struct {
 	Results          []history.Result
 	Client, Class    string
 	Result           history.Result
-	Running                   bool
+	Running          bool
 }
 
 type fleetRow struct {
