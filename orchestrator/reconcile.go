@@ -1,14 +1,11 @@
 package orchestrator
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -28,9 +25,10 @@ import (
 
 // DefaultMaxRunners bounds the tofu processes that run at once, as the
 // seed's ResourceQuota does.
-const DefaultMaxRunners = 10
+const DefaultMaxRunners = environment.DefaultMaxRunners
 
-// Options configure a reconcile.
+// Options configure a reconcile. StateDir, MaxRunners, DriftInterval and
+// the provider mirror override the environment's settings (see Settings).
 type Options struct {
 	// Tofu is the tofu binary.
 	Tofu string
@@ -64,13 +62,21 @@ type Options struct {
 	ProviderMirrorCA string
 }
 
-// InitProviderMirror is the init ConfigMap key that names the provider
-// network mirror when no --provider-mirror is given.
-const InitProviderMirror = "providerMirror"
-
-// InitIAMAllowedModules is the init ConfigMap key that lists, comma
-// separated, the module addresses allowed to change IAM resources.
-const InitIAMAllowedModules = "policyIAMAllowedModules"
+// Settings returns the environment's settings, parsed from its init
+// ConfigMap when it loaded, with the options' overrides applied.
+func (o Options) Settings(env *environment.Environment) (environment.Settings, error) {
+	set, err := env.Settings.With(environment.Overrides{
+		StateDir:         o.StateDir,
+		MaxRunners:       o.MaxRunners,
+		DriftInterval:    o.DriftInterval,
+		ProviderMirror:   o.ProviderMirror,
+		ProviderMirrorCA: o.ProviderMirrorCA,
+	})
+	if err != nil {
+		return set, fmt.Errorf("settings of %s/%s: %w", env.Client, env.Name, err)
+	}
+	return set, nil
+}
 
 // Reconcile runs one environment: load, graph, resolve, schedule, report.
 // The error is for the reconcile as a whole (an invalid environment, a
@@ -82,11 +88,11 @@ func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Option
 	if err != nil {
 		return nil, err
 	}
-	backend, err := stateBackend(env)
+	set, err := opts.Settings(env)
 	if err != nil {
 		return nil, err
 	}
-	st, err := OpenStores(ctx, env, opts.StateDir)
+	st, err := OpenStores(ctx, env, set)
 	if err != nil {
 		return nil, err
 	}
@@ -96,8 +102,8 @@ func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Option
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	log.Info(fmt.Sprintf("%s %s/%s: %d stacks, at most %d at once", op, env.Client, env.Name, len(env.Stacks), maxRunners(opts, env)))
-	pol, polErr := loadPolicy(ctx, env, opts)
+	log.Info(fmt.Sprintf("%s %s/%s: %d stacks, at most %d at once", op, env.Client, env.Name, len(env.Stacks), set.MaxRunners))
+	pol, polErr := loadPolicy(ctx, set, opts)
 	if polErr != nil {
 		log.Error(fmt.Sprintf("policy failed to load: %v; every plan with changes is held", polErr))
 	}
@@ -114,17 +120,17 @@ func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Option
 		ContractPrefix: st.ContractPrefix,
 		History:        st.History,
 		Approvals:      st.Approvals,
-		Backend:        backend,
+		Backend:        stateBackend(set.State),
 		Policy:         pol,
 		PolicyErr:      polErr,
 		Logger:         log,
 		Timeout:        opts.Timeout,
-		DriftInterval:  opts.DriftInterval,
-		ProviderMirror: cmp.Or(opts.ProviderMirror, env.Init[InitProviderMirror]),
-		// The CA file is read by tofu, in the stacks' workspaces.
-		ProviderMirrorCA: absOrEmpty(opts.ProviderMirrorCA),
+		DriftInterval:  set.DriftInterval,
+		ProviderMirror: set.ProviderMirror,
+		// The CA file is read by tofu, in the stacks' workspaces: absolute.
+		ProviderMirrorCA: set.ProviderMirrorCA,
 	}
-	results := schedule(ctx, env, dir, g, arts, resolver, op, cfg, maxRunners(opts, env), log)
+	results := schedule(ctx, env, dir, g, arts, resolver, op, cfg, set.MaxRunners, log)
 	removals := remove(ctx, log, env, dir, op, cfg, gone)
 	rep := report(env, g, op, arts, results, removals, started)
 	log.Info(rep.Line())
@@ -134,14 +140,8 @@ func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Option
 // loadPolicy prepares the policy engine once for the whole reconcile. A
 // policy that fails to load is not fatal to the reconcile: every plan with
 // changes is held instead (policies fail closed).
-func loadPolicy(ctx context.Context, env *environment.Environment, opts Options) (runner.Policy, error) {
-	var allowed []string
-	for _, m := range strings.Split(env.Init[InitIAMAllowedModules], ",") {
-		if m = strings.TrimSpace(m); m != "" {
-			allowed = append(allowed, m)
-		}
-	}
-	e, err := policy.Load(ctx, policy.Options{Dirs: opts.PolicyDirs, NoDefault: opts.NoDefaultPolicy, IAMAllowedModules: allowed})
+func loadPolicy(ctx context.Context, set environment.Settings, opts Options) (runner.Policy, error) {
+	e, err := policy.Load(ctx, policy.Options{Dirs: opts.PolicyDirs, NoDefault: opts.NoDefaultPolicy, IAMAllowedModules: set.IAMAllowedModules})
 	if err != nil {
 		return nil, err
 	}
@@ -158,38 +158,43 @@ type Stores struct {
 }
 
 // OpenStores opens the history, the held plans and the contract store of
-// an environment. The contract store is the one the environment's init
-// ConfigMap names (contractStore: local, ssm or s3).
-func OpenStores(ctx context.Context, env *environment.Environment, stateDir string) (*Stores, error) {
-	if stateDir == "" {
-		stateDir = filepath.Join(env.Root, ".strata")
-	}
-	// tofu runs in each stack's workspace, so every path handed to it must
-	// be absolute.
-	stateDir, err := filepath.Abs(stateDir)
+// an environment, where its settings say they are. It takes the history's
+// write lock: one reconcile at a time.
+func OpenStores(ctx context.Context, env *environment.Environment, set environment.Settings) (*Stores, error) {
+	cs, err := OpenContracts(ctx, env, set)
 	if err != nil {
-		return nil, fmt.Errorf("open state directory %s: %w", stateDir, err)
+		return nil, err
 	}
-	cs, err := stores.Open(ctx, env.Init, stateDir, env.Client, env.Name)
-	if err != nil {
-		return nil, fmt.Errorf("open contract store of %s/%s (%s): %w", env.Client, env.Name, environment.InitFile, err)
-	}
-	prefix, err := stores.Prefix(env.Init)
-	if err != nil {
-		return nil, fmt.Errorf("open contract store of %s/%s (%s): %w", env.Client, env.Name, environment.InitFile, err)
-	}
-	h, err := history.Open(ctx, filepath.Join(stateDir, "history.db"))
+	h, err := history.Open(ctx, filepath.Join(set.StateDir, "history.db"))
 	if err != nil {
 		return nil, err
 	}
 	return &Stores{
-		StateDir:       stateDir,
+		StateDir:       set.StateDir,
 		Contracts:      cs,
-		ContractPrefix: prefix,
+		ContractPrefix: set.Contracts.Prefix,
 		History:        h,
-		Approvals:      approval.New(filepath.Join(stateDir, "held")),
+		Approvals:      approval.New(filepath.Join(set.StateDir, heldDirName)),
 	}, nil
 }
+
+// OpenContracts opens the environment's contract store, as its settings
+// describe it. It makes no request.
+func OpenContracts(ctx context.Context, env *environment.Environment, set environment.Settings) (contracts.Store, error) {
+	c := set.Contracts
+	cs, err := stores.Open(ctx, stores.Config{
+		Kind:   c.Store,
+		Dir:    filepath.Join(set.StateDir, "contracts", env.Client, env.Name),
+		Region: c.Region, Endpoint: c.Endpoint, Bucket: c.Bucket, PathStyle: c.PathStyle, KMSKeyID: c.KMSKeyID,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("open contract store of %s/%s (%s): %w", env.Client, env.Name, environment.InitFile, err)
+	}
+	return cs, nil
+}
+
+// heldDirName is the state directory's directory of held plans.
+const heldDirName = "held"
 
 // Close closes the stores.
 func (s *Stores) Close() error { return s.History.Close() }
@@ -204,9 +209,6 @@ type resolved struct {
 // repository's checkout, and OCI registries through a client whose cache
 // is under the state directory.
 func NewResolver(env *environment.Environment, stateDir string, opts Options) *source.Resolver {
-	if stateDir == "" {
-		stateDir = filepath.Join(env.Root, ".strata")
-	}
 	return &source.Resolver{
 		Root: env.Root,
 		Registry: oci.New(oci.Options{
@@ -318,26 +320,4 @@ func schedule(ctx context.Context, env *environment.Environment, envDir string, 
 type outcome struct {
 	result runner.Result
 	err    error
-}
-
-// maxRunners is the bound on tofu processes: the option, else the init
-// key maxRunners (validated with the environment), else DefaultMaxRunners.
-func maxRunners(opts Options, env *environment.Environment) int {
-	if opts.MaxRunners > 0 {
-		return opts.MaxRunners
-	}
-	if n, err := strconv.Atoi(strings.TrimSpace(env.Init[environment.InitMaxRunners])); err == nil && n > 0 {
-		return n
-	}
-	return DefaultMaxRunners
-}
-
-func absOrEmpty(p string) string {
-	if p == "" {
-		return ""
-	}
-	if abs, err := filepath.Abs(p); err == nil {
-		return abs
-	}
-	return p
 }

@@ -33,7 +33,11 @@ unfinished (shown as interrupted).`,
 				return err
 			}
 			// A broken environment still has a history worth reading.
-			st, err := orchestrator.OpenStores(ctx, env, g.stateDir)
+			set, err := g.settings(env)
+			if err != nil {
+				return err
+			}
+			st, err := orchestrator.OpenStores(ctx, env, set)
 			if err != nil {
 				return err
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/tofu"
@@ -99,6 +100,11 @@ func (g *globals) logger() *slog.Logger {
 		w = g.stderr
 	}
 	return runlog.New(w, level)
+}
+
+// settings are the environment's settings with --state-dir applied.
+func (g *globals) settings(env *environment.Environment) (environment.Settings, error) {
+	return orchestrator.Options{StateDir: g.stateDir}.Settings(env)
 }
 
 func (g *globals) checkOutput(allowed ...string) error {

@@ -49,7 +49,11 @@ private. Stacks that have history but left the repository are listed too.`,
 			if err != nil {
 				return err
 			}
-			st, err := orchestrator.OpenStores(ctx, env, g.stateDir)
+			set, err := g.settings(env)
+			if err != nil {
+				return err
+			}
+			st, err := orchestrator.OpenStores(ctx, env, set)
 			if err != nil {
 				return err
 			}

@@ -70,7 +70,7 @@ func (s *Store) Hold(ctx context.Context, h Held, planFile string, planJSON []by
 	if err := ctx.Err(); err != nil {
 		return h, err
 	}
-	if err := validID(h.PlanID); err != nil {
+	if err := ValidID(h.PlanID); err != nil {
 		return h, fmt.Errorf("hold plan of stack %s: %w", h.Stack, err)
 	}
 	dir := s.planDir(h.Client, h.Env, h.Stack, h.PlanID)
@@ -102,7 +102,7 @@ func (s *Store) Hold(ctx context.Context, h Held, planFile string, planJSON []by
 
 // HeldPlan returns a held plan.
 func (s *Store) HeldPlan(ctx context.Context, client, env, stack, id string) (Held, error) {
-	if err := validID(id); err != nil {
+	if err := ValidID(id); err != nil {
 		return Held{}, fmt.Errorf("read held plan of stack %s: %w", stack, err)
 	}
 	dir := s.planDir(client, env, stack, id)
@@ -162,7 +162,7 @@ func (s *Store) Approve(ctx context.Context, a Approval) error {
 
 // Approved returns the approval of a plan id, if there is one.
 func (s *Store) Approved(ctx context.Context, client, env, stack, id string) (Approval, bool, error) {
-	if validID(id) != nil {
+	if ValidID(id) != nil {
 		return Approval{}, false, nil
 	}
 	var a Approval
@@ -202,7 +202,7 @@ func (s *Store) Release(ctx context.Context, client, env, stack, id string) erro
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := validID(id); err != nil {
+	if err := ValidID(id); err != nil {
 		return err
 	}
 	if err := os.RemoveAll(s.planDir(client, env, stack, id)); err != nil {
@@ -211,8 +211,9 @@ func (s *Store) Release(ctx context.Context, client, env, stack, id string) erro
 	return nil
 }
 
-// validID keeps ids to a file-name-safe form ("plan-" and hex digits).
-func validID(id string) error {
+// ValidID checks that id has the form of a plan id, "plan-" and hex
+// digits, which is also safe as a file name.
+func ValidID(id string) error {
 	rest, ok := strings.CutPrefix(id, "plan-")
 	if !ok || rest == "" || strings.Trim(rest, "0123456789abcdef") != "" {
 		return fmt.Errorf("invalid plan id %q: a plan id looks like plan-0123456789ab", id)

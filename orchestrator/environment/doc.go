@@ -7,4 +7,11 @@
 // ConfigMap), the Flux Kustomizations of every group, and the Terraform
 // objects (infra.contrib.fluxcd.io/v1alpha2) under the Kustomizations'
 // spec.path, with Flux's postBuild variable substitution applied.
+//
+// strata's own settings (state backend, contract store, runner limit,
+// provider mirror, IAM allow-list, state directory) are keys of the init
+// ConfigMap. They are named in settings.go, parsed and checked once while
+// the environment loads, and kept as Environment.Settings; every bad key is
+// a problem with its fix. The command line's Overrides are applied with
+// Settings.With. Nothing else reads those keys.
 package environment

@@ -5,21 +5,11 @@ import (
 	"os"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/Masterminds/semver/v3"
 
 	"github.com/strata-iac/strata/orchestrator/diag"
-)
-
-// The init ConfigMap's keys strata needs.
-const (
-	InitClientID         = "clientId"
-	InitEnvironment      = "environment"
-	InitEnvironmentClass = "environmentClass"
-	// InitMaxRunners bounds the environment's tofu processes.
-	InitMaxRunners = "maxRunners"
 )
 
 // duplicateObject reports an object whose name another object of the same
@@ -34,8 +24,9 @@ func duplicateObject(o, prev *object, where string) diag.Problem {
 }
 
 // checkInit checks the init ConfigMap at the environment's root and takes
-// the client, environment name and class from it.
+// the client, environment name, class and strata's settings from it.
 func (l *loader) checkInit() {
+	l.env.Settings = DefaultSettings(l.root)
 	file := l.rel(l.dir, InitFile)
 	keys := "clientId, environment, environmentClass (prod or non-prod), region and domain"
 	cm := l.configMaps[""][InitConfigMap]
@@ -88,16 +79,9 @@ func (l *loader) checkInit() {
 			Fix:     fmt.Sprintf("set %s to %q or %q in %s", InitEnvironmentClass, ClassProd, ClassNonProd, cm.File),
 		})
 	}
-	if v, ok := cm.Data[InitMaxRunners]; ok {
-		if n, err := strconv.Atoi(strings.TrimSpace(v)); err != nil || n < 1 {
-			l.problem(diag.Problem{
-				File:    cm.File,
-				Object:  cm.ref(),
-				Message: fmt.Sprintf("data.%s is %q; it must be a whole number of tofu processes, at least 1", InitMaxRunners, v),
-				Fix:     fmt.Sprintf("set %s to a number such as \"10\" in %s, or remove it", InitMaxRunners, cm.File),
-			})
-		}
-	}
+	settings, problems := parseSettings(l.root, cm)
+	l.env.Settings = settings
+	l.problems = append(l.problems, problems...)
 }
 
 // checkKustomization checks a Kustomization's source and dependencies.

@@ -43,7 +43,7 @@ const (
 // Defaults.
 const (
 	DefaultTimeout       = 10 * time.Minute
-	DefaultDriftInterval = time.Hour
+	DefaultDriftInterval = environment.DefaultDriftInterval
 )
 
 // Config is what every run shares.
