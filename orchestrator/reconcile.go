@@ -92,16 +92,15 @@ func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Option
 	if err != nil {
 		return nil, err
 	}
-	st, err := OpenStores(ctx, env, set)
-	if err != nil {
-		return nil, err
-	}
-	defer st.Close()
-
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	st, notes, err := openOrRepair(ctx, log, env, set)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
 	log.Info(fmt.Sprintf("%s %s/%s: %d stacks, at most %d at once", op, env.Client, env.Name, len(env.Stacks), set.MaxRunners))
 	pol, polErr := loadPolicy(ctx, set, opts)
 	if polErr != nil {
@@ -133,6 +132,7 @@ func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Option
 	results := schedule(ctx, env, dir, g, arts, resolver, op, cfg, set.MaxRunners, log)
 	removals := remove(ctx, log, env, dir, op, cfg, gone)
 	rep := report(env, g, op, arts, results, removals, started)
+	rep.Notes = notes
 	log.Info(rep.Line())
 	return rep, nil
 }
@@ -161,11 +161,22 @@ type Stores struct {
 // an environment, where its settings say they are. It takes the history's
 // write lock: one reconcile at a time.
 func OpenStores(ctx context.Context, env *environment.Environment, set environment.Settings) (*Stores, error) {
+	return openStores(ctx, env, set)
+}
+
+// OpenStoresReadOnly opens the stores for reading. It never waits for a
+// running reconcile: while one holds the history, the history reads as it
+// was when that reconcile began (Stores.HistoryFromSnapshot).
+func OpenStoresReadOnly(ctx context.Context, env *environment.Environment, set environment.Settings) (*Stores, error) {
+	return openStores(ctx, env, set, history.ReadOnly())
+}
+
+func openStores(ctx context.Context, env *environment.Environment, set environment.Settings, opts ...history.Option) (*Stores, error) {
 	cs, err := OpenContracts(ctx, env, set)
 	if err != nil {
 		return nil, err
 	}
-	h, err := history.Open(ctx, filepath.Join(set.StateDir, "history.db"))
+	h, err := history.Open(ctx, HistoryFile(set), opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -193,8 +204,41 @@ func OpenContracts(ctx context.Context, env *environment.Environment, set enviro
 	return cs, nil
 }
 
-// heldDirName is the state directory's directory of held plans.
-const heldDirName = "held"
+// HistoryFile is the environment's history file under the state directory.
+func HistoryFile(set environment.Settings) string {
+	return filepath.Join(set.StateDir, historyFileName)
+}
+
+// openOrRepair opens the stores for a reconcile. A damaged history does
+// not stop the reconcile: it is moved aside and a new one starts, which
+// the log and the returned notes say.
+func openOrRepair(ctx context.Context, log *slog.Logger, env *environment.Environment, set environment.Settings) (*Stores, []string, error) {
+	st, err := OpenStores(ctx, env, set)
+	if err == nil || !errors.Is(err, history.ErrCorrupt) {
+		return st, nil, err
+	}
+	moved, rerr := history.Repair(HistoryFile(set), time.Now())
+	if rerr != nil {
+		return nil, nil, errors.Join(err, rerr)
+	}
+	note := fmt.Sprintf("%v; moved it to %s and started a new history: every stack is planned again, and stacks removed from the repository before now are no longer known", err, moved)
+	log.Warn(note)
+	st, err = OpenStores(ctx, env, set)
+	if err != nil {
+		return nil, nil, err
+	}
+	return st, []string{note}, nil
+}
+
+// HistoryFromSnapshot reports whether the history reads the snapshot a
+// running reconcile made when it began.
+func (s *Stores) HistoryFromSnapshot() bool { return s.History.FromSnapshot() }
+
+// The state directory's files and directories.
+const (
+	historyFileName = "history.db"
+	heldDirName     = "held"
+)
 
 // Close closes the stores.
 func (s *Stores) Close() error { return s.History.Close() }

@@ -51,7 +51,7 @@ func Versions(ctx context.Context, dir string, opts Options) ([]VersionRow, erro
 	if err != nil {
 		return nil, err
 	}
-	st, err := OpenStores(ctx, env, set)
+	st, err := OpenStoresReadOnly(ctx, env, set)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
 
@@ -118,7 +120,13 @@ func TestApproveRemovedStack(t *testing.T) {
 		t.Fatalf("apply -o json: the removal of report is not held:\n%s", out)
 	}
 
+	// A running reconcile holds the history: approving does not need it.
+	holder, err := history.Open(context.Background(), filepath.Join(state, "history.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	out, errOut, code := strata(t, "approve", env, "report", id, "--reason", "report is retired", "--by", "ana", "--state-dir", state)
+	holder.Close()
 	if code != 0 || !strings.Contains(out, "approved plan "+id+" of stack report by ana") {
 		t.Fatalf("strata approve of the removed stack = %d, %q %q, want the approval", code, out, errOut)
 	}

@@ -107,6 +107,14 @@ func (g *globals) settings(env *environment.Environment) (environment.Settings, 
 	return orchestrator.Options{StateDir: g.stateDir}.Settings(env)
 }
 
+// noteSnapshot says on stderr when the history read is a running
+// reconcile's snapshot.
+func (g *globals) noteSnapshot(st *orchestrator.Stores) {
+	if st.HistoryFromSnapshot() {
+		fmt.Fprintln(g.stderr, "note: a reconcile is running; the history is shown as it was when it began")
+	}
+}
+
 func (g *globals) checkOutput(allowed ...string) error {
 	for _, a := range allowed {
 		if g.output == a {

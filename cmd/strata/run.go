@@ -109,6 +109,9 @@ func writeReport(g *globals, rep *orchestrator.Report) {
 			fmt.Fprintf(g.stdout, "\n%s %s: %s\n", s.Stack, s.Result, strings.TrimSpace(s.Message))
 		}
 	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(g.stdout, "\nnote: %s\n", n)
+	}
 }
 
 func dash(s string) string {

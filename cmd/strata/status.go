@@ -53,11 +53,12 @@ private. Stacks that have history but left the repository are listed too.`,
 			if err != nil {
 				return err
 			}
-			st, err := orchestrator.OpenStores(ctx, env, set)
+			st, err := orchestrator.OpenStoresReadOnly(ctx, env, set)
 			if err != nil {
 				return err
 			}
 			defer st.Close()
+			g.noteSnapshot(st)
 			var rows []stackStatus
 			seen := map[string]bool{}
 			for _, n := range gr.Nodes() {
