@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/strata-iac/strata/orchestrator/approval"
+	"github.com/strata-iac/strata/orchestrator/statedir"
 )
 
 // ApproveRequest is a person's approval of one held plan of a stack.
@@ -70,7 +71,7 @@ func Approve(ctx context.Context, dir string, req ApproveRequest, opts Options) 
 	if err != nil {
 		return approval.Approval{}, fmt.Errorf("approve: %w", err)
 	}
-	store := approval.New(filepath.Join(set.StateDir, heldDirName))
+	store := approval.New(filepath.Join(set.StateDir, statedir.Held))
 	held, err := store.HeldPlans(ctx, env.Client, env.Name, req.Stack)
 	if err != nil {
 		return approval.Approval{}, fmt.Errorf("approve: %w", err)

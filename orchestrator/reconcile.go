@@ -20,6 +20,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/scheduler"
 	"github.com/strata-iac/strata/orchestrator/source"
 	"github.com/strata-iac/strata/orchestrator/source/oci"
+	"github.com/strata-iac/strata/orchestrator/statedir"
 	"github.com/strata-iac/strata/policy"
 )
 
@@ -185,7 +186,7 @@ func openStores(ctx context.Context, env *environment.Environment, set environme
 		Contracts:      cs,
 		ContractPrefix: set.Contracts.Prefix,
 		History:        h,
-		Approvals:      approval.New(filepath.Join(set.StateDir, heldDirName)),
+		Approvals:      approval.New(filepath.Join(set.StateDir, statedir.Held)),
 	}, nil
 }
 
@@ -193,9 +194,13 @@ func openStores(ctx context.Context, env *environment.Environment, set environme
 // describe it. It makes no request.
 func OpenContracts(ctx context.Context, env *environment.Environment, set environment.Settings) (contracts.Store, error) {
 	c := set.Contracts
+	dir, err := statedir.Join(set.StateDir, statedir.Contracts, env.Client, env.Name)
+	if err != nil {
+		return nil, fmt.Errorf("open contract store of %s/%s: %w", env.Client, env.Name, err)
+	}
 	cs, err := stores.Open(ctx, stores.Config{
 		Kind:   c.Store,
-		Dir:    filepath.Join(set.StateDir, "contracts", env.Client, env.Name),
+		Dir:    dir,
 		Region: c.Region, Endpoint: c.Endpoint, Bucket: c.Bucket, PathStyle: c.PathStyle, KMSKeyID: c.KMSKeyID,
 	})
 	if err != nil {
@@ -206,7 +211,7 @@ func OpenContracts(ctx context.Context, env *environment.Environment, set enviro
 
 // HistoryFile is the environment's history file under the state directory.
 func HistoryFile(set environment.Settings) string {
-	return filepath.Join(set.StateDir, historyFileName)
+	return filepath.Join(set.StateDir, statedir.History)
 }
 
 // openOrRepair opens the stores for a reconcile. A damaged history does
@@ -233,12 +238,6 @@ func openOrRepair(ctx context.Context, log *slog.Logger, env *environment.Enviro
 // HistoryFromSnapshot reports whether the history reads the snapshot a
 // running reconcile made when it began.
 func (s *Stores) HistoryFromSnapshot() bool { return s.History.FromSnapshot() }
-
-// The state directory's files and directories.
-const (
-	historyFileName = "history.db"
-	heldDirName     = "held"
-)
 
 // Close closes the stores.
 func (s *Stores) Close() error { return s.History.Close() }

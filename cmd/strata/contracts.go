@@ -14,6 +14,7 @@ import (
 	"github.com/strata-iac/strata/contracts/stores"
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/statedir"
 )
 
 // externalProducer stands for the producer of a document under the prefix
@@ -94,7 +95,7 @@ func storeWhere(env *environment.Environment, set environment.Settings) string {
 	case environment.ContractsS3:
 		return fmt.Sprintf("the s3 store s3://%s%s", c.Bucket, at)
 	default:
-		return "the local store at " + filepath.Join(set.StateDir, "contracts", env.Client, env.Name)
+		return "the local store at " + filepath.Join(set.StateDir, statedir.Contracts, env.Client, env.Name)
 	}
 }
 

@@ -63,10 +63,10 @@ func (l *loader) checkInit() {
 			})
 		}
 	}
-	if v := cm.Data[InitClientID]; v != "" {
+	if v := cm.Data[InitClientID]; v != "" && l.checkLabel(cm, InitClientID) {
 		l.env.Client = v
 	}
-	if v := cm.Data[InitEnvironment]; v != "" {
+	if v := cm.Data[InitEnvironment]; v != "" && l.checkLabel(cm, InitEnvironment) {
 		l.env.Name = v
 	}
 	class := cm.Data[InitEnvironmentClass]
@@ -86,6 +86,7 @@ func (l *loader) checkInit() {
 
 // checkKustomization checks a Kustomization's source and dependencies.
 func (l *loader) checkKustomization(k *kustomization) {
+	l.checkObjectName(&k.object)
 	ref := k.Spec.SourceRef
 	switch {
 	case ref == nil:
@@ -143,7 +144,17 @@ func (l *loader) validateStacks() {
 	})
 	byName := map[string]*built{}
 	unique := l.stacks[:0]
+	sources := map[*ociRepository]bool{}
 	for _, b := range l.stacks {
+		if b.source != nil && !sources[b.source] {
+			sources[b.source] = true
+			l.checkObjectName(&b.source.object)
+		}
+		if !l.checkObjectName(&b.tf.object) {
+			// A name that could escape the state directory never
+			// becomes a stack.
+			continue
+		}
 		if prev := byName[b.stack.Name]; prev != nil {
 			l.problem(diag.Problem{
 				File:    b.tf.File,

@@ -16,6 +16,7 @@ import (
 	"github.com/strata-iac/strata/registry-mirror/mirror"
 
 	"github.com/strata-iac/strata/orchestrator/internal/atomicfile"
+	"github.com/strata-iac/strata/orchestrator/statedir"
 
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
@@ -50,11 +51,14 @@ type workspace struct {
 // writes the variables, the backend and the tofu CLI configuration.
 func (r *Runner) prepare(ctx context.Context, req Request, in inputs) (*workspace, error) {
 	s := req.Stack
-	dir := r.workspaceDir(req)
 	fail := func(err error) (*workspace, error) {
 		return nil, fmt.Errorf("prepare workspace of stack %s: %w", s.Name, err)
 	}
 	if err := ctx.Err(); err != nil {
+		return fail(err)
+	}
+	dir, err := r.workspaceDir(req)
+	if err != nil {
 		return fail(err)
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -152,8 +156,11 @@ func (r *Runner) backend(req Request) (string, error) {
 	if b := r.cfg.Backend; b.Kind == BackendS3 {
 		return s3Backend(b, fmt.Sprintf("%s/%s/stacks/%s.tfstate", req.Client, req.Env, req.Stack.Name)), nil
 	}
-	statePath, err := filepath.Abs(filepath.Join(r.cfg.StateDir, "state", req.Client, req.Env, req.Stack.Name+".tfstate"))
+	statePath, err := statedir.Join(r.cfg.StateDir, statedir.State, req.Client, req.Env, req.Stack.Name+".tfstate")
 	if err != nil {
+		return "", err
+	}
+	if statePath, err = filepath.Abs(statePath); err != nil {
 		return "", err
 	}
 	if err := os.MkdirAll(filepath.Dir(statePath), 0o700); err != nil {

@@ -38,7 +38,12 @@ func (r *Runner) Remove(ctx context.Context, rr RemoveRequest) (Result, error) {
 		// decides.
 		Stack: &environment.Stack{Name: rr.Stack, ApprovePlan: "auto", File: "(removed from the repository)"},
 	}
-	dir := r.workspaceDir(req)
+	dir, err := r.workspaceDir(req)
+	if err != nil {
+		err = fmt.Errorf("remove stack %s: %w", rr.Stack, err)
+		log.Error(err.Error())
+		return Result{Stack: rr.Stack, Message: err.Error()}, err
+	}
 	if _, err := os.Stat(filepath.Join(dir, varFileName)); err != nil {
 		err = fmt.Errorf("remove stack %s: it left the environment, but its workspace %s is gone, so strata cannot plan its destruction; "+
 			"its resources and state are untouched: destroy them with tofu from its last code, or put the stack back", rr.Stack, dir)
