@@ -38,6 +38,9 @@ holds, is left alone.`,
 			if err := g.checkOutput("text", "json"); err != nil {
 				return err
 			}
+			if limit < 0 {
+				return usageError("--limit is %d: it must be 0 (every run) or more", limit)
+			}
 			ctx := cmd.Context()
 			env, err := environment.Load(ctx, args[0])
 			if env == nil {

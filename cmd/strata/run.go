@@ -44,6 +44,9 @@ changed since its last successful apply is not planned again until
 			if err := g.checkOutput("text", "json", "markdown"); err != nil {
 				return err
 			}
+			if err := f.check(cmd); err != nil {
+				return err
+			}
 			bin, err := tofu.Find(f.tofu)
 			if err != nil {
 				return err
