@@ -56,6 +56,8 @@ type contractsEnv struct {
 	kind   string // environment.ContractsLocal, ContractsSSM or ContractsS3
 	prefix string
 	where  string // "the local store at …", for messages
+	// stateDir is the state directory, which keeps contract schemas.
+	stateDir string
 }
 
 // openContracts loads the environment at dir and opens its contract store.
@@ -74,7 +76,7 @@ func openContracts(ctx context.Context, g *globals, dir string) (*contractsEnv, 
 	}
 	return &contractsEnv{
 		env: env, store: st, kind: set.Contracts.Store, prefix: set.Contracts.Prefix,
-		where: storeWhere(env, set),
+		where: storeWhere(env, set), stateDir: set.StateDir,
 	}, nil
 }
 
