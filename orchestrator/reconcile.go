@@ -103,6 +103,9 @@ func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Option
 		return nil, err
 	}
 	defer st.Close()
+	if err := claim(ctx, st.History, env, set); err != nil {
+		return nil, err
+	}
 	log.Info(fmt.Sprintf("%s %s/%s: %d stacks, at most %d at once", op, env.Client, env.Name, len(env.Stacks), set.MaxRunners))
 	pol, polErr := loadPolicy(ctx, set, opts)
 	if polErr != nil {
