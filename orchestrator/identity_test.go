@@ -11,8 +11,8 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/diag"
+	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/internal/testrepo"
-	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
 
@@ -43,7 +43,7 @@ func TestIdentityIsTheDirectory(t *testing.T) {
 		}
 	}
 	state := t.TempDir()
-	_, err := orchestrator.Reconcile(context.Background(), a, runner.OpApply, orchestrator.Options{StateDir: state, Timeout: time.Minute})
+	_, err := orchestrator.Reconcile(context.Background(), a, history.OperationApply, orchestrator.Options{StateDir: state, Timeout: time.Minute})
 	if err == nil || !strings.Contains(err.Error(), "environments/client-b/stage") {
 		t.Errorf("Reconcile(%s) = %v, want the problem naming environments/client-b/stage", a, err)
 	}
@@ -69,14 +69,14 @@ func TestStateKeyOfAnotherEnvironment(t *testing.T) {
 	}
 	beta := copyEnv(t, root, "beta", "dev", "beta")
 	e := &env{t: t, root: root, state: t.TempDir(), tofu: tofutest.Binary(t)}
-	if rep, logs := e.reconcile(runner.OpApply, time.Hour); !rep.OK() {
+	if rep, logs := e.reconcile(history.OperationApply, time.Hour); !rep.Converged() {
 		t.Fatalf("apply of acme/dev failed:\n%s", logs)
 	}
 	before, err := os.ReadFile(shared)
 	if err != nil {
 		t.Fatalf("acme/dev's report wrote no state at %s: %v", shared, err)
 	}
-	_, err = orchestrator.Reconcile(context.Background(), beta, runner.OpApply, orchestrator.Options{Tofu: e.tofu, StateDir: e.state, Timeout: time.Minute})
+	_, err = orchestrator.Reconcile(context.Background(), beta, history.OperationApply, orchestrator.Options{Tofu: e.tofu, StateDir: e.state, Timeout: time.Minute})
 	want := "environment environments/beta/dev (beta/dev) would act on another environment's infrastructure: state:local:path=" + shared + " is environments/acme/dev's"
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("Reconcile(beta/dev) = %v, want an error containing %q", err, want)

@@ -29,6 +29,13 @@ import (
 // seed's ResourceQuota does.
 const DefaultMaxRunners = environment.DefaultMaxRunners
 
+// DefaultTimeout bounds one stack's run; DefaultDriftInterval is how long
+// an unchanged stack goes without a plan.
+const (
+	DefaultTimeout       = runner.DefaultTimeout
+	DefaultDriftInterval = runner.DefaultDriftInterval
+)
+
 // Options configure a reconcile. StateDir, MaxRunners, DriftInterval and
 // the provider mirror override the environment's settings (see Settings).
 type Options struct {
@@ -40,7 +47,7 @@ type Options struct {
 	// MaxRunners bounds the tofu processes at once; 0 means the init key
 	// maxRunners, else DefaultMaxRunners.
 	MaxRunners int
-	// Timeout bounds one stack's run (runner.DefaultTimeout).
+	// Timeout bounds one stack's run (DefaultTimeout when zero).
 	Timeout time.Duration
 	// DriftInterval is how long an unchanged stack goes without a plan.
 	DriftInterval time.Duration
@@ -84,7 +91,7 @@ func (o Options) Settings(env *environment.Environment) (environment.Settings, e
 // The error is for the reconcile as a whole (an invalid environment, a
 // state directory that cannot be opened); what each stack did is in the
 // report.
-func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Options) (*Report, error) {
+func Reconcile(ctx context.Context, dir string, op history.Operation, opts Options) (*Report, error) {
 	started := time.Now()
 	env, g, err := Validate(ctx, dir)
 	if err != nil {
@@ -301,7 +308,7 @@ func resolve(ctx context.Context, log *slog.Logger, env *environment.Environment
 const resolveParallelism = 8
 
 // schedule runs the stacks in graph order.
-func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, resolver *source.Resolver, op runner.Operation, cfg runner.Config, limit int, log *slog.Logger) map[string]outcome {
+func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, resolver *source.Resolver, op history.Operation, cfg runner.Config, limit int, log *slog.Logger) map[string]outcome {
 	r := runner.New(cfg)
 	producers := make(map[string]string)
 	for _, s := range env.Stacks {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/strata-iac/strata/orchestrator/daemon"
+	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runner"
 )
 
@@ -25,7 +26,7 @@ func TestApproveRemovedStack(t *testing.T) {
 	h.waitPass(2)
 	st, _ := status(t, h.handler, token)
 	held := stackOf(t, st, "report")
-	if held.Result != runner.ResultHeld || held.Cause != runner.CauseRemoved || held.PlanID == "" {
+	if held.Result != history.ResultHeld || held.Cause != runner.CauseRemoved || held.PlanID == "" {
 		t.Fatalf("after removing report: report = %+v, want its removal held\nlogs:\n%s", held, h.logs.String())
 	}
 
@@ -38,7 +39,7 @@ func TestApproveRemovedStack(t *testing.T) {
 	}
 	h.waitPass(3)
 	st, _ = status(t, h.handler, token)
-	if got := stackOf(t, st, "report"); got.Result != runner.ResultApplied || got.Summary.Destroy != 1 {
+	if got := stackOf(t, st, "report"); got.Result != history.ResultApplied || got.Summary.Destroy != 1 {
 		t.Errorf("after the approval report = %+v, want its removal applied\nlogs:\n%s", got, h.logs.String())
 	}
 }
