@@ -12,7 +12,8 @@
 //     source);
 //  4. schedule: stacks in graph order with a bounded number of tofu
 //     processes (package scheduler), each run by package runner;
-//  5. report: what every stack did.
+//  5. report: what every stack did, as the runner decided it (or, for a
+//     stack it did not run, why not: skipped, waiting or failed).
 //
 // Approve records the approval of a held plan, for the CLI and the API
 // alike, without opening the history. Read-only commands open the stores
