@@ -1,18 +1,14 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/user"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/strata-iac/strata/orchestrator"
-	"github.com/strata-iac/strata/orchestrator/approval"
 )
 
 func newApproveCommand(g *globals) *cobra.Command {
@@ -31,7 +27,11 @@ is held for a new approval: an approval can only ever apply what was
 reviewed.
 
 A held plan's id, its reasons and its summary are in the apply's output and
-in the state directory (held/<client>/<env>/<stack>/<plan id>/summary.md).`,
+in the state directory (held/<client>/<env>/<stack>/<plan id>/summary.md).
+
+A stack that left the environment is approved the same way: its removal
+(destroy) plan is held like any other. Approving opens neither the history
+nor the contract store, so it works while 'strata reconcile' runs.`,
 		Example: `  strata approve environments/demo/dev network plan-3f2a9c1b7d4e --reason "planned subnet migration, CHG-1234"`,
 		Args:    cobra.ExactArgs(3),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -42,7 +42,9 @@ in the state directory (held/<client>/<env>/<stack>/<plan id>/summary.md).`,
 			if strings.TrimSpace(reason) == "" {
 				return &exitError{code: 2, msg: "approve: --reason is required: say why this plan may be applied"}
 			}
-			a, err := recordApproval(cmd.Context(), envDir, g.stateDir, stack, id, approver(by), reason)
+			a, err := orchestrator.Approve(cmd.Context(), envDir, orchestrator.ApproveRequest{
+				Stack: stack, PlanID: id, Reason: reason, By: approver(by),
+			}, orchestrator.Options{StateDir: g.stateDir})
 			if err != nil {
 				return err
 			}
@@ -57,50 +59,6 @@ in the state directory (held/<client>/<env>/<stack>/<plan id>/summary.md).`,
 	cmd.Flags().StringVar(&reason, "reason", "", "why this plan may be applied (required)")
 	cmd.Flags().StringVar(&by, "by", "", "who approves (default: $STRATA_USER, then the login name)")
 	return cmd
-}
-
-// recordApproval records a person's approval of one held plan of a stack
-// in the state directory: `strata approve` and the web view of `strata
-// serve` both approve through it. An id that is not held is refused, with
-// the plans that are.
-func recordApproval(ctx context.Context, envDir, stateDir, stack, id, by, reason string) (approval.Approval, error) {
-	env, _, err := orchestrator.Validate(ctx, envDir)
-	if err != nil {
-		return approval.Approval{}, err
-	}
-	if env.Stack(stack) == nil {
-		return approval.Approval{}, fmt.Errorf("approve: environment %s has no stack %q", envDir, stack)
-	}
-	st, err := orchestrator.OpenStores(ctx, env, stateDir)
-	if err != nil {
-		return approval.Approval{}, err
-	}
-	defer st.Close()
-	a := approval.Approval{
-		Client: env.Client, Env: env.Name, Stack: stack, PlanID: id,
-		By: by, Reason: reason, ApprovedAt: time.Now().UTC(),
-	}
-	if err := st.Approvals.Approve(ctx, a); err != nil {
-		if errors.Is(err, approval.ErrNoHeldPlan) {
-			return approval.Approval{}, fmt.Errorf("%w%s", err, heldList(ctx, st, env.Client, env.Name, stack))
-		}
-		return approval.Approval{}, err
-	}
-	return a, nil
-}
-
-// heldList names the stack's held plans, for an approval of an id that is
-// not held.
-func heldList(ctx context.Context, st *orchestrator.Stores, client, env, stack string) string {
-	held, err := st.Approvals.HeldPlans(ctx, client, env, stack)
-	if err != nil || len(held) == 0 {
-		return fmt.Sprintf("; stack %s has no held plan", stack)
-	}
-	ids := make([]string, 0, len(held))
-	for _, h := range held {
-		ids = append(ids, fmt.Sprintf("%s (held %s: %s)", h.PlanID, h.HeldAt.Format(time.DateTime), h.Reason))
-	}
-	return fmt.Sprintf("; held plans of stack %s: %s", stack, strings.Join(ids, "; "))
 }
 
 func approver(flag string) string {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/web"
 )
@@ -33,8 +34,9 @@ with the token of --approver-token-file to approve a held plan, exactly as
 it. When only one token is configured it does both; with none every page
 answers 403.
 
-While a 'strata reconcile' of the same state directory runs, the history is
-busy: pages show the runs read last and say so.`,
+While a 'strata reconcile' of the same state directory runs, it holds the
+history: pages show the history as it was when that reconcile began, and say
+so.`,
 		Example: `  strata serve environments/demo/dev environments/demo/prod --listen 127.0.0.1:8080 --token-file /run/secrets/strata-read`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -63,7 +65,9 @@ busy: pages show the runs read last and say so.`,
 					if err != nil {
 						return err
 					}
-					_, err = recordApproval(ctx, dir, g.stateDir, a.Stack, a.PlanID, a.By, a.Reason)
+					_, err = orchestrator.Approve(ctx, dir, orchestrator.ApproveRequest{
+						Stack: a.Stack, PlanID: a.PlanID, Reason: a.Reason, By: a.By,
+					}, orchestrator.Options{StateDir: g.stateDir})
 					return err
 				},
 			})

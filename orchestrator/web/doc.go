@@ -25,8 +25,8 @@
 // ones, and run logs are the run log lines, which never hold them.
 //
 // The history is one bbolt file that a running reconcile holds. The view
-// opens it briefly for each page; while a reconcile holds it, the view
-// shows the runs it read last, and says since when.
+// opens it read only for each page; while a reconcile holds it, the view
+// reads the snapshot the reconcile made when it began, and says so.
 //
 // Routes:
 //

@@ -17,14 +17,11 @@ import (
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/graph"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/statedir"
 )
 
 // runsShown is how many runs of a stack the view reads.
 const runsShown = 20
-
-// historyTimeout is how long a page waits for a history file that a
-// reconcile holds before it shows the runs it read last.
-const historyTimeout = 300 * time.Millisecond
 
 // envView is one environment as the pages show it.
 type envView struct {
@@ -36,6 +33,7 @@ type envView struct {
 	// then empty.
 	Problem string
 	env     *environment.Environment
+	set     environment.Settings
 	graph   *graph.Graph
 	// StateDir is the environment's state directory, absolute.
 	StateDir string
@@ -107,29 +105,21 @@ func (s *Server) environments(ctx context.Context) []*envView {
 			continue
 		}
 		v.env, v.graph, v.RepoDir = env, g, env.Dir
-		v.StateDir = s.stateDir(env)
+		set, err := orchestrator.Options{StateDir: s.cfg.StateDir}.Settings(env)
+		if err != nil {
+			v.Problem = oneLine(err.Error())
+			continue
+		}
+		v.set, v.StateDir = set, set.StateDir
 		s.fillStacks(ctx, v)
 	}
 	return out
 }
 
-// stateDir is the environment's state directory, absolute, as reconciles
-// choose it.
-func (s *Server) stateDir(env *environment.Environment) string {
-	dir := s.cfg.StateDir
-	if dir == "" {
-		dir = filepath.Join(env.Root, ".strata")
-	}
-	if abs, err := filepath.Abs(dir); err == nil {
-		return abs
-	}
-	return dir
-}
-
 // fillStacks reads the environment's stacks in graph order, with their runs
 // and last results.
 func (s *Server) fillStacks(ctx context.Context, v *envView) {
-	snap, busy, err := s.readHistory(ctx, filepath.Join(v.StateDir, "history.db"))
+	snap, busy, err := s.readHistory(ctx, orchestrator.HistoryFile(v.set))
 	v.HistoryAsOf, v.HistoryBusy = snap.at, busy
 	if err != nil {
 		v.HistoryErr = oneLine(err.Error())
@@ -185,16 +175,18 @@ func newer(a, b string) bool {
 	return va.GreaterThan(vb)
 }
 
-// readHistory reads the runs of every stack from a history file. While a
-// reconcile holds the file, it returns the runs read last and busy. A
-// history that does not exist yet has no runs, and is not created.
+// readHistory reads the runs of every stack from a history file, read
+// only. While a reconcile holds the file, it reads the snapshot the
+// reconcile made when it began, and says busy; when even that cannot be
+// read, it returns the runs it read last. A history that does not exist
+// yet has no runs, and is not created.
 func (s *Server) readHistory(ctx context.Context, path string) (snapshot, bool, error) {
 	s.histMu.Lock()
 	defer s.histMu.Unlock()
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		return snapshot{at: s.cfg.Now()}, false, nil
 	}
-	h, err := history.Open(ctx, path, history.WithTimeout(historyTimeout))
+	h, err := history.Open(ctx, path, history.ReadOnly())
 	if errors.Is(err, history.ErrBusy) {
 		return s.snapshots[path], true, nil
 	}
@@ -202,6 +194,7 @@ func (s *Server) readHistory(ctx context.Context, path string) (snapshot, bool, 
 		return s.snapshots[path], false, err
 	}
 	defer h.Close()
+	busy := h.FromSnapshot()
 	snap := snapshot{runs: map[string][]history.Run{}, good: map[string]history.Run{}, at: s.cfg.Now()}
 	for _, e := range s.cfg.Environments {
 		env, _ := environment.Load(ctx, e)
@@ -228,7 +221,7 @@ func (s *Server) readHistory(ctx context.Context, path string) (snapshot, bool, 
 		}
 	}
 	s.snapshots[path] = snap
-	return snap, false, nil
+	return snap, busy, nil
 }
 
 // find returns the environment named client/env.
@@ -253,7 +246,7 @@ func (v *envView) stack(name string) *stackView {
 
 // heldStore is the environment's store of held plans.
 func (v *envView) heldStore() *approval.Store {
-	return approval.New(filepath.Join(v.StateDir, "held"))
+	return approval.New(filepath.Join(v.StateDir, statedir.Held))
 }
 
 // heldPlans lists every held plan of the environment, of stacks still in
@@ -262,7 +255,11 @@ func (v *envView) heldPlans(ctx context.Context) ([]approval.Held, error) {
 	if v.env == nil {
 		return nil, nil
 	}
-	entries, err := os.ReadDir(filepath.Join(v.StateDir, "held", v.Client, v.Name))
+	dir, err := statedir.Join(v.StateDir, statedir.Held, v.Client, v.Name)
+	if err != nil {
+		return nil, fmt.Errorf("list held plans of %s/%s: %w", v.Client, v.Name, err)
+	}
+	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

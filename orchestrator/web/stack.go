@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/strata-iac/strata/contracts"
-	"github.com/strata-iac/strata/contracts/stores"
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/history"
@@ -135,13 +134,8 @@ func (s *Server) contract(ctx context.Context, v *envView, name string) *contrac
 			cv.Consumers = append(cv.Consumers, c.Name)
 		}
 	}
-	prefix, err := stores.Prefix(v.env.Init)
-	if err != nil {
-		cv.Problem = oneLine(err.Error())
-		return cv
-	}
-	cv.Key = contracts.Key(prefix, name)
-	store, err := stores.Open(ctx, v.env.Init, v.StateDir, v.Client, v.Name)
+	cv.Key = contracts.Key(v.set.Contracts.Prefix, name)
+	store, err := orchestrator.OpenContracts(ctx, v.env, v.set)
 	if err != nil {
 		cv.Problem = oneLine(err.Error())
 		return cv
