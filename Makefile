@@ -9,10 +9,11 @@ TOFU      := $(BIN)/tofu
 STRATA    := $(BIN)/strata
 DEMO_ENV  ?= environments/demo/dev
 FUZZTIME  ?= 20s
+IMAGE_TAG ?= strata.local/strata:dev
 
 export STRATA_TOFU := $(TOFU)
 
-.PHONY: all build tofu test-deps demo test vet fuzz bench clean
+.PHONY: all build tofu test-deps demo test vet fuzz bench clean image k8s
 
 all: build
 
@@ -54,6 +55,19 @@ fuzz:
 ## bench: the benchmarks, each figure to be read against the baseline measured in the same run
 bench: tofu
 	./.ci/bench.sh
+
+## image: strata's container image, built from Go without Docker, as bin/strata-image.tar
+## (IMAGE_PUSH=registry/repo:tag also pushes it; IMAGE_INSECURE=1 for a plain-http registry)
+image: tofu
+	CGO_ENABLED=0 GOOS=linux GOARCH=amd64 $(GO) build -trimpath -o $(BIN)/strata-linux-amd64 ./cmd/strata
+	$(GO) run ./cmd/strata-image --strata $(BIN)/strata-linux-amd64 --tofu $(TOFU) \
+	  --tag $(IMAGE_TAG) --out $(BIN)/strata-image.tar $(if $(IMAGE_PUSH),--push $(IMAGE_PUSH)) $(if $(IMAGE_INSECURE),--insecure)
+
+## k8s: build (once, cached in $$STRATA_K8S_DIR, default ~/.cache/strata/k8s) a real single-node
+## Kubernetes for the cluster-mode tests: etcd, kube-apiserver, controller-manager, scheduler,
+## containerd and a kubelet that runs pods
+k8s:
+	@./.ci/k8s/setup.sh
 
 clean:
 	rm -rf $(BIN)
