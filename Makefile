@@ -10,10 +10,12 @@ STRATA    := $(BIN)/strata
 DEMO_ENV  ?= environments/demo/dev
 FUZZTIME  ?= 20s
 IMAGE_TAG ?= strata.local/strata:dev
+# the packages that hold cluster-mode tests (files with the k8s build tag)
+K8S_TEST_PKGS = $(sort $(patsubst ./%/,./%,$(dir $(shell grep -rl --include='*_test.go' '^//go:build k8s' .))))
 
 export STRATA_TOFU := $(TOFU)
 
-.PHONY: all build tofu test-deps demo test vet fuzz bench clean image k8s
+.PHONY: all build tofu test-deps demo test vet fuzz bench clean image k8s test-k8s
 
 all: build
 
@@ -70,6 +72,12 @@ image: tofu
 ## containerd and a kubelet that runs pods
 k8s:
 	@./.ci/k8s/setup.sh
+
+## test-k8s: the cluster-mode tests (build tag k8s) against that cluster, started and stopped here
+test-k8s: tofu k8s
+	@./.ci/k8s/start.sh
+	STRATA_K8S_DIR=$${STRATA_K8S_DIR:-$$HOME/.cache/strata/k8s} $(GO) test -race -count=1 -tags k8s -run 'InCluster' $(K8S_TEST_PKGS) ; \
+	  rc=$$?; ./.ci/k8s/stop.sh --wipe; exit $$rc
 
 clean:
 	rm -rf $(BIN)
