@@ -52,6 +52,7 @@ fuzz:
 	$(GO) test ./orchestrator/environment/ -run '^$$' -fuzz '^FuzzDecodeDocuments$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/tofu/ -run '^$$' -fuzz '^FuzzParsePlan$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./policy/ -run '^$$' -fuzz '^FuzzPlanID$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/ -run '^$$' -fuzz '^FuzzBackendKey$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./contracts/readers/ -run '^$$' -fuzz '^FuzzFindInFile$$' -fuzztime $(FUZZTIME)
 
 ## bench: strata against bare tofu on a generated environment of BENCH_STACKS stacks (100),
