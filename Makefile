@@ -15,7 +15,7 @@ K8S_TEST_PKGS = $(sort $(patsubst ./%/,./%,$(dir $(shell grep -rl --include='*_t
 
 export STRATA_TOFU := $(TOFU)
 
-.PHONY: all build tofu test-deps demo test vet fuzz bench clean image k8s test-k8s
+.PHONY: all build tofu test-deps demo test vet fuzz bench screenshots clean image k8s test-k8s
 
 all: build
 
@@ -34,7 +34,8 @@ demo: tofu build
 	$(STRATA) status $(DEMO_ENV)
 
 ## test-deps: install the real servers the tests start on 127.0.0.1:
-## Debian's docker-registry, moto_server (PyPI) and versitygw (Go)
+## Debian's docker-registry, moto_server (PyPI) and versitygw (Go);
+## and Debian's chromium, the browser the web view's tests drive
 test-deps:
 	@./.ci/install-test-deps.sh
 	@./.ci/install-test-deps-aws.sh
@@ -79,6 +80,12 @@ test-k8s: tofu k8s
 	@./.ci/k8s/start.sh
 	STRATA_K8S_DIR=$${STRATA_K8S_DIR:-$$HOME/.cache/strata/k8s} $(GO) test -race -count=1 -tags k8s -run 'InCluster' $(K8S_TEST_PKGS) ; \
 	  rc=$$?; ./.ci/k8s/stop.sh --wipe; exit $$rc
+
+## screenshots: drive chromium through the web view of a real reconcile of the
+## demo environment, and write its pages to bin/screenshots/
+screenshots: tofu test-deps
+	STRATA_SCREENSHOTS=$(BIN)/screenshots $(GO) test ./cmd/strata/ -run '^TestWebViewInBrowser$$' -count=1
+	@ls $(BIN)/screenshots
 
 clean:
 	rm -rf $(BIN)
