@@ -16,6 +16,7 @@ import (
 	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/contracts/stores"
 	"github.com/strata-iac/strata/orchestrator/approval"
+	"github.com/strata-iac/strata/orchestrator/consumers"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/graph"
 	"github.com/strata-iac/strata/orchestrator/history"
@@ -255,6 +256,9 @@ const resolveParallelism = 8
 // schedule runs the stacks in graph order.
 func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, resolver *source.Resolver, op runner.Operation, cfg runner.Config, limit int, log *slog.Logger) map[string]outcome {
 	r := runner.New(cfg)
+	// Who reads which key of each contract, from the consumers' code: a
+	// producer's plan that would break one of them is held.
+	readers := consumers.Find(env, codeDirs(ctx, log, env, resolver, arts))
 	producers := make(map[string]string)
 	for _, s := range env.Stacks {
 		if s.Produces != "" {
@@ -287,6 +291,7 @@ func schedule(ctx context.Context, env *environment.Environment, envDir string, 
 			Stack:     stack,
 			Artifact:  art,
 			Producers: producers,
+			Readers:   readers.Readers(stack.Produces),
 			EnvDir:    envDir,
 		})
 		results <- outcome{result: res}

@@ -24,19 +24,24 @@ type Review struct {
 	// Err is set when the policy failed to load or to evaluate: the plan
 	// is then held, never applied.
 	Err error
+	// Contract is what the plan does to the stack's contract, and the
+	// consumers it breaks; nil when the stack publishes none.
+	Contract *policy.Contract
 }
 
-// Denied reports whether the plan needs a person: a deny, or a policy that
-// failed.
-func (rv Review) Denied() bool { return rv.Err != nil || len(rv.Decision.Denies) > 0 }
+// Denied reports whether the plan needs a person: a deny, a policy that
+// failed, or a change of contract that breaks a consumer.
+func (rv Review) Denied() bool {
+	return rv.Err != nil || len(rv.Decision.Denies) > 0 || rv.Contract.Breaks()
+}
 
 // review evaluates the plan with the policy and logs every finding.
-func (r *Runner) review(ctx context.Context, log *slog.Logger, req Request, p planned, c cause, fromVersion string) Review {
+func (r *Runner) review(ctx context.Context, log *slog.Logger, req Request, p planned, c cause, fromVersion string, contract *policy.Contract) Review {
 	id, err := policy.PlanID(p.plan.JSON)
 	if err != nil {
-		return Review{Err: fmt.Errorf("derive plan id: %w", err)}
+		return Review{Err: fmt.Errorf("derive plan id: %w", err), Contract: contract}
 	}
-	rv := Review{PlanID: id}
+	rv := Review{PlanID: id, Contract: contract}
 	switch {
 	case r.cfg.PolicyErr != nil:
 		rv.Err = fmt.Errorf("policy failed to load: %w", r.cfg.PolicyErr)
@@ -51,6 +56,7 @@ func (r *Runner) review(ctx context.Context, log *slog.Logger, req Request, p pl
 			Cause:            c.name,
 			FromVersion:      fromVersion,
 			ToVersion:        req.Artifact.Version,
+			Contract:         contract,
 		})
 		if rv.Err != nil {
 			rv.Err = fmt.Errorf("policy failed to evaluate: %w", rv.Err)
@@ -89,8 +95,12 @@ func (r *Runner) gate(ctx context.Context, log *slog.Logger, req Request, ws *wo
 	switch {
 	case rv.Err != nil:
 		reason = rv.Err.Error()
+	case len(rv.Decision.Denies) > 0 && rv.Contract.Breaks():
+		reason = "denied by policy: " + denials(rv.Decision.Denies) + "; and " + CauseContractBreak + ": " + breaks(rv.Contract)
 	case len(rv.Decision.Denies) > 0:
 		reason = "denied by policy: " + denials(rv.Decision.Denies)
+	case rv.Contract.Breaks():
+		reason = CauseContractBreak + ": " + breaks(rv.Contract)
 	case s.ApprovePlan == rv.PlanID:
 		log.Info(fmt.Sprintf("plan %s is approved by spec.approvePlan of Terraform/%s", rv.PlanID, s.Name))
 		return ws.planFile, nil, nil
@@ -178,6 +188,12 @@ func heldSummary(req Request, p planned, c cause, rv Review, reason string) stri
 		b.WriteString("\n## Denied by policy\n\n")
 		for _, f := range rv.Decision.Denies {
 			fmt.Fprintf(&b, "- `%s` %s: %s\n", f.Rule, orPlan(f.Address), f.Message)
+		}
+	}
+	if rv.Contract.Breaks() {
+		fmt.Fprintf(&b, "\n## Contract %s: consumers this plan breaks\n\n", rv.Contract.Name)
+		for _, cc := range rv.Contract.Consumers {
+			fmt.Fprintf(&b, "- %s reads `%s.%s` at %s:%d: %s\n", cc.Stack, cc.Section, cc.Key, cc.File, cc.Line, cc.Why)
 		}
 	}
 	if len(rv.Decision.Warnings) > 0 {

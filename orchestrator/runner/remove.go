@@ -96,7 +96,7 @@ func (r *Runner) removeSteps(ctx context.Context, log *slog.Logger, req Request,
 		out.message = "nothing left to destroy; the stack is removed"
 		return out, r.unpublish(ctx, log, rr)
 	}
-	applied, err := r.decideAndApply(ctx, log, req, ws, plan, c, rr.Last.ToVersion, run, &out)
+	applied, err := r.decideAndApply(ctx, log, req, ws, plan, c, rr.Last.ToVersion, nil, run, &out)
 	if err != nil || !applied {
 		return out, err
 	}

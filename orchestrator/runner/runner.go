@@ -11,11 +11,13 @@ import (
 
 	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/orchestrator/approval"
+	"github.com/strata-iac/strata/orchestrator/consumers"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/lineage"
 	"github.com/strata-iac/strata/orchestrator/source"
 	"github.com/strata-iac/strata/orchestrator/tofu"
+	"github.com/strata-iac/strata/policy"
 )
 
 // Operation is what a run does with its plan.
@@ -124,6 +126,9 @@ type Request struct {
 	// Producers maps each contract to the stack in the environment that
 	// produces it, for messages.
 	Producers map[string]string
+	// Readers are the stacks that read the contract this stack
+	// produces, and where: a plan that would break one is held.
+	Readers []consumers.Reader
 	// EnvDir is the environment directory as the user named it, for the
 	// commands messages suggest.
 	EnvDir string
@@ -326,7 +331,11 @@ func (r *Runner) steps(ctx context.Context, log *slog.Logger, req Request, in in
 		}
 		return out, r.publish(ctx, log, req, ws, run)
 	}
-	applied, err := r.decideAndApply(ctx, log, req, ws, plan, cause, prev.ToVersion, run, &out)
+	contract, err := r.checkContract(ctx, log, req, plan)
+	if err != nil {
+		return out, err
+	}
+	applied, err := r.decideAndApply(ctx, log, req, ws, plan, cause, prev.ToVersion, contract, run, &out)
 	if err != nil || !applied {
 		return out, err
 	}
@@ -338,10 +347,15 @@ func (r *Runner) steps(ctx context.Context, log *slog.Logger, req Request, in in
 // reviewed; a plan operation stops there; an apply applies what may be
 // applied (the fresh plan, or the saved plan a person approved) or holds
 // the plan. It reports whether anything was applied.
-func (r *Runner) decideAndApply(ctx context.Context, log *slog.Logger, req Request, ws *workspace, plan planned, c cause, fromVersion string, run *history.Run, out *outcome) (bool, error) {
-	rv := r.review(ctx, log, req, plan, c, fromVersion)
+func (r *Runner) decideAndApply(ctx context.Context, log *slog.Logger, req Request, ws *workspace, plan planned, c cause, fromVersion string, contract *policy.Contract, run *history.Run, out *outcome) (bool, error) {
+	rv := r.review(ctx, log, req, plan, c, fromVersion, contract)
 	run.PlanID = rv.PlanID
 	out.review = &rv
+	if rv.Contract.Breaks() {
+		// Whatever changed the plan, what needs a person is the break.
+		c.name = CauseContractBreak
+		run.Cause = CauseContractBreak
+	}
 	if req.Operation == OpPlan {
 		run.Result = ResultPlanned
 		out.message = fmt.Sprintf("plan: %s", plan.summaryLine())
