@@ -292,6 +292,7 @@ func schedule(ctx context.Context, env *environment.Environment, envDir string, 
 			Artifact:  art,
 			Producers: producers,
 			Readers:   readers.Readers(stack.Produces),
+			Reads:     readers.Of(name),
 			EnvDir:    envDir,
 		})
 		results <- outcome{result: res}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/strata-iac/strata/contracts"
+	"github.com/strata-iac/strata/contracts/readers"
 	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/consumers"
 	"github.com/strata-iac/strata/orchestrator/environment"
@@ -129,6 +130,10 @@ type Request struct {
 	// Readers are the stacks that read the contract this stack
 	// produces, and where: a plan that would break one is held.
 	Readers []consumers.Reader
+	// Reads are what this stack reads of each contract it consumes. A
+	// change of a contract re-plans the stack only when what it reads
+	// changed; a contract missing here counts as read whole.
+	Reads map[string][]readers.Read
 	// EnvDir is the environment directory as the user named it, for the
 	// commands messages suggest.
 	EnvDir string
