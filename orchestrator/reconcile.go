@@ -127,9 +127,14 @@ func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Option
 		// The CA file is read by tofu, in the stacks' workspaces.
 		ProviderMirrorCA: absOrEmpty(opts.ProviderMirrorCA),
 	}
-	results := schedule(ctx, env, dir, g, arts, resolver, op, cfg, maxRunners(opts, env), log)
+	// Who reads which key of each contract, from the consumers' code: a
+	// producer's plan that would break one of them is held, and the
+	// review lists those that will re-plan.
+	readers := consumers.Find(env, codeDirs(ctx, log, env, resolver, arts))
+	results := schedule(ctx, env, dir, g, arts, resolver, readers, op, cfg, maxRunners(opts, env), log)
 	removals := remove(ctx, log, env, dir, op, cfg, gone)
 	rep := report(env, g, op, arts, results, removals, started)
+	upstreams(rep, g, readers, env)
 	log.Info(rep.Line())
 	return rep, nil
 }
@@ -254,11 +259,8 @@ func resolve(ctx context.Context, log *slog.Logger, env *environment.Environment
 const resolveParallelism = 8
 
 // schedule runs the stacks in graph order.
-func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, resolver *source.Resolver, op runner.Operation, cfg runner.Config, limit int, log *slog.Logger) map[string]outcome {
+func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, resolver *source.Resolver, readers consumers.Index, op runner.Operation, cfg runner.Config, limit int, log *slog.Logger) map[string]outcome {
 	r := runner.New(cfg)
-	// Who reads which key of each contract, from the consumers' code: a
-	// producer's plan that would break one of them is held.
-	readers := consumers.Find(env, codeDirs(ctx, log, env, resolver, arts))
 	producers := make(map[string]string)
 	for _, s := range env.Stacks {
 		if s.Produces != "" {

@@ -1,6 +1,7 @@
 package orchestrator
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/strata-iac/strata/orchestrator/consumers"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/graph"
 	"github.com/strata-iac/strata/orchestrator/history"
@@ -48,6 +50,95 @@ type StackReport struct {
 	// PlanID and Policy are set for a plan with changes.
 	PlanID string        `json:"planId,omitempty"`
 	Policy *PolicyReport `json:"policy,omitempty"`
+	// Contract is what the plan does to the stack's contract: keys
+	// removed, changed, moved and added, and the consumers it breaks.
+	ContractChange *policy.Contract `json:"contractChange,omitempty"`
+	// Downstream are the stacks that will re-plan, with cause upstream,
+	// once this stack's plan is applied: those that read keys it changes,
+	// and theirs in turn.
+	Downstream []Upstream `json:"downstream,omitempty"`
+	// Upstream says, for a stack that will re-plan once an upstream plan
+	// is applied, after which stack and because of which keys. Its own
+	// plan ran against the contracts published now, so its result is not
+	// the last word.
+	Upstream []Upstream `json:"upstream,omitempty"`
+
+	// direct are the consumers the runner found re-planning.
+	direct []runner.Downstream
+}
+
+// Upstream is one stack that will re-plan because of another's plan.
+type Upstream struct {
+	// Stack re-plans after Producer applies, because it reads Keys
+	// ("public.vpc_id") of Contract that change.
+	Stack    string   `json:"stack"`
+	Producer string   `json:"producer"`
+	Contract string   `json:"contract"`
+	Keys     []string `json:"keys"`
+	// Known is true when the producer's plan knows the keys' new values;
+	// false when they are only known after it applies (and for a stack
+	// further down, whose upstream has yet to re-plan itself).
+	Known bool `json:"known"`
+}
+
+// upstreams fills in, from each stack's plan, the stacks that will
+// re-plan because of it: directly, the consumers that read keys the plan
+// changes; then, since such a consumer's own contract is only known once
+// it has re-planned, every reader of it in turn, and so on down the graph.
+func upstreams(rep *Report, g *graph.Graph, readers consumers.Index, env *environment.Environment) {
+	byStack := map[string]*StackReport{}
+	for i := range rep.Stacks {
+		byStack[rep.Stacks[i].Stack] = &rep.Stacks[i]
+	}
+	add := func(root string, u Upstream) {
+		target, ok := byStack[u.Stack]
+		if !ok {
+			return
+		}
+		for _, have := range target.Upstream {
+			if have.Producer == u.Producer && have.Contract == u.Contract {
+				return
+			}
+		}
+		target.Upstream = append(target.Upstream, u)
+		byStack[root].Downstream = append(byStack[root].Downstream, u)
+	}
+	// roots maps each stack that will re-plan to the stacks whose plans
+	// cause it.
+	roots := map[string][]string{}
+	for _, name := range g.Order() {
+		sr := byStack[name]
+		if sr == nil {
+			continue
+		}
+		// A plan that was applied has had its consumers re-plan already,
+		// in this same reconcile.
+		for _, d := range sr.direct {
+			if sr.Result == runner.ResultApplied {
+				break
+			}
+			add(name, Upstream{Stack: d.Stack, Producer: name, Contract: d.Contract, Keys: d.Keys, Known: d.Known})
+			roots[d.Stack] = append(roots[d.Stack], name)
+		}
+		if len(roots[name]) == 0 {
+			continue
+		}
+		s := env.Stack(name)
+		if s == nil || s.Produces == "" {
+			continue
+		}
+		for _, rd := range readers.Readers(s.Produces) {
+			var keys []string
+			for _, read := range rd.Reads {
+				keys = append(keys, cmp.Or(read.Section, "*")+"."+cmp.Or(read.Key, "*"))
+			}
+			slices.Sort(keys)
+			for _, root := range roots[name] {
+				add(root, Upstream{Stack: rd.Stack, Producer: name, Contract: s.Produces, Keys: slices.Compact(keys)})
+			}
+			roots[rd.Stack] = append(roots[rd.Stack], roots[name]...)
+		}
+	}
 }
 
 // PolicyReport is the policy's word on a stack's plan.
@@ -137,6 +228,10 @@ func report(env *environment.Environment, g *graph.Graph, op runner.Operation, a
 			Message: o.result.Message,
 			PlanID:  o.result.Run.PlanID,
 			Policy:  policyReport(o.result.Review),
+			direct:  o.result.Downstream,
+		}
+		if o.result.Review != nil {
+			sr.ContractChange = o.result.Review.Contract
 		}
 		var skip *scheduler.SkipError
 		var waiting *runner.WaitingError

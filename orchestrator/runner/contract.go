@@ -12,6 +12,27 @@ import (
 	"github.com/strata-iac/strata/policy"
 )
 
+// Downstream is a consumer that will re-plan once this stack's plan is
+// applied, because it reads keys of the contract that the plan changes.
+type Downstream struct {
+	Stack    string `json:"stack"`
+	Contract string `json:"contract"`
+	// Keys are the keys it reads that change, as "section.name".
+	Keys []string `json:"keys"`
+	// Known is true when the new values of those keys are known before
+	// apply, so that the consumer's plan can be previewed against them.
+	Known bool `json:"known"`
+}
+
+// contractCheck is what a producer's plan does to its contract.
+type contractCheck struct {
+	// facts are the keys removed, changed, moved and added, and the
+	// consumers broken, as policy reads them.
+	facts *policy.Contract
+	// downstream are the consumers that will re-plan.
+	downstream []Downstream
+}
+
 // CauseContractBreak is the cause of a plan held because applying it
 // would break a consumer of the stack's contract.
 const CauseContractBreak = "contract-break"
@@ -23,10 +44,10 @@ const CauseContractBreak = "contract-break"
 // published it yet, has nothing to break. A plan whose next contract
 // cannot be worked out fails the run before anything is applied: the
 // publication after apply would fail the same way.
-func (r *Runner) checkContract(ctx context.Context, log *slog.Logger, req Request, p planned) (*policy.Contract, error) {
+func (r *Runner) checkContract(ctx context.Context, log *slog.Logger, req Request, p planned) (contractCheck, error) {
 	s := req.Stack
 	if s.Produces == "" {
-		return nil, nil
+		return contractCheck{}, nil
 	}
 	key := r.contractKey(s.Produces)
 	c := &policy.Contract{
@@ -36,15 +57,17 @@ func (r *Runner) checkContract(ctx context.Context, log *slog.Logger, req Reques
 	}
 	old, err := r.cfg.Contracts.Get(ctx, key)
 	if errors.Is(err, contracts.ErrNotFound) {
-		return c, nil
+		return contractCheck{facts: c}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("check contract %s of stack %s: %w", key, s.Name, err)
+		return contractCheck{}, fmt.Errorf("check contract %s of stack %s: %w", key, s.Name, err)
 	}
-	next, err := shape.FromPlan(p.plan.JSON, s.ProducesOutputs)
+	nextDoc, unknownSections, err := shape.Next(p.plan.JSON, s.ProducesOutputs)
 	if err != nil {
-		return nil, fmt.Errorf("check contract %s of stack %s: %w", key, s.Name, err)
+		return contractCheck{}, fmt.Errorf("check contract %s of stack %s: %w", key, s.Name, err)
 	}
+	next := shape.Of(nextDoc)
+	next.Unknown = unknownSections
 	d := shape.Compare(shape.Of(old), next)
 	for _, f := range d.Removed {
 		c.Removed = append(c.Removed, policy.ContractKey{Section: f.Section, Name: f.Name, Type: f.Type})
@@ -73,7 +96,39 @@ func (r *Runner) checkContract(ctx context.Context, log *slog.Logger, req Reques
 	for _, cc := range c.Consumers {
 		log.Warn(fmt.Sprintf("contract %s: %s.%s %s breaks %s, which reads it at %s:%d", s.Produces, cc.Section, cc.Key, cc.Why, cc.Stack, cc.File, cc.Line))
 	}
-	return c, nil
+	return contractCheck{facts: c, downstream: downstream(req, old, nextDoc, unknownSections)}, nil
+}
+
+// downstream lists the consumers that read keys whose value the plan
+// changes, with those keys.
+func downstream(req Request, old, next contracts.Document, unknownSections []string) []Downstream {
+	changed := shape.Changed(old, next, unknownSections)
+	var out []Downstream
+	for _, rd := range req.Readers {
+		ds := Downstream{Stack: rd.Stack, Contract: req.Stack.Produces, Keys: []string{}, Known: len(unknownSections) == 0}
+		for _, f := range changed {
+			for _, read := range rd.Reads {
+				if read.Reads(f.Section, f.Name) {
+					ds.Keys = append(ds.Keys, f.Section+"."+f.Name)
+					if v, ok := section(next, f.Section)[f.Name]; ok && !shape.Known(v) {
+						ds.Known = false
+					}
+					break
+				}
+			}
+		}
+		if len(ds.Keys) > 0 {
+			out = append(out, ds)
+		}
+	}
+	return out
+}
+
+func section(d contracts.Document, name string) map[string]any {
+	if name == contracts.OutputPrivate {
+		return d.Private
+	}
+	return d.Public
 }
 
 // breaks says which consumers a contract change breaks, and where, in one

@@ -154,6 +154,9 @@ type Result struct {
 	Message string
 	// Why says what caused the change, in a sentence.
 	Why string
+	// Downstream are the consumers that will re-plan because of this
+	// stack's plan, and the keys they read that it changes.
+	Downstream []Downstream
 }
 
 // WaitingError means a consumed contract does not exist yet. The stack is
@@ -265,7 +268,7 @@ func (r *Runner) finish(ctx context.Context, log *slog.Logger, run history.Run, 
 	case err != nil && errors.Is(ctx.Err(), context.Canceled):
 		err = fmt.Errorf("run interrupted: strata was stopped, and tofu with it, gracefully: %w", err)
 	}
-	res := Result{Stack: run.Stack, Changes: out.changes, Review: out.review, Why: out.why}
+	res := Result{Stack: run.Stack, Changes: out.changes, Review: out.review, Why: out.why, Downstream: out.downstream}
 	run.Duration = r.cfg.Now().Sub(started)
 	var held *HeldError
 	switch {
@@ -296,6 +299,8 @@ type outcome struct {
 	message string
 	why     string
 	review  *Review
+	// downstream are the consumers that re-plan once the plan applies.
+	downstream []Downstream
 }
 
 // steps runs the stack's steps in order. It fills in run's cause, summary,
@@ -336,11 +341,12 @@ func (r *Runner) steps(ctx context.Context, log *slog.Logger, req Request, in in
 		}
 		return out, r.publish(ctx, log, req, ws, run)
 	}
-	contract, err := r.checkContract(ctx, log, req, plan)
+	check, err := r.checkContract(ctx, log, req, plan)
 	if err != nil {
 		return out, err
 	}
-	applied, err := r.decideAndApply(ctx, log, req, ws, plan, cause, prev.ToVersion, contract, run, &out)
+	out.downstream = check.downstream
+	applied, err := r.decideAndApply(ctx, log, req, ws, plan, cause, prev.ToVersion, check.facts, run, &out)
 	if err != nil || !applied {
 		return out, err
 	}
