@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/approval"
@@ -205,5 +207,54 @@ func TestContractBreakTypeChange(t *testing.T) {
 	}
 	if got := d.published().Public["vpc_id"]; got == nil || strings.HasPrefix(strings.TrimSpace(got.(string)), "[") {
 		t.Errorf("network's vpc_id = %v, want the string still published", got)
+	}
+}
+
+// Where a producer's plan knows its next contract, each consumer that
+// reads a changed key is planned against it: the review shows the changes
+// it will make, and lists only the stacks that really read what changes.
+func TestPreviewUpstream(t *testing.T) {
+	e := newEnv(t)
+	if rep, logs := e.reconcile(runner.OpApply, time.Hour); !rep.OK() {
+		t.Fatalf("first apply failed:\n%s", logs)
+	}
+	setInit(t, e.root, "cidr", "10.30.0.0/16")
+	rep, logs := e.reconcile(runner.OpPlan, time.Hour)
+
+	wantResults := map[string]string{
+		"base": "no-changes/", "net": "planned/variables", "cluster": "planned/upstream",
+		"app": "planned/upstream", "jobs": "no-changes/", "report": "planned/upstream",
+	}
+	if diff := cmp.Diff(wantResults, results(rep)); diff != "" {
+		t.Errorf("plan results mismatch (-want +got):\n%s\nlogs:\n%s", diff, logs)
+	}
+	up := func(stack, producer string, keys ...string) orchestrator.Upstream {
+		return orchestrator.Upstream{Stack: stack, Producer: producer, Contract: producer, Keys: keys, Known: true}
+	}
+	cluster := up("cluster", "net", "public.vpc_id")
+	report := up("report", "net", "public.cidr", "public.vpc_id")
+	app := up("app", "cluster", "public.vpc_id")
+	tests := []struct {
+		stack              string
+		upstream, downward []orchestrator.Upstream
+	}{
+		{stack: "net", downward: []orchestrator.Upstream{cluster, report, app}},
+		{stack: "cluster", upstream: []orchestrator.Upstream{cluster}, downward: []orchestrator.Upstream{app}},
+		{stack: "app", upstream: []orchestrator.Upstream{app}},
+		{stack: "report", upstream: []orchestrator.Upstream{report}},
+		// jobs reads cluster's name, which the previewed plan of
+		// cluster does not change.
+		{stack: "jobs"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.stack, func(t *testing.T) {
+			got := stack(t, rep, tt.stack)
+			if diff := cmp.Diff(tt.upstream, got.Upstream); diff != "" {
+				t.Errorf("%s.Upstream mismatch (-want +got):\n%s", tt.stack, diff)
+			}
+			if diff := cmp.Diff(tt.downward, got.Downstream); diff != "" {
+				t.Errorf("%s.Downstream mismatch (-want +got):\n%s", tt.stack, diff)
+			}
+		})
 	}
 }

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -275,6 +277,15 @@ func schedule(ctx context.Context, env *environment.Environment, envDir string, 
 		}
 		tasks = append(tasks, t)
 	}
+	// A plan previews each consumer against the contract its producer's
+	// plan would publish, when that is known before apply.
+	var previewMu sync.Mutex
+	previews := map[string]contracts.Document{}
+	preview := func() map[string]contracts.Document {
+		previewMu.Lock()
+		defer previewMu.Unlock()
+		return maps.Clone(previews)
+	}
 	results := make(chan outcome, len(tasks))
 	errs := scheduler.Run(ctx, tasks, limit, func(ctx context.Context, name string) error {
 		a := arts[name]
@@ -295,8 +306,14 @@ func schedule(ctx context.Context, env *environment.Environment, envDir string, 
 			Producers: producers,
 			Readers:   readers.Readers(stack.Produces),
 			Reads:     readers.Of(name),
+			Preview:   preview(),
 			EnvDir:    envDir,
 		})
+		if res.Next != nil && stack.Produces != "" {
+			previewMu.Lock()
+			previews[stack.Produces] = *res.Next
+			previewMu.Unlock()
+		}
 		results <- outcome{result: res}
 		var held *runner.HeldError
 		if errors.As(err, &held) {

@@ -95,32 +95,42 @@ func upstreams(rep *Report, g *graph.Graph, readers consumers.Index, env *enviro
 		if !ok {
 			return
 		}
-		for _, have := range target.Upstream {
-			if have.Producer == u.Producer && have.Contract == u.Contract {
-				return
-			}
+		same := func(have Upstream) bool {
+			return have.Stack == u.Stack && have.Producer == u.Producer && have.Contract == u.Contract
 		}
-		target.Upstream = append(target.Upstream, u)
-		byStack[root].Downstream = append(byStack[root].Downstream, u)
+		if !slices.ContainsFunc(target.Upstream, same) {
+			target.Upstream = append(target.Upstream, u)
+		}
+		if !slices.ContainsFunc(byStack[root].Downstream, same) {
+			byStack[root].Downstream = append(byStack[root].Downstream, u)
+		}
 	}
 	// roots maps each stack that will re-plan to the stacks whose plans
-	// cause it.
+	// cause it, directly or further up.
 	roots := map[string][]string{}
 	for _, name := range g.Order() {
 		sr := byStack[name]
 		if sr == nil {
 			continue
 		}
+		up := roots[name]
 		// A plan that was applied has had its consumers re-plan already,
 		// in this same reconcile.
 		for _, d := range sr.direct {
 			if sr.Result == runner.ResultApplied {
 				break
 			}
-			add(name, Upstream{Stack: d.Stack, Producer: name, Contract: d.Contract, Keys: d.Keys, Known: d.Known})
-			roots[d.Stack] = append(roots[d.Stack], name)
+			u := Upstream{Stack: d.Stack, Producer: name, Contract: d.Contract, Keys: d.Keys, Known: d.Known}
+			for _, root := range append([]string{name}, up...) {
+				add(root, u)
+			}
+			roots[d.Stack] = append(roots[d.Stack], append([]string{name}, up...)...)
 		}
-		if len(roots[name]) == 0 {
+		// A stack previewed against its upstreams' next contracts listed
+		// its own downstream above; one planned against the contracts
+		// published now cannot know what its contract will be, so every
+		// reader of it re-plans too.
+		if len(up) == 0 || !slices.ContainsFunc(sr.Upstream, func(u Upstream) bool { return !u.Known }) {
 			continue
 		}
 		s := env.Stack(name)
@@ -133,10 +143,11 @@ func upstreams(rep *Report, g *graph.Graph, readers consumers.Index, env *enviro
 				keys = append(keys, cmp.Or(read.Section, "*")+"."+cmp.Or(read.Key, "*"))
 			}
 			slices.Sort(keys)
-			for _, root := range roots[name] {
-				add(root, Upstream{Stack: rd.Stack, Producer: name, Contract: s.Produces, Keys: slices.Compact(keys)})
+			u := Upstream{Stack: rd.Stack, Producer: name, Contract: s.Produces, Keys: slices.Compact(keys)}
+			for _, root := range up {
+				add(root, u)
 			}
-			roots[rd.Stack] = append(roots[rd.Stack], roots[name]...)
+			roots[rd.Stack] = append(roots[rd.Stack], up...)
 		}
 	}
 }

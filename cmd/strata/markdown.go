@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/strata-iac/strata/orchestrator"
@@ -19,7 +20,7 @@ func writeMarkdown(w io.Writer, rep *orchestrator.Report) error {
 	b.WriteString("|---|---|---|---|---|---|---|\n")
 	for _, s := range rep.Stacks {
 		result := s.Result
-		if len(s.Upstream) > 0 {
+		if pendingUpstream(s) {
 			result += ", will re-plan"
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n",
@@ -62,6 +63,10 @@ func writeMarkdown(w io.Writer, rep *orchestrator.Report) error {
 		}
 		contractChange(&b, s)
 		for _, u := range s.Upstream {
+			if u.Known {
+				fmt.Fprintf(&b, "**Previewed** against the contract that %s's plan would publish (upstream: %s): this is the plan it will make once %s applies.\n\n", u.Producer, upstreamKeys(u), u.Producer)
+				continue
+			}
 			fmt.Fprintf(&b, "**Will re-plan after %s applies** (upstream: %s): this plan ran against the contracts published now.\n\n", u.Producer, upstreamKeys(u))
 		}
 		if len(s.Downstream) > 0 {
@@ -107,6 +112,12 @@ func contractChange(b *strings.Builder, s orchestrator.StackReport) {
 		}
 		b.WriteString("\n")
 	}
+}
+
+// pendingUpstream reports whether the stack's plan is not its last word:
+// an upstream it reads changes, and its plan could not be previewed.
+func pendingUpstream(s orchestrator.StackReport) bool {
+	return slices.ContainsFunc(s.Upstream, func(u orchestrator.Upstream) bool { return !u.Known })
 }
 
 // upstreamKeys names the keys a stack re-plans for: "vpc_id" for a

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/contracts/shape"
@@ -19,8 +20,8 @@ type Downstream struct {
 	Contract string `json:"contract"`
 	// Keys are the keys it reads that change, as "section.name".
 	Keys []string `json:"keys"`
-	// Known is true when the new values of those keys are known before
-	// apply, so that the consumer's plan can be previewed against them.
+	// Known is true when the whole next contract is known before apply,
+	// so that the consumer's plan is previewed against it.
 	Known bool `json:"known"`
 }
 
@@ -31,6 +32,9 @@ type contractCheck struct {
 	facts *policy.Contract
 	// downstream are the consumers that will re-plan.
 	downstream []Downstream
+	// next is the document the plan would publish, when every value of
+	// it is known before apply; nil otherwise.
+	next *contracts.Document
 }
 
 // CauseContractBreak is the cause of a plan held because applying it
@@ -96,7 +100,15 @@ func (r *Runner) checkContract(ctx context.Context, log *slog.Logger, req Reques
 	for _, cc := range c.Consumers {
 		log.Warn(fmt.Sprintf("contract %s: %s.%s %s breaks %s, which reads it at %s:%d", s.Produces, cc.Section, cc.Key, cc.Why, cc.Stack, cc.File, cc.Line))
 	}
-	return contractCheck{facts: c, downstream: downstream(req, old, nextDoc, unknownSections)}, nil
+	check := contractCheck{facts: c, downstream: downstream(req, old, nextDoc, unknownSections)}
+	if len(unknownSections) == 0 && shape.Known(nextDoc.Public) && shape.Known(nextDoc.Private) {
+		nextDoc.Installed, nextDoc.Version, nextDoc.Stack, nextDoc.UpdatedAt = true, req.Artifact.Version, s.Name, r.cfg.Now().UTC().Truncate(time.Second)
+		check.next = &nextDoc
+	}
+	for i := range check.downstream {
+		check.downstream[i].Known = check.next != nil
+	}
+	return check, nil
 }
 
 // downstream lists the consumers that read keys whose value the plan
@@ -105,14 +117,11 @@ func downstream(req Request, old, next contracts.Document, unknownSections []str
 	changed := shape.Changed(old, next, unknownSections)
 	var out []Downstream
 	for _, rd := range req.Readers {
-		ds := Downstream{Stack: rd.Stack, Contract: req.Stack.Produces, Keys: []string{}, Known: len(unknownSections) == 0}
+		ds := Downstream{Stack: rd.Stack, Contract: req.Stack.Produces, Keys: []string{}}
 		for _, f := range changed {
 			for _, read := range rd.Reads {
 				if read.Reads(f.Section, f.Name) {
 					ds.Keys = append(ds.Keys, f.Section+"."+f.Name)
-					if v, ok := section(next, f.Section)[f.Name]; ok && !shape.Known(v) {
-						ds.Known = false
-					}
 					break
 				}
 			}
@@ -122,13 +131,6 @@ func downstream(req Request, old, next contracts.Document, unknownSections []str
 		}
 	}
 	return out
-}
-
-func section(d contracts.Document, name string) map[string]any {
-	if name == contracts.OutputPrivate {
-		return d.Private
-	}
-	return d.Public
 }
 
 // breaks says which consumers a contract change breaks, and where, in one

@@ -63,6 +63,9 @@ func (r *Runner) gatherInputs(ctx context.Context, req Request) (inputs, error) 
 	for _, c := range s.Consumes {
 		key := r.contractKey(c.Contract)
 		doc, err := r.cfg.Contracts.Get(ctx, key)
+		if p, ok := req.Preview[c.Contract]; ok {
+			doc, err = p, nil
+		}
 		if errors.Is(err, contracts.ErrNotFound) {
 			return in, &WaitingError{Stack: s.Name, Contract: c.Contract, Key: key, Producer: req.Producers[c.Contract]}
 		}
@@ -84,6 +87,11 @@ func (r *Runner) gatherInputs(ctx context.Context, req Request) (inputs, error) 
 		selected, err := contracts.Select(docs, r.cfg.ContractPrefix, m.Regex)
 		if err != nil {
 			return in, fmt.Errorf("gather inputs of stack %s: %w", s.Name, err)
+		}
+		for name, p := range req.Preview {
+			if _, ok := selected[name]; (ok || m.Matches(name)) && name != s.Produces {
+				selected[name] = p
+			}
 		}
 		// A producer of this environment that matches but has not
 		// published yet is waited for, like a named upstream.

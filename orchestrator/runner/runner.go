@@ -130,6 +130,10 @@ type Request struct {
 	// Readers are the stacks that read the contract this stack
 	// produces, and where: a plan that would break one is held.
 	Readers []consumers.Reader
+	// Preview holds, for a plan operation, the contracts upstream plans
+	// would publish, by contract: the stack is planned against them
+	// instead of the published ones, to preview its changes.
+	Preview map[string]contracts.Document
 	// Reads are what this stack reads of each contract it consumes. A
 	// change of a contract re-plans the stack only when what it reads
 	// changed; a contract missing here counts as read whole.
@@ -157,6 +161,10 @@ type Result struct {
 	// Downstream are the consumers that will re-plan because of this
 	// stack's plan, and the keys they read that it changes.
 	Downstream []Downstream
+	// Next is, for a plan operation, the contract the plan would publish
+	// when all of it is known before apply: its consumers' plans can be
+	// previewed against it (Request.Preview).
+	Next *contracts.Document
 }
 
 // WaitingError means a consumed contract does not exist yet. The stack is
@@ -269,6 +277,9 @@ func (r *Runner) finish(ctx context.Context, log *slog.Logger, run history.Run, 
 		err = fmt.Errorf("run interrupted: strata was stopped, and tofu with it, gracefully: %w", err)
 	}
 	res := Result{Stack: run.Stack, Changes: out.changes, Review: out.review, Why: out.why, Downstream: out.downstream}
+	if run.Operation == string(OpPlan) {
+		res.Next = out.next
+	}
 	run.Duration = r.cfg.Now().Sub(started)
 	var held *HeldError
 	switch {
@@ -301,6 +312,8 @@ type outcome struct {
 	review  *Review
 	// downstream are the consumers that re-plan once the plan applies.
 	downstream []Downstream
+	// next is the contract the plan would publish, when wholly known.
+	next *contracts.Document
 }
 
 // steps runs the stack's steps in order. It fills in run's cause, summary,
@@ -345,7 +358,7 @@ func (r *Runner) steps(ctx context.Context, log *slog.Logger, req Request, in in
 	if err != nil {
 		return out, err
 	}
-	out.downstream = check.downstream
+	out.downstream, out.next = check.downstream, check.next
 	applied, err := r.decideAndApply(ctx, log, req, ws, plan, cause, prev.ToVersion, check.facts, run, &out)
 	if err != nil || !applied {
 		return out, err
