@@ -14,6 +14,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
@@ -40,7 +41,7 @@ func newDemo(t *testing.T) *demo {
 
 func (d *demo) dir() string { return filepath.Join(d.root, "environments", "demo", "dev") }
 
-func (d *demo) reconcile(op runner.Operation) (*orchestrator.Report, string) {
+func (d *demo) reconcile(op history.Operation) (*orchestrator.Report, string) {
 	d.t.Helper()
 	var logs syncBuffer
 	rep, err := orchestrator.Reconcile(context.Background(), d.dir(), op, orchestrator.Options{
@@ -97,7 +98,7 @@ func (d *demo) approve(stack, id string) {
 // applied applies the demo once and checks every stack applied.
 func (d *demo) applied() {
 	d.t.Helper()
-	if rep, logs := d.reconcile(runner.OpApply); !rep.OK() || len(rep.Stacks) != 5 {
+	if rep, logs := d.reconcile(history.OperationApply); !rep.Converged() || len(rep.Stacks) != 5 {
 		d.t.Fatalf("first apply of demo/dev failed:\n%s", logs)
 	}
 }
@@ -121,10 +122,10 @@ func TestContractBreakRemovedKey(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	rep, logs := d.reconcile(runner.OpApply)
+	rep, logs := d.reconcile(history.OperationApply)
 	network := stack(t, rep, "network")
 	const where = "flux-apps/platform-stacks/cluster/terraform/main.tf:14"
-	if network.Result != runner.ResultHeld || network.Cause != runner.CauseContractBreak {
+	if network.Result != history.ResultHeld || network.Cause != runner.CauseContractBreak {
 		t.Fatalf("network = %s/%s, want held/contract-break\nlogs:\n%s", network.Result, network.Cause, logs)
 	}
 	for _, want := range []string{"contract-break", "network.public.subnet_ids removed", "read by cluster at " + where, "strata approve"} {
@@ -138,7 +139,7 @@ func TestContractBreakRemovedKey(t *testing.T) {
 	if _, still := d.published().Public["subnet_ids"]; !still {
 		t.Errorf("network's contract lost subnet_ids: the held plan was applied")
 	}
-	if got := stack(t, rep, "cluster"); got.Result != runner.ResultUnchanged {
+	if got := stack(t, rep, "cluster"); got.Result != history.ResultUnchanged {
 		t.Errorf("cluster = %s, want unchanged while network is held", got.Result)
 	}
 	summary, err := os.ReadFile(filepath.Join(d.state, "held", "demo", "dev", "network", network.PlanID, approval.SummaryFile))
@@ -150,15 +151,15 @@ func TestContractBreakRemovedKey(t *testing.T) {
 	}
 
 	d.approve("network", network.PlanID)
-	rep, logs = d.reconcile(runner.OpApply)
-	if got := stack(t, rep, "network"); got.Result != runner.ResultApplied {
+	rep, logs = d.reconcile(history.OperationApply)
+	if got := stack(t, rep, "network"); got.Result != history.ResultApplied {
 		t.Fatalf("network after approval = %s (%s), want applied\nlogs:\n%s", got.Result, got.Message, logs)
 	}
 	if _, still := d.published().Public["subnet_ids"]; still {
 		t.Errorf("network's contract still has subnet_ids after the approved plan applied")
 	}
 	cluster := stack(t, rep, "cluster")
-	if cluster.Result != runner.ResultFailed || !strings.Contains(cluster.Message, `This object does not have an attribute named "subnet_ids"`) {
+	if cluster.Result != history.ResultFailed || !strings.Contains(cluster.Message, `This object does not have an attribute named "subnet_ids"`) {
 		t.Errorf("cluster after approval = %s (%s), want failed on the missing subnet_ids", cluster.Result, cluster.Message)
 	}
 }
@@ -177,7 +178,7 @@ func TestContractAddedKey(t *testing.T) {
 	}
 	f.Close()
 
-	rep, logs := d.reconcile(runner.OpApply)
+	rep, logs := d.reconcile(history.OperationApply)
 	want := map[string]string{
 		"account": "unchanged/", "network": "applied/config",
 		"cluster": "unchanged/", "api": "unchanged/", "worker": "unchanged/",
@@ -199,9 +200,9 @@ func TestContractBreakTypeChange(t *testing.T) {
 	d.applied()
 	editFile(t, d.root, networkOutputs, "value       = terraform_data.network.output.vpc_id", "value       = [terraform_data.network.output.vpc_id]")
 
-	rep, logs := d.reconcile(runner.OpApply)
+	rep, logs := d.reconcile(history.OperationApply)
 	network := stack(t, rep, "network")
-	if network.Result != runner.ResultHeld || network.Cause != runner.CauseContractBreak ||
+	if network.Result != history.ResultHeld || network.Cause != runner.CauseContractBreak ||
 		!strings.Contains(network.Message, "network.public.vpc_id changed from string to list: read by cluster at flux-apps/platform-stacks/cluster/terraform/main.tf:4") {
 		t.Fatalf("network = %s/%s (%s), want held/contract-break on vpc_id read by cluster\nlogs:\n%s", network.Result, network.Cause, network.Message, logs)
 	}
@@ -215,11 +216,11 @@ func TestContractBreakTypeChange(t *testing.T) {
 // it will make, and lists only the stacks that really read what changes.
 func TestPreviewUpstream(t *testing.T) {
 	e := newEnv(t)
-	if rep, logs := e.reconcile(runner.OpApply, time.Hour); !rep.OK() {
+	if rep, logs := e.reconcile(history.OperationApply, time.Hour); !rep.Converged() {
 		t.Fatalf("first apply failed:\n%s", logs)
 	}
 	setInit(t, e.root, "cidr", "10.30.0.0/16")
-	rep, logs := e.reconcile(runner.OpPlan, time.Hour)
+	rep, logs := e.reconcile(history.OperationPlan, time.Hour)
 
 	wantResults := map[string]string{
 		"base": "no-changes/", "net": "planned/variables", "cluster": "planned/upstream",

@@ -34,6 +34,13 @@ import (
 // seed's ResourceQuota does.
 const DefaultMaxRunners = 10
 
+// DefaultTimeout bounds one stack's run; DefaultDriftInterval is how long
+// an unchanged stack goes without a plan.
+const (
+	DefaultTimeout       = runner.DefaultTimeout
+	DefaultDriftInterval = runner.DefaultDriftInterval
+)
+
 // Options configure a reconcile.
 type Options struct {
 	// Tofu is the tofu binary.
@@ -44,7 +51,7 @@ type Options struct {
 	// MaxRunners bounds the tofu processes at once; 0 means the init key
 	// maxRunners, else DefaultMaxRunners.
 	MaxRunners int
-	// Timeout bounds one stack's run (runner.DefaultTimeout).
+	// Timeout bounds one stack's run (DefaultTimeout when zero).
 	Timeout time.Duration
 	// DriftInterval is how long an unchanged stack goes without a plan.
 	DriftInterval time.Duration
@@ -80,7 +87,7 @@ const InitIAMAllowedModules = "policyIAMAllowedModules"
 // The error is for the reconcile as a whole (an invalid environment, a
 // state directory that cannot be opened); what each stack did is in the
 // report.
-func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Options) (*Report, error) {
+func Reconcile(ctx context.Context, dir string, op history.Operation, opts Options) (*Report, error) {
 	started := time.Now()
 	env, g, err := Validate(ctx, dir)
 	if err != nil {
@@ -261,7 +268,7 @@ func resolve(ctx context.Context, log *slog.Logger, env *environment.Environment
 const resolveParallelism = 8
 
 // schedule runs the stacks in graph order.
-func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, resolver *source.Resolver, readers consumers.Index, op runner.Operation, cfg runner.Config, limit int, log *slog.Logger) map[string]outcome {
+func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, resolver *source.Resolver, readers consumers.Index, op history.Operation, cfg runner.Config, limit int, log *slog.Logger) map[string]outcome {
 	r := runner.New(cfg)
 	producers := make(map[string]string)
 	for _, s := range env.Stacks {

@@ -27,7 +27,7 @@ func writeMarkdown(w io.Writer, rep *orchestrator.Report) error {
 			s.Stack, s.Layer, cell(s.Version), result, cell(s.Cause), changesCell(s), policyCell(s.Policy))
 	}
 	for _, s := range rep.Stacks {
-		if len(s.Changes) == 0 && s.Policy == nil && !problem(s.Result) && len(s.Upstream) == 0 && len(s.Downstream) == 0 {
+		if len(s.Changes) == 0 && s.Policy == nil && s.Result.Converged() && len(s.Upstream) == 0 && len(s.Downstream) == 0 {
 			continue
 		}
 		fmt.Fprintf(&b, "\n### %s: %s", s.Stack, s.Result)
@@ -76,7 +76,7 @@ func writeMarkdown(w io.Writer, rep *orchestrator.Report) error {
 			}
 			b.WriteString("\n")
 		}
-		if problem(s.Result) && s.Message != "" {
+		if !s.Result.Converged() && s.Message != "" {
 			fmt.Fprintf(&b, "> %s\n", oneLine(s.Message))
 		}
 	}
@@ -173,14 +173,6 @@ func policyCell(p *orchestrator.PolicyReport) string {
 	default:
 		return "allowed"
 	}
-}
-
-func problem(result string) bool {
-	switch result {
-	case "failed", "skipped", "held", "waiting":
-		return true
-	}
-	return false
 }
 
 func cell(s string) string {
