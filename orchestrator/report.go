@@ -53,6 +53,9 @@ type StackReport struct {
 	// Contract is what the plan does to the stack's contract: keys
 	// removed, changed, moved and added, and the consumers it breaks.
 	ContractChange *policy.Contract `json:"contractChange,omitempty"`
+	// ContractValues are the keys of the contract ("public.vpc_id") whose
+	// value the plan changes, or only knows after apply.
+	ContractValues []string `json:"contractValues,omitempty"`
 	// Downstream are the stacks that will re-plan, with cause upstream,
 	// once this stack's plan is applied: those that read keys it changes,
 	// and theirs in turn.
@@ -263,6 +266,7 @@ func report(env *environment.Environment, g *graph.Graph, op history.Operation, 
 		}
 		if o.result.Review != nil {
 			sr.ContractChange = o.result.Review.Contract
+			sr.ContractValues = o.result.ContractChanged
 		}
 		var skip *scheduler.SkipError
 		var waiting *runner.WaitingError

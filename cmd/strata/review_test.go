@@ -82,3 +82,45 @@ func TestReviewDownstream(t *testing.T) {
 	}
 	runCases(t, tests)
 }
+
+func TestContractsDiff(t *testing.T) {
+	root := demoRepo(t)
+	env := filepath.Join(root, "environments", "demo", "dev")
+	state := t.TempDir()
+	tofuBin := tofutest.Binary(t)
+	if out, errOut, code := strata(t, "apply", env, "--tofu", tofuBin, "--state-dir", state); code != 0 {
+		t.Fatalf("strata apply exit code = %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	diff := func(args ...string) []string {
+		return append([]string{"contracts", "diff", env}, append(args, "--tofu", tofuBin, "--state-dir", state)...)
+	}
+	runCases(t, []cliCase{
+		{name: "unchanged", args: diff("network"), wantOut: []string{"contract network of stack network: the plan (no-changes) publishes it unchanged"}},
+		{name: "no contract", args: diff("nope"), wantCode: 2, wantErr: []string{`demo/dev has no stack "nope"`}},
+	})
+
+	// subnet_ids removed, and a key added.
+	editRepoFile(t, root, "flux-apps/platform-stacks/network/terraform/outputs.tf", `output "subnet_ids" {
+  description = "The IDs of the VPC's subnets."
+  value       = terraform_data.network.output.subnet_ids
+}`, `output "zone" {
+  value = "a"
+}`)
+	out, _ := checkRun(t, diff("network"), 0, []string{
+		"contract network of stack network: published now, against plan plan-",
+		"breaks (strata apply holds this plan with cause contract-break):\n" +
+			"  cluster reads public.subnet_ids at flux-apps/platform-stacks/cluster/terraform/main.tf:14: removed\n",
+		"re-plans once applied:\n  cluster after network applies (upstream: public.subnet_ids)\n",
+	}, nil)
+	for _, row := range [][]string{
+		{"removed", "public.subnet_ids", "list"},
+		{"added", "public.zone", "string"},
+		{"value", "public.subnet_ids", "-"},
+		{"value", "public.zone", "-"},
+	} {
+		if !hasRow(out, row) {
+			t.Errorf("strata contracts diff lacks the row %q:\n%s", row, out)
+		}
+	}
+	checkRun(t, append(diff("network"), "-o", "json"), 0, []string{`"removed": [`, `"name": "subnet_ids"`, `"why": "removed"`, `"line": 14`}, nil)
+}

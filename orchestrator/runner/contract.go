@@ -32,6 +32,10 @@ type contractCheck struct {
 	facts *policy.Contract
 	// downstream are the consumers that will re-plan.
 	downstream []Downstream
+	// changed are the keys ("public.vpc_id") whose value a consumer sees
+	// change: removed, moved, added, a new value, or one known only after
+	// apply.
+	changed []string
 	// next is the document the plan would publish, when every value of
 	// it is known before apply; nil otherwise.
 	next *contracts.Document
@@ -100,7 +104,10 @@ func (r *Runner) checkContract(ctx context.Context, log *slog.Logger, req Reques
 	for _, cc := range c.Consumers {
 		log.Warn(fmt.Sprintf("contract %s: %s.%s %s breaks %s, which reads it at %s:%d", s.Produces, cc.Section, cc.Key, cc.Why, cc.Stack, cc.File, cc.Line))
 	}
-	check := contractCheck{facts: c, downstream: downstream(req, old, nextDoc, unknownSections)}
+	check := contractCheck{facts: c, downstream: downstream(req, old, nextDoc, unknownSections), changed: []string{}}
+	for _, f := range shape.Changed(old, nextDoc, unknownSections) {
+		check.changed = append(check.changed, f.Section+"."+f.Name)
+	}
 	if len(unknownSections) == 0 && shape.Known(nextDoc.Public) && shape.Known(nextDoc.Private) {
 		nextDoc.Installed, nextDoc.Version, nextDoc.Stack, nextDoc.UpdatedAt = true, req.Artifact.Version, s.Name, r.cfg.Now().UTC().Truncate(time.Second)
 		check.next = &nextDoc

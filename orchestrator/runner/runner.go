@@ -138,6 +138,9 @@ type Result struct {
 	// Downstream are the consumers that will re-plan because of this
 	// stack's plan, and the keys they read that it changes.
 	Downstream []Downstream
+	// ContractChanged are the keys of the stack's contract ("public.vpc_id")
+	// whose value the plan changes, or only knows after apply.
+	ContractChanged []string
 	// Next is, for a plan operation, the contract the plan would publish
 	// when all of it is known before apply: its consumers' plans can be
 	// previewed against it (Request.Preview).
@@ -253,7 +256,7 @@ func (r *Runner) finish(ctx context.Context, log *slog.Logger, run history.Run, 
 	case err != nil && errors.Is(ctx.Err(), context.Canceled):
 		err = fmt.Errorf("run interrupted: strata was stopped, and tofu with it, gracefully: %w", err)
 	}
-	res := Result{Stack: run.Stack, Changes: out.changes, Review: out.review, Why: out.why, Downstream: out.downstream}
+	res := Result{Stack: run.Stack, Changes: out.changes, Review: out.review, Why: out.why, Downstream: out.downstream, ContractChanged: out.contractChanged}
 	if run.Operation == history.OperationPlan {
 		res.Next = out.next
 	}
@@ -291,6 +294,8 @@ type outcome struct {
 	downstream []Downstream
 	// next is the contract the plan would publish, when wholly known.
 	next *contracts.Document
+	// contractChanged are the keys of the contract whose value changes.
+	contractChanged []string
 }
 
 // steps runs the stack's steps in order. It fills in run's cause, summary,
@@ -335,7 +340,7 @@ func (r *Runner) steps(ctx context.Context, log *slog.Logger, req Request, in in
 	if err != nil {
 		return out, err
 	}
-	out.downstream, out.next = check.downstream, check.next
+	out.downstream, out.next, out.contractChanged = check.downstream, check.next, check.changed
 	applied, err := r.decideAndApply(ctx, log, req, ws, plan, cause, prev.ToVersion, check.facts, run, &out)
 	if err != nil || !applied {
 		return out, err
