@@ -7,9 +7,15 @@
 //     without cycles (package graph);
 //  3. resolve: each stack's source, its version and digest (package
 //     source);
-//  4. schedule: stacks in graph order with a bounded number of tofu
-//     processes (package scheduler), each run by package runner;
-//  5. report: what every stack did.
+//  4. consumers: who reads which keys of each contract, from the
+//     consumers' code (package consumers), so that a producer's plan that
+//     breaks one is held;
+//  5. schedule: stacks in graph order with a bounded number of tofu
+//     processes (package scheduler), each run by package runner; a plan
+//     previews each consumer against the contract its producer's plan
+//     would publish, when the plan knows it;
+//  6. report: what every stack did, and which stacks will re-plan
+//     because of another's plan.
 //
 // Its subpackages are the parts; this package only wires them in order.
 package orchestrator
