@@ -14,8 +14,9 @@
 //     processes (package scheduler), each run by package runner; a plan
 //     previews each consumer against the contract its producer's plan
 //     would publish, when the plan knows it;
-//  6. report: what every stack did, and which stacks will re-plan
-//     because of another's plan.
+//  6. report: what every stack did, as the runner decided it (or, for a
+//     stack it did not run, why not: skipped, waiting or failed), and
+//     which stacks will re-plan because of another's plan.
 //
 // Its subpackages are the parts; this package only wires them in order.
 package orchestrator

@@ -108,9 +108,9 @@ func Reconcile(ctx context.Context, dir string, op history.Operation, opts Optio
 		log = slog.New(slog.DiscardHandler)
 	}
 	log.Info(fmt.Sprintf("%s %s/%s: %d stacks, at most %d at once", op, env.Client, env.Name, len(env.Stacks), maxRunners(opts, env)))
-	pol, polErr := loadPolicy(ctx, env, opts)
-	if polErr != nil {
-		log.Error(fmt.Sprintf("policy failed to load: %v; every plan with changes is held", polErr))
+	pol, err := loadPolicy(ctx, env, opts)
+	if err != nil {
+		log.Error(fmt.Sprintf("policy failed to load: %v; every plan with changes is held", err))
 	}
 	resolver := NewResolver(env, st.StateDir, opts)
 	arts := resolve(ctx, log, env, resolver)
@@ -128,7 +128,6 @@ func Reconcile(ctx context.Context, dir string, op history.Operation, opts Optio
 		Approvals:      st.Approvals,
 		Backend:        backend,
 		Policy:         pol,
-		PolicyErr:      polErr,
 		Logger:         log,
 		Timeout:        opts.Timeout,
 		DriftInterval:  opts.DriftInterval,
@@ -141,7 +140,7 @@ func Reconcile(ctx context.Context, dir string, op history.Operation, opts Optio
 	// review lists those that will re-plan.
 	readers := consumers.Find(env, codeDirs(ctx, log, env, resolver, arts))
 	results := schedule(ctx, env, dir, g, arts, resolver, readers, op, cfg, maxRunners(opts, env), log)
-	removals := remove(ctx, log, env, dir, op, cfg, gone)
+	removals := remove(ctx, env, dir, op, cfg, gone)
 	rep := report(env, g, op, arts, results, removals, started)
 	upstreams(rep, g, readers, env)
 	log.Info(rep.Line())
@@ -149,8 +148,9 @@ func Reconcile(ctx context.Context, dir string, op history.Operation, opts Optio
 }
 
 // loadPolicy prepares the policy engine once for the whole reconcile. A
-// policy that fails to load is not fatal to the reconcile: every plan with
-// changes is held instead (policies fail closed).
+// policy that fails to load is not fatal to the reconcile: it is a
+// runner.FailingPolicy, which holds every plan with changes (policies fail
+// closed), and the error says why.
 func loadPolicy(ctx context.Context, env *environment.Environment, opts Options) (runner.Policy, error) {
 	var allowed []string
 	for _, m := range strings.Split(env.Init[InitIAMAllowedModules], ",") {
@@ -160,7 +160,7 @@ func loadPolicy(ctx context.Context, env *environment.Environment, opts Options)
 	}
 	e, err := policy.Load(ctx, policy.Options{Dirs: opts.PolicyDirs, NoDefault: opts.NoDefaultPolicy, IAMAllowedModules: allowed})
 	if err != nil {
-		return nil, err
+		return runner.FailingPolicy(err), err
 	}
 	return e, nil
 }
@@ -267,8 +267,8 @@ func resolve(ctx context.Context, log *slog.Logger, env *environment.Environment
 // resolveParallelism bounds the sources resolved at once.
 const resolveParallelism = 8
 
-// schedule runs the stacks in graph order.
-func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, resolver *source.Resolver, readers consumers.Index, op history.Operation, cfg runner.Config, limit int, log *slog.Logger) map[string]outcome {
+// schedule runs the stacks in graph order, and returns what each did.
+func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, resolver *source.Resolver, readers consumers.Index, op history.Operation, cfg runner.Config, limit int, log *slog.Logger) map[string]runner.Result {
 	r := runner.New(cfg)
 	producers := make(map[string]string)
 	for _, s := range env.Stacks {
@@ -293,7 +293,7 @@ func schedule(ctx context.Context, env *environment.Environment, envDir string, 
 		defer previewMu.Unlock()
 		return maps.Clone(previews)
 	}
-	results := make(chan outcome, len(tasks))
+	results := make(chan runner.Result, len(tasks))
 	errs := scheduler.Run(ctx, tasks, limit, func(ctx context.Context, name string) error {
 		a := arts[name]
 		if a.err != nil {
@@ -321,7 +321,7 @@ func schedule(ctx context.Context, env *environment.Environment, envDir string, 
 			previews[stack.Produces] = *res.Next
 			previewMu.Unlock()
 		}
-		results <- outcome{result: res}
+		results <- res
 		var held *runner.HeldError
 		if errors.As(err, &held) {
 			// A hold blocks nothing downstream: its contract is unchanged,
@@ -332,26 +332,20 @@ func schedule(ctx context.Context, env *environment.Environment, envDir string, 
 		return err
 	})
 	close(results)
-	out := make(map[string]outcome, len(tasks))
-	for o := range results {
-		out[o.result.Stack] = o
+	out := make(map[string]runner.Result, len(tasks))
+	for res := range results {
+		out[res.Stack] = res
 	}
 	for name, err := range errs {
-		o := out[name]
-		o.result.Stack = name
-		o.err = err
 		var skip *scheduler.SkipError
 		if errors.As(err, &skip) && skip.Task == name {
 			log.Warn(err.Error(), "stack", name)
 		}
-		out[name] = o
+		if _, ran := out[name]; !ran {
+			out[name] = notRun(name, err)
+		}
 	}
 	return out
-}
-
-type outcome struct {
-	result runner.Result
-	err    error
 }
 
 // maxRunners is the bound on tofu processes: the option, else the init

@@ -52,7 +52,18 @@ const CauseContractBreak = "contract-break"
 // published it yet, has nothing to break. A plan whose next contract
 // cannot be worked out fails the run before anything is applied: the
 // publication after apply would fail the same way.
-func (r *Runner) checkContract(ctx context.Context, log *slog.Logger, req Request, p planned) (contractCheck, error) {
+func (r *Runner) checkContract(ctx context.Context, st *runState) error {
+	if !st.plan.changed || st.removal != nil {
+		return nil
+	}
+	check, err := r.contractCheck(ctx, st.log, st.req, st.plan)
+	st.contract = check
+	return err
+}
+
+// contractCheck compares the contract the plan would publish with the
+// published one.
+func (r *Runner) contractCheck(ctx context.Context, log *slog.Logger, req Request, p planned) (contractCheck, error) {
 	s := req.Stack
 	if s.Produces == "" {
 		return contractCheck{}, nil
