@@ -316,7 +316,7 @@ func schedule(ctx context.Context, env *environment.Environment, envDir string, 
 			Preview:   preview(),
 			EnvDir:    envDir,
 		})
-		if res.Next != nil && stack.Produces != "" {
+		if res.Next != nil && stack.Produces != "" && op == history.OperationPlan {
 			previewMu.Lock()
 			previews[stack.Produces] = *res.Next
 			previewMu.Unlock()

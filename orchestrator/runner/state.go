@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/orchestrator/history"
 )
 
@@ -77,6 +78,16 @@ func (st *runState) result() Result {
 
 		Downstream:      st.contract.downstream,
 		ContractChanged: st.contract.changed,
-		Next:            st.contract.next,
+		Next:            st.next(),
 	}
+}
+
+// next is the contract a plan operation would publish, when wholly
+// known: only a plan previews its consumers against it; an apply's
+// consumers read what it published.
+func (st *runState) next() *contracts.Document {
+	if st.req.Operation != history.OperationPlan {
+		return nil
+	}
+	return st.contract.next
 }
