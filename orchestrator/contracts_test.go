@@ -65,7 +65,11 @@ func (d *demo) published() contracts.Document {
 	if err != nil {
 		d.t.Fatal(err)
 	}
-	st, err := orchestrator.OpenStores(ctx, env, d.state)
+	set, err := orchestrator.Options{StateDir: d.state}.Settings(env)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	st, err := orchestrator.OpenStores(ctx, env, set)
 	if err != nil {
 		d.t.Fatal(err)
 	}
@@ -84,7 +88,11 @@ func (d *demo) approve(stack, id string) {
 	if err != nil {
 		d.t.Fatal(err)
 	}
-	st, err := orchestrator.OpenStores(ctx, env, d.state)
+	set, err := orchestrator.Options{StateDir: d.state}.Settings(env)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	st, err := orchestrator.OpenStores(ctx, env, set)
 	if err != nil {
 		d.t.Fatal(err)
 	}

@@ -9,18 +9,6 @@ import (
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
 
-// demoRepo copies the example repository's demo environments.
-func demoRepo(t *testing.T) string {
-	t.Helper()
-	root := t.TempDir()
-	for _, d := range []string{"environments", "flux-apps", "modules"} {
-		if err := os.CopyFS(filepath.Join(root, d), os.DirFS(filepath.Join("..", "..", d))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
-
 func editRepoFile(t *testing.T, root, file, old, new string) {
 	t.Helper()
 	p := filepath.Join(root, file)

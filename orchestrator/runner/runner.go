@@ -17,13 +17,14 @@ import (
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/lineage"
 	"github.com/strata-iac/strata/orchestrator/source"
+	"github.com/strata-iac/strata/orchestrator/statedir"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
 
 // Defaults.
 const (
 	DefaultTimeout       = 10 * time.Minute
-	DefaultDriftInterval = time.Hour
+	DefaultDriftInterval = environment.DefaultDriftInterval
 )
 
 // Config is what every run shares.
@@ -236,8 +237,9 @@ func (r *Runner) contractKey(name string) string {
 	return contracts.Key(r.cfg.ContractPrefix, name)
 }
 
-func (r *Runner) workspaceDir(req Request) string {
-	return filepath.Join(r.cfg.StateDir, "work", req.Client, req.Env, req.Stack.Name)
+// workspaceDir is the stack's workspace under the state directory.
+func (r *Runner) workspaceDir(req Request) (string, error) {
+	return statedir.Join(r.cfg.StateDir, statedir.Work, req.Client, req.Env, req.Stack.Name)
 }
 
 func mode(s *environment.Stack) string {
