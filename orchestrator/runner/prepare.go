@@ -6,8 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -63,7 +61,7 @@ func (r *Runner) prepare(ctx context.Context, req Request, in inputs) (*workspac
 	if err := clearWorkspace(dir); err != nil {
 		return fail(err)
 	}
-	if err := copyTree(req.Artifact.Dir, dir); err != nil {
+	if err := copyStack(req.Artifact, dir); err != nil {
 		return fail(err)
 	}
 	backend, err := r.backend(req)
@@ -228,46 +226,4 @@ func clearWorkspace(dir string) error {
 		}
 	}
 	return nil
-}
-
-// copyTree copies src into dst, leaving out any .terraform directory.
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, path)
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && d.Name() == ".terraform" {
-			return filepath.SkipDir
-		}
-		target := filepath.Join(dst, rel)
-		switch {
-		case d.IsDir():
-			return os.MkdirAll(target, 0o700)
-		case d.Type().IsRegular():
-			return copyFile(path, target)
-		default:
-			return nil // symlinks and devices are not part of a stack
-		}
-	})
-}
-
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }
