@@ -13,7 +13,7 @@ import (
 // completes, in the seed's words.
 func (r *Runner) apply(ctx context.Context, log *slog.Logger, ws *workspace, planFile string, p planned) error {
 	var summary *tofu.Summary
-	err := ws.tofu.Apply(ctx, planFile, func(e tofu.Event) {
+	err := ws.tofu.Apply(ctx, planFile, tofu.ApplyOptions{}, func(e tofu.Event) {
 		switch e.Type {
 		case "apply_complete":
 			line := fmt.Sprintf("%s: %s complete after %ds", e.Resource, noun(e.Action), int(math.Round(e.Elapsed)))

@@ -16,6 +16,8 @@ type Workspace struct {
 	binary string
 	env    map[string]string
 	tf     *tfexec.Terraform
+	// grace is how long tofu may take to stop after an interrupt.
+	grace time.Duration
 }
 
 // Options configure a Workspace.
@@ -58,7 +60,7 @@ func New(binary, dir string, opts Options) (*Workspace, error) {
 	if err := tf.SetWaitDelay(grace); err != nil {
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}
-	return &Workspace{dir: dir, binary: binary, env: env, tf: tf}, nil
+	return &Workspace{dir: dir, binary: binary, env: env, tf: tf, grace: grace}, nil
 }
 
 // Dir is the workspace directory.
