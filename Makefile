@@ -9,10 +9,11 @@ TOFU      := $(BIN)/tofu
 STRATA    := $(BIN)/strata
 DEMO_ENV  ?= environments/demo/dev
 FUZZTIME  ?= 20s
+TRIALS    ?= 20
 
 export STRATA_TOFU := $(TOFU)
 
-.PHONY: all build tofu test-deps demo test vet fuzz bench clean
+.PHONY: all build tofu test-deps demo test vet fuzz soak bench clean
 
 all: build
 
@@ -50,6 +51,11 @@ fuzz:
 	$(GO) test ./orchestrator/tofu/ -run '^$$' -fuzz '^FuzzParsePlan$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./policy/ -run '^$$' -fuzz '^FuzzPlanID$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./contracts/readers/ -run '^$$' -fuzz '^FuzzFindInFile$$' -fuzztime $(FUZZTIME)
+
+## soak: strata killed (kill -9) and stopped (SIGTERM) in the middle of applies, $(TRIALS) trials of each
+## (make test runs 5 of each): every resource created once, all in state, no process left behind
+soak: tofu
+	STRATA_TRIALS=$(TRIALS) $(GO) test -race -count=1 -timeout 60m -run '^(TestKillDuringApply|TestStopDuringApply)$$' ./cmd/strata/
 
 ## bench: the benchmarks, each figure to be read against the baseline measured in the same run
 bench: tofu

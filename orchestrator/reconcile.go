@@ -42,6 +42,9 @@ type Options struct {
 	MaxRunners int
 	// Timeout bounds one stack's run (runner.DefaultTimeout).
 	Timeout time.Duration
+	// ShutdownGrace is how long an apply in flight may go on once the
+	// context is cancelled (runner.DefaultShutdownGrace).
+	ShutdownGrace time.Duration
 	// DriftInterval is how long an unchanged stack goes without a plan.
 	DriftInterval time.Duration
 	// Logger receives the run log lines.
@@ -119,6 +122,7 @@ func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Option
 		PolicyErr:      polErr,
 		Logger:         log,
 		Timeout:        opts.Timeout,
+		ShutdownGrace:  opts.ShutdownGrace,
 		DriftInterval:  opts.DriftInterval,
 		ProviderMirror: cmp.Or(opts.ProviderMirror, env.Init[InitProviderMirror]),
 		// The CA file is read by tofu, in the stacks' workspaces.

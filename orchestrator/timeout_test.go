@@ -2,6 +2,7 @@ package orchestrator_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/runner"
+	"github.com/strata-iac/strata/orchestrator/tofu"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
 
@@ -52,9 +54,9 @@ func TestRunTimeout(t *testing.T) {
 	}
 }
 
-// TestRunCancelled stops a reconcile from outside (SIGTERM does this): tofu
-// is interrupted gracefully and the run is recorded as cancelled, not as
-// timed out.
+// TestRunCancelled stops a reconcile from outside (SIGTERM does this): once
+// the shutdown grace has passed, tofu is interrupted gracefully and the
+// run is recorded as interrupted, neither failed nor timed out.
 func TestRunCancelled(t *testing.T) {
 	root := fixture(t, "slow")
 	dir := filepath.Join(root, "environments", "acme", "dev")
@@ -62,23 +64,28 @@ func TestRunCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var logs syncBuffer
 	go func() {
-		for !strings.Contains(logs.String(), "run #1 started") {
+		// Into the apply's 30s provisioner.
+		stream := filepath.Join(state, "work", "acme", "dev", "slow", tofu.StreamFile)
+		for b, _ := os.ReadFile(stream); !strings.Contains(string(b), `"apply_start"`); b, _ = os.ReadFile(stream) {
 			time.Sleep(50 * time.Millisecond)
 		}
-		time.Sleep(time.Second) // into the apply's 30s provisioner
 		cancel()
 	}()
 	rep, err := orchestrator.Reconcile(ctx, dir, runner.OpApply, orchestrator.Options{
 		Tofu: tofutest.Binary(t), StateDir: state, Logger: runlog.New(&logs, nil),
+		ShutdownGrace: 100 * time.Millisecond,
 	})
 	if err != nil {
 		t.Fatalf("Reconcile(%q) = %v", dir, err)
 	}
 	got := stack(t, rep, "slow")
-	if got.Result != runner.ResultFailed || strings.Contains(got.Message, "timed out") || !strings.Contains(got.Message, "run interrupted") {
-		t.Errorf("slow = %s (%s), want failed because it was cancelled", got.Result, got.Message)
+	if got.Result != runner.ResultInterrupted || strings.Contains(got.Message, "timed out") || !strings.Contains(got.Message, "run interrupted") {
+		t.Errorf("slow = %s (%s), want interrupted because it was cancelled", got.Result, got.Message)
 	}
-	if runs := historyOf(t, root, state, "acme", "dev", "slow"); len(runs) != 1 || runs[0].Result != runner.ResultFailed {
-		t.Errorf("history of slow = %+v, want the cancelled run recorded as failed", runs)
+	if runs := historyOf(t, root, state, "acme", "dev", "slow"); len(runs) != 1 || runs[0].Result != runner.ResultInterrupted {
+		t.Errorf("history of slow = %+v, want the cancelled run recorded as interrupted", runs)
+	}
+	if !strings.Contains(logs.String(), "the apply in flight has 100ms to finish") {
+		t.Errorf("logs = %s, want the shutdown grace said", logs.String())
 	}
 }

@@ -70,6 +70,7 @@ type runFlags struct {
 	maxRunners       int
 	timeout          time.Duration
 	driftInterval    time.Duration
+	shutdownGrace    time.Duration
 	policyDirs       []string
 	noDefaultPolicy  bool
 	mirror, mirrorCA string
@@ -79,6 +80,8 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.tofu, "tofu", "", "tofu binary (default: $"+tofu.EnvBinary+", then tofu on PATH, then bin/tofu)")
 	cmd.Flags().IntVar(&f.maxRunners, "max-runners", 0, fmt.Sprintf("most tofu processes at once (default: the init key maxRunners, else %d)", orchestrator.DefaultMaxRunners))
 	cmd.Flags().DurationVar(&f.timeout, "timeout", runner.DefaultTimeout, "longest a single stack's run may take")
+	cmd.Flags().DurationVar(&f.shutdownGrace, "shutdown-grace", runner.DefaultShutdownGrace,
+		"on SIGTERM or SIGINT, how long an apply in flight may go on before tofu is interrupted (keep Kubernetes' terminationGracePeriodSeconds above it)")
 	cmd.Flags().DurationVar(&f.driftInterval, "drift-interval", runner.DefaultDriftInterval,
 		"how long a stack whose inputs have not changed goes without a plan; 0 plans every stack every time")
 	cmd.Flags().StringArrayVar(&f.policyDirs, "policy", nil, "policy directory loaded on top of the default bundle (repeatable)")

@@ -53,6 +53,7 @@ changed since its last successful apply is not planned again until
 				StateDir:           g.stateDir,
 				MaxRunners:         f.maxRunners,
 				Timeout:            f.timeout,
+				ShutdownGrace:      f.shutdownGrace,
 				DriftInterval:      f.driftInterval,
 				Logger:             g.logger(),
 				PolicyDirs:         f.policyDirs,

@@ -10,10 +10,16 @@ import (
 )
 
 // apply applies exactly the saved plan file and logs each resource as it
-// completes, in the seed's words.
-func (r *Runner) apply(ctx context.Context, log *slog.Logger, ws *workspace, planFile string, p planned) error {
+// completes, in the seed's words. When strata is asked to stop, the apply
+// has the shutdown grace to finish before tofu is interrupted.
+func (r *Runner) apply(ctx context.Context, log *slog.Logger, ws *workspace, planFile string, p planned, run int) error {
 	var summary *tofu.Summary
-	err := ws.tofu.Apply(ctx, planFile, tofu.ApplyOptions{}, func(e tofu.Event) {
+	opts := tofu.ApplyOptions{
+		Run:       run,
+		StopGrace: r.cfg.ShutdownGrace,
+		Stopping:  func(msg string) { log.Warn(msg) },
+	}
+	err := ws.tofu.Apply(ctx, planFile, opts, func(e tofu.Event) {
 		switch e.Type {
 		case "apply_complete":
 			line := fmt.Sprintf("%s: %s complete after %ds", e.Resource, noun(e.Action), int(math.Round(e.Elapsed)))

@@ -38,12 +38,16 @@ const (
 	ResultSkipped   = "skipped"
 	ResultWaiting   = "waiting"
 	ResultHeld      = "held"
+	// ResultInterrupted is a run that strata stopped (SIGTERM, SIGINT)
+	// before it ended.
+	ResultInterrupted = history.ResultInterrupted
 )
 
 // Defaults.
 const (
 	DefaultTimeout       = 10 * time.Minute
 	DefaultDriftInterval = time.Hour
+	DefaultShutdownGrace = 5 * time.Minute
 )
 
 // Config is what every run shares.
@@ -79,6 +83,10 @@ type Config struct {
 	Logger *slog.Logger
 	// Timeout bounds one run (DefaultTimeout when zero).
 	Timeout time.Duration
+	// ShutdownGrace is how long an apply in flight may go on once strata
+	// is asked to stop (the context is cancelled) before tofu is
+	// interrupted (DefaultShutdownGrace when zero).
+	ShutdownGrace time.Duration
 	// DriftInterval is how long a stack whose inputs have not changed goes
 	// without a plan. Zero plans every time.
 	DriftInterval time.Duration
@@ -97,6 +105,9 @@ type Runner struct {
 func New(cfg Config) *Runner {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.ShutdownGrace <= 0 {
+		cfg.ShutdownGrace = DefaultShutdownGrace
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -179,6 +190,13 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 	started := r.cfg.Now()
 	res := Result{Stack: s.Name}
 
+	adopted, err := r.adopt(ctx, log, req)
+	if err != nil {
+		log.Error(err.Error())
+		res.Message = err.Error()
+		return res, err
+	}
+
 	in, err := r.gatherInputs(ctx, req)
 	var waiting *WaitingError
 	if errors.As(err, &waiting) {
@@ -205,7 +223,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	if up, why := r.upToDate(ctx, req, in, prev, hasPrev); up {
+	if up, why := r.upToDate(ctx, req, in, prev, hasPrev); up && !adopted {
 		log.Info("up to date: " + why)
 		res.Message = "up to date: " + why
 		res.Run = history.Run{
@@ -251,6 +269,7 @@ func (r *Runner) finish(ctx context.Context, log *slog.Logger, run history.Run, 
 	case err != nil && errors.Is(ctx.Err(), context.Canceled):
 		err = fmt.Errorf("run interrupted: strata was stopped, and tofu with it, gracefully: %w", err)
 	}
+	interrupted := err != nil && errors.Is(ctx.Err(), context.Canceled)
 	res := Result{Stack: run.Stack, Changes: out.changes, Review: out.review, Why: out.why}
 	run.Duration = r.cfg.Now().Sub(started)
 	var held *HeldError
@@ -260,6 +279,11 @@ func (r *Runner) finish(ctx context.Context, log *slog.Logger, run history.Run, 
 		run.Error = held.Error()
 		res.Message = held.Error()
 		log.Warn(fmt.Sprintf("run #%d finished in %s: %s", run.Number, round(run.Duration), held.Error()))
+	case interrupted:
+		run.Result = ResultInterrupted
+		run.Error = err.Error()
+		res.Message = err.Error()
+		log.Warn(fmt.Sprintf("run #%d interrupted after %s: %s", run.Number, round(run.Duration), err.Error()))
 	case err != nil:
 		run.Result = ResultFailed
 		run.Error = err.Error()
@@ -271,10 +295,16 @@ func (r *Runner) finish(ctx context.Context, log *slog.Logger, run history.Run, 
 	}
 	if rerr := r.cfg.History.Record(context.WithoutCancel(ctx), run); rerr != nil {
 		err = errors.Join(err, fmt.Errorf("record run of stack %s: %w", run.Stack, rerr))
+	} else if cerr := r.clearRecord(run); cerr != nil {
+		log.Warn(cerr.Error())
 	}
 	res.Run = run
 	return res, err
 }
+
+// publishAfterStop bounds the publication of an applied stack's contract
+// once strata is stopping.
+const publishAfterStop = 30 * time.Second
 
 // outcome is what the steps of a run produced.
 type outcome struct {
@@ -322,7 +352,11 @@ func (r *Runner) steps(ctx context.Context, log *slog.Logger, req Request, in in
 		return out, err
 	}
 	out.message = "the infrastructure is up to date"
-	return out, r.publish(ctx, log, req, ws, run)
+	// What was applied is published even when strata is stopping: the
+	// apply finished within the shutdown grace.
+	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), publishAfterStop)
+	defer cancel()
+	return out, r.publish(pctx, log, req, ws, run)
 }
 
 // decideAndApply is the policy step and what follows it: the plan is
@@ -345,7 +379,7 @@ func (r *Runner) decideAndApply(ctx context.Context, log *slog.Logger, req Reque
 	if err != nil {
 		return false, err
 	}
-	if err := r.apply(ctx, log, ws, planFile, plan); err != nil {
+	if err := r.apply(ctx, log, ws, planFile, plan, run.Number); err != nil {
 		if release != nil {
 			// An approved plan that cannot be applied (tofu finds it
 			// stale, say) must not be tried forever: it is released, and
@@ -427,7 +461,11 @@ func (r *Runner) contractKey(name string) string {
 }
 
 func (r *Runner) workspaceDir(req Request) string {
-	return filepath.Join(r.cfg.StateDir, "work", req.Client, req.Env, req.Stack.Name)
+	return r.workspacePath(req.Client, req.Env, req.Stack.Name)
+}
+
+func (r *Runner) workspacePath(client, env, stack string) string {
+	return filepath.Join(r.cfg.StateDir, "work", client, env, stack)
 }
 
 func mode(s *environment.Stack) string {
