@@ -43,6 +43,7 @@ Private values are printed only when --show-private asks for them.`,
 		newContractsLsCommand(g),
 		newContractsGetCommand(g),
 		newContractsExternalSecretCommand(g),
+		newContractsConsumersCommand(g),
 	)
 	return cmd
 }

@@ -60,6 +60,7 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		newReconcileCommand(g),
 		newVersionCommand(g),
 	)
+	usageErrors(root)
 	return root
 }
 
@@ -71,6 +72,7 @@ type runFlags struct {
 	timeout          time.Duration
 	driftInterval    time.Duration
 	shutdownGrace    time.Duration
+	detailedExitCode bool
 	policyDirs       []string
 	noDefaultPolicy  bool
 	mirror, mirrorCA string

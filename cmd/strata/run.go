@@ -78,13 +78,17 @@ changed since its last successful apply is not planned again until
 			default:
 				writeReport(g, rep)
 			}
-			if !rep.OK() {
-				return &exitError{code: 1, msg: rep.Line()}
+			if code := runExitCode(rep, f.detailedExitCode); code != exitConverged {
+				return &exitError{code: code, msg: rep.Line()}
 			}
 			return nil
 		},
 	}
 	f.register(cmd)
+	if op == runner.OpPlan {
+		cmd.Flags().BoolVar(&f.detailedExitCode, "detailed-exitcode", false,
+			"exit 2 when a stack has changes to apply (0: none, 1: failed, 3: held), as tofu plan -detailed-exitcode")
+	}
 	return cmd
 }
 

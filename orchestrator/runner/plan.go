@@ -2,7 +2,9 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -39,7 +41,8 @@ func (r *Runner) init(ctx context.Context, log *slog.Logger, ws *workspace) erro
 	return atomicfile.Write(marker, []byte(ws.initKey), 0o600)
 }
 
-// planned is a saved plan, read back.
+// planned is a saved plan, read back. plan is nil for a plan without
+// changes, which is never shown.
 type planned struct {
 	plan    *tofu.Plan
 	changed bool
@@ -51,17 +54,30 @@ func (p planned) summaryLine() string {
 	return fmt.Sprintf("%d to add, %d to change, %d to destroy", p.summary.Add, p.summary.Change, p.summary.Destroy)
 }
 
-// plan runs `tofu plan -out`, reads the plan with `show -json`, keeps the
-// JSON beside the plan file, and logs each change.
+// plan runs `tofu plan -out`. A plan with changes is read back with
+// `show -json`, its JSON kept beside the plan file, and each change logged.
+// A plan without changes (exit code 0, no change in tofu's JSON stream) is
+// not shown: that is one tofu process for a stack that has not drifted.
 func (r *Runner) plan(ctx context.Context, log *slog.Logger, ws *workspace) (planned, error) {
-	if _, err := ws.tofu.Plan(ctx, tofu.PlanOptions{Out: ws.planFile, VarFiles: []string{ws.varFile}, Destroy: ws.destroy}, diagnostics(log)); err != nil {
+	changes, err := ws.tofu.Plan(ctx, tofu.PlanOptions{Out: ws.planFile, VarFiles: []string{ws.varFile}, Destroy: ws.destroy}, diagnostics(log))
+	if err != nil {
 		return planned{}, err
+	}
+	planJSON := filepath.Join(ws.dir, planJSONFileName)
+	if !changes {
+		// The JSON of an older plan must not pass for this one.
+		if err := os.Remove(planJSON); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return planned{}, fmt.Errorf("remove old plan json: %w", err)
+		}
+		out := planned{}
+		log.Info("plan: " + out.summaryLine())
+		return out, nil
 	}
 	p, err := ws.tofu.Show(ctx, ws.planFile)
 	if err != nil {
 		return planned{}, err
 	}
-	if err := atomicfile.Write(filepath.Join(ws.dir, planJSONFileName), p.JSON, 0o600); err != nil {
+	if err := atomicfile.Write(planJSON, p.JSON, 0o600); err != nil {
 		return planned{}, fmt.Errorf("save plan json: %w", err)
 	}
 	sum := p.Summary()

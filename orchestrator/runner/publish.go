@@ -52,6 +52,25 @@ func (r *Runner) publish(ctx context.Context, log *slog.Logger, req Request, ws 
 	return nil
 }
 
+// contractCurrent reports whether a stack whose plan has no changes can
+// keep its published contract without reading its outputs again: its
+// inputs are those of its last good apply, which published the contract
+// under the same key, and the contract is still there. A plan without
+// changes means the outputs in state are what that apply left, so reading
+// them (one more tofu process) would only find the same document.
+func (r *Runner) contractCurrent(ctx context.Context, req Request, in inputs, prev history.Run, hasPrev bool) bool {
+	s := req.Stack
+	if s.Produces == "" {
+		return false // nothing to publish, nothing to read
+	}
+	key := r.contractKey(s.Produces)
+	if !hasPrev || prev.Fingerprint != in.fingerprint || prev.Contract != key {
+		return false
+	}
+	_, err := r.cfg.Contracts.Get(ctx, key)
+	return err == nil
+}
+
 // names lists a document part's keys, never its values.
 func names(m map[string]any) []string {
 	out := slices.Sorted(maps.Keys(m))

@@ -345,6 +345,11 @@ func (r *Runner) steps(ctx context.Context, log *slog.Logger, req Request, in in
 		if req.Operation == OpPlan {
 			return out, nil
 		}
+		if r.contractCurrent(ctx, req, in, prev, hasPrev) {
+			run.Contract = prev.Contract
+			log.Debug("contract " + prev.Contract + " unchanged: same inputs as run #" + fmt.Sprint(prev.Number) + " and no changes")
+			return out, nil
+		}
 		return out, r.publish(ctx, log, req, ws, run)
 	}
 	applied, err := r.decideAndApply(ctx, log, req, ws, plan, cause, prev.ToVersion, run, &out)

@@ -155,11 +155,7 @@ func (w *Workspace) waitApply(ctx context.Context, pid int, opts ApplyOptions, w
 // TF_STATE_PERSIST_INTERVAL seconds (20, its minimum and default, unless
 // the environment asks for more), and at once when interrupted.
 func (w *Workspace) applyEnv() []string {
-	env := make([]string, 0, len(w.env)+3)
-	for k, v := range w.env {
-		env = append(env, k+"="+v)
-	}
-	env = append(env, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
+	env := append(w.environ(), "CHECKPOINT_DISABLE=1")
 	if _, ok := w.env[persistIntervalVar]; !ok {
 		env = append(env, persistIntervalVar+"=20")
 	}
