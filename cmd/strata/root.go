@@ -38,6 +38,9 @@ environments/demo/dev. State, contracts and history live in the state
 directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// An argument that names no command is a usage error.
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
