@@ -23,6 +23,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/scheduler"
 	"github.com/strata-iac/strata/orchestrator/source"
 	"github.com/strata-iac/strata/orchestrator/source/oci"
+	"github.com/strata-iac/strata/orchestrator/statefile"
 	"github.com/strata-iac/strata/policy"
 )
 
@@ -110,7 +111,14 @@ func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Option
 	if err != nil {
 		return nil, err
 	}
+	var states runner.StateReader
+	if backend.Kind == runner.BackendS3 {
+		if states, err = statefile.NewS3(ctx, backend.Bucket, backend.Region, backend.Endpoint); err != nil {
+			return nil, err
+		}
+	}
 	cfg := runner.Config{
+		StateReader:    states,
 		Tofu:           opts.Tofu,
 		StateDir:       st.StateDir,
 		Contracts:      st.Contracts,

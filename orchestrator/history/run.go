@@ -70,6 +70,11 @@ type Run struct {
 	Contract  string        `json:"contract"`
 	StartedAt time.Time     `json:"startedAt"`
 	Duration  time.Duration `json:"-"`
+	// StateSerial and StateLineage identify the state a successful apply
+	// left (0 and "" when the backend's state is not read): a state that
+	// differs was changed outside strata.
+	StateSerial  uint64 `json:"stateSerial,omitempty"`
+	StateLineage string `json:"stateLineage,omitempty"`
 }
 
 // runJSON is Run as stored: Duration in milliseconds.

@@ -63,6 +63,7 @@ func (r *Runner) adopt(ctx context.Context, log *slog.Logger, req Request) (bool
 			log.Error(fmt.Sprintf("run #%d: %s", run.Number, run.Error))
 		} else {
 			run.Result, run.Error = ResultApplied, ""
+			r.noteState(ctx, log, req, &run)
 			if s := o.Summary; s != nil {
 				run.Summary = history.Summary{Add: s.Add, Change: s.Change, Destroy: s.Remove}
 			}

@@ -148,9 +148,9 @@ func (r *Runner) backend(req Request) (string, error) {
 		return "terraform {\n" + req.Stack.BackendConfig + "\n}\n", nil
 	}
 	if b := r.cfg.Backend; b.Kind == BackendS3 {
-		return s3Backend(b, fmt.Sprintf("%s/%s/stacks/%s.tfstate", req.Client, req.Env, req.Stack.Name)), nil
+		return s3Backend(b, s3StateKey(req)), nil
 	}
-	statePath, err := filepath.Abs(filepath.Join(r.cfg.StateDir, "state", req.Client, req.Env, req.Stack.Name+".tfstate"))
+	statePath, err := filepath.Abs(r.localStatePath(req))
 	if err != nil {
 		return "", err
 	}

@@ -73,6 +73,9 @@ type Config struct {
 	// Backend is where state goes for stacks without a
 	// backendConfig.customConfiguration.
 	Backend StateBackend
+	// StateReader reads state objects of an S3 Backend, to tell when a
+	// state changed outside strata; nil reads only local state.
+	StateReader StateReader
 	// ProviderMirror, when set, is the https URL of a provider network
 	// mirror every init installs providers from; ProviderMirrorCA is a
 	// PEM file of the certificate authorities tofu trusts for it (for a
@@ -223,7 +226,8 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	if up, why := r.upToDate(ctx, req, in, prev, hasPrev); up && !adopted {
+	in.stateChange = r.stateChange(ctx, log, req, prev, hasPrev)
+	if up, why := r.upToDate(ctx, req, in, prev, hasPrev); up && !adopted && in.stateChange == "" {
 		log.Info("up to date: " + why)
 		res.Message = "up to date: " + why
 		res.Run = history.Run{
@@ -361,6 +365,7 @@ func (r *Runner) steps(ctx context.Context, log *slog.Logger, req Request, in in
 	// apply finished within the shutdown grace.
 	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), publishAfterStop)
 	defer cancel()
+	r.noteState(pctx, log, req, run)
 	return out, r.publish(pctx, log, req, ws, run)
 }
 

@@ -1,0 +1,85 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+
+	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/statefile"
+)
+
+// StateReader reads the version of a state object in the environment's
+// S3 state backend; it reports false when there is no such object.
+type StateReader interface {
+	Read(ctx context.Context, key string) (statefile.Version, bool, error)
+}
+
+// stateVersion reads the version of the stack's state where that is cheap:
+// a local state file, or an object of the environment's S3 backend. A
+// stack with its own backend configuration is not read (false).
+func (r *Runner) stateVersion(ctx context.Context, req Request) (statefile.Version, bool, error) {
+	switch {
+	case req.Stack.BackendConfig != "":
+		return statefile.Version{}, false, nil
+	case r.cfg.Backend.Kind == BackendS3:
+		if r.cfg.StateReader == nil {
+			return statefile.Version{}, false, nil
+		}
+		return r.cfg.StateReader.Read(ctx, s3StateKey(req))
+	default:
+		return statefile.ReadLocal(r.localStatePath(req))
+	}
+}
+
+// stateChange says why the stack cannot count as up to date although its
+// inputs are unchanged: its last run failed or was interrupted, or its
+// state changed outside strata since the last good apply ("state changed
+// outside strata: serial 7 → 9"). It returns "" when neither holds.
+func (r *Runner) stateChange(ctx context.Context, log *slog.Logger, req Request, prev history.Run, hasPrev bool) string {
+	if req.Operation != OpApply || !hasPrev {
+		return ""
+	}
+	last, ok, err := r.cfg.History.Last(ctx, req.Client, req.Env, req.Stack.Name)
+	if err == nil && ok && last.Number != prev.Number && (last.Result == ResultFailed || last.Result == ResultInterrupted) {
+		return fmt.Sprintf("the last run, #%d, was %s, so the state is planned again", last.Number, last.Result)
+	}
+	if prev.StateLineage == "" {
+		return ""
+	}
+	cur, ok, err := r.stateVersion(ctx, req)
+	if err != nil {
+		// The plan reads the state itself, and says what is wrong.
+		log.Warn(err.Error())
+		return "state could not be read, so it is planned again"
+	}
+	recorded := statefile.Version{Serial: prev.StateSerial, Lineage: prev.StateLineage}
+	if !ok {
+		return fmt.Sprintf("state changed outside strata: it was deleted (serial %d when run #%d recorded it)", recorded.Serial, prev.Number)
+	}
+	if change := statefile.Change(recorded, cur); change != "" {
+		return "state changed outside strata: " + change
+	}
+	return ""
+}
+
+// noteState records in run the version of the state the run left.
+func (r *Runner) noteState(ctx context.Context, log *slog.Logger, req Request, run *history.Run) {
+	v, ok, err := r.stateVersion(ctx, req)
+	if err != nil {
+		log.Warn(err.Error())
+		return
+	}
+	if ok {
+		run.StateSerial, run.StateLineage = v.Serial, v.Lineage
+	}
+}
+
+func (r *Runner) localStatePath(req Request) string {
+	return filepath.Join(r.cfg.StateDir, "state", req.Client, req.Env, req.Stack.Name+".tfstate")
+}
+
+func s3StateKey(req Request) string {
+	return fmt.Sprintf("%s/%s/stacks/%s.tfstate", req.Client, req.Env, req.Stack.Name)
+}
