@@ -35,10 +35,12 @@ func TestRunTimeout(t *testing.T) {
 		return rep, logs.String(), time.Since(start)
 	}
 
-	rep, logs, took := run(2 * time.Second)
+	// Long enough for init and plan on a busy machine, so that the
+	// timeout lands in the apply's 30s provisioner.
+	rep, logs, took := run(8 * time.Second)
 	got := stack(t, rep, "slow")
-	if got.Result != runner.ResultFailed || !strings.Contains(got.Message, "run timed out after 2s") {
-		t.Fatalf("slow = %s (%s), want failed: run timed out after 2s\nlogs:\n%s", got.Result, got.Message, logs)
+	if got.Result != runner.ResultFailed || !strings.Contains(got.Message, "run timed out after 8s") {
+		t.Fatalf("slow = %s (%s), want failed: run timed out after 8s\nlogs:\n%s", got.Result, got.Message, logs)
 	}
 	if took > 25*time.Second {
 		t.Errorf("the timed-out reconcile took %s, want tofu interrupted well before its 30s sleep", took)
