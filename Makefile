@@ -58,7 +58,9 @@ fuzz:
 soak: tofu
 	STRATA_TRIALS=$(TRIALS) $(GO) test -race -count=1 -timeout 60m -run '^(TestKillDuringApply|TestStopDuringApply)$$' ./cmd/strata/
 
-## bench: the benchmarks, each figure to be read against the baseline measured in the same run
+## bench: strata against bare tofu on a generated environment of BENCH_STACKS stacks (100),
+## then the Go micro-benchmarks (BENCH_MICRO=0 skips them); every figure a ratio to a
+## baseline measured in the same run
 bench: tofu
 	./.ci/bench.sh
 

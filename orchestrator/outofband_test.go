@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/strata-iac/strata/orchestrator/runner"
+	"github.com/strata-iac/strata/orchestrator/history"
 )
 
 // TestStateChangedOutsideStrata: a state changed behind strata's back
@@ -20,7 +20,7 @@ import (
 // changed.
 func TestStateChangedOutsideStrata(t *testing.T) {
 	e := newEnv(t)
-	if rep, logs := e.reconcile(runner.OpApply, time.Hour); !rep.OK() {
+	if rep, logs := e.reconcile(history.OperationApply, time.Hour); rep.Failed() {
 		t.Fatalf("first apply failed:\n%s", logs)
 	}
 	cmd := exec.Command(e.tofu, "state", "rm", "terraform_data.account")
@@ -30,7 +30,7 @@ func TestStateChangedOutsideStrata(t *testing.T) {
 		t.Fatalf("tofu state rm = %v\n%s", err, out)
 	}
 
-	rep, logs := e.reconcile(runner.OpApply, time.Hour)
+	rep, logs := e.reconcile(history.OperationApply, time.Hour)
 	if got := results(rep)["base"]; got != "applied/drift" {
 		t.Errorf("after tofu state rm, base = %s, want applied/drift\nlogs:\n%s", got, logs)
 	}
@@ -42,7 +42,7 @@ func TestStateChangedOutsideStrata(t *testing.T) {
 	}
 
 	// Applied again by strata, the new state is the recorded one.
-	rep, logs = e.reconcile(runner.OpApply, time.Hour)
+	rep, logs = e.reconcile(history.OperationApply, time.Hour)
 	if got := results(rep)["base"]; got != "unchanged/" {
 		t.Errorf("after strata re-applied base, base = %s, want unchanged\nlogs:\n%s", got, logs)
 	}
@@ -52,15 +52,15 @@ func TestStateChangedOutsideStrata(t *testing.T) {
 // again even when its inputs are back to those of its last good apply.
 func TestFailedRunIsNotUpToDate(t *testing.T) {
 	e := newEnv(t)
-	if rep, logs := e.reconcile(runner.OpApply, time.Hour); !rep.OK() {
+	if rep, logs := e.reconcile(history.OperationApply, time.Hour); rep.Failed() {
 		t.Fatalf("first apply failed:\n%s", logs)
 	}
 	setInit(t, e.root, "jobsFail", `"yes"`)
-	if rep, logs := e.reconcile(runner.OpApply, time.Hour); results(rep)["jobs"] != "failed/" {
+	if rep, logs := e.reconcile(history.OperationApply, time.Hour); results(rep)["jobs"] != "failed/" {
 		t.Fatalf("jobs told to fail = %s, want failed\nlogs:\n%s", results(rep)["jobs"], logs)
 	}
 	setInit(t, e.root, "jobsFail", `"no"`)
-	rep, logs := e.reconcile(runner.OpApply, time.Hour)
+	rep, logs := e.reconcile(history.OperationApply, time.Hour)
 	got := results(rep)
 	if diff := cmp.Diff(map[string]string{
 		"base": "unchanged/", "net": "unchanged/", "cluster": "unchanged/",

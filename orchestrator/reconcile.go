@@ -19,6 +19,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/graph"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/lineage"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/scheduler"
 	"github.com/strata-iac/strata/orchestrator/source"
@@ -31,6 +32,15 @@ import (
 // seed's ResourceQuota does.
 const DefaultMaxRunners = 10
 
+// DefaultTimeout bounds one stack's run; DefaultDriftInterval is how long
+// an unchanged stack goes without a plan; DefaultShutdownGrace is how long
+// an apply in flight may go on once strata is asked to stop.
+const (
+	DefaultTimeout       = runner.DefaultTimeout
+	DefaultDriftInterval = runner.DefaultDriftInterval
+	DefaultShutdownGrace = runner.DefaultShutdownGrace
+)
+
 // Options configure a reconcile.
 type Options struct {
 	// Tofu is the tofu binary.
@@ -41,7 +51,7 @@ type Options struct {
 	// MaxRunners bounds the tofu processes at once; 0 means the init key
 	// maxRunners, else DefaultMaxRunners.
 	MaxRunners int
-	// Timeout bounds one stack's run (runner.DefaultTimeout).
+	// Timeout bounds one stack's run (DefaultTimeout when zero).
 	Timeout time.Duration
 	// ShutdownGrace is how long an apply in flight may go on once the
 	// context is cancelled (runner.DefaultShutdownGrace).
@@ -80,7 +90,7 @@ const InitIAMAllowedModules = "policyIAMAllowedModules"
 // The error is for the reconcile as a whole (an invalid environment, a
 // state directory that cannot be opened); what each stack did is in the
 // report.
-func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Options) (*Report, error) {
+func Reconcile(ctx context.Context, dir string, op history.Operation, opts Options) (*Report, error) {
 	started := time.Now()
 	env, g, err := Validate(ctx, dir)
 	if err != nil {
@@ -123,6 +133,7 @@ func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Option
 		StateDir:       st.StateDir,
 		Contracts:      st.Contracts,
 		ContractPrefix: st.ContractPrefix,
+		Schemas:        lineage.New(st.StateDir, env.Client, env.Name),
 		History:        st.History,
 		Approvals:      st.Approvals,
 		Backend:        backend,
@@ -263,7 +274,7 @@ func resolve(ctx context.Context, log *slog.Logger, env *environment.Environment
 const resolveParallelism = 8
 
 // schedule runs the stacks in graph order.
-func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, resolver *source.Resolver, op runner.Operation, cfg runner.Config, limit int, log *slog.Logger) map[string]outcome {
+func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, resolver *source.Resolver, op history.Operation, cfg runner.Config, limit int, log *slog.Logger) map[string]outcome {
 	r := runner.New(cfg)
 	producers := make(map[string]string)
 	for _, s := range env.Stacks {

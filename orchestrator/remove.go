@@ -23,9 +23,7 @@ func removedStacks(ctx context.Context, env *environment.Environment, h *history
 		if env.Stack(name) != nil {
 			continue
 		}
-		last, ok, err := h.LastMatching(ctx, env.Client, env.Name, name, func(r history.Run) bool {
-			return r.Operation == string(runner.OpApply) && (r.Result == runner.ResultApplied || r.Result == runner.ResultNoChanges)
-		})
+		last, ok, err := h.LastGood(ctx, env.Client, env.Name, name)
 		if err != nil {
 			return nil, err
 		}
@@ -40,7 +38,7 @@ func removedStacks(ctx context.Context, env *environment.Environment, h *history
 // destruction of every stack that left the environment. They run after
 // the stacks that remain, one at a time: their place in the graph left
 // with them.
-func remove(ctx context.Context, log *slog.Logger, env *environment.Environment, envDir string, op runner.Operation, cfg runner.Config, gone []history.Run) map[string]outcome {
+func remove(ctx context.Context, log *slog.Logger, env *environment.Environment, envDir string, op history.Operation, cfg runner.Config, gone []history.Run) map[string]outcome {
 	out := make(map[string]outcome, len(gone))
 	r := runner.New(cfg)
 	for _, last := range gone {

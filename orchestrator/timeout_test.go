@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runlog"
-	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
@@ -26,7 +26,7 @@ func TestRunTimeout(t *testing.T) {
 	run := func(timeout time.Duration) (*orchestrator.Report, string, time.Duration) {
 		var logs syncBuffer
 		start := time.Now()
-		rep, err := orchestrator.Reconcile(context.Background(), dir, runner.OpApply, orchestrator.Options{
+		rep, err := orchestrator.Reconcile(context.Background(), dir, history.OperationApply, orchestrator.Options{
 			Tofu: tofutest.Binary(t), StateDir: state, Timeout: timeout, Logger: runlog.New(&logs, nil),
 		})
 		if err != nil {
@@ -39,19 +39,19 @@ func TestRunTimeout(t *testing.T) {
 	// timeout lands in the apply's 30s provisioner.
 	rep, logs, took := run(8 * time.Second)
 	got := stack(t, rep, "slow")
-	if got.Result != runner.ResultFailed || !strings.Contains(got.Message, "run timed out after 8s") {
+	if got.Result != history.ResultFailed || !strings.Contains(got.Message, "run timed out after 8s") {
 		t.Fatalf("slow = %s (%s), want failed: run timed out after 8s\nlogs:\n%s", got.Result, got.Message, logs)
 	}
 	if took > 25*time.Second {
 		t.Errorf("the timed-out reconcile took %s, want tofu interrupted well before its 30s sleep", took)
 	}
 	runs := historyOf(t, root, state, "acme", "dev", "slow")
-	if len(runs) != 1 || runs[0].Result != runner.ResultFailed || !strings.Contains(runs[0].Error, "timed out") {
+	if len(runs) != 1 || runs[0].Result != history.ResultFailed || !strings.Contains(runs[0].Error, "timed out") {
 		t.Errorf("history of slow = %+v, want one failed run that says it timed out", runs)
 	}
 
 	rep, logs, _ = run(time.Minute)
-	if got := stack(t, rep, "slow"); got.Result != runner.ResultHeld || got.Policy == nil || len(got.Policy.Denies) != 1 {
+	if got := stack(t, rep, "slow"); got.Result != history.ResultHeld || got.Policy == nil || len(got.Policy.Denies) != 1 {
 		t.Errorf("after the interruption slow = %s (%s), want the replace of the tainted resource held by policy\nlogs:\n%s", got.Result, got.Message, logs)
 	}
 }
@@ -73,7 +73,7 @@ func TestRunCancelled(t *testing.T) {
 		}
 		cancel()
 	}()
-	rep, err := orchestrator.Reconcile(ctx, dir, runner.OpApply, orchestrator.Options{
+	rep, err := orchestrator.Reconcile(ctx, dir, history.OperationApply, orchestrator.Options{
 		Tofu: tofutest.Binary(t), StateDir: state, Logger: runlog.New(&logs, nil),
 		ShutdownGrace: 100 * time.Millisecond,
 	})
@@ -81,10 +81,10 @@ func TestRunCancelled(t *testing.T) {
 		t.Fatalf("Reconcile(%q) = %v", dir, err)
 	}
 	got := stack(t, rep, "slow")
-	if got.Result != runner.ResultInterrupted || strings.Contains(got.Message, "timed out") || !strings.Contains(got.Message, "run interrupted") {
+	if got.Result != history.ResultInterrupted || strings.Contains(got.Message, "timed out") || !strings.Contains(got.Message, "run interrupted") {
 		t.Errorf("slow = %s (%s), want interrupted because it was cancelled", got.Result, got.Message)
 	}
-	if runs := historyOf(t, root, state, "acme", "dev", "slow"); len(runs) != 1 || runs[0].Result != runner.ResultInterrupted {
+	if runs := historyOf(t, root, state, "acme", "dev", "slow"); len(runs) != 1 || runs[0].Result != history.ResultInterrupted {
 		t.Errorf("history of slow = %+v, want the cancelled run recorded as interrupted", runs)
 	}
 	if !strings.Contains(logs.String(), "the apply in flight has 100ms to finish") {

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"slices"
+
 	"github.com/spf13/cobra"
 
 	"github.com/strata-iac/strata/orchestrator"
-	"github.com/strata-iac/strata/orchestrator/runner"
+	"github.com/strata-iac/strata/orchestrator/history"
 )
 
 // Exit codes, for CI (the README has the table).
@@ -25,21 +27,12 @@ const (
 // runExitCode is the exit code of a plan or an apply: failed first, then
 // held, then (for `plan --detailed-exitcode`) changes pending.
 func runExitCode(rep *orchestrator.Report, detailed bool) int {
-	held, changes := false, false
-	for _, s := range rep.Stacks {
-		switch s.Result {
-		case runner.ResultFailed, runner.ResultSkipped, runner.ResultInterrupted:
-			return exitFailed
-		case runner.ResultHeld:
-			held = true
-		case runner.ResultPlanned:
-			changes = true
-		}
-	}
 	switch {
-	case held:
+	case rep.Failed():
+		return exitFailed
+	case rep.Held():
 		return exitHeld
-	case detailed && changes:
+	case detailed && slices.ContainsFunc(rep.Stacks, func(s orchestrator.StackReport) bool { return s.Result == history.ResultPlanned }):
 		return exitChanges
 	}
 	return exitConverged

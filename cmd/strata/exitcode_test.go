@@ -4,26 +4,26 @@ import (
 	"testing"
 
 	"github.com/strata-iac/strata/orchestrator"
-	"github.com/strata-iac/strata/orchestrator/runner"
+	"github.com/strata-iac/strata/orchestrator/history"
 )
 
 func TestRunExitCode(t *testing.T) {
 	tests := []struct {
 		name     string
-		results  []string
+		results  []history.Result
 		detailed bool
 		want     int
 	}{
-		{"converged", []string{runner.ResultApplied, runner.ResultUnchanged, runner.ResultNoChanges}, false, exitConverged},
-		{"waiting by design", []string{runner.ResultApplied, runner.ResultWaiting}, false, exitConverged},
-		{"failed wins over held", []string{runner.ResultHeld, runner.ResultFailed}, false, exitFailed},
-		{"skipped", []string{runner.ResultSkipped}, false, exitFailed},
-		{"interrupted", []string{runner.ResultInterrupted}, false, exitFailed},
-		{"held", []string{runner.ResultApplied, runner.ResultHeld}, false, exitHeld},
-		{"plan with changes", []string{runner.ResultPlanned, runner.ResultNoChanges}, false, exitConverged},
-		{"plan --detailed-exitcode with changes", []string{runner.ResultPlanned, runner.ResultNoChanges}, true, exitChanges},
-		{"plan --detailed-exitcode without changes", []string{runner.ResultNoChanges}, true, exitConverged},
-		{"plan --detailed-exitcode that failed", []string{runner.ResultPlanned, runner.ResultFailed}, true, exitFailed},
+		{"converged", []history.Result{history.ResultApplied, history.ResultUnchanged, history.ResultNoChanges}, false, exitConverged},
+		{"waiting by design", []history.Result{history.ResultApplied, history.ResultWaiting}, false, exitConverged},
+		{"failed wins over held", []history.Result{history.ResultHeld, history.ResultFailed}, false, exitFailed},
+		{"skipped", []history.Result{history.ResultSkipped}, false, exitFailed},
+		{"interrupted", []history.Result{history.ResultInterrupted}, false, exitFailed},
+		{"held", []history.Result{history.ResultApplied, history.ResultHeld}, false, exitHeld},
+		{"plan with changes", []history.Result{history.ResultPlanned, history.ResultNoChanges}, false, exitConverged},
+		{"plan --detailed-exitcode with changes", []history.Result{history.ResultPlanned, history.ResultNoChanges}, true, exitChanges},
+		{"plan --detailed-exitcode without changes", []history.Result{history.ResultNoChanges}, true, exitConverged},
+		{"plan --detailed-exitcode that failed", []history.Result{history.ResultPlanned, history.ResultFailed}, true, exitFailed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -10,8 +10,8 @@ import (
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/daemon"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runlog"
-	"github.com/strata-iac/strata/orchestrator/runner"
 )
 
 // TestRunStopsOnCancel cancels the loop while a stack applies: once the
@@ -54,7 +54,7 @@ func TestRunStopsOnCancel(t *testing.T) {
 	}
 	defer stores.Close()
 	last, ok, err := stores.History.Last(ctx, "acme", "dev", "slow")
-	if err != nil || !ok || last.Result != runner.ResultInterrupted {
+	if err != nil || !ok || last.Result != history.ResultInterrupted {
 		t.Errorf("History.Last(slow) = %+v, %v, %v, want the run recorded as interrupted", last, ok, err)
 	}
 }

@@ -58,11 +58,11 @@ func (r *Runner) adopt(ctx context.Context, log *slog.Logger, req Request) (bool
 			continue
 		}
 		if aerr := o.Err(); aerr != nil {
-			run.Result = ResultFailed
+			run.Result = history.ResultFailed
 			run.Error = fmt.Sprintf("the apply went on after strata stopped, and failed: %v", aerr)
 			log.Error(fmt.Sprintf("run #%d: %s", run.Number, run.Error))
 		} else {
-			run.Result, run.Error = ResultApplied, ""
+			run.Result, run.Error = history.ResultApplied, ""
 			r.noteState(ctx, log, req, &run)
 			if s := o.Summary; s != nil {
 				run.Summary = history.Summary{Add: s.Add, Change: s.Change, Destroy: s.Remove}

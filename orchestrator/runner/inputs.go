@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/strata-iac/strata/contracts"
-	"github.com/strata-iac/strata/contracts/stores"
 )
 
 // AppVersionVar is the variable that receives the stack's resolved
@@ -80,7 +79,7 @@ func (r *Runner) gatherInputs(ctx context.Context, req Request) (inputs, error) 
 		in.upstreamHashes[c.Contract] = doc.ContentHash()
 	}
 	for _, m := range s.ConsumesMatching {
-		docs, err := stores.ReadPath(ctx, r.cfg.Contracts, r.cfg.ContractPrefix)
+		docs, err := contracts.ReadPath(ctx, r.cfg.Contracts, r.cfg.ContractPrefix)
 		if err != nil {
 			return in, fmt.Errorf("gather inputs of stack %s: read contracts under %s: %w", s.Name, r.cfg.ContractPrefix, err)
 		}

@@ -38,11 +38,11 @@ func (r *Runner) stateVersion(ctx context.Context, req Request) (statefile.Versi
 // state changed outside strata since the last good apply ("state changed
 // outside strata: serial 7 → 9"). It returns "" when neither holds.
 func (r *Runner) stateChange(ctx context.Context, log *slog.Logger, req Request, prev history.Run, hasPrev bool) string {
-	if req.Operation != OpApply || !hasPrev {
+	if req.Operation != history.OperationApply || !hasPrev {
 		return ""
 	}
 	last, ok, err := r.cfg.History.Last(ctx, req.Client, req.Env, req.Stack.Name)
-	if err == nil && ok && last.Number != prev.Number && (last.Result == ResultFailed || last.Result == ResultInterrupted) {
+	if err == nil && ok && last.Number != prev.Number && (last.Result == history.ResultFailed || last.Result == history.ResultInterrupted) {
 		return fmt.Sprintf("the last run, #%d, was %s, so the state is planned again", last.Number, last.Result)
 	}
 	if prev.StateLineage == "" {

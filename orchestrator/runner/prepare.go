@@ -11,8 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/strata-iac/strata/registry-mirror/mirror"
-
 	"github.com/strata-iac/strata/orchestrator/internal/atomicfile"
 
 	"github.com/strata-iac/strata/orchestrator/tofu"
@@ -195,10 +193,7 @@ func (r *Runner) writeCLIConfig() (string, error) {
 		return "", err
 	}
 	path := filepath.Join(r.cfg.StateDir, cliConfigName)
-	body := fmt.Sprintf("plugin_cache_dir = %s\n", strconv.Quote(cache))
-	if r.cfg.ProviderMirror != "" {
-		body = mirror.CLIConfig(r.cfg.ProviderMirror, cache)
-	}
+	body := tofu.CLIConfig(r.cfg.ProviderMirror, cache)
 	r.cliConfigMu.Lock()
 	defer r.cliConfigMu.Unlock()
 	if b, err := os.ReadFile(path); err != nil || string(b) != body {

@@ -16,7 +16,7 @@ import (
 // RemoveRequest is a stack that left the environment: its Terraform object
 // is no longer in the repository, but its resources still exist.
 type RemoveRequest struct {
-	Operation          Operation
+	Operation          history.Operation
 	Client, Env, Class string
 	EnvDir             string
 	Stack              string
@@ -47,7 +47,7 @@ func (r *Runner) Remove(ctx context.Context, rr RemoveRequest) (Result, error) {
 	}
 	run, err := r.cfg.History.Begin(ctx, history.Run{
 		Client: rr.Client, Env: rr.Env, Stack: rr.Stack,
-		Operation:   string(rr.Operation),
+		Operation:   rr.Operation,
 		Cause:       CauseRemoved,
 		FromVersion: rr.Last.ToVersion,
 		Digest:      rr.Last.Digest,
@@ -87,12 +87,12 @@ func (r *Runner) removeSteps(ctx context.Context, log *slog.Logger, req Request,
 	out.changes = plan.lines
 	run.Summary = plan.summary
 	if !plan.changed {
-		if req.Operation == OpPlan {
-			run.Result = ResultNoChanges
+		if req.Operation == history.OperationPlan {
+			run.Result = history.ResultNoChanges
 			out.message = "nothing left to destroy"
 			return out, nil
 		}
-		run.Result = ResultApplied
+		run.Result = history.ResultApplied
 		out.message = "nothing left to destroy; the stack is removed"
 		return out, r.unpublish(ctx, log, rr)
 	}

@@ -13,34 +13,9 @@ import (
 	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/lineage"
 	"github.com/strata-iac/strata/orchestrator/source"
 	"github.com/strata-iac/strata/orchestrator/tofu"
-)
-
-// Operation is what a run does with its plan.
-type Operation string
-
-// Operations.
-const (
-	// OpPlan plans and reports, and changes nothing.
-	OpPlan Operation = "plan"
-	// OpApply plans, then applies the plan when it is allowed.
-	OpApply Operation = "apply"
-)
-
-// Results of a run, as recorded in history.
-const (
-	ResultApplied   = "applied"
-	ResultPlanned   = "planned"
-	ResultNoChanges = "no-changes"
-	ResultUnchanged = "unchanged"
-	ResultFailed    = "failed"
-	ResultSkipped   = "skipped"
-	ResultWaiting   = "waiting"
-	ResultHeld      = "held"
-	// ResultInterrupted is a run that strata stopped (SIGTERM, SIGINT)
-	// before it ended.
-	ResultInterrupted = history.ResultInterrupted
 )
 
 // Defaults.
@@ -61,6 +36,9 @@ type Config struct {
 	// ContractPrefix the key prefix (contracts.DefaultPrefix when empty).
 	Contracts      contracts.Store
 	ContractPrefix string
+	// Schemas keeps the schema history of published contracts; none is
+	// kept when nil.
+	Schemas *lineage.Store
 	// History records every run.
 	History *history.Store
 	// Policy judges every plan with changes. PolicyErr, when set, is why
@@ -126,7 +104,7 @@ func New(cfg Config) *Runner {
 
 // Request is one stack to run.
 type Request struct {
-	Operation Operation
+	Operation history.Operation
 	// Client, Env and Class identify the environment.
 	Client, Env, Class string
 	Stack              *environment.Stack
@@ -207,24 +185,24 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 		// Still waiting for the same contract: the run that said so first
 		// stands, so that a loop does not add a run every pass.
 		if last, ok, lerr := r.cfg.History.Last(ctx, req.Client, req.Env, s.Name); lerr == nil && ok &&
-			last.Result == ResultWaiting && last.Error == waiting.Error() {
+			last.Result == history.ResultWaiting && last.Error == waiting.Error() {
 			res.Run, res.Message = last, waiting.Error()
 			return res, err
 		}
-		run, rerr := r.recordOnly(ctx, req, ResultWaiting, waiting.Error(), started)
+		run, rerr := r.recordOnly(ctx, req, history.ResultWaiting, waiting.Error(), started)
 		res.Run, res.Message = run, waiting.Error()
 		return res, errors.Join(err, rerr)
 	}
 	if err != nil {
 		log.Error(err.Error())
-		run, rerr := r.recordOnly(ctx, req, ResultFailed, err.Error(), started)
+		run, rerr := r.recordOnly(ctx, req, history.ResultFailed, err.Error(), started)
 		res.Run, res.Message = run, err.Error()
 		return res, errors.Join(err, rerr)
 	}
 
-	prev, hasPrev, err := r.lastGood(ctx, req)
+	prev, hasPrev, err := r.cfg.History.LastGood(ctx, req.Client, req.Env, s.Name)
 	if err != nil {
-		return res, err
+		return res, fmt.Errorf("run stack %s: %w", s.Name, err)
 	}
 	in.stateChange = r.stateChange(ctx, log, req, prev, hasPrev)
 	if up, why := r.upToDate(ctx, req, in, prev, hasPrev); up && !adopted && in.stateChange == "" {
@@ -232,7 +210,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 		res.Message = "up to date: " + why
 		res.Run = history.Run{
 			Client: req.Client, Env: req.Env, Stack: s.Name,
-			Operation: prev.Operation, Result: ResultUnchanged,
+			Operation: prev.Operation, Result: history.ResultUnchanged,
 			ToVersion: prev.ToVersion, Digest: prev.Digest, Contract: prev.Contract,
 		}
 		return res, nil
@@ -240,7 +218,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 
 	run, err := r.cfg.History.Begin(ctx, history.Run{
 		Client: req.Client, Env: req.Env, Stack: s.Name,
-		Operation:   string(req.Operation),
+		Operation:   req.Operation,
 		FromVersion: prev.ToVersion,
 		ToVersion:   req.Artifact.Version,
 		Digest:      req.Artifact.Digest,
@@ -279,17 +257,17 @@ func (r *Runner) finish(ctx context.Context, log *slog.Logger, run history.Run, 
 	var held *HeldError
 	switch {
 	case errors.As(err, &held):
-		run.Result = ResultHeld
+		run.Result = history.ResultHeld
 		run.Error = held.Error()
 		res.Message = held.Error()
 		log.Warn(fmt.Sprintf("run #%d finished in %s: %s", run.Number, round(run.Duration), held.Error()))
 	case interrupted:
-		run.Result = ResultInterrupted
+		run.Result = history.ResultInterrupted
 		run.Error = err.Error()
 		res.Message = err.Error()
 		log.Warn(fmt.Sprintf("run #%d interrupted after %s: %s", run.Number, round(run.Duration), err.Error()))
 	case err != nil:
-		run.Result = ResultFailed
+		run.Result = history.ResultFailed
 		run.Error = err.Error()
 		res.Message = err.Error()
 		log.Error(fmt.Sprintf("run #%d failed after %s: %s", run.Number, round(run.Duration), err.Error()))
@@ -344,9 +322,9 @@ func (r *Runner) steps(ctx context.Context, log *slog.Logger, req Request, in in
 	}
 
 	if !plan.changed {
-		run.Result = ResultNoChanges
+		run.Result = history.ResultNoChanges
 		out.message = "no changes, the infrastructure is up to date"
-		if req.Operation == OpPlan {
+		if req.Operation == history.OperationPlan {
 			return out, nil
 		}
 		if r.contractCurrent(ctx, req, in, prev, hasPrev) {
@@ -377,8 +355,8 @@ func (r *Runner) decideAndApply(ctx context.Context, log *slog.Logger, req Reque
 	rv := r.review(ctx, log, req, plan, c, fromVersion)
 	run.PlanID = rv.PlanID
 	out.review = &rv
-	if req.Operation == OpPlan {
-		run.Result = ResultPlanned
+	if req.Operation == history.OperationPlan {
+		run.Result = history.ResultPlanned
 		out.message = fmt.Sprintf("plan: %s", plan.summaryLine())
 		if rv.Denied() {
 			out.message += fmt.Sprintf("; plan %s would be held for approval", rv.PlanID)
@@ -406,15 +384,15 @@ func (r *Runner) decideAndApply(ctx context.Context, log *slog.Logger, req Reque
 			log.Warn(err.Error())
 		}
 	}
-	run.Result = ResultApplied
+	run.Result = history.ResultApplied
 	return true, nil
 }
 
 // recordOnly records a run that did not get as far as tofu.
-func (r *Runner) recordOnly(ctx context.Context, req Request, result, msg string, started time.Time) (history.Run, error) {
+func (r *Runner) recordOnly(ctx context.Context, req Request, result history.Result, msg string, started time.Time) (history.Run, error) {
 	run, err := r.cfg.History.Begin(ctx, history.Run{
 		Client: req.Client, Env: req.Env, Stack: req.Stack.Name,
-		Operation: string(req.Operation),
+		Operation: req.Operation,
 		ToVersion: req.Artifact.Version,
 		Digest:    req.Artifact.Digest,
 		StartedAt: started.UTC(),
@@ -431,23 +409,11 @@ func (r *Runner) recordOnly(ctx context.Context, req Request, result, msg string
 	return run, nil
 }
 
-// lastGood returns the last run that left the stack in a known good state:
-// an apply that succeeded (with or without changes).
-func (r *Runner) lastGood(ctx context.Context, req Request) (history.Run, bool, error) {
-	run, ok, err := r.cfg.History.LastMatching(ctx, req.Client, req.Env, req.Stack.Name, func(h history.Run) bool {
-		return h.Operation == string(OpApply) && (h.Result == ResultApplied || h.Result == ResultNoChanges)
-	})
-	if err != nil {
-		return run, false, fmt.Errorf("read history of stack %s: %w", req.Stack.Name, err)
-	}
-	return run, ok, nil
-}
-
 // upToDate reports whether an apply can skip init and plan: no input
 // changed since the last good apply, no drift check is due, and the stack's
 // contract is still there.
 func (r *Runner) upToDate(ctx context.Context, req Request, in inputs, prev history.Run, hasPrev bool) (bool, string) {
-	if req.Operation != OpApply || !hasPrev || r.cfg.DriftInterval <= 0 {
+	if req.Operation != history.OperationApply || !hasPrev || r.cfg.DriftInterval <= 0 {
 		return false, ""
 	}
 	if prev.Fingerprint != in.fingerprint {
