@@ -10,10 +10,11 @@ import (
 	"github.com/strata-iac/strata/orchestrator/statefile"
 )
 
-// StateReader reads the version of a state object in the environment's
-// S3 state backend; it reports false when there is no such object.
+// StateReader reads the version and the lock of a state object in the
+// environment's S3 state backend; each reports false when there is none.
 type StateReader interface {
 	Read(ctx context.Context, key string) (statefile.Version, bool, error)
+	ReadLock(ctx context.Context, key string) (statefile.Lock, bool, error)
 }
 
 // stateVersion reads the version of the stack's state where that is cheap:

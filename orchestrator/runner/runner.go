@@ -307,6 +307,7 @@ func (r *Runner) steps(ctx context.Context, log *slog.Logger, req Request, in in
 	if err := r.init(ctx, log, ws); err != nil {
 		return out, err
 	}
+	r.checkLock(ctx, log, req, ws)
 	plan, err := r.plan(ctx, log, ws)
 	if err != nil {
 		return out, err
@@ -484,7 +485,7 @@ func explainLock(err error) error {
 	}
 	for _, d := range te.Diagnostics {
 		if d.Summary == tofu.SummaryStateLocked {
-			return fmt.Errorf("the state is locked by another process, so nothing was changed; the next reconcile tries again (strata never forces a lock): %w", err)
+			return fmt.Errorf("the state is locked by another process, so nothing was changed; the next reconcile tries again (strata releases a lock only with strata unlock, or with spec.tfstate.forceUnlock: auto when its holder is provably dead): %w", err)
 		}
 	}
 	return err

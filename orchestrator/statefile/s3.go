@@ -75,3 +75,28 @@ func notFound(err error) bool {
 	var apiErr smithy.APIError
 	return errors.As(err, &apiErr) && (apiErr.ErrorCode() == "NoSuchKey" || apiErr.ErrorCode() == "NotFound")
 }
+
+// ReadLock reads the lock of the S3 state at key: its .tflock object, as
+// tofu's native S3 locking (use_lockfile) writes it. It reports false when
+// there is none.
+func (s *S3) ReadLock(ctx context.Context, key string) (Lock, bool, error) {
+	object := key + ".tflock"
+	out, err := s.api.GetObject(ctx, &awss3.GetObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(object)})
+	if notFound(err) {
+		return Lock{}, false, nil
+	}
+	if err != nil {
+		return Lock{}, false, fmt.Errorf("read lock s3://%s/%s: %w", s.bucket, object, err)
+	}
+	defer out.Body.Close()
+	data, err := io.ReadAll(out.Body)
+	if err != nil {
+		return Lock{}, false, fmt.Errorf("read lock s3://%s/%s: %w", s.bucket, object, err)
+	}
+	l, err := ParseLock(data)
+	if err != nil {
+		return Lock{}, false, fmt.Errorf("read lock s3://%s/%s: %w", s.bucket, object, err)
+	}
+	l.Held = true
+	return l, true, nil
+}

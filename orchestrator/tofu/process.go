@@ -96,3 +96,28 @@ func groupLeft(pgid int) []int {
 	}
 	return left
 }
+
+// RunningIn lists the processes whose working directory is dir: the tofu
+// commands strata runs in a stack's workspace, and their children.
+func RunningIn(dir string) []int {
+	want, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil
+	}
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cwd, err := os.Readlink(filepath.Join("/proc", e.Name(), "cwd"))
+		if err == nil && cwd == want && alive(pid, "") {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
