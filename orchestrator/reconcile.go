@@ -111,9 +111,9 @@ func Reconcile(ctx context.Context, dir string, op history.Operation, opts Optio
 		log = slog.New(slog.DiscardHandler)
 	}
 	log.Info(fmt.Sprintf("%s %s/%s: %d stacks, at most %d at once", op, env.Client, env.Name, len(env.Stacks), maxRunners(opts, env)))
-	pol, polErr := loadPolicy(ctx, env, opts)
-	if polErr != nil {
-		log.Error(fmt.Sprintf("policy failed to load: %v; every plan with changes is held", polErr))
+	pol, err := loadPolicy(ctx, env, opts)
+	if err != nil {
+		log.Error(fmt.Sprintf("policy failed to load: %v; every plan with changes is held", err))
 	}
 	resolver := NewResolver(env, st.StateDir, opts)
 	arts := resolve(ctx, log, env, resolver)
@@ -138,7 +138,6 @@ func Reconcile(ctx context.Context, dir string, op history.Operation, opts Optio
 		Approvals:      st.Approvals,
 		Backend:        backend,
 		Policy:         pol,
-		PolicyErr:      polErr,
 		Logger:         log,
 		Timeout:        opts.Timeout,
 		ShutdownGrace:  opts.ShutdownGrace,
@@ -148,15 +147,16 @@ func Reconcile(ctx context.Context, dir string, op history.Operation, opts Optio
 		ProviderMirrorCA: absOrEmpty(opts.ProviderMirrorCA),
 	}
 	results := schedule(ctx, env, dir, g, arts, resolver, op, cfg, maxRunners(opts, env), log)
-	removals := remove(ctx, log, env, dir, op, cfg, gone)
+	removals := remove(ctx, env, dir, op, cfg, gone)
 	rep := report(env, g, op, arts, results, removals, started)
 	log.Info(rep.Line())
 	return rep, nil
 }
 
 // loadPolicy prepares the policy engine once for the whole reconcile. A
-// policy that fails to load is not fatal to the reconcile: every plan with
-// changes is held instead (policies fail closed).
+// policy that fails to load is not fatal to the reconcile: it is a
+// runner.FailingPolicy, which holds every plan with changes (policies fail
+// closed), and the error says why.
 func loadPolicy(ctx context.Context, env *environment.Environment, opts Options) (runner.Policy, error) {
 	var allowed []string
 	for _, m := range strings.Split(env.Init[InitIAMAllowedModules], ",") {
@@ -166,7 +166,7 @@ func loadPolicy(ctx context.Context, env *environment.Environment, opts Options)
 	}
 	e, err := policy.Load(ctx, policy.Options{Dirs: opts.PolicyDirs, NoDefault: opts.NoDefaultPolicy, IAMAllowedModules: allowed})
 	if err != nil {
-		return nil, err
+		return runner.FailingPolicy(err), err
 	}
 	return e, nil
 }
@@ -273,8 +273,8 @@ func resolve(ctx context.Context, log *slog.Logger, env *environment.Environment
 // resolveParallelism bounds the sources resolved at once.
 const resolveParallelism = 8
 
-// schedule runs the stacks in graph order.
-func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, resolver *source.Resolver, op history.Operation, cfg runner.Config, limit int, log *slog.Logger) map[string]outcome {
+// schedule runs the stacks in graph order, and returns what each did.
+func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, resolver *source.Resolver, op history.Operation, cfg runner.Config, limit int, log *slog.Logger) map[string]runner.Result {
 	r := runner.New(cfg)
 	producers := make(map[string]string)
 	for _, s := range env.Stacks {
@@ -290,7 +290,7 @@ func schedule(ctx context.Context, env *environment.Environment, envDir string, 
 		}
 		tasks = append(tasks, t)
 	}
-	results := make(chan outcome, len(tasks))
+	results := make(chan runner.Result, len(tasks))
 	errs := scheduler.Run(ctx, tasks, limit, func(ctx context.Context, name string) error {
 		a := arts[name]
 		if a.err != nil {
@@ -310,7 +310,7 @@ func schedule(ctx context.Context, env *environment.Environment, envDir string, 
 			Producers: producers,
 			EnvDir:    envDir,
 		})
-		results <- outcome{result: res}
+		results <- res
 		var held *runner.HeldError
 		if errors.As(err, &held) {
 			// A hold blocks nothing downstream: its contract is unchanged,
@@ -321,26 +321,20 @@ func schedule(ctx context.Context, env *environment.Environment, envDir string, 
 		return err
 	})
 	close(results)
-	out := make(map[string]outcome, len(tasks))
-	for o := range results {
-		out[o.result.Stack] = o
+	out := make(map[string]runner.Result, len(tasks))
+	for res := range results {
+		out[res.Stack] = res
 	}
 	for name, err := range errs {
-		o := out[name]
-		o.result.Stack = name
-		o.err = err
 		var skip *scheduler.SkipError
 		if errors.As(err, &skip) && skip.Task == name {
 			log.Warn(err.Error(), "stack", name)
 		}
-		out[name] = o
+		if _, ran := out[name]; !ran {
+			out[name] = notRun(name, err)
+		}
 	}
 	return out
-}
-
-type outcome struct {
-	result runner.Result
-	err    error
 }
 
 // maxRunners is the bound on tofu processes: the option, else the init

@@ -1,7 +1,6 @@
 package orchestrator
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -12,7 +11,6 @@ import (
 	"github.com/strata-iac/strata/orchestrator/graph"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runner"
-	"github.com/strata-iac/strata/orchestrator/scheduler"
 	"github.com/strata-iac/strata/policy"
 )
 
@@ -137,55 +135,41 @@ func (r *Report) Line() string {
 		roundDuration(r.Duration), strings.Join(parts, ", "))
 }
 
-func report(env *environment.Environment, g *graph.Graph, op history.Operation, arts map[string]resolved, results, removals map[string]outcome, started time.Time) *Report {
+// report puts together what every stack did, as the runner (or, for a
+// stack it did not run, notRun) decided it: it decides nothing itself.
+func report(env *environment.Environment, g *graph.Graph, op history.Operation, arts map[string]resolved, results, removals map[string]runner.Result, started time.Time) *Report {
 	rep := &Report{
 		Client: env.Client, Environment: env.Name, Class: env.Class,
 		Operation: op, StartedAt: started.UTC(), Duration: time.Since(started),
 	}
 	for _, name := range g.Order() {
-		s := env.Stack(name)
-		o := results[name]
 		a := arts[name].source
-		sr := StackReport{
-			Stack: name, Layer: s.Layer.String(), Constraint: a.Constraint, Version: a.Version, Digest: a.Digest, Origin: a.Origin,
-			Result:  o.result.Run.Result,
-			Cause:   o.result.Run.Cause,
-			Why:     o.result.Why,
-			Run:     o.result.Run.Number,
-			Summary: o.result.Run.Summary,
-			Changes: o.result.Changes, Contract: o.result.Run.Contract,
-			Message: o.result.Message,
-			PlanID:  o.result.Run.PlanID,
-			Policy:  policyReport(o.result.Review),
-		}
-		var skip *scheduler.SkipError
-		var waiting *runner.WaitingError
-		switch {
-		case errors.As(o.err, &skip) && skip.Task == name && errors.As(o.err, &waiting):
-			// Waiting on an upstream, directly or through a dependency, is
-			// by design: the next reconcile tries again.
-			sr.Result, sr.Message = history.ResultWaiting, o.err.Error()
-		case errors.As(o.err, &skip) && skip.Task == name:
-			sr.Result, sr.Message = history.ResultSkipped, o.err.Error()
-		case o.err != nil && sr.Result == "":
-			sr.Result, sr.Message = history.ResultFailed, o.err.Error()
-		}
+		sr := stackReport(name, results[name])
+		sr.Layer, sr.Constraint, sr.Version, sr.Digest, sr.Origin = env.Stack(name).Layer.String(), a.Constraint, a.Version, a.Digest, a.Origin
 		rep.Stacks = append(rep.Stacks, sr)
 	}
 	for _, name := range slices.Sorted(maps.Keys(removals)) {
-		o := removals[name]
-		sr := StackReport{
-			Stack: name, Layer: "(removed)", Result: o.result.Run.Result, Cause: runner.CauseRemoved, Why: o.result.Why,
-			Run: o.result.Run.Number, Summary: o.result.Run.Summary, Changes: o.result.Changes,
-			Contract: o.result.Run.Contract, Message: o.result.Message, PlanID: o.result.Run.PlanID,
-			Policy: policyReport(o.result.Review),
-		}
-		if sr.Result == "" && o.err != nil {
-			sr.Result, sr.Message = history.ResultFailed, o.err.Error()
-		}
+		sr := stackReport(name, removals[name])
+		sr.Layer, sr.Cause = "(removed)", runner.CauseRemoved
 		rep.Stacks = append(rep.Stacks, sr)
 	}
 	return rep
+}
+
+// stackReport is what the runner says one stack did.
+func stackReport(name string, res runner.Result) StackReport {
+	return StackReport{
+		Stack:   name,
+		Result:  res.Run.Result,
+		Cause:   res.Run.Cause,
+		Why:     res.Why,
+		Run:     res.Run.Number,
+		Summary: res.Run.Summary,
+		Changes: res.Changes, Contract: res.Run.Contract,
+		Message: res.Message,
+		PlanID:  res.Run.PlanID,
+		Policy:  policyReport(res.Review),
+	}
 }
 
 func roundDuration(d time.Duration) time.Duration {

@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"time"
 
 	"github.com/strata-iac/strata/orchestrator/history"
@@ -29,17 +28,19 @@ func (e *InFlightError) Error() string {
 // adopt finds an apply left in the stack's workspace by a strata that
 // stopped before it recorded the outcome (killed, say, in the middle of
 // the apply: tofu goes on without it). It waits for that tofu to exit,
-// never starting a second apply meanwhile, records the outcome as the
-// result of the run the apply belongs to, and reports whether there was
-// one. An apply that a running strata looks after is an *InFlightError.
-func (r *Runner) adopt(ctx context.Context, log *slog.Logger, req Request) (bool, error) {
+// never starting a second apply meanwhile, and records the outcome as the
+// result of the run the apply belongs to; the stack is then planned
+// again. An apply that a running strata looks after is an
+// *InFlightError.
+func (r *Runner) adopt(ctx context.Context, st *runState) error {
+	log, req := st.log, st.req
 	dir := r.workspaceDir(req)
 	rec, ok, err := tofu.ReadRecord(dir)
 	if err != nil || !ok {
-		return false, err
+		return err
 	}
 	if rec.Exit == nil && rec.StrataAlive() {
-		return false, &InFlightError{Stack: req.Stack.Name, Record: rec}
+		return &InFlightError{Stack: req.Stack.Name, Record: rec}
 	}
 	if rec.TofuAlive() {
 		log.Warn(fmt.Sprintf("run #%d's apply is still in flight (tofu pid %d, started %s ago by a strata that stopped): waiting for it to finish; nothing else is started",
@@ -47,11 +48,11 @@ func (r *Runner) adopt(ctx context.Context, log *slog.Logger, req Request) (bool
 	}
 	o, err := tofu.Adopt(ctx, dir, rec, adoptPoll, nil)
 	if err != nil {
-		return false, fmt.Errorf("adopt the apply of stack %s: %w", req.Stack.Name, err)
+		return fmt.Errorf("adopt the apply of stack %s: %w", req.Stack.Name, err)
 	}
 	runs, err := r.cfg.History.List(ctx, req.Client, req.Env, req.Stack.Name, 0)
 	if err != nil {
-		return false, fmt.Errorf("adopt the apply of stack %s: %w", req.Stack.Name, err)
+		return fmt.Errorf("adopt the apply of stack %s: %w", req.Stack.Name, err)
 	}
 	for _, run := range runs {
 		if run.Number != rec.Run {
@@ -63,7 +64,7 @@ func (r *Runner) adopt(ctx context.Context, log *slog.Logger, req Request) (bool
 			log.Error(fmt.Sprintf("run #%d: %s", run.Number, run.Error))
 		} else {
 			run.Result, run.Error = history.ResultApplied, ""
-			r.noteState(ctx, log, req, &run)
+			r.readState(ctx, log, req, &run)
 			if s := o.Summary; s != nil {
 				run.Summary = history.Summary{Add: s.Add, Change: s.Change, Destroy: s.Remove}
 			}
@@ -71,14 +72,15 @@ func (r *Runner) adopt(ctx context.Context, log *slog.Logger, req Request) (bool
 				run.Number, run.Summary.Add, run.Summary.Change, run.Summary.Destroy))
 		}
 		if err := r.cfg.History.Record(ctx, run); err != nil {
-			return false, fmt.Errorf("adopt the apply of stack %s: %w", req.Stack.Name, err)
+			return fmt.Errorf("adopt the apply of stack %s: %w", req.Stack.Name, err)
 		}
 		break
 	}
 	if err := tofu.ClearRecord(dir); err != nil {
-		return false, err
+		return err
 	}
-	return true, nil
+	st.adopted = true
+	return nil
 }
 
 // clearRecord removes the workspace's apply record once its run is

@@ -1,25 +1,49 @@
-// Package runner runs one stack, as a list of steps:
+// Package runner runs one stack, as lists of steps over one run state.
+//
+// Run first decides whether the stack runs at all:
 //
 //  1. adopt an apply that a strata which stopped left in flight in the
-//     workspace: wait for its tofu and record its outcome, never starting a
-//     second apply meanwhile;
-//  2. gather the inputs: variables and the upstream contracts it reads;
-//  3. skip the run when no input changed, no drift check is due, the last
-//     run neither failed nor was interrupted, and the state's serial and
-//     lineage are those recorded after the last good apply;
-//  4. prepare the workspace: the stack's code, symlinks followed inside
-//     the repository only, and at least one .tf file;
-//  5. init, with a cached workspace and the shared plugin cache;
-//  6. `plan -out`, then `show -json`;
-//  7. classify the cause of the change;
-//  8. policy: evaluate the plan with Rego, then apply it, apply the saved
-//     plan a person approved, or hold it for approval;
-//  9. apply exactly that plan file, in a tofu that outlives strata, with
-//     the shutdown grace when strata is asked to stop;
-//  10. record the state's version, read the outputs and publish the
-//     contract;
-//  11. record the run: a run that strata stopped is interrupted.
+//     workspace: wait for its tofu (never starting a second apply
+//     meanwhile) and record its outcome as its run's result;
+//  2. gather the inputs: variables and the upstream contracts it reads (a
+//     contract that does not exist yet makes the stack wait);
+//  3. read the last good apply, which what changed is worked out against;
+//  4. check the state: a last run that failed or was interrupted, or a
+//     state whose serial or lineage is not the one recorded after the last
+//     good apply (changed outside strata), means the stack is planned;
+//  5. skip an apply, unchanged, when no input changed and no drift check
+//     is due.
 //
-// Each step is a small function returning a result or an error; the run's
-// record and its log lines are written in one place, in Run.
+// Then the run begins, recorded as running, and its steps run under the
+// run's timeout:
+//
+//  6. prepare the workspace: the stack's code, with symlinks followed
+//     inside the repository only, and at least one .tf file;
+//  7. init, with a cached workspace and the shared plugin cache;
+//  8. check the state lock: report a stale or held lock with its holder,
+//     age and ID, and release one whose holder is provably dead when
+//     spec.tfstate.forceUnlock is auto;
+//  9. `plan -out`, then `show -json`;
+//  10. classify the cause of the change;
+//  11. a plan without changes ends there; an apply goes on to publish;
+//  12. review: the policy judges the plan; a plan operation ends there;
+//  13. gate: the fresh plan may be applied, or the saved plan a person
+//     approved, or the plan is held for approval;
+//  14. apply exactly that plan file, in a tofu that outlives strata, with
+//     the shutdown grace when strata is asked to stop;
+//  15. record the version of the state the apply left;
+//  16. read the outputs and publish the contract.
+//
+// A run that strata was asked to stop during is recorded as interrupted.
+//
+// Remove runs the same steps for a stack that left the environment: it
+// reopens the workspace its last run left, plans the destruction of
+// everything in it, and once that is applied says in the stack's contract
+// that it is no longer installed.
+//
+// Each step is a function over the run state that adds what it finds, or
+// returns why the run cannot go on. The stack's result is decided, logged
+// and recorded in one place (finish.go), and the report reads it.
+// Policies fail closed: a policy that could not be loaded is a
+// FailingPolicy, and every plan with changes is then held.
 package runner

@@ -41,9 +41,20 @@ type inputs struct {
 	stateChange string
 }
 
-// gatherInputs reads the consumed contracts and assembles the variables.
-// A contract that does not exist yet is a *WaitingError.
-func (r *Runner) gatherInputs(ctx context.Context, req Request) (inputs, error) {
+// gatherInputs reads the stack's inputs, and notes their hashes in the
+// run. A contract that does not exist yet is a *WaitingError.
+func (r *Runner) gatherInputs(ctx context.Context, st *runState) error {
+	in, err := r.readInputs(ctx, st.req)
+	if err != nil {
+		return err
+	}
+	st.in = in
+	st.run.Fingerprint, st.run.Inputs, st.run.Upstreams = in.fingerprint, in.varHashes, in.upstreamHashes
+	return nil
+}
+
+// readInputs reads the consumed contracts and assembles the variables.
+func (r *Runner) readInputs(ctx context.Context, req Request) (inputs, error) {
 	s := req.Stack
 	in := inputs{
 		vars:           make(map[string]any, len(s.Vars)+len(s.Consumes)+1),

@@ -23,7 +23,12 @@ const ForceUnlockAuto = "auto"
 // that releases it. With spec.tfstate.forceUnlock: auto, a lock whose
 // holder is provably dead (taken on this host, and no tofu runs in the
 // stack's workspace) is released.
-func (r *Runner) checkLock(ctx context.Context, log *slog.Logger, req Request, ws *workspace) {
+func (r *Runner) checkLock(ctx context.Context, st *runState) error {
+	r.reportLock(ctx, st.log, st.req, st.ws)
+	return nil
+}
+
+func (r *Runner) reportLock(ctx context.Context, log *slog.Logger, req Request, ws *workspace) {
 	l, ok, err := r.stateLock(ctx, req)
 	if err != nil {
 		log.Warn(err.Error())

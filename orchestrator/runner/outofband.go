@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"time"
 
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/statefile"
@@ -34,10 +35,15 @@ func (r *Runner) stateVersion(ctx context.Context, req Request) (statefile.Versi
 	}
 }
 
-// stateChange says why the stack cannot count as up to date although its
+// checkState notes why the stack cannot count as up to date although its
 // inputs are unchanged: its last run failed or was interrupted, or its
 // state changed outside strata since the last good apply ("state changed
 // outside strata: serial 7 → 9"). It returns "" when neither holds.
+func (r *Runner) checkState(ctx context.Context, st *runState) error {
+	st.in.stateChange = r.stateChange(ctx, st.log, st.req, st.prev, st.hasPrev)
+	return nil
+}
+
 func (r *Runner) stateChange(ctx context.Context, log *slog.Logger, req Request, prev history.Run, hasPrev bool) string {
 	if req.Operation != history.OperationApply || !hasPrev {
 		return ""
@@ -65,8 +71,28 @@ func (r *Runner) stateChange(ctx context.Context, log *slog.Logger, req Request,
 	return ""
 }
 
-// noteState records in run the version of the state the run left.
-func (r *Runner) noteState(ctx context.Context, log *slog.Logger, req Request, run *history.Run) {
+// noteState records the version of the state an apply left, applied or
+// without changes. It reads it even when strata is stopping: the apply
+// finished within the shutdown grace.
+func (r *Runner) noteState(ctx context.Context, st *runState) error {
+	if st.req.Operation != history.OperationApply || st.removal != nil {
+		return nil
+	}
+	if res := st.run.Result; res != history.ResultApplied && res != history.ResultNoChanges {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), afterStop)
+	defer cancel()
+	r.readState(ctx, st.log, st.req, &st.run)
+	return nil
+}
+
+// afterStop bounds what a run still does after its apply once strata is
+// stopping: read the state's version and publish the contract.
+const afterStop = 30 * time.Second
+
+// readState records in run the version of the state the run left.
+func (r *Runner) readState(ctx context.Context, log *slog.Logger, req Request, run *history.Run) {
 	v, ok, err := r.stateVersion(ctx, req)
 	if err != nil {
 		log.Warn(err.Error())

@@ -44,11 +44,11 @@ type workspace struct {
 // prepare lays the stack's code into its workspace, keeping the workspace's
 // .terraform directory (providers and modules already installed), and
 // writes the variables, the backend and the tofu CLI configuration.
-func (r *Runner) prepare(ctx context.Context, req Request, in inputs) (*workspace, error) {
-	s := req.Stack
+func (r *Runner) prepare(ctx context.Context, st *runState) error {
+	req, in, s := st.req, st.in, st.req.Stack
 	dir := r.workspaceDir(req)
-	fail := func(err error) (*workspace, error) {
-		return nil, fmt.Errorf("prepare workspace of stack %s: %w", s.Name, err)
+	fail := func(err error) error {
+		return fmt.Errorf("prepare workspace of stack %s: %w", s.Name, err)
 	}
 	if err := ctx.Err(); err != nil {
 		return fail(err)
@@ -93,13 +93,14 @@ func (r *Runner) prepare(ctx context.Context, req Request, in inputs) (*workspac
 		return fail(err)
 	}
 	key := sha256.Sum256([]byte(req.Artifact.Digest + "\n" + backend))
-	return &workspace{
+	st.ws = &workspace{
 		dir:      dir,
 		planFile: filepath.Join(dir, planFileName),
 		varFile:  varFile,
 		initKey:  hex.EncodeToString(key[:]),
 		tofu:     tw,
-	}, nil
+	}
+	return nil
 }
 
 // StateBackend is where a stack's state goes when its Terraform object has

@@ -12,12 +12,26 @@ import (
 	"github.com/strata-iac/strata/orchestrator/history"
 )
 
-// publish reads the stack's outputs and publishes them as its contract
+// publish reads an apply's outputs and publishes them as its contract
 // document, when the stack produces one. An unchanged document is not
-// written again, so its updatedAt says when its content last changed.
-func (r *Runner) publish(ctx context.Context, log *slog.Logger, req Request, ws *workspace, run *history.Run) error {
-	s := req.Stack
-	if s.Produces == "" {
+// written again, so its updatedAt says when its content last changed; and
+// after a plan without changes whose contract is current, the outputs are
+// not even read.
+func (r *Runner) publish(ctx context.Context, st *runState) error {
+	log, req, ws, run, s := st.log, st.req, st.ws, &st.run, st.req.Stack
+	if s.Produces == "" || req.Operation == history.OperationPlan {
+		return nil
+	}
+	if run.Result == history.ResultApplied {
+		// What was applied is published even when strata is stopping:
+		// the apply finished within the shutdown grace.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), afterStop)
+		defer cancel()
+	}
+	if !st.plan.changed && r.contractCurrent(ctx, st) {
+		run.Contract = st.prev.Contract
+		log.Debug("contract " + st.prev.Contract + " unchanged: same inputs as run #" + fmt.Sprint(st.prev.Number) + " and no changes")
 		return nil
 	}
 	key := r.contractKey(s.Produces)
@@ -78,8 +92,8 @@ func (r *Runner) recordSchema(log *slog.Logger, contract string, doc contracts.D
 // under the same key, and the contract is still there. A plan without
 // changes means the outputs in state are what that apply left, so reading
 // them (one more tofu process) would only find the same document.
-func (r *Runner) contractCurrent(ctx context.Context, req Request, in inputs, prev history.Run, hasPrev bool) bool {
-	s := req.Stack
+func (r *Runner) contractCurrent(ctx context.Context, st *runState) bool {
+	s, in, prev, hasPrev := st.req.Stack, st.in, st.prev, st.hasPrev
 	if s.Produces == "" {
 		return false // nothing to publish, nothing to read
 	}

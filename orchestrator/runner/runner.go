@@ -41,18 +41,18 @@ type Config struct {
 	Schemas *lineage.Store
 	// History records every run.
 	History *history.Store
-	// Policy judges every plan with changes. PolicyErr, when set, is why
-	// the policy could not be loaded: every plan with changes is then
-	// held (policies fail closed).
-	Policy    Policy
-	PolicyErr error
+	// Policy judges every plan with changes. A policy that could not be
+	// loaded is a FailingPolicy, and none at all is one too: every plan
+	// with changes is then held (policies fail closed).
+	Policy Policy
 	// Approvals keeps held plans and their approvals.
 	Approvals *approval.Store
 	// Backend is where state goes for stacks without a
 	// backendConfig.customConfiguration.
 	Backend StateBackend
 	// StateReader reads state objects of an S3 Backend, to tell when a
-	// state changed outside strata; nil reads only local state.
+	// state changed outside strata or is locked; nil reads only local
+	// state.
 	StateReader StateReader
 	// ProviderMirror, when set, is the https URL of a provider network
 	// mirror every init installs providers from; ProviderMirrorCA is a
@@ -99,6 +99,9 @@ func New(cfg Config) *Runner {
 	if cfg.ContractPrefix == "" {
 		cfg.ContractPrefix = contracts.DefaultPrefix
 	}
+	if cfg.Policy == nil {
+		cfg.Policy = failingPolicy{errors.New("no policy engine is configured")}
+	}
 	return &Runner{cfg: cfg}
 }
 
@@ -120,8 +123,9 @@ type Request struct {
 // Result is what a run did.
 type Result struct {
 	Stack string
-	// Run is the recorded run; its Number is 0 when nothing was recorded
-	// (an unchanged stack that was not re-planned).
+	// Run is the recorded run, and Run.Result the stack's result, always
+	// set. Its Number is 0 when nothing was recorded (an unchanged stack
+	// that was not re-planned, a failure that could not be recorded).
 	Run history.Run
 	// Changes are the planned resource changes, as "verb address".
 	Changes []string
@@ -164,273 +168,60 @@ func (e *HeldError) Error() string {
 
 // Run runs one stack and records it. The returned error is nil when the
 // stack is in its desired state (or, for a plan, planned); a
-// *WaitingError, a *HeldError or a failure otherwise.
+// *WaitingError, a *HeldError or a failure otherwise. Either way the
+// Result's Run.Result says how the stack ended.
+//
+// The stack's run is two lists of steps: the first decides whether it
+// runs at all; then the run begins, is recorded as running, and the
+// second runs under the run's timeout.
 func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
-	s := req.Stack
-	log := r.cfg.Logger.With("stack", s.Name)
-	started := r.cfg.Now()
-	res := Result{Stack: s.Name}
-
-	adopted, err := r.adopt(ctx, log, req)
-	if err != nil {
-		log.Error(err.Error())
-		res.Message = err.Error()
-		return res, err
+	st := r.newState(req, nil)
+	st.run.ToVersion, st.run.Digest = req.Artifact.Version, req.Artifact.Digest
+	st.applied = "the infrastructure is up to date"
+	if err := do(ctx, st, []step{
+		r.adopt,
+		r.gatherInputs,
+		r.readLastGood,
+		r.checkState,
+		r.skipWhenUpToDate,
+	}); err != nil || st.done {
+		return r.notBegun(ctx, st, err)
 	}
-
-	in, err := r.gatherInputs(ctx, req)
-	var waiting *WaitingError
-	if errors.As(err, &waiting) {
-		log.Info(waiting.Error())
-		// Still waiting for the same contract: the run that said so first
-		// stands, so that a loop does not add a run every pass.
-		if last, ok, lerr := r.cfg.History.Last(ctx, req.Client, req.Env, s.Name); lerr == nil && ok &&
-			last.Result == history.ResultWaiting && last.Error == waiting.Error() {
-			res.Run, res.Message = last, waiting.Error()
-			return res, err
-		}
-		run, rerr := r.recordOnly(ctx, req, history.ResultWaiting, waiting.Error(), started)
-		res.Run, res.Message = run, waiting.Error()
-		return res, errors.Join(err, rerr)
+	if err := r.begin(ctx, st); err != nil {
+		return r.unrecorded(st, err)
 	}
-	if err != nil {
-		log.Error(err.Error())
-		run, rerr := r.recordOnly(ctx, req, history.ResultFailed, err.Error(), started)
-		res.Run, res.Message = run, err.Error()
-		return res, errors.Join(err, rerr)
-	}
-
-	prev, hasPrev, err := r.cfg.History.LastGood(ctx, req.Client, req.Env, s.Name)
-	if err != nil {
-		return res, fmt.Errorf("run stack %s: %w", s.Name, err)
-	}
-	in.stateChange = r.stateChange(ctx, log, req, prev, hasPrev)
-	if up, why := r.upToDate(ctx, req, in, prev, hasPrev); up && !adopted && in.stateChange == "" {
-		log.Info("up to date: " + why)
-		res.Message = "up to date: " + why
-		res.Run = history.Run{
-			Client: req.Client, Env: req.Env, Stack: s.Name,
-			Operation: prev.Operation, Result: history.ResultUnchanged,
-			ToVersion: prev.ToVersion, Digest: prev.Digest, Contract: prev.Contract,
-		}
-		return res, nil
-	}
-
-	run, err := r.cfg.History.Begin(ctx, history.Run{
-		Client: req.Client, Env: req.Env, Stack: s.Name,
-		Operation:   req.Operation,
-		FromVersion: prev.ToVersion,
-		ToVersion:   req.Artifact.Version,
-		Digest:      req.Artifact.Digest,
-		Fingerprint: in.fingerprint,
-		Inputs:      in.varHashes,
-		Upstreams:   in.upstreamHashes,
-		StartedAt:   started.UTC(),
-	})
-	if err != nil {
-		return res, fmt.Errorf("run stack %s: %w", s.Name, err)
-	}
-	log.Info(fmt.Sprintf("run #%d started", run.Number),
-		"operation", string(req.Operation), "mode", mode(s), "version", versionOrDigest(req.Artifact))
-
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
 	defer cancel()
-	out, err := r.steps(ctx, log, req, in, prev, hasPrev, &run)
-	return r.finish(ctx, log, run, out, err, started)
+	return r.finish(ctx, st, do(ctx, st, []step{
+		r.prepare,
+		r.init,
+		r.checkLock,
+		r.plan,
+		r.classifyCause,
+		r.noChanges,
+		r.review,
+		r.gate,
+		r.apply,
+		r.noteState,
+		r.publish,
+	}))
 }
 
-// finish ends a run that got as far as tofu: it says why a run that
-// failed failed, logs the run's last line and records it. The record is
-// written even when the run was interrupted: a cancelled context must not
-// lose history.
-func (r *Runner) finish(ctx context.Context, log *slog.Logger, run history.Run, out outcome, err error, started time.Time) (Result, error) {
-	err = explainLock(err)
-	switch {
-	case err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
-		err = fmt.Errorf("run timed out after %s: %w", r.cfg.Timeout, err)
-	case err != nil && errors.Is(ctx.Err(), context.Canceled):
-		err = fmt.Errorf("run interrupted: strata was stopped, and tofu with it, gracefully: %w", err)
+// newState starts the state of a run of req: its run, as it will be
+// begun, names the stack and what was asked.
+func (r *Runner) newState(req Request, removal *RemoveRequest) *runState {
+	started := r.cfg.Now()
+	return &runState{
+		req:     req,
+		log:     r.cfg.Logger.With("stack", req.Stack.Name),
+		started: started,
+		removal: removal,
+		run: history.Run{
+			Client: req.Client, Env: req.Env, Stack: req.Stack.Name,
+			Operation: req.Operation,
+			StartedAt: started.UTC(),
+		},
 	}
-	interrupted := err != nil && errors.Is(ctx.Err(), context.Canceled)
-	res := Result{Stack: run.Stack, Changes: out.changes, Review: out.review, Why: out.why}
-	run.Duration = r.cfg.Now().Sub(started)
-	var held *HeldError
-	switch {
-	case errors.As(err, &held):
-		run.Result = history.ResultHeld
-		run.Error = held.Error()
-		res.Message = held.Error()
-		log.Warn(fmt.Sprintf("run #%d finished in %s: %s", run.Number, round(run.Duration), held.Error()))
-	case interrupted:
-		run.Result = history.ResultInterrupted
-		run.Error = err.Error()
-		res.Message = err.Error()
-		log.Warn(fmt.Sprintf("run #%d interrupted after %s: %s", run.Number, round(run.Duration), err.Error()))
-	case err != nil:
-		run.Result = history.ResultFailed
-		run.Error = err.Error()
-		res.Message = err.Error()
-		log.Error(fmt.Sprintf("run #%d failed after %s: %s", run.Number, round(run.Duration), err.Error()))
-	default:
-		res.Message = out.message
-		log.Info(fmt.Sprintf("run #%d finished in %s: %s", run.Number, round(run.Duration), out.message))
-	}
-	if rerr := r.cfg.History.Record(context.WithoutCancel(ctx), run); rerr != nil {
-		err = errors.Join(err, fmt.Errorf("record run of stack %s: %w", run.Stack, rerr))
-	} else if cerr := r.clearRecord(run); cerr != nil {
-		log.Warn(cerr.Error())
-	}
-	res.Run = run
-	return res, err
-}
-
-// publishAfterStop bounds the publication of an applied stack's contract
-// once strata is stopping.
-const publishAfterStop = 30 * time.Second
-
-// outcome is what the steps of a run produced.
-type outcome struct {
-	changes []string
-	message string
-	why     string
-	review  *Review
-}
-
-// steps runs the stack's steps in order. It fills in run's cause, summary,
-// result and contract as they become known.
-func (r *Runner) steps(ctx context.Context, log *slog.Logger, req Request, in inputs, prev history.Run, hasPrev bool, run *history.Run) (outcome, error) {
-	var out outcome
-	ws, err := r.prepare(ctx, req, in)
-	if err != nil {
-		return out, err
-	}
-	if err := r.init(ctx, log, ws); err != nil {
-		return out, err
-	}
-	r.checkLock(ctx, log, req, ws)
-	plan, err := r.plan(ctx, log, ws)
-	if err != nil {
-		return out, err
-	}
-	out.changes = plan.lines
-	run.Summary = plan.summary
-
-	cause := classify(prev, hasPrev, req, in, plan.changed)
-	run.Cause = cause.name
-	if cause.line != "" && plan.changed {
-		out.why = cause.line
-		log.Info(cause.line)
-	}
-
-	if !plan.changed {
-		run.Result = history.ResultNoChanges
-		out.message = "no changes, the infrastructure is up to date"
-		if req.Operation == history.OperationPlan {
-			return out, nil
-		}
-		if r.contractCurrent(ctx, req, in, prev, hasPrev) {
-			run.Contract = prev.Contract
-			log.Debug("contract " + prev.Contract + " unchanged: same inputs as run #" + fmt.Sprint(prev.Number) + " and no changes")
-			return out, nil
-		}
-		return out, r.publish(ctx, log, req, ws, run)
-	}
-	applied, err := r.decideAndApply(ctx, log, req, ws, plan, cause, prev.ToVersion, run, &out)
-	if err != nil || !applied {
-		return out, err
-	}
-	out.message = "the infrastructure is up to date"
-	// What was applied is published even when strata is stopping: the
-	// apply finished within the shutdown grace.
-	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), publishAfterStop)
-	defer cancel()
-	r.noteState(pctx, log, req, run)
-	return out, r.publish(pctx, log, req, ws, run)
-}
-
-// decideAndApply is the policy step and what follows it: the plan is
-// reviewed; a plan operation stops there; an apply applies what may be
-// applied (the fresh plan, or the saved plan a person approved) or holds
-// the plan. It reports whether anything was applied.
-func (r *Runner) decideAndApply(ctx context.Context, log *slog.Logger, req Request, ws *workspace, plan planned, c cause, fromVersion string, run *history.Run, out *outcome) (bool, error) {
-	rv := r.review(ctx, log, req, plan, c, fromVersion)
-	run.PlanID = rv.PlanID
-	out.review = &rv
-	if req.Operation == history.OperationPlan {
-		run.Result = history.ResultPlanned
-		out.message = fmt.Sprintf("plan: %s", plan.summaryLine())
-		if rv.Denied() {
-			out.message += fmt.Sprintf("; plan %s would be held for approval", rv.PlanID)
-		}
-		return false, nil
-	}
-	planFile, release, err := r.gate(ctx, log, req, ws, plan, c, rv)
-	if err != nil {
-		return false, err
-	}
-	if err := r.apply(ctx, log, ws, planFile, plan, run.Number); err != nil {
-		if release != nil {
-			// An approved plan that cannot be applied (tofu finds it
-			// stale, say) must not be tried forever: it is released, and
-			// the next run plans afresh and holds that plan for approval.
-			if rerr := release(); rerr != nil {
-				log.Warn(rerr.Error())
-			}
-			return false, fmt.Errorf("the approved plan %s could not be applied, so it was released and the next run holds a fresh plan: %w", rv.PlanID, err)
-		}
-		return false, err
-	}
-	if release != nil {
-		if err := release(); err != nil {
-			log.Warn(err.Error())
-		}
-	}
-	run.Result = history.ResultApplied
-	return true, nil
-}
-
-// recordOnly records a run that did not get as far as tofu.
-func (r *Runner) recordOnly(ctx context.Context, req Request, result history.Result, msg string, started time.Time) (history.Run, error) {
-	run, err := r.cfg.History.Begin(ctx, history.Run{
-		Client: req.Client, Env: req.Env, Stack: req.Stack.Name,
-		Operation: req.Operation,
-		ToVersion: req.Artifact.Version,
-		Digest:    req.Artifact.Digest,
-		StartedAt: started.UTC(),
-	})
-	if err != nil {
-		return run, fmt.Errorf("record stack %s: %w", req.Stack.Name, err)
-	}
-	run.Result = result
-	run.Error = msg
-	run.Duration = r.cfg.Now().Sub(started)
-	if err := r.cfg.History.Record(context.WithoutCancel(ctx), run); err != nil {
-		return run, fmt.Errorf("record stack %s: %w", req.Stack.Name, err)
-	}
-	return run, nil
-}
-
-// upToDate reports whether an apply can skip init and plan: no input
-// changed since the last good apply, no drift check is due, and the stack's
-// contract is still there.
-func (r *Runner) upToDate(ctx context.Context, req Request, in inputs, prev history.Run, hasPrev bool) (bool, string) {
-	if req.Operation != history.OperationApply || !hasPrev || r.cfg.DriftInterval <= 0 {
-		return false, ""
-	}
-	if prev.Fingerprint != in.fingerprint {
-		return false, ""
-	}
-	age := r.cfg.Now().Sub(prev.StartedAt)
-	if age >= r.cfg.DriftInterval {
-		return false, ""
-	}
-	if req.Stack.Produces != "" {
-		if _, err := r.cfg.Contracts.Get(ctx, r.contractKey(req.Stack.Produces)); err != nil {
-			return false, ""
-		}
-	}
-	next := r.cfg.DriftInterval - age
-	return true, fmt.Sprintf("no input changed since run #%d; next drift check in %s", prev.Number, round(next))
 }
 
 func (r *Runner) contractKey(name string) string {
