@@ -24,7 +24,6 @@ import (
 	"github.com/strata-iac/strata/orchestrator/scheduler"
 	"github.com/strata-iac/strata/orchestrator/source"
 	"github.com/strata-iac/strata/orchestrator/source/oci"
-	"github.com/strata-iac/strata/orchestrator/statefile"
 	"github.com/strata-iac/strata/policy"
 )
 
@@ -121,11 +120,9 @@ func Reconcile(ctx context.Context, dir string, op history.Operation, opts Optio
 	if err != nil {
 		return nil, err
 	}
-	var states runner.StateReader
-	if backend.Kind == runner.BackendS3 {
-		if states, err = statefile.NewS3(ctx, backend.Bucket, backend.Region, backend.Endpoint); err != nil {
-			return nil, err
-		}
+	states, err := stateReader(ctx, backend)
+	if err != nil {
+		return nil, err
 	}
 	cfg := runner.Config{
 		StateReader:    states,

@@ -53,6 +53,9 @@ type Run struct {
 	// differs was changed outside strata.
 	StateSerial  uint64 `json:"stateSerial,omitempty"`
 	StateLineage string `json:"stateLineage,omitempty"`
+	// Note says what a person did, for the runs that record it: the lock
+	// an unlock released, by whom and why.
+	Note string `json:"note,omitempty"`
 }
 
 // runJSON is Run as stored: Duration in milliseconds.

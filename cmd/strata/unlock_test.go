@@ -1,0 +1,61 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/strata-iac/strata/orchestrator/statefile"
+	"github.com/strata-iac/strata/orchestrator/tofu"
+)
+
+// TestStaleLocalLock crashes tofu (kill -9) in the middle of an apply: the
+// lock info it leaves beside the local state is reported with its ID, and
+// released by `strata unlock` (who and why recorded in history) or, on the
+// next apply, by strata itself, since no process holds the lock.
+func TestStaleLocalLock(t *testing.T) {
+	bin := buildStrata(t)
+	c := newCrashTrial(t, bin)
+	crashTofu := func() statefile.Lock {
+		t.Helper()
+		cmd, out := c.startApply()
+		rec, ok, err := tofu.ReadRecord(filepath.Join(c.state, "work", "acme", "dev", "crash"))
+		if err != nil || !ok || rec.PID == 0 {
+			t.Fatalf("ReadRecord() = %+v, %v, %v, want the apply's tofu", rec, ok, err)
+		}
+		_ = syscall.Kill(-rec.PID, syscall.SIGKILL)
+		_ = cmd.Wait()
+		l, ok, err := statefile.ReadLocalLock(filepath.Join(c.state, "state", "acme", "dev", "crash.tfstate"))
+		if err != nil || !ok || l.Held {
+			t.Fatalf("ReadLocalLock() after tofu was killed = %+v, %v, %v, want a lock no one holds\n%s", l, ok, err, out)
+		}
+		return l
+	}
+
+	l := crashTofu()
+	runCases(t, []cliCase{
+		{"unlock needs a reason", []string{"unlock", c.env, "crash", l.ID, "--state-dir", c.state}, exitUsage, nil, []string{"--reason is required"}},
+		{"unlock of another lock", []string{"unlock", c.env, "crash", "not-the-lock", "--reason", "x", "--state-dir", c.state}, 1, nil,
+			[]string{"the state's lock is " + l.ID + ", not not-the-lock"}},
+		{"unlock", []string{"unlock", c.env, "crash", l.ID, "--reason", "crashed in a test", "--by", "ana", "--state-dir", c.state}, 0,
+			[]string{"released lock " + l.ID, "by ana: crashed in a test"}, nil},
+	})
+	if _, ok, _ := statefile.ReadLocalLock(filepath.Join(c.state, "state", "acme", "dev", "crash.tfstate")); ok {
+		t.Errorf("the lock info is still there after strata unlock")
+	}
+	out, _, code := strata(t, "history", c.env, "--state-dir", c.state, "-o", "json")
+	if code != 0 || !strings.Contains(out, `"unlocked"`) || !strings.Contains(out, "by ana: crashed in a test") {
+		t.Errorf("strata history = %d\n%s\nwant the unlock recorded with who and why", code, out)
+	}
+	if !json.Valid([]byte(out)) {
+		t.Errorf("strata history -o json is not JSON:\n%s", out)
+	}
+
+	l = crashTofu()
+	got, code := c.apply()
+	if code != 0 || !strings.Contains(got, "stale state lock left by a crashed run: lock "+l.ID) {
+		t.Errorf("strata apply after tofu crashed = %d\n%s\nwant the stale lock %s reported and the stack applied", code, got, l.ID)
+	}
+}
