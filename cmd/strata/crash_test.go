@@ -251,3 +251,31 @@ func TestStopDuringApply(t *testing.T) {
 		})
 	}
 }
+
+// TestStopPastGrace sends strata SIGTERM with a shutdown grace shorter
+// than the apply: tofu is interrupted, the provisioners it stops taint
+// their resources, and the run is recorded as interrupted. The next apply
+// replaces what strata's own interruption tainted without holding it for
+// an approval, and converges.
+func TestStopPastGrace(t *testing.T) {
+	bin := buildStrata(t)
+	c := newCrashTrial(t, bin)
+	cmd, out := c.startApply("--shutdown-grace", "500ms")
+	time.Sleep(delay(1))
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != exitFailed || !strings.Contains(out.String(), "interrupted") {
+		t.Fatalf("strata apply stopped past its grace exited %d, want %d with the run interrupted\n%s", code, exitFailed, out)
+	}
+	hist, _, _ := strata(t, "history", c.env, "--state-dir", c.state, "-o", "json")
+	if !strings.Contains(hist, `"result": "interrupted"`) {
+		t.Errorf("strata history = %s, want the stopped run recorded as interrupted", hist)
+	}
+	got, code := c.apply()
+	if code != exitConverged || strings.Contains(got, "held") || !strings.Contains(got, "replace terraform_data.crash") {
+		t.Fatalf("strata apply after the interruption exited %d, want %d: the tainted resources replaced, nothing held\nfirst:\n%s\nsecond:\n%s", code, exitConverged, out, got)
+	}
+	c.check()
+}

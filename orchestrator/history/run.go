@@ -53,6 +53,9 @@ type Run struct {
 	// differs was changed outside strata.
 	StateSerial  uint64 `json:"stateSerial,omitempty"`
 	StateLineage string `json:"stateLineage,omitempty"`
+	// Interrupted lists the resources whose apply an interrupted run
+	// stopped (tofu taints them); empty for any other run.
+	Interrupted []string `json:"interrupted,omitempty"`
 	// Note says what a person did, for the runs that record it: the lock
 	// an unlock released, by whom and why.
 	Note string `json:"note,omitempty"`

@@ -105,11 +105,13 @@ func (r *Runner) finish(ctx context.Context, st *runState, err error) (Result, e
 		st.message = err.Error()
 		st.log.Warn(fmt.Sprintf("run #%d interrupted after %s: %s", run.Number, round(run.Duration), err.Error()))
 	case err != nil:
+		run.Interrupted = nil
 		run.Result = history.ResultFailed
 		run.Error = err.Error()
 		st.message = err.Error()
 		st.log.Error(fmt.Sprintf("run #%d failed after %s: %s", run.Number, round(run.Duration), err.Error()))
 	default:
+		run.Interrupted = nil
 		st.log.Info(fmt.Sprintf("run #%d finished in %s: %s", run.Number, round(run.Duration), st.message))
 	}
 	if rerr := r.cfg.History.Record(context.WithoutCancel(ctx), *run); rerr != nil {

@@ -89,6 +89,7 @@ func (r *Runner) evaluate(ctx context.Context, st *runState) Review {
 		Cause:            st.cause.name,
 		FromVersion:      st.prev.ToVersion,
 		ToVersion:        req.Artifact.Version,
+		Interrupted:      st.interrupted,
 	})
 	var none *noPolicyError
 	if rv.Err != nil && !errors.As(rv.Err, &none) {

@@ -35,12 +35,17 @@ func (r *Runner) stateVersion(ctx context.Context, req Request) (statefile.Versi
 	}
 }
 
-// checkState notes why the stack cannot count as up to date although its
+// checkState notes what the resources strata interrupted in the last run
+// were (policy lets their replacement through), and why the stack cannot
+// count as up to date although its
 // inputs are unchanged: its last run failed or was interrupted, or its
 // state changed outside strata since the last good apply ("state changed
 // outside strata: serial 7 → 9"). It returns "" when neither holds.
 func (r *Runner) checkState(ctx context.Context, st *runState) error {
 	st.in.stateChange = r.stateChange(ctx, st.log, st.req, st.prev, st.hasPrev)
+	if last, ok, err := r.cfg.History.Last(ctx, st.req.Client, st.req.Env, st.req.Stack.Name); err == nil && ok && last.Result == history.ResultInterrupted {
+		st.interrupted = last.Interrupted
+	}
 	return nil
 }
 
