@@ -51,6 +51,7 @@ fuzz:
 	$(GO) test ./orchestrator/tofu/ -run '^$$' -fuzz '^FuzzParsePlan$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/statefile/ -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./policy/ -run '^$$' -fuzz '^FuzzPlanID$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/ -run '^$$' -fuzz '^FuzzBackendKey$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./contracts/readers/ -run '^$$' -fuzz '^FuzzFindInFile$$' -fuzztime $(FUZZTIME)
 
 ## soak: strata killed (kill -9) and stopped (SIGTERM) in the middle of applies, $(TRIALS) trials of each

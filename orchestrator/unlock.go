@@ -1,7 +1,6 @@
 package orchestrator
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 
@@ -24,15 +23,16 @@ func Unlock(ctx context.Context, dir, stack, lockID, by, reason string, opts Opt
 	if s == nil {
 		return history.Run{}, fmt.Errorf("unlock: environment %s has no stack %q", dir, stack)
 	}
-	backend, err := stateBackend(env)
+	set, err := opts.Settings(env)
 	if err != nil {
 		return history.Run{}, err
 	}
+	backend := stateBackend(set.State)
 	states, err := stateReader(ctx, backend)
 	if err != nil {
 		return history.Run{}, err
 	}
-	st, err := OpenStores(ctx, env, opts.StateDir)
+	st, err := OpenStores(ctx, env, set)
 	if err != nil {
 		return history.Run{}, err
 	}
@@ -44,7 +44,7 @@ func Unlock(ctx context.Context, dir, stack, lockID, by, reason string, opts Opt
 		Backend:        backend,
 		StateReader:    states,
 		Logger:         opts.Logger,
-		ProviderMirror: cmp.Or(opts.ProviderMirror, env.Init[InitProviderMirror]),
+		ProviderMirror: set.ProviderMirror,
 	})
 	return r.Unlock(ctx, runner.UnlockRequest{
 		Client: env.Client, Env: env.Name, Stack: s, LockID: lockID, By: by, Reason: reason,

@@ -91,6 +91,9 @@ HTTP server stops after the loop, and the exit code is 0.`,
 			if err != nil {
 				return err
 			}
+			if err := f.check(cmd); err != nil {
+				return err
+			}
 			bin, err := tofu.Find(f.tofu)
 			if err != nil {
 				return err

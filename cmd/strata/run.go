@@ -44,6 +44,9 @@ changed since its last successful apply is not planned again until
 			if err := g.checkOutput("text", "json", "markdown"); err != nil {
 				return err
 			}
+			if err := f.check(cmd); err != nil {
+				return err
+			}
 			bin, err := tofu.Find(f.tofu)
 			if err != nil {
 				return err
@@ -112,6 +115,9 @@ func writeReport(g *globals, rep *orchestrator.Report) {
 		if !s.Result.Converged() {
 			fmt.Fprintf(g.stdout, "\n%s %s: %s\n", s.Stack, s.Result, strings.TrimSpace(s.Message))
 		}
+	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(g.stdout, "\nnote: %s\n", n)
 	}
 }
 

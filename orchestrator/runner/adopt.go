@@ -34,7 +34,10 @@ func (e *InFlightError) Error() string {
 // *InFlightError.
 func (r *Runner) adopt(ctx context.Context, st *runState) error {
 	log, req := st.log, st.req
-	dir := r.workspaceDir(req)
+	dir, err := r.workspaceDir(req)
+	if err != nil {
+		return err
+	}
 	rec, ok, err := tofu.ReadRecord(dir)
 	if err != nil || !ok {
 		return err
@@ -86,7 +89,10 @@ func (r *Runner) adopt(ctx context.Context, st *runState) error {
 // clearRecord removes the workspace's apply record once its run is
 // recorded in history.
 func (r *Runner) clearRecord(run history.Run) error {
-	dir := r.workspacePath(run.Client, run.Env, run.Stack)
+	dir, err := r.workspacePath(run.Client, run.Env, run.Stack)
+	if err != nil {
+		return err
+	}
 	rec, ok, err := tofu.ReadRecord(dir)
 	if err != nil || !ok || rec.Run != run.Number {
 		return err

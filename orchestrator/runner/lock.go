@@ -39,7 +39,12 @@ func (r *Runner) reportLock(ctx context.Context, log *slog.Logger, req Request, 
 	}
 	what := l.Describe(r.cfg.Now())
 	if !l.Held {
-		info := statefile.LocalLockInfo(r.localStatePath(req))
+		path, err := r.localStatePath(req)
+		if err != nil {
+			log.Warn(err.Error())
+			return
+		}
+		info := statefile.LocalLockInfo(path)
 		log.Warn(fmt.Sprintf("stale state lock left by a crashed run: %s; no process holds it any more, so tofu takes it; removing %s", what, info))
 		if err := os.Remove(info); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			log.Warn(err.Error())
@@ -76,7 +81,11 @@ func (r *Runner) stateLock(ctx context.Context, req Request) (statefile.Lock, bo
 		}
 		return r.cfg.StateReader.ReadLock(ctx, s3StateKey(req))
 	default:
-		return statefile.ReadLocalLock(r.localStatePath(req))
+		path, err := r.localStatePath(req)
+		if err != nil {
+			return statefile.Lock{}, false, err
+		}
+		return statefile.ReadLocalLock(path)
 	}
 }
 

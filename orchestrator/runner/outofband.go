@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"path/filepath"
 	"time"
 
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/statedir"
 	"github.com/strata-iac/strata/orchestrator/statefile"
 )
 
@@ -31,7 +31,11 @@ func (r *Runner) stateVersion(ctx context.Context, req Request) (statefile.Versi
 		}
 		return r.cfg.StateReader.Read(ctx, s3StateKey(req))
 	default:
-		return statefile.ReadLocal(r.localStatePath(req))
+		path, err := r.localStatePath(req)
+		if err != nil {
+			return statefile.Version{}, false, err
+		}
+		return statefile.ReadLocal(path)
 	}
 }
 
@@ -108,8 +112,10 @@ func (r *Runner) readState(ctx context.Context, log *slog.Logger, req Request, r
 	}
 }
 
-func (r *Runner) localStatePath(req Request) string {
-	return filepath.Join(r.cfg.StateDir, "state", req.Client, req.Env, req.Stack.Name+".tfstate")
+// localStatePath is the stack's default local state file, under the state
+// directory.
+func (r *Runner) localStatePath(req Request) (string, error) {
+	return statedir.Join(r.cfg.StateDir, statedir.State, req.Client, req.Env, req.Stack.Name+".tfstate")
 }
 
 func s3StateKey(req Request) string {

@@ -46,11 +46,14 @@ type workspace struct {
 // writes the variables, the backend and the tofu CLI configuration.
 func (r *Runner) prepare(ctx context.Context, st *runState) error {
 	req, in, s := st.req, st.in, st.req.Stack
-	dir := r.workspaceDir(req)
 	fail := func(err error) error {
 		return fmt.Errorf("prepare workspace of stack %s: %w", s.Name, err)
 	}
 	if err := ctx.Err(); err != nil {
+		return fail(err)
+	}
+	dir, err := r.workspaceDir(req)
+	if err != nil {
 		return fail(err)
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -149,8 +152,11 @@ func (r *Runner) backend(req Request) (string, error) {
 	if b := r.cfg.Backend; b.Kind == BackendS3 {
 		return s3Backend(b, s3StateKey(req)), nil
 	}
-	statePath, err := filepath.Abs(r.localStatePath(req))
+	statePath, err := r.localStatePath(req)
 	if err != nil {
+		return "", err
+	}
+	if statePath, err = filepath.Abs(statePath); err != nil {
 		return "", err
 	}
 	if err := os.MkdirAll(filepath.Dir(statePath), 0o700); err != nil {

@@ -15,13 +15,14 @@ import (
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/lineage"
 	"github.com/strata-iac/strata/orchestrator/source"
+	"github.com/strata-iac/strata/orchestrator/statedir"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
 
 // Defaults.
 const (
 	DefaultTimeout       = 10 * time.Minute
-	DefaultDriftInterval = time.Hour
+	DefaultDriftInterval = environment.DefaultDriftInterval
 	DefaultShutdownGrace = 5 * time.Minute
 )
 
@@ -228,12 +229,15 @@ func (r *Runner) contractKey(name string) string {
 	return contracts.Key(r.cfg.ContractPrefix, name)
 }
 
-func (r *Runner) workspaceDir(req Request) string {
+// workspaceDir is the stack's workspace under the state directory.
+func (r *Runner) workspaceDir(req Request) (string, error) {
 	return r.workspacePath(req.Client, req.Env, req.Stack.Name)
 }
 
-func (r *Runner) workspacePath(client, env, stack string) string {
-	return filepath.Join(r.cfg.StateDir, "work", client, env, stack)
+// workspacePath is the workspace of a stack named by client, environment
+// and name, under the state directory.
+func (r *Runner) workspacePath(client, env, stack string) (string, error) {
+	return statedir.Join(r.cfg.StateDir, statedir.Work, client, env, stack)
 }
 
 func mode(s *environment.Stack) string {

@@ -32,7 +32,10 @@ func (r *Runner) Unlock(ctx context.Context, req UnlockRequest) (history.Run, er
 	fail := func(err error) (history.Run, error) {
 		return history.Run{}, fmt.Errorf("unlock stack %s: %w", name, err)
 	}
-	dir := r.workspacePath(req.Client, req.Env, name)
+	dir, err := r.workspacePath(req.Client, req.Env, name)
+	if err != nil {
+		return fail(err)
+	}
 	if _, err := os.Stat(filepath.Join(dir, ".terraform")); errors.Is(err, fs.ErrNotExist) {
 		return fail(fmt.Errorf("no initialised workspace in %s: strata has not run the stack with this state directory, so it knows no lock of it", dir))
 	}
@@ -55,7 +58,11 @@ func (r *Runner) Unlock(ctx context.Context, req UnlockRequest) (history.Run, er
 	case ok && !l.Held:
 		// A local lock no process holds any more: what is left is the
 		// info file a crash left behind.
-		if err := os.Remove(statefile.LocalLockInfo(r.localStatePath(rreq))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		path, err := r.localStatePath(rreq)
+		if err != nil {
+			return fail(err)
+		}
+		if err := os.Remove(statefile.LocalLockInfo(path)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fail(err)
 		}
 	default:
