@@ -1,15 +1,12 @@
 package tofu_test
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -102,9 +99,8 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // state, and Adopt finds the apply, waits for it and reads its outcome.
 func TestApplyOutlivesStrata(t *testing.T) {
 	const n = 3
-	ws, planFile, log := slowStack(t, n, 2, false)
+	ws, _, log := slowStack(t, n, 2, false)
 	dir := ws.Dir()
-	_ = planFile
 
 	helper := exec.Command(os.Args[0], "-test.run=^TestHelperApply$", "-test.count=1")
 	helper.Env = append(os.Environ(), helperEnv+"="+dir)
@@ -264,7 +260,3 @@ func TestReadOutcome(t *testing.T) {
 		})
 	}
 }
-
-var _ = bufio.NewScanner
-var _ = strconv.Itoa
-var _ = syscall.Kill
