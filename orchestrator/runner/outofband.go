@@ -47,7 +47,7 @@ func (r *Runner) stateVersion(ctx context.Context, req Request) (statefile.Versi
 // outside strata: serial 7 → 9"). It returns "" when neither holds.
 func (r *Runner) checkState(ctx context.Context, st *runState) error {
 	st.in.stateChange = r.stateChange(ctx, st.log, st.req, st.prev, st.hasPrev)
-	if last, ok, err := r.cfg.History.Last(ctx, st.req.Client, st.req.Env, st.req.Stack.Name); err == nil && ok && last.Result == history.ResultInterrupted {
+	if last, ok, err := r.lastRun(ctx, st.req); err == nil && ok && last.Result == history.ResultInterrupted {
 		st.interrupted = last.Interrupted
 	}
 	return nil
@@ -57,7 +57,7 @@ func (r *Runner) stateChange(ctx context.Context, log *slog.Logger, req Request,
 	if req.Operation != history.OperationApply || !hasPrev {
 		return ""
 	}
-	last, ok, err := r.cfg.History.Last(ctx, req.Client, req.Env, req.Stack.Name)
+	last, ok, err := r.lastRun(ctx, req)
 	if err == nil && ok && last.Number != prev.Number && (last.Result == history.ResultFailed || last.Result == history.ResultInterrupted) {
 		return fmt.Sprintf("the last run, #%d, was %s, so the state is planned again", last.Number, last.Result)
 	}
@@ -120,4 +120,12 @@ func (r *Runner) localStatePath(req Request) (string, error) {
 
 func s3StateKey(req Request) string {
 	return fmt.Sprintf("%s/%s/stacks/%s.tfstate", req.Client, req.Env, req.Stack.Name)
+}
+
+// lastRun is the stack's last plan or apply: a person's unlock in between
+// changes nothing of how that run ended.
+func (r *Runner) lastRun(ctx context.Context, req Request) (history.Run, bool, error) {
+	return r.cfg.History.LastMatching(ctx, req.Client, req.Env, req.Stack.Name, func(h history.Run) bool {
+		return h.Operation != history.OperationUnlock
+	})
 }
