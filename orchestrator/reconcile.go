@@ -17,6 +17,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/graph"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/lineage"
+	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/scheduler"
 	"github.com/strata-iac/strata/orchestrator/source"
@@ -118,6 +119,9 @@ func Reconcile(ctx context.Context, dir string, op history.Operation, opts Optio
 	if err := claim(ctx, st.History, env, set); err != nil {
 		return nil, err
 	}
+	// Each run's lines are also kept in a file of their own, for the web
+	// view's stack page.
+	log = slog.New(slog.NewMultiHandler(log.Handler(), runlog.NewFiles(RunLogDir(st.StateDir, env.Client, env.Name), nil)))
 	log.Info(fmt.Sprintf("%s %s/%s: %d stacks, at most %d at once", op, env.Client, env.Name, len(env.Stacks), set.MaxRunners))
 	pol, err := loadPolicy(ctx, set, opts)
 	if err != nil {
@@ -262,6 +266,12 @@ func openOrRepair(ctx context.Context, log *slog.Logger, env *environment.Enviro
 // HistoryFromSnapshot reports whether the history reads the snapshot a
 // running reconcile made when it began.
 func (s *Stores) HistoryFromSnapshot() bool { return s.History.FromSnapshot() }
+
+// RunLogDir is where the lines of every run of an environment's stacks are
+// kept: <state dir>/logs/<client>/<env>/<stack>/<run>.log.
+func RunLogDir(stateDir, client, env string) string {
+	return filepath.Join(stateDir, "logs", client, env)
+}
 
 // Close closes the stores.
 func (s *Stores) Close() error { return s.History.Close() }

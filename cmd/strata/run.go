@@ -8,6 +8,7 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/review"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
 
@@ -75,7 +76,7 @@ changed since its last successful apply is not planned again until
 					return err
 				}
 			case "markdown":
-				if err := writeMarkdown(g.stdout, rep); err != nil {
+				if err := review.Markdown(g.stdout, rep); err != nil {
 					return err
 				}
 			default:

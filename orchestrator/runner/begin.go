@@ -3,6 +3,8 @@ package runner
 import (
 	"context"
 	"fmt"
+
+	"github.com/strata-iac/strata/orchestrator/runlog"
 )
 
 // begin records the run as running, which gives it its number.
@@ -16,6 +18,8 @@ func (r *Runner) begin(ctx context.Context, st *runState) error {
 		return fmt.Errorf("%s stack %s: %w", verb, st.req.Stack.Name, err)
 	}
 	st.run = run
+	// Every line of the run from here on carries its number.
+	st.log = st.log.With(runlog.RunKey, run.Number)
 	version := versionOrDigest(st.req.Artifact)
 	if st.removal != nil {
 		version = "removed"
