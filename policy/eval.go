@@ -30,6 +30,9 @@ type Meta struct {
 	// interrupted in the stack's last run (it was stopped): tofu tainted
 	// them, and their replacement finishes what was allowed then.
 	Interrupted []string `json:"interrupted"`
+	// Contract is what the plan does to the stack's contract; nil when
+	// the stack publishes none (rules then see empty lists).
+	Contract *Contract `json:"contract,omitempty"`
 }
 
 // Finding is one result of one rule.
@@ -152,6 +155,7 @@ func (m Meta) input() map[string]any {
 		"fromVersion":      m.FromVersion,
 		"toVersion":        m.ToVersion,
 		"interrupted":      interrupted,
+		"contract":         m.Contract.input(),
 	}
 }
 

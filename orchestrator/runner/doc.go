@@ -6,13 +6,16 @@
 //     workspace: wait for its tofu (never starting a second apply
 //     meanwhile) and record its outcome as its run's result;
 //  2. gather the inputs: variables and the upstream contracts it reads (a
-//     contract that does not exist yet makes the stack wait);
+//     contract that does not exist yet makes the stack wait; a plan reads
+//     the contracts upstream plans would publish, when they know them:
+//     Request.Preview);
 //  3. read the last good apply, which what changed is worked out against;
 //  4. check the state: a last run that failed or was interrupted, or a
 //     state whose serial or lineage is not the one recorded after the last
 //     good apply (changed outside strata), means the stack is planned;
 //  5. skip an apply, unchanged, when no input changed and no drift check
-//     is due.
+//     is due (a contract counts as changed when what the stack reads of
+//     it changed).
 //
 // Then the run begins, recorded as running, and its steps run under the
 // run's timeout:
@@ -26,13 +29,19 @@
 //  9. `plan -out`, then `show -json`;
 //  10. classify the cause of the change;
 //  11. a plan without changes ends there; an apply goes on to publish;
-//  12. review: the policy judges the plan; a plan operation ends there;
-//  13. gate: the fresh plan may be applied, or the saved plan a person
-//     approved, or the plan is held for approval;
-//  14. apply exactly that plan file, in a tofu that outlives strata, with
+//  12. check the contract: the one the plan would publish against the one
+//     published, the consumer reads (Request.Readers) that a removed,
+//     moved or retyped key breaks, and the consumers that will re-plan;
+//  13. review: the policy judges the plan, with the contract check as
+//     input.strata.contract and the resources strata interrupted in the
+//     last run as input.strata.interrupted; a plan operation ends there;
+//  14. gate: the fresh plan may be applied, or the saved plan a person
+//     approved, or the plan is held for approval — with cause
+//     contract-break when it breaks a consumer;
+//  15. apply exactly that plan file, in a tofu that outlives strata, with
 //     the shutdown grace when strata is asked to stop;
-//  15. record the version of the state the apply left;
-//  16. read the outputs and publish the contract.
+//  16. record the version of the state the apply left;
+//  17. read the outputs, publish the contract and record its schema.
 //
 // A run that strata was asked to stop during is recorded as interrupted.
 //
