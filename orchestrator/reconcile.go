@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -26,9 +27,16 @@ import (
 	"github.com/strata-iac/strata/policy"
 )
 
-// DefaultMaxRunners bounds the tofu processes that run at once, as the
-// seed's ResourceQuota does.
+// DefaultMaxRunners caps the default runner limit, as the seed's
+// ResourceQuota does.
 const DefaultMaxRunners = 10
+
+// DefaultRunners is the runner limit when none is given: two tofu
+// processes per CPU (a plan waits on its state and providers about as
+// long as it computes), at most DefaultMaxRunners.
+func DefaultRunners() int {
+	return min(2*runtime.NumCPU(), DefaultMaxRunners)
+}
 
 // Options configure a reconcile.
 type Options struct {
@@ -37,9 +45,14 @@ type Options struct {
 	// StateDir holds state, contracts, history and workspaces; <root>/.strata
 	// when empty.
 	StateDir string
-	// MaxRunners bounds the tofu processes at once; 0 means the init key
-	// maxRunners, else DefaultMaxRunners.
+	// MaxRunners bounds the environment's tofu processes at once; 0 means
+	// the init key maxRunners, else DefaultRunners().
 	MaxRunners int
+	// Runners, when set, is a runner limit shared with reconciles of other
+	// environments going on side by side: a stack starts when its
+	// environment is under its own limit and it got a runner from the
+	// pool. Environments with stacks ready take runners in turn.
+	Runners *scheduler.Pool
 	// Timeout bounds one stack's run (runner.DefaultTimeout).
 	Timeout time.Duration
 	// DriftInterval is how long an unchanged stack goes without a plan.
@@ -96,7 +109,11 @@ func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Option
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	log.Info(fmt.Sprintf("%s %s/%s: %d stacks, at most %d at once", op, env.Client, env.Name, len(env.Stacks), maxRunners(opts, env)))
+	limit := fmt.Sprintf("at most %d at once", maxRunners(opts, env))
+	if opts.Runners != nil {
+		limit += fmt.Sprintf(", %d shared by every environment", opts.Runners.Size())
+	}
+	log.Info(fmt.Sprintf("%s %s/%s: %d stacks, %s", op, env.Client, env.Name, len(env.Stacks), limit))
 	pol, polErr := loadPolicy(ctx, env, opts)
 	if polErr != nil {
 		log.Error(fmt.Sprintf("policy failed to load: %v; every plan with changes is held", polErr))
@@ -124,7 +141,7 @@ func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Option
 		// The CA file is read by tofu, in the stacks' workspaces.
 		ProviderMirrorCA: absOrEmpty(opts.ProviderMirrorCA),
 	}
-	results := schedule(ctx, env, dir, g, arts, resolver, op, cfg, maxRunners(opts, env), log)
+	results := schedule(ctx, env, dir, g, arts, resolver, op, cfg, maxRunners(opts, env), opts.Runners, log)
 	removals := remove(ctx, log, env, dir, op, cfg, gone)
 	rep := report(env, g, op, arts, results, removals, started)
 	log.Info(rep.Line())
@@ -155,6 +172,7 @@ type Stores struct {
 	ContractPrefix string
 	History        *history.Store
 	Approvals      *approval.Store
+	closeHistory   func() error
 }
 
 // OpenStores opens the history, the held plans and the contract store of
@@ -178,7 +196,7 @@ func OpenStores(ctx context.Context, env *environment.Environment, stateDir stri
 	if err != nil {
 		return nil, fmt.Errorf("open contract store of %s/%s (%s): %w", env.Client, env.Name, environment.InitFile, err)
 	}
-	h, err := history.Open(ctx, filepath.Join(stateDir, "history.db"))
+	h, closeHistory, err := openHistory(ctx, filepath.Join(stateDir, "history.db"))
 	if err != nil {
 		return nil, err
 	}
@@ -188,11 +206,13 @@ func OpenStores(ctx context.Context, env *environment.Environment, stateDir stri
 		ContractPrefix: prefix,
 		History:        h,
 		Approvals:      approval.New(filepath.Join(stateDir, "held")),
+		closeHistory:   closeHistory,
 	}, nil
 }
 
-// Close closes the stores.
-func (s *Stores) Close() error { return s.History.Close() }
+// Close closes the stores. The history database stays open while other
+// reconciles of this process still use it.
+func (s *Stores) Close() error { return s.closeHistory() }
 
 // resolved is a stack's source, pinned, or why it could not be.
 type resolved struct {
@@ -251,7 +271,7 @@ func resolve(ctx context.Context, log *slog.Logger, env *environment.Environment
 const resolveParallelism = 8
 
 // schedule runs the stacks in graph order.
-func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, resolver *source.Resolver, op runner.Operation, cfg runner.Config, limit int, log *slog.Logger) map[string]outcome {
+func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, resolver *source.Resolver, op runner.Operation, cfg runner.Config, limit int, pool *scheduler.Pool, log *slog.Logger) map[string]outcome {
 	r := runner.New(cfg)
 	producers := make(map[string]string)
 	for _, s := range env.Stacks {
@@ -268,7 +288,7 @@ func schedule(ctx context.Context, env *environment.Environment, envDir string, 
 		tasks = append(tasks, t)
 	}
 	results := make(chan outcome, len(tasks))
-	errs := scheduler.Run(ctx, tasks, limit, func(ctx context.Context, name string) error {
+	errs := scheduler.RunShared(ctx, tasks, limit, pool, func(ctx context.Context, name string) error {
 		a := arts[name]
 		if a.err != nil {
 			return a.err
@@ -320,16 +340,22 @@ type outcome struct {
 	err    error
 }
 
-// maxRunners is the bound on tofu processes: the option, else the init
-// key maxRunners (validated with the environment), else DefaultMaxRunners.
+// maxRunners is the bound on the environment's own tofu processes. Alone,
+// it is the option, else the init key maxRunners (validated with the
+// environment), else DefaultRunners(). Sharing runners with other
+// environments, the option is the shared pool's size, and the bound is the
+// init key, else the whole pool.
 func maxRunners(opts Options, env *environment.Environment) int {
-	if opts.MaxRunners > 0 {
+	if opts.MaxRunners > 0 && opts.Runners == nil {
 		return opts.MaxRunners
 	}
 	if n, err := strconv.Atoi(strings.TrimSpace(env.Init[environment.InitMaxRunners])); err == nil && n > 0 {
 		return n
 	}
-	return DefaultMaxRunners
+	if opts.Runners != nil {
+		return opts.Runners.Size()
+	}
+	return DefaultRunners()
 }
 
 func absOrEmpty(p string) string {

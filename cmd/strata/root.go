@@ -77,7 +77,7 @@ type runFlags struct {
 
 func (f *runFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.tofu, "tofu", "", "tofu binary (default: $"+tofu.EnvBinary+", then tofu on PATH, then bin/tofu)")
-	cmd.Flags().IntVar(&f.maxRunners, "max-runners", 0, fmt.Sprintf("most tofu processes at once (default: the init key maxRunners, else %d)", orchestrator.DefaultMaxRunners))
+	cmd.Flags().IntVar(&f.maxRunners, "max-runners", 0, fmt.Sprintf("most tofu processes at once; for reconcile, across every environment (default: the init key maxRunners, else 2 per CPU, at most %d)", orchestrator.DefaultMaxRunners))
 	cmd.Flags().DurationVar(&f.timeout, "timeout", runner.DefaultTimeout, "longest a single stack's run may take")
 	cmd.Flags().DurationVar(&f.driftInterval, "drift-interval", runner.DefaultDriftInterval,
 		"how long a stack whose inputs have not changed goes without a plan; 0 plans every stack every time")
