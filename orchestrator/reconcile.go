@@ -20,6 +20,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/graph"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/lineage"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/scheduler"
 	"github.com/strata-iac/strata/orchestrator/source"
@@ -129,6 +130,7 @@ func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Option
 		StateDir:       st.StateDir,
 		Contracts:      st.Contracts,
 		ContractPrefix: st.ContractPrefix,
+		Schemas:        lineage.New(st.StateDir, env.Client, env.Name),
 		History:        st.History,
 		Approvals:      st.Approvals,
 		Backend:        backend,

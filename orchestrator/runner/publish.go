@@ -39,7 +39,7 @@ func (r *Runner) publish(ctx context.Context, log *slog.Logger, req Request, ws 
 	switch {
 	case err == nil && old.ContentHash() == doc.ContentHash():
 		log.Debug("contract " + key + " unchanged")
-		return nil
+		return r.recordSchema(log, s.Produces, old)
 	case err != nil && !errors.Is(err, contracts.ErrNotFound):
 		return fail(err)
 	}
@@ -49,6 +49,26 @@ func (r *Runner) publish(ctx context.Context, log *slog.Logger, req Request, ws 
 	log.Info("published contract "+key,
 		"public", names(doc.Public),
 		"private", names(doc.Private))
+	return r.recordSchema(log, s.Produces, doc)
+}
+
+// recordSchema records the published contract's keys and types in its
+// schema history, and says when its schema version moves.
+func (r *Runner) recordSchema(log *slog.Logger, contract string, doc contracts.Document) error {
+	if r.cfg.Schemas == nil {
+		return nil
+	}
+	before, _, err := r.cfg.Schemas.Get(contract)
+	if err != nil {
+		return err
+	}
+	after, err := r.cfg.Schemas.Record(contract, doc, r.cfg.Now())
+	if err != nil {
+		return err
+	}
+	if before.Version != 0 && after.Version != before.Version {
+		log.Warn(fmt.Sprintf("contract %s schema version %d: a breaking change since version %d", contract, after.Version, before.Version))
+	}
 	return nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/lineage"
 	"github.com/strata-iac/strata/orchestrator/source"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
@@ -57,6 +58,9 @@ type Config struct {
 	// ContractPrefix the key prefix (contracts.DefaultPrefix when empty).
 	Contracts      contracts.Store
 	ContractPrefix string
+	// Schemas keeps the schema history of published contracts; none is
+	// kept when nil.
+	Schemas *lineage.Store
 	// History records every run.
 	History *history.Store
 	// Policy judges every plan with changes. PolicyErr, when set, is why
