@@ -78,17 +78,17 @@ func (r *Runner) recordSchema(log *slog.Logger, contract string, doc contracts.D
 // under the same key, and the contract is still there. A plan without
 // changes means the outputs in state are what that apply left, so reading
 // them (one more tofu process) would only find the same document.
-func (r *Runner) contractCurrent(ctx context.Context, req Request, in inputs, prev history.Run, hasPrev bool) bool {
+func (r *Runner) contractCurrent(ctx context.Context, req Request, in inputs, prev history.Run, hasPrev bool) (contracts.Document, bool) {
 	s := req.Stack
 	if s.Produces == "" {
-		return false // nothing to publish, nothing to read
+		return contracts.Document{}, false // nothing to publish, nothing to read
 	}
 	key := r.contractKey(s.Produces)
 	if !hasPrev || prev.Fingerprint != in.fingerprint || prev.Contract != key {
-		return false
+		return contracts.Document{}, false
 	}
-	_, err := r.cfg.Contracts.Get(ctx, key)
-	return err == nil
+	doc, err := r.cfg.Contracts.Get(ctx, key)
+	return doc, err == nil
 }
 
 // names lists a document part's keys, never its values.

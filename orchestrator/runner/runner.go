@@ -319,10 +319,10 @@ func (r *Runner) steps(ctx context.Context, log *slog.Logger, req Request, in in
 		if req.Operation == OpPlan {
 			return out, nil
 		}
-		if r.contractCurrent(ctx, req, in, prev, hasPrev) {
+		if doc, ok := r.contractCurrent(ctx, req, in, prev, hasPrev); ok {
 			run.Contract = prev.Contract
 			log.Debug("contract " + prev.Contract + " unchanged: same inputs as run #" + fmt.Sprint(prev.Number) + " and no changes")
-			return out, nil
+			return out, r.recordSchema(log, req.Stack.Produces, doc)
 		}
 		return out, r.publish(ctx, log, req, ws, run)
 	}
