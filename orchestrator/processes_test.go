@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/strata-iac/strata/orchestrator/runner"
+	"github.com/strata-iac/strata/orchestrator/history"
 )
 
 // countingTofu writes a tofu that logs each command's name to a file, one
@@ -49,8 +49,8 @@ func TestDriftCheckStartsOneTofuPerStack(t *testing.T) {
 	e := newEnv(t)
 	var log string
 	e.tofu, log = countingTofu(t, e.tofu)
-	rep, logs := e.reconcile(runner.OpApply, time.Hour)
-	if !rep.OK() {
+	rep, logs := e.reconcile(history.OperationApply, time.Hour)
+	if !rep.Converged() {
 		t.Fatalf("first apply failed:\n%s", logs)
 	}
 	commands(t, log)
@@ -58,17 +58,17 @@ func TestDriftCheckStartsOneTofuPerStack(t *testing.T) {
 
 	for _, tt := range []struct {
 		name string
-		op   runner.Operation
+		op   history.Operation
 	}{
-		{"apply", runner.OpApply},
-		{"plan", runner.OpPlan},
-		{"apply again", runner.OpApply},
+		{"apply", history.OperationApply},
+		{"plan", history.OperationPlan},
+		{"apply again", history.OperationApply},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rep, logs := e.reconcile(tt.op, 0)
 			for _, s := range rep.Stacks {
-				if s.Result != runner.ResultNoChanges {
-					t.Errorf("Reconcile(%s) stack %s = %s, want %s\n%s", tt.op, s.Stack, s.Result, runner.ResultNoChanges, logs)
+				if s.Result != history.ResultNoChanges {
+					t.Errorf("Reconcile(%s) stack %s = %s, want %s\n%s", tt.op, s.Stack, s.Result, history.ResultNoChanges, logs)
 				}
 			}
 			want := slices.Repeat([]string{"plan"}, n)

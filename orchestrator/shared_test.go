@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runlog"
-	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/scheduler"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
@@ -49,10 +49,10 @@ func TestReconcilesShareOneRunnerLimit(t *testing.T) {
 	for _, env := range []string{"dev", "stage"} {
 		wg.Go(func() {
 			dir := filepath.Join(root, "environments", "acme", env)
-			rep, err := orchestrator.Reconcile(context.Background(), dir, runner.OpApply, orchestrator.Options{
+			rep, err := orchestrator.Reconcile(context.Background(), dir, history.OperationApply, orchestrator.Options{
 				Tofu: bin, StateDir: state, Runners: pool, DriftInterval: time.Hour, Logger: runlog.New(&logs, nil),
 			})
-			if err != nil || !rep.OK() {
+			if err != nil || !rep.Converged() {
 				t.Errorf("Reconcile(%s) = %v, want every stack applied", env, err)
 			}
 		})

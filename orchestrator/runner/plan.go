@@ -21,7 +21,8 @@ var initMu sync.Mutex
 
 // init runs `tofu init` unless the workspace was already initialised for
 // the same code and backend.
-func (r *Runner) init(ctx context.Context, log *slog.Logger, ws *workspace) error {
+func (r *Runner) init(ctx context.Context, st *runState) error {
+	log, ws := st.log, st.ws
 	marker := filepath.Join(ws.dir, ".terraform", initMarkerName)
 	if b, err := os.ReadFile(marker); err == nil && string(b) == ws.initKey {
 		log.Debug("init: workspace already initialised")
@@ -58,7 +59,29 @@ func (p planned) summaryLine() string {
 // `show -json`, its JSON kept beside the plan file, and each change logged.
 // A plan without changes (exit code 0, no change in tofu's JSON stream) is
 // not shown: that is one tofu process for a stack that has not drifted.
-func (r *Runner) plan(ctx context.Context, log *slog.Logger, ws *workspace) (planned, error) {
+func (r *Runner) plan(ctx context.Context, st *runState) error {
+	p, err := r.planWorkspace(ctx, st.log, st.ws)
+	if err != nil {
+		return err
+	}
+	st.plan = p
+	st.run.Summary = p.summary
+	return nil
+}
+
+// noChanges ends a plan without changes: a plan operation is done, and an
+// apply goes on to publish its contract.
+func (r *Runner) noChanges(_ context.Context, st *runState) error {
+	if st.plan.changed {
+		return nil
+	}
+	st.run.Result = history.ResultNoChanges
+	st.message = "no changes, the infrastructure is up to date"
+	st.done = st.req.Operation == history.OperationPlan
+	return nil
+}
+
+func (r *Runner) planWorkspace(ctx context.Context, log *slog.Logger, ws *workspace) (planned, error) {
 	changes, err := ws.tofu.Plan(ctx, tofu.PlanOptions{Out: ws.planFile, VarFiles: []string{ws.varFile}, Destroy: ws.destroy}, diagnostics(log))
 	if err != nil {
 		return planned{}, err

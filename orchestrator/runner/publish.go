@@ -12,13 +12,22 @@ import (
 	"github.com/strata-iac/strata/orchestrator/history"
 )
 
-// publish reads the stack's outputs and publishes them as its contract
+// publish reads an apply's outputs and publishes them as its contract
 // document, when the stack produces one. An unchanged document is not
-// written again, so its updatedAt says when its content last changed.
-func (r *Runner) publish(ctx context.Context, log *slog.Logger, req Request, ws *workspace, run *history.Run) error {
-	s := req.Stack
-	if s.Produces == "" {
+// written again, so its updatedAt says when its content last changed; and
+// after a plan without changes whose contract is current, the outputs are
+// not even read.
+func (r *Runner) publish(ctx context.Context, st *runState) error {
+	log, req, ws, run, s := st.log, st.req, st.ws, &st.run, st.req.Stack
+	if s.Produces == "" || req.Operation == history.OperationPlan {
 		return nil
+	}
+	if !st.plan.changed {
+		if doc, ok := r.contractCurrent(ctx, st); ok {
+			run.Contract = st.prev.Contract
+			log.Debug("contract " + st.prev.Contract + " unchanged: same inputs as run #" + fmt.Sprint(st.prev.Number) + " and no changes")
+			return r.recordSchema(log, s.Produces, doc)
+		}
 	}
 	key := r.contractKey(s.Produces)
 	fail := func(err error) error { return fmt.Errorf("publish contract %s of stack %s: %w", key, s.Name, err) }
@@ -78,8 +87,8 @@ func (r *Runner) recordSchema(log *slog.Logger, contract string, doc contracts.D
 // under the same key, and the contract is still there. A plan without
 // changes means the outputs in state are what that apply left, so reading
 // them (one more tofu process) would only find the same document.
-func (r *Runner) contractCurrent(ctx context.Context, req Request, in inputs, prev history.Run, hasPrev bool) (contracts.Document, bool) {
-	s := req.Stack
+func (r *Runner) contractCurrent(ctx context.Context, st *runState) (contracts.Document, bool) {
+	s, in, prev, hasPrev := st.req.Stack, st.in, st.prev, st.hasPrev
 	if s.Produces == "" {
 		return contracts.Document{}, false // nothing to publish, nothing to read
 	}

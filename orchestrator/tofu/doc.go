@@ -14,4 +14,7 @@
 // progress and errors from the `-json` machine-readable UI stream, outputs
 // from `output -json` and the version from `version -json`. No
 // terraform-exec or terraform-json type leaves this package.
+//
+// CLIConfig writes the tofu CLI configuration every workspace shares: the
+// plugin cache, and the provider network mirror when there is one.
 package tofu
