@@ -12,7 +12,7 @@ FUZZTIME  ?= 20s
 
 export STRATA_TOFU := $(TOFU)
 
-.PHONY: all build tofu test-deps demo test vet fuzz bench clean
+.PHONY: all build tofu test-deps demo test vet fuzz bench screenshots clean
 
 all: build
 
@@ -31,7 +31,8 @@ demo: tofu build
 	$(STRATA) status $(DEMO_ENV)
 
 ## test-deps: install the real servers the tests start on 127.0.0.1:
-## Debian's docker-registry, moto_server (PyPI) and versitygw (Go)
+## Debian's docker-registry, moto_server (PyPI) and versitygw (Go);
+## and Debian's chromium, the browser the web view's tests drive
 test-deps:
 	@./.ci/install-test-deps.sh
 	@./.ci/install-test-deps-aws.sh
@@ -49,6 +50,7 @@ fuzz:
 	$(GO) test ./orchestrator/environment/ -run '^$$' -fuzz '^FuzzDecodeDocuments$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/tofu/ -run '^$$' -fuzz '^FuzzParsePlan$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./policy/ -run '^$$' -fuzz '^FuzzPlanID$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/ -run '^$$' -fuzz '^FuzzBackendKey$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./contracts/readers/ -run '^$$' -fuzz '^FuzzFindInFile$$' -fuzztime $(FUZZTIME)
 
 ## bench: strata against bare tofu on a generated environment of BENCH_STACKS stacks (100),
@@ -56,6 +58,12 @@ fuzz:
 ## baseline measured in the same run
 bench: tofu
 	./.ci/bench.sh
+
+## screenshots: drive chromium through the web view of a real reconcile of the
+## demo environment, and write its pages to bin/screenshots/
+screenshots: tofu test-deps
+	STRATA_SCREENSHOTS=$(BIN)/screenshots $(GO) test ./cmd/strata/ -run '^TestWebViewInBrowser$$' -count=1
+	@ls $(BIN)/screenshots
 
 clean:
 	rm -rf $(BIN)

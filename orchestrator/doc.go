@@ -2,7 +2,10 @@
 // environment, as data flowing through a list of steps.
 //
 //  1. load: the environment, into a typed model, validated as a whole
-//     (package environment);
+//     (package environment), with its settings (environment.Settings,
+//     flags applied through Options) and an identity no other environment
+//     of the repository shares; then its stores are opened and it claims
+//     its identity and its stacks' state keys in the history;
 //  2. graph: dependencies from dependsOn and from contracts, in layers,
 //     without cycles (package graph);
 //  3. resolve: each stack's source, its version and digest (package
@@ -11,6 +14,10 @@
 //     processes (package scheduler), each run by package runner;
 //  5. report: what every stack did, as the runner decided it (or, for a
 //     stack it did not run, why not: skipped, waiting or failed).
+//
+// Approve records the approval of a held plan, for the CLI and the API
+// alike, without opening the history. Read-only commands open the stores
+// with OpenStoresReadOnly, which never waits for a running reconcile.
 //
 // Its subpackages are the parts; this package only wires them in order.
 package orchestrator

@@ -23,9 +23,17 @@ type sharedHistory struct {
 	users int
 }
 
-// openHistory opens the history database at path, or shares it when this
-// process has it open already. close releases it.
-func openHistory(ctx context.Context, path string) (store *history.Store, close func() error, err error) {
+// openHistory opens the history database at path for writing, or shares
+// it when this process has it open already; close releases it. A
+// read-only open (history.ReadOnly) is the caller's own.
+func openHistory(ctx context.Context, path string, opts ...history.Option) (store *history.Store, close func() error, err error) {
+	if len(opts) > 0 {
+		s, err := history.Open(ctx, path, opts...)
+		if err != nil {
+			return nil, nil, err
+		}
+		return s, s.Close, nil
+	}
 	histories.Lock()
 	defer histories.Unlock()
 	h, ok := histories.open[path]

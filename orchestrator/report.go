@@ -23,6 +23,9 @@ type Report struct {
 	StartedAt   time.Time         `json:"startedAt"`
 	Duration    time.Duration     `json:"durationNs"`
 	Stacks      []StackReport     `json:"stacks"`
+	// Notes are what the reconcile did to keep going that a person should
+	// know, such as starting a new history in place of a damaged one.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // StackReport is what one stack did.

@@ -8,7 +8,6 @@ import (
 
 	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/contracts/readers"
-	"github.com/strata-iac/strata/contracts/stores"
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/consumers"
 )
@@ -47,10 +46,7 @@ private.NAME.`,
 			if err != nil {
 				return err
 			}
-			prefix, err := stores.Prefix(env.Init)
-			if err != nil {
-				return fmt.Errorf("consumers of %s: %w", args[1], err)
-			}
+			prefix := env.Settings.Contracts.Prefix
 			contract := contractArg(prefix, args[1])
 			if contract == "" {
 				return &exitError{code: 2, msg: fmt.Sprintf("consumers: %q names no contract: give its name (network) or key (%s)", args[1], contracts.Key(prefix, "network"))}

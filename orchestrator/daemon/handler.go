@@ -19,6 +19,9 @@ func (d *Daemon) Handler() http.Handler {
 	mux.Handle("GET /api/v1/status", d.authorize(http.HandlerFunc(d.handleStatus)))
 	mux.Handle("POST /api/v1/reconcile", d.authorize(http.HandlerFunc(d.handleReconcile)))
 	mux.Handle("POST /api/v1/approve", d.authorize(http.HandlerFunc(d.handleApprove)))
+	if d.web != nil {
+		mux.Handle("/", d.web.Handler())
+	}
 	return mux
 }
 

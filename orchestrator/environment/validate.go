@@ -5,21 +5,11 @@ import (
 	"os"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/Masterminds/semver/v3"
 
 	"github.com/strata-iac/strata/orchestrator/diag"
-)
-
-// The init ConfigMap's keys strata needs.
-const (
-	InitClientID         = "clientId"
-	InitEnvironment      = "environment"
-	InitEnvironmentClass = "environmentClass"
-	// InitMaxRunners bounds the environment's tofu processes.
-	InitMaxRunners = "maxRunners"
 )
 
 // duplicateObject reports an object whose name another object of the same
@@ -34,8 +24,9 @@ func duplicateObject(o, prev *object, where string) diag.Problem {
 }
 
 // checkInit checks the init ConfigMap at the environment's root and takes
-// the client, environment name and class from it.
+// the client, environment name, class and strata's settings from it.
 func (l *loader) checkInit() {
+	l.env.Settings = DefaultSettings(l.root)
 	file := l.rel(l.dir, InitFile)
 	keys := "clientId, environment, environmentClass (prod or non-prod), region and domain"
 	cm := l.configMaps[""][InitConfigMap]
@@ -72,10 +63,10 @@ func (l *loader) checkInit() {
 			})
 		}
 	}
-	if v := cm.Data[InitClientID]; v != "" {
+	if v := cm.Data[InitClientID]; v != "" && l.checkLabel(cm, InitClientID) {
 		l.env.Client = v
 	}
-	if v := cm.Data[InitEnvironment]; v != "" {
+	if v := cm.Data[InitEnvironment]; v != "" && l.checkLabel(cm, InitEnvironment) {
 		l.env.Name = v
 	}
 	class := cm.Data[InitEnvironmentClass]
@@ -88,20 +79,14 @@ func (l *loader) checkInit() {
 			Fix:     fmt.Sprintf("set %s to %q or %q in %s", InitEnvironmentClass, ClassProd, ClassNonProd, cm.File),
 		})
 	}
-	if v, ok := cm.Data[InitMaxRunners]; ok {
-		if n, err := strconv.Atoi(strings.TrimSpace(v)); err != nil || n < 1 {
-			l.problem(diag.Problem{
-				File:    cm.File,
-				Object:  cm.ref(),
-				Message: fmt.Sprintf("data.%s is %q; it must be a whole number of tofu processes, at least 1", InitMaxRunners, v),
-				Fix:     fmt.Sprintf("set %s to a number such as \"10\" in %s, or remove it", InitMaxRunners, cm.File),
-			})
-		}
-	}
+	settings, problems := parseSettings(l.root, cm)
+	l.env.Settings = settings
+	l.problems = append(l.problems, problems...)
 }
 
 // checkKustomization checks a Kustomization's source and dependencies.
 func (l *loader) checkKustomization(k *kustomization) {
+	l.checkObjectName(&k.object)
 	ref := k.Spec.SourceRef
 	switch {
 	case ref == nil:
@@ -159,7 +144,17 @@ func (l *loader) validateStacks() {
 	})
 	byName := map[string]*built{}
 	unique := l.stacks[:0]
+	sources := map[*ociRepository]bool{}
 	for _, b := range l.stacks {
+		if b.source != nil && !sources[b.source] {
+			sources[b.source] = true
+			l.checkObjectName(&b.source.object)
+		}
+		if !l.checkObjectName(&b.tf.object) {
+			// A name that could escape the state directory never
+			// becomes a stack.
+			continue
+		}
 		if prev := byName[b.stack.Name]; prev != nil {
 			l.problem(diag.Problem{
 				File:    b.tf.File,

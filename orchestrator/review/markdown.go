@@ -1,4 +1,4 @@
-package main
+package review
 
 import (
 	"fmt"
@@ -9,10 +9,10 @@ import (
 	"github.com/strata-iac/strata/policy"
 )
 
-// writeMarkdown renders a report as a review a pull request comment can
-// hold: a table of every stack, then per stack with changes its cause, its
-// changes and the policy's decisions.
-func writeMarkdown(w io.Writer, rep *orchestrator.Report) error {
+// Markdown writes a report as a review a pull request comment can hold: a
+// table of every stack, then per stack with changes its cause, its changes
+// and the policy's decisions.
+func Markdown(w io.Writer, rep *orchestrator.Report) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## strata %s: %s/%s (%s)\n\n", rep.Operation, rep.Client, rep.Environment, rep.Class)
 	b.WriteString("| stack | layer | version | result | cause | changes | policy |\n")
