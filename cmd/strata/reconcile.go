@@ -66,8 +66,9 @@ It serves over HTTP on --listen (loopback by default):
                            "...", "reason": "...", "by": "..."}
 
 The /api endpoints need "Authorization: Bearer <token>", the token read from
---token-file or $` + envAPIToken + `. Without a token they answer 403; health,
-readiness and metrics stay open.
+--token-file or $` + envAPIToken + `; POST /api/v1/approve needs the token of
+--approver-token-file instead, when one is given. Without a token they answer
+403; health, readiness and metrics stay open.
 
 Metrics:
 
@@ -125,6 +126,7 @@ HTTP server stops after the loop, and the exit code is 0.`,
 					StateDir:           g.stateDir,
 					MaxRunners:         f.maxRunners,
 					Timeout:            f.timeout,
+					ShutdownGrace:      f.shutdownGrace,
 					DriftInterval:      f.driftInterval,
 					Logger:             log,
 					PolicyDirs:         f.policyDirs,

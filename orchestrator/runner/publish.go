@@ -22,6 +22,13 @@ func (r *Runner) publish(ctx context.Context, st *runState) error {
 	if s.Produces == "" || req.Operation == history.OperationPlan {
 		return nil
 	}
+	if run.Result == history.ResultApplied {
+		// What was applied is published even when strata is stopping:
+		// the apply finished within the shutdown grace.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), afterStop)
+		defer cancel()
+	}
 	if !st.plan.changed {
 		if doc, ok := r.contractCurrent(ctx, st); ok {
 			run.Contract = st.prev.Contract
