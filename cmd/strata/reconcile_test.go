@@ -31,6 +31,7 @@ func TestReconcileUsage(t *testing.T) {
 		{"json output", []string{"reconcile", env, "-o", "json"}, 2, `unknown output format "json"`},
 		{"empty token file", []string{"reconcile", env, "--token-file", empty}, 2, "is empty"},
 		{"missing token file", []string{"reconcile", env, "--token-file", filepath.Join(t.TempDir(), "nope")}, 1, "read --token-file"},
+		{"no cluster for the lease", []string{"reconcile", env, "--tofu", tofutest.Binary(t), "--leader-elect", "--kubeconfig", filepath.Join(t.TempDir(), "nope")}, 1, "reconcile: leader election: read kubeconfig"},
 		{"bad address", []string{"reconcile", env, "--tofu", tofutest.Binary(t), "--listen", "256.0.0.1:1"}, 1, "reconcile: listen on 256.0.0.1:1"},
 	}
 	for _, tt := range tests {
@@ -45,7 +46,8 @@ func TestReconcileUsage(t *testing.T) {
 	t.Run("help", func(t *testing.T) {
 		out, _, code := strata(t, "reconcile", "--help")
 		for _, want := range []string{"--interval", "--listen", "--token-file", "--max-runners", "--drift-interval", "/readyz",
-			"A held plan is NOT ready", "strata_stack_last_result", "STRATA_API_TOKEN"} {
+			"A held plan is NOT ready", "strata_stack_last_result", "STRATA_API_TOKEN",
+			"--leader-elect", "--kubeconfig", "--leader-elect-lease-duration", "not the leader (leader: HOST_PID)"} {
 			if code != 0 || !strings.Contains(out, want) {
 				t.Errorf("strata reconcile --help = %d, lacks %q:\n%s", code, want, out)
 			}
