@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -13,6 +15,7 @@ import (
 	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/contracts/stores"
 	"github.com/strata-iac/strata/orchestrator/approval"
+	"github.com/strata-iac/strata/orchestrator/consumers"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/graph"
 	"github.com/strata-iac/strata/orchestrator/history"
@@ -145,9 +148,14 @@ func Reconcile(ctx context.Context, dir string, op history.Operation, opts Optio
 		// The CA file is read by tofu, in the stacks' workspaces: absolute.
 		ProviderMirrorCA: set.ProviderMirrorCA,
 	}
-	results := schedule(ctx, env, dir, g, arts, resolver, op, cfg, set.MaxRunners, log)
+	// Who reads which key of each contract, from the consumers' code: a
+	// producer's plan that would break one of them is held, and the
+	// review lists those that will re-plan.
+	readers := consumers.Find(env, codeDirs(ctx, log, env, resolver, arts))
+	results := schedule(ctx, env, dir, g, arts, resolver, readers, op, cfg, set.MaxRunners, log)
 	removals := remove(ctx, env, dir, op, cfg, gone)
 	rep := report(env, g, op, arts, results, removals, started)
+	upstreams(rep, g, readers, env)
 	rep.Notes = notes
 	log.Info(rep.Line())
 	return rep, nil
@@ -318,7 +326,7 @@ func resolve(ctx context.Context, log *slog.Logger, env *environment.Environment
 const resolveParallelism = 8
 
 // schedule runs the stacks in graph order, and returns what each did.
-func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, resolver *source.Resolver, op history.Operation, cfg runner.Config, limit int, log *slog.Logger) map[string]runner.Result {
+func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, resolver *source.Resolver, readers consumers.Index, op history.Operation, cfg runner.Config, limit int, log *slog.Logger) map[string]runner.Result {
 	r := runner.New(cfg)
 	producers := make(map[string]string)
 	for _, s := range env.Stacks {
@@ -333,6 +341,15 @@ func schedule(ctx context.Context, env *environment.Environment, envDir string, 
 			t.Deps = append(t.Deps, e.To)
 		}
 		tasks = append(tasks, t)
+	}
+	// A plan previews each consumer against the contract its producer's
+	// plan would publish, when that is known before apply.
+	var previewMu sync.Mutex
+	previews := map[string]contracts.Document{}
+	preview := func() map[string]contracts.Document {
+		previewMu.Lock()
+		defer previewMu.Unlock()
+		return maps.Clone(previews)
 	}
 	results := make(chan runner.Result, len(tasks))
 	errs := scheduler.Run(ctx, tasks, limit, func(ctx context.Context, name string) error {
@@ -352,8 +369,16 @@ func schedule(ctx context.Context, env *environment.Environment, envDir string, 
 			Stack:     stack,
 			Artifact:  art,
 			Producers: producers,
+			Readers:   readers.Readers(stack.Produces),
+			Reads:     readers.Of(name),
+			Preview:   preview(),
 			EnvDir:    envDir,
 		})
+		if res.Next != nil && stack.Produces != "" && op == history.OperationPlan {
+			previewMu.Lock()
+			previews[stack.Produces] = *res.Next
+			previewMu.Unlock()
+		}
 		results <- res
 		var held *runner.HeldError
 		if errors.As(err, &held) {

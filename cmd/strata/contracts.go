@@ -45,6 +45,7 @@ Private values are printed only when --show-private asks for them.`,
 		newContractsGetCommand(g),
 		newContractsExternalSecretCommand(g),
 		newContractsConsumersCommand(g),
+		newContractsDiffCommand(g),
 	)
 	return cmd
 }

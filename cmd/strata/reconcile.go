@@ -64,8 +64,9 @@ It serves over HTTP on --listen (loopback by default):
                            "...", "reason": "...", "by": "..."}
 
 The /api endpoints need "Authorization: Bearer <token>", the token read from
---token-file or $` + envAPIToken + `. Without a token they answer 403; health,
-readiness and metrics stay open.
+--token-file or $` + envAPIToken + `; POST /api/v1/approve needs the token of
+--approver-token-file instead, when one is given. Without a token they answer
+403; health, readiness and metrics stay open.
 
 Metrics:
 

@@ -36,3 +36,37 @@ func TestValidateSettings(t *testing.T) {
 		t.Errorf("Stat(%q) = %v, want nothing written for an invalid environment", state, err)
 	}
 }
+
+// TestEscapingNames reproduces the issue's names: a stack named
+// ../../../../../x or team/foo, and clientId ../../x. Each is refused by
+// validation, naming the file, and apply writes nothing anywhere.
+func TestEscapingNames(t *testing.T) {
+	tests := []struct {
+		name, file, old, new, want string
+	}{
+		{"stack climbing out", "flux-apps/service-stacks/report/terraform.yaml", "name: report\n", "name: \"../../../../../x\"\n", `metadata.name "../../../../../x" is not a valid Kubernetes object name`},
+		{"stack nesting", "flux-apps/service-stacks/report/terraform.yaml", "name: report\n", "name: team/foo\n", `metadata.name "team/foo" is not a valid Kubernetes object name`},
+		{"clientId climbing out", "environments/acme/dev/init.yaml", "clientId: acme\n", "clientId: \"../../x\"\n", `data.clientId "../../x" is not a DNS-1123 label`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := repo(t)
+			p := filepath.Join(root, tt.file)
+			b, err := os.ReadFile(p)
+			if err != nil || !strings.Contains(string(b), tt.old) {
+				t.Fatalf("%s lacks %q (%v)", tt.file, tt.old, err)
+			}
+			if err := os.WriteFile(p, []byte(strings.Replace(string(b), tt.old, tt.new, 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			env := filepath.Join(root, "environments", "acme", "dev")
+			base := t.TempDir()
+			state := filepath.Join(base, "a", "b", "c", "state")
+			checkRun(t, []string{"apply", env, "--state-dir", state, "--tofu", tofutest.Binary(t)}, 1, nil, []string{tt.file, tt.want})
+			entries, err := os.ReadDir(base)
+			if err != nil || len(entries) != 0 {
+				t.Errorf("apply with %s wrote %v (%v), want nothing", tt.new, entries, err)
+			}
+		})
+	}
+}

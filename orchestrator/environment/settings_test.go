@@ -2,6 +2,7 @@ package environment
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -145,4 +146,35 @@ func TestContractPrefix(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzParseSettings: whatever the init keys say, the settings hold a
+// runner limit of at least 1, a backend and a store strata knows and a
+// prefix with one leading slash, and every rejected value is a problem.
+func FuzzParseSettings(f *testing.F) {
+	f.Add("10", "s3", "bucket", "ssm", "/configuration", "true")
+	f.Add("0", "gcs", "", "vault", "/a/../b", "sometimes")
+	f.Add("-1", "", "", "s3", "", "")
+	f.Fuzz(func(t *testing.T, runners, backend, bucket, store, prefix, pathStyle string) {
+		data := map[string]string{
+			InitMaxRunners: runners, InitStateBackend: backend, InitStateBucket: bucket, InitRegion: "eu-west-1",
+			InitContractStore: store, InitContractPrefix: prefix, InitContractPathStyle: pathStyle, InitContractBucket: bucket,
+		}
+		s, problems := parseSettings("/repo", &configMap{Data: data})
+		if s.MaxRunners < 1 {
+			t.Errorf("parseSettings(%v).MaxRunners = %d, want at least 1", data, s.MaxRunners)
+		}
+		if s.State.Backend != StateLocal && s.State.Backend != StateS3 {
+			t.Errorf("parseSettings(%v).State.Backend = %q", data, s.State.Backend)
+		}
+		if s.Contracts.Store != ContractsLocal && s.Contracts.Store != ContractsSSM && s.Contracts.Store != ContractsS3 {
+			t.Errorf("parseSettings(%v).Contracts.Store = %q", data, s.Contracts.Store)
+		}
+		if !strings.HasPrefix(s.Contracts.Prefix, "/") || strings.Contains(s.Contracts.Prefix, "/../") {
+			t.Errorf("parseSettings(%v).Contracts.Prefix = %q", data, s.Contracts.Prefix)
+		}
+		if s.State.Backend != strings.TrimSpace(backend) && strings.TrimSpace(backend) != "" && len(problems) == 0 {
+			t.Errorf("parseSettings(%v) dropped stateBackend %q without a problem", data, backend)
+		}
+	})
 }

@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/strata-iac/strata/contracts"
+	"github.com/strata-iac/strata/contracts/readers"
 	"github.com/strata-iac/strata/orchestrator/approval"
+	"github.com/strata-iac/strata/orchestrator/consumers"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/lineage"
@@ -104,6 +106,17 @@ type Request struct {
 	// Producers maps each contract to the stack in the environment that
 	// produces it, for messages.
 	Producers map[string]string
+	// Readers are the stacks that read the contract this stack
+	// produces, and where: a plan that would break one is held.
+	Readers []consumers.Reader
+	// Reads are what this stack reads of each contract it consumes. A
+	// change of a contract re-plans the stack only when what it reads
+	// changed; a contract missing here counts as read whole.
+	Reads map[string][]readers.Read
+	// Preview holds, for a plan operation, the contracts upstream plans
+	// would publish, by contract: the stack is planned against them
+	// instead of the published ones, to preview its changes.
+	Preview map[string]contracts.Document
 	// EnvDir is the environment directory as the user named it, for the
 	// commands messages suggest.
 	EnvDir string
@@ -125,6 +138,16 @@ type Result struct {
 	Message string
 	// Why says what caused the change, in a sentence.
 	Why string
+	// Downstream are the consumers that will re-plan because of this
+	// stack's plan, and the keys they read that it changes.
+	Downstream []Downstream
+	// ContractChanged are the keys of the stack's contract ("public.vpc_id")
+	// whose value the plan changes, or only knows after apply.
+	ContractChanged []string
+	// Next is, for a plan operation, the contract the plan would publish
+	// when all of it is known before apply: its consumers' plans can be
+	// previewed against it (Request.Preview).
+	Next *contracts.Document
 }
 
 // WaitingError means a consumed contract does not exist yet. The stack is
@@ -185,6 +208,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 		r.plan,
 		r.classifyCause,
 		r.noChanges,
+		r.checkContract,
 		r.review,
 		r.gate,
 		r.apply,

@@ -20,6 +20,9 @@ const (
 	State = "state"
 	// Contracts holds the local contract store: contracts/<client>/<env>/.
 	Contracts = "contracts"
+	// ContractSchemas holds each contract's schema history:
+	// contract-schemas/<client>/<env>/<contract>.json.
+	ContractSchemas = "contract-schemas"
 )
 
 // Join returns root joined with the elements, each one path element. An

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -130,6 +131,10 @@ func stackResult(t *testing.T, st daemon.Status, name string) orchestrator.Stack
 	return orchestrator.StackReport{}
 }
 
+// inline finds inline script, inline style and event handler attributes,
+// which the Content-Security-Policy would block.
+var inline = regexp.MustCompile(`<script>|<style|\sstyle="|\son[a-z]+="`)
+
 func TestWebView(t *testing.T) {
 	v := newView(t)
 	v.waitPass(t, 1)
@@ -157,7 +162,7 @@ func TestWebView(t *testing.T) {
 			if strings.Contains(body, "SENTINEL") {
 				t.Errorf("GET %s holds the sensitive sentinel:\n%s", p, body)
 			}
-			if strings.Contains(body, "<script>") || strings.Contains(body, " style=") || strings.Contains(body, " on") && strings.Contains(body, "onclick=") {
+			if inline.MatchString(body) {
 				t.Errorf("GET %s has inline script or style:\n%s", p, body)
 			}
 		}
@@ -228,6 +233,22 @@ func TestWebView(t *testing.T) {
 					}
 				}
 			})
+		}
+	})
+
+	t.Run("the API approves with the approver token only", func(t *testing.T) {
+		for _, tt := range []struct {
+			token    string
+			wantCode int
+		}{{readToken, http.StatusUnauthorized}, {approveToken, http.StatusNotFound}} {
+			req := httptest.NewRequest("POST", "/api/v1/approve", strings.NewReader(
+				`{"environment": "acme/dev", "stack": "app", "planId": "plan-0123456789ab", "reason": "ok", "by": "ana"}`))
+			req.Header.Set("Authorization", "Bearer "+tt.token)
+			w := httptest.NewRecorder()
+			v.handler.ServeHTTP(w, req)
+			if w.Code != tt.wantCode {
+				t.Errorf("POST /api/v1/approve with token %q = %d %s, want %d", tt.token, w.Code, w.Body.String(), tt.wantCode)
+			}
 		}
 	})
 
