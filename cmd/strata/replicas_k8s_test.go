@@ -58,16 +58,6 @@ func leaseCluster(t *testing.T) (kubeconfig, ns string) {
 	return kubeconfig, n.Name
 }
 
-// strataBinary builds the strata binary into a temporary directory.
-func strataBinary(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "strata")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build = %v\n%s", err, out)
-	}
-	return bin
-}
-
 // replicas is a demo repository and one state directory that several
 // `strata reconcile` processes share through one Lease.
 type replicas struct {
@@ -88,7 +78,7 @@ func newReplicas(t *testing.T) *replicas {
 	}
 	root := demoRepo(t)
 	return &replicas{
-		t: t, bin: strataBinary(t), tofu: tofutest.Binary(t),
+		t: t, bin: buildStrata(t), tofu: tofutest.Binary(t),
 		env: filepath.Join(root, "environments", "demo", "dev"), state: t.TempDir(),
 		kubeconfig: kubeconfig, ns: ns,
 		slow: filepath.Join(t.TempDir(), "slow.log"), host: host,
@@ -280,6 +270,52 @@ func TestReplicasInCluster(t *testing.T) {
 	b.waitReady(time.Minute)
 	if code := b.stop(); code != 0 {
 		t.Errorf("the new leader stopped with SIGTERM exited %d, want 0\n%s", code, b.out.String())
+	}
+	checkNoOverlap(t, r.history())
+}
+
+// TestFailoverInCluster kills the leader (kill -9) in the middle of an
+// apply: the follower takes over within the lease duration, adopts the
+// apply the dead leader's tofu finished instead of applying it again, and
+// completes the pass.
+func TestFailoverInCluster(t *testing.T) {
+	r := newReplicas(t)
+	r.slowWorker()
+	a := r.start()
+	a.waitLog("leader election: "+a.id+" leads", time.Minute)
+	b := r.start()
+	b.waitLog("leader election: "+a.id+" leads; "+b.id+" follows", time.Minute)
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		if s, _ := os.ReadFile(r.slow); strings.Contains(string(s), "start") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the slow resource's apply never started:\n%s", a.out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := a.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	killed := time.Now()
+	_ = a.cmd.Wait()
+
+	b.waitLog("leader election: "+b.id+" leads", leaseDuration+2*retryPeriod+time.Second)
+	if took, limit := time.Since(killed), leaseDuration+2*retryPeriod; took > limit {
+		t.Errorf("the follower led %s after the leader was killed, want within the lease duration and a retry: %s", took, limit)
+	}
+	b.waitReady(3 * time.Minute)
+	b.waitLog("the apply went on after strata stopped and completed", time.Second)
+	if code := b.stop(); code != 0 {
+		t.Errorf("the new leader stopped with SIGTERM exited %d, want 0\n%s", code, b.out.String())
+	}
+	s, err := os.ReadFile(r.slow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Fields(string(s)), []string{"start", "done"}; strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("the slow resource's provisioner logged %q, want %q: created once, not applied twice", got, want)
 	}
 	checkNoOverlap(t, r.history())
 }
