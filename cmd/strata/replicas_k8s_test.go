@@ -32,7 +32,7 @@ const (
 
 // leaseCluster returns the admin kubeconfig of the cluster `make test-k8s`
 // starts and a fresh namespace for the Lease, removed after the test.
-func leaseCluster(t *testing.T) (kubeconfig, ns string) {
+func leaseCluster(t *testing.T) (kubeconfig, ns string, cs kubernetes.Interface) {
 	t.Helper()
 	dir := os.Getenv("STRATA_K8S_DIR")
 	if dir == "" {
@@ -43,7 +43,7 @@ func leaseCluster(t *testing.T) (kubeconfig, ns string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := kubernetes.NewForConfig(cfg)
+	cs, err = kubernetes.NewForConfig(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func leaseCluster(t *testing.T) (kubeconfig, ns string) {
 	t.Cleanup(func() {
 		_ = cs.CoreV1().Namespaces().Delete(context.Background(), n.Name, metav1.DeleteOptions{})
 	})
-	return kubeconfig, n.Name
+	return kubeconfig, n.Name, cs
 }
 
 // replicas is a demo repository and one state directory that several
@@ -65,13 +65,14 @@ type replicas struct {
 	bin, tofu      string
 	env, state     string
 	kubeconfig, ns string
+	cs             kubernetes.Interface
 	slow           string
 	host           string
 }
 
 func newReplicas(t *testing.T) *replicas {
 	t.Helper()
-	kubeconfig, ns := leaseCluster(t)
+	kubeconfig, ns, cs := leaseCluster(t)
 	host, err := os.Hostname()
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +81,7 @@ func newReplicas(t *testing.T) *replicas {
 	return &replicas{
 		t: t, bin: buildStrata(t), tofu: tofutest.Binary(t),
 		env: filepath.Join(root, "environments", "demo", "dev"), state: t.TempDir(),
-		kubeconfig: kubeconfig, ns: ns,
+		kubeconfig: kubeconfig, ns: ns, cs: cs,
 		slow: filepath.Join(t.TempDir(), "slow.log"), host: host,
 	}
 }
@@ -113,13 +114,14 @@ type replica struct {
 	id string
 }
 
-func (r *replicas) start() *replica {
+func (r *replicas) start(extra ...string) *replica {
 	r.t.Helper()
 	addr := freeAddr(r.t)
 	cmd := exec.Command(r.bin, "reconcile", r.env, "--state-dir", r.state, "--listen", addr, "--interval", "1s",
 		"--leader-elect", "--kubeconfig", r.kubeconfig, "--leader-elect-namespace", r.ns,
 		"--leader-elect-lease-duration", leaseDuration.String(), "--leader-elect-renew-deadline", "3s",
 		"--leader-elect-retry-period", retryPeriod.String())
+	cmd.Args = append(cmd.Args, extra...)
 	cmd.Env = append(os.Environ(), "STRATA_TOFU="+r.tofu, "STRATA_TEST_SLOW="+r.slow)
 	out := &lockedBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
@@ -274,6 +276,81 @@ func TestReplicasInCluster(t *testing.T) {
 	checkNoOverlap(t, r.history())
 }
 
+// waitSlowStart waits for the slow resource's creation to start.
+func (r *replicas) waitSlowStart(leader *replica) {
+	r.t.Helper()
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		if s, _ := os.ReadFile(r.slow); strings.Contains(string(s), "start") {
+			return
+		}
+		if time.Now().After(deadline) {
+			r.t.Fatalf("the slow resource's apply never started:\n%s", leader.out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// checkSlowOnce fails unless the slow resource was created exactly once.
+func (r *replicas) checkSlowOnce() {
+	r.t.Helper()
+	s, err := os.ReadFile(r.slow)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	if got, want := strings.Fields(string(s)), []string{"start", "done"}; strings.Join(got, " ") != strings.Join(want, " ") {
+		r.t.Errorf("the slow resource's provisioner logged %q, want %q: created once, not applied twice", got, want)
+	}
+}
+
+// TestLostLeaseInCluster takes the Lease from the leader in the middle of
+// an apply: the leader starts no further run, lets the apply in flight
+// finish within its shutdown grace, records it, and exits 1 saying it
+// lost the Lease.
+func TestLostLeaseInCluster(t *testing.T) {
+	r := newReplicas(t)
+	r.slowWorker()
+	a := r.start()
+	a.waitLog("leader election: "+a.id+" leads", time.Minute)
+	r.waitSlowStart(a)
+
+	ctx := context.Background()
+	lease, err := r.cs.CoordinationV1().Leases(r.ns).Get(ctx, "strata", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	thief := "another-strata"
+	renewed := metav1.NewMicroTime(time.Now().Add(time.Hour))
+	lease.Spec.HolderIdentity, lease.Spec.RenewTime = &thief, &renewed
+	if _, err := r.cs.CoordinationV1().Leases(r.ns).Update(ctx, lease, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { _ = a.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatalf("the leader still runs 1m after it lost the Lease:\n%s", a.out.String())
+	}
+	out := a.out.String()
+	if code := a.cmd.ProcessState.ExitCode(); code != 1 {
+		t.Errorf("the leader that lost the Lease exited %d, want 1\n%s", code, out)
+	}
+	for _, want := range []string{
+		"the apply in flight has 5m0s to finish",
+		"[worker] run #1 finished",
+		"lost the lease " + r.ns + "/strata",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the leader that lost the Lease printed no %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "reconcile #2 of demo/dev started") {
+		t.Errorf("the leader started a reconcile after it lost the Lease:\n%s", out)
+	}
+	r.checkSlowOnce()
+}
+
 // TestFailoverInCluster kills the leader (kill -9) in the middle of an
 // apply: the follower takes over within the lease duration, adopts the
 // apply the dead leader's tofu finished instead of applying it again, and
@@ -285,16 +362,7 @@ func TestFailoverInCluster(t *testing.T) {
 	a.waitLog("leader election: "+a.id+" leads", time.Minute)
 	b := r.start()
 	b.waitLog("leader election: "+a.id+" leads; "+b.id+" follows", time.Minute)
-	deadline := time.Now().Add(3 * time.Minute)
-	for {
-		if s, _ := os.ReadFile(r.slow); strings.Contains(string(s), "start") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the slow resource's apply never started:\n%s", a.out.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	r.waitSlowStart(a)
 	if err := a.cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
@@ -310,12 +378,6 @@ func TestFailoverInCluster(t *testing.T) {
 	if code := b.stop(); code != 0 {
 		t.Errorf("the new leader stopped with SIGTERM exited %d, want 0\n%s", code, b.out.String())
 	}
-	s, err := os.ReadFile(r.slow)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := strings.Fields(string(s)), []string{"start", "done"}; strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Errorf("the slow resource's provisioner logged %q, want %q: created once, not applied twice", got, want)
-	}
+	r.checkSlowOnce()
 	checkNoOverlap(t, r.history())
 }
