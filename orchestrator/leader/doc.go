@@ -21,6 +21,10 @@
 // context's, else the pod's, else "default". The identity of a process is
 // its hostname and process id.
 //
+// The Elector logs each step itself (waits, leads, follows, released, lost);
+// client-go's own lines go to the same logger as debug lines, its errors as
+// errors.
+//
 // No client-go type leaves this package: callers see Config, Elector and
 // plain strings.
 package leader

@@ -101,7 +101,7 @@ func (e *Elector) Lead(ctx context.Context, lead func(context.Context)) error {
 	ran := make(chan struct{})
 	go func() {
 		defer close(ran)
-		e.le.Run(klog.NewContext(electCtx, logr.FromSlogHandler(e.cfg.Logger.Handler())))
+		e.le.Run(klog.NewContext(electCtx, logr.FromSlogHandler(quieter{e.cfg.Logger.Handler()})))
 	}()
 	e.cfg.Logger.Info(fmt.Sprintf("leader election: %s waits for the lease %s", e.cfg.Identity, e.Lease()))
 
