@@ -267,3 +267,26 @@ func TestPreviewUpstream(t *testing.T) {
 		})
 	}
 }
+
+// A consumer that reads a key through try() copes with it missing: its
+// removal is no break, and the consumer re-plans with its fallback.
+func TestContractOptionalRead(t *testing.T) {
+	d := newDemo(t)
+	editFile(t, d.root, "flux-apps/platform-stacks/cluster/terraform/main.tf",
+		"subnet_ids         = var.network.public.subnet_ids", "subnet_ids         = try(var.network.public.subnet_ids, [])")
+	d.applied()
+	b, err := os.ReadFile(filepath.Join(d.root, networkOutputs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, _, _ := strings.Cut(string(b), `output "subnet_ids"`)
+	if err := os.WriteFile(filepath.Join(d.root, networkOutputs), []byte(kept), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, logs := d.reconcile(history.OperationApply)
+	for name, want := range map[string]string{"network": "applied/config", "cluster": "applied/upstream"} {
+		if got := results(rep)[name]; got != want {
+			t.Errorf("%s = %s, want %s\nlogs:\n%s", name, got, want, logs)
+		}
+	}
+}

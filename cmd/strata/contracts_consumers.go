@@ -29,7 +29,8 @@ variable fed by readInputsFromSecrets or strata.dev/read-contracts, followed
 through its attributes (var.network.public.subnet_ids). A reference that
 stops short of a key — the object passed whole to a module or a function,
 or indexed by a value known only when tofu runs — reads every key it can
-reach, shown as *. This is what strata checks a producer's plan against
+reach, shown as *. A reference inside try() or can() is optional: removing
+the key does not break the consumer, changing its type may. This is what strata checks a producer's plan against
 before it applies it.
 
 --key keeps the reads of one key: NAME (either section) or public.NAME,
@@ -78,7 +79,11 @@ private.NAME.`,
 					if r.Err != "" {
 						where = r.Err
 					}
-					fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Stack, rd.What(), where)
+					what := rd.What()
+					if rd.Optional {
+						what += " (optional)"
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Stack, what, where)
 				}
 			}
 			return tw.Flush()
