@@ -34,10 +34,12 @@ import (
 const DefaultMaxRunners = environment.DefaultMaxRunners
 
 // DefaultTimeout bounds one stack's run; DefaultDriftInterval is how long
-// an unchanged stack goes without a plan.
+// an unchanged stack goes without a plan; DefaultShutdownGrace is how long
+// an apply in flight may go on once strata is asked to stop.
 const (
 	DefaultTimeout       = runner.DefaultTimeout
 	DefaultDriftInterval = runner.DefaultDriftInterval
+	DefaultShutdownGrace = runner.DefaultShutdownGrace
 )
 
 // Options configure a reconcile. StateDir, MaxRunners, DriftInterval and
@@ -53,6 +55,9 @@ type Options struct {
 	MaxRunners int
 	// Timeout bounds one stack's run (DefaultTimeout when zero).
 	Timeout time.Duration
+	// ShutdownGrace is how long an apply in flight may go on once the
+	// context is cancelled (runner.DefaultShutdownGrace).
+	ShutdownGrace time.Duration
 	// DriftInterval is how long an unchanged stack goes without a plan.
 	DriftInterval time.Duration
 	// Logger receives the run log lines.
@@ -131,7 +136,13 @@ func Reconcile(ctx context.Context, dir string, op history.Operation, opts Optio
 	if err != nil {
 		return nil, err
 	}
+	backend := stateBackend(set.State)
+	states, err := stateReader(ctx, backend)
+	if err != nil {
+		return nil, err
+	}
 	cfg := runner.Config{
+		StateReader:    states,
 		Tofu:           opts.Tofu,
 		StateDir:       st.StateDir,
 		Contracts:      st.Contracts,
@@ -139,10 +150,11 @@ func Reconcile(ctx context.Context, dir string, op history.Operation, opts Optio
 		Schemas:        lineage.New(st.StateDir, env.Client, env.Name),
 		History:        st.History,
 		Approvals:      st.Approvals,
-		Backend:        stateBackend(set.State),
+		Backend:        backend,
 		Policy:         pol,
 		Logger:         log,
 		Timeout:        opts.Timeout,
+		ShutdownGrace:  opts.ShutdownGrace,
 		DriftInterval:  set.DriftInterval,
 		ProviderMirror: set.ProviderMirror,
 		// The CA file is read by tofu, in the stacks' workspaces: absolute.

@@ -21,6 +21,7 @@ func TestInvalidFlagValues(t *testing.T) {
 		{"negative runners", []string{"plan", env, "--max-runners", "-1"}, "--max-runners is -1: it must be at least 1"},
 		{"no timeout", []string{"apply", env, "--timeout", "0"}, "--timeout is 0s: it must be more than 0"},
 		{"negative timeout", []string{"plan", env, "--timeout", "-5m"}, "--timeout is -5m0s: it must be more than 0"},
+		{"no shutdown grace", []string{"apply", env, "--shutdown-grace", "0"}, "--shutdown-grace is 0s: it must be more than 0"},
 		{"negative drift interval", []string{"apply", env, "--drift-interval", "-1h"}, "--drift-interval is -1h0m0s: it must be 0"},
 		{"reconcile without runners", []string{"reconcile", env, "--max-runners", "0"}, "--max-runners is 0: it must be at least 1"},
 		{"negative interval", []string{"reconcile", env, "--interval", "-1m"}, "--interval must be positive"},

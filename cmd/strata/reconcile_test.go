@@ -26,7 +26,7 @@ func TestReconcileUsage(t *testing.T) {
 		wantCode int
 		wantErr  string
 	}{
-		{"no environment", []string{"reconcile"}, 1, "requires at least 1 arg"},
+		{"no environment", []string{"reconcile"}, 2, "requires at least 1 arg"},
 		{"zero interval", []string{"reconcile", env, "--interval", "0s"}, 2, "--interval must be positive, not 0s"},
 		{"json output", []string{"reconcile", env, "-o", "json"}, 2, `unknown output format "json"`},
 		{"empty token file", []string{"reconcile", env, "--token-file", empty}, 2, "is empty"},

@@ -24,6 +24,7 @@ func (l *loader) buildStack(k *kustomization, tf *terraform) *built {
 		KustomizationFile: k.File,
 		Layer:             LayerServices,
 		ApprovePlan:       tf.Spec.ApprovePlan,
+		ForceUnlock:       tf.Spec.Tfstate.ForceUnlock,
 	}
 	b := &built{stack: s, tf: tf, k: k}
 	if name, ok := tf.Metadata.Annotations[AnnotationLayer]; ok {

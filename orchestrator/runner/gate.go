@@ -99,6 +99,7 @@ func (r *Runner) evaluate(ctx context.Context, st *runState) Review {
 		Cause:            st.cause.name,
 		FromVersion:      st.prev.ToVersion,
 		ToVersion:        req.Artifact.Version,
+		Interrupted:      st.interrupted,
 		Contract:         st.contract.facts,
 	})
 	var none *noPolicyError

@@ -22,6 +22,13 @@ func (r *Runner) publish(ctx context.Context, st *runState) error {
 	if s.Produces == "" || req.Operation == history.OperationPlan {
 		return nil
 	}
+	if run.Result == history.ResultApplied {
+		// What was applied is published even when strata is stopping:
+		// the apply finished within the shutdown grace.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), afterStop)
+		defer cancel()
+	}
 	if !st.plan.changed && r.contractCurrent(ctx, st) {
 		run.Contract = st.prev.Contract
 		log.Debug("contract " + st.prev.Contract + " unchanged: same inputs as run #" + fmt.Sprint(st.prev.Number) + " and no changes")
