@@ -28,9 +28,12 @@ func newReconcileCommand(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "reconcile ENV [ENV...]",
 		Short: "Keep environments applied in a loop, and serve health, readiness, metrics and an API",
-		Long: `reconcile runs the reconcile loop: it applies every environment in turn,
-as 'strata apply' does, once at start and then --interval after the previous
-pass ended, one reconcile at a time. The run log goes to stdout. An
+		Long: `reconcile runs the reconcile loop: it applies every environment, as
+'strata apply' does, once at start and then --interval after the previous
+pass ended. The environments of a pass run side by side and share one limit
+of --max-runners tofu processes (default 2 per CPU, at most 10): those with
+stacks ready take runners in turn, so none starves the others, and each
+keeps to its own init key maxRunners too. The run log goes to stdout. An
 environment that cannot be reconciled (it is invalid, its state cannot be
 read) is logged with its problems and tried again on the next pass; the
 others go on.

@@ -86,7 +86,7 @@ type runFlags struct {
 
 func (f *runFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.tofu, "tofu", "", "tofu binary (default: $"+tofu.EnvBinary+", then tofu on PATH, then bin/tofu)")
-	cmd.Flags().IntVar(&f.maxRunners, "max-runners", 0, fmt.Sprintf("most tofu processes at once (default: the init key maxRunners, else %d)", orchestrator.DefaultMaxRunners))
+	cmd.Flags().IntVar(&f.maxRunners, "max-runners", 0, fmt.Sprintf("most tofu processes at once; for reconcile, across every environment (default: the init key maxRunners, else 2 per CPU, at most %d)", orchestrator.DefaultMaxRunners))
 	cmd.Flags().DurationVar(&f.timeout, "timeout", orchestrator.DefaultTimeout, "longest a single stack's run may take")
 	cmd.Flags().DurationVar(&f.shutdownGrace, "shutdown-grace", orchestrator.DefaultShutdownGrace,
 		"on SIGTERM or SIGINT, how long an apply in flight may go on before tofu is interrupted (keep Kubernetes' terminationGracePeriodSeconds above it)")
@@ -103,7 +103,7 @@ func (f *runFlags) register(cmd *cobra.Command) {
 // and the values it takes.
 func (f *runFlags) check(cmd *cobra.Command) error {
 	if cmd.Flags().Changed("max-runners") && f.maxRunners < 1 {
-		return usageError("--max-runners is %d: it must be at least 1 (leave it out to use the init key maxRunners, else %d)", f.maxRunners, orchestrator.DefaultMaxRunners)
+		return usageError("--max-runners is %d: it must be at least 1 (leave it out to use the init key maxRunners, else 2 per CPU, at most %d)", f.maxRunners, orchestrator.DefaultMaxRunners)
 	}
 	if f.timeout <= 0 {
 		return usageError("--timeout is %s: it must be more than 0, such as 10m", f.timeout)
