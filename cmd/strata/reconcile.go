@@ -19,6 +19,7 @@ const envAPIToken = "STRATA_API_TOKEN"
 
 func newReconcileCommand(g *globals) *cobra.Command {
 	f := &runFlags{}
+	lf := &leaderFlags{}
 	var (
 		interval          time.Duration
 		listen            string
@@ -84,6 +85,15 @@ Metrics:
       resource changes of the stack's last reconcile
   strata_ready       1 when /readyz answers 200, else 0
 
+Replicas: with --leader-elect, several 'strata reconcile' processes can share
+one state directory. Only the one that holds the Kubernetes Lease
+(--leader-elect-namespace/--leader-elect-name, in the cluster of --kubeconfig
+or the one strata runs in) runs passes; the others serve everything else,
+answer /readyz with 503 "not the leader (leader: HOST_PID)", and take the
+Lease over once the leader is gone: at once when it stopped, within
+--leader-elect-lease-duration when it died. A leader that cannot renew the
+Lease within --leader-elect-renew-deadline stops as on SIGTERM, then exits 1.
+
 SIGINT or SIGTERM stops scheduling new work. A running reconcile's tofu
 processes are interrupted gracefully (SIGINT) and their runs recorded; the
 HTTP server stops after the loop, and the exit code is 0.`,
@@ -109,12 +119,15 @@ HTTP server stops after the loop, and the exit code is 0.`,
 			if err := f.check(cmd); err != nil {
 				return err
 			}
+			if err := lf.check(cmd); err != nil {
+				return err
+			}
 			bin, err := tofu.Find(f.tofu)
 			if err != nil {
 				return err
 			}
 			log := g.logger()
-			d, err := daemon.New(daemon.Config{
+			cfg := daemon.Config{
 				Environments:  args,
 				Interval:      interval,
 				Token:         token,
@@ -136,7 +149,15 @@ HTTP server stops after the loop, and the exit code is 0.`,
 					ProviderMirror:     f.mirror,
 					ProviderMirrorCA:   f.mirrorCA,
 				},
-			})
+			}
+			elector, err := lf.elector(log)
+			if err != nil {
+				return err
+			}
+			if elector != nil {
+				cfg.Elector = elector
+			}
+			d, err := daemon.New(cfg)
 			if err != nil {
 				return err
 			}
@@ -155,6 +176,7 @@ HTTP server stops after the loop, and the exit code is 0.`,
 	cmd.Flags().StringVar(&tokenFile, "token-file", "", "file holding the API's bearer token, also the web view's status token (default: $"+envAPIToken+")")
 	cmd.Flags().StringVar(&approverTokenFile, "approver-token-file", "", "file holding the token that approves held plans in the web view (default: the --token-file token)")
 	f.register(cmd)
+	lf.register(cmd)
 	return cmd
 }
 

@@ -36,6 +36,10 @@ type Config struct {
 	// empty.
 	WebView       bool
 	ApproverToken string
+	// Elector, when set, lets this process run passes only while it leads;
+	// a process that does not lead serves everything else, and is not
+	// ready.
+	Elector Elector
 	// Logger receives the daemon's own lines.
 	Logger *slog.Logger
 	// Now is the clock (time.Now when nil).

@@ -11,6 +11,12 @@
 // directory that cannot be opened), is kept until the next pass replaces
 // it. A request over the API starts a pass at once.
 //
+// With an Elector (package leader), the loop runs only while this process
+// leads: replicas on one state directory never run passes together. A
+// process that does not lead serves everything and is not ready ("not the
+// leader (leader: host_1234)"); one that stops leading stops its reconcile
+// as a signal would, and Serve returns an error.
+//
 // Readiness is what an operator alerts on: every environment's last
 // reconcile ran, and every stack ended applied, planned, no-changes,
 // unchanged, or waiting on an upstream contract (by design: the next pass

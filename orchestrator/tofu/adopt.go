@@ -87,7 +87,15 @@ func Adopt(ctx context.Context, dir string, rec Record, poll time.Duration, even
 	}
 	t := time.NewTicker(poll)
 	defer t.Stop()
-	for rec.TofuAlive() {
+	// A record without a process ID was written just before tofu started:
+	// whatever runs in the workspace may be that tofu, and is waited for.
+	running := func() bool {
+		if rec.PID == 0 && rec.Host == hostname() {
+			return len(RunningIn(dir)) > 0
+		}
+		return rec.TofuAlive()
+	}
+	for running() {
 		select {
 		case <-ctx.Done():
 			return Outcome{}, fmt.Errorf("adopt apply of run #%d (tofu pid %d): %w", rec.Run, rec.PID, ctx.Err())

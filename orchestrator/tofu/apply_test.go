@@ -260,3 +260,46 @@ func TestReadOutcome(t *testing.T) {
 		})
 	}
 }
+
+// TestAdoptBeforeThePID: a strata that died between writing the record
+// and writing tofu's process ID into it left a record without one. Adopt
+// still waits for the tofu that runs in the workspace, and reads its
+// outcome once it is done.
+func TestAdoptBeforeThePID(t *testing.T) {
+	const n = 2
+	ws, planFile, log := slowStack(t, n, 2, false)
+	dir := ws.Dir()
+	stream, err := os.Create(filepath.Join(dir, tofu.StreamFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Close()
+	apply := exec.Command(tofutest.Binary(t), "apply", "-json", "-input=false", planFile)
+	apply.Dir, apply.Stdout = dir, stream
+	if err := apply.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { _ = apply.Wait(); close(done) }()
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	host, _ := os.Hostname()
+	rec := tofu.Record{Run: 3, PlanFile: planFile, Host: host, Strata: gone.Process.Pid, Started: time.Now()}
+	o, err := tofu.Adopt(context.Background(), dir, rec, 50*time.Millisecond, nil)
+	if err != nil {
+		t.Fatalf("Adopt(%q) = %v", dir, err)
+	}
+	select {
+	case <-done:
+	default:
+		t.Errorf("Adopt(%q) returned while tofu still applied", dir)
+	}
+	if err := o.Err(); err != nil || o.Summary == nil || o.Summary.Add != n {
+		t.Errorf("Adopt(%q) = %+v, %v, want the apply complete with %d added", dir, o, err, n)
+	}
+	if got := lines(t, log); len(got) != n {
+		t.Errorf("creations = %v, want %d", got, n)
+	}
+}
