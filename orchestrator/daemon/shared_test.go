@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/daemon"
 	"github.com/strata-iac/strata/orchestrator/runlog"
@@ -19,9 +20,7 @@ import (
 func TestPassRunsEnvironmentsSideBySide(t *testing.T) {
 	h := newHarness(t, "layered", token)
 	stage := filepath.Join(h.root, "environments", "acme", "stage")
-	if err := os.CopyFS(stage, os.DirFS(h.dir)); err != nil {
-		t.Fatal(err)
-	}
+	testkit.CopyInto(t, stage, h.dir)
 	initFile := filepath.Join(stage, "init.yaml")
 	b, err := os.ReadFile(initFile)
 	if err != nil {
