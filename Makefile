@@ -49,8 +49,11 @@ fuzz:
 	$(GO) test ./orchestrator/environment/ -run '^$$' -fuzz '^FuzzDecodeDocuments$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/tofu/ -run '^$$' -fuzz '^FuzzParsePlan$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./policy/ -run '^$$' -fuzz '^FuzzPlanID$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./contracts/readers/ -run '^$$' -fuzz '^FuzzFindInFile$$' -fuzztime $(FUZZTIME)
 
-## bench: the benchmarks, each figure to be read against the baseline measured in the same run
+## bench: strata against bare tofu on a generated environment of BENCH_STACKS stacks (100),
+## then the Go micro-benchmarks (BENCH_MICRO=0 skips them); every figure a ratio to a
+## baseline measured in the same run
 bench: tofu
 	./.ci/bench.sh
 

@@ -1,26 +1,204 @@
 #!/usr/bin/env bash
-# Runs the benchmarks and reports each one as a ratio against the baseline
-# measured in the same run (machines are shared and noisy; absolute figures
-# are not comparable between runs, ratios are).
+# The benchmark: strata against the real alternatives, in one run, as
+# ratios (machines are shared and noisy; absolute figures are not
+# comparable between runs, ratios measured side by side are).
 #
-# A baseline is named in the benchmark's pair below: "Benchmark:Baseline".
+# 1. It generates an environment of BENCH_STACKS stacks (default 100) in
+#    four layers: 1% account, 5% network, 10% cluster, the rest services.
+#    Each stack depends on one or two stacks of the layer below and holds 5
+#    terraform_data resources.
+# 2. It applies them once with strata, then times, in the same run:
+#      - a sequential `tofu init && tofu plan` loop over the stacks;
+#      - a sequential `tofu plan` loop;
+#      - two `tofu plan` processes side by side, ordering ignored (the
+#        floor on 2 cores);
+#      - `strata plan --drift-interval 0` (a drift check of every stack);
+#      - `strata apply` with nothing due.
+#    The tofu loops run in strata's own workspaces, on the same state.
+# 3. It prints each strata figure as a ratio to the baselines, with
+#    strata's own CPU per stack (its own, not tofu's) and its peak RSS.
+# 4. Then the Go micro-benchmarks (BENCH_MICRO=0 skips them), each reported
+#    against the baseline named in its pair below.
 set -euo pipefail
-count="${BENCH_COUNT:-5}"
+cd "$(dirname "$0")/.."
+root=$PWD
+n="${BENCH_STACKS:-100}"
+tofu="${STRATA_TOFU:-$root/bin/tofu}"
 out="${BENCH_OUT:-bin/bench.txt}"
 mkdir -p "$(dirname "$out")"
-go test -run '^$' -bench . -benchmem -count "$count" ./... | tee "$out"
+: >"$out"
+say() { echo "$@" | tee -a "$out"; }
+
+go build -o bin/strata ./cmd/strata
+strata="$root/bin/strata"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/strata-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+repo="$work/repo" state="$work/state"
+
+# --- 1. generate ----------------------------------------------------------
+layers=(account network cluster services)
+counts=()
+left=$n
+for pct in 1 5 10; do
+  c=$((n * pct / 100))
+  ((c < 1)) && c=1
+  counts+=("$c")
+  left=$((left - c))
+done
+counts+=("$left")
+envdir="$repo/environments/bench/dev"
+code="$repo/flux-apps/bench/stack/terraform"
+mkdir -p "$envdir" "$code"
+cat >"$envdir/init.yaml" <<EOF
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: init
+  namespace: flux-system
+data:
+  clientId: bench
+  environment: dev
+  environmentClass: non-prod
+  region: eu-west-1
+EOF
+{
+  echo 'variable "name" {'
+  echo '  type = string'
+  echo '}'
+  for r in 1 2 3 4 5; do
+    printf '\nresource "terraform_data" "r%d" {\n  input = "${var.name}-%d"\n}\n' "$r" "$r"
+  done
+} >"$code/main.tf"
+name() { printf '%s-%04d' "$1" "$2"; }
+for l in 0 1 2 3; do
+  layer=${layers[$l]} count=${counts[$l]}
+  mkdir -p "$envdir/$layer"
+  for ((i = 0; i < count; i++)); do
+    s=$(name "$layer" "$i")
+    deps=""
+    if ((l > 0)); then
+      below=${layers[$((l - 1))]} nb=${counts[$((l - 1))]}
+      deps="  dependsOn:"$'\n'"    - name: $(name "$below" $((i % nb)))"
+      if ((nb > 1 && i % 2 == 0)); then
+        deps+=$'\n'"    - name: $(name "$below" $(((i + 1) % nb)))"
+      fi
+    fi
+    cat >"$envdir/$layer/$s.yaml" <<EOF
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata:
+  name: $s
+  namespace: flux-system
+spec:
+  interval: 10m
+  path: ./flux-apps/bench/$s
+  prune: true
+  sourceRef:
+    kind: GitRepository
+    name: flux-system
+$deps
+EOF
+    mkdir -p "$repo/flux-apps/bench/$s"
+    printf 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - terraform.yaml\n' \
+      >"$repo/flux-apps/bench/$s/kustomization.yaml"
+    cat >"$repo/flux-apps/bench/$s/terraform.yaml" <<EOF
+apiVersion: infra.contrib.fluxcd.io/v1alpha2
+kind: Terraform
+metadata:
+  name: $s
+  namespace: flux-system
+  annotations:
+    strata.dev/layer: $layer
+spec:
+  interval: 10m
+  approvePlan: auto
+  path: ./flux-apps/bench/stack/terraform
+  sourceRef:
+    kind: GitRepository
+    name: flux-system
+  vars:
+    - name: name
+      value: $s
+EOF
+  done
+done
+git -C "$repo" init -q && git -C "$repo" add -A &&
+  git -C "$repo" -c user.name=bench -c user.email=bench@localhost commit -qm bench
+
+# --- 2. apply once, then time ----------------------------------------------
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN {printf "%.3f", b - a}'; }
+run_strata() { # run_strata NAME ARGS...: times strata, keeps its rusage in $work/NAME.json
+  local name=$1 t
+  shift
+  t=$(now)
+  STRATA_RUSAGE_FILE="$work/$name.json" "$strata" "$@" --state-dir "$state" --tofu "$tofu" \
+    >"$work/$name.log" 2>&1 || { cat "$work/$name.log"; exit 1; }
+  elapsed "$t"
+}
+field() { sed -E "s/.*\"$2\":([0-9.e+-]+).*/\1/" "$work/$1.json"; }
+
+say "bench: $n stacks (${counts[*]} per layer), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+run_strata install apply "$envdir" --drift-interval 1h >/dev/null
+mapfile -t stacks < <(ls -d "$state"/work/bench/dev/*/)
+((${#stacks[@]} == n)) || { echo "bench: expected $n workspaces, found ${#stacks[@]}"; exit 1; }
+export TF_IN_AUTOMATION=1 TF_CLI_CONFIG_FILE="$state/tofu.rc" TF_PLUGIN_CACHE_DIR="$state/plugin-cache"
+plan_one() { (cd "$1" && "$tofu" plan -input=false -lock-timeout=0s -var-file=strata.tfvars.json >/dev/null); }
+export -f plan_one
+export tofu
+
+t=$(now)
+for s in "${stacks[@]}"; do (cd "$s" && "$tofu" init -input=false >/dev/null) && plan_one "$s"; done
+t_init_plan=$(elapsed "$t")
+t=$(now)
+for s in "${stacks[@]}"; do plan_one "$s"; done
+t_plan=$(elapsed "$t")
+t=$(now)
+printf '%s\0' "${stacks[@]}" | xargs -0 -P 2 -n 1 bash -c 'plan_one "$0"'
+t_floor=$(elapsed "$t")
+
+t_drift=$(run_strata drift plan "$envdir" --drift-interval 0)
+t_idle=$(run_strata idle apply "$envdir" --drift-interval 1h)
+
+# --- 3. report ---------------------------------------------------------------
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
+per_stack_ms() { awk -v s="$1" -v n="$n" 'BEGIN {printf "%.2f", s * 1000 / n}'; }
+say ""
+say "baselines (wall seconds):"
+say "  sequential tofu init && tofu plan   $t_init_plan"
+say "  sequential tofu plan                $t_plan"
+say "  2 tofu plan processes (the floor)   $t_floor"
+say ""
+say "strata plan --drift-interval 0 (drift check): $t_drift s"
+say "  / sequential init+plan = $(ratio "$t_drift" "$t_init_plan")   (target <= 0.40)"
+say "  / sequential plan      = $(ratio "$t_drift" "$t_plan")"
+say "  / 2-process floor      = $(ratio "$t_drift" "$t_floor")   (target <= 1.15)"
+say "  strata's own CPU       = $(per_stack_ms "$(field drift selfCPUSeconds)") ms/stack   (target <= 5); tofu's: $(per_stack_ms "$(field drift childrenCPUSeconds)") ms/stack"
+say "  strata's peak RSS      = $(($(field drift selfMaxRSSKiB) / 1024)) MiB"
+say "strata apply, nothing due: $t_idle s"
+say "  / sequential init+plan = $(ratio "$t_idle" "$t_init_plan")   (target <= 0.02)"
+say "  strata's own CPU       = $(per_stack_ms "$(field idle selfCPUSeconds)") ms/stack"
+say "  strata's peak RSS      = $(($(field idle selfMaxRSSKiB) / 1024)) MiB   (target at 1,000 stacks <= 64)"
+
+# --- 4. micro-benchmarks ------------------------------------------------------
+[[ "${BENCH_MICRO:-1}" == 0 ]] && exit 0
+count="${BENCH_COUNT:-5}"
+micro="$work/micro.txt"
+go test -run '^$' -bench . -benchmem -count "$count" ./... | tee "$micro"
+cat "$micro" >>"$out"
 pairs=(
   "BenchmarkReconcileUnchanged:BenchmarkReconcileDriftCheck"
 )
-echo
-echo "ratios (median ns/op of each benchmark / median of its baseline, same run):"
+say ""
+say "micro-benchmark ratios (median ns/op of each benchmark / median of its baseline, same run):"
+median() {
+  grep -E "^$1(-[0-9]+)?[[:space:]]" "$micro" | awk '{print $3}' | sort -n |
+    awk '{a[NR]=$1} END {if (NR==0) exit 1; print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'
+}
 for pair in "${pairs[@]}"; do
   bench="${pair%%:*}" base="${pair##*:}"
-  median() {
-    grep -E "^$1(-[0-9]+)?[[:space:]]" "$out" | awk '{print $3}' | sort -n |
-      awk '{a[NR]=$1} END {if (NR==0) exit 1; print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'
-  }
-  b=$(median "$bench") || { echo "  $bench: no result"; continue; }
-  s=$(median "$base") || { echo "  $base: no result"; continue; }
-  awk -v b="$b" -v s="$s" -v n="$bench" -v m="$base" 'BEGIN {printf "  %s / %s = %.4f (%.1fx faster)\n", n, m, b/s, s/b}'
+  b=$(median "$bench") || { say "  $bench: no result"; continue; }
+  s=$(median "$base") || { say "  $base: no result"; continue; }
+  say "$(awk -v b="$b" -v s="$s" -v n="$bench" -v m="$base" 'BEGIN {printf "  %s / %s = %.4f (%.1fx faster)", n, m, b/s, s/b}')"
 done

@@ -12,5 +12,6 @@
 // named public and private give the split explicitly. Private values never
 // appear in logs or status: show Redacted documents there. Consumers read
 // documents whole, or one value by a dotted property path as External
-// Secrets does.
+// Secrets does; ReadPath reads every document under a prefix from any
+// store, for Select to filter by regex.
 package contracts

@@ -10,8 +10,8 @@ import (
 	"github.com/strata-iac/strata/contracts/awstest"
 	"github.com/strata-iac/strata/contracts/ssm"
 	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runlog"
-	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
 
@@ -42,14 +42,14 @@ func TestDemoProdOnAWSServices(t *testing.T) {
 	dir := filepath.Join(root, "environments", "demo", "prod")
 	var logs syncBuffer
 	state := t.TempDir()
-	rep, err := orchestrator.Reconcile(ctx, dir, runner.OpApply, orchestrator.Options{
+	rep, err := orchestrator.Reconcile(ctx, dir, history.OperationApply, orchestrator.Options{
 		Tofu: tofutest.Binary(t), StateDir: state, Logger: runlog.New(&logs, nil),
 	})
 	if err != nil {
 		t.Fatalf("Reconcile(%q) = %v\nlogs:\n%s", dir, err, logs.String())
 	}
 	for _, s := range rep.Stacks {
-		if s.Result != runner.ResultApplied || s.Contract != "/configuration/"+s.Stack {
+		if s.Result != history.ResultApplied || s.Contract != "/configuration/"+s.Stack {
 			t.Errorf("demo/prod %s = %s %s (%s), want applied with contract /configuration/%s\nlogs:\n%s", s.Stack, s.Result, s.Contract, s.Message, s.Stack, logs.String())
 		}
 	}
@@ -84,26 +84,26 @@ func TestDemoProdOnAWSServices(t *testing.T) {
 	// nothing runs on that state.
 	awstest.PutObject(t, s3Endpoint, "demo-terraform-states", "demo/prod/stacks/account.tfstate.tflock",
 		`{"ID":"5a1e5b1c-held-by-someone-else","Operation":"OperationTypeApply","Who":"ana@laptop","Version":"1.10.6","Path":"demo-terraform-states/demo/prod/stacks/account.tfstate"}`)
-	rep, err = orchestrator.Reconcile(ctx, dir, runner.OpApply, orchestrator.Options{Tofu: tofutest.Binary(t), StateDir: state})
+	rep, err = orchestrator.Reconcile(ctx, dir, history.OperationApply, orchestrator.Options{Tofu: tofutest.Binary(t), StateDir: state})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := stack(t, rep, "account"); got.Result != runner.ResultFailed || !strings.Contains(got.Message, "locked by another process") ||
+	if got := stack(t, rep, "account"); got.Result != history.ResultFailed || !strings.Contains(got.Message, "locked by another process") ||
 		!strings.Contains(got.Message, "5a1e5b1c-held-by-someone-else") {
 		t.Errorf("locked state: account = %s (%s), want failed naming the lock and its ID", got.Result, got.Message)
 	}
 	awstest.DeleteObject(t, s3Endpoint, "demo-terraform-states", "demo/prod/stacks/account.tfstate.tflock")
 
 	// A second reconcile finds nothing to do.
-	rep, err = orchestrator.Reconcile(ctx, dir, runner.OpApply, orchestrator.Options{Tofu: tofutest.Binary(t), StateDir: state})
+	rep, err = orchestrator.Reconcile(ctx, dir, history.OperationApply, orchestrator.Options{Tofu: tofutest.Binary(t), StateDir: state})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range rep.Stacks {
-		if s.Stack == "account" && s.Result == runner.ResultApplied {
+		if s.Stack == "account" && s.Result == history.ResultApplied {
 			continue // it re-plans after the failed run
 		}
-		if s.Result != runner.ResultNoChanges {
+		if s.Result != history.ResultNoChanges {
 			t.Errorf("second apply %s = %s, want no-changes", s.Stack, s.Result)
 		}
 	}
@@ -148,14 +148,14 @@ func TestSeedBackendConfigOnS3(t *testing.T) {
 	dir := filepath.Join(root, "environments", "acme", "dev")
 	var logs syncBuffer
 	state := t.TempDir()
-	rep, err := orchestrator.Reconcile(ctx, dir, runner.OpApply, orchestrator.Options{
+	rep, err := orchestrator.Reconcile(ctx, dir, history.OperationApply, orchestrator.Options{
 		Tofu: tofutest.Binary(t), StateDir: state, Logger: runlog.New(&logs, nil),
 	})
 	if err != nil {
 		t.Fatalf("Reconcile(%q) = %v\nlogs:\n%s", dir, err, logs.String())
 	}
 	for _, s := range rep.Stacks {
-		if s.Result != runner.ResultApplied {
+		if s.Result != history.ResultApplied {
 			t.Errorf("%s = %s (%s), want applied\nlogs:\n%s", s.Stack, s.Result, s.Message, logs.String())
 		}
 	}

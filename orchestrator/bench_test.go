@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/strata-iac/strata/orchestrator"
-	"github.com/strata-iac/strata/orchestrator/runner"
+	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
 
@@ -20,13 +20,13 @@ func benchReconcile(b *testing.B, drift time.Duration) {
 	dir := filepath.Join(root, "environments", "acme", "dev")
 	opts := orchestrator.Options{Tofu: tofutest.Binary(b), StateDir: b.TempDir(), MaxRunners: 2, DriftInterval: time.Hour}
 	ctx := context.Background()
-	if rep, err := orchestrator.Reconcile(ctx, dir, runner.OpApply, opts); err != nil || !rep.OK() {
+	if rep, err := orchestrator.Reconcile(ctx, dir, history.OperationApply, opts); err != nil || !rep.Converged() {
 		b.Fatalf("Reconcile(%q) = %v, want a clean first apply", dir, err)
 	}
 	opts.DriftInterval = drift
 	b.ResetTimer()
 	for b.Loop() {
-		if rep, err := orchestrator.Reconcile(ctx, dir, runner.OpApply, opts); err != nil || !rep.OK() {
+		if rep, err := orchestrator.Reconcile(ctx, dir, history.OperationApply, opts); err != nil || !rep.Converged() {
 			b.Fatalf("Reconcile(%q) = %v", dir, err)
 		}
 	}

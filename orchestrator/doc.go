@@ -9,7 +9,8 @@
 //     source);
 //  4. schedule: stacks in graph order with a bounded number of tofu
 //     processes (package scheduler), each run by package runner;
-//  5. report: what every stack did.
+//  5. report: what every stack did, as the runner decided it (or, for a
+//     stack it did not run, why not: skipped, waiting or failed).
 //
 // Its subpackages are the parts; this package only wires them in order.
 package orchestrator

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
@@ -43,11 +44,11 @@ func TestProvidersFromMirror(t *testing.T) {
 	reconcile := func() *orchestrator.Report {
 		t.Helper()
 		var logs syncBuffer
-		rep, err := orchestrator.Reconcile(ctx, dir, runner.OpApply, orchestrator.Options{
+		rep, err := orchestrator.Reconcile(ctx, dir, history.OperationApply, orchestrator.Options{
 			Tofu: tofutest.Binary(t), StateDir: state, DriftInterval: 0, Logger: runlog.New(&logs, nil),
 			ProviderMirror: srv.URL, ProviderMirrorCA: srv.Certs.CAFile,
 		})
-		if err != nil || !rep.OK() {
+		if err != nil || !rep.Converged() {
 			t.Fatalf("Reconcile(%q) = %v\nlogs:\n%s", dir, err, logs.String())
 		}
 		return rep
@@ -63,7 +64,7 @@ func TestProvidersFromMirror(t *testing.T) {
 	}
 
 	rep := reconcile()
-	if got := stack(t, rep, "echo"); got.Result != runner.ResultApplied {
+	if got := stack(t, rep, "echo"); got.Result != history.ResultApplied {
 		t.Fatalf("echo = %s (%s), want applied", got.Result, got.Message)
 	}
 	if doc := readContract(t, state, "acme", "dev", "echo"); doc.Public["echo"] != "hello from acme" {

@@ -55,7 +55,7 @@ func TestReconcileOCISources(t *testing.T) {
 	apply := func() (*orchestrator.Report, string) {
 		t.Helper()
 		var logs syncBuffer
-		rep, err := orchestrator.Reconcile(ctx, dir, runner.OpApply, orchestrator.Options{
+		rep, err := orchestrator.Reconcile(ctx, dir, history.OperationApply, orchestrator.Options{
 			Tofu: tofutest.Binary(t), StateDir: state, DriftInterval: time.Hour, Logger: runlog.New(&logs, nil),
 		})
 		if err != nil {
@@ -67,7 +67,7 @@ func TestReconcileOCISources(t *testing.T) {
 	// The exact version is pulled, and reaches tofu as var.app_version.
 	rep, logs := apply()
 	svc := stack(t, rep, "svc")
-	if svc.Result != runner.ResultApplied || svc.Version != "0.1.0" || !strings.HasPrefix(svc.Digest, "sha256:") ||
+	if svc.Result != history.ResultApplied || svc.Version != "0.1.0" || !strings.HasPrefix(svc.Digest, "sha256:") ||
 		!strings.Contains(svc.Origin, "/iac/svc:0.1.0@sha256:") {
 		t.Fatalf("first apply: svc = %+v, want 0.1.0 applied from the registry\nlogs:\n%s", svc, logs)
 	}
@@ -80,7 +80,7 @@ func TestReconcileOCISources(t *testing.T) {
 	editFile(t, root, versionsFile, `"0.1.0"`, `"~> 0.2"`)
 	rep, logs = apply()
 	svc = stack(t, rep, "svc")
-	if svc.Result != runner.ResultApplied || svc.Cause != runner.CauseUpgrade || svc.Version != "0.2.0" {
+	if svc.Result != history.ResultApplied || svc.Cause != runner.CauseUpgrade || svc.Version != "0.2.0" {
 		t.Fatalf("upgrade: svc = %+v, want upgraded to 0.2.0\nlogs:\n%s", svc, logs)
 	}
 	if !strings.Contains(logs, "INFO [svc] upgrading the infrastructure from version 0.1.0 to 0.2.0") {
@@ -100,7 +100,7 @@ func TestReconcileOCISources(t *testing.T) {
 		if r.Stack != "svc" {
 			continue
 		}
-		if r.Constraint != "~> 0.2" || r.Resolved != "0.2.0" || r.Applied != "0.2.0" || !r.Current || r.LastResult != runner.ResultApplied {
+		if r.Constraint != "~> 0.2" || r.Resolved != "0.2.0" || r.Applied != "0.2.0" || !r.Current || r.LastResult != history.ResultApplied {
 			t.Errorf("Versions(%q) svc = %+v, want ~> 0.2 resolved and applied at 0.2.0, current", dir, r)
 		}
 	}
@@ -120,7 +120,7 @@ func TestReconcileOCISources(t *testing.T) {
 	rep, logs = apply()
 	got := map[string]string{}
 	for _, s := range rep.Stacks {
-		got[s.Stack] = s.Result
+		got[s.Stack] = string(s.Result)
 	}
 	if diff := cmp.Diff(map[string]string{"base": "unchanged", "svc": "failed", "edge": "skipped", "other": "applied"}, got); diff != "" {
 		t.Errorf("registry down: results diff (-want +got):\n%s\nlogs:\n%s", diff, logs)
@@ -175,14 +175,14 @@ func TestDemoStage(t *testing.T) {
 	editFile(t, root, "environments/demo/stage/init.yaml", "127.0.0.1:5000", reg.Host)
 	dir := filepath.Join(root, "environments", "demo", "stage")
 	var logs syncBuffer
-	rep, err := orchestrator.Reconcile(ctx, dir, runner.OpApply, orchestrator.Options{
+	rep, err := orchestrator.Reconcile(ctx, dir, history.OperationApply, orchestrator.Options{
 		Tofu: tofutest.Binary(t), StateDir: t.TempDir(), Logger: runlog.New(&logs, nil),
 	})
 	if err != nil {
 		t.Fatalf("Reconcile(%q) = %v\nlogs:\n%s", dir, err, logs.String())
 	}
 	for _, s := range rep.Stacks {
-		if s.Result != runner.ResultApplied {
+		if s.Result != history.ResultApplied {
 			t.Errorf("demo/stage %s = %s (%s), want applied\nlogs:\n%s", s.Stack, s.Result, s.Message, logs.String())
 		}
 	}

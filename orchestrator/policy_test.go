@@ -12,7 +12,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/environment"
-	"github.com/strata-iac/strata/orchestrator/runner"
+	"github.com/strata-iac/strata/orchestrator/history"
 )
 
 // stack returns the report of one stack.
@@ -47,22 +47,22 @@ func (e *env) approve(id, by string) {
 
 func TestPolicyGate(t *testing.T) {
 	e := newEnv(t)
-	if rep, logs := e.reconcile(runner.OpApply, time.Hour); !rep.OK() {
+	if rep, logs := e.reconcile(history.OperationApply, time.Hour); !rep.Converged() {
 		t.Fatalf("first apply failed:\n%s", logs)
 	}
 
 	// A plain update is applied on its own.
 	setInit(t, e.root, "appSize", "large")
-	rep, logs := e.reconcile(runner.OpApply, time.Hour)
-	if got := stack(t, rep, "app"); got.Result != runner.ResultApplied || got.Policy == nil || !got.Policy.Allowed {
+	rep, logs := e.reconcile(history.OperationApply, time.Hour)
+	if got := stack(t, rep, "app"); got.Result != history.ResultApplied || got.Policy == nil || !got.Policy.Allowed {
 		t.Fatalf("update: app = %+v, want applied and allowed\nlogs:\n%s", got, logs)
 	}
 
 	// A replace is held, with its plan kept, and held again the same way.
 	setInit(t, e.root, "appGeneration", `"2"`)
-	rep, logs = e.reconcile(runner.OpApply, time.Hour)
+	rep, logs = e.reconcile(history.OperationApply, time.Hour)
 	held := stack(t, rep, "app")
-	if held.Result != runner.ResultHeld || held.PlanID == "" || len(held.Policy.Denies) != 1 || held.Policy.Denies[0].Rule != "deny_delete" ||
+	if held.Result != history.ResultHeld || held.PlanID == "" || len(held.Policy.Denies) != 1 || held.Policy.Denies[0].Rule != "deny_delete" ||
 		held.Policy.Denies[0].Address != "terraform_data.app" {
 		t.Fatalf("replace: app = %+v, want held by deny_delete on terraform_data.app\nlogs:\n%s", held, logs)
 	}
@@ -76,18 +76,19 @@ func TestPolicyGate(t *testing.T) {
 			t.Errorf("held plan lacks %s: %v", f, err)
 		}
 	}
-	if rep.OK() != true {
-		t.Errorf("Report.OK() = false with a held stack, want true: a hold is not a failure")
+	if !rep.Held() || rep.Failed() || rep.Ready() || rep.Converged() {
+		t.Errorf("Report Held, Failed, Ready, Converged = %v, %v, %v, %v with a held stack, want true, false, false, false: a hold is not a failure, nor ready",
+			rep.Held(), rep.Failed(), rep.Ready(), rep.Converged())
 	}
-	rep, _ = e.reconcile(runner.OpApply, time.Hour)
-	if again := stack(t, rep, "app"); again.Result != runner.ResultHeld || again.PlanID != held.PlanID {
+	rep, _ = e.reconcile(history.OperationApply, time.Hour)
+	if again := stack(t, rep, "app"); again.Result != history.ResultHeld || again.PlanID != held.PlanID {
 		t.Fatalf("replace again: app = %s %s, want held with the same plan id %s", again.Result, again.PlanID, held.PlanID)
 	}
 
 	// Approved, the saved plan is applied.
 	e.approve(held.PlanID, "ana")
-	rep, logs = e.reconcile(runner.OpApply, time.Hour)
-	if got := stack(t, rep, "app"); got.Result != runner.ResultApplied || got.Summary.Add != 1 || got.Summary.Destroy != 1 {
+	rep, logs = e.reconcile(history.OperationApply, time.Hour)
+	if got := stack(t, rep, "app"); got.Result != history.ResultApplied || got.Summary.Add != 1 || got.Summary.Destroy != 1 {
 		t.Fatalf("approved: app = %+v, want applied with 1 added and 1 destroyed\nlogs:\n%s", got, logs)
 	}
 	if !strings.Contains(logs, "plan "+held.PlanID+" was approved by ana") {
@@ -99,13 +100,13 @@ func TestPolicyGate(t *testing.T) {
 
 	// A plan that changes after approval is not applied.
 	setInit(t, e.root, "appGeneration", `"3"`)
-	rep, _ = e.reconcile(runner.OpApply, time.Hour)
+	rep, _ = e.reconcile(history.OperationApply, time.Hour)
 	first := stack(t, rep, "app")
 	e.approve(first.PlanID, "ana")
 	setInit(t, e.root, "appGeneration", `"4"`)
-	rep, logs = e.reconcile(runner.OpApply, time.Hour)
+	rep, logs = e.reconcile(history.OperationApply, time.Hour)
 	stale := stack(t, rep, "app")
-	if stale.Result != runner.ResultHeld || stale.PlanID == first.PlanID {
+	if stale.Result != history.ResultHeld || stale.PlanID == first.PlanID {
 		t.Fatalf("changed after approval: app = %s %s, want held with a new plan id (approved %s)\nlogs:\n%s", stale.Result, stale.PlanID, first.PlanID, logs)
 	}
 	if !strings.Contains(logs, "approval of "+first.PlanID+" by ana is stale") {
@@ -115,7 +116,7 @@ func TestPolicyGate(t *testing.T) {
 
 func TestPolicyFailsClosed(t *testing.T) {
 	e := newEnv(t)
-	if rep, logs := e.reconcile(runner.OpApply, time.Hour); !rep.OK() {
+	if rep, logs := e.reconcile(history.OperationApply, time.Hour); !rep.Converged() {
 		t.Fatalf("first apply failed:\n%s", logs)
 	}
 	broken := t.TempDir()
@@ -125,18 +126,18 @@ func TestPolicyFailsClosed(t *testing.T) {
 	e.policyDirs = []string{broken}
 	setInit(t, e.root, "appSize", "large")
 	setInit(t, e.root, "cidr", "10.30.0.0/16")
-	rep, logs := e.reconcile(runner.OpApply, time.Hour)
+	rep, logs := e.reconcile(history.OperationApply, time.Hour)
 	// Every stack with changes is held: net (variables) and app
 	// (variables). A hold blocks nothing downstream, so cluster, which
 	// reads net's unchanged contract, runs and has nothing to do.
 	for _, name := range []string{"net", "app"} {
 		got := stack(t, rep, name)
-		if got.Result != runner.ResultHeld || !strings.Contains(got.Message, "policy failed to load") || !strings.Contains(got.Message, "broken.rego") {
+		if got.Result != history.ResultHeld || !strings.Contains(got.Message, "policy failed to load") || !strings.Contains(got.Message, "broken.rego") {
 			t.Errorf("broken policy: %s = %s (%s), want held because the policy failed to load, naming the file\nlogs:\n%s", name, got.Result, got.Message, logs)
 		}
 	}
 	for _, name := range []string{"base", "cluster", "jobs", "report"} {
-		if got := stack(t, rep, name); got.Result != runner.ResultUnchanged {
+		if got := stack(t, rep, name); got.Result != history.ResultUnchanged {
 			t.Errorf("broken policy: %s = %s, want unchanged: nothing to apply, nothing held", name, got.Result)
 		}
 	}
@@ -147,11 +148,11 @@ func TestPolicyFailsClosed(t *testing.T) {
 // than tried forever, and the next run holds a fresh plan.
 func TestApprovedPlanGoneStale(t *testing.T) {
 	e := newEnv(t)
-	if rep, logs := e.reconcile(runner.OpApply, time.Hour); !rep.OK() {
+	if rep, logs := e.reconcile(history.OperationApply, time.Hour); !rep.Converged() {
 		t.Fatalf("first apply failed:\n%s", logs)
 	}
 	setInit(t, e.root, "appGeneration", `"2"`)
-	rep, _ := e.reconcile(runner.OpApply, time.Hour)
+	rep, _ := e.reconcile(history.OperationApply, time.Hour)
 	held := stack(t, rep, "app")
 	e.approve(held.PlanID, "ana")
 
@@ -170,13 +171,13 @@ func TestApprovedPlanGoneStale(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	rep, logs := e.reconcile(runner.OpApply, time.Hour)
+	rep, logs := e.reconcile(history.OperationApply, time.Hour)
 	got := stack(t, rep, "app")
-	if got.Result != runner.ResultFailed || !strings.Contains(got.Message, "could not be applied, so it was released") {
+	if got.Result != history.ResultFailed || !strings.Contains(got.Message, "could not be applied, so it was released") {
 		t.Fatalf("stale approved plan: app = %s (%s), want failed and released\nlogs:\n%s", got.Result, got.Message, logs)
 	}
-	rep, logs = e.reconcile(runner.OpApply, time.Hour)
-	if again := stack(t, rep, "app"); again.Result != runner.ResultHeld {
+	rep, logs = e.reconcile(history.OperationApply, time.Hour)
+	if again := stack(t, rep, "app"); again.Result != history.ResultHeld {
 		t.Errorf("after release: app = %s (%s), want a fresh plan held\nlogs:\n%s", again.Result, again.Message, logs)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/graph"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/lineage"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/scheduler"
 	"github.com/strata-iac/strata/orchestrator/source"
@@ -30,6 +31,13 @@ import (
 // seed's ResourceQuota does.
 const DefaultMaxRunners = 10
 
+// DefaultTimeout bounds one stack's run; DefaultDriftInterval is how long
+// an unchanged stack goes without a plan.
+const (
+	DefaultTimeout       = runner.DefaultTimeout
+	DefaultDriftInterval = runner.DefaultDriftInterval
+)
+
 // Options configure a reconcile.
 type Options struct {
 	// Tofu is the tofu binary.
@@ -40,7 +48,7 @@ type Options struct {
 	// MaxRunners bounds the tofu processes at once; 0 means the init key
 	// maxRunners, else DefaultMaxRunners.
 	MaxRunners int
-	// Timeout bounds one stack's run (runner.DefaultTimeout).
+	// Timeout bounds one stack's run (DefaultTimeout when zero).
 	Timeout time.Duration
 	// DriftInterval is how long an unchanged stack goes without a plan.
 	DriftInterval time.Duration
@@ -76,7 +84,7 @@ const InitIAMAllowedModules = "policyIAMAllowedModules"
 // The error is for the reconcile as a whole (an invalid environment, a
 // state directory that cannot be opened); what each stack did is in the
 // report.
-func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Options) (*Report, error) {
+func Reconcile(ctx context.Context, dir string, op history.Operation, opts Options) (*Report, error) {
 	started := time.Now()
 	env, g, err := Validate(ctx, dir)
 	if err != nil {
@@ -97,9 +105,9 @@ func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Option
 		log = slog.New(slog.DiscardHandler)
 	}
 	log.Info(fmt.Sprintf("%s %s/%s: %d stacks, at most %d at once", op, env.Client, env.Name, len(env.Stacks), maxRunners(opts, env)))
-	pol, polErr := loadPolicy(ctx, env, opts)
-	if polErr != nil {
-		log.Error(fmt.Sprintf("policy failed to load: %v; every plan with changes is held", polErr))
+	pol, err := loadPolicy(ctx, env, opts)
+	if err != nil {
+		log.Error(fmt.Sprintf("policy failed to load: %v; every plan with changes is held", err))
 	}
 	resolver := NewResolver(env, st.StateDir, opts)
 	arts := resolve(ctx, log, env, resolver)
@@ -112,11 +120,11 @@ func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Option
 		StateDir:       st.StateDir,
 		Contracts:      st.Contracts,
 		ContractPrefix: st.ContractPrefix,
+		Schemas:        lineage.New(st.StateDir, env.Client, env.Name),
 		History:        st.History,
 		Approvals:      st.Approvals,
 		Backend:        backend,
 		Policy:         pol,
-		PolicyErr:      polErr,
 		Logger:         log,
 		Timeout:        opts.Timeout,
 		DriftInterval:  opts.DriftInterval,
@@ -125,15 +133,16 @@ func Reconcile(ctx context.Context, dir string, op runner.Operation, opts Option
 		ProviderMirrorCA: absOrEmpty(opts.ProviderMirrorCA),
 	}
 	results := schedule(ctx, env, dir, g, arts, resolver, op, cfg, maxRunners(opts, env), log)
-	removals := remove(ctx, log, env, dir, op, cfg, gone)
+	removals := remove(ctx, env, dir, op, cfg, gone)
 	rep := report(env, g, op, arts, results, removals, started)
 	log.Info(rep.Line())
 	return rep, nil
 }
 
 // loadPolicy prepares the policy engine once for the whole reconcile. A
-// policy that fails to load is not fatal to the reconcile: every plan with
-// changes is held instead (policies fail closed).
+// policy that fails to load is not fatal to the reconcile: it is a
+// runner.FailingPolicy, which holds every plan with changes (policies fail
+// closed), and the error says why.
 func loadPolicy(ctx context.Context, env *environment.Environment, opts Options) (runner.Policy, error) {
 	var allowed []string
 	for _, m := range strings.Split(env.Init[InitIAMAllowedModules], ",") {
@@ -143,7 +152,7 @@ func loadPolicy(ctx context.Context, env *environment.Environment, opts Options)
 	}
 	e, err := policy.Load(ctx, policy.Options{Dirs: opts.PolicyDirs, NoDefault: opts.NoDefaultPolicy, IAMAllowedModules: allowed})
 	if err != nil {
-		return nil, err
+		return runner.FailingPolicy(err), err
 	}
 	return e, nil
 }
@@ -250,8 +259,8 @@ func resolve(ctx context.Context, log *slog.Logger, env *environment.Environment
 // resolveParallelism bounds the sources resolved at once.
 const resolveParallelism = 8
 
-// schedule runs the stacks in graph order.
-func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, resolver *source.Resolver, op runner.Operation, cfg runner.Config, limit int, log *slog.Logger) map[string]outcome {
+// schedule runs the stacks in graph order, and returns what each did.
+func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, resolver *source.Resolver, op history.Operation, cfg runner.Config, limit int, log *slog.Logger) map[string]runner.Result {
 	r := runner.New(cfg)
 	producers := make(map[string]string)
 	for _, s := range env.Stacks {
@@ -267,7 +276,7 @@ func schedule(ctx context.Context, env *environment.Environment, envDir string, 
 		}
 		tasks = append(tasks, t)
 	}
-	results := make(chan outcome, len(tasks))
+	results := make(chan runner.Result, len(tasks))
 	errs := scheduler.Run(ctx, tasks, limit, func(ctx context.Context, name string) error {
 		a := arts[name]
 		if a.err != nil {
@@ -287,7 +296,7 @@ func schedule(ctx context.Context, env *environment.Environment, envDir string, 
 			Producers: producers,
 			EnvDir:    envDir,
 		})
-		results <- outcome{result: res}
+		results <- res
 		var held *runner.HeldError
 		if errors.As(err, &held) {
 			// A hold blocks nothing downstream: its contract is unchanged,
@@ -298,26 +307,20 @@ func schedule(ctx context.Context, env *environment.Environment, envDir string, 
 		return err
 	})
 	close(results)
-	out := make(map[string]outcome, len(tasks))
-	for o := range results {
-		out[o.result.Stack] = o
+	out := make(map[string]runner.Result, len(tasks))
+	for res := range results {
+		out[res.Stack] = res
 	}
 	for name, err := range errs {
-		o := out[name]
-		o.result.Stack = name
-		o.err = err
 		var skip *scheduler.SkipError
 		if errors.As(err, &skip) && skip.Task == name {
 			log.Warn(err.Error(), "stack", name)
 		}
-		out[name] = o
+		if _, ran := out[name]; !ran {
+			out[name] = notRun(name, err)
+		}
 	}
 	return out
-}
-
-type outcome struct {
-	result runner.Result
-	err    error
 }
 
 // maxRunners is the bound on tofu processes: the option, else the init

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/internal/testrepo"
 
 	"github.com/google/go-cmp/cmp"
@@ -45,7 +46,7 @@ func newEnv(t *testing.T) *env {
 	return &env{t: t, root: fixture(t, "layered"), state: t.TempDir(), tofu: tofutest.Binary(t)}
 }
 
-func (e *env) reconcile(op runner.Operation, drift time.Duration) (*orchestrator.Report, string) {
+func (e *env) reconcile(op history.Operation, drift time.Duration) (*orchestrator.Report, string) {
 	e.t.Helper()
 	var logs syncBuffer
 	rep, err := orchestrator.Reconcile(context.Background(), filepath.Join(e.root, "environments", "acme", "dev"), op, orchestrator.Options{
@@ -66,7 +67,7 @@ func (e *env) reconcile(op runner.Operation, drift time.Duration) (*orchestrator
 func results(rep *orchestrator.Report) map[string]string {
 	m := map[string]string{}
 	for _, s := range rep.Stacks {
-		m[s.Stack] = s.Result + "/" + s.Cause
+		m[s.Stack] = string(s.Result) + "/" + s.Cause
 	}
 	return m
 }
@@ -76,7 +77,7 @@ func TestReconcileApply(t *testing.T) {
 
 	// A first apply installs every stack, in graph order, and publishes
 	// every contract.
-	rep, logs := e.reconcile(runner.OpApply, time.Hour)
+	rep, logs := e.reconcile(history.OperationApply, time.Hour)
 	want := map[string]string{
 		"base": "applied/install", "net": "applied/install", "cluster": "applied/install",
 		"app": "applied/install", "jobs": "applied/install", "report": "applied/install",
@@ -124,7 +125,7 @@ func TestReconcileApply(t *testing.T) {
 	}
 
 	// A second apply changes nothing, and does not even plan.
-	rep, logs = e.reconcile(runner.OpApply, time.Hour)
+	rep, logs = e.reconcile(history.OperationApply, time.Hour)
 	for name, got := range results(rep) {
 		if got != "unchanged/" {
 			t.Errorf("second apply %s = %s, want unchanged\nlogs:\n%s", name, got, logs)
@@ -135,7 +136,7 @@ func TestReconcileApply(t *testing.T) {
 	}
 
 	// With a drift check due, every stack plans and finds nothing to do.
-	rep, logs = e.reconcile(runner.OpApply, 0)
+	rep, logs = e.reconcile(history.OperationApply, 0)
 	for name, got := range results(rep) {
 		if got != "no-changes/" {
 			t.Errorf("drift check %s = %s, want no-changes\nlogs:\n%s", name, got, logs)
@@ -146,7 +147,7 @@ func TestReconcileApply(t *testing.T) {
 	// reads cidr; cluster and app read net's vpc_id through contracts; jobs
 	// reads the cluster contract, re-plans and finds nothing to do.
 	setInit(t, e.root, "cidr", "10.20.0.0/16")
-	rep, logs = e.reconcile(runner.OpApply, time.Hour)
+	rep, logs = e.reconcile(history.OperationApply, time.Hour)
 	want = map[string]string{
 		"base":    "unchanged/",
 		"net":     "applied/variables",
@@ -168,7 +169,7 @@ func TestReconcileApply(t *testing.T) {
 func TestReconcileFailureSkipsDependents(t *testing.T) {
 	e := newEnv(t)
 	setInit(t, e.root, "jobsFail", `"yes"`)
-	rep, logs := e.reconcile(runner.OpApply, time.Hour)
+	rep, logs := e.reconcile(history.OperationApply, time.Hour)
 	got := results(rep)
 	want := map[string]string{
 		"base": "applied/install", "net": "applied/install", "cluster": "applied/install",
@@ -177,8 +178,9 @@ func TestReconcileFailureSkipsDependents(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("results diff (-want +got):\n%s\nlogs:\n%s", diff, logs)
 	}
-	if rep.OK() {
-		t.Errorf("Report.OK() = true, want false with a failed stack")
+	if !rep.Failed() || rep.Ready() || rep.Converged() || rep.Held() {
+		t.Errorf("Report Failed, Ready, Converged, Held = %v, %v, %v, %v, want true, false, false, false with a failed stack",
+			rep.Failed(), rep.Ready(), rep.Converged(), rep.Held())
 	}
 	for _, s := range rep.Stacks {
 		switch s.Stack {
@@ -195,7 +197,7 @@ func TestReconcileFailureSkipsDependents(t *testing.T) {
 
 	// Fixed, the next apply installs what failed and what was skipped.
 	setInit(t, e.root, "jobsFail", `"no"`)
-	rep, logs = e.reconcile(runner.OpApply, time.Hour)
+	rep, logs = e.reconcile(history.OperationApply, time.Hour)
 	if diff := cmp.Diff(map[string]string{
 		"base": "unchanged/", "net": "unchanged/", "cluster": "unchanged/",
 		"app": "unchanged/", "jobs": "applied/install", "report": "applied/install",
@@ -206,7 +208,7 @@ func TestReconcileFailureSkipsDependents(t *testing.T) {
 
 func TestReconcilePlanWaitsForUpstream(t *testing.T) {
 	e := newEnv(t)
-	rep, logs := e.reconcile(runner.OpPlan, time.Hour)
+	rep, logs := e.reconcile(history.OperationPlan, time.Hour)
 	want := map[string]string{
 		"base": "planned/install", "net": "waiting/", "cluster": "waiting/",
 		"app": "waiting/", "jobs": "waiting/", "report": "waiting/",
@@ -214,8 +216,9 @@ func TestReconcilePlanWaitsForUpstream(t *testing.T) {
 	if diff := cmp.Diff(want, results(rep)); diff != "" {
 		t.Errorf("plan results diff (-want +got):\n%s\nlogs:\n%s", diff, logs)
 	}
-	if !rep.OK() {
-		t.Errorf("Report.OK() = false, want true: waiting on an upstream is by design")
+	if !rep.Ready() || rep.Converged() || rep.Failed() || rep.Held() {
+		t.Errorf("Report Ready, Converged, Failed, Held = %v, %v, %v, %v, want true, false, false, false: waiting on an upstream is by design",
+			rep.Ready(), rep.Converged(), rep.Failed(), rep.Held())
 	}
 	if !strings.Contains(logs, "INFO [net] waiting for contract base (/configuration/base), which stack base publishes when it is applied") {
 		t.Errorf("plan logs lack the waiting line\nlogs:\n%s", logs)
@@ -225,13 +228,13 @@ func TestReconcilePlanWaitsForUpstream(t *testing.T) {
 	}
 
 	// Waiting again for the same contract adds no run to the history.
-	e.reconcile(runner.OpPlan, time.Hour)
-	if runs := historyOf(t, e.root, e.state, "acme", "dev", "net"); len(runs) != 1 || runs[0].Result != runner.ResultWaiting {
+	e.reconcile(history.OperationPlan, time.Hour)
+	if runs := historyOf(t, e.root, e.state, "acme", "dev", "net"); len(runs) != 1 || runs[0].Result != history.ResultWaiting {
 		t.Errorf("history of net after waiting twice = %d runs (%+v), want the one waiting run", len(runs), runs)
 	}
 
 	// Once the upstreams exist, the stacks that waited run.
-	rep, logs = e.reconcile(runner.OpApply, time.Hour)
+	rep, logs = e.reconcile(history.OperationApply, time.Hour)
 	for name, got := range results(rep) {
 		if got != "applied/install" {
 			t.Errorf("apply after waiting: %s = %s, want applied/install\nlogs:\n%s", name, got, logs)
@@ -277,13 +280,13 @@ func readContract(t *testing.T, state, client, env, name string) document {
 // its contract published anew, and its consumers see the change.
 func TestSpecChangeRepublishes(t *testing.T) {
 	e := newEnv(t)
-	if rep, logs := e.reconcile(runner.OpApply, time.Hour); !rep.OK() {
+	if rep, logs := e.reconcile(history.OperationApply, time.Hour); !rep.Converged() {
 		t.Fatalf("first apply failed:\n%s", logs)
 	}
 	editFile(t, e.root, "flux-apps/platform-stacks/base/terraform.yaml", "  writeOutputsToSecret:\n    name: base\n",
 		"  writeOutputsToSecret:\n    name: base\n    outputs: [account_id]\n")
-	rep, logs := e.reconcile(runner.OpApply, time.Hour)
-	if got := stack(t, rep, "base"); got.Result != runner.ResultNoChanges || got.Cause != runner.CauseConfig {
+	rep, logs := e.reconcile(history.OperationApply, time.Hour)
+	if got := stack(t, rep, "base"); got.Result != history.ResultNoChanges || got.Cause != runner.CauseConfig {
 		t.Errorf("base = %s/%s, want no-changes/config\nlogs:\n%s", got.Result, got.Cause, logs)
 	}
 	if doc := readContract(t, e.state, "acme", "dev", "base"); len(doc.Private) != 0 || doc.Public["account_id"] == nil {
@@ -308,7 +311,7 @@ func TestMaxRunnersFromInit(t *testing.T) {
 		{4, "plan acme/dev: 6 stacks, at most 4 at once"},
 	} {
 		var logs syncBuffer
-		_, err := orchestrator.Reconcile(context.Background(), dir, runner.OpPlan, orchestrator.Options{
+		_, err := orchestrator.Reconcile(context.Background(), dir, history.OperationPlan, orchestrator.Options{
 			Tofu: tofutest.Binary(t), StateDir: t.TempDir(), MaxRunners: tt.option, Logger: runlog.New(&logs, nil),
 		})
 		if err != nil || !strings.Contains(logs.String(), tt.want) {

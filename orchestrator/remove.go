@@ -2,7 +2,6 @@ package orchestrator
 
 import (
 	"context"
-	"log/slog"
 
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
@@ -23,9 +22,7 @@ func removedStacks(ctx context.Context, env *environment.Environment, h *history
 		if env.Stack(name) != nil {
 			continue
 		}
-		last, ok, err := h.LastMatching(ctx, env.Client, env.Name, name, func(r history.Run) bool {
-			return r.Operation == string(runner.OpApply) && (r.Result == runner.ResultApplied || r.Result == runner.ResultNoChanges)
-		})
+		last, ok, err := h.LastGood(ctx, env.Client, env.Name, name)
 		if err != nil {
 			return nil, err
 		}
@@ -40,22 +37,20 @@ func removedStacks(ctx context.Context, env *environment.Environment, h *history
 // destruction of every stack that left the environment. They run after
 // the stacks that remain, one at a time: their place in the graph left
 // with them.
-func remove(ctx context.Context, log *slog.Logger, env *environment.Environment, envDir string, op runner.Operation, cfg runner.Config, gone []history.Run) map[string]outcome {
-	out := make(map[string]outcome, len(gone))
+func remove(ctx context.Context, env *environment.Environment, envDir string, op history.Operation, cfg runner.Config, gone []history.Run) map[string]runner.Result {
+	out := make(map[string]runner.Result, len(gone))
 	r := runner.New(cfg)
 	for _, last := range gone {
 		if ctx.Err() != nil {
-			out[last.Stack] = outcome{err: ctx.Err()}
+			out[last.Stack] = notRun(last.Stack, ctx.Err())
 			continue
 		}
-		res, err := r.Remove(ctx, runner.RemoveRequest{
+		// The runner logs and reports a removal that fails; its error
+		// has nothing to add.
+		out[last.Stack], _ = r.Remove(ctx, runner.RemoveRequest{
 			Operation: op, Client: env.Client, Env: env.Name, Class: env.Class, EnvDir: envDir,
 			Stack: last.Stack, Last: last,
 		})
-		if err != nil && res.Run.Result == "" {
-			log.Debug(err.Error(), "stack", last.Stack)
-		}
-		out[last.Stack] = outcome{result: res, err: err}
 	}
 	return out
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runner"
 )
 
@@ -20,21 +21,21 @@ import (
 // is not installed.
 func TestRemovedStack(t *testing.T) {
 	e := newEnv(t)
-	if rep, logs := e.reconcile(runner.OpApply, time.Hour); !rep.OK() {
+	if rep, logs := e.reconcile(history.OperationApply, time.Hour); !rep.Converged() {
 		t.Fatalf("first apply failed:\n%s", logs)
 	}
 	if err := os.Remove(filepath.Join(e.root, "environments", "acme", "dev", "services", "report.yaml")); err != nil {
 		t.Fatal(err)
 	}
 
-	rep, logs := e.reconcile(runner.OpPlan, time.Hour)
-	if got := stack(t, rep, "report"); got.Result != runner.ResultPlanned || got.Cause != runner.CauseRemoved || got.Summary.Destroy != 1 {
+	rep, logs := e.reconcile(history.OperationPlan, time.Hour)
+	if got := stack(t, rep, "report"); got.Result != history.ResultPlanned || got.Cause != runner.CauseRemoved || got.Summary.Destroy != 1 {
 		t.Fatalf("plan: report = %+v, want a planned removal destroying 1\nlogs:\n%s", got, logs)
 	}
 
-	rep, logs = e.reconcile(runner.OpApply, time.Hour)
+	rep, logs = e.reconcile(history.OperationApply, time.Hour)
 	held := stack(t, rep, "report")
-	if held.Result != runner.ResultHeld || held.Cause != runner.CauseRemoved || held.Layer != "(removed)" {
+	if held.Result != history.ResultHeld || held.Cause != runner.CauseRemoved || held.Layer != "(removed)" {
 		t.Fatalf("apply: report = %+v, want its removal held by policy\nlogs:\n%s", held, logs)
 	}
 	if !strings.Contains(logs, "INFO [report] removing the infrastructure: stack report left the environment") {
@@ -59,8 +60,8 @@ func TestRemovedStack(t *testing.T) {
 		t.Fatalf("Approve(%s) = %v", held.PlanID, err)
 	}
 
-	rep, logs = e.reconcile(runner.OpApply, time.Hour)
-	if got := stack(t, rep, "report"); got.Result != runner.ResultApplied || got.Summary.Destroy != 1 {
+	rep, logs = e.reconcile(history.OperationApply, time.Hour)
+	if got := stack(t, rep, "report"); got.Result != history.ResultApplied || got.Summary.Destroy != 1 {
 		t.Fatalf("approved: report = %+v, want the removal applied\nlogs:\n%s", got, logs)
 	}
 	doc := readContract(t, e.state, "acme", "dev", "report")
@@ -68,7 +69,7 @@ func TestRemovedStack(t *testing.T) {
 		t.Errorf("contract of the removed stack = %+v, want installed false and no values", doc)
 	}
 
-	rep, _ = e.reconcile(runner.OpApply, time.Hour)
+	rep, _ = e.reconcile(history.OperationApply, time.Hour)
 	for _, s := range rep.Stacks {
 		if s.Stack == "report" {
 			t.Errorf("after its removal report still appears: %+v", s)

@@ -1,7 +1,6 @@
 package orchestrator
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -12,19 +11,18 @@ import (
 	"github.com/strata-iac/strata/orchestrator/graph"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runner"
-	"github.com/strata-iac/strata/orchestrator/scheduler"
 	"github.com/strata-iac/strata/policy"
 )
 
 // Report is what one reconcile did, stack by stack in graph order.
 type Report struct {
-	Client      string        `json:"client"`
-	Environment string        `json:"environment"`
-	Class       string        `json:"environmentClass"`
-	Operation   string        `json:"operation"`
-	StartedAt   time.Time     `json:"startedAt"`
-	Duration    time.Duration `json:"durationNs"`
-	Stacks      []StackReport `json:"stacks"`
+	Client      string            `json:"client"`
+	Environment string            `json:"environment"`
+	Class       string            `json:"environmentClass"`
+	Operation   history.Operation `json:"operation"`
+	StartedAt   time.Time         `json:"startedAt"`
+	Duration    time.Duration     `json:"durationNs"`
+	Stacks      []StackReport     `json:"stacks"`
 }
 
 // StackReport is what one stack did.
@@ -37,7 +35,7 @@ type StackReport struct {
 	Version    string          `json:"version,omitempty"`
 	Digest     string          `json:"digest,omitempty"`
 	Origin     string          `json:"origin,omitempty"`
-	Result     string          `json:"result"`
+	Result     history.Result  `json:"result"`
 	Cause      string          `json:"cause,omitempty"`
 	Why        string          `json:"why,omitempty"`
 	Run        int             `json:"run,omitempty"`
@@ -82,12 +80,33 @@ func nonNil(fs []policy.Finding) []policy.Finding {
 	return fs
 }
 
-// OK reports whether every stack is where it should be: applied,
-// unchanged, planned, or waiting on an upstream by design.
-func (r *Report) OK() bool {
+// Ready reports whether every stack is ready (history.Result.Ready):
+// converged, or waiting on an upstream by design. It is /readyz's answer.
+func (r *Report) Ready() bool {
+	return r.all(history.Result.Ready)
+}
+
+// Converged reports whether every stack is converged
+// (history.Result.Converged): nothing waits for a person, a fix or an
+// upstream.
+func (r *Report) Converged() bool {
+	return r.all(history.Result.Converged)
+}
+
+// Failed reports whether any stack failed or was skipped
+// (history.Result.Failed).
+func (r *Report) Failed() bool {
+	return !r.all(func(res history.Result) bool { return !res.Failed() })
+}
+
+// Held reports whether any stack's plan is held for a person's approval.
+func (r *Report) Held() bool {
+	return !r.all(func(res history.Result) bool { return res != history.ResultHeld })
+}
+
+func (r *Report) all(ok func(history.Result) bool) bool {
 	for _, s := range r.Stacks {
-		switch s.Result {
-		case runner.ResultFailed, runner.ResultSkipped:
+		if !ok(s.Result) {
 			return false
 		}
 	}
@@ -95,8 +114,8 @@ func (r *Report) OK() bool {
 }
 
 // Count returns how many stacks ended with each result.
-func (r *Report) Count() map[string]int {
-	m := map[string]int{}
+func (r *Report) Count() map[history.Result]int {
+	m := map[history.Result]int{}
 	for _, s := range r.Stacks {
 		m[s.Result]++
 	}
@@ -107,8 +126,7 @@ func (r *Report) Count() map[string]int {
 func (r *Report) Line() string {
 	counts := r.Count()
 	var parts []string
-	for _, res := range []string{runner.ResultApplied, runner.ResultPlanned, runner.ResultNoChanges, runner.ResultUnchanged,
-		runner.ResultHeld, runner.ResultWaiting, runner.ResultSkipped, runner.ResultFailed} {
+	for _, res := range history.Results {
 		if n := counts[res]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, res))
 		}
@@ -117,55 +135,41 @@ func (r *Report) Line() string {
 		roundDuration(r.Duration), strings.Join(parts, ", "))
 }
 
-func report(env *environment.Environment, g *graph.Graph, op runner.Operation, arts map[string]resolved, results, removals map[string]outcome, started time.Time) *Report {
+// report puts together what every stack did, as the runner (or, for a
+// stack it did not run, notRun) decided it: it decides nothing itself.
+func report(env *environment.Environment, g *graph.Graph, op history.Operation, arts map[string]resolved, results, removals map[string]runner.Result, started time.Time) *Report {
 	rep := &Report{
 		Client: env.Client, Environment: env.Name, Class: env.Class,
-		Operation: string(op), StartedAt: started.UTC(), Duration: time.Since(started),
+		Operation: op, StartedAt: started.UTC(), Duration: time.Since(started),
 	}
 	for _, name := range g.Order() {
-		s := env.Stack(name)
-		o := results[name]
 		a := arts[name].source
-		sr := StackReport{
-			Stack: name, Layer: s.Layer.String(), Constraint: a.Constraint, Version: a.Version, Digest: a.Digest, Origin: a.Origin,
-			Result:  o.result.Run.Result,
-			Cause:   o.result.Run.Cause,
-			Why:     o.result.Why,
-			Run:     o.result.Run.Number,
-			Summary: o.result.Run.Summary,
-			Changes: o.result.Changes, Contract: o.result.Run.Contract,
-			Message: o.result.Message,
-			PlanID:  o.result.Run.PlanID,
-			Policy:  policyReport(o.result.Review),
-		}
-		var skip *scheduler.SkipError
-		var waiting *runner.WaitingError
-		switch {
-		case errors.As(o.err, &skip) && skip.Task == name && errors.As(o.err, &waiting):
-			// Waiting on an upstream, directly or through a dependency, is
-			// by design: the next reconcile tries again.
-			sr.Result, sr.Message = runner.ResultWaiting, o.err.Error()
-		case errors.As(o.err, &skip) && skip.Task == name:
-			sr.Result, sr.Message = runner.ResultSkipped, o.err.Error()
-		case o.err != nil && sr.Result == "":
-			sr.Result, sr.Message = runner.ResultFailed, o.err.Error()
-		}
+		sr := stackReport(name, results[name])
+		sr.Layer, sr.Constraint, sr.Version, sr.Digest, sr.Origin = env.Stack(name).Layer.String(), a.Constraint, a.Version, a.Digest, a.Origin
 		rep.Stacks = append(rep.Stacks, sr)
 	}
 	for _, name := range slices.Sorted(maps.Keys(removals)) {
-		o := removals[name]
-		sr := StackReport{
-			Stack: name, Layer: "(removed)", Result: o.result.Run.Result, Cause: runner.CauseRemoved, Why: o.result.Why,
-			Run: o.result.Run.Number, Summary: o.result.Run.Summary, Changes: o.result.Changes,
-			Contract: o.result.Run.Contract, Message: o.result.Message, PlanID: o.result.Run.PlanID,
-			Policy: policyReport(o.result.Review),
-		}
-		if sr.Result == "" && o.err != nil {
-			sr.Result, sr.Message = runner.ResultFailed, o.err.Error()
-		}
+		sr := stackReport(name, removals[name])
+		sr.Layer, sr.Cause = "(removed)", runner.CauseRemoved
 		rep.Stacks = append(rep.Stacks, sr)
 	}
 	return rep
+}
+
+// stackReport is what the runner says one stack did.
+func stackReport(name string, res runner.Result) StackReport {
+	return StackReport{
+		Stack:   name,
+		Result:  res.Run.Result,
+		Cause:   res.Run.Cause,
+		Why:     res.Why,
+		Run:     res.Run.Number,
+		Summary: res.Run.Summary,
+		Changes: res.Changes, Contract: res.Run.Contract,
+		Message: res.Message,
+		PlanID:  res.Run.PlanID,
+		Policy:  policyReport(res.Review),
+	}
 }
 
 func roundDuration(d time.Duration) time.Duration {

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runlog"
-	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
 
@@ -24,7 +24,7 @@ func TestRunTimeout(t *testing.T) {
 	run := func(timeout time.Duration) (*orchestrator.Report, string, time.Duration) {
 		var logs syncBuffer
 		start := time.Now()
-		rep, err := orchestrator.Reconcile(context.Background(), dir, runner.OpApply, orchestrator.Options{
+		rep, err := orchestrator.Reconcile(context.Background(), dir, history.OperationApply, orchestrator.Options{
 			Tofu: tofutest.Binary(t), StateDir: state, Timeout: timeout, Logger: runlog.New(&logs, nil),
 		})
 		if err != nil {
@@ -35,19 +35,19 @@ func TestRunTimeout(t *testing.T) {
 
 	rep, logs, took := run(2 * time.Second)
 	got := stack(t, rep, "slow")
-	if got.Result != runner.ResultFailed || !strings.Contains(got.Message, "run timed out after 2s") {
+	if got.Result != history.ResultFailed || !strings.Contains(got.Message, "run timed out after 2s") {
 		t.Fatalf("slow = %s (%s), want failed: run timed out after 2s\nlogs:\n%s", got.Result, got.Message, logs)
 	}
 	if took > 25*time.Second {
 		t.Errorf("the timed-out reconcile took %s, want tofu interrupted well before its 30s sleep", took)
 	}
 	runs := historyOf(t, root, state, "acme", "dev", "slow")
-	if len(runs) != 1 || runs[0].Result != runner.ResultFailed || !strings.Contains(runs[0].Error, "timed out") {
+	if len(runs) != 1 || runs[0].Result != history.ResultFailed || !strings.Contains(runs[0].Error, "timed out") {
 		t.Errorf("history of slow = %+v, want one failed run that says it timed out", runs)
 	}
 
 	rep, logs, _ = run(time.Minute)
-	if got := stack(t, rep, "slow"); got.Result != runner.ResultHeld || got.Policy == nil || len(got.Policy.Denies) != 1 {
+	if got := stack(t, rep, "slow"); got.Result != history.ResultHeld || got.Policy == nil || len(got.Policy.Denies) != 1 {
 		t.Errorf("after the interruption slow = %s (%s), want the replace of the tainted resource held by policy\nlogs:\n%s", got.Result, got.Message, logs)
 	}
 }
@@ -68,17 +68,17 @@ func TestRunCancelled(t *testing.T) {
 		time.Sleep(time.Second) // into the apply's 30s provisioner
 		cancel()
 	}()
-	rep, err := orchestrator.Reconcile(ctx, dir, runner.OpApply, orchestrator.Options{
+	rep, err := orchestrator.Reconcile(ctx, dir, history.OperationApply, orchestrator.Options{
 		Tofu: tofutest.Binary(t), StateDir: state, Logger: runlog.New(&logs, nil),
 	})
 	if err != nil {
 		t.Fatalf("Reconcile(%q) = %v", dir, err)
 	}
 	got := stack(t, rep, "slow")
-	if got.Result != runner.ResultFailed || strings.Contains(got.Message, "timed out") || !strings.Contains(got.Message, "run interrupted") {
+	if got.Result != history.ResultFailed || strings.Contains(got.Message, "timed out") || !strings.Contains(got.Message, "run interrupted") {
 		t.Errorf("slow = %s (%s), want failed because it was cancelled", got.Result, got.Message)
 	}
-	if runs := historyOf(t, root, state, "acme", "dev", "slow"); len(runs) != 1 || runs[0].Result != runner.ResultFailed {
+	if runs := historyOf(t, root, state, "acme", "dev", "slow"); len(runs) != 1 || runs[0].Result != history.ResultFailed {
 		t.Errorf("history of slow = %+v, want the cancelled run recorded as failed", runs)
 	}
 }

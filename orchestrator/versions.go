@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/strata-iac/strata/orchestrator/history"
-	"github.com/strata-iac/strata/orchestrator/runner"
 )
 
 // VersionRow is one stack of the versions report: what the repository
@@ -33,10 +32,10 @@ type VersionRow struct {
 	// Current is true when what is applied is what resolves now.
 	Current bool `json:"current"`
 	// LastRun is the stack's last run, if any.
-	LastRun       int       `json:"lastRun,omitempty"`
-	LastResult    string    `json:"lastResult,omitempty"`
-	LastOperation string    `json:"lastOperation,omitempty"`
-	LastRunAt     time.Time `json:"lastRunAt,omitzero"`
+	LastRun       int               `json:"lastRun,omitempty"`
+	LastResult    history.Result    `json:"lastResult,omitempty"`
+	LastOperation history.Operation `json:"lastOperation,omitempty"`
+	LastRunAt     time.Time         `json:"lastRunAt,omitzero"`
 }
 
 // Versions reports, for every stack of an environment, the version asked
@@ -62,9 +61,7 @@ func Versions(ctx context.Context, dir string, opts Options) ([]VersionRow, erro
 		} else {
 			row.Constraint, row.Resolved, row.Digest, row.Origin = res.source.Constraint, res.source.Version, res.source.Digest, res.source.Origin
 		}
-		applied, ok, err := st.History.LastMatching(ctx, env.Client, env.Name, name, func(r history.Run) bool {
-			return r.Operation == string(runner.OpApply) && (r.Result == runner.ResultApplied || r.Result == runner.ResultNoChanges)
-		})
+		applied, ok, err := st.History.LastGood(ctx, env.Client, env.Name, name)
 		if err != nil {
 			return nil, err
 		}

@@ -43,6 +43,7 @@ Private values are printed only when --show-private asks for them.`,
 		newContractsLsCommand(g),
 		newContractsGetCommand(g),
 		newContractsExternalSecretCommand(g),
+		newContractsConsumersCommand(g),
 	)
 	return cmd
 }
@@ -54,6 +55,8 @@ type contractsEnv struct {
 	kind   string // stores.Local, stores.SSM or stores.S3
 	prefix string
 	where  string // "the local store at …", for messages
+	// stateDir is the state directory, which keeps contract schemas.
+	stateDir string
 }
 
 // openContracts loads the environment at dir and opens its contract store.
@@ -80,7 +83,7 @@ func openContracts(ctx context.Context, g *globals, dir string) (*contractsEnv, 
 	}
 	return &contractsEnv{
 		env: env, store: st, kind: kind, prefix: prefix,
-		where: storeWhere(env, kind, stateDir),
+		where: storeWhere(env, kind, stateDir), stateDir: stateDir,
 	}, nil
 }
 

@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/strata-iac/strata/contracts"
-	"github.com/strata-iac/strata/contracts/stores"
 )
 
 // contractRow is one line of `strata contracts ls`.
@@ -83,7 +82,7 @@ keys. Values are never shown; read one with strata contracts get.`,
 // rows lists the environment's contracts, sorted by key: those its stacks
 // produce, published or not, and the other documents under the prefix.
 func (c *contractsEnv) rows(ctx context.Context) ([]contractRow, error) {
-	docs, err := stores.ReadPath(ctx, c.store, c.prefix)
+	docs, err := contracts.ReadPath(ctx, c.store, c.prefix)
 	if err != nil {
 		return nil, fmt.Errorf("list contracts of %s/%s in %s: %w", c.env.Client, c.env.Name, c.where, err)
 	}

@@ -16,6 +16,11 @@ func main() {
 // run executes the command line and returns the exit code: 0 on success,
 // 1 when a stack failed or validation found problems, 2 on a usage error.
 func run() int {
+	defer func() {
+		if err := writeRusage(); err != nil {
+			fmt.Fprintln(os.Stderr, "strata: "+err.Error())
+		}
+	}()
 	// SIGINT and SIGTERM cancel the context: a running tofu is interrupted
 	// gracefully (SIGINT) and given time to write its state.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -22,7 +22,7 @@ func writeMarkdown(w io.Writer, rep *orchestrator.Report) error {
 			s.Stack, s.Layer, cell(s.Version), s.Result, cell(s.Cause), changesCell(s), policyCell(s.Policy))
 	}
 	for _, s := range rep.Stacks {
-		if len(s.Changes) == 0 && s.Policy == nil && !problem(s.Result) {
+		if len(s.Changes) == 0 && s.Policy == nil && s.Result.Converged() {
 			continue
 		}
 		fmt.Fprintf(&b, "\n### %s: %s", s.Stack, s.Result)
@@ -56,7 +56,7 @@ func writeMarkdown(w io.Writer, rep *orchestrator.Report) error {
 			findings(&b, "Warnings", p.Warnings)
 			findings(&b, "Excepted", p.Exceptions)
 		}
-		if problem(s.Result) && s.Message != "" {
+		if !s.Result.Converged() && s.Message != "" {
 			fmt.Fprintf(&b, "> %s\n", oneLine(s.Message))
 		}
 	}
@@ -99,14 +99,6 @@ func policyCell(p *orchestrator.PolicyReport) string {
 	default:
 		return "allowed"
 	}
-}
-
-func problem(result string) bool {
-	switch result {
-	case "failed", "skipped", "held", "waiting":
-		return true
-	}
-	return false
 }
 
 func cell(s string) string {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/strata-iac/strata/orchestrator/tofu"
 	"github.com/strata-iac/strata/registry-mirror/mirror"
 )
 
@@ -101,7 +102,7 @@ so such a directory, copied into an air-gapped network, is served as it is.
 'strata mirror add' and 'strata mirror add-module' put more in it. Point tofu
 at the provider mirror with this CLI configuration (TF_CLI_CONFIG_FILE):
 
-` + mirrorIndent(mirror.CLIConfig("https://mirror.internal:8443/", "/var/cache/strata/plugins"), "  ") + `
+` + mirrorIndent(tofu.CLIConfig("https://mirror.internal:8443/", "/var/cache/strata/plugins"), "  ") + `
 A network_mirror block without include rules serves every provider,
 including those whose source names no host (source = "hashicorp/aws" is
 registry.opentofu.org/hashicorp/aws). tofu only uses a mirror over https and

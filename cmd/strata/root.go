@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runlog"
-	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
 
@@ -47,8 +47,8 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 	root.AddCommand(
 		newValidateCommand(g),
 		newGraphCommand(g),
-		newRunCommand(g, runner.OpPlan),
-		newRunCommand(g, runner.OpApply),
+		newRunCommand(g, history.OperationPlan),
+		newRunCommand(g, history.OperationApply),
 		newStatusCommand(g),
 		newHistoryCommand(g),
 		newApproveCommand(g),
@@ -78,8 +78,8 @@ type runFlags struct {
 func (f *runFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.tofu, "tofu", "", "tofu binary (default: $"+tofu.EnvBinary+", then tofu on PATH, then bin/tofu)")
 	cmd.Flags().IntVar(&f.maxRunners, "max-runners", 0, fmt.Sprintf("most tofu processes at once (default: the init key maxRunners, else %d)", orchestrator.DefaultMaxRunners))
-	cmd.Flags().DurationVar(&f.timeout, "timeout", runner.DefaultTimeout, "longest a single stack's run may take")
-	cmd.Flags().DurationVar(&f.driftInterval, "drift-interval", runner.DefaultDriftInterval,
+	cmd.Flags().DurationVar(&f.timeout, "timeout", orchestrator.DefaultTimeout, "longest a single stack's run may take")
+	cmd.Flags().DurationVar(&f.driftInterval, "drift-interval", orchestrator.DefaultDriftInterval,
 		"how long a stack whose inputs have not changed goes without a plan; 0 plans every stack every time")
 	cmd.Flags().StringArrayVar(&f.policyDirs, "policy", nil, "policy directory loaded on top of the default bundle (repeatable)")
 	cmd.Flags().BoolVar(&f.noDefaultPolicy, "no-default-policy", false, "replace the default policy bundle with the --policy directories")

@@ -7,23 +7,23 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/strata-iac/strata/orchestrator"
-	"github.com/strata-iac/strata/orchestrator/runner"
+	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
 
-func newRunCommand(g *globals, op runner.Operation) *cobra.Command {
+func newRunCommand(g *globals, op history.Operation) *cobra.Command {
 	f := &runFlags{}
-	short := map[runner.Operation]string{
-		runner.OpPlan:  "Plan every stack of an environment, in graph order, and change nothing",
-		runner.OpApply: "Plan and apply every stack of an environment, in graph order",
+	short := map[history.Operation]string{
+		history.OperationPlan:  "Plan every stack of an environment, in graph order, and change nothing",
+		history.OperationApply: "Plan and apply every stack of an environment, in graph order",
 	}[op]
-	long := map[runner.Operation]string{
-		runner.OpPlan: `plan runs 'tofu plan' for every stack of an environment in graph order,
+	long := map[history.Operation]string{
+		history.OperationPlan: `plan runs 'tofu plan' for every stack of an environment in graph order,
 at most --max-runners at once, and reports what would change and why
 (install, upgrade, config, variables, upstream or drift). Nothing is applied
 and no contract is published. A stack whose upstream contract does not exist
 yet is reported as waiting.`,
-		runner.OpApply: `apply runs every stack of an environment in graph order, at most
+		history.OperationApply: `apply runs every stack of an environment in graph order, at most
 --max-runners at once: init, plan to a file, then apply exactly that plan
 file when spec.approvePlan is "auto" (otherwise the plan is held). After an
 apply the stack's outputs are published as its contract, which the stacks
@@ -77,7 +77,8 @@ changed since its last successful apply is not planned again until
 			default:
 				writeReport(g, rep)
 			}
-			if !rep.OK() {
+			// Until exit codes tell a hold apart, only a failure fails.
+			if rep.Failed() {
 				return &exitError{code: 1, msg: rep.Line()}
 			}
 			return nil
@@ -104,8 +105,7 @@ func writeReport(g *globals, rep *orchestrator.Report) {
 	}
 	tw.Flush()
 	for _, s := range rep.Stacks {
-		switch s.Result {
-		case runner.ResultFailed, runner.ResultSkipped, runner.ResultHeld, runner.ResultWaiting:
+		if !s.Result.Converged() {
 			fmt.Fprintf(g.stdout, "\n%s %s: %s\n", s.Stack, s.Result, strings.TrimSpace(s.Message))
 		}
 	}

@@ -87,7 +87,7 @@ private. Stacks that have history but left the repository are listed too.`,
 				run, result, cause, version, when := "-", "never run", "-", "-", "-"
 				if r.LastRun != nil {
 					run = fmt.Sprintf("#%d %s", r.LastRun.Number, r.LastRun.Operation)
-					result, cause, version = r.LastRun.Result, dash(r.LastRun.Cause), dash(r.LastRun.ToVersion)
+					result, cause, version = string(r.LastRun.Result), dash(r.LastRun.Cause), dash(r.LastRun.ToVersion)
 					when = r.LastRun.StartedAt.Local().Format(time.DateTime)
 				}
 				if !r.InRepo {

@@ -11,6 +11,8 @@ import (
 	"github.com/strata-iac/strata/contracts"
 )
 
+// TestReadPathAndSelect reads a path from every kind of store: with List
+// and Get from local, with GetByPath from ssm and s3.
 func TestReadPathAndSelect(t *testing.T) {
 	ctx := context.Background()
 	for _, b := range backends(t) {
@@ -27,7 +29,7 @@ func TestReadPathAndSelect(t *testing.T) {
 			if err := st.Put(ctx, "/elsewhere/base", document(t, "elsewhere")); err != nil {
 				t.Fatal(err)
 			}
-			docs, err := ReadPath(ctx, st, "/configuration")
+			docs, err := contracts.ReadPath(ctx, st, "/configuration")
 			if err != nil {
 				t.Fatalf("ReadPath(%q) = %v, want nil", "/configuration", err)
 			}

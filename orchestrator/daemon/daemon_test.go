@@ -12,7 +12,7 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/daemon"
-	"github.com/strata-iac/strata/orchestrator/runner"
+	"github.com/strata-iac/strata/orchestrator/history"
 )
 
 const token = "s3cret-token"
@@ -67,8 +67,8 @@ func TestDaemon(t *testing.T) {
 				n++
 			}
 		}
-		if n != len(daemon.Results) {
-			t.Errorf("strata_stack_last_result has %d series for stack base, want one per result (%d)", n, len(daemon.Results))
+		if n != len(history.Results) {
+			t.Errorf("strata_stack_last_result has %d series for stack base, want one per result (%d)", n, len(history.Results))
 		}
 	})
 
@@ -87,7 +87,7 @@ func TestDaemon(t *testing.T) {
 		}
 		got := map[string]string{}
 		for _, s := range e.Report.Stacks {
-			got[s.Stack] = s.Result
+			got[s.Stack] = string(s.Result)
 		}
 		want := map[string]string{"base": "applied", "net": "applied", "cluster": "applied", "app": "applied", "jobs": "applied", "report": "applied"}
 		if diff := cmp.Diff(want, got); diff != "" {
@@ -133,7 +133,7 @@ func TestDaemon(t *testing.T) {
 	h.waitPass(3)
 	st, _ := status(t, h.handler, token)
 	held := stackOf(t, st, "app")
-	if held.Result != runner.ResultHeld || held.PlanID == "" {
+	if held.Result != history.ResultHeld || held.PlanID == "" {
 		t.Fatalf("after a replace app = %s %q, want held with a plan id\nlogs:\n%s", held.Result, held.PlanID, h.logs.String())
 	}
 	code, body = do(t, h.handler, "GET", "/readyz", "", "")
@@ -188,7 +188,7 @@ func TestDaemon(t *testing.T) {
 		}
 		h.waitPass(4)
 		st, _ := status(t, h.handler, token)
-		if app := stackOf(t, st, "app"); app.Result != runner.ResultApplied || app.Summary.Add != 1 || app.Summary.Destroy != 1 {
+		if app := stackOf(t, st, "app"); app.Result != history.ResultApplied || app.Summary.Add != 1 || app.Summary.Destroy != 1 {
 			t.Errorf("after the approval app = %+v, want applied with 1 added and 1 destroyed\nlogs:\n%s", app, h.logs.String())
 		}
 		if code, body := do(t, h.handler, "GET", "/readyz", "", ""); code != http.StatusOK {

@@ -12,7 +12,6 @@ import (
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runlog"
-	"github.com/strata-iac/strata/orchestrator/runner"
 )
 
 // TestRunStopsOnCancel cancels the loop while a stack applies: tofu is
@@ -55,7 +54,7 @@ func TestRunStopsOnCancel(t *testing.T) {
 	}
 	defer stores.Close()
 	last, ok, err := stores.History.Last(ctx, "acme", "dev", "slow")
-	if err != nil || !ok || last.Result == history.ResultRunning || last.Result == runner.ResultApplied {
+	if err != nil || !ok || last.Result == history.ResultRunning || last.Result == history.ResultApplied {
 		t.Errorf("History.Last(slow) = %+v, %v, %v, want the interrupted run recorded as not applied", last, ok, err)
 	}
 }

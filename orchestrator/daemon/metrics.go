@@ -10,15 +10,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/strata-iac/strata/orchestrator"
-	"github.com/strata-iac/strata/orchestrator/runner"
+	"github.com/strata-iac/strata/orchestrator/history"
 )
-
-// Results are every result a stack can end a reconcile with, in the order
-// strata_stack_last_result lists them.
-var Results = []string{
-	runner.ResultApplied, runner.ResultPlanned, runner.ResultNoChanges, runner.ResultUnchanged,
-	runner.ResultWaiting, runner.ResultHeld, runner.ResultSkipped, runner.ResultFailed,
-}
 
 // Metric result labels of strata_reconcile_total.
 const (
@@ -74,7 +67,7 @@ func (m *metrics) observe(client, env string, rep *orchestrator.Report, err erro
 		return
 	}
 	for _, s := range rep.Stacks {
-		m.stackRuns.WithLabelValues(client, env, s.Stack, s.Result).Inc()
+		m.stackRuns.WithLabelValues(client, env, s.Stack, string(s.Result)).Inc()
 	}
 }
 
@@ -115,13 +108,15 @@ func (c stateCollector) Collect(ch chan<- prometheus.Metric) {
 		}
 		seen[[2]string{e.client, e.name}] = true
 		for _, s := range e.report.Stacks {
-			results := Results
+			// One series per result strata knows, and the stack's own
+			// should it be another.
+			results := history.Results
 			if !slices.Contains(results, s.Result) {
 				results = append(slices.Clip(results), s.Result)
 			}
 			for _, r := range results {
 				ch <- prometheus.MustNewConstMetric(lastResultDesc, prometheus.GaugeValue, boolValue(r == s.Result),
-					e.client, e.name, s.Stack, r)
+					e.client, e.name, s.Stack, string(r))
 			}
 			ch <- prometheus.MustNewConstMetric(changesDesc, prometheus.GaugeValue, float64(s.Summary.Add), e.client, e.name, s.Stack, "add")
 			ch <- prometheus.MustNewConstMetric(changesDesc, prometheus.GaugeValue, float64(s.Summary.Change), e.client, e.name, s.Stack, "change")

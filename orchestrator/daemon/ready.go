@@ -5,26 +5,16 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/strata-iac/strata/orchestrator/runner"
+	"github.com/strata-iac/strata/orchestrator/history"
 )
 
 // NotFinished is the reason given before the first reconcile finished.
 const NotFinished = "first reconcile not finished"
 
-// readyResults are the results of a stack that is where it should be.
-// Waiting on an upstream contract is by design: the next reconcile retries.
-// A held plan is not among them: it needs a person.
-var readyResults = map[string]bool{
-	runner.ResultApplied:   true,
-	runner.ResultPlanned:   true,
-	runner.ResultNoChanges: true,
-	runner.ResultUnchanged: true,
-	runner.ResultWaiting:   true,
-}
-
 // Ready reports whether every environment's last reconcile ran and left
-// every stack applied, planned, no-changes, unchanged or waiting on an
-// upstream. When not, it says why, one line for each environment or stack
+// every stack ready (history.Result.Ready): applied, planned, no-changes,
+// unchanged or waiting on an upstream. A held plan needs a person, so it
+// is not ready. When not, it says why, one line for each environment or stack
 // that is not ready: "acme/dev jobs: failed: …".
 func (d *Daemon) Ready() (bool, []string) {
 	d.mu.Lock()
@@ -45,15 +35,15 @@ func (d *Daemon) Ready() (bool, []string) {
 			continue
 		}
 		for _, s := range e.report.Stacks {
-			if readyResults[s.Result] {
+			if s.Result.Ready() {
 				continue
 			}
-			result := s.Result
+			result := string(s.Result)
 			if result == "" {
 				result = "no result"
 			}
 			why := oneLine(s.Message)
-			if why == "" && s.Result == runner.ResultHeld {
+			if why == "" && s.Result == history.ResultHeld {
 				why = fmt.Sprintf("plan %s waits for approval", s.PlanID)
 			}
 			reasons = append(reasons, strings.TrimSuffix(fmt.Sprintf("%s %s: %s: %s", e.label(), s.Stack, result, why), ": "))

@@ -8,7 +8,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
-	"github.com/strata-iac/strata/orchestrator/runner"
+	"github.com/strata-iac/strata/orchestrator/history"
 )
 
 // reconcile runs one environment once and keeps what came of it: its
@@ -24,7 +24,7 @@ func (d *Daemon) reconcile(ctx context.Context, e *envState) {
 	d.mu.Unlock()
 
 	d.log.Info(fmt.Sprintf("reconcile #%d of %s started", n, label))
-	rep, err := orchestrator.Reconcile(ctx, e.dir, runner.OpApply, d.cfg.Options)
+	rep, err := orchestrator.Reconcile(ctx, e.dir, history.OperationApply, d.cfg.Options)
 
 	d.mu.Lock()
 	e.running = false

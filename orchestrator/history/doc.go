@@ -7,6 +7,14 @@
 // still "running" when the file is next opened was cut short by a stopped
 // process and is marked "interrupted", so nothing is lost silently.
 //
+// Result and Operation are strata's one vocabulary for how a run ended and
+// what it did: the runner records them, and the report, the daemon's
+// /readyz and metrics and the CLI read them. Result answers Converged
+// (nothing pending), Ready (converged, or waiting on an upstream by
+// design) and Failed. LastGood is the last apply that succeeded, which
+// the next run's cause, removed stacks and the versions report all start
+// from.
+//
 // The file is locked by one process at a time; within that process a
 // Store is safe for any number of goroutines.
 package history

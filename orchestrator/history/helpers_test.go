@@ -31,7 +31,7 @@ func begin(t *testing.T, s *Store, client, env, stack string) Run {
 }
 
 // finish records r with the given result.
-func finish(t *testing.T, s *Store, r Run, result string) Run {
+func finish(t *testing.T, s *Store, r Run, result Result) Run {
 	t.Helper()
 	r.Result = result
 	if err := s.Record(context.Background(), r); err != nil {

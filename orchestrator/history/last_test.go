@@ -14,7 +14,7 @@ func TestLastAndLastMatching(t *testing.T) {
 	finish(t, s, begin(t, s, "acme", "dev", "network"), ResultNoChanges) // #4
 	finish(t, s, begin(t, s, "acme", "dev", "api"), ResultHeld)          // api #1
 
-	result := func(want string) func(Run) bool { return func(r Run) bool { return r.Result == want } }
+	result := func(want Result) func(Run) bool { return func(r Run) bool { return r.Result == want } }
 	tests := []struct {
 		name       string
 		stack      string
@@ -60,5 +60,49 @@ func TestLastUnknownEnvironment(t *testing.T) {
 		if _, ok, err := s.Last(context.Background(), k[0], k[1], "network"); ok || err != nil {
 			t.Errorf("Last(%s/%s/network) = %v, %v, want false, nil", k[0], k[1], ok, err)
 		}
+	}
+}
+
+func TestLastGood(t *testing.T) {
+	s, _ := open(t)
+	ctx := context.Background()
+	run := func(stack string, op Operation, result Result) {
+		t.Helper()
+		r, err := s.Begin(ctx, Run{Client: "acme", Env: "dev", Stack: stack, Operation: op})
+		if err != nil {
+			t.Fatal(err)
+		}
+		finish(t, s, r, result)
+	}
+	run("network", OperationApply, ResultApplied)   // #1
+	run("network", OperationApply, ResultNoChanges) // #2
+	run("network", OperationApply, ResultFailed)    // #3
+	run("network", OperationPlan, ResultNoChanges)  // #4: a plan changes nothing
+	run("network", OperationApply, ResultHeld)      // #5
+	run("api", OperationApply, ResultApplied)       // api #1
+	run("api", OperationApply, ResultUnchanged)     // api #2: never recorded by the runner, never good
+	run("cache", OperationPlan, ResultPlanned)      // cache #1
+	run("cache", OperationApply, ResultWaiting)     // cache #2
+
+	tests := []struct {
+		stack      string
+		wantOK     bool
+		wantNumber int
+	}{
+		{"network", true, 2},
+		{"api", true, 1},
+		{"cache", false, 0},
+		{"cluster", false, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.stack, func(t *testing.T) {
+			got, ok, err := s.LastGood(ctx, "acme", "dev", tt.stack)
+			if err != nil {
+				t.Fatalf("LastGood(%q) error = %v, want nil", tt.stack, err)
+			}
+			if ok != tt.wantOK || got.Number != tt.wantNumber {
+				t.Errorf("LastGood(%q) = #%d, %v, want #%d, %v", tt.stack, got.Number, ok, tt.wantNumber, tt.wantOK)
+			}
+		})
 	}
 }

@@ -71,7 +71,7 @@ func TestOpenMarksInterrupted(t *testing.T) {
 	defer s2.Close()
 	tests := []struct {
 		run        Run
-		wantResult string
+		wantResult Result
 		wantError  string
 	}{
 		{done, ResultApplied, ""},

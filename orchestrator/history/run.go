@@ -5,26 +5,6 @@ import (
 	"time"
 )
 
-// Operations.
-const (
-	OperationPlan  = "plan"
-	OperationApply = "apply"
-)
-
-// Results of a run.
-const (
-	ResultRunning     = "running"     // begun and not yet recorded
-	ResultApplied     = "applied"     // a plan with changes was applied
-	ResultPlanned     = "planned"     // planned only (a plan operation)
-	ResultNoChanges   = "no-changes"  // planned, and the plan had no changes
-	ResultUnchanged   = "unchanged"   // no input changed: neither planned nor applied
-	ResultFailed      = "failed"      // an error; see Error
-	ResultSkipped     = "skipped"     // a dependency did not succeed
-	ResultWaiting     = "waiting"     // an upstream contract is missing
-	ResultHeld        = "held"        // the plan waits for approval
-	ResultInterrupted = "interrupted" // the process stopped during the run
-)
-
 // Summary counts a plan's resource changes.
 type Summary struct {
 	Add     int `json:"add"`
@@ -39,12 +19,11 @@ type Summary struct {
 // read.
 type Run struct {
 	// Number counts the stack's runs from 1; Begin assigns it.
-	Number int    `json:"number"`
-	Client string `json:"client"`
-	Env    string `json:"env"`
-	Stack  string `json:"stack"`
-	// Operation is "plan" or "apply".
-	Operation string `json:"operation"`
+	Number    int       `json:"number"`
+	Client    string    `json:"client"`
+	Env       string    `json:"env"`
+	Stack     string    `json:"stack"`
+	Operation Operation `json:"operation"`
 	// Cause is why the stack changed: install, upgrade, config, variables,
 	// upstream, drift or removed; "" when nothing changed.
 	Cause       string `json:"cause"`
@@ -61,10 +40,9 @@ type Run struct {
 	Inputs    map[string]string `json:"inputs,omitempty"`
 	Upstreams map[string]string `json:"upstreams,omitempty"`
 	Summary   Summary           `json:"summary"`
-	// Result is one of the Result constants.
-	Result string `json:"result"`
-	Error  string `json:"error"`
-	PlanID string `json:"planId"`
+	Result    Result            `json:"result"`
+	Error     string            `json:"error"`
+	PlanID    string            `json:"planId"`
 	// Contract is the key of the contract document the run published, if
 	// any.
 	Contract  string        `json:"contract"`

@@ -6,12 +6,38 @@ import (
 	"log/slog"
 	"math"
 
+	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
 
-// apply applies exactly the saved plan file and logs each resource as it
-// completes, in the seed's words.
-func (r *Runner) apply(ctx context.Context, log *slog.Logger, ws *workspace, planFile string, p planned) error {
+// apply applies exactly the plan file the gate let through. An approved
+// plan that cannot be applied (tofu finds it stale, say) must not be tried
+// forever: it is released, and the next run plans afresh and holds that
+// plan for approval.
+func (r *Runner) apply(ctx context.Context, st *runState) error {
+	if !st.plan.changed {
+		return nil
+	}
+	err := r.applyPlan(ctx, st.log, st.ws, st.planFile, st.plan)
+	if st.release != nil {
+		if rerr := st.release(); rerr != nil {
+			st.log.Warn(rerr.Error())
+		}
+	}
+	if err != nil {
+		if st.release != nil {
+			return fmt.Errorf("the approved plan %s could not be applied, so it was released and the next run holds a fresh plan: %w", st.review.PlanID, err)
+		}
+		return err
+	}
+	st.run.Result = history.ResultApplied
+	st.message = st.applied
+	return nil
+}
+
+// applyPlan applies exactly the saved plan file and logs each resource as
+// it completes, in the seed's words.
+func (r *Runner) applyPlan(ctx context.Context, log *slog.Logger, ws *workspace, planFile string, p planned) error {
 	var summary *tofu.Summary
 	err := ws.tofu.Apply(ctx, planFile, func(e tofu.Event) {
 		switch e.Type {

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -22,6 +23,19 @@ const (
 type cause struct {
 	name string
 	line string
+}
+
+// classifyCause names why the plan differs from the last good apply, and
+// logs it when the plan has changes.
+func (r *Runner) classifyCause(_ context.Context, st *runState) error {
+	c := classify(st.prev, st.hasPrev, st.req, st.in, st.plan.changed)
+	st.cause = c
+	st.run.Cause = c.name
+	if c.line != "" && st.plan.changed {
+		st.why = c.line
+		st.log.Info(c.line)
+	}
+	return nil
 }
 
 // classify names why a stack's plan differs from its last good apply. The

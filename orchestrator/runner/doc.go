@@ -1,17 +1,35 @@
-// Package runner runs one stack, as a list of steps:
+// Package runner runs one stack, as lists of steps over one run state.
 //
-//  1. gather the inputs: variables and the upstream contracts it reads;
-//  2. skip the run when no input changed and no drift check is due;
-//  3. prepare the workspace;
-//  4. init, with a cached workspace and the shared plugin cache;
-//  5. `plan -out`, then `show -json`;
-//  6. classify the cause of the change;
-//  7. policy: evaluate the plan with Rego, then apply it, apply the saved
-//     plan a person approved, or hold it for approval;
-//  8. apply exactly that plan file;
-//  9. read the outputs and publish the contract;
-//  10. record the run.
+// Run first decides whether the stack runs at all:
 //
-// Each step is a small function returning a result or an error; the run's
-// record and its log lines are written in one place, in Run.
+//  1. gather the inputs: variables and the upstream contracts it reads (a
+//     contract that does not exist yet makes the stack wait);
+//  2. read the last good apply, which what changed is worked out against;
+//  3. skip an apply, unchanged, when no input changed and no drift check
+//     is due.
+//
+// Then the run begins, recorded as running, and its steps run under the
+// run's timeout:
+//
+//  4. prepare the workspace;
+//  5. init, with a cached workspace and the shared plugin cache;
+//  6. `plan -out`, then `show -json`;
+//  7. classify the cause of the change;
+//  8. a plan without changes ends there; an apply goes on to publish;
+//  9. review: the policy judges the plan; a plan operation ends there;
+//  10. gate: the fresh plan may be applied, or the saved plan a person
+//     approved, or the plan is held for approval;
+//  11. apply exactly that plan file;
+//  12. read the outputs and publish the contract.
+//
+// Remove runs the same steps for a stack that left the environment: it
+// reopens the workspace its last run left, plans the destruction of
+// everything in it, and once that is applied says in the stack's contract
+// that it is no longer installed.
+//
+// Each step is a function over the run state that adds what it finds, or
+// returns why the run cannot go on. The stack's result is decided, logged
+// and recorded in one place (finish.go), and the report reads it.
+// Policies fail closed: a policy that could not be loaded is a
+// FailingPolicy, and every plan with changes is then held.
 package runner

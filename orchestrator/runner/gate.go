@@ -2,12 +2,13 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"log/slog"
 	"path/filepath"
 	"strings"
 
 	"github.com/strata-iac/strata/orchestrator/approval"
+	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/policy"
 )
 
@@ -15,6 +16,28 @@ import (
 type Policy interface {
 	Eval(ctx context.Context, planJSON []byte, meta policy.Meta) (policy.Decision, error)
 }
+
+// FailingPolicy is the policy of a reconcile whose policies could not be
+// loaded: it fails every plan, so every plan with changes is held, never
+// applied (policies fail closed).
+func FailingPolicy(err error) Policy {
+	return failingPolicy{fmt.Errorf("policy failed to load: %w", err)}
+}
+
+// failingPolicy fails every evaluation with err, which says why there is
+// no policy to judge by.
+type failingPolicy struct{ err error }
+
+func (p failingPolicy) Eval(context.Context, []byte, policy.Meta) (policy.Decision, error) {
+	return policy.Decision{}, &noPolicyError{p.err}
+}
+
+// noPolicyError is a failingPolicy's answer: the plan was not judged,
+// because there is no policy to judge it by.
+type noPolicyError struct{ err error }
+
+func (e *noPolicyError) Error() string { return e.err.Error() }
+func (e *noPolicyError) Unwrap() error { return e.err }
 
 // Review is the policy's word on one plan.
 type Review struct {
@@ -30,31 +53,46 @@ type Review struct {
 // failed.
 func (rv Review) Denied() bool { return rv.Err != nil || len(rv.Decision.Denies) > 0 }
 
-// review evaluates the plan with the policy and logs every finding.
-func (r *Runner) review(ctx context.Context, log *slog.Logger, req Request, p planned, c cause, fromVersion string) Review {
-	id, err := policy.PlanID(p.plan.JSON)
+// review has the policy judge a plan with changes. A plan operation ends
+// there, planned, saying whether an apply would hold the plan.
+func (r *Runner) review(ctx context.Context, st *runState) error {
+	if !st.plan.changed {
+		return nil
+	}
+	rv := r.evaluate(ctx, st)
+	st.review = &rv
+	st.run.PlanID = rv.PlanID
+	if st.req.Operation == history.OperationPlan {
+		st.run.Result = history.ResultPlanned
+		st.message = fmt.Sprintf("plan: %s", st.plan.summaryLine())
+		if rv.Denied() {
+			st.message += fmt.Sprintf("; plan %s would be held for approval", rv.PlanID)
+		}
+		st.done = true
+	}
+	return nil
+}
+
+// evaluate evaluates the plan with the policy and logs every finding.
+func (r *Runner) evaluate(ctx context.Context, st *runState) Review {
+	req, log := st.req, st.log
+	id, err := policy.PlanID(st.plan.plan.JSON)
 	if err != nil {
 		return Review{Err: fmt.Errorf("derive plan id: %w", err)}
 	}
 	rv := Review{PlanID: id}
-	switch {
-	case r.cfg.PolicyErr != nil:
-		rv.Err = fmt.Errorf("policy failed to load: %w", r.cfg.PolicyErr)
-	case r.cfg.Policy == nil:
-		rv.Err = fmt.Errorf("no policy engine is configured")
-	default:
-		rv.Decision, rv.Err = r.cfg.Policy.Eval(ctx, p.plan.JSON, policy.Meta{
-			Stack:            req.Stack.Name,
-			Client:           req.Client,
-			Environment:      req.Env,
-			EnvironmentClass: req.Class,
-			Cause:            c.name,
-			FromVersion:      fromVersion,
-			ToVersion:        req.Artifact.Version,
-		})
-		if rv.Err != nil {
-			rv.Err = fmt.Errorf("policy failed to evaluate: %w", rv.Err)
-		}
+	rv.Decision, rv.Err = r.cfg.Policy.Eval(ctx, st.plan.plan.JSON, policy.Meta{
+		Stack:            req.Stack.Name,
+		Client:           req.Client,
+		Environment:      req.Env,
+		EnvironmentClass: req.Class,
+		Cause:            st.cause.name,
+		FromVersion:      st.prev.ToVersion,
+		ToVersion:        req.Artifact.Version,
+	})
+	var none *noPolicyError
+	if rv.Err != nil && !errors.As(rv.Err, &none) {
+		rv.Err = fmt.Errorf("policy failed to evaluate: %w", rv.Err)
 	}
 	if rv.Err != nil {
 		log.Error("policy: " + rv.Err.Error() + "; the plan is held (policies fail closed)")
@@ -83,7 +121,22 @@ func orPlan(addr string) string {
 // plan file to apply: the fresh one when policy allows it, or the saved
 // plan a person approved when the fresh plan has the same id. Otherwise the
 // plan is held: kept with its JSON and a summary, and a *HeldError returned.
-func (r *Runner) gate(ctx context.Context, log *slog.Logger, req Request, ws *workspace, p planned, c cause, rv Review) (planFile string, release func() error, err error) {
+func (r *Runner) gate(ctx context.Context, st *runState) error {
+	if !st.plan.changed {
+		return nil
+	}
+	planFile, release, err := r.decide(ctx, st)
+	if err != nil {
+		return err
+	}
+	st.planFile, st.release = planFile, release
+	return nil
+}
+
+// decide is the gate's decision: the plan file to apply and the approval
+// to release once it is applied, or why the plan is held.
+func (r *Runner) decide(ctx context.Context, st *runState) (planFile string, release func() error, err error) {
+	req, log, ws, p, c, rv := st.req, st.log, st.ws, st.plan, st.cause, *st.review
 	s := req.Stack
 	var reason string
 	switch {

@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/strata-iac/strata/contracts"
-	"github.com/strata-iac/strata/contracts/stores"
 )
 
 // AppVersionVar is the variable that receives the stack's resolved
@@ -38,9 +37,20 @@ type inputs struct {
 	fingerprint string
 }
 
-// gatherInputs reads the consumed contracts and assembles the variables.
-// A contract that does not exist yet is a *WaitingError.
-func (r *Runner) gatherInputs(ctx context.Context, req Request) (inputs, error) {
+// gatherInputs reads the stack's inputs, and notes their hashes in the
+// run. A contract that does not exist yet is a *WaitingError.
+func (r *Runner) gatherInputs(ctx context.Context, st *runState) error {
+	in, err := r.readInputs(ctx, st.req)
+	if err != nil {
+		return err
+	}
+	st.in = in
+	st.run.Fingerprint, st.run.Inputs, st.run.Upstreams = in.fingerprint, in.varHashes, in.upstreamHashes
+	return nil
+}
+
+// readInputs reads the consumed contracts and assembles the variables.
+func (r *Runner) readInputs(ctx context.Context, req Request) (inputs, error) {
 	s := req.Stack
 	in := inputs{
 		vars:           make(map[string]any, len(s.Vars)+len(s.Consumes)+1),
@@ -76,7 +86,7 @@ func (r *Runner) gatherInputs(ctx context.Context, req Request) (inputs, error) 
 		in.upstreamHashes[c.Contract] = doc.ContentHash()
 	}
 	for _, m := range s.ConsumesMatching {
-		docs, err := stores.ReadPath(ctx, r.cfg.Contracts, r.cfg.ContractPrefix)
+		docs, err := contracts.ReadPath(ctx, r.cfg.Contracts, r.cfg.ContractPrefix)
 		if err != nil {
 			return in, fmt.Errorf("gather inputs of stack %s: read contracts under %s: %w", s.Name, r.cfg.ContractPrefix, err)
 		}

@@ -2,7 +2,9 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -19,7 +21,8 @@ var initMu sync.Mutex
 
 // init runs `tofu init` unless the workspace was already initialised for
 // the same code and backend.
-func (r *Runner) init(ctx context.Context, log *slog.Logger, ws *workspace) error {
+func (r *Runner) init(ctx context.Context, st *runState) error {
+	log, ws := st.log, st.ws
 	marker := filepath.Join(ws.dir, ".terraform", initMarkerName)
 	if b, err := os.ReadFile(marker); err == nil && string(b) == ws.initKey {
 		log.Debug("init: workspace already initialised")
@@ -39,7 +42,8 @@ func (r *Runner) init(ctx context.Context, log *slog.Logger, ws *workspace) erro
 	return atomicfile.Write(marker, []byte(ws.initKey), 0o600)
 }
 
-// planned is a saved plan, read back.
+// planned is a saved plan, read back. plan is nil for a plan without
+// changes, which is never shown.
 type planned struct {
 	plan    *tofu.Plan
 	changed bool
@@ -51,17 +55,52 @@ func (p planned) summaryLine() string {
 	return fmt.Sprintf("%d to add, %d to change, %d to destroy", p.summary.Add, p.summary.Change, p.summary.Destroy)
 }
 
-// plan runs `tofu plan -out`, reads the plan with `show -json`, keeps the
-// JSON beside the plan file, and logs each change.
-func (r *Runner) plan(ctx context.Context, log *slog.Logger, ws *workspace) (planned, error) {
-	if _, err := ws.tofu.Plan(ctx, tofu.PlanOptions{Out: ws.planFile, VarFiles: []string{ws.varFile}, Destroy: ws.destroy}, diagnostics(log)); err != nil {
+// plan runs `tofu plan -out`. A plan with changes is read back with
+// `show -json`, its JSON kept beside the plan file, and each change logged.
+// A plan without changes (exit code 0, no change in tofu's JSON stream) is
+// not shown: that is one tofu process for a stack that has not drifted.
+func (r *Runner) plan(ctx context.Context, st *runState) error {
+	p, err := r.planWorkspace(ctx, st.log, st.ws)
+	if err != nil {
+		return err
+	}
+	st.plan = p
+	st.run.Summary = p.summary
+	return nil
+}
+
+// noChanges ends a plan without changes: a plan operation is done, and an
+// apply goes on to publish its contract.
+func (r *Runner) noChanges(_ context.Context, st *runState) error {
+	if st.plan.changed {
+		return nil
+	}
+	st.run.Result = history.ResultNoChanges
+	st.message = "no changes, the infrastructure is up to date"
+	st.done = st.req.Operation == history.OperationPlan
+	return nil
+}
+
+func (r *Runner) planWorkspace(ctx context.Context, log *slog.Logger, ws *workspace) (planned, error) {
+	changes, err := ws.tofu.Plan(ctx, tofu.PlanOptions{Out: ws.planFile, VarFiles: []string{ws.varFile}, Destroy: ws.destroy}, diagnostics(log))
+	if err != nil {
 		return planned{}, err
+	}
+	planJSON := filepath.Join(ws.dir, planJSONFileName)
+	if !changes {
+		// The JSON of an older plan must not pass for this one.
+		if err := os.Remove(planJSON); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return planned{}, fmt.Errorf("remove old plan json: %w", err)
+		}
+		out := planned{}
+		log.Info("plan: " + out.summaryLine())
+		return out, nil
 	}
 	p, err := ws.tofu.Show(ctx, ws.planFile)
 	if err != nil {
 		return planned{}, err
 	}
-	if err := atomicfile.Write(filepath.Join(ws.dir, planJSONFileName), p.JSON, 0o600); err != nil {
+	if err := atomicfile.Write(planJSON, p.JSON, 0o600); err != nil {
 		return planned{}, fmt.Errorf("save plan json: %w", err)
 	}
 	sum := p.Summary()

@@ -13,8 +13,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/strata-iac/strata/registry-mirror/mirror"
-
 	"github.com/strata-iac/strata/orchestrator/internal/atomicfile"
 
 	"github.com/strata-iac/strata/orchestrator/tofu"
@@ -48,11 +46,11 @@ type workspace struct {
 // prepare lays the stack's code into its workspace, keeping the workspace's
 // .terraform directory (providers and modules already installed), and
 // writes the variables, the backend and the tofu CLI configuration.
-func (r *Runner) prepare(ctx context.Context, req Request, in inputs) (*workspace, error) {
-	s := req.Stack
+func (r *Runner) prepare(ctx context.Context, st *runState) error {
+	req, in, s := st.req, st.in, st.req.Stack
 	dir := r.workspaceDir(req)
-	fail := func(err error) (*workspace, error) {
-		return nil, fmt.Errorf("prepare workspace of stack %s: %w", s.Name, err)
+	fail := func(err error) error {
+		return fmt.Errorf("prepare workspace of stack %s: %w", s.Name, err)
 	}
 	if err := ctx.Err(); err != nil {
 		return fail(err)
@@ -97,13 +95,14 @@ func (r *Runner) prepare(ctx context.Context, req Request, in inputs) (*workspac
 		return fail(err)
 	}
 	key := sha256.Sum256([]byte(req.Artifact.Digest + "\n" + backend))
-	return &workspace{
+	st.ws = &workspace{
 		dir:      dir,
 		planFile: filepath.Join(dir, planFileName),
 		varFile:  varFile,
 		initKey:  hex.EncodeToString(key[:]),
 		tofu:     tw,
-	}, nil
+	}
+	return nil
 }
 
 // StateBackend is where a stack's state goes when its Terraform object has
@@ -197,10 +196,7 @@ func (r *Runner) writeCLIConfig() (string, error) {
 		return "", err
 	}
 	path := filepath.Join(r.cfg.StateDir, cliConfigName)
-	body := fmt.Sprintf("plugin_cache_dir = %s\n", strconv.Quote(cache))
-	if r.cfg.ProviderMirror != "" {
-		body = mirror.CLIConfig(r.cfg.ProviderMirror, cache)
-	}
+	body := tofu.CLIConfig(r.cfg.ProviderMirror, cache)
 	r.cliConfigMu.Lock()
 	defer r.cliConfigMu.Unlock()
 	if b, err := os.ReadFile(path); err != nil || string(b) != body {

@@ -12,12 +12,19 @@ import (
 	"github.com/strata-iac/strata/orchestrator/history"
 )
 
-// publish reads the stack's outputs and publishes them as its contract
+// publish reads an apply's outputs and publishes them as its contract
 // document, when the stack produces one. An unchanged document is not
-// written again, so its updatedAt says when its content last changed.
-func (r *Runner) publish(ctx context.Context, log *slog.Logger, req Request, ws *workspace, run *history.Run) error {
-	s := req.Stack
-	if s.Produces == "" {
+// written again, so its updatedAt says when its content last changed; and
+// after a plan without changes whose contract is current, the outputs are
+// not even read.
+func (r *Runner) publish(ctx context.Context, st *runState) error {
+	log, req, ws, run, s := st.log, st.req, st.ws, &st.run, st.req.Stack
+	if s.Produces == "" || req.Operation == history.OperationPlan {
+		return nil
+	}
+	if !st.plan.changed && r.contractCurrent(ctx, st) {
+		run.Contract = st.prev.Contract
+		log.Debug("contract " + st.prev.Contract + " unchanged: same inputs as run #" + fmt.Sprint(st.prev.Number) + " and no changes")
 		return nil
 	}
 	key := r.contractKey(s.Produces)
@@ -39,7 +46,7 @@ func (r *Runner) publish(ctx context.Context, log *slog.Logger, req Request, ws 
 	switch {
 	case err == nil && old.ContentHash() == doc.ContentHash():
 		log.Debug("contract " + key + " unchanged")
-		return nil
+		return r.recordSchema(log, s.Produces, old)
 	case err != nil && !errors.Is(err, contracts.ErrNotFound):
 		return fail(err)
 	}
@@ -49,7 +56,46 @@ func (r *Runner) publish(ctx context.Context, log *slog.Logger, req Request, ws 
 	log.Info("published contract "+key,
 		"public", names(doc.Public),
 		"private", names(doc.Private))
+	return r.recordSchema(log, s.Produces, doc)
+}
+
+// recordSchema records the published contract's keys and types in its
+// schema history, and says when its schema version moves.
+func (r *Runner) recordSchema(log *slog.Logger, contract string, doc contracts.Document) error {
+	if r.cfg.Schemas == nil {
+		return nil
+	}
+	before, _, err := r.cfg.Schemas.Get(contract)
+	if err != nil {
+		return err
+	}
+	after, err := r.cfg.Schemas.Record(contract, doc, r.cfg.Now())
+	if err != nil {
+		return err
+	}
+	if before.Version != 0 && after.Version != before.Version {
+		log.Warn(fmt.Sprintf("contract %s schema version %d: a breaking change since version %d", contract, after.Version, before.Version))
+	}
 	return nil
+}
+
+// contractCurrent reports whether a stack whose plan has no changes can
+// keep its published contract without reading its outputs again: its
+// inputs are those of its last good apply, which published the contract
+// under the same key, and the contract is still there. A plan without
+// changes means the outputs in state are what that apply left, so reading
+// them (one more tofu process) would only find the same document.
+func (r *Runner) contractCurrent(ctx context.Context, st *runState) bool {
+	s, in, prev, hasPrev := st.req.Stack, st.in, st.prev, st.hasPrev
+	if s.Produces == "" {
+		return false // nothing to publish, nothing to read
+	}
+	key := r.contractKey(s.Produces)
+	if !hasPrev || prev.Fingerprint != in.fingerprint || prev.Contract != key {
+		return false
+	}
+	_, err := r.cfg.Contracts.Get(ctx, key)
+	return err == nil
 }
 
 // names lists a document part's keys, never its values.

@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"time"
@@ -16,7 +15,7 @@ import (
 // RemoveRequest is a stack that left the environment: its Terraform object
 // is no longer in the repository, but its resources still exist.
 type RemoveRequest struct {
-	Operation          Operation
+	Operation          history.Operation
 	Client, Env, Class string
 	EnvDir             string
 	Stack              string
@@ -28,88 +27,90 @@ type RemoveRequest struct {
 // the workspace its last run left (its code is gone from the repository).
 // The destroy plan goes through policy like any other, so by default it is
 // held for a person; once applied, the stack's contract says
-// "installed": false.
+// "installed": false. It runs the same steps as Run where it can.
 func (r *Runner) Remove(ctx context.Context, rr RemoveRequest) (Result, error) {
-	log := r.cfg.Logger.With("stack", rr.Stack)
-	started := r.cfg.Now()
 	req := Request{
 		Operation: rr.Operation, Client: rr.Client, Env: rr.Env, Class: rr.Class, EnvDir: rr.EnvDir,
 		// A stack that left has no spec.approvePlan any more: policy alone
 		// decides.
 		Stack: &environment.Stack{Name: rr.Stack, ApprovePlan: "auto", File: "(removed from the repository)"},
 	}
+	st := r.newState(req, &rr)
+	st.prev, st.hasPrev = rr.Last, true
+	st.run.Cause, st.run.FromVersion, st.run.Digest, st.run.Contract = CauseRemoved, rr.Last.ToVersion, rr.Last.Digest, rr.Last.Contract
+	st.applied = "the stack is removed"
 	dir := r.workspaceDir(req)
 	if _, err := os.Stat(filepath.Join(dir, varFileName)); err != nil {
-		err = fmt.Errorf("remove stack %s: it left the environment, but its workspace %s is gone, so strata cannot plan its destruction; "+
-			"its resources and state are untouched: destroy them with tofu from its last code, or put the stack back", rr.Stack, dir)
-		log.Error(err.Error())
-		return Result{Stack: rr.Stack, Message: err.Error()}, err
+		return r.unrecorded(st, fmt.Errorf("remove stack %s: it left the environment, but its workspace %s is gone, so strata cannot plan its destruction; "+
+			"its resources and state are untouched: destroy them with tofu from its last code, or put the stack back", rr.Stack, dir))
 	}
-	run, err := r.cfg.History.Begin(ctx, history.Run{
-		Client: rr.Client, Env: rr.Env, Stack: rr.Stack,
-		Operation:   string(rr.Operation),
-		Cause:       CauseRemoved,
-		FromVersion: rr.Last.ToVersion,
-		Digest:      rr.Last.Digest,
-		Contract:    rr.Last.Contract,
-		StartedAt:   started.UTC(),
-	})
-	if err != nil {
-		return Result{Stack: rr.Stack}, fmt.Errorf("remove stack %s: %w", rr.Stack, err)
+	if err := r.begin(ctx, st); err != nil {
+		return r.unrecorded(st, err)
 	}
-	log.Info(fmt.Sprintf("run #%d started", run.Number), "operation", string(rr.Operation), "mode", "auto", "version", "removed")
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
 	defer cancel()
-	out, err := r.removeSteps(ctx, log, req, rr, dir, &run)
-	return r.finish(ctx, log, run, out, err, started)
+	return r.finish(ctx, st, do(ctx, st, []step{
+		r.reopenWorkspace,
+		r.init,
+		r.removalCause,
+		r.plan,
+		r.nothingToDestroy,
+		r.review,
+		r.gate,
+		r.apply,
+		r.unpublish,
+	}))
 }
 
-func (r *Runner) removeSteps(ctx context.Context, log *slog.Logger, req Request, rr RemoveRequest, dir string, run *history.Run) (outcome, error) {
-	var out outcome
+// reopenWorkspace opens the workspace the stack's last run left, to plan
+// the destruction of everything in it.
+func (r *Runner) reopenWorkspace(_ context.Context, st *runState) error {
+	dir := r.workspaceDir(st.req)
 	tw, err := r.openTofu(dir)
 	if err != nil {
-		return out, err
+		return err
 	}
-	ws := &workspace{dir: dir, planFile: filepath.Join(dir, planFileName), varFile: filepath.Join(dir, varFileName), tofu: tw, destroy: true}
+	st.ws = &workspace{dir: dir, planFile: filepath.Join(dir, planFileName), varFile: filepath.Join(dir, varFileName), tofu: tw, destroy: true}
 	if b, err := os.ReadFile(filepath.Join(dir, ".terraform", initMarkerName)); err == nil {
-		ws.initKey = string(b) // initialised by the last run, for the same code
+		st.ws.initKey = string(b) // initialised by the last run, for the same code
 	}
-	if err := r.init(ctx, log, ws); err != nil {
-		return out, err
+	return nil
+}
+
+// removalCause says why the stack changes: it left the environment.
+func (r *Runner) removalCause(_ context.Context, st *runState) error {
+	st.cause = cause{CauseRemoved, fmt.Sprintf("removing the infrastructure: stack %s left the environment (last applied at version %s)",
+		st.removal.Stack, orNone(st.removal.Last.ToVersion))}
+	st.log.Info(st.cause.line)
+	st.why = st.cause.line
+	return nil
+}
+
+// nothingToDestroy ends a removal whose plan destroys nothing: a plan
+// operation is done; an apply has removed the stack, and goes on to say so
+// in its contract.
+func (r *Runner) nothingToDestroy(_ context.Context, st *runState) error {
+	if st.plan.changed {
+		return nil
 	}
-	c := cause{CauseRemoved, fmt.Sprintf("removing the infrastructure: stack %s left the environment (last applied at version %s)", rr.Stack, orNone(rr.Last.ToVersion))}
-	log.Info(c.line)
-	out.why = c.line
-	plan, err := r.plan(ctx, log, ws)
-	if err != nil {
-		return out, err
+	if st.req.Operation == history.OperationPlan {
+		st.run.Result = history.ResultNoChanges
+		st.message = "nothing left to destroy"
+		st.done = true
+		return nil
 	}
-	out.changes = plan.lines
-	run.Summary = plan.summary
-	if !plan.changed {
-		if req.Operation == OpPlan {
-			run.Result = ResultNoChanges
-			out.message = "nothing left to destroy"
-			return out, nil
-		}
-		run.Result = ResultApplied
-		out.message = "nothing left to destroy; the stack is removed"
-		return out, r.unpublish(ctx, log, rr)
-	}
-	applied, err := r.decideAndApply(ctx, log, req, ws, plan, c, rr.Last.ToVersion, run, &out)
-	if err != nil || !applied {
-		return out, err
-	}
-	out.message = "the stack is removed"
-	return out, r.unpublish(ctx, log, rr)
+	st.run.Result = history.ResultApplied
+	st.message = "nothing left to destroy; the stack is removed"
+	return nil
 }
 
 // unpublish replaces a removed stack's contract with a document that says
 // it is no longer installed, so that consumers and External Secrets see it
 // go rather than read stale values.
-func (r *Runner) unpublish(ctx context.Context, log *slog.Logger, rr RemoveRequest) error {
+func (r *Runner) unpublish(ctx context.Context, st *runState) error {
+	log, rr := st.log, st.removal
 	key := rr.Last.Contract
-	if key == "" {
+	if key == "" || st.req.Operation == history.OperationPlan {
 		return nil
 	}
 	doc := contracts.Document{

@@ -13,31 +13,9 @@ import (
 	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/lineage"
 	"github.com/strata-iac/strata/orchestrator/source"
 	"github.com/strata-iac/strata/orchestrator/tofu"
-)
-
-// Operation is what a run does with its plan.
-type Operation string
-
-// Operations.
-const (
-	// OpPlan plans and reports, and changes nothing.
-	OpPlan Operation = "plan"
-	// OpApply plans, then applies the plan when it is allowed.
-	OpApply Operation = "apply"
-)
-
-// Results of a run, as recorded in history.
-const (
-	ResultApplied   = "applied"
-	ResultPlanned   = "planned"
-	ResultNoChanges = "no-changes"
-	ResultUnchanged = "unchanged"
-	ResultFailed    = "failed"
-	ResultSkipped   = "skipped"
-	ResultWaiting   = "waiting"
-	ResultHeld      = "held"
 )
 
 // Defaults.
@@ -57,13 +35,15 @@ type Config struct {
 	// ContractPrefix the key prefix (contracts.DefaultPrefix when empty).
 	Contracts      contracts.Store
 	ContractPrefix string
+	// Schemas keeps the schema history of published contracts; none is
+	// kept when nil.
+	Schemas *lineage.Store
 	// History records every run.
 	History *history.Store
-	// Policy judges every plan with changes. PolicyErr, when set, is why
-	// the policy could not be loaded: every plan with changes is then
-	// held (policies fail closed).
-	Policy    Policy
-	PolicyErr error
+	// Policy judges every plan with changes. A policy that could not be
+	// loaded is a FailingPolicy, and none at all is one too: every plan
+	// with changes is then held (policies fail closed).
+	Policy Policy
 	// Approvals keeps held plans and their approvals.
 	Approvals *approval.Store
 	// Backend is where state goes for stacks without a
@@ -107,12 +87,15 @@ func New(cfg Config) *Runner {
 	if cfg.ContractPrefix == "" {
 		cfg.ContractPrefix = contracts.DefaultPrefix
 	}
+	if cfg.Policy == nil {
+		cfg.Policy = failingPolicy{errors.New("no policy engine is configured")}
+	}
 	return &Runner{cfg: cfg}
 }
 
 // Request is one stack to run.
 type Request struct {
-	Operation Operation
+	Operation history.Operation
 	// Client, Env and Class identify the environment.
 	Client, Env, Class string
 	Stack              *environment.Stack
@@ -128,8 +111,9 @@ type Request struct {
 // Result is what a run did.
 type Result struct {
 	Stack string
-	// Run is the recorded run; its Number is 0 when nothing was recorded
-	// (an unchanged stack that was not re-planned).
+	// Run is the recorded run, and Run.Result the stack's result, always
+	// set. Its Number is 0 when nothing was recorded (an unchanged stack
+	// that was not re-planned, a failure that could not be recorded).
 	Run history.Run
 	// Changes are the planned resource changes, as "verb address".
 	Changes []string
@@ -172,238 +156,114 @@ func (e *HeldError) Error() string {
 
 // Run runs one stack and records it. The returned error is nil when the
 // stack is in its desired state (or, for a plan, planned); a
-// *WaitingError, a *HeldError or a failure otherwise.
+// *WaitingError, a *HeldError or a failure otherwise. Either way the
+// Result's Run.Result says how the stack ended.
+//
+// The stack's run is two lists of steps: the first decides whether it
+// runs at all; then the run begins, is recorded as running, and the
+// second runs under the run's timeout.
 func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
-	s := req.Stack
-	log := r.cfg.Logger.With("stack", s.Name)
-	started := r.cfg.Now()
-	res := Result{Stack: s.Name}
-
-	in, err := r.gatherInputs(ctx, req)
-	var waiting *WaitingError
-	if errors.As(err, &waiting) {
-		log.Info(waiting.Error())
-		// Still waiting for the same contract: the run that said so first
-		// stands, so that a loop does not add a run every pass.
-		if last, ok, lerr := r.cfg.History.Last(ctx, req.Client, req.Env, s.Name); lerr == nil && ok &&
-			last.Result == ResultWaiting && last.Error == waiting.Error() {
-			res.Run, res.Message = last, waiting.Error()
-			return res, err
-		}
-		run, rerr := r.recordOnly(ctx, req, ResultWaiting, waiting.Error(), started)
-		res.Run, res.Message = run, waiting.Error()
-		return res, errors.Join(err, rerr)
+	st := r.newState(req, nil)
+	st.run.ToVersion, st.run.Digest = req.Artifact.Version, req.Artifact.Digest
+	st.applied = "the infrastructure is up to date"
+	if err := do(ctx, st, []step{
+		r.gatherInputs,
+		r.readLastGood,
+		r.skipWhenUpToDate,
+	}); err != nil || st.done {
+		return r.notBegun(ctx, st, err)
 	}
-	if err != nil {
-		log.Error(err.Error())
-		run, rerr := r.recordOnly(ctx, req, ResultFailed, err.Error(), started)
-		res.Run, res.Message = run, err.Error()
-		return res, errors.Join(err, rerr)
+	if err := r.begin(ctx, st); err != nil {
+		return r.unrecorded(st, err)
 	}
-
-	prev, hasPrev, err := r.lastGood(ctx, req)
-	if err != nil {
-		return res, err
-	}
-	if up, why := r.upToDate(ctx, req, in, prev, hasPrev); up {
-		log.Info("up to date: " + why)
-		res.Message = "up to date: " + why
-		res.Run = history.Run{
-			Client: req.Client, Env: req.Env, Stack: s.Name,
-			Operation: prev.Operation, Result: ResultUnchanged,
-			ToVersion: prev.ToVersion, Digest: prev.Digest, Contract: prev.Contract,
-		}
-		return res, nil
-	}
-
-	run, err := r.cfg.History.Begin(ctx, history.Run{
-		Client: req.Client, Env: req.Env, Stack: s.Name,
-		Operation:   string(req.Operation),
-		FromVersion: prev.ToVersion,
-		ToVersion:   req.Artifact.Version,
-		Digest:      req.Artifact.Digest,
-		Fingerprint: in.fingerprint,
-		Inputs:      in.varHashes,
-		Upstreams:   in.upstreamHashes,
-		StartedAt:   started.UTC(),
-	})
-	if err != nil {
-		return res, fmt.Errorf("run stack %s: %w", s.Name, err)
-	}
-	log.Info(fmt.Sprintf("run #%d started", run.Number),
-		"operation", string(req.Operation), "mode", mode(s), "version", versionOrDigest(req.Artifact))
-
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
 	defer cancel()
-	out, err := r.steps(ctx, log, req, in, prev, hasPrev, &run)
-	return r.finish(ctx, log, run, out, err, started)
+	return r.finish(ctx, st, do(ctx, st, []step{
+		r.prepare,
+		r.init,
+		r.plan,
+		r.classifyCause,
+		r.noChanges,
+		r.review,
+		r.gate,
+		r.apply,
+		r.publish,
+	}))
 }
 
-// finish ends a run that got as far as tofu: it says why a run that
-// failed failed, logs the run's last line and records it. The record is
-// written even when the run was interrupted: a cancelled context must not
-// lose history.
-func (r *Runner) finish(ctx context.Context, log *slog.Logger, run history.Run, out outcome, err error, started time.Time) (Result, error) {
-	err = explainLock(err)
-	switch {
-	case err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
-		err = fmt.Errorf("run timed out after %s: %w", r.cfg.Timeout, err)
-	case err != nil && errors.Is(ctx.Err(), context.Canceled):
-		err = fmt.Errorf("run interrupted: strata was stopped, and tofu with it, gracefully: %w", err)
+// newState starts the state of a run of req: its run, as it will be
+// begun, names the stack and what was asked.
+func (r *Runner) newState(req Request, removal *RemoveRequest) *runState {
+	started := r.cfg.Now()
+	return &runState{
+		req:     req,
+		log:     r.cfg.Logger.With("stack", req.Stack.Name),
+		started: started,
+		removal: removal,
+		run: history.Run{
+			Client: req.Client, Env: req.Env, Stack: req.Stack.Name,
+			Operation: req.Operation,
+			StartedAt: started.UTC(),
+		},
 	}
-	res := Result{Stack: run.Stack, Changes: out.changes, Review: out.review, Why: out.why}
-	run.Duration = r.cfg.Now().Sub(started)
-	var held *HeldError
-	switch {
-	case errors.As(err, &held):
-		run.Result = ResultHeld
-		run.Error = held.Error()
-		res.Message = held.Error()
-		log.Warn(fmt.Sprintf("run #%d finished in %s: %s", run.Number, round(run.Duration), held.Error()))
-	case err != nil:
-		run.Result = ResultFailed
-		run.Error = err.Error()
-		res.Message = err.Error()
-		log.Error(fmt.Sprintf("run #%d failed after %s: %s", run.Number, round(run.Duration), err.Error()))
-	default:
-		res.Message = out.message
-		log.Info(fmt.Sprintf("run #%d finished in %s: %s", run.Number, round(run.Duration), out.message))
-	}
-	if rerr := r.cfg.History.Record(context.WithoutCancel(ctx), run); rerr != nil {
-		err = errors.Join(err, fmt.Errorf("record run of stack %s: %w", run.Stack, rerr))
-	}
-	res.Run = run
-	return res, err
 }
 
-// outcome is what the steps of a run produced.
-type outcome struct {
-	changes []string
-	message string
-	why     string
-	review  *Review
-}
-
-// steps runs the stack's steps in order. It fills in run's cause, summary,
-// result and contract as they become known.
-func (r *Runner) steps(ctx context.Context, log *slog.Logger, req Request, in inputs, prev history.Run, hasPrev bool, run *history.Run) (outcome, error) {
-	var out outcome
-	ws, err := r.prepare(ctx, req, in)
+// readLastGood reads the stack's last good apply, which what changed is
+// worked out against.
+func (r *Runner) readLastGood(ctx context.Context, st *runState) error {
+	prev, ok, err := r.cfg.History.LastGood(ctx, st.req.Client, st.req.Env, st.req.Stack.Name)
 	if err != nil {
-		return out, err
+		return fmt.Errorf("run stack %s: %w", st.req.Stack.Name, err)
 	}
-	if err := r.init(ctx, log, ws); err != nil {
-		return out, err
+	st.prev, st.hasPrev = prev, ok
+	st.run.FromVersion = prev.ToVersion
+	return nil
+}
+
+// skipWhenUpToDate ends an apply, unchanged and unrecorded, when no input
+// changed since the last good apply and no drift check is due.
+func (r *Runner) skipWhenUpToDate(ctx context.Context, st *runState) error {
+	up, why := r.upToDate(ctx, st)
+	if !up {
+		return nil
 	}
-	plan, err := r.plan(ctx, log, ws)
+	st.log.Info("up to date: " + why)
+	st.message = "up to date: " + why
+	st.run = history.Run{
+		Client: st.req.Client, Env: st.req.Env, Stack: st.req.Stack.Name,
+		Operation: st.prev.Operation, Result: history.ResultUnchanged,
+		ToVersion: st.prev.ToVersion, Digest: st.prev.Digest, Contract: st.prev.Contract,
+	}
+	st.done = true
+	return nil
+}
+
+// begin records the run as running, which gives it its number.
+func (r *Runner) begin(ctx context.Context, st *runState) error {
+	run, err := r.cfg.History.Begin(ctx, st.run)
 	if err != nil {
-		return out, err
-	}
-	out.changes = plan.lines
-	run.Summary = plan.summary
-
-	cause := classify(prev, hasPrev, req, in, plan.changed)
-	run.Cause = cause.name
-	if cause.line != "" && plan.changed {
-		out.why = cause.line
-		log.Info(cause.line)
-	}
-
-	if !plan.changed {
-		run.Result = ResultNoChanges
-		out.message = "no changes, the infrastructure is up to date"
-		if req.Operation == OpPlan {
-			return out, nil
+		verb := "run"
+		if st.removal != nil {
+			verb = "remove"
 		}
-		return out, r.publish(ctx, log, req, ws, run)
+		return fmt.Errorf("%s stack %s: %w", verb, st.req.Stack.Name, err)
 	}
-	applied, err := r.decideAndApply(ctx, log, req, ws, plan, cause, prev.ToVersion, run, &out)
-	if err != nil || !applied {
-		return out, err
+	st.run = run
+	version := versionOrDigest(st.req.Artifact)
+	if st.removal != nil {
+		version = "removed"
 	}
-	out.message = "the infrastructure is up to date"
-	return out, r.publish(ctx, log, req, ws, run)
-}
-
-// decideAndApply is the policy step and what follows it: the plan is
-// reviewed; a plan operation stops there; an apply applies what may be
-// applied (the fresh plan, or the saved plan a person approved) or holds
-// the plan. It reports whether anything was applied.
-func (r *Runner) decideAndApply(ctx context.Context, log *slog.Logger, req Request, ws *workspace, plan planned, c cause, fromVersion string, run *history.Run, out *outcome) (bool, error) {
-	rv := r.review(ctx, log, req, plan, c, fromVersion)
-	run.PlanID = rv.PlanID
-	out.review = &rv
-	if req.Operation == OpPlan {
-		run.Result = ResultPlanned
-		out.message = fmt.Sprintf("plan: %s", plan.summaryLine())
-		if rv.Denied() {
-			out.message += fmt.Sprintf("; plan %s would be held for approval", rv.PlanID)
-		}
-		return false, nil
-	}
-	planFile, release, err := r.gate(ctx, log, req, ws, plan, c, rv)
-	if err != nil {
-		return false, err
-	}
-	if err := r.apply(ctx, log, ws, planFile, plan); err != nil {
-		if release != nil {
-			// An approved plan that cannot be applied (tofu finds it
-			// stale, say) must not be tried forever: it is released, and
-			// the next run plans afresh and holds that plan for approval.
-			if rerr := release(); rerr != nil {
-				log.Warn(rerr.Error())
-			}
-			return false, fmt.Errorf("the approved plan %s could not be applied, so it was released and the next run holds a fresh plan: %w", rv.PlanID, err)
-		}
-		return false, err
-	}
-	if release != nil {
-		if err := release(); err != nil {
-			log.Warn(err.Error())
-		}
-	}
-	run.Result = ResultApplied
-	return true, nil
-}
-
-// recordOnly records a run that did not get as far as tofu.
-func (r *Runner) recordOnly(ctx context.Context, req Request, result, msg string, started time.Time) (history.Run, error) {
-	run, err := r.cfg.History.Begin(ctx, history.Run{
-		Client: req.Client, Env: req.Env, Stack: req.Stack.Name,
-		Operation: string(req.Operation),
-		ToVersion: req.Artifact.Version,
-		Digest:    req.Artifact.Digest,
-		StartedAt: started.UTC(),
-	})
-	if err != nil {
-		return run, fmt.Errorf("record stack %s: %w", req.Stack.Name, err)
-	}
-	run.Result = result
-	run.Error = msg
-	run.Duration = r.cfg.Now().Sub(started)
-	if err := r.cfg.History.Record(context.WithoutCancel(ctx), run); err != nil {
-		return run, fmt.Errorf("record stack %s: %w", req.Stack.Name, err)
-	}
-	return run, nil
-}
-
-// lastGood returns the last run that left the stack in a known good state:
-// an apply that succeeded (with or without changes).
-func (r *Runner) lastGood(ctx context.Context, req Request) (history.Run, bool, error) {
-	run, ok, err := r.cfg.History.LastMatching(ctx, req.Client, req.Env, req.Stack.Name, func(h history.Run) bool {
-		return h.Operation == string(OpApply) && (h.Result == ResultApplied || h.Result == ResultNoChanges)
-	})
-	if err != nil {
-		return run, false, fmt.Errorf("read history of stack %s: %w", req.Stack.Name, err)
-	}
-	return run, ok, nil
+	st.log.Info(fmt.Sprintf("run #%d started", run.Number),
+		"operation", string(st.req.Operation), "mode", mode(st.req.Stack), "version", version)
+	return nil
 }
 
 // upToDate reports whether an apply can skip init and plan: no input
 // changed since the last good apply, no drift check is due, and the stack's
 // contract is still there.
-func (r *Runner) upToDate(ctx context.Context, req Request, in inputs, prev history.Run, hasPrev bool) (bool, string) {
-	if req.Operation != OpApply || !hasPrev || r.cfg.DriftInterval <= 0 {
+func (r *Runner) upToDate(ctx context.Context, st *runState) (bool, string) {
+	req, in, prev, hasPrev := st.req, st.in, st.prev, st.hasPrev
+	if req.Operation != history.OperationApply || !hasPrev || r.cfg.DriftInterval <= 0 {
 		return false, ""
 	}
 	if prev.Fingerprint != in.fingerprint {

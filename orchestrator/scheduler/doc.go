@@ -2,9 +2,13 @@
 // running at once.
 //
 // A task starts as soon as every task it depends on has succeeded.
-// Independent tasks run in parallel, up to a limit. When a task fails, the
+// Independent tasks run in parallel, up to a limit. When the limit forces a
+// choice, the critical path goes first: the ready task with the longest
+// chain of dependents below it, ties by name. When a task fails, the
 // tasks that depend on it — directly or through others — are skipped with
-// a SkipError that names the dependency, while unrelated tasks go on. The
+// a SkipError that names the dependency, while unrelated tasks go on.
+// Several Runs going on side by side can share one limit, a Pool, whose
+// runners they take in turn. The
 // package knows nothing of stacks: the orchestrator passes names in graph
 // order and a function that runs one.
 package scheduler

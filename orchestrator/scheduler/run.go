@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -24,9 +25,11 @@ type Task struct {
 type Func func(ctx context.Context, name string) error
 
 // Run runs every task with fn, each once all its dependencies returned nil,
-// with at most limit running at once (DefaultLimit when limit <= 0). Of the
-// tasks ready to start, the one given first starts first, so passing tasks
-// in graph order favours lower layers.
+// with at most limit running at once (DefaultLimit when limit <= 0). When
+// the limit forces a choice, the critical path goes first: of the tasks
+// ready to start, the one with the longest chain of dependents below it
+// starts first, and of those the first by name. A deep chain is then not
+// held up behind a wide layer of tasks that nothing waits for.
 //
 // It returns every task's result, keyed by name: nil, fn's error, or
 // without fn being called:
@@ -39,11 +42,19 @@ type Func func(ctx context.Context, name string) error
 // A panic in fn is recovered and becomes that task's error. Run returns
 // when every started fn has returned.
 func Run(ctx context.Context, tasks []Task, limit int, fn Func) map[string]error {
+	return RunShared(ctx, tasks, limit, nil, fn)
+}
+
+// RunShared is Run with a second limit, shared with other Runs going on
+// side by side: a task starts only when this Run is under its own limit
+// and it got a runner from the pool. Runs with tasks ready take runners in
+// turn (see Pool). A nil pool shares nothing.
+func RunShared(ctx context.Context, tasks []Task, limit int, pool *Pool, fn Func) map[string]error {
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
 	s := newRun(tasks)
-	s.loop(ctx, limit, fn)
+	s.loop(ctx, limit, pool, fn)
 	return s.results
 }
 
@@ -65,9 +76,12 @@ type run struct {
 	state      []state
 	pending    []int   // dependencies not yet done
 	dependents [][]int // by index
-	ready      []int   // sorted by index: given order
-	results    map[string]error
-	remaining  int // tasks not done
+	// chain is the length of the longest chain of dependents below each
+	// task: 0 for a task nothing depends on.
+	chain     []int
+	ready     []int // by priority: longest chain first, then by name
+	results   map[string]error
+	remaining int // tasks not done
 }
 
 type finished struct {
@@ -129,12 +143,51 @@ func newRun(tasks []Task) *run {
 			s.settle(i)
 		}
 	}
+	s.chain = s.chains()
 	for i := range tasks {
 		if s.state[i] == waiting && s.pending[i] == 0 {
 			s.makeReady(i)
 		}
 	}
 	return s
+}
+
+// chains measures, for every task, the longest chain of dependents below
+// it. A task on a cycle is settled before anything starts, so the walk
+// only guards against looping on one.
+func (s *run) chains() []int {
+	chain := make([]int, len(s.tasks))
+	const unseen, visiting, measured = 0, 1, 2
+	mark := make([]int, len(s.tasks))
+	var walk func(i int) int
+	walk = func(i int) int {
+		switch mark[i] {
+		case measured:
+			return chain[i]
+		case visiting:
+			return 0
+		}
+		mark[i] = visiting
+		longest := 0
+		for _, d := range s.dependents[i] {
+			longest = max(longest, 1+walk(d))
+		}
+		mark[i], chain[i] = measured, longest
+		return longest
+	}
+	for i := range s.tasks {
+		walk(i)
+	}
+	return chain
+}
+
+// before orders ready tasks: the longer chain of dependents first, then
+// by name.
+func (s *run) before(i, j int) int {
+	if c := cmp.Compare(s.chain[j], s.chain[i]); c != 0 {
+		return c
+	}
+	return strings.Compare(s.tasks[i].Name, s.tasks[j].Name)
 }
 
 // cycles finds the tasks that can never start because they are on a
@@ -219,7 +272,7 @@ func (s *run) pathTo(from, to int, within map[int]bool) []int {
 
 func (s *run) makeReady(i int) {
 	s.state[i] = ready
-	at, _ := slices.BinarySearch(s.ready, i)
+	at, _ := slices.BinarySearchFunc(s.ready, i, s.before)
 	s.ready = slices.Insert(s.ready, at, i)
 }
 
@@ -265,24 +318,50 @@ func (s *run) firstFailed(i int) (string, error) {
 }
 
 // loop starts ready tasks while there is room and collects their results
-// until every task is done.
-func (s *run) loop(ctx context.Context, limit int, fn Func) {
+// until every task is done. With a pool, each start also takes a runner
+// from it, returned when the task finishes.
+func (s *run) loop(ctx context.Context, limit int, pool *Pool, fn Func) {
 	results := make(chan finished)
 	inFlight := 0
 	cancelled := false
+	// waitingFor is this Run's place in the pool's queue, while it waits
+	// for a runner.
+	var waitingFor *ticket
+	defer func() {
+		if waitingFor != nil {
+			pool.withdraw(waitingFor)
+		}
+	}()
 	for s.remaining > 0 {
 		if !cancelled && ctx.Err() != nil {
 			cancelled = true
 			s.cancelWaiting(ctx.Err())
+			if waitingFor != nil {
+				pool.withdraw(waitingFor)
+				waitingFor = nil
+			}
 		}
 		for !cancelled && inFlight < limit && len(s.ready) > 0 {
+			if pool != nil {
+				if waitingFor == nil {
+					waitingFor = pool.request()
+				}
+				select {
+				case <-waitingFor.granted:
+					waitingFor = nil
+				default:
+				}
+				if waitingFor != nil {
+					break // not this Run's turn yet
+				}
+			}
 			i := s.ready[0]
 			s.ready = s.ready[1:]
 			s.state[i] = running
 			inFlight++
 			go start(ctx, i, s.tasks[i].Name, fn, results)
 		}
-		if inFlight == 0 {
+		if inFlight == 0 && waitingFor == nil {
 			// Nothing runs, so nothing will ever make a task ready: every
 			// task is settled already. Guard against waiting forever all
 			// the same.
@@ -293,10 +372,19 @@ func (s *run) loop(ctx context.Context, limit int, fn Func) {
 		if cancelled {
 			done = nil // handled; wait for the running tasks only
 		}
+		var granted <-chan struct{}
+		if waitingFor != nil {
+			granted = waitingFor.granted
+		}
 		select {
 		case r := <-results:
 			inFlight--
+			if pool != nil {
+				pool.release()
+			}
 			s.finish(r.task, r.err)
+		case <-granted:
+			// Taken at the top of the loop.
 		case <-done:
 			// Handled at the top of the loop; running tasks still report.
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -82,14 +83,72 @@ func TestRunOrder(t *testing.T) {
 	}
 }
 
-func TestRunLimitOneFollowsGivenOrder(t *testing.T) {
+func TestRunLimitOneCriticalPathFirst(t *testing.T) {
 	r := newRecorder(nil)
 	Run(context.Background(), layered(), 1, r.fn)
-	// monitoring is ready from the start but given last: whenever another
-	// task given before it is ready too, that one goes first.
+	// monitoring is ready from the start, but nothing waits for it: the
+	// chain account -> network -> cluster -> api goes first, then the
+	// tasks with shorter chains below them, each tie by name.
 	want := []string{"account", "network", "cluster", "database", "api", "monitoring"}
 	if diff := cmp.Diff(want, r.calls); diff != "" {
 		t.Errorf("Run(limit 1) call order mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// wideAndDeep is a wide layer of tasks nothing depends on, given first and
+// named first, and a deep chain deep-1 <- deep-2 <- … <- deep-<depth>.
+func wideAndDeep(wide, depth int) []Task {
+	var tasks []Task
+	for i := range wide {
+		tasks = append(tasks, Task{Name: fmt.Sprintf("a-wide-%02d", i)})
+	}
+	for i := 1; i <= depth; i++ {
+		t := Task{Name: fmt.Sprintf("deep-%d", i)}
+		if i > 1 {
+			t.Deps = []string{fmt.Sprintf("deep-%d", i-1)}
+		}
+		tasks = append(tasks, t)
+	}
+	return tasks
+}
+
+// A deep chain is not starved by a wide layer: whenever a runner is free
+// and the chain's next task is ready, that task starts, so the chain gets
+// through long before the wide layer does.
+func TestRunDeepChainNotStarvedByWideLayer(t *testing.T) {
+	const wide, depth = 20, 4
+	tests := []struct {
+		limit int
+	}{{1}, {2}, {3}}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("limit %d", tt.limit), func(t *testing.T) {
+			r := newRecorder(nil)
+			results := Run(context.Background(), wideAndDeep(wide, depth), tt.limit, r.fn)
+			for name, err := range results {
+				if err != nil {
+					t.Errorf("Run() task %s = %v, want nil", name, err)
+				}
+			}
+			// The first tasks start side by side, in any order.
+			if first := r.calls[:tt.limit]; !slices.Contains(first, "deep-1") {
+				t.Errorf("Run(limit %d) started %q first, want deep-1 (the longest chain) among them", tt.limit, first)
+			}
+			// The chain's last task waits for nothing more than a wide task
+			// does (nothing depends on either); the one before it is the
+			// last that others wait for.
+			chainEnd := r.ends[fmt.Sprintf("deep-%d", depth-1)]
+			var wideAfter int
+			for i := range wide {
+				if r.starts[fmt.Sprintf("a-wide-%02d", i)] > chainEnd {
+					wideAfter++
+				}
+			}
+			// Limit 1 runs the chain before any wide task; with more
+			// runners, the wide layer fills the other ones meanwhile.
+			if want := wide - (tt.limit-1)*depth; wideAfter < want {
+				t.Errorf("Run(limit %d): %d wide tasks started after deep-%d ended, want at least %d", tt.limit, wideAfter, depth-1, want)
+			}
+		})
 	}
 }
 

@@ -26,6 +26,9 @@ type Event struct {
 	Elapsed  float64
 	// Summary is set on change_summary messages.
 	Summary *Summary
+	// Outputs is set on outputs messages: each root output's action
+	// ("noop", "create", "update", "delete") or, after an apply, "".
+	Outputs map[string]string
 	// Diagnostic is set on diagnostic messages.
 	Diagnostic *Diagnostic
 }
@@ -85,7 +88,10 @@ type rawEvent struct {
 		IDValue string  `json:"id_value"`
 		Elapsed float64 `json:"elapsed_seconds"`
 	} `json:"hook"`
-	Changes    *Summary `json:"changes"`
+	Changes *Summary `json:"changes"`
+	Outputs map[string]struct {
+		Action string `json:"action"`
+	} `json:"outputs"`
 	Diagnostic *struct {
 		Severity string `json:"severity"`
 		Summary  string `json:"summary"`
@@ -116,6 +122,12 @@ func decodeEvent(line []byte) (Event, bool) {
 		Elapsed:  r.Hook.Elapsed,
 		Summary:  r.Changes,
 	}
+	if r.Outputs != nil {
+		e.Outputs = make(map[string]string, len(r.Outputs))
+		for name, o := range r.Outputs {
+			e.Outputs[name] = o.Action
+		}
+	}
 	if d := r.Diagnostic; d != nil {
 		e.Diagnostic = &Diagnostic{Severity: d.Severity, Summary: d.Summary, Detail: d.Detail, Address: d.Address}
 		if d.Range != nil {
@@ -135,6 +147,8 @@ type eventWriter struct {
 	mu     sync.Mutex
 	buf    bytes.Buffer
 	errors []Diagnostic
+	// changes is set by any message that announces a change.
+	changes bool
 }
 
 func newEventWriter(fn func(Event)) *eventWriter {
@@ -169,7 +183,37 @@ func (w *eventWriter) handle(line []byte) {
 	if e.Diagnostic != nil && e.Diagnostic.Severity == "error" {
 		w.errors = append(w.errors, *e.Diagnostic)
 	}
+	if announcesChange(e) {
+		w.changes = true
+	}
 	w.fn(e)
+}
+
+// announcesChange reports whether a plan message says the plan changes
+// something: a planned or drifted resource, a change summary that counts
+// anything, or a root output that is not a no-op.
+func announcesChange(e Event) bool {
+	switch e.Type {
+	case "planned_change", "resource_drift":
+		return true
+	case "change_summary":
+		return e.Summary != nil && *e.Summary != (Summary{Operation: e.Summary.Operation})
+	case "outputs":
+		for _, action := range e.Outputs {
+			if action != "noop" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// changed reports whether any message so far announced a change.
+func (w *eventWriter) changed() bool {
+	w.flush()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.changes
 }
 
 // flush handles a last line that had no newline.

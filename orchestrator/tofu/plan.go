@@ -3,8 +3,6 @@ package tofu
 import (
 	"context"
 	"fmt"
-
-	"github.com/hashicorp/terraform-exec/tfexec"
 )
 
 // PlanOptions configure a plan.
@@ -19,21 +17,39 @@ type PlanOptions struct {
 	LockTimeout string
 }
 
-// Plan runs `tofu plan -out` and reports whether the plan has changes.
-// Progress reaches events as it happens.
+// Plan runs `tofu plan -out -json -detailed-exitcode` and reports whether
+// the plan has changes: tofu exited 2, or its JSON stream announced a
+// change (a planned or drifted resource, a non-zero change summary, an
+// output that is not a no-op). A plan without changes needs no
+// `show -json`. Progress reaches events as it happens.
+//
+// The plan is run directly rather than through terraform-exec, which asks
+// `tofu version -json` once per workspace: the version is read once per
+// binary instead (see Version) and checked against MinVersion, the oldest
+// tofu with every flag passed here.
 func (w *Workspace) Plan(ctx context.Context, opts PlanOptions, events func(Event)) (bool, error) {
-	args := []tfexec.PlanOption{tfexec.Out(opts.Out), tfexec.Destroy(opts.Destroy)}
-	for _, f := range opts.VarFiles {
-		args = append(args, tfexec.VarFile(f))
-	}
-	if opts.LockTimeout != "" {
-		args = append(args, tfexec.LockTimeout(opts.LockTimeout))
-	}
-	ew := newEventWriter(events)
-	defer w.tf.SetStdout(nil)
-	changes, err := w.tf.PlanJSON(ctx, ew, args...)
-	if err = ew.wrap(err); err != nil {
+	if err := w.checkVersion(ctx); err != nil {
 		return false, fmt.Errorf("tofu plan: %w", err)
 	}
-	return changes, nil
+	lockTimeout := opts.LockTimeout
+	if lockTimeout == "" {
+		lockTimeout = "0s"
+	}
+	args := []string{"plan", "-no-color", "-input=false", "-detailed-exitcode", "-json",
+		"-lock=true", "-lock-timeout=" + lockTimeout, "-out=" + opts.Out}
+	for _, f := range opts.VarFiles {
+		args = append(args, "-var-file="+f)
+	}
+	if opts.Destroy {
+		args = append(args, "-destroy")
+	}
+	ew := newEventWriter(events)
+	switch code, err := w.command(ctx, ew, args...); code {
+	case 0:
+		return ew.changed(), ew.wrap(nil)
+	case 2:
+		return true, ew.wrap(nil)
+	default:
+		return false, fmt.Errorf("tofu plan: %w", ew.wrap(err))
+	}
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os/exec"
 	"slices"
 
 	tfjson "github.com/hashicorp/terraform-json"
@@ -123,18 +122,9 @@ func ParsePlan(data []byte) (*Plan, error) {
 // terraform-exec only hands the plan back decoded into its own types, and
 // policies must see the JSON exactly as tofu prints it.
 func (w *Workspace) showJSON(ctx context.Context, planFile string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, w.binary, "show", "-json", "-no-color", planFile)
-	cmd.Dir = w.dir
-	cmd.Env = make([]string, 0, len(w.env)+1)
-	for k, v := range w.env {
-		cmd.Env = append(cmd.Env, k+"="+v)
+	var out bytes.Buffer
+	if _, err := w.command(ctx, &out, "show", "-json", "-no-color", planFile); err != nil {
+		return nil, err
 	}
-	cmd.Env = append(cmd.Env, "TF_IN_AUTOMATION=1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("%w: %s", err, bytes.TrimSpace(stderr.Bytes()))
-	}
-	return out, nil
+	return out.Bytes(), nil
 }

@@ -15,6 +15,7 @@ type Workspace struct {
 	dir    string
 	binary string
 	env    map[string]string
+	grace  time.Duration
 	tf     *tfexec.Terraform
 }
 
@@ -58,7 +59,7 @@ func New(binary, dir string, opts Options) (*Workspace, error) {
 	if err := tf.SetWaitDelay(grace); err != nil {
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}
-	return &Workspace{dir: dir, binary: binary, env: env, tf: tf}, nil
+	return &Workspace{dir: dir, binary: binary, env: env, grace: grace, tf: tf}, nil
 }
 
 // Dir is the workspace directory.

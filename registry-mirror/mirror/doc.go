@@ -48,8 +48,8 @@
 // reads an archive.
 //
 // tofu only talks to a network mirror or a registry over https;
-// [CLIConfig] writes the tofu CLI configuration that points it at a
-// mirror, with a shared plugin cache. Modules need no configuration: their
+// orchestrator/tofu's CLIConfig writes the tofu CLI configuration that
+// points it at a mirror, with a shared plugin cache. Modules need no configuration: their
 // source names the registry's host, as in
 //
 //	source = "mirror.internal:8443/acme/network/aws"

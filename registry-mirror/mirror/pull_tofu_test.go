@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/strata-iac/strata/orchestrator/tofu"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 	"github.com/strata-iac/strata/registry-mirror/mirror/mirrortest"
 )
@@ -32,16 +33,16 @@ func TestTofuPullsThroughCache(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the test provider and runs tofu; skipped with -short")
 	}
-	tofu := tofutest.Binary(t)
+	tofuBin := tofutest.Binary(t)
 	prov := mirrortest.BuildProvider(t, "0.1.0")
 	key := testSigningKey(t)
 	for _, b := range backends {
-		t.Run(b.name, func(t *testing.T) { pullThrough(t, tofu, prov, key, b.new(t)) })
+		t.Run(b.name, func(t *testing.T) { pullThrough(t, tofuBin, prov, key, b.new(t)) })
 	}
 }
 
 // pullThrough is TestTofuPullsThroughCache on one cache store.
-func pullThrough(t *testing.T, tofu string, prov mirrortest.Provider, key *SigningKey, cacheStore *Store) {
+func pullThrough(t *testing.T, tofuBin string, prov mirrortest.Provider, key *SigningKey, cacheStore *Store) {
 	ctx := context.Background()
 	upstreamStore := NewStore(t.TempDir())
 	addBuilt(t, upstreamStore, prov)
@@ -59,7 +60,7 @@ func pullThrough(t *testing.T, tofu string, prov mirrortest.Provider, key *Signi
 	}
 	cache := mirrortest.Serve(t, NewServer(cacheStore, opts))
 	cliConfig := filepath.Join(t.TempDir(), "tofu.rc")
-	if err := os.WriteFile(cliConfig, []byte(CLIConfig(cache.URL, "")), 0o644); err != nil {
+	if err := os.WriteFile(cliConfig, []byte(tofu.CLIConfig(cache.URL, "")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	env := []string{"TF_CLI_CONFIG_FILE=" + cliConfig, "SSL_CERT_FILE=" + cache.Certs.CAFile, "TF_IN_AUTOMATION=1"}
@@ -69,7 +70,7 @@ func pullThrough(t *testing.T, tofu string, prov mirrortest.Provider, key *Signi
 
 	first := stackDir(t)
 	start := time.Now()
-	runTofu(t, tofu, first, env, "init", "-input=false", "-no-color")
+	runTofu(t, tofuBin, first, env, "init", "-input=false", "-no-color")
 	t.Logf("first tofu init (pulled through) took %s", time.Since(start).Round(time.Millisecond))
 
 	t.Run("the cache pulled the package from the upstream", func(t *testing.T) {
@@ -119,8 +120,8 @@ func pullThrough(t *testing.T, tofu string, prov mirrortest.Provider, key *Signi
 	})
 
 	t.Run("the provider runs", func(t *testing.T) {
-		runTofu(t, tofu, first, env, "apply", "-auto-approve", "-input=false", "-no-color")
-		if got := strings.TrimSpace(runTofu(t, tofu, first, env, "output", "-raw", "echo")); got != "hello from the mirror" {
+		runTofu(t, tofuBin, first, env, "apply", "-auto-approve", "-input=false", "-no-color")
+		if got := strings.TrimSpace(runTofu(t, tofuBin, first, env, "output", "-raw", "echo")); got != "hello from the mirror" {
 			t.Errorf("tofu output -raw echo = %q, want %q", got, "hello from the mirror")
 		}
 	})
@@ -133,18 +134,18 @@ func pullThrough(t *testing.T, tofu string, prov mirrortest.Provider, key *Signi
 		e := slices.Clone(env)
 		e[1] = "SSL_CERT_FILE=" + srv.Certs.CAFile
 		cfg := filepath.Join(t.TempDir(), "tofu.rc")
-		if err := os.WriteFile(cfg, []byte(CLIConfig(srv.URL, "")), 0o644); err != nil {
+		if err := os.WriteFile(cfg, []byte(tofu.CLIConfig(srv.URL, "")), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		e[0] = "TF_CLI_CONFIG_FILE=" + cfg
-		runTofu(t, tofu, dir, e, "init", "-input=false", "-no-color")
+		runTofu(t, tofuBin, dir, e, "init", "-input=false", "-no-color")
 		if n := count(srv.Requests(), mirrorDir+zipName); n != 1 {
 			t.Errorf("cache served the package %d times to a fresh init, want 1: %v", n, srv.Requests())
 		}
 		if diff := cmp.Diff(held, lockHashes(t, filepath.Join(dir, ".terraform.lock.hcl"))); diff != "" {
 			t.Errorf(".terraform.lock.hcl hashes mismatch (-held +locked):\n%s", diff)
 		}
-		runTofu(t, tofu, dir, e, "apply", "-auto-approve", "-input=false", "-no-color")
+		runTofu(t, tofuBin, dir, e, "apply", "-auto-approve", "-input=false", "-no-color")
 	}
 
 	t.Run("later inits never go upstream for the package", func(t *testing.T) {
@@ -176,7 +177,7 @@ func TestTofuPullThroughRefusesTamperedPackage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the test provider and runs tofu; skipped with -short")
 	}
-	tofu := tofutest.Binary(t)
+	tofuBin := tofutest.Binary(t)
 	prov := mirrortest.BuildProvider(t, "0.1.0")
 	key := testSigningKey(t)
 	upstreamDir := t.TempDir()
@@ -212,11 +213,11 @@ func TestTofuPullThroughRefusesTamperedPackage(t *testing.T) {
 
 	t.Run("tofu init fails", func(t *testing.T) {
 		cliConfig := filepath.Join(t.TempDir(), "tofu.rc")
-		if err := os.WriteFile(cliConfig, []byte(CLIConfig(cache.URL, "")), 0o644); err != nil {
+		if err := os.WriteFile(cliConfig, []byte(tofu.CLIConfig(cache.URL, "")), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		env := []string{"TF_CLI_CONFIG_FILE=" + cliConfig, "SSL_CERT_FILE=" + cache.Certs.CAFile, "TF_IN_AUTOMATION=1"}
-		out, err := tofuCmd(t, tofu, stackDir(t), env, "init", "-input=false", "-no-color")
+		out, err := tofuCmd(t, tofuBin, stackDir(t), env, "init", "-input=false", "-no-color")
 		// tofu retries a 502 a few times, then gives up on the package.
 		if err == nil || !strings.Contains(out, filepath.Base(prov.Zip)) || !strings.Contains(out, "Failed to install provider") {
 			t.Errorf("tofu init = %v, want a failure to install %s:\n%s", err, filepath.Base(prov.Zip), out)

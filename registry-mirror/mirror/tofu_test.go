@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/strata-iac/strata/orchestrator/tofu"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 	"github.com/strata-iac/strata/registry-mirror/mirror/mirrortest"
 )
@@ -47,16 +48,16 @@ func TestTofuInstallsFromMirror(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the test provider and runs tofu; skipped with -short")
 	}
-	tofu := tofutest.Binary(t)
+	tofuBin := tofutest.Binary(t)
 	prov := mirrortest.BuildProvider(t, "0.1.0")
 	t.Logf("built the test provider in %s", prov.BuildTime.Round(time.Millisecond))
 	for _, b := range backends {
-		t.Run(b.name, func(t *testing.T) { installFromMirror(t, tofu, prov, b.new(t)) })
+		t.Run(b.name, func(t *testing.T) { installFromMirror(t, tofuBin, prov, b.new(t)) })
 	}
 }
 
 // installFromMirror is TestTofuInstallsFromMirror on one store.
-func installFromMirror(t *testing.T, tofu string, prov mirrortest.Provider, store *Store) {
+func installFromMirror(t *testing.T, tofuBin string, prov mirrortest.Provider, store *Store) {
 	ctx := context.Background()
 	f, err := os.Open(prov.Zip)
 	if err != nil {
@@ -74,14 +75,14 @@ func installFromMirror(t *testing.T, tofu string, prov mirrortest.Provider, stor
 	served := archives[Platform(prov.OS, prov.Arch)].Hashes
 
 	srv := mirrortest.Serve(t, NewServer(store, Options{}))
-	// A cache path that must be escaped proves CLIConfig quotes it as tofu
+	// A cache path that must be escaped proves tofu.CLIConfig quotes it as tofu
 	// reads it.
 	cache := filepath.Join(t.TempDir(), `plugin "cache" \ dir`)
 	if err := os.MkdirAll(cache, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	cliConfig := filepath.Join(t.TempDir(), "tofu.rc")
-	if err := os.WriteFile(cliConfig, []byte(CLIConfig(srv.URL, cache)), 0o644); err != nil {
+	if err := os.WriteFile(cliConfig, []byte(tofu.CLIConfig(srv.URL, cache)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	tofuEnv := func(caFile string) []string {
@@ -92,7 +93,7 @@ func installFromMirror(t *testing.T, tofu string, prov mirrortest.Provider, stor
 
 	first := stackDir(t)
 	start := time.Now()
-	runTofu(t, tofu, first, env, "init", "-input=false", "-no-color")
+	runTofu(t, tofuBin, first, env, "init", "-input=false", "-no-color")
 	t.Logf("first tofu init (download from the mirror) took %s", time.Since(start).Round(time.Millisecond))
 	if got := srv.Requests(); !slices.ContainsFunc(got, func(r mirrortest.Request) bool { return r.Path == zipPath && r.Status == 200 }) {
 		t.Errorf("first init requests = %v, want a download of %s", got, zipPath)
@@ -108,8 +109,8 @@ func installFromMirror(t *testing.T, tofu string, prov mirrortest.Provider, stor
 	})
 
 	t.Run("the provider runs", func(t *testing.T) {
-		runTofu(t, tofu, first, env, "apply", "-auto-approve", "-input=false", "-no-color")
-		got := strings.TrimSpace(runTofu(t, tofu, first, env, "output", "-raw", "echo"))
+		runTofu(t, tofuBin, first, env, "apply", "-auto-approve", "-input=false", "-no-color")
+		got := strings.TrimSpace(runTofu(t, tofuBin, first, env, "output", "-raw", "echo"))
 		if want := "hello from the mirror"; got != want {
 			t.Errorf("tofu output -raw echo = %q, want %q", got, want)
 		}
@@ -126,7 +127,7 @@ func installFromMirror(t *testing.T, tofu string, prov mirrortest.Provider, stor
 		}
 		srv.Reset()
 		start := time.Now()
-		out := runTofu(t, tofu, second, env, "init", "-input=false", "-no-color")
+		out := runTofu(t, tofuBin, second, env, "init", "-input=false", "-no-color")
 		t.Logf("second tofu init (from the plugin cache) took %s", time.Since(start).Round(time.Millisecond))
 		// tofu always asks the mirror which versions exist (index.json),
 		// a few bytes; the package comes from the cache.
@@ -142,7 +143,7 @@ func installFromMirror(t *testing.T, tofu string, prov mirrortest.Provider, stor
 		if _, err := os.Stat(cached); err != nil {
 			t.Errorf("Stat(%q) = %v, want the provider unpacked in the plugin cache", cached, err)
 		}
-		runTofu(t, tofu, second, env, "apply", "-auto-approve", "-input=false", "-no-color")
+		runTofu(t, tofuBin, second, env, "apply", "-auto-approve", "-input=false", "-no-color")
 	})
 
 	t.Run("tofu trusts the mirror only through SSL_CERT_FILE", func(t *testing.T) {
@@ -152,7 +153,7 @@ func installFromMirror(t *testing.T, tofu string, prov mirrortest.Provider, stor
 			t.Fatal(err)
 		}
 		noCA := tofuEnv(emptyCA)
-		out, err := tofuCmd(t, tofu, dir, noCA, "init", "-input=false", "-no-color")
+		out, err := tofuCmd(t, tofuBin, dir, noCA, "init", "-input=false", "-no-color")
 		if err == nil || !strings.Contains(out, "x509") {
 			t.Errorf("tofu init without the CA = %v, want an x509 error:\n%s", err, out)
 		}

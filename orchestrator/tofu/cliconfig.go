@@ -1,15 +1,15 @@
-package mirror
+package tofu
 
 import (
 	"fmt"
 	"strings"
 )
 
-// CLIConfig returns a tofu CLI configuration that installs every provider
-// from the network mirror at mirrorURL (https; a trailing slash is added
-// when missing) and keeps installed providers in the shared plugin cache
-// pluginCacheDir, when it is not empty. Give it to tofu with
-// TF_CLI_CONFIG_FILE.
+// CLIConfig returns a tofu CLI configuration that keeps installed
+// providers in the shared plugin cache pluginCacheDir, when it is not
+// empty, and installs every provider from the network mirror at mirrorURL
+// (https; a trailing slash is added when missing), when it is not empty.
+// Give it to tofu with TF_CLI_CONFIG_FILE.
 //
 // tofu reads plugin_cache_dir with its environment variables expanded
 // ($NAME, ${NAME}); there is no escape for "$", so the directory should
@@ -20,12 +20,18 @@ import (
 // the mirror for the provider's index.json; without a lock entry, tofu
 // downloads the package again to check it.
 func CLIConfig(mirrorURL, pluginCacheDir string) string {
-	if !strings.HasSuffix(mirrorURL, "/") {
-		mirrorURL += "/"
-	}
 	var b strings.Builder
 	if pluginCacheDir != "" {
-		fmt.Fprintf(&b, "plugin_cache_dir = %s\n\n", hclString(pluginCacheDir))
+		fmt.Fprintf(&b, "plugin_cache_dir = %s\n", hclString(pluginCacheDir))
+	}
+	if mirrorURL == "" {
+		return b.String()
+	}
+	if b.Len() > 0 {
+		b.WriteByte('\n')
+	}
+	if !strings.HasSuffix(mirrorURL, "/") {
+		mirrorURL += "/"
 	}
 	fmt.Fprintf(&b, "provider_installation {\n  network_mirror {\n    url = %s\n  }\n}\n", hclString(mirrorURL))
 	return b.String()

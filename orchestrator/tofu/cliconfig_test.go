@@ -1,4 +1,4 @@
-package mirror
+package tofu
 
 import "testing"
 
@@ -20,6 +20,9 @@ provider_installation {
   }
 }
 `},
+		{"cache only", "", "/var/cache/strata/plugins", `plugin_cache_dir = "/var/cache/strata/plugins"
+`},
+		{"neither", "", "", ""},
 		{"escaped path", "https://127.0.0.1:8443/", `/tmp/a "b"\c`, `plugin_cache_dir = "/tmp/a \"b\"\\c"
 
 provider_installation {

@@ -1,25 +1,23 @@
-package stores
+package contracts
 
 import (
 	"context"
 	"errors"
 	"fmt"
-
-	"github.com/strata-iac/strata/contracts"
 )
 
 // PathReader is a store that reads every document under a prefix at once,
 // as the ssm and s3 stores do.
 type PathReader interface {
-	GetByPath(ctx context.Context, prefix string) (map[string]contracts.Document, error)
+	GetByPath(ctx context.Context, prefix string) (map[string]Document, error)
 }
 
 // ReadPath reads every document under prefix from the store, keyed by its
 // full key: with GetByPath when the store has it, else with List and Get.
-// Feed the result to contracts.Select to read a regex-filtered set, as the
+// Feed the result to Select to read a regex-filtered set, as the
 // ssm_json_regex module does. A document deleted between the listing and
 // its read is left out.
-func ReadPath(ctx context.Context, s contracts.Store, prefix string) (map[string]contracts.Document, error) {
+func ReadPath(ctx context.Context, s Store, prefix string) (map[string]Document, error) {
 	if r, ok := s.(PathReader); ok {
 		return r.GetByPath(ctx, prefix)
 	}
@@ -27,10 +25,10 @@ func ReadPath(ctx context.Context, s contracts.Store, prefix string) (map[string
 	if err != nil {
 		return nil, fmt.Errorf("read contracts under %s: %w", prefix, err)
 	}
-	docs := make(map[string]contracts.Document, len(keys))
+	docs := make(map[string]Document, len(keys))
 	for _, key := range keys {
 		d, err := s.Get(ctx, key)
-		if errors.Is(err, contracts.ErrNotFound) {
+		if errors.Is(err, ErrNotFound) {
 			continue
 		}
 		if err != nil {

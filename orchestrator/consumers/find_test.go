@@ -1,0 +1,121 @@
+package consumers
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/strata-iac/strata/orchestrator/environment"
+)
+
+// summary prints an index as "contract: stack what file:line" lines.
+// Only the readers named in only are printed, when it is not empty.
+func summary(x Index, only ...string) []string {
+	var out []string
+	for _, c := range []string{"account", "base", "cluster", "net", "network"} {
+		for _, r := range x.Readers(c) {
+			if len(only) > 0 && !slices.Contains(only, r.Stack) {
+				continue
+			}
+			if r.Err != "" {
+				out = append(out, fmt.Sprintf("%s: %s error %s", c, r.Stack, r.Err))
+			}
+			for _, rd := range r.Reads {
+				out = append(out, fmt.Sprintf("%s: %s %s %s", c, r.Stack, rd.What(), rd.Pos))
+			}
+		}
+	}
+	return out
+}
+
+func codeDirs(env *environment.Environment) Dirs {
+	return func(stack string) string {
+		return filepath.Join(env.Root, env.Stack(stack).Path)
+	}
+}
+
+func TestFind(t *testing.T) {
+	const (
+		cluster = "flux-apps/platform-stacks/cluster/terraform/main.tf"
+		network = "flux-apps/platform-stacks/network/terraform/main.tf"
+		api     = "flux-apps/service-stacks/api/terraform/main.tf"
+		worker  = "flux-apps/service-stacks/worker/terraform/main.tf"
+		report  = "flux-apps/service-stacks/report/terraform/main.tf"
+	)
+	tests := []struct {
+		dir  string
+		only []string
+		want []string
+	}{
+		{
+			dir: "../../environments/demo/dev",
+			want: []string{
+				"account: network account.public.account_id " + network + ":3",
+				"account: network account.public.region " + network + ":14",
+				"cluster: api cluster.private.ca_data " + api + ":14",
+				"cluster: api cluster.public.endpoint " + api + ":13",
+				"cluster: api cluster.public.name " + api + ":5",
+				"cluster: api cluster.public.name " + api + ":12",
+				"cluster: worker cluster.public.name " + worker + ":5",
+				"network: cluster network.public.subnet_ids " + cluster + ":14",
+				"network: cluster network.public.vpc_id " + cluster + ":4",
+				"network: cluster network.public.vpc_id " + cluster + ":13",
+			},
+		},
+		{
+			// A set read by regular expression: keys() reads every
+			// contract of the set whole.
+			dir:  "../testdata/layered/environments/acme/dev",
+			only: []string{"report"},
+			want: []string{
+				"base: report base.* " + report + ":27",
+				"net: report net.* " + report + ":27",
+				"net: report net.public.vpc_id " + report + ":22",
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.dir, func(t *testing.T) {
+			env, err := environment.Load(context.Background(), tt.dir)
+			if err != nil {
+				t.Fatalf("Load(%q): %v", tt.dir, err)
+			}
+			got := summary(Find(env, codeDirs(env)), tt.only...)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Find(%q) mismatch (-want +got):\n%s", tt.dir, diff)
+			}
+		})
+	}
+}
+
+// A consumer whose code is not at hand reads every key, and says why.
+func TestFindWithoutCode(t *testing.T) {
+	const dir = "../../environments/demo/dev"
+	env, err := environment.Load(context.Background(), dir)
+	if err != nil {
+		t.Fatalf("Load(%q): %v", dir, err)
+	}
+	x := Find(env, func(stack string) string {
+		if stack == "cluster" {
+			return ""
+		}
+		return filepath.Join(env.Root, env.Stack(stack).Path)
+	})
+	got := x.Readers("network")
+	want := []Reader{{
+		Stack: "cluster",
+		Err:   "the code of stack cluster is not at hand: its source did not resolve",
+	}}
+	if diff := cmp.Diff(want, got, cmpIgnoreReads); diff != "" {
+		t.Errorf("Find(%q).Readers(network) mismatch (-want +got):\n%s", dir, diff)
+	}
+	if len(got) != 1 || len(got[0].Reads) != 1 || !got[0].Reads[0].Reads("public", "subnet_ids") {
+		t.Errorf("Find(%q).Readers(network) = %+v, want one read of every key", dir, got)
+	}
+}
+
+var cmpIgnoreReads = cmp.FilterPath(func(p cmp.Path) bool { return p.Last().String() == ".Reads" }, cmp.Ignore())

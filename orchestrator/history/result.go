@@ -1,0 +1,69 @@
+package history
+
+// Operation is what a run does with its plan.
+type Operation string
+
+// Operations.
+const (
+	// OperationPlan plans and reports, and changes nothing.
+	OperationPlan Operation = "plan"
+	// OperationApply plans, then applies the plan when it is allowed.
+	OperationApply Operation = "apply"
+)
+
+// Result is how a run of a stack ended. It is recorded in history, shown
+// in reports, counted in metrics and read by /readyz, always as the
+// string of one of the constants below.
+type Result string
+
+// Results of a run.
+const (
+	ResultRunning     Result = "running"     // begun and not yet recorded
+	ResultApplied     Result = "applied"     // a plan with changes was applied
+	ResultPlanned     Result = "planned"     // planned only (a plan operation)
+	ResultNoChanges   Result = "no-changes"  // planned, and the plan had no changes
+	ResultUnchanged   Result = "unchanged"   // no input changed: neither planned nor applied
+	ResultFailed      Result = "failed"      // an error; see Error
+	ResultSkipped     Result = "skipped"     // a dependency did not succeed
+	ResultWaiting     Result = "waiting"     // an upstream contract is missing
+	ResultHeld        Result = "held"        // the plan waits for approval
+	ResultInterrupted Result = "interrupted" // the process stopped during the run
+)
+
+// Results are the results a stack can end a reconcile with, in the order
+// reports and metrics list them. Running and interrupted are only ever
+// seen in history.
+var Results = []Result{
+	ResultApplied, ResultPlanned, ResultNoChanges, ResultUnchanged,
+	ResultHeld, ResultWaiting, ResultSkipped, ResultFailed,
+}
+
+// Converged reports whether the stack is where the repository says, with
+// nothing pending: applied, planned (for a plan, planning is all there is
+// to do), no-changes or unchanged. Nothing waits for a person, for a
+// failure to be fixed, or for an upstream.
+func (r Result) Converged() bool {
+	switch r {
+	case ResultApplied, ResultPlanned, ResultNoChanges, ResultUnchanged:
+		return true
+	}
+	return false
+}
+
+// Ready reports whether the stack is where it should be or waits by
+// design: converged, or waiting on an upstream contract that the next
+// reconcile reads once it is published. A held plan is not ready: it
+// needs a person. This is what /readyz and strata_ready accept.
+func (r Result) Ready() bool {
+	return r.Converged() || r == ResultWaiting
+}
+
+// Failed reports whether the run went wrong: it failed, it was skipped
+// because a dependency did not succeed, or the process stopped during it.
+func (r Result) Failed() bool {
+	switch r {
+	case ResultFailed, ResultSkipped, ResultInterrupted:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,76 @@
+package runner
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/strata-iac/strata/orchestrator/history"
+)
+
+// runState is one run of one stack: what it was asked to do, and what its
+// steps found, filled in step by step.
+type runState struct {
+	req Request
+	log *slog.Logger
+	// started is when the run was asked for.
+	started time.Time
+	// removal is the stack that left the environment, for a removal; nil
+	// for a run of a stack of the environment.
+	removal *RemoveRequest
+
+	// in are the stack's inputs; prev is its last good apply, when
+	// hasPrev.
+	in      inputs
+	prev    history.Run
+	hasPrev bool
+	// run is the run as it will be recorded; its Number is 0 until it
+	// begins. The steps set its cause, summary, plan id, contract, and
+	// its result when they reach one; finish sets the rest.
+	run history.Run
+	ws  *workspace
+	// plan is the saved plan, read back; cause why it differs from prev.
+	plan  planned
+	cause cause
+	// review is the policy's word on a plan with changes.
+	review *Review
+	// planFile is the plan the gate let through to apply, and release,
+	// when set, gives back the approval that let it through.
+	planFile string
+	release  func() error
+	// applied is the message of a run that applied its plan.
+	applied string
+	// message is the run's last line; why says what caused the change.
+	message, why string
+	// done is set by a step that ends the run early, and well.
+	done bool
+}
+
+// step is one step of a run: it reads what earlier steps found in the
+// run state and adds to it, or returns why the run cannot go on.
+type step func(ctx context.Context, st *runState) error
+
+// do runs steps in order, until one fails or ends the run.
+func do(ctx context.Context, st *runState, steps []step) error {
+	for _, s := range steps {
+		if st.done {
+			return nil
+		}
+		if err := s(ctx, st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// result is what the run did, as Run and Remove return it.
+func (st *runState) result() Result {
+	return Result{
+		Stack:   st.run.Stack,
+		Run:     st.run,
+		Changes: st.plan.lines,
+		Review:  st.review,
+		Message: st.message,
+		Why:     st.why,
+	}
+}

@@ -1,0 +1,66 @@
+package tofu
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
+)
+
+// command runs one tofu command in the workspace, its stdout to stdout, and
+// returns its exit code. Any exit code other than 0 comes with an error
+// that carries what tofu printed on stderr; callers say which codes still
+// mean success (plan's -detailed-exitcode exits 2 when there are changes).
+// A command that could not run, or was stopped, returns -1.
+//
+// Like terraform-exec, tofu runs in its own process group and dies with
+// strata; a cancelled ctx interrupts it (SIGINT) and kills it only after
+// the grace period, so that it is never killed while it writes state.
+func (w *Workspace) command(ctx context.Context, stdout io.Writer, args ...string) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return -1, err
+	}
+	cmd := exec.CommandContext(ctx, w.binary, args...)
+	cmd.Dir = w.dir
+	cmd.Env = w.environ()
+	cmd.Stdout = stdout
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = w.grace
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		return -1, fmt.Errorf("%w: %w", ctx.Err(), withStderr(err, &stderr))
+	case errors.As(err, &exit):
+		return exit.ExitCode(), withStderr(err, &stderr)
+	case err != nil:
+		return -1, withStderr(err, &stderr)
+	}
+	return 0, nil
+}
+
+// withStderr adds what tofu printed on stderr to err.
+func withStderr(err error, stderr *bytes.Buffer) error {
+	msg := bytes.TrimSpace(stderr.Bytes())
+	if len(msg) == 0 {
+		return err
+	}
+	return fmt.Errorf("%w: %s", err, msg)
+}
+
+// environ is the process environment of every command: the workspace's
+// own, and TF_IN_AUTOMATION as terraform-exec sets it.
+func (w *Workspace) environ() []string {
+	env := make([]string, 0, len(w.env)+1)
+	for k, v := range w.env {
+		env = append(env, k+"="+v)
+	}
+	return append(env, "TF_IN_AUTOMATION=1")
+}

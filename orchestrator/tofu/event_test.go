@@ -1,0 +1,34 @@
+package tofu
+
+import "testing"
+
+// A plan's JSON stream announces a change with any of these messages; a
+// plan without changes sends none of them.
+func TestAnnouncesChange(t *testing.T) {
+	tests := []struct {
+		name string
+		line string
+		want bool
+	}{
+		{"no-op summary", `{"type":"change_summary","changes":{"add":0,"change":0,"import":0,"remove":0,"forget":0,"operation":"plan"}}`, false},
+		{"summary with a change", `{"type":"change_summary","changes":{"add":0,"change":1,"remove":0,"operation":"plan"}}`, true},
+		{"summary with an import", `{"type":"change_summary","changes":{"import":1,"operation":"plan"}}`, true},
+		{"no-op outputs", `{"type":"outputs","outputs":{"o":{"sensitive":false,"action":"noop"}}}`, false},
+		{"an output to update", `{"type":"outputs","outputs":{"o":{"action":"noop"},"p":{"action":"update"}}}`, true},
+		{"planned change", `{"type":"planned_change","change":{"resource":{"addr":"terraform_data.a"},"action":"update"}}`, true},
+		{"drift", `{"type":"resource_drift","change":{"resource":{"addr":"terraform_data.a"},"action":"update"}}`, true},
+		{"refresh", `{"type":"refresh_complete","hook":{"resource":{"addr":"terraform_data.a"}}}`, false},
+		{"version", `{"type":"version","tofu":"1.10.6","ui":"1.2"}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, ok := decodeEvent([]byte(tt.line))
+			if !ok {
+				t.Fatalf("decodeEvent(%q) did not decode", tt.line)
+			}
+			if got := announcesChange(e); got != tt.want {
+				t.Errorf("announcesChange(%q) = %v, want %v", tt.line, got, tt.want)
+			}
+		})
+	}
+}
