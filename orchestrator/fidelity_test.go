@@ -11,7 +11,7 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/runlog"
-	"github.com/strata-iac/strata/orchestrator/runner"
+	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
 
@@ -65,7 +65,7 @@ func TestFidelityRepositoriesApply(t *testing.T) {
 				t.Errorf("graph of %s mismatch (-want +got):\n%s", tt.entry, diff)
 			}
 			var logs syncBuffer
-			rep, err := orchestrator.Reconcile(context.Background(), dir, runner.OpApply, orchestrator.Options{
+			rep, err := orchestrator.Reconcile(context.Background(), dir, history.OperationApply, orchestrator.Options{
 				Tofu: tofu, StateDir: t.TempDir(), MaxRunners: 2, DriftInterval: time.Hour, Logger: runlog.New(&logs, nil),
 			})
 			if err != nil {
