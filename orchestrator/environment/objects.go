@@ -149,6 +149,8 @@ type kustomization struct {
 // terraform is a Tofu Controller Terraform object (infra.contrib.fluxcd.io).
 type terraform struct {
 	object
+	// raw is the object as rendered, for the field checks.
+	raw  map[string]any
 	Spec struct {
 		Path      string     `json:"path"`
 		SourceRef *sourceRef `json:"sourceRef"`
@@ -231,7 +233,7 @@ func decodeObject(file string, obj map[string]any) (decoded, *diag.Problem) {
 		d.Kustomization = &kustomization{object: o, raw: obj}
 		target = d.Kustomization
 	case m.group() == groupInfra && m.Kind == kindTerraform:
-		d.Terraform = &terraform{object: o}
+		d.Terraform = &terraform{object: o, raw: obj}
 		target = d.Terraform
 	case m.group() == groupSource && m.Kind == SourceOCIRepository:
 		d.OCIRepository = &ociRepository{object: o}

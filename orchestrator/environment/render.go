@@ -9,10 +9,13 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/fluxcd/pkg/kustomize"
 	fluxfs "github.com/fluxcd/pkg/kustomize/filesys"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/resmap"
 	kustypes "sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/yaml"
@@ -75,7 +78,7 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 	}
 	fsys.virtual[kfile] = manifest
 	l.checkRemote(l.relPath(kfile), manifest)
-	rm, err := kustomize.Build(fsys, abs)
+	rm, err := krustyBuild(fsys, abs)
 	if err != nil {
 		return nil, l.buildProblem(dir, owner, err, before)
 	}
@@ -306,3 +309,28 @@ func isKustomizeFile(p string) bool {
 
 // kustomizeFileNames are the names kustomize looks for in a directory.
 var kustomizeFileNames = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
+
+// buildMu serialises kustomize builds, as fluxcd/pkg/kustomize does:
+// kustomize is not safe for concurrent builds.
+var buildMu sync.Mutex
+
+// krustyBuild builds a directory with krusty and exactly the options of
+// fluxcd/pkg/kustomize's Build (load restrictions none, only the builtin
+// plugins), recovering from a kustomize panic as it does. It does not
+// reset kustomize's global OpenAPI schema before each build, which costs a
+// parse of the whole Kubernetes schema every time: strata's builds never
+// set an openapi schema of their own.
+func krustyBuild(fsys filesys.FileSystem, dir string) (rm resmap.ResMap, err error) {
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("recovered from kustomize build panic: %v", r)
+		}
+	}()
+	k := krusty.MakeKustomizer(&krusty.Options{
+		LoadRestrictions: kustypes.LoadRestrictionsNone,
+		PluginConfig:     kustypes.DisabledPluginConfig(),
+	})
+	return k.Run(fsys, dir)
+}

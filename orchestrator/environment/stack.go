@@ -26,6 +26,7 @@ func (l *loader) buildStack(k *kustomization, tf *terraform) *built {
 		ApprovePlan:       tf.Spec.ApprovePlan,
 	}
 	b := &built{stack: s, tf: tf, k: k}
+	l.checkTerraformFields(tf)
 	if name, ok := tf.Metadata.Annotations[AnnotationLayer]; ok {
 		layer, ok := ParseLayer(name)
 		if !ok {
