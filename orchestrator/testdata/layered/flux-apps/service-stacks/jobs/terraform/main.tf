@@ -26,7 +26,9 @@ resource "terraform_data" "jobs" {
 
   lifecycle {
     precondition {
-      condition     = var.fail != "yes"
+      # Flux's postBuild substitution renders "${jobsFail}" = yes as the
+      # YAML boolean true, so either means fail.
+      condition     = !contains(["yes", "true"], var.fail)
       error_message = "jobs was told to fail."
     }
   }
