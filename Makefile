@@ -9,10 +9,13 @@ TOFU      := $(BIN)/tofu
 STRATA    := $(BIN)/strata
 DEMO_ENV  ?= environments/demo/dev
 FUZZTIME  ?= 20s
+IMAGE_TAG ?= strata.local/strata:dev
+# the packages that hold cluster-mode tests (files with the k8s build tag)
+K8S_TEST_PKGS = $(sort $(patsubst ./%/,./%,$(dir $(shell grep -rl --include='*_test.go' '^//go:build k8s' .))))
 
 export STRATA_TOFU := $(TOFU)
 
-.PHONY: all build tofu test-deps demo test vet fuzz bench clean
+.PHONY: all build tofu test-deps demo test vet fuzz bench screenshots clean image k8s test-k8s
 
 all: build
 
@@ -31,7 +34,8 @@ demo: tofu build
 	$(STRATA) status $(DEMO_ENV)
 
 ## test-deps: install the real servers the tests start on 127.0.0.1:
-## Debian's docker-registry, moto_server (PyPI) and versitygw (Go)
+## Debian's docker-registry, moto_server (PyPI) and versitygw (Go);
+## and Debian's chromium, the browser the web view's tests drive
 test-deps:
 	@./.ci/install-test-deps.sh
 	@./.ci/install-test-deps-aws.sh
@@ -47,8 +51,10 @@ vet:
 fuzz:
 	$(GO) test ./orchestrator/environment/ -run '^$$' -fuzz '^FuzzSubstitute$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/environment/ -run '^$$' -fuzz '^FuzzDecodeDocuments$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/environment/ -run '^$$' -fuzz '^FuzzParseSettings$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/tofu/ -run '^$$' -fuzz '^FuzzParsePlan$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./policy/ -run '^$$' -fuzz '^FuzzPlanID$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/ -run '^$$' -fuzz '^FuzzBackendKey$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./contracts/readers/ -run '^$$' -fuzz '^FuzzFindInFile$$' -fuzztime $(FUZZTIME)
 
 ## bench: strata against bare tofu on a generated environment of BENCH_STACKS stacks (100),
@@ -56,6 +62,31 @@ fuzz:
 ## baseline measured in the same run
 bench: tofu
 	./.ci/bench.sh
+
+## image: strata's container image, built from Go without Docker, as bin/strata-image.tar
+## (IMAGE_PUSH=registry/repo:tag also pushes it; IMAGE_INSECURE=1 for a plain-http registry)
+image: tofu
+	CGO_ENABLED=0 GOOS=linux GOARCH=amd64 $(GO) build -trimpath -o $(BIN)/strata-linux-amd64 ./cmd/strata
+	$(GO) run ./cmd/strata-image --strata $(BIN)/strata-linux-amd64 --tofu $(TOFU) \
+	  --tag $(IMAGE_TAG) --out $(BIN)/strata-image.tar $(if $(IMAGE_PUSH),--push $(IMAGE_PUSH)) $(if $(IMAGE_INSECURE),--insecure)
+
+## k8s: build (once, cached in $$STRATA_K8S_DIR, default ~/.cache/strata/k8s) a real single-node
+## Kubernetes for the cluster-mode tests: etcd, kube-apiserver, controller-manager, scheduler,
+## containerd and a kubelet that runs pods
+k8s:
+	@./.ci/k8s/setup.sh
+
+## test-k8s: the cluster-mode tests (build tag k8s) against that cluster, started and stopped here
+test-k8s: tofu k8s
+	@./.ci/k8s/start.sh
+	STRATA_K8S_DIR=$${STRATA_K8S_DIR:-$$HOME/.cache/strata/k8s} $(GO) test -race -count=1 -tags k8s -run 'InCluster' $(K8S_TEST_PKGS) ; \
+	  rc=$$?; ./.ci/k8s/stop.sh --wipe; exit $$rc
+
+## screenshots: drive chromium through the web view of a real reconcile of the
+## demo environment, and write its pages to bin/screenshots/
+screenshots: tofu test-deps
+	STRATA_SCREENSHOTS=$(BIN)/screenshots $(GO) test ./cmd/strata/ -run '^TestWebViewInBrowser$$' -count=1
+	@ls $(BIN)/screenshots
 
 clean:
 	rm -rf $(BIN)

@@ -2,15 +2,28 @@
 // environment, as data flowing through a list of steps.
 //
 //  1. load: the environment, into a typed model, validated as a whole
-//     (package environment);
+//     (package environment), with its settings (environment.Settings,
+//     flags applied through Options) and an identity no other environment
+//     of the repository shares; then its stores are opened and it claims
+//     its identity and its stacks' state keys in the history;
 //  2. graph: dependencies from dependsOn and from contracts, in layers,
 //     without cycles (package graph);
 //  3. resolve: each stack's source, its version and digest (package
 //     source);
-//  4. schedule: stacks in graph order with a bounded number of tofu
-//     processes (package scheduler), each run by package runner;
-//  5. report: what every stack did, as the runner decided it (or, for a
-//     stack it did not run, why not: skipped, waiting or failed).
+//  4. consumers: who reads which keys of each contract, from the
+//     consumers' code (package consumers), so that a producer's plan that
+//     breaks one is held;
+//  5. schedule: stacks in graph order with a bounded number of tofu
+//     processes (package scheduler), each run by package runner; a plan
+//     previews each consumer against the contract its producer's plan
+//     would publish, when the plan knows it;
+//  6. report: what every stack did, as the runner decided it (or, for a
+//     stack it did not run, why not: skipped, waiting or failed), and
+//     which stacks will re-plan because of another's plan.
+//
+// Approve records the approval of a held plan, for the CLI and the API
+// alike, without opening the history. Read-only commands open the stores
+// with OpenStoresReadOnly, which never waits for a running reconcile.
 //
 // Its subpackages are the parts; this package only wires them in order.
 package orchestrator

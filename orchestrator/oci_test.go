@@ -141,7 +141,11 @@ func historyOf(t *testing.T, root, state, client, envName, name string) []histor
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := orchestrator.OpenStores(ctx, env, state)
+	set, err := orchestrator.Options{StateDir: state}.Settings(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := orchestrator.OpenStores(ctx, env, set)
 	if err != nil {
 		t.Fatal(err)
 	}

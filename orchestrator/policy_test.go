@@ -34,7 +34,11 @@ func (e *env) approve(id, by string) {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	st, err := orchestrator.OpenStores(ctx, envm, e.state)
+	set, err := orchestrator.Options{StateDir: e.state}.Settings(envm)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	st, err := orchestrator.OpenStores(ctx, envm, set)
 	if err != nil {
 		e.t.Fatal(err)
 	}

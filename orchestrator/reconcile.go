@@ -1,14 +1,13 @@
 package orchestrator
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"path/filepath"
-	"strconv"
-	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -16,20 +15,23 @@ import (
 	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/contracts/stores"
 	"github.com/strata-iac/strata/orchestrator/approval"
+	"github.com/strata-iac/strata/orchestrator/consumers"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/graph"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/lineage"
+	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/scheduler"
 	"github.com/strata-iac/strata/orchestrator/source"
 	"github.com/strata-iac/strata/orchestrator/source/oci"
+	"github.com/strata-iac/strata/orchestrator/statedir"
 	"github.com/strata-iac/strata/policy"
 )
 
 // DefaultMaxRunners bounds the tofu processes that run at once, as the
 // seed's ResourceQuota does.
-const DefaultMaxRunners = 10
+const DefaultMaxRunners = environment.DefaultMaxRunners
 
 // DefaultTimeout bounds one stack's run; DefaultDriftInterval is how long
 // an unchanged stack goes without a plan.
@@ -38,7 +40,8 @@ const (
 	DefaultDriftInterval = runner.DefaultDriftInterval
 )
 
-// Options configure a reconcile.
+// Options configure a reconcile. StateDir, MaxRunners, DriftInterval and
+// the provider mirror override the environment's settings (see Settings).
 type Options struct {
 	// Tofu is the tofu binary.
 	Tofu string
@@ -72,13 +75,21 @@ type Options struct {
 	ProviderMirrorCA string
 }
 
-// InitProviderMirror is the init ConfigMap key that names the provider
-// network mirror when no --provider-mirror is given.
-const InitProviderMirror = "providerMirror"
-
-// InitIAMAllowedModules is the init ConfigMap key that lists, comma
-// separated, the module addresses allowed to change IAM resources.
-const InitIAMAllowedModules = "policyIAMAllowedModules"
+// Settings returns the environment's settings, parsed from its init
+// ConfigMap when it loaded, with the options' overrides applied.
+func (o Options) Settings(env *environment.Environment) (environment.Settings, error) {
+	set, err := env.Settings.With(environment.Overrides{
+		StateDir:         o.StateDir,
+		MaxRunners:       o.MaxRunners,
+		DriftInterval:    o.DriftInterval,
+		ProviderMirror:   o.ProviderMirror,
+		ProviderMirrorCA: o.ProviderMirrorCA,
+	})
+	if err != nil {
+		return set, fmt.Errorf("settings of %s/%s: %w", env.Client, env.Name, err)
+	}
+	return set, nil
+}
 
 // Reconcile runs one environment: load, graph, resolve, schedule, report.
 // The error is for the reconcile as a whole (an invalid environment, a
@@ -90,22 +101,27 @@ func Reconcile(ctx context.Context, dir string, op history.Operation, opts Optio
 	if err != nil {
 		return nil, err
 	}
-	backend, err := stateBackend(env)
+	set, err := opts.Settings(env)
 	if err != nil {
 		return nil, err
 	}
-	st, err := OpenStores(ctx, env, opts.StateDir)
-	if err != nil {
-		return nil, err
-	}
-	defer st.Close()
-
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	log.Info(fmt.Sprintf("%s %s/%s: %d stacks, at most %d at once", op, env.Client, env.Name, len(env.Stacks), maxRunners(opts, env)))
-	pol, err := loadPolicy(ctx, env, opts)
+	st, notes, err := openOrRepair(ctx, log, env, set)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	if err := claim(ctx, st.History, env, set); err != nil {
+		return nil, err
+	}
+	// Each run's lines are also kept in a file of their own, for the web
+	// view's stack page.
+	log = slog.New(slog.NewMultiHandler(log.Handler(), runlog.NewFiles(RunLogDir(st.StateDir, env.Client, env.Name), nil)))
+	log.Info(fmt.Sprintf("%s %s/%s: %d stacks, at most %d at once", op, env.Client, env.Name, len(env.Stacks), set.MaxRunners))
+	pol, err := loadPolicy(ctx, set, opts)
 	if err != nil {
 		log.Error(fmt.Sprintf("policy failed to load: %v; every plan with changes is held", err))
 	}
@@ -123,18 +139,24 @@ func Reconcile(ctx context.Context, dir string, op history.Operation, opts Optio
 		Schemas:        lineage.New(st.StateDir, env.Client, env.Name),
 		History:        st.History,
 		Approvals:      st.Approvals,
-		Backend:        backend,
+		Backend:        stateBackend(set.State),
 		Policy:         pol,
 		Logger:         log,
 		Timeout:        opts.Timeout,
-		DriftInterval:  opts.DriftInterval,
-		ProviderMirror: cmp.Or(opts.ProviderMirror, env.Init[InitProviderMirror]),
-		// The CA file is read by tofu, in the stacks' workspaces.
-		ProviderMirrorCA: absOrEmpty(opts.ProviderMirrorCA),
+		DriftInterval:  set.DriftInterval,
+		ProviderMirror: set.ProviderMirror,
+		// The CA file is read by tofu, in the stacks' workspaces: absolute.
+		ProviderMirrorCA: set.ProviderMirrorCA,
 	}
-	results := schedule(ctx, env, dir, g, arts, resolver, op, cfg, maxRunners(opts, env), log)
+	// Who reads which key of each contract, from the consumers' code: a
+	// producer's plan that would break one of them is held, and the
+	// review lists those that will re-plan.
+	readers := consumers.Find(env, codeDirs(ctx, log, env, resolver, arts))
+	results := schedule(ctx, env, dir, g, arts, resolver, readers, op, cfg, set.MaxRunners, log)
 	removals := remove(ctx, env, dir, op, cfg, gone)
 	rep := report(env, g, op, arts, results, removals, started)
+	upstreams(rep, g, readers, env)
+	rep.Notes = notes
 	log.Info(rep.Line())
 	return rep, nil
 }
@@ -143,14 +165,8 @@ func Reconcile(ctx context.Context, dir string, op history.Operation, opts Optio
 // policy that fails to load is not fatal to the reconcile: it is a
 // runner.FailingPolicy, which holds every plan with changes (policies fail
 // closed), and the error says why.
-func loadPolicy(ctx context.Context, env *environment.Environment, opts Options) (runner.Policy, error) {
-	var allowed []string
-	for _, m := range strings.Split(env.Init[InitIAMAllowedModules], ",") {
-		if m = strings.TrimSpace(m); m != "" {
-			allowed = append(allowed, m)
-		}
-	}
-	e, err := policy.Load(ctx, policy.Options{Dirs: opts.PolicyDirs, NoDefault: opts.NoDefaultPolicy, IAMAllowedModules: allowed})
+func loadPolicy(ctx context.Context, set environment.Settings, opts Options) (runner.Policy, error) {
+	e, err := policy.Load(ctx, policy.Options{Dirs: opts.PolicyDirs, NoDefault: opts.NoDefaultPolicy, IAMAllowedModules: set.IAMAllowedModules})
 	if err != nil {
 		return runner.FailingPolicy(err), err
 	}
@@ -167,37 +183,90 @@ type Stores struct {
 }
 
 // OpenStores opens the history, the held plans and the contract store of
-// an environment. The contract store is the one the environment's init
-// ConfigMap names (contractStore: local, ssm or s3).
-func OpenStores(ctx context.Context, env *environment.Environment, stateDir string) (*Stores, error) {
-	if stateDir == "" {
-		stateDir = filepath.Join(env.Root, ".strata")
-	}
-	// tofu runs in each stack's workspace, so every path handed to it must
-	// be absolute.
-	stateDir, err := filepath.Abs(stateDir)
+// an environment, where its settings say they are. It takes the history's
+// write lock: one reconcile at a time.
+func OpenStores(ctx context.Context, env *environment.Environment, set environment.Settings) (*Stores, error) {
+	return openStores(ctx, env, set)
+}
+
+// OpenStoresReadOnly opens the stores for reading. It never waits for a
+// running reconcile: while one holds the history, the history reads as it
+// was when that reconcile began (Stores.HistoryFromSnapshot).
+func OpenStoresReadOnly(ctx context.Context, env *environment.Environment, set environment.Settings) (*Stores, error) {
+	return openStores(ctx, env, set, history.ReadOnly())
+}
+
+func openStores(ctx context.Context, env *environment.Environment, set environment.Settings, opts ...history.Option) (*Stores, error) {
+	cs, err := OpenContracts(ctx, env, set)
 	if err != nil {
-		return nil, fmt.Errorf("open state directory %s: %w", stateDir, err)
+		return nil, err
 	}
-	cs, err := stores.Open(ctx, env.Init, stateDir, env.Client, env.Name)
-	if err != nil {
-		return nil, fmt.Errorf("open contract store of %s/%s (%s): %w", env.Client, env.Name, environment.InitFile, err)
-	}
-	prefix, err := stores.Prefix(env.Init)
-	if err != nil {
-		return nil, fmt.Errorf("open contract store of %s/%s (%s): %w", env.Client, env.Name, environment.InitFile, err)
-	}
-	h, err := history.Open(ctx, filepath.Join(stateDir, "history.db"))
+	h, err := history.Open(ctx, HistoryFile(set), opts...)
 	if err != nil {
 		return nil, err
 	}
 	return &Stores{
-		StateDir:       stateDir,
+		StateDir:       set.StateDir,
 		Contracts:      cs,
-		ContractPrefix: prefix,
+		ContractPrefix: set.Contracts.Prefix,
 		History:        h,
-		Approvals:      approval.New(filepath.Join(stateDir, "held")),
+		Approvals:      approval.New(filepath.Join(set.StateDir, statedir.Held)),
 	}, nil
+}
+
+// OpenContracts opens the environment's contract store, as its settings
+// describe it. It makes no request.
+func OpenContracts(ctx context.Context, env *environment.Environment, set environment.Settings) (contracts.Store, error) {
+	c := set.Contracts
+	dir, err := statedir.Join(set.StateDir, statedir.Contracts, env.Client, env.Name)
+	if err != nil {
+		return nil, fmt.Errorf("open contract store of %s/%s: %w", env.Client, env.Name, err)
+	}
+	cs, err := stores.Open(ctx, stores.Config{
+		Kind:   c.Store,
+		Dir:    dir,
+		Region: c.Region, Endpoint: c.Endpoint, Bucket: c.Bucket, PathStyle: c.PathStyle, KMSKeyID: c.KMSKeyID,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("open contract store of %s/%s (%s): %w", env.Client, env.Name, environment.InitFile, err)
+	}
+	return cs, nil
+}
+
+// HistoryFile is the environment's history file under the state directory.
+func HistoryFile(set environment.Settings) string {
+	return filepath.Join(set.StateDir, statedir.History)
+}
+
+// openOrRepair opens the stores for a reconcile. A damaged history does
+// not stop the reconcile: it is moved aside and a new one starts, which
+// the log and the returned notes say.
+func openOrRepair(ctx context.Context, log *slog.Logger, env *environment.Environment, set environment.Settings) (*Stores, []string, error) {
+	st, err := OpenStores(ctx, env, set)
+	if err == nil || !errors.Is(err, history.ErrCorrupt) {
+		return st, nil, err
+	}
+	moved, rerr := history.Repair(HistoryFile(set), time.Now())
+	if rerr != nil {
+		return nil, nil, errors.Join(err, rerr)
+	}
+	note := fmt.Sprintf("%v; moved it to %s and started a new history: every stack is planned again, and stacks removed from the repository before now are no longer known", err, moved)
+	log.Warn(note)
+	st, err = OpenStores(ctx, env, set)
+	if err != nil {
+		return nil, nil, err
+	}
+	return st, []string{note}, nil
+}
+
+// HistoryFromSnapshot reports whether the history reads the snapshot a
+// running reconcile made when it began.
+func (s *Stores) HistoryFromSnapshot() bool { return s.History.FromSnapshot() }
+
+// RunLogDir is where the lines of every run of an environment's stacks are
+// kept: <state dir>/logs/<client>/<env>/<stack>/<run>.log.
+func RunLogDir(stateDir, client, env string) string {
+	return filepath.Join(stateDir, "logs", client, env)
 }
 
 // Close closes the stores.
@@ -213,9 +282,6 @@ type resolved struct {
 // repository's checkout, and OCI registries through a client whose cache
 // is under the state directory.
 func NewResolver(env *environment.Environment, stateDir string, opts Options) *source.Resolver {
-	if stateDir == "" {
-		stateDir = filepath.Join(env.Root, ".strata")
-	}
 	return &source.Resolver{
 		Root: env.Root,
 		Registry: oci.New(oci.Options{
@@ -260,7 +326,7 @@ func resolve(ctx context.Context, log *slog.Logger, env *environment.Environment
 const resolveParallelism = 8
 
 // schedule runs the stacks in graph order, and returns what each did.
-func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, resolver *source.Resolver, op history.Operation, cfg runner.Config, limit int, log *slog.Logger) map[string]runner.Result {
+func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, resolver *source.Resolver, readers consumers.Index, op history.Operation, cfg runner.Config, limit int, log *slog.Logger) map[string]runner.Result {
 	r := runner.New(cfg)
 	producers := make(map[string]string)
 	for _, s := range env.Stacks {
@@ -275,6 +341,15 @@ func schedule(ctx context.Context, env *environment.Environment, envDir string, 
 			t.Deps = append(t.Deps, e.To)
 		}
 		tasks = append(tasks, t)
+	}
+	// A plan previews each consumer against the contract its producer's
+	// plan would publish, when that is known before apply.
+	var previewMu sync.Mutex
+	previews := map[string]contracts.Document{}
+	preview := func() map[string]contracts.Document {
+		previewMu.Lock()
+		defer previewMu.Unlock()
+		return maps.Clone(previews)
 	}
 	results := make(chan runner.Result, len(tasks))
 	errs := scheduler.Run(ctx, tasks, limit, func(ctx context.Context, name string) error {
@@ -294,8 +369,16 @@ func schedule(ctx context.Context, env *environment.Environment, envDir string, 
 			Stack:     stack,
 			Artifact:  art,
 			Producers: producers,
+			Readers:   readers.Readers(stack.Produces),
+			Reads:     readers.Of(name),
+			Preview:   preview(),
 			EnvDir:    envDir,
 		})
+		if res.Next != nil && stack.Produces != "" && op == history.OperationPlan {
+			previewMu.Lock()
+			previews[stack.Produces] = *res.Next
+			previewMu.Unlock()
+		}
 		results <- res
 		var held *runner.HeldError
 		if errors.As(err, &held) {
@@ -323,24 +406,7 @@ func schedule(ctx context.Context, env *environment.Environment, envDir string, 
 	return out
 }
 
-// maxRunners is the bound on tofu processes: the option, else the init
-// key maxRunners (validated with the environment), else DefaultMaxRunners.
-func maxRunners(opts Options, env *environment.Environment) int {
-	if opts.MaxRunners > 0 {
-		return opts.MaxRunners
-	}
-	if n, err := strconv.Atoi(strings.TrimSpace(env.Init[environment.InitMaxRunners])); err == nil && n > 0 {
-		return n
-	}
-	return DefaultMaxRunners
-}
-
-func absOrEmpty(p string) string {
-	if p == "" {
-		return ""
-	}
-	if abs, err := filepath.Abs(p); err == nil {
-		return abs
-	}
-	return p
+type outcome struct {
+	result runner.Result
+	err    error
 }

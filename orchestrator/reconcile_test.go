@@ -145,7 +145,8 @@ func TestReconcileApply(t *testing.T) {
 
 	// A changed variable changes only the stacks that depend on it: net
 	// reads cidr; cluster and app read net's vpc_id through contracts; jobs
-	// reads the cluster contract, re-plans and finds nothing to do.
+	// reads only the cluster's name, which did not change, so it is not
+	// planned again.
 	setInit(t, e.root, "cidr", "10.20.0.0/16")
 	rep, logs = e.reconcile(history.OperationApply, time.Hour)
 	want = map[string]string{
@@ -153,7 +154,7 @@ func TestReconcileApply(t *testing.T) {
 		"net":     "applied/variables",
 		"cluster": "applied/upstream",
 		"app":     "applied/upstream",
-		"jobs":    "no-changes/upstream",
+		"jobs":    "unchanged/",
 		"report":  "applied/upstream",
 	}
 	if diff := cmp.Diff(want, results(rep)); diff != "" {
@@ -277,7 +278,9 @@ func readContract(t *testing.T, state, client, env, name string) document {
 
 // TestSpecChangeRepublishes narrows what a stack publishes: nothing of its
 // code or variables changed, yet its spec did, so it is planned again and
-// its contract published anew, and its consumers see the change.
+// its contract published anew, and the consumers that read what changed
+// see the change: report reads base whole; net reads only its account_id,
+// which stays, so net is not planned again.
 func TestSpecChangeRepublishes(t *testing.T) {
 	e := newEnv(t)
 	if rep, logs := e.reconcile(history.OperationApply, time.Hour); !rep.Converged() {
@@ -292,8 +295,11 @@ func TestSpecChangeRepublishes(t *testing.T) {
 	if doc := readContract(t, e.state, "acme", "dev", "base"); len(doc.Private) != 0 || doc.Public["account_id"] == nil {
 		t.Errorf("base contract = %+v, want only account_id", doc)
 	}
-	if got := stack(t, rep, "net"); got.Cause != runner.CauseUpstream {
-		t.Errorf("net cause = %q, want upstream: the contract it reads changed", got.Cause)
+	if got := stack(t, rep, "report"); got.Cause != runner.CauseUpstream {
+		t.Errorf("report cause = %q, want upstream: the contract it reads whole changed", got.Cause)
+	}
+	if got := stack(t, rep, "net"); got.Result != history.ResultUnchanged {
+		t.Errorf("net = %s, want unchanged: what it reads of base did not change", got.Result)
 	}
 }
 

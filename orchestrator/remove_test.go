@@ -2,6 +2,7 @@ package orchestrator_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,8 +10,6 @@ import (
 	"time"
 
 	"github.com/strata-iac/strata/orchestrator"
-	"github.com/strata-iac/strata/orchestrator/approval"
-	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runner"
 )
@@ -45,19 +44,17 @@ func TestRemovedStack(t *testing.T) {
 		t.Errorf("held removal already unpublished the contract")
 	}
 
+	// The stack is no longer in the environment, yet its held removal can
+	// be approved, through the same path as any held plan.
+	dir := filepath.Join(e.root, "environments", "acme", "dev")
+	opts := orchestrator.Options{StateDir: e.state}
 	ctx := context.Background()
-	envm, err := environment.Load(ctx, filepath.Join(e.root, "environments", "acme", "dev"))
-	if err != nil {
-		t.Fatal(err)
+	if _, err := orchestrator.Approve(ctx, dir, orchestrator.ApproveRequest{Stack: "gone", PlanID: held.PlanID, Reason: "r", By: "ana"}, opts); !errors.Is(err, orchestrator.ErrUnknownStack) {
+		t.Errorf("Approve(gone) = %v, want ErrUnknownStack", err)
 	}
-	st, err := orchestrator.OpenStores(ctx, envm, e.state)
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = st.Approvals.Approve(ctx, approval.Approval{Client: "acme", Env: "dev", Stack: "report", PlanID: held.PlanID, By: "ana", Reason: "report is retired", ApprovedAt: time.Now()})
-	st.Close()
-	if err != nil {
-		t.Fatalf("Approve(%s) = %v", held.PlanID, err)
+	a, err := orchestrator.Approve(ctx, dir, orchestrator.ApproveRequest{Stack: "report", PlanID: held.PlanID, Reason: "report is retired", By: "ana"}, opts)
+	if err != nil || a.Stack != "report" || a.PlanID != held.PlanID {
+		t.Fatalf("Approve(report, %s) = %+v, %v, want the approval", held.PlanID, a, err)
 	}
 
 	rep, logs = e.reconcile(history.OperationApply, time.Hour)

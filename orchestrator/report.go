@@ -1,12 +1,14 @@
 package orchestrator
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/strata-iac/strata/orchestrator/consumers"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/graph"
 	"github.com/strata-iac/strata/orchestrator/history"
@@ -23,6 +25,9 @@ type Report struct {
 	StartedAt   time.Time         `json:"startedAt"`
 	Duration    time.Duration     `json:"durationNs"`
 	Stacks      []StackReport     `json:"stacks"`
+	// Notes are what the reconcile did to keep going that a person should
+	// know, such as starting a new history in place of a damaged one.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // StackReport is what one stack did.
@@ -46,6 +51,109 @@ type StackReport struct {
 	// PlanID and Policy are set for a plan with changes.
 	PlanID string        `json:"planId,omitempty"`
 	Policy *PolicyReport `json:"policy,omitempty"`
+	// Contract is what the plan does to the stack's contract: keys
+	// removed, changed, moved and added, and the consumers it breaks.
+	ContractChange *policy.Contract `json:"contractChange,omitempty"`
+	// ContractValues are the keys of the contract ("public.vpc_id") whose
+	// value the plan changes, or only knows after apply.
+	ContractValues []string `json:"contractValues,omitempty"`
+	// Downstream are the stacks that will re-plan, with cause upstream,
+	// once this stack's plan is applied: those that read keys it changes,
+	// and theirs in turn.
+	Downstream []Upstream `json:"downstream,omitempty"`
+	// Upstream says, for a stack that will re-plan once an upstream plan
+	// is applied, after which stack and because of which keys. Its own
+	// plan ran against the contracts published now, so its result is not
+	// the last word.
+	Upstream []Upstream `json:"upstream,omitempty"`
+
+	// direct are the consumers the runner found re-planning.
+	direct []runner.Downstream
+}
+
+// Upstream is one stack that will re-plan because of another's plan.
+type Upstream struct {
+	// Stack re-plans after Producer applies, because it reads Keys
+	// ("public.vpc_id") of Contract that change.
+	Stack    string   `json:"stack"`
+	Producer string   `json:"producer"`
+	Contract string   `json:"contract"`
+	Keys     []string `json:"keys"`
+	// Known is true when the producer's plan knows the keys' new values;
+	// false when they are only known after it applies (and for a stack
+	// further down, whose upstream has yet to re-plan itself).
+	Known bool `json:"known"`
+}
+
+// upstreams fills in, from each stack's plan, the stacks that will
+// re-plan because of it: directly, the consumers that read keys the plan
+// changes; then, since such a consumer's own contract is only known once
+// it has re-planned, every reader of it in turn, and so on down the graph.
+func upstreams(rep *Report, g *graph.Graph, readers consumers.Index, env *environment.Environment) {
+	byStack := map[string]*StackReport{}
+	for i := range rep.Stacks {
+		byStack[rep.Stacks[i].Stack] = &rep.Stacks[i]
+	}
+	add := func(root string, u Upstream) {
+		target, ok := byStack[u.Stack]
+		if !ok {
+			return
+		}
+		same := func(have Upstream) bool {
+			return have.Stack == u.Stack && have.Producer == u.Producer && have.Contract == u.Contract
+		}
+		if !slices.ContainsFunc(target.Upstream, same) {
+			target.Upstream = append(target.Upstream, u)
+		}
+		if !slices.ContainsFunc(byStack[root].Downstream, same) {
+			byStack[root].Downstream = append(byStack[root].Downstream, u)
+		}
+	}
+	// roots maps each stack that will re-plan to the stacks whose plans
+	// cause it, directly or further up.
+	roots := map[string][]string{}
+	for _, name := range g.Order() {
+		sr := byStack[name]
+		if sr == nil {
+			continue
+		}
+		up := roots[name]
+		// A plan that was applied has had its consumers re-plan already,
+		// in this same reconcile.
+		for _, d := range sr.direct {
+			if sr.Result == history.ResultApplied {
+				break
+			}
+			u := Upstream{Stack: d.Stack, Producer: name, Contract: d.Contract, Keys: d.Keys, Known: d.Known}
+			for _, root := range append([]string{name}, up...) {
+				add(root, u)
+			}
+			roots[d.Stack] = append(roots[d.Stack], append([]string{name}, up...)...)
+		}
+		// A stack previewed against its upstreams' next contracts listed
+		// its own downstream above; one planned against the contracts
+		// published now cannot know what its contract will be, so every
+		// reader of it re-plans too.
+		if len(up) == 0 || !slices.ContainsFunc(sr.Upstream, func(u Upstream) bool { return !u.Known }) {
+			continue
+		}
+		s := env.Stack(name)
+		if s == nil || s.Produces == "" {
+			continue
+		}
+		for _, rd := range readers.Readers(s.Produces) {
+			var keys []string
+			for _, read := range rd.Reads {
+				keys = append(keys, cmp.Or(read.Section, "*")+"."+cmp.Or(read.Key, "*"))
+			}
+			slices.Sort(keys)
+			u := Upstream{Stack: rd.Stack, Producer: name, Contract: s.Produces, Keys: slices.Compact(keys)}
+			for _, root := range up {
+				add(root, u)
+			}
+			roots[rd.Stack] = append(roots[rd.Stack], up...)
+		}
+	}
 }
 
 // PolicyReport is the policy's word on a stack's plan.
@@ -158,7 +266,7 @@ func report(env *environment.Environment, g *graph.Graph, op history.Operation, 
 
 // stackReport is what the runner says one stack did.
 func stackReport(name string, res runner.Result) StackReport {
-	return StackReport{
+	sr := StackReport{
 		Stack:   name,
 		Result:  res.Run.Result,
 		Cause:   res.Run.Cause,
@@ -169,7 +277,13 @@ func stackReport(name string, res runner.Result) StackReport {
 		Message: res.Message,
 		PlanID:  res.Run.PlanID,
 		Policy:  policyReport(res.Review),
+		direct:  res.Downstream,
 	}
+	if res.Review != nil {
+		sr.ContractChange = res.Review.Contract
+		sr.ContractValues = res.ContractChanged
+	}
+	return sr
 }
 
 func roundDuration(d time.Duration) time.Duration {

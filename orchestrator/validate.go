@@ -10,9 +10,10 @@ import (
 	"github.com/strata-iac/strata/orchestrator/graph"
 )
 
-// Validate loads an environment and builds its graph: every check that
-// runs before anything runs. The error is a diag.Problems listing every
-// problem found.
+// Validate loads an environment, checks that no other environment of the
+// repository shares its identity (clientId and environment), and builds
+// its graph: every check that runs before anything runs. The error is a
+// diag.Problems listing every problem found.
 func Validate(ctx context.Context, dir string) (*environment.Environment, *graph.Graph, error) {
 	env, err := environment.Load(ctx, dir)
 	var problems diag.Problems
@@ -22,6 +23,11 @@ func Validate(ctx context.Context, dir string) (*environment.Environment, *graph
 	// Even when loading found problems, the graph's own checks (cycles,
 	// layers) run on what did load, so that every problem is reported at
 	// once. Edges to stacks that did not load were reported by the loader.
+	ids, err := environment.CheckIdentity(env)
+	if err != nil {
+		return nil, nil, err
+	}
+	problems = append(problems, ids...)
 	g, gp := graph.Build(knownEdges(Nodes(env)))
 	problems = append(problems, gp...)
 	if len(problems) > 0 {

@@ -46,7 +46,11 @@ func Versions(ctx context.Context, dir string, opts Options) ([]VersionRow, erro
 	if err != nil {
 		return nil, err
 	}
-	st, err := OpenStores(ctx, env, opts.StateDir)
+	set, err := opts.Settings(env)
+	if err != nil {
+		return nil, err
+	}
+	st, err := OpenStoresReadOnly(ctx, env, set)
 	if err != nil {
 		return nil, err
 	}

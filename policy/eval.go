@@ -26,6 +26,9 @@ type Meta struct {
 	Cause            string `json:"cause"`
 	FromVersion      string `json:"fromVersion"`
 	ToVersion        string `json:"toVersion"`
+	// Contract is what the plan does to the stack's contract; nil when
+	// the stack publishes none (rules then see empty lists).
+	Contract *Contract `json:"contract,omitempty"`
 }
 
 // Finding is one result of one rule.
@@ -143,6 +146,7 @@ func (m Meta) input() map[string]any {
 		"cause":            m.Cause,
 		"fromVersion":      m.FromVersion,
 		"toVersion":        m.ToVersion,
+		"contract":         m.Contract.input(),
 	}
 }
 

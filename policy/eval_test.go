@@ -136,6 +136,12 @@ warn_meta contains json.marshal(input.strata) if input.strata.stack == "meta"
 # The plan exactly as tofu printed it: numbers are not rounded.
 warn_big contains "big number kept" if input.big == 123456789012345678901234567890
 
+# A team's own rule on contracts: no key of a prod contract may go.
+warn_contract_removed contains msg if {
+	some k in input.strata.contract.removed
+	msg := sprintf("%s.%s.%s removed; read by %d consumer(s)", [input.strata.contract.name, k.section, k.name, count(input.strata.contract.consumers)])
+}
+
 # conftest's exception form exempts deny_delete when a stack is removed.
 exception contains ["delete"] if input.strata.cause == "removed"
 `
@@ -186,8 +192,19 @@ func TestEvalUserRules(t *testing.T) {
 			meta: Meta{Stack: "meta", Client: "acme", Environment: "dev", EnvironmentClass: "non-prod", Cause: "upgrade", FromVersion: "0.1.0", ToVersion: "0.2.0"},
 			wantWarnings: []Finding{{
 				Rule: "warn_meta", Namespace: "main",
-				Message: `{"cause":"upgrade","client":"acme","environment":"dev","environmentClass":"non-prod","fromVersion":"0.1.0","stack":"meta","toVersion":"0.2.0"}`,
+				Message: `{"cause":"upgrade","client":"acme","contract":{"added":[],"changed":[],"consumers":[],"moved":[],"name":"","removed":[]},"environment":"dev","environmentClass":"non-prod","fromVersion":"0.1.0","stack":"meta","toVersion":"0.2.0"}`,
 			}},
+		},
+		{
+			name: "the contract facts",
+			plan: []byte(`{"format_version":"1.2"}`),
+			meta: Meta{Stack: "network", Contract: &Contract{
+				Name:    "network",
+				Removed: []ContractKey{{Section: "public", Name: "subnet_ids", Type: "list"}},
+				Consumers: []ContractConsumer{{Stack: "cluster", Section: "public", Key: "subnet_ids", Why: "removed",
+					File: "flux-apps/platform-stacks/cluster/terraform/main.tf", Line: 14}},
+			}},
+			wantWarnings: []Finding{{Rule: "warn_contract_removed", Namespace: "main", Message: "network.public.subnet_ids removed; read by 1 consumer(s)"}},
 		},
 		{
 			name:         "numbers kept exactly",

@@ -1,17 +1,14 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"os/user"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/strata-iac/strata/orchestrator"
-	"github.com/strata-iac/strata/orchestrator/approval"
 )
 
 func newApproveCommand(g *globals) *cobra.Command {
@@ -30,7 +27,11 @@ is held for a new approval: an approval can only ever apply what was
 reviewed.
 
 A held plan's id, its reasons and its summary are in the apply's output and
-in the state directory (held/<client>/<env>/<stack>/<plan id>/summary.md).`,
+in the state directory (held/<client>/<env>/<stack>/<plan id>/summary.md).
+
+A stack that left the environment is approved the same way: its removal
+(destroy) plan is held like any other. Approving opens neither the history
+nor the contract store, so it works while 'strata reconcile' runs.`,
 		Example: `  strata approve environments/demo/dev network plan-3f2a9c1b7d4e --reason "planned subnet migration, CHG-1234"`,
 		Args:    cobra.ExactArgs(3),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -41,27 +42,10 @@ in the state directory (held/<client>/<env>/<stack>/<plan id>/summary.md).`,
 			if strings.TrimSpace(reason) == "" {
 				return &exitError{code: 2, msg: "approve: --reason is required: say why this plan may be applied"}
 			}
-			ctx := cmd.Context()
-			env, _, err := orchestrator.Validate(ctx, envDir)
+			a, err := orchestrator.Approve(cmd.Context(), envDir, orchestrator.ApproveRequest{
+				Stack: stack, PlanID: id, Reason: reason, By: approver(by),
+			}, orchestrator.Options{StateDir: g.stateDir})
 			if err != nil {
-				return err
-			}
-			if env.Stack(stack) == nil {
-				return fmt.Errorf("approve: environment %s has no stack %q", envDir, stack)
-			}
-			st, err := orchestrator.OpenStores(ctx, env, g.stateDir)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			a := approval.Approval{
-				Client: env.Client, Env: env.Name, Stack: stack, PlanID: id,
-				By: approver(by), Reason: reason, ApprovedAt: time.Now().UTC(),
-			}
-			if err := st.Approvals.Approve(ctx, a); err != nil {
-				if errors.Is(err, approval.ErrNoHeldPlan) {
-					return fmt.Errorf("%w%s", err, heldList(cmd, st, env.Client, env.Name, stack))
-				}
 				return err
 			}
 			if g.output == "json" {
@@ -75,20 +59,6 @@ in the state directory (held/<client>/<env>/<stack>/<plan id>/summary.md).`,
 	cmd.Flags().StringVar(&reason, "reason", "", "why this plan may be applied (required)")
 	cmd.Flags().StringVar(&by, "by", "", "who approves (default: $STRATA_USER, then the login name)")
 	return cmd
-}
-
-// heldList names the stack's held plans, for an approval of an id that is
-// not held.
-func heldList(cmd *cobra.Command, st *orchestrator.Stores, client, env, stack string) string {
-	held, err := st.Approvals.HeldPlans(cmd.Context(), client, env, stack)
-	if err != nil || len(held) == 0 {
-		return fmt.Sprintf("; stack %s has no held plan", stack)
-	}
-	ids := make([]string, 0, len(held))
-	for _, h := range held {
-		ids = append(ids, fmt.Sprintf("%s (held %s: %s)", h.PlanID, h.HeldAt.Format(time.DateTime), h.Reason))
-	}
-	return fmt.Sprintf("; held plans of stack %s: %s", stack, strings.Join(ids, "; "))
 }
 
 func approver(flag string) string {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
 
@@ -83,5 +85,53 @@ func TestApproveAndReview(t *testing.T) {
 	out, _, code = strata(t, append([]string{"apply", env}, run...)...)
 	if code != 0 || !regexp.MustCompile(`app\s+services\s+1\.0\.0\s+#\d+\s+applied`).MatchString(out) {
 		t.Errorf("apply after approval = %d, want app applied:\n%s", code, out)
+	}
+}
+
+// TestApproveRemovedStack approves, on the command line, the held destroy
+// plan of a stack that left the environment.
+func TestApproveRemovedStack(t *testing.T) {
+	root := repo(t)
+	env := filepath.Join(root, "environments", "acme", "dev")
+	state := t.TempDir()
+	run := []string{"--tofu", tofutest.Binary(t), "--state-dir", state}
+	if _, errOut, code := strata(t, append([]string{"apply", env}, run...)...); code != 0 {
+		t.Fatalf("first apply exit code = %d:\n%s", code, errOut)
+	}
+	if err := os.Remove(filepath.Join(env, "services", "report.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, _ := strata(t, append([]string{"apply", env, "-o", "json"}, run...)...)
+	var rep struct {
+		Stacks []struct {
+			Stack, Result, Cause, PlanID string
+		} `json:"stacks"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("apply -o json = %v:\n%s\n%s", err, out, errOut)
+	}
+	var id string
+	for _, s := range rep.Stacks {
+		if s.Stack == "report" && s.Result == "held" && s.Cause == "removed" {
+			id = s.PlanID
+		}
+	}
+	if id == "" {
+		t.Fatalf("apply -o json: the removal of report is not held:\n%s", out)
+	}
+
+	// A running reconcile holds the history: approving does not need it.
+	holder, err := history.Open(context.Background(), filepath.Join(state, "history.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := strata(t, "approve", env, "report", id, "--reason", "report is retired", "--by", "ana", "--state-dir", state)
+	holder.Close()
+	if code != 0 || !strings.Contains(out, "approved plan "+id+" of stack report by ana") {
+		t.Fatalf("strata approve of the removed stack = %d, %q %q, want the approval", code, out, errOut)
+	}
+	out, errOut, code = strata(t, append([]string{"apply", env}, run...)...)
+	if code != 0 || !regexp.MustCompile(`report\s+\(removed\)\s+\S+\s+#\d+\s+applied\s+removed\s+\+0 ~0 -1`).MatchString(out) {
+		t.Errorf("apply after the approval = %d, want report's removal applied:\n%s\n%s", code, out, errOut)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/strata-iac/strata/contracts/stores"
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/statedir"
 )
 
 // externalProducer stands for the producer of a document under the prefix
@@ -44,6 +45,7 @@ Private values are printed only when --show-private asks for them.`,
 		newContractsGetCommand(g),
 		newContractsExternalSecretCommand(g),
 		newContractsConsumersCommand(g),
+		newContractsDiffCommand(g),
 	)
 	return cmd
 }
@@ -52,7 +54,7 @@ Private values are printed only when --show-private asks for them.`,
 type contractsEnv struct {
 	env    *environment.Environment
 	store  contracts.Store
-	kind   string // stores.Local, stores.SSM or stores.S3
+	kind   string // environment.ContractsLocal, ContractsSSM or ContractsS3
 	prefix string
 	where  string // "the local store at …", for messages
 	// stateDir is the state directory, which keeps contract schemas.
@@ -65,31 +67,24 @@ func openContracts(ctx context.Context, g *globals, dir string) (*contractsEnv, 
 	if err != nil {
 		return nil, err
 	}
-	stateDir := g.stateDir
-	if stateDir == "" {
-		stateDir = filepath.Join(env.Root, ".strata")
-	}
-	st, err := stores.Open(ctx, env.Init, stateDir, env.Client, env.Name)
+	set, err := g.settings(env)
 	if err != nil {
-		return nil, fmt.Errorf("contracts of %s/%s: %w", env.Client, env.Name, err)
+		return nil, err
 	}
-	prefix, err := stores.Prefix(env.Init)
+	st, err := orchestrator.OpenContracts(ctx, env, set)
 	if err != nil {
-		return nil, fmt.Errorf("contracts of %s/%s: %w", env.Client, env.Name, err)
-	}
-	kind := strings.TrimSpace(env.Init[stores.KeyStore])
-	if kind == "" {
-		kind = stores.Local
+		return nil, err
 	}
 	return &contractsEnv{
-		env: env, store: st, kind: kind, prefix: prefix,
-		where: storeWhere(env, kind, stateDir), stateDir: stateDir,
+		env: env, store: st, kind: set.Contracts.Store, prefix: set.Contracts.Prefix,
+		where: storeWhere(env, set), stateDir: set.StateDir,
 	}, nil
 }
 
 // storeWhere describes the store for messages: which kind, and where.
-func storeWhere(env *environment.Environment, kind, stateDir string) string {
-	endpoint := env.Init[stores.KeyEndpoint]
+func storeWhere(env *environment.Environment, set environment.Settings) string {
+	c := set.Contracts
+	endpoint := c.Endpoint
 	if e := os.Getenv(stores.EnvEndpoint); e != "" {
 		endpoint = e
 	}
@@ -97,19 +92,13 @@ func storeWhere(env *environment.Environment, kind, stateDir string) string {
 	if endpoint != "" {
 		at = " at " + endpoint
 	}
-	region := env.Init[stores.KeyRegion]
-	if region == "" {
-		region = env.Init[stores.KeyInitRegion]
-	}
-	switch kind {
-	case stores.Local:
-		return "the local store at " + filepath.Join(stateDir, "contracts", env.Client, env.Name)
-	case stores.SSM:
-		return fmt.Sprintf("the ssm store in %s%s", dash(region), at)
-	case stores.S3:
-		return fmt.Sprintf("the s3 store s3://%s%s", env.Init[stores.KeyBucket], at)
+	switch c.Store {
+	case environment.ContractsSSM:
+		return fmt.Sprintf("the ssm store in %s%s", dash(c.Region), at)
+	case environment.ContractsS3:
+		return fmt.Sprintf("the s3 store s3://%s%s", c.Bucket, at)
 	default:
-		return "the " + kind + " store"
+		return "the local store at " + filepath.Join(set.StateDir, statedir.Contracts, env.Client, env.Name)
 	}
 }
 

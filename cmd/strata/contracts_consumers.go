@@ -8,7 +8,6 @@ import (
 
 	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/contracts/readers"
-	"github.com/strata-iac/strata/contracts/stores"
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/consumers"
 )
@@ -30,7 +29,8 @@ variable fed by readInputsFromSecrets or strata.dev/read-contracts, followed
 through its attributes (var.network.public.subnet_ids). A reference that
 stops short of a key — the object passed whole to a module or a function,
 or indexed by a value known only when tofu runs — reads every key it can
-reach, shown as *. This is what strata checks a producer's plan against
+reach, shown as *. A reference inside try() or can() is optional: removing
+the key does not break the consumer, changing its type may. This is what strata checks a producer's plan against
 before it applies it.
 
 --key keeps the reads of one key: NAME (either section) or public.NAME,
@@ -47,10 +47,7 @@ private.NAME.`,
 			if err != nil {
 				return err
 			}
-			prefix, err := stores.Prefix(env.Init)
-			if err != nil {
-				return fmt.Errorf("consumers of %s: %w", args[1], err)
-			}
+			prefix := env.Settings.Contracts.Prefix
 			contract := contractArg(prefix, args[1])
 			if contract == "" {
 				return &exitError{code: 2, msg: fmt.Sprintf("consumers: %q names no contract: give its name (network) or key (%s)", args[1], contracts.Key(prefix, "network"))}
@@ -82,7 +79,11 @@ private.NAME.`,
 					if r.Err != "" {
 						where = r.Err
 					}
-					fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Stack, rd.What(), where)
+					what := rd.What()
+					if rd.Optional {
+						what += " (optional)"
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Stack, what, where)
 				}
 			}
 			return tw.Flush()

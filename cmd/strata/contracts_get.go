@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/strata-iac/strata/orchestrator/lineage"
+	"github.com/strata-iac/strata/orchestrator/statedir"
 )
 
 func newContractsGetCommand(g *globals) *cobra.Command {
@@ -103,7 +104,7 @@ func (c *contractsEnv) writeSchema(g *globals, key string) error {
 	}
 	if !ok {
 		return fmt.Errorf("get contract %s schema: no schema recorded in %s: it is recorded when the contract is published, by strata apply",
-			key, filepath.Join(c.stateDir, "contract-schemas", c.env.Client, c.env.Name))
+			key, filepath.Join(c.stateDir, statedir.ContractSchemas, c.env.Client, c.env.Name))
 	}
 	if g.output == "json" {
 		return writeJSON(g.stdout, sc)

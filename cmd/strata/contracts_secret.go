@@ -14,7 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/strata-iac/strata/contracts"
-	"github.com/strata-iac/strata/contracts/stores"
+	"github.com/strata-iac/strata/orchestrator/environment"
 )
 
 // Secret store kinds of an ExternalSecret's secretStoreRef.
@@ -26,9 +26,9 @@ const (
 // defaultSecretStores are the default secret store names per contract
 // store.
 var defaultSecretStores = map[string]string{
-	stores.SSM:   "aws-parameter-store",
-	stores.S3:    "strata-contracts-s3",
-	stores.Local: "strata-contracts-local",
+	environment.ContractsSSM:   "aws-parameter-store",
+	environment.ContractsS3:    "strata-contracts-s3",
+	environment.ContractsLocal: "strata-contracts-local",
 }
 
 // externalSecret is the manifest external-secret prints.

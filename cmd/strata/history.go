@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -12,7 +13,10 @@ import (
 )
 
 func newHistoryCommand(g *globals) *cobra.Command {
-	var limit int
+	var (
+		limit  int
+		repair bool
+	)
 	cmd := &cobra.Command{
 		Use:   "history ENV [STACK]",
 		Short: "List the runs of an environment's stacks, newest first",
@@ -20,24 +24,42 @@ func newHistoryCommand(g *globals) *cobra.Command {
 one stack: number, operation, cause, versions, changes, plan id, result and
 duration, newest first. Every run is kept, including those of stacks that
 have since left the repository, and runs that a killed process left
-unfinished (shown as interrupted).`,
+unfinished (shown as interrupted).
+
+A damaged history file (bbolt cannot read it) is reported as such.
+--repair moves it aside, to history.db.corrupt-<time> in the state
+directory, so that the next run starts a new history; state, contracts and
+held plans are not touched. apply and reconcile do the same by themselves,
+and say so. A history that is not damaged, or that a running reconcile
+holds, is left alone.`,
 		Example: "  strata history environments/demo/dev\n  strata history environments/demo/dev network --limit 5 -o json",
 		Args:    cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := g.checkOutput("text", "json"); err != nil {
 				return err
 			}
+			if limit < 0 {
+				return usageError("--limit is %d: it must be 0 (every run) or more", limit)
+			}
 			ctx := cmd.Context()
 			env, err := environment.Load(ctx, args[0])
 			if env == nil {
 				return err
 			}
+			if repair {
+				return repairHistory(cmd, g, env)
+			}
 			// A broken environment still has a history worth reading.
-			st, err := orchestrator.OpenStores(ctx, env, g.stateDir)
+			set, err := g.settings(env)
+			if err != nil {
+				return err
+			}
+			st, err := orchestrator.OpenStoresReadOnly(ctx, env, set)
 			if err != nil {
 				return err
 			}
 			defer st.Close()
+			g.noteSnapshot(st)
 			stacks := args[1:]
 			if len(stacks) == 0 {
 				if stacks, err = st.History.Stacks(ctx, env.Client, env.Name); err != nil {
@@ -79,5 +101,34 @@ unfinished (shown as interrupted).`,
 		},
 	}
 	cmd.Flags().IntVar(&limit, "limit", 20, "most runs per stack; 0 lists them all")
+	cmd.Flags().BoolVar(&repair, "repair", false, "move a damaged history file aside so that a new one starts")
 	return cmd
+}
+
+// repairHistory moves the environment's history file aside when it is
+// damaged.
+func repairHistory(cmd *cobra.Command, g *globals, env *environment.Environment) error {
+	set, err := g.settings(env)
+	if err != nil {
+		return err
+	}
+	path := orchestrator.HistoryFile(set)
+	h, err := history.Open(cmd.Context(), path, history.WithTimeout(time.Second))
+	if err == nil {
+		// It opened and every run in it was read: nothing is damaged.
+		if err := h.Close(); err != nil {
+			return err
+		}
+		fmt.Fprintf(g.stdout, "history %s is not damaged: nothing to repair\n", path)
+		return nil
+	}
+	if !errors.Is(err, history.ErrCorrupt) {
+		return fmt.Errorf("history --repair: %w", err)
+	}
+	moved, err := history.Repair(path, time.Now())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(g.stdout, "history %s was damaged: moved it to %s; the next run starts a new history (state, contracts and held plans are untouched)\n", path, moved)
+	return nil
 }

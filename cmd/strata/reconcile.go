@@ -20,9 +20,10 @@ const envAPIToken = "STRATA_API_TOKEN"
 func newReconcileCommand(g *globals) *cobra.Command {
 	f := &runFlags{}
 	var (
-		interval  time.Duration
-		listen    string
-		tokenFile string
+		interval          time.Duration
+		listen            string
+		tokenFile         string
+		approverTokenFile string
 	)
 	cmd := &cobra.Command{
 		Use:   "reconcile ENV [ENV...]",
@@ -36,6 +37,12 @@ others go on.
 
 It serves over HTTP on --listen (loopback by default):
 
+  GET  /                   the web view: the fleet, each environment's graph,
+                           each stack's runs and logs, and the held plans with
+                           an Approve form; live updates while a reconcile
+                           runs. Log in with the token to read, with the
+                           --approver-token-file token to approve (the same
+                           token does both when only one is configured).
   GET  /healthz            200 "ok" while the process runs
   GET  /readyz             200 when every environment's last reconcile ran
                            and every stack is applied, planned, no-changes,
@@ -56,8 +63,9 @@ It serves over HTTP on --listen (loopback by default):
                            "...", "reason": "...", "by": "..."}
 
 The /api endpoints need "Authorization: Bearer <token>", the token read from
---token-file or $` + envAPIToken + `. Without a token they answer 403; health,
-readiness and metrics stay open.
+--token-file or $` + envAPIToken + `; POST /api/v1/approve needs the token of
+--approver-token-file instead, when one is given. Without a token they answer
+403; health, readiness and metrics stay open.
 
 Metrics:
 
@@ -91,16 +99,25 @@ HTTP server stops after the loop, and the exit code is 0.`,
 			if err != nil {
 				return err
 			}
+			approverToken, err := readTokenFile("reconcile", "--approver-token-file", approverTokenFile)
+			if err != nil {
+				return err
+			}
+			if err := f.check(cmd); err != nil {
+				return err
+			}
 			bin, err := tofu.Find(f.tofu)
 			if err != nil {
 				return err
 			}
 			log := g.logger()
 			d, err := daemon.New(daemon.Config{
-				Environments: args,
-				Interval:     interval,
-				Token:        token,
-				Logger:       log,
+				Environments:  args,
+				Interval:      interval,
+				Token:         token,
+				WebView:       true,
+				ApproverToken: approverToken,
+				Logger:        log,
 				Options: orchestrator.Options{
 					Tofu:               bin,
 					StateDir:           g.stateDir,
@@ -131,7 +148,8 @@ HTTP server stops after the loop, and the exit code is 0.`,
 	}
 	cmd.Flags().DurationVar(&interval, "interval", daemon.DefaultInterval, "wait between the end of one pass over the environments and the start of the next")
 	cmd.Flags().StringVar(&listen, "listen", "127.0.0.1:9090", "address to serve health, readiness, metrics and the API on")
-	cmd.Flags().StringVar(&tokenFile, "token-file", "", "file holding the API's bearer token (default: $"+envAPIToken+")")
+	cmd.Flags().StringVar(&tokenFile, "token-file", "", "file holding the API's bearer token, also the web view's status token (default: $"+envAPIToken+")")
+	cmd.Flags().StringVar(&approverTokenFile, "approver-token-file", "", "file holding the token that approves held plans in the web view (default: the --token-file token)")
 	f.register(cmd)
 	return cmd
 }
@@ -142,13 +160,22 @@ func apiToken(file string) (string, error) {
 	if file == "" {
 		return strings.TrimSpace(os.Getenv(envAPIToken)), nil
 	}
+	return readTokenFile("reconcile", "--token-file", file)
+}
+
+// readTokenFile reads a token from the file a flag names; "" when no file
+// is given. A file that is given must hold one.
+func readTokenFile(command, flag, file string) (string, error) {
+	if file == "" {
+		return "", nil
+	}
 	b, err := os.ReadFile(file)
 	if err != nil {
-		return "", fmt.Errorf("reconcile: read --token-file: %w", err)
+		return "", fmt.Errorf("%s: read %s: %w", command, flag, err)
 	}
 	token := strings.TrimSpace(string(b))
 	if token == "" {
-		return "", &exitError{code: 2, msg: fmt.Sprintf("reconcile: --token-file %s is empty", file)}
+		return "", &exitError{code: 2, msg: fmt.Sprintf("%s: %s %s is empty", command, flag, file)}
 	}
 	return token, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/tofu"
@@ -58,6 +59,7 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		newMirrorCommand(g),
 		newContractsCommand(g),
 		newReconcileCommand(g),
+		newServeCommand(g),
 		newVersionCommand(g),
 	)
 	return root
@@ -88,6 +90,26 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.mirrorCA, "provider-mirror-ca", "", "PEM file of the certificate authorities tofu trusts for the provider mirror")
 }
 
+// check refuses flag values out of range: a usage error naming the flag
+// and the values it takes.
+func (f *runFlags) check(cmd *cobra.Command) error {
+	if cmd.Flags().Changed("max-runners") && f.maxRunners < 1 {
+		return usageError("--max-runners is %d: it must be at least 1 (leave it out to use the init key maxRunners, else %d)", f.maxRunners, orchestrator.DefaultMaxRunners)
+	}
+	if f.timeout <= 0 {
+		return usageError("--timeout is %s: it must be more than 0, such as 10m", f.timeout)
+	}
+	if f.driftInterval < 0 {
+		return usageError("--drift-interval is %s: it must be 0 (plan every stack every time) or more", f.driftInterval)
+	}
+	return nil
+}
+
+// usageError is a bad command line: exit code 2.
+func usageError(format string, args ...any) error {
+	return &exitError{code: 2, msg: fmt.Sprintf(format, args...)}
+}
+
 func (g *globals) logger() *slog.Logger {
 	level := slog.LevelInfo
 	if g.verbose {
@@ -99,6 +121,19 @@ func (g *globals) logger() *slog.Logger {
 		w = g.stderr
 	}
 	return runlog.New(w, level)
+}
+
+// settings are the environment's settings with --state-dir applied.
+func (g *globals) settings(env *environment.Environment) (environment.Settings, error) {
+	return orchestrator.Options{StateDir: g.stateDir}.Settings(env)
+}
+
+// noteSnapshot says on stderr when the history read is a running
+// reconcile's snapshot.
+func (g *globals) noteSnapshot(st *orchestrator.Stores) {
+	if st.HistoryFromSnapshot() {
+		fmt.Fprintln(g.stderr, "note: a reconcile is running; the history is shown as it was when it began")
+	}
 }
 
 func (g *globals) checkOutput(allowed ...string) error {

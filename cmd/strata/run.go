@@ -8,6 +8,7 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/review"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
 
@@ -44,6 +45,9 @@ changed since its last successful apply is not planned again until
 			if err := g.checkOutput("text", "json", "markdown"); err != nil {
 				return err
 			}
+			if err := f.check(cmd); err != nil {
+				return err
+			}
 			bin, err := tofu.Find(f.tofu)
 			if err != nil {
 				return err
@@ -71,7 +75,7 @@ changed since its last successful apply is not planned again until
 					return err
 				}
 			case "markdown":
-				if err := writeMarkdown(g.stdout, rep); err != nil {
+				if err := review.Markdown(g.stdout, rep); err != nil {
 					return err
 				}
 			default:
@@ -108,6 +112,9 @@ func writeReport(g *globals, rep *orchestrator.Report) {
 		if !s.Result.Converged() {
 			fmt.Fprintf(g.stdout, "\n%s %s: %s\n", s.Stack, s.Result, strings.TrimSpace(s.Message))
 		}
+	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(g.stdout, "\nnote: %s\n", n)
 	}
 }
 

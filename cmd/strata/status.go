@@ -49,11 +49,16 @@ private. Stacks that have history but left the repository are listed too.`,
 			if err != nil {
 				return err
 			}
-			st, err := orchestrator.OpenStores(ctx, env, g.stateDir)
+			set, err := g.settings(env)
+			if err != nil {
+				return err
+			}
+			st, err := orchestrator.OpenStoresReadOnly(ctx, env, set)
 			if err != nil {
 				return err
 			}
 			defer st.Close()
+			g.noteSnapshot(st)
 			var rows []stackStatus
 			seen := map[string]bool{}
 			for _, n := range gr.Nodes() {

@@ -14,5 +14,6 @@
 // reference. A reference that stops short of a key — the object passed on
 // whole to a module, a for expression, a function, or indexed by a value
 // only known when tofu runs — reads every key it could reach: the check
-// errs on the side of a consumer that might break.
+// errs on the side of a consumer that might break. A reference inside
+// try() or can() is Optional: the consumer copes with the key missing.
 package readers

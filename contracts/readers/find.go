@@ -113,10 +113,22 @@ func (w *walker) reference(t *hclsyntax.ScopeTraversalExpr) {
 	steps = append(steps, w.beyond(t)...)
 	rng := t.Range()
 	pos := Pos{File: rng.Filename, Line: rng.Start.Line, Column: rng.Start.Column}
+	optional := w.optional()
 	for _, r := range interpret(fd, steps) {
-		r.Var, r.Pos = fd.Var, pos
+		r.Var, r.Pos, r.Optional = fd.Var, pos, optional
 		w.reads = append(w.reads, r)
 	}
+}
+
+// optional reports whether the current node is an argument of try() or
+// can(), which tolerate a missing attribute.
+func (w *walker) optional() bool {
+	for _, p := range w.parents {
+		if call, ok := p.(*hclsyntax.FunctionCallExpr); ok && (call.Name == "try" || call.Name == "can") {
+			return true
+		}
+	}
+	return false
 }
 
 // beyond follows the steps applied to expression n by the nodes above it:

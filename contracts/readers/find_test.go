@@ -61,6 +61,16 @@ func TestFind(t *testing.T) {
 			},
 		},
 		{
+			// try() and can() cope with a missing key.
+			dir:   "optional",
+			feeds: []Feed{{Var: "network", Contract: "network"}},
+			want: []Read{
+				{Var: "network", Contract: "network", Section: "public", Key: "nat_id", Optional: true, Pos: Pos{"stack/main.tf", 3, 17}},
+				{Var: "network", Contract: "network", Section: "public", Key: "vpc_id", Pos: Pos{"stack/main.tf", 4, 13}},
+				{Var: "network", Contract: "network", Section: "public", Key: "zone", Optional: true, Pos: Pos{"stack/main.tf", 2, 17}},
+			},
+		},
+		{
 			dir:   "document",
 			feeds: []Feed{{Var: "account", Contract: "account"}},
 			want:  nil, // the stack reads no fed variable

@@ -24,6 +24,10 @@ type Read struct {
 	Section string `json:"section,omitempty"`
 	// Key is the key read; "" means every key of Section.
 	Key string `json:"key,omitempty"`
+	// Optional is true for a read inside try() or can(): tofu falls back
+	// when the key is missing, so removing it breaks nothing; a change of
+	// type still may.
+	Optional bool `json:"optional,omitempty"`
 	// Pos is where the reference is.
 	Pos Pos `json:"pos"`
 }
@@ -64,6 +68,17 @@ func (r Read) What() string {
 	return strings.Join(parts, ".")
 }
 
+func boolCompare(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	default:
+		return -1
+	}
+}
+
 // sortReads orders reads by contract, section, key, then position, and
 // drops exact duplicates.
 func sortReads(rs []Read) []Read {
@@ -76,6 +91,7 @@ func sortReads(rs []Read) []Read {
 			a.Pos.Line - b.Pos.Line,
 			a.Pos.Column - b.Pos.Column,
 			strings.Compare(a.Var, b.Var),
+			boolCompare(a.Optional, b.Optional),
 		} {
 			if c != 0 {
 				return c

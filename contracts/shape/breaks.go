@@ -20,17 +20,19 @@ type Break struct {
 // read that reaches every key of a section (a whole object passed on) is
 // broken by any breaking change in it. A key that moves section breaks
 // the reads of its old section; a read that reaches either section by the
-// key alone (a map of the contract's keys) still finds it.
+// key alone (a map of the contract's keys) still finds it. An optional
+// read (inside try or can) copes with a key removed or moved, not with a
+// change of type.
 func Breaks(d Difference, reads []readers.Read) []Break {
 	var out []Break
 	for _, r := range reads {
 		for _, f := range d.Removed {
-			if r.Reads(f.Section, f.Name) {
+			if r.Reads(f.Section, f.Name) && !r.Optional {
 				out = append(out, Break{Read: r, Field: f, Why: "removed"})
 			}
 		}
 		for _, m := range d.Moved {
-			if r.Reads(m.Section, m.Name) && (r.Section != "" || r.Whole()) {
+			if r.Reads(m.Section, m.Name) && (r.Section != "" || r.Whole()) && !r.Optional {
 				out = append(out, Break{Read: r, Field: m.Field, Why: "moved to " + m.To})
 			}
 		}

@@ -55,6 +55,23 @@ func TestBreaks(t *testing.T) {
 			reads: []readers.Read{flat},
 		},
 		{
+			name: "optional read of a key removed, moved or retyped",
+			diff: Difference{
+				Removed: []Field{pub("zone", String)},
+				Moved:   []Move{{Field: pub("nat", String), To: "private"}},
+				Changed: []Change{{Field: pub("vpc_id", String), To: List}},
+			},
+			reads: []readers.Read{
+				{Contract: "network", Section: "public", Key: "zone", Optional: true},
+				{Contract: "network", Section: "public", Key: "nat", Optional: true},
+				{Contract: "network", Section: "public", Key: "vpc_id", Optional: true},
+			},
+			want: []Break{{
+				Read:  readers.Read{Contract: "network", Section: "public", Key: "vpc_id", Optional: true},
+				Field: pub("vpc_id", String), Why: "changed from string to list",
+			}},
+		},
+		{
 			name:  "added",
 			diff:  Difference{Added: []Field{pub("zone", String)}},
 			reads: []readers.Read{subnets, vpc, whole},

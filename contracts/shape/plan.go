@@ -20,9 +20,24 @@ type unknown struct{}
 // unknown taken from output_changes, split as contracts.Build splits
 // them. only limits the outputs published, as Build's only does.
 func FromPlan(planJSON []byte, only []string) (Shape, error) {
+	doc, unknownSections, err := Next(planJSON, only)
+	if err != nil {
+		return Shape{}, err
+	}
+	s := Of(doc)
+	s.Unknown = unknownSections
+	return s, nil
+}
+
+// Next returns the document a producer will publish when the plan is
+// applied, as far as the plan knows it: a value, or part of one, that
+// tofu only knows after apply is an unknown placeholder (see Known), and
+// unknownSections lists the explicit sections whose keys are not known
+// at all. Installed, version, stack and updatedAt are left empty.
+func Next(planJSON []byte, only []string) (doc contracts.Document, unknownSections []string, err error) {
 	var p tfjson.Plan
 	if err := json.Unmarshal(planJSON, &p); err != nil {
-		return Shape{}, fmt.Errorf("contract shape from plan: %w", err)
+		return contracts.Document{}, nil, fmt.Errorf("contract shape from plan: %w", err)
 	}
 	outs := map[string]contracts.Output{}
 	if p.PlannedValues != nil {
@@ -39,7 +54,6 @@ func FromPlan(planJSON []byte, only []string) (Shape, error) {
 	}
 	// An explicit section tofu knows nothing of yet has keys unknown
 	// until apply: it is left out of the build, and said to be unknown.
-	var unknownSections []string
 	for _, section := range []string{contracts.OutputPrivate, contracts.OutputPublic} {
 		if o, ok := outs[section]; ok && (len(only) == 0 || slices.Contains(only, section)) {
 			if _, isUnknown := o.Value.(unknown); isUnknown {
@@ -48,13 +62,34 @@ func FromPlan(planJSON []byte, only []string) (Shape, error) {
 			}
 		}
 	}
-	doc, err := contracts.Build("plan", "", outs, only, time.Time{})
+	doc, err = contracts.Build("(planned)", "", outs, only, time.Time{})
 	if err != nil {
-		return Shape{}, fmt.Errorf("contract shape from plan: %w", err)
+		return contracts.Document{}, nil, fmt.Errorf("contract shape from plan: %w", err)
 	}
-	s := Of(doc)
-	s.Unknown = unknownSections
-	return s, nil
+	doc.Installed, doc.Stack, doc.UpdatedAt = false, "", time.Time{}
+	return doc, unknownSections, nil
+}
+
+// Known reports whether a value of a planned document is wholly known
+// before apply.
+func Known(v any) bool {
+	switch v := v.(type) {
+	case unknown:
+		return false
+	case map[string]any:
+		for _, e := range v {
+			if !Known(e) {
+				return false
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if !Known(e) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // partial rebuilds a planned value from an output change: its known parts

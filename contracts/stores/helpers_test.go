@@ -23,14 +23,24 @@ func document(t *testing.T, stack string) contracts.Document {
 	return d
 }
 
-// backend is one kind of store with the init data that opens it.
+// backend is one kind of store with the config that opens it; a local
+// store's Dir is set by the test.
 type backend struct {
 	name string
-	init map[string]string
+	cfg  Config
+}
+
+// in returns the backend's config with a local store under dir.
+func (b backend) in(dir string) Config {
+	c := b.cfg
+	if c.Kind == Local {
+		c.Dir = dir
+	}
+	return c
 }
 
 // backends starts moto_server and versitygw, creates the s3 store's
-// bucket, and returns init data for each of the three stores. The
+// bucket, and returns the config of each of the three stores. The
 // credentials are versitygw's; moto_server takes any.
 func backends(t *testing.T) []backend {
 	t.Helper()
@@ -39,8 +49,8 @@ func backends(t *testing.T) []backend {
 	awstest.Env(t, access, secret)
 	awstest.CreateBucket(t, s3Endpoint, "contracts")
 	return []backend{
-		{Local, map[string]string{"region": "eu-central-1"}},
-		{SSM, map[string]string{KeyStore: SSM, KeyRegion: awstest.Region, KeyEndpoint: motoEndpoint}},
-		{S3, map[string]string{KeyStore: S3, KeyRegion: awstest.Region, KeyEndpoint: s3Endpoint, KeyBucket: "contracts"}},
+		{Local, Config{Kind: Local, Region: "eu-central-1"}},
+		{SSM, Config{Kind: SSM, Region: awstest.Region, Endpoint: motoEndpoint}},
+		{S3, Config{Kind: S3, Region: awstest.Region, Endpoint: s3Endpoint, Bucket: "contracts", PathStyle: true}},
 	}
 }

@@ -35,18 +35,15 @@ func TestOpenPublishAndRead(t *testing.T) {
 	ctx := context.Background()
 	for _, b := range backends(t) {
 		t.Run(b.name, func(t *testing.T) {
-			stateDir := t.TempDir()
-			st, err := Open(ctx, b.init, stateDir, "acme", "dev")
+			dir := t.TempDir()
+			st, err := Open(ctx, b.in(dir))
 			if err != nil {
-				t.Fatalf("Open(%v) = %v, want nil", b.init, err)
+				t.Fatalf("Open(%+v) = %v, want nil", b.in(dir), err)
 			}
 			if got := kind(st); got != b.name {
-				t.Fatalf("Open(%v) = a %s store, want %s", b.init, got, b.name)
+				t.Fatalf("Open(%+v) = a %s store, want %s", b.in(dir), got, b.name)
 			}
-			prefix, err := Prefix(b.init)
-			if err != nil {
-				t.Fatal(err)
-			}
+			prefix := contracts.DefaultPrefix
 			key := contracts.Key(prefix, "foo")
 			want := document(t, "foo")
 			if err := st.Put(ctx, key, want); err != nil {
@@ -72,7 +69,7 @@ func TestOpenPublishAndRead(t *testing.T) {
 				t.Errorf("Get(%q) = %v, want an error wrapping ErrNotFound", contracts.Key(prefix, "missing"), err)
 			}
 			if b.name == Local {
-				file := filepath.Join(stateDir, "contracts", "acme", "dev", "configuration", "foo.json")
+				file := filepath.Join(dir, "configuration", "foo.json")
 				if _, err := os.Stat(file); err != nil {
 					t.Errorf("Stat(%q) = %v, want the local store's file", file, err)
 				}
@@ -89,7 +86,7 @@ func TestOpenPutRejectsInvalidDocuments(t *testing.T) {
 		"nil private": func(d *contracts.Document) { d.Private = nil },
 	}
 	for _, b := range backends(t) {
-		st, err := Open(ctx, b.init, t.TempDir(), "acme", "dev")
+		st, err := Open(ctx, b.in(t.TempDir()))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,12 +114,12 @@ func TestOpenSettings(t *testing.T) {
 	t.Setenv("AWS_REGION", "")
 	t.Setenv("AWS_DEFAULT_REGION", "")
 
-	// The region comes from the init key region when contractRegion is
-	// not set, and STRATA_AWS_ENDPOINT overrides contractEndpoint.
+	// STRATA_AWS_ENDPOINT overrides the configured endpoint.
 	t.Setenv(EnvEndpoint, motoEndpoint)
-	st, err := Open(ctx, map[string]string{KeyStore: SSM, KeyInitRegion: awstest.Region, KeyEndpoint: "http://127.0.0.1:1"}, "", "", "")
+	cfg := Config{Kind: SSM, Region: awstest.Region, Endpoint: "http://127.0.0.1:1"}
+	st, err := Open(ctx, cfg)
 	if err != nil {
-		t.Fatalf("Open(ssm) = %v, want nil", err)
+		t.Fatalf("Open(%+v) = %v, want nil", cfg, err)
 	}
 	if err := st.Put(ctx, "/configuration/foo", document(t, "foo")); err != nil {
 		t.Errorf("Put() through %s = %v, want nil", EnvEndpoint, err)
@@ -131,48 +128,20 @@ func TestOpenSettings(t *testing.T) {
 
 	tests := []struct {
 		name string
-		init map[string]string
+		cfg  Config
 		want string
 	}{
-		{"unknown store", map[string]string{KeyStore: "dynamodb"}, `open contract store: init key contractStore is "dynamodb": want local, ssm or s3`},
-		{"s3 without bucket", map[string]string{KeyStore: S3, KeyRegion: "us-east-1"}, "open contract store s3: init key contractBucket is required when contractStore is s3"},
-		{"bad path style", map[string]string{KeyStore: S3, KeyRegion: "us-east-1", KeyBucket: "b", KeyPathStyle: "sometimes"}, `init key contractPathStyle is "sometimes": want true or false`},
-		{"ssm without region", map[string]string{KeyStore: SSM}, "open contract store ssm: open ssm contract store: no region"},
-		{"bad prefix", map[string]string{KeyPrefix: "/configuration/../x"}, `open contract store: init key contractPrefix is "/configuration/../x": segment ".." is not allowed`},
+		{"unknown store", Config{Kind: "dynamodb"}, `open contract store "dynamodb": want local, ssm or s3`},
+		{"local without a directory", Config{Kind: Local}, "open contract store local: no directory"},
+		{"s3 without bucket", Config{Kind: S3, Region: "us-east-1"}, "open contract store s3: no bucket"},
+		{"ssm without region", Config{Kind: SSM}, "open contract store ssm: open ssm contract store: no region"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Open(ctx, tt.init, t.TempDir(), "acme", "dev")
+			_, err := Open(ctx, tt.cfg)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("Open(%v) = %v, want an error containing %q", tt.init, err, tt.want)
+				t.Errorf("Open(%+v) = %v, want an error containing %q", tt.cfg, err, tt.want)
 			}
 		})
-	}
-	if _, err := Open(ctx, map[string]string{}, t.TempDir(), "", "dev"); err == nil {
-		t.Errorf("Open(local) without a client = nil, want an error")
-	}
-}
-
-func TestPrefix(t *testing.T) {
-	tests := []struct {
-		value string
-		want  string
-	}{
-		{"", "/configuration"},
-		{"/configuration", "/configuration"},
-		{"configuration/", "/configuration"},
-		{"/acme/dev/contracts", "/acme/dev/contracts"},
-		{"/", "/"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.value, func(t *testing.T) {
-			got, err := Prefix(map[string]string{KeyPrefix: tt.value})
-			if err != nil || got != tt.want {
-				t.Errorf("Prefix(%q) = %q, %v, want %q", tt.value, got, err, tt.want)
-			}
-		})
-	}
-	if _, err := Prefix(map[string]string{KeyPrefix: "/a//b"}); err == nil || !strings.Contains(err.Error(), "contract prefix: init key contractPrefix") {
-		t.Errorf("Prefix(%q) = %v, want an error naming the key", "/a//b", err)
 	}
 }

@@ -17,7 +17,7 @@ func TestReadPathAndSelect(t *testing.T) {
 	ctx := context.Background()
 	for _, b := range backends(t) {
 		t.Run(b.name, func(t *testing.T) {
-			st, err := Open(ctx, b.init, t.TempDir(), "acme", "dev")
+			st, err := Open(ctx, b.in(t.TempDir()))
 			if err != nil {
 				t.Fatal(err)
 			}

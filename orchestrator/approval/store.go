@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/strata-iac/strata/orchestrator/internal/atomicfile"
+	"github.com/strata-iac/strata/orchestrator/statedir"
 )
 
 // Files of a held plan.
@@ -60,8 +61,10 @@ type Approval struct {
 // ErrNoHeldPlan is returned when a plan id names no held plan.
 var ErrNoHeldPlan = errors.New("no held plan")
 
-func (s *Store) planDir(client, env, stack, id string) string {
-	return filepath.Join(s.dir, client, env, stack, id)
+// planDir is the directory of a held plan; names that are not single path
+// elements are an error, so nothing lands outside the store.
+func (s *Store) planDir(client, env, stack, id string) (string, error) {
+	return statedir.Join(s.dir, client, env, stack, id)
 }
 
 // Hold keeps a plan: the plan file is copied, so later plans of the stack
@@ -70,12 +73,15 @@ func (s *Store) Hold(ctx context.Context, h Held, planFile string, planJSON []by
 	if err := ctx.Err(); err != nil {
 		return h, err
 	}
-	if err := validID(h.PlanID); err != nil {
+	if err := ValidID(h.PlanID); err != nil {
 		return h, fmt.Errorf("hold plan of stack %s: %w", h.Stack, err)
 	}
-	dir := s.planDir(h.Client, h.Env, h.Stack, h.PlanID)
 	fail := func(err error) (Held, error) {
 		return h, fmt.Errorf("hold plan %s of stack %s: %w", h.PlanID, h.Stack, err)
+	}
+	dir, err := s.planDir(h.Client, h.Env, h.Stack, h.PlanID)
+	if err != nil {
+		return fail(err)
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fail(err)
@@ -102,10 +108,13 @@ func (s *Store) Hold(ctx context.Context, h Held, planFile string, planJSON []by
 
 // HeldPlan returns a held plan.
 func (s *Store) HeldPlan(ctx context.Context, client, env, stack, id string) (Held, error) {
-	if err := validID(id); err != nil {
+	if err := ValidID(id); err != nil {
 		return Held{}, fmt.Errorf("read held plan of stack %s: %w", stack, err)
 	}
-	dir := s.planDir(client, env, stack, id)
+	dir, err := s.planDir(client, env, stack, id)
+	if err != nil {
+		return Held{}, fmt.Errorf("read held plan %s of stack %s: %w", id, stack, err)
+	}
 	var h Held
 	if err := readJSON(ctx, filepath.Join(dir, heldFile), &h); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -119,7 +128,11 @@ func (s *Store) HeldPlan(ctx context.Context, client, env, stack, id string) (He
 
 // HeldPlans lists a stack's held plans, newest first.
 func (s *Store) HeldPlans(ctx context.Context, client, env, stack string) ([]Held, error) {
-	entries, err := os.ReadDir(filepath.Join(s.dir, client, env, stack))
+	dir, err := statedir.Join(s.dir, client, env, stack)
+	if err != nil {
+		return nil, fmt.Errorf("list held plans of stack %s: %w", stack, err)
+	}
+	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -162,11 +175,15 @@ func (s *Store) Approve(ctx context.Context, a Approval) error {
 
 // Approved returns the approval of a plan id, if there is one.
 func (s *Store) Approved(ctx context.Context, client, env, stack, id string) (Approval, bool, error) {
-	if validID(id) != nil {
+	if ValidID(id) != nil {
 		return Approval{}, false, nil
 	}
 	var a Approval
-	err := readJSON(ctx, filepath.Join(s.planDir(client, env, stack, id), approvalFile), &a)
+	dir, err := s.planDir(client, env, stack, id)
+	if err != nil {
+		return a, false, fmt.Errorf("read approval %s of stack %s: %w", id, stack, err)
+	}
+	err = readJSON(ctx, filepath.Join(dir, approvalFile), &a)
 	if errors.Is(err, os.ErrNotExist) {
 		return a, false, nil
 	}
@@ -202,17 +219,22 @@ func (s *Store) Release(ctx context.Context, client, env, stack, id string) erro
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := validID(id); err != nil {
+	if err := ValidID(id); err != nil {
 		return err
 	}
-	if err := os.RemoveAll(s.planDir(client, env, stack, id)); err != nil {
+	dir, err := s.planDir(client, env, stack, id)
+	if err != nil {
+		return fmt.Errorf("release plan %s of stack %s: %w", id, stack, err)
+	}
+	if err := os.RemoveAll(dir); err != nil {
 		return fmt.Errorf("release plan %s of stack %s: %w", id, stack, err)
 	}
 	return nil
 }
 
-// validID keeps ids to a file-name-safe form ("plan-" and hex digits).
-func validID(id string) error {
+// ValidID checks that id has the form of a plan id, "plan-" and hex
+// digits, which is also safe as a file name.
+func ValidID(id string) error {
 	rest, ok := strings.CutPrefix(id, "plan-")
 	if !ok || rest == "" || strings.Trim(rest, "0123456789abcdef") != "" {
 		return fmt.Errorf("invalid plan id %q: a plan id looks like plan-0123456789ab", id)

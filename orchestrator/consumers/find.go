@@ -84,3 +84,17 @@ func display(env *environment.Environment, s *environment.Stack, dir string) str
 	}
 	return strings.TrimPrefix(filepath.ToSlash(filepath.Clean(s.Path)), "./")
 }
+
+// Of returns what stack reads, by contract: for each contract it reads,
+// its reads (one read of every key when its code could not be read).
+func (x Index) Of(stack string) map[string][]readers.Read {
+	out := map[string][]readers.Read{}
+	for c, rs := range x {
+		for _, r := range rs {
+			if r.Stack == stack {
+				out[c] = append(out[c], r.Reads...)
+			}
+		}
+	}
+	return out
+}

@@ -8,12 +8,10 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/diag"
-	"github.com/strata-iac/strata/orchestrator/environment"
 )
 
 // ApproveRequest is the body of POST /api/v1/approve.
@@ -43,56 +41,36 @@ func badRequest(code int, format string, args ...any) *RequestError {
 	return &RequestError{Code: code, Msg: fmt.Sprintf(format, args...)}
 }
 
-// Approve records a person's approval of one held plan, exactly as
-// `strata approve` does, then starts a pass so that it is applied. It needs
-// neither the history nor a pause of the loop: held plans and approvals
-// are files of their own, which a running reconcile does not lock.
+// Approve records a person's approval of one held plan with
+// orchestrator.Approve, as `strata approve` does, then starts a pass so
+// that it is applied. It needs neither the history nor a pause of the
+// loop: held plans and approvals are files of their own, which a running
+// reconcile does not lock.
 func (d *Daemon) Approve(ctx context.Context, req ApproveRequest) (approval.Approval, error) {
-	req.Environment = strings.TrimSpace(req.Environment)
-	req.Stack = strings.TrimSpace(req.Stack)
-	req.PlanID = strings.TrimSpace(req.PlanID)
-	req.By = strings.TrimSpace(req.By)
-	for _, f := range []struct{ name, value, why string }{
-		{"environment", req.Environment, "name the environment, as its directory or client/env"},
-		{"stack", req.Stack, "name the stack whose plan is held"},
-		{"planId", req.PlanID, "give the held plan's id"},
-		{"reason", strings.TrimSpace(req.Reason), "say why this plan may be applied"},
-		{"by", req.By, "say who approves"},
-	} {
-		if f.value == "" {
-			return approval.Approval{}, badRequest(http.StatusBadRequest, "approve: %s is required: %s", f.name, f.why)
-		}
+	name := strings.TrimSpace(req.Environment)
+	if name == "" {
+		return approval.Approval{}, badRequest(http.StatusBadRequest, "approve: environment is required: name the environment, as its directory or client/env")
 	}
-	if !validPlanID(req.PlanID) {
-		return approval.Approval{}, badRequest(http.StatusBadRequest, "approve: invalid plan id %q: a plan id looks like plan-0123456789ab", req.PlanID)
-	}
-	e := d.lookup(ctx, req.Environment)
+	e := d.lookup(ctx, name)
 	if e == nil {
-		return approval.Approval{}, badRequest(http.StatusNotFound, "approve: no environment %q in this daemon; it reconciles %s", req.Environment, strings.Join(d.labels(), ", "))
+		return approval.Approval{}, badRequest(http.StatusNotFound, "approve: no environment %q in this daemon; it reconciles %s", name, strings.Join(d.labels(), ", "))
 	}
-	env, _, err := orchestrator.Validate(ctx, e.dir)
-	if err != nil {
-		re := badRequest(http.StatusConflict, "approve: environment %s is invalid: %s", e.dir, oneLine(err.Error()))
-		errors.As(err, &re.Problems)
-		return approval.Approval{}, re
-	}
-	if env.Stack(req.Stack) == nil {
-		return approval.Approval{}, badRequest(http.StatusNotFound, "approve: environment %s has no stack %q", e.dir, req.Stack)
-	}
-	dir, err := heldDir(env, d.cfg.Options.StateDir)
-	if err != nil {
-		return approval.Approval{}, err
-	}
-	store := approval.New(dir)
-	a := approval.Approval{
-		Client: env.Client, Env: env.Name, Stack: req.Stack, PlanID: req.PlanID,
-		By: req.By, Reason: req.Reason, ApprovedAt: d.cfg.Now().UTC(),
-	}
-	if err := store.Approve(ctx, a); err != nil {
-		if errors.Is(err, approval.ErrNoHeldPlan) {
-			return approval.Approval{}, badRequest(http.StatusNotFound, "%v%s", err, heldList(ctx, store, env.Client, env.Name, req.Stack))
-		}
-		return approval.Approval{}, err
+	a, err := orchestrator.Approve(ctx, e.dir, orchestrator.ApproveRequest{
+		Stack: req.Stack, PlanID: req.PlanID, Reason: req.Reason, By: req.By, At: d.cfg.Now(),
+	}, d.cfg.Options)
+	var problems diag.Problems
+	switch {
+	case err == nil:
+	case errors.Is(err, orchestrator.ErrBadApproval):
+		return a, badRequest(http.StatusBadRequest, "%v", err)
+	case errors.Is(err, orchestrator.ErrUnknownStack), errors.Is(err, approval.ErrNoHeldPlan):
+		return a, badRequest(http.StatusNotFound, "%v", err)
+	case errors.As(err, &problems):
+		re := badRequest(http.StatusConflict, "%s", oneLine(err.Error()))
+		re.Problems = problems
+		return a, re
+	default:
+		return a, err
 	}
 	d.log.Info(fmt.Sprintf("plan %s of %s/%s %s approved by %s over the API: %s", a.PlanID, a.Client, a.Env, a.Stack, a.By, oneLine(a.Reason)))
 	d.Trigger()
@@ -159,39 +137,4 @@ func (d *Daemon) labels() []string {
 		}
 	}
 	return out
-}
-
-// heldDir is where the environment's held plans are: the same directory
-// orchestrator.OpenStores gives its approval store, found without opening
-// the history, which a running reconcile holds.
-func heldDir(env *environment.Environment, stateDir string) (string, error) {
-	if stateDir == "" {
-		stateDir = filepath.Join(env.Root, ".strata")
-	}
-	abs, err := filepath.Abs(stateDir)
-	if err != nil {
-		return "", fmt.Errorf("approve: open state directory %s: %w", stateDir, err)
-	}
-	return filepath.Join(abs, "held"), nil
-}
-
-// heldList names the stack's held plans, for an approval of an id that is
-// not held.
-func heldList(ctx context.Context, store *approval.Store, client, env, stack string) string {
-	held, err := store.HeldPlans(ctx, client, env, stack)
-	if err != nil || len(held) == 0 {
-		return fmt.Sprintf("; stack %s has no held plan", stack)
-	}
-	ids := make([]string, 0, len(held))
-	for _, h := range held {
-		ids = append(ids, fmt.Sprintf("%s (held %s: %s)", h.PlanID, h.HeldAt.Format(time.DateTime), h.Reason))
-	}
-	return fmt.Sprintf("; held plans of stack %s: %s", stack, strings.Join(ids, "; "))
-}
-
-// validPlanID keeps ids to the form the approval store accepts: "plan-"
-// and hex digits.
-func validPlanID(id string) bool {
-	rest, ok := strings.CutPrefix(id, "plan-")
-	return ok && rest != "" && strings.Trim(rest, "0123456789abcdef") == ""
 }

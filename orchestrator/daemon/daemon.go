@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/web"
 )
 
 // DefaultInterval is the wait between the end of one pass and the start of
@@ -27,8 +28,13 @@ type Config struct {
 	// Options configure every reconcile; its Logger, when nil, is Logger.
 	Options orchestrator.Options
 	// Token is the bearer token of the /api endpoints. Empty, they answer
-	// 403.
+	// 403. It is also the status token of the web view.
 	Token string
+	// WebView serves the web view at / (see package web): read with Token,
+	// approve with ApproverToken, or with Token when ApproverToken is
+	// empty.
+	WebView       bool
+	ApproverToken string
 	// Logger receives the daemon's own lines.
 	Logger *slog.Logger
 	// Now is the clock (time.Now when nil).
@@ -42,6 +48,8 @@ type Daemon struct {
 	trigger chan struct{}
 	reg     *prometheus.Registry
 	metrics *metrics
+	// web is the web view; nil unless Config.WebView.
+	web *web.Server
 
 	mu   sync.Mutex
 	envs []*envState
@@ -96,6 +104,19 @@ func New(cfg Config) (*Daemon, error) {
 		cfg:     cfg,
 		log:     cfg.Logger,
 		trigger: make(chan struct{}, 1),
+	}
+	if cfg.WebView {
+		w, err := web.New(web.Config{
+			Environments: cfg.Environments, StateDir: cfg.Options.StateDir,
+			ReadToken: cfg.Token, ApproveToken: cfg.ApproverToken,
+			Live: d.live, Approve: d.webApprove, Logger: cfg.Logger, Now: cfg.Now,
+		})
+		if err != nil {
+			return nil, err
+		}
+		d.web = w
+		// The run log also goes to the web view's live updates.
+		d.cfg.Options.Logger = slog.New(slog.NewMultiHandler(cfg.Options.Logger.Handler(), w.LogHandler()))
 	}
 	seen := map[string]bool{}
 	for _, dir := range cfg.Environments {

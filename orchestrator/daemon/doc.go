@@ -15,14 +15,20 @@
 //
 // The HTTP handler serves:
 //
+//	GET  /                   the web view, when Config.WebView (see package web)
 //	GET  /healthz            200 "ok" while the process runs
 //	GET  /readyz             200, or 503 with one line per stack that is not ready
 //	GET  /metrics            Prometheus metrics, from the daemon's own registry
 //	GET  /api/v1/status      the last report and error of every environment (token)
 //	POST /api/v1/reconcile   start a pass now (token)
-//	POST /api/v1/approve     approve a held plan, then start a pass (token)
+//	POST /api/v1/approve     approve a held plan, then start a pass (approver token)
 //
 // The /api endpoints need "Authorization: Bearer <token>"; without a
-// configured token they answer 403. Nothing served ever holds a contract's
-// value: reports name contracts, never their content.
+// configured token they answer 403. POST /api/v1/approve needs
+// Config.ApproverToken instead, when one is configured. The web view reads
+// with the token and approves with Config.ApproverToken (or the token),
+// through Approve, as the API does; it is told when a reconcile starts or
+// ends, and receives the run log lines, for its live updates. Nothing
+// served ever holds a contract's value: reports name contracts, never
+// their content.
 package daemon

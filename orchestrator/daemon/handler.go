@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/json"
@@ -16,9 +17,13 @@ func (d *Daemon) Handler() http.Handler {
 	mux.HandleFunc("GET /healthz", d.handleHealthz)
 	mux.HandleFunc("GET /readyz", d.handleReadyz)
 	mux.Handle("GET /metrics", d.metricsHandler())
-	mux.Handle("GET /api/v1/status", d.authorize(http.HandlerFunc(d.handleStatus)))
-	mux.Handle("POST /api/v1/reconcile", d.authorize(http.HandlerFunc(d.handleReconcile)))
-	mux.Handle("POST /api/v1/approve", d.authorize(http.HandlerFunc(d.handleApprove)))
+	mux.Handle("GET /api/v1/status", d.authorize(d.cfg.Token, http.HandlerFunc(d.handleStatus)))
+	mux.Handle("POST /api/v1/reconcile", d.authorize(d.cfg.Token, http.HandlerFunc(d.handleReconcile)))
+	// Approving needs the approver token, when one is configured.
+	mux.Handle("POST /api/v1/approve", d.authorize(cmp.Or(d.cfg.ApproverToken, d.cfg.Token), http.HandlerFunc(d.handleApprove)))
+	if d.web != nil {
+		mux.Handle("/", d.web.Handler())
+	}
 	return mux
 }
 
@@ -28,13 +33,13 @@ func (d *Daemon) handleHealthz(w http.ResponseWriter, _ *http.Request) {
 	fmt.Fprintln(w, "ok")
 }
 
-// authorize lets through requests that carry the configured bearer token.
-// Without a configured token every request is refused: the API is never
-// open by accident.
-func (d *Daemon) authorize(next http.Handler) http.Handler {
-	want := sha256.Sum256([]byte(d.cfg.Token))
+// authorize lets through requests that carry the bearer token. Without a
+// configured token every request is refused: the API is never open by
+// accident.
+func (d *Daemon) authorize(token string, next http.Handler) http.Handler {
+	want := sha256.Sum256([]byte(token))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if d.cfg.Token == "" {
+		if token == "" {
 			writeError(w, http.StatusForbidden, "no API token configured")
 			return
 		}

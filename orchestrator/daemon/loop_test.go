@@ -48,7 +48,11 @@ func TestRunStopsOnCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stores, err := orchestrator.OpenStores(ctx, env, h.state)
+	set, err := orchestrator.Options{StateDir: h.state}.Settings(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stores, err := orchestrator.OpenStores(ctx, env, set)
 	if err != nil {
 		t.Fatalf("OpenStores() after Run returned = %v, want the history released", err)
 	}

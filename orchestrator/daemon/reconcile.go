@@ -22,6 +22,8 @@ func (d *Daemon) reconcile(ctx context.Context, e *envState) {
 	e.running = true
 	e.startedAt = d.cfg.Now()
 	d.mu.Unlock()
+	d.changed()
+	defer d.changed()
 
 	d.log.Info(fmt.Sprintf("reconcile #%d of %s started", n, label))
 	rep, err := orchestrator.Reconcile(ctx, e.dir, history.OperationApply, d.cfg.Options)

@@ -26,6 +26,10 @@ func (d *Daemon) Serve(ctx context.Context, ln net.Listener) error {
 		// them.
 		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
+	if d.web != nil {
+		// Event streams never end on their own: end them on shutdown.
+		srv.RegisterOnShutdown(d.web.Close)
+	}
 	loopCtx, stopLoop := context.WithCancel(ctx)
 	defer stopLoop()
 	served := make(chan error, 1)
@@ -38,6 +42,9 @@ func (d *Daemon) Serve(ctx context.Context, ln net.Listener) error {
 		served <- err
 	}()
 	d.log.Info(fmt.Sprintf("serving /healthz, /readyz, /metrics and /api/v1 on http://%s", ln.Addr()))
+	if d.web != nil {
+		d.log.Info(fmt.Sprintf("serving the web view on http://%s/", ln.Addr()))
+	}
 
 	loopErr := d.Run(loopCtx)
 

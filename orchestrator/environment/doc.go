@@ -16,4 +16,17 @@
 // kinds are skipped and counted. Input that Flux or the API server would
 // refuse (a duplicate key, an unknown kind of a Flux group, a misspelt
 // group, broken substitution) is a problem naming the file and the fix.
+//
+// strata's own settings (state backend, contract store, runner limit,
+// provider mirror, IAM allow-list, state directory) are keys of the init
+// ConfigMap. They are named in settings.go, parsed and checked once while
+// the environment loads, and kept as Environment.Settings; every bad key is
+// a problem with its fix. The command line's Overrides are applied with
+// Settings.With. Nothing else reads those keys.
+//
+// Names are checked as Kubernetes checks them (names.go): object names are
+// DNS-1123 subdomains, clientId and environment DNS-1123 labels, so none can
+// climb out of or nest inside the state directory. CheckIdentity
+// (identity.go) refuses an environment whose clientId and environment
+// another environment of the repository also names.
 package environment

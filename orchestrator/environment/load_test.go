@@ -27,12 +27,16 @@ func validEnvironment(root string) *Environment {
 		URL:    "oci://registry.example/iac/db",
 		Semver: "~> 2.0.0",
 	}
+	settings := DefaultSettings(root)
+	settings.State.Region = "eu-central-1"
+	settings.Contracts.Region = "eu-central-1"
 	return &Environment{
-		Root:   root,
-		Dir:    "environments/acme/stage",
-		Client: "acme",
-		Name:   "stage",
-		Class:  ClassNonProd,
+		Root:     root,
+		Settings: settings,
+		Dir:      "environments/acme/stage",
+		Client:   "acme",
+		Name:     "stage",
+		Class:    ClassNonProd,
 		Init: map[string]string{
 			"clientId":         "acme",
 			"domain":           "stage.acme.example",

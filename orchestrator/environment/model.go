@@ -76,8 +76,12 @@ type Environment struct {
 	Name   string
 	// Class is the init ConfigMap's environmentClass: prod or non-prod.
 	Class string
-	// Init is the data of the init ConfigMap.
+	// Init is the data of the init ConfigMap, for substitution only:
+	// strata's own keys are read through Settings.
 	Init map[string]string
+	// Settings are strata's settings from the init ConfigMap, checked.
+	// Apply the command line's Overrides with Settings.With.
+	Settings Settings
 	// Stacks are the Terraform objects of the environment, sorted by name.
 	Stacks []*Stack
 	// Skipped counts the rendered objects of kinds strata does not read

@@ -4,21 +4,11 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/Masterminds/semver/v3"
 
 	"github.com/strata-iac/strata/orchestrator/diag"
-)
-
-// The init ConfigMap's keys strata needs.
-const (
-	InitClientID         = "clientId"
-	InitEnvironment      = "environment"
-	InitEnvironmentClass = "environmentClass"
-	// InitMaxRunners bounds the environment's tofu processes.
-	InitMaxRunners = "maxRunners"
 )
 
 // duplicateObject reports an object whose name another object of the same
@@ -33,9 +23,10 @@ func duplicateObject(o, prev *object, where string) diag.Problem {
 }
 
 // checkInit checks the init ConfigMap at the entry directory's top level,
-// when there is one, and takes the client, environment name and class from
-// it.
+// when there is one, and takes the client, environment name, class and
+// strata's settings from it.
 func (l *loader) checkInit() {
+	l.env.Settings = DefaultSettings(l.root)
 	cm := l.configMaps[""][InitConfigMap]
 	if cm == nil {
 		// The init ConfigMap is optional: without it, the names are the
@@ -61,10 +52,10 @@ func (l *loader) checkInit() {
 			})
 		}
 	}
-	if v := cm.Data[InitClientID]; v != "" {
+	if v := cm.Data[InitClientID]; v != "" && l.checkLabel(cm, InitClientID) {
 		l.env.Client = v
 	}
-	if v := cm.Data[InitEnvironment]; v != "" {
+	if v := cm.Data[InitEnvironment]; v != "" && l.checkLabel(cm, InitEnvironment) {
 		l.env.Name = v
 	}
 	class := cm.Data[InitEnvironmentClass]
@@ -77,20 +68,14 @@ func (l *loader) checkInit() {
 			Fix:     fmt.Sprintf("set %s to %q or %q in %s", InitEnvironmentClass, ClassProd, ClassNonProd, cm.File),
 		})
 	}
-	if v, ok := cm.Data[InitMaxRunners]; ok {
-		if n, err := strconv.Atoi(strings.TrimSpace(v)); err != nil || n < 1 {
-			l.problem(diag.Problem{
-				File:    cm.File,
-				Object:  cm.ref(),
-				Message: fmt.Sprintf("data.%s is %q; it must be a whole number of tofu processes, at least 1", InitMaxRunners, v),
-				Fix:     fmt.Sprintf("set %s to a number such as \"10\" in %s, or remove it", InitMaxRunners, cm.File),
-			})
-		}
-	}
+	settings, problems := parseSettings(l.root, cm)
+	l.env.Settings = settings
+	l.problems = append(l.problems, problems...)
 }
 
 // checkKustomization checks a Kustomization's source and dependencies.
 func (l *loader) checkKustomization(k *kustomization) {
+	l.checkObjectName(&k.object)
 	ref := k.Spec.SourceRef
 	switch {
 	case ref == nil:
@@ -145,7 +130,17 @@ func (l *loader) validateStacks() {
 	})
 	byName := map[string]*built{}
 	unique := l.stacks[:0]
+	sources := map[*ociRepository]bool{}
 	for _, b := range l.stacks {
+		if b.source != nil && !sources[b.source] {
+			sources[b.source] = true
+			l.checkObjectName(&b.source.object)
+		}
+		if !l.checkObjectName(&b.tf.object) {
+			// A name that could escape the state directory never
+			// becomes a stack.
+			continue
+		}
 		if prev := byName[b.stack.Name]; prev != nil {
 			l.problem(diag.Problem{
 				File:    b.tf.File,

@@ -96,6 +96,58 @@ func TestLoadProblems(t *testing.T) {
 			}},
 		},
 		{
+			fixture: "bad_state_backend",
+			want: diag.Problems{
+				{
+					File:    initFile,
+					Object:  initCM,
+					Message: `data.contractPathStyle is "sometimes"; it must be true or false`,
+					Fix:     `set contractPathStyle to "true" or "false" in ` + initFile + `, or remove it`,
+				},
+				{
+					File:    initFile,
+					Object:  initCM,
+					Message: `data.providerMirror is "http://mirror.example:8443/"; tofu reaches a provider mirror only over https`,
+					Fix:     `set providerMirror to the mirror's https URL, such as "https://mirror.example.com:8443/" in ` + initFile + `, or remove it`,
+				},
+				{
+					File:    initFile,
+					Object:  initCM,
+					Message: "data.stateBackend is s3 but data.stateBucket is not set",
+					Fix:     "set stateBucket to the bucket that holds the stacks' state in " + initFile + ", or set stateBackend to local",
+				},
+				{
+					File:    initFile,
+					Object:  initCM,
+					Message: "data.stateBackend is s3 but neither data.stateRegion nor data.region is set",
+					Fix:     "set stateRegion (or region) to the state bucket's AWS region in " + initFile,
+				},
+			},
+		},
+		{
+			fixture: "bad_contract_store",
+			want: diag.Problems{
+				{
+					File:    initFile,
+					Object:  initCM,
+					Message: `data.contractPrefix is "/configuration/../x": segment ".." is not allowed`,
+					Fix:     `set contractPrefix to a path such as "/configuration" in ` + initFile + `, or remove it`,
+				},
+				{
+					File:    initFile,
+					Object:  initCM,
+					Message: `data.contractStore is "vault"; it must be local, ssm or s3`,
+					Fix:     `set contractStore to "local" (files under the state directory), "ssm" or "s3" in ` + initFile + `, or remove it`,
+				},
+				{
+					File:    initFile,
+					Object:  initCM,
+					Message: `data.stateBackend is "gcs"; it must be local or s3`,
+					Fix:     `set stateBackend to "local" (files under the state directory) or "s3" (with stateBucket and stateRegion) in ` + initFile + `, or remove it`,
+				},
+			},
+		},
+		{
 			fixture: "kustomization_path_unknown",
 			want: diag.Problems{{
 				File:    appFile,

@@ -19,7 +19,7 @@ func (s *Store) Begin(ctx context.Context, r Run) (Run, error) {
 	if r.StartedAt.IsZero() {
 		r.StartedAt = time.Now().UTC()
 	}
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		b, err := createStackBucket(tx, r.Client, r.Env, r.Stack)
 		if err != nil {
 			return err

@@ -15,6 +15,15 @@
 // the next run's cause, removed stacks and the versions report all start
 // from.
 //
-// The file is locked by one process at a time; within that process a
-// Store is safe for any number of goroutines.
+// The file is locked by one writer at a time; within that process a Store
+// is safe for any number of goroutines. When a writer opens the file it
+// copies it, consistently, to a snapshot next to it (history.db.snapshot).
+// A reader (Open with ReadOnly) never waits for a writer: it takes a shared
+// lock on the file, or, while a writer holds it, reads the snapshot, which
+// is the history as it was when the writer's reconcile began.
+//
+// A damaged file never panics: bbolt's panics and errors on a damaged page
+// become a CorruptError (ErrCorrupt) that says how to repair it, and Repair
+// moves the file aside (history.db.corrupt-<time>) so that a new history
+// starts. Nothing else is touched.
 package history

@@ -36,7 +36,7 @@ func (s *Store) newest(ctx context.Context, client, env, stack string, match fun
 		found Run
 		ok    bool
 	)
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		b := stackBucket(tx, client, env, stack)
 		if b == nil {
 			return nil

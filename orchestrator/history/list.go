@@ -14,7 +14,7 @@ func (s *Store) List(ctx context.Context, client, env, stack string, limit int) 
 		return nil, fmt.Errorf("list runs of %s/%s/%s: %w", client, env, stack, err)
 	}
 	var runs []Run
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		b := stackBucket(tx, client, env, stack)
 		if b == nil {
 			return nil

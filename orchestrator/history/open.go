@@ -1,6 +1,7 @@
 package history
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,11 +10,21 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/strata-iac/strata/orchestrator/internal/atomicfile"
 )
 
 // DefaultTimeout is how long Open waits for another process to release the
 // file.
 const DefaultTimeout = 5 * time.Second
+
+// readOnlyTimeout is how long a read-only Open tries the file itself before
+// it reads the snapshot instead.
+const readOnlyTimeout = 100 * time.Millisecond
+
+// SnapshotSuffix names the copy of the history that a writer makes when it
+// opens the file, for readers while it holds the file.
+const SnapshotSuffix = ".snapshot"
 
 // ErrBusy means another process holds the history file.
 var ErrBusy = errors.New("another strata process is using it")
@@ -24,14 +35,20 @@ const interruptedError = "the strata process stopped before the run finished"
 
 // Store is the history of runs in one file.
 type Store struct {
-	db *bolt.DB
+	db   *bolt.DB
+	path string
+	// readOnly stores were opened with ReadOnly; snapshot is set when
+	// they read the snapshot because a writer held the file.
+	readOnly bool
+	snapshot bool
 }
 
 // Option changes how Open opens the file.
 type Option func(*options)
 
 type options struct {
-	timeout time.Duration
+	timeout  time.Duration
+	readOnly bool
 }
 
 // WithTimeout sets how long Open waits for the file's lock.
@@ -39,10 +56,20 @@ func WithTimeout(d time.Duration) Option {
 	return func(o *options) { o.timeout = d }
 }
 
+// ReadOnly opens the history for reading only. It never waits for a writer:
+// while another process holds the file, it reads the snapshot the writer
+// made next to it (path + SnapshotSuffix) when it opened the file, that is
+// the history as it was before the writer's reconcile began.
+func ReadOnly() Option {
+	return func(o *options) { o.readOnly = true }
+}
+
 // Open opens the history file at path, creating it and its parent
 // directories when missing. When another process holds the file, Open
 // fails after the timeout (DefaultTimeout) with an error wrapping ErrBusy.
 // Runs left "running" by a process that stopped are marked "interrupted".
+// A damaged file is an error wrapping ErrCorrupt that says how to repair
+// it. With ReadOnly, see ReadOnly.
 func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	o := options{timeout: DefaultTimeout}
 	for _, opt := range opts {
@@ -51,29 +78,118 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("open history %s: %w", path, err)
 	}
+	if o.readOnly {
+		if _, err := os.Stat(path); err == nil {
+			return openReadOnly(path)
+		}
+		// No history yet: create it, empty.
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("open history %s: %w", path, err)
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: o.timeout})
+	db, err := openDB(path, &bolt.Options{Timeout: o.timeout})
 	if errors.Is(err, bolt.ErrTimeout) {
 		return nil, fmt.Errorf("open history %s: %w (timeout after %s)", path, ErrBusy, o.timeout)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("open history %s: %w", path, err)
 	}
-	if err := db.Update(markInterrupted); err != nil {
+	s := &Store{db: db, path: path}
+	if err := s.update(markInterrupted); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open history %s: mark interrupted runs: %w", path, err)
 	}
-	return &Store{db: db}, nil
+	if err := s.writeSnapshot(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open history %s: %w", path, err)
+	}
+	return s, nil
 }
+
+// openReadOnly opens the file with a shared lock, or its snapshot when a
+// writer holds the file.
+func openReadOnly(path string) (*Store, error) {
+	db, err := openDB(path, &bolt.Options{ReadOnly: true, Timeout: readOnlyTimeout})
+	if err == nil {
+		return &Store{db: db, path: path, readOnly: true}, nil
+	}
+	if !errors.Is(err, bolt.ErrTimeout) {
+		return nil, fmt.Errorf("open history %s: %w", path, err)
+	}
+	snap := path + SnapshotSuffix
+	db, err = openDB(snap, &bolt.Options{ReadOnly: true, Timeout: readOnlyTimeout})
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("open history %s: %w, and it keeps no snapshot to read", path, ErrBusy)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open history %s: read its snapshot %s: %w", path, snap, err)
+	}
+	return &Store{db: db, path: path, readOnly: true, snapshot: true}, nil
+}
+
+// openDB opens a bbolt file; a damaged file, which bbolt reports with a
+// panic or an error, is an error wrapping ErrCorrupt.
+func openDB(path string, o *bolt.Options) (db *bolt.DB, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			db, err = nil, corrupt(path, p)
+		}
+	}()
+	db, err = bolt.Open(path, 0o600, o)
+	if errors.Is(err, bolt.ErrInvalid) || errors.Is(err, bolt.ErrVersionMismatch) || errors.Is(err, bolt.ErrChecksum) {
+		return nil, corrupt(path, err)
+	}
+	return db, err
+}
+
+// FromSnapshot reports whether the store reads the writer's snapshot,
+// because another process held the file when it was opened.
+func (s *Store) FromSnapshot() bool { return s.snapshot }
 
 // Close closes the file, releasing it to other processes.
 func (s *Store) Close() error {
 	if err := s.db.Close(); err != nil {
-		return fmt.Errorf("close history %s: %w", s.db.Path(), err)
+		return fmt.Errorf("close history %s: %w", s.path, err)
 	}
 	return nil
+}
+
+// update runs fn in a write transaction. A damaged file is an error
+// wrapping ErrCorrupt.
+func (s *Store) update(fn func(*bolt.Tx) error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = corrupt(s.path, p)
+		}
+	}()
+	return s.db.Update(fn)
+}
+
+// writeSnapshot copies the history, consistently, to the snapshot that
+// readers use while this process holds the file.
+func (s *Store) writeSnapshot() error {
+	var b bytes.Buffer
+	if err := s.view(func(tx *bolt.Tx) error {
+		_, err := tx.WriteTo(&b)
+		return err
+	}); err != nil {
+		return fmt.Errorf("snapshot: %w", err)
+	}
+	if err := atomicfile.Write(s.path+SnapshotSuffix, b.Bytes(), 0o600); err != nil {
+		return fmt.Errorf("snapshot: %w", err)
+	}
+	return nil
+}
+
+// view runs fn in a read transaction. A damaged file is an error wrapping
+// ErrCorrupt.
+func (s *Store) view(fn func(*bolt.Tx) error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = corrupt(s.path, p)
+		}
+	}()
+	return s.db.View(fn)
 }
 
 // markInterrupted marks every run still "running" as "interrupted". Only

@@ -14,7 +14,7 @@ func (s *Store) Record(ctx context.Context, r Run) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("record run %s #%d: %w", stackKey(r), r.Number, err)
 	}
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		b := stackBucket(tx, r.Client, r.Env, r.Stack)
 		if r.Number <= 0 || b == nil || b.Get(key(r.Number)) == nil {
 			return errors.New("no such run: Begin it first")

@@ -13,7 +13,7 @@ func (s *Store) Stacks(ctx context.Context, client, env string) ([]string, error
 		return nil, fmt.Errorf("list stacks of %s/%s: %w", client, env, err)
 	}
 	var stacks []string
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		cb := tx.Bucket([]byte(client))
 		if cb == nil {
 			return nil

@@ -17,7 +17,9 @@ func TestRecord(t *testing.T) {
 	doc := func(version string, public, private map[string]any) contracts.Document {
 		return contracts.Document{Installed: true, Version: version, Stack: "network", Public: public, Private: private}
 	}
-	field := func(section, name, typ string) shape.Field { return shape.Field{Section: section, Name: name, Type: typ} }
+	field := func(section, name, typ string) shape.Field {
+		return shape.Field{Section: section, Name: name, Type: typ}
+	}
 	key := func(f shape.Field, since int, version string, schema int) Key {
 		return Key{Field: f, Since: day(since), SinceVersion: version, SinceSchema: schema}
 	}

@@ -7,19 +7,19 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
-	"path/filepath"
 
 	"github.com/strata-iac/strata/orchestrator/internal/atomicfile"
+	"github.com/strata-iac/strata/orchestrator/statedir"
 )
 
 // Store keeps the schemas of one environment's contracts.
 type Store struct {
-	dir string
+	stateDir, client, env string
 }
 
 // New returns the store of client/env's schemas under stateDir.
 func New(stateDir, client, env string) *Store {
-	return &Store{dir: filepath.Join(stateDir, "contract-schemas", client, env)}
+	return &Store{stateDir: stateDir, client: client, env: env}
 }
 
 // Get returns the schema of a contract; ok is false when it has none yet.
@@ -65,5 +65,9 @@ func (s *Store) path(contract string) (string, error) {
 	if name == "" || name == "." || name == ".." {
 		return "", fmt.Errorf("schema of contract %q: not a contract name", contract)
 	}
-	return filepath.Join(s.dir, name+".json"), nil
+	p, err := statedir.Join(s.stateDir, statedir.ContractSchemas, s.client, s.env, name+".json")
+	if err != nil {
+		return "", fmt.Errorf("schema of contract %q: %w", contract, err)
+	}
+	return p, nil
 }

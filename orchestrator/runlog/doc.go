@@ -7,4 +7,8 @@
 // It is a log/slog handler: the level, the stack in brackets (from the
 // "stack" attribute), the message, then any other attributes as one JSON
 // object.
+//
+// Files keeps each run's lines apart as well, one file per run, from the
+// lines that carry the run's number (RunKey), which Handler does not
+// print.
 package runlog

@@ -12,6 +12,12 @@ import (
 // StackKey is the attribute that names the stack a line is about.
 const StackKey = "stack"
 
+// RunKey is the attribute that numbers the run of the stack a line
+// belongs to. Handler does not print it: the run's lines say their number
+// where it matters ("run #2 started"); Files uses it to keep each run's
+// lines apart.
+const RunKey = "run"
+
 // Handler is a slog.Handler that writes run log lines.
 type Handler struct {
 	level slog.Leveler
@@ -45,8 +51,11 @@ func (h *Handler) WithAttrs(attrs []slog.Attr) slog.Handler {
 	c := *h
 	c.attrs = append([]slog.Attr(nil), h.attrs...)
 	for _, a := range attrs {
-		if a.Key == StackKey {
+		switch a.Key {
+		case StackKey:
 			c.stack = a.Value.String()
+			continue
+		case RunKey:
 			continue
 		}
 		c.attrs = append(c.attrs, a)
@@ -59,17 +68,28 @@ func (h *Handler) WithGroup(string) slog.Handler { return h }
 
 // Handle writes one line.
 func (h *Handler) Handle(_ context.Context, r slog.Record) error {
+	line := h.format(r)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	_, err := h.w.Write(line)
+	return err
+}
+
+// format renders one line, newline included.
+func (h *Handler) format(r slog.Record) []byte {
 	var b bytes.Buffer
 	b.WriteString(r.Level.String())
 	b.WriteByte(' ')
 	stack := h.stack
 	attrs := append([]slog.Attr(nil), h.attrs...)
 	r.Attrs(func(a slog.Attr) bool {
-		if a.Key == StackKey {
+		switch a.Key {
+		case StackKey:
 			stack = a.Value.String()
-			return true
+		case RunKey:
+		default:
+			attrs = append(attrs, a)
 		}
-		attrs = append(attrs, a)
 		return true
 	})
 	if stack != "" {
@@ -83,10 +103,7 @@ func (h *Handler) Handle(_ context.Context, r slog.Record) error {
 		writeObject(&b, attrs)
 	}
 	b.WriteByte('\n')
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	_, err := h.w.Write(b.Bytes())
-	return err
+	return b.Bytes()
 }
 
 // writeObject writes attrs as a JSON object in the seed's spacing:

@@ -35,6 +35,13 @@ func TestHandler(t *testing.T) {
 			want: `WARN [api] slow {"took": "1.5s"}` + "\n",
 		},
 		{
+			name: "the run number is not printed",
+			log: func(l *slog.Logger) {
+				l.With("stack", "api", "run", 3).Info("run #3 started", "mode", "auto")
+			},
+			want: `INFO [api] run #3 started {"mode": "auto"}` + "\n",
+		},
+		{
 			name: "debug is filtered",
 			log:  func(l *slog.Logger) { l.Debug("hidden") },
 			want: "",

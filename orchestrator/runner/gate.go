@@ -47,11 +47,16 @@ type Review struct {
 	// Err is set when the policy failed to load or to evaluate: the plan
 	// is then held, never applied.
 	Err error
+	// Contract is what the plan does to the stack's contract, and the
+	// consumers it breaks; nil when the stack publishes none.
+	Contract *policy.Contract
 }
 
-// Denied reports whether the plan needs a person: a deny, or a policy that
-// failed.
-func (rv Review) Denied() bool { return rv.Err != nil || len(rv.Decision.Denies) > 0 }
+// Denied reports whether the plan needs a person: a deny, a policy that
+// failed, or a change of contract that breaks a consumer.
+func (rv Review) Denied() bool {
+	return rv.Err != nil || len(rv.Decision.Denies) > 0 || rv.Contract.Breaks()
+}
 
 // review has the policy judge a plan with changes. A plan operation ends
 // there, planned, saying whether an apply would hold the plan.
@@ -62,6 +67,11 @@ func (r *Runner) review(ctx context.Context, st *runState) error {
 	rv := r.evaluate(ctx, st)
 	st.review = &rv
 	st.run.PlanID = rv.PlanID
+	if rv.Contract.Breaks() {
+		// Whatever changed the plan, what needs a person is the break.
+		st.cause.name = CauseContractBreak
+		st.run.Cause = CauseContractBreak
+	}
 	if st.req.Operation == history.OperationPlan {
 		st.run.Result = history.ResultPlanned
 		st.message = fmt.Sprintf("plan: %s", st.plan.summaryLine())
@@ -78,9 +88,9 @@ func (r *Runner) evaluate(ctx context.Context, st *runState) Review {
 	req, log := st.req, st.log
 	id, err := policy.PlanID(st.plan.plan.JSON)
 	if err != nil {
-		return Review{Err: fmt.Errorf("derive plan id: %w", err)}
+		return Review{Err: fmt.Errorf("derive plan id: %w", err), Contract: st.contract.facts}
 	}
-	rv := Review{PlanID: id}
+	rv := Review{PlanID: id, Contract: st.contract.facts}
 	rv.Decision, rv.Err = r.cfg.Policy.Eval(ctx, st.plan.plan.JSON, policy.Meta{
 		Stack:            req.Stack.Name,
 		Client:           req.Client,
@@ -89,6 +99,7 @@ func (r *Runner) evaluate(ctx context.Context, st *runState) Review {
 		Cause:            st.cause.name,
 		FromVersion:      st.prev.ToVersion,
 		ToVersion:        req.Artifact.Version,
+		Contract:         st.contract.facts,
 	})
 	var none *noPolicyError
 	if rv.Err != nil && !errors.As(rv.Err, &none) {
@@ -142,8 +153,12 @@ func (r *Runner) decide(ctx context.Context, st *runState) (planFile string, rel
 	switch {
 	case rv.Err != nil:
 		reason = rv.Err.Error()
+	case len(rv.Decision.Denies) > 0 && rv.Contract.Breaks():
+		reason = "denied by policy: " + denials(rv.Decision.Denies) + "; and " + CauseContractBreak + ": " + breaks(rv.Contract)
 	case len(rv.Decision.Denies) > 0:
 		reason = "denied by policy: " + denials(rv.Decision.Denies)
+	case rv.Contract.Breaks():
+		reason = CauseContractBreak + ": " + breaks(rv.Contract)
 	case s.ApprovePlan == rv.PlanID:
 		log.Info(fmt.Sprintf("plan %s is approved by spec.approvePlan of Terraform/%s", rv.PlanID, s.Name))
 		return ws.planFile, nil, nil
@@ -231,6 +246,12 @@ func heldSummary(req Request, p planned, c cause, rv Review, reason string) stri
 		b.WriteString("\n## Denied by policy\n\n")
 		for _, f := range rv.Decision.Denies {
 			fmt.Fprintf(&b, "- `%s` %s: %s\n", f.Rule, orPlan(f.Address), f.Message)
+		}
+	}
+	if rv.Contract.Breaks() {
+		fmt.Fprintf(&b, "\n## Contract %s: consumers this plan breaks\n\n", rv.Contract.Name)
+		for _, cc := range rv.Contract.Consumers {
+			fmt.Fprintf(&b, "- %s reads `%s.%s` at %s:%d: %s\n", cc.Stack, cc.Section, cc.Key, cc.File, cc.Line, cc.Why)
 		}
 	}
 	if len(rv.Decision.Warnings) > 0 {

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/strata-iac/strata/contracts"
+	"github.com/strata-iac/strata/contracts/readers"
 )
 
 // AppVersionVar is the variable that receives the stack's resolved
@@ -72,6 +73,9 @@ func (r *Runner) readInputs(ctx context.Context, req Request) (inputs, error) {
 	for _, c := range s.Consumes {
 		key := r.contractKey(c.Contract)
 		doc, err := r.cfg.Contracts.Get(ctx, key)
+		if p, ok := req.Preview[c.Contract]; ok {
+			doc, err = p, nil
+		}
 		if errors.Is(err, contracts.ErrNotFound) {
 			return in, &WaitingError{Stack: s.Name, Contract: c.Contract, Key: key, Producer: req.Producers[c.Contract]}
 		}
@@ -83,7 +87,7 @@ func (r *Runner) readInputs(ctx context.Context, req Request) (inputs, error) {
 			return in, fmt.Errorf("gather inputs of stack %s: contract %s: %w", s.Name, key, err)
 		}
 		in.vars[c.As] = v
-		in.upstreamHashes[c.Contract] = doc.ContentHash()
+		in.upstreamHashes[c.Contract] = readHash(doc, req.Reads, c.Contract)
 	}
 	for _, m := range s.ConsumesMatching {
 		docs, err := contracts.ReadPath(ctx, r.cfg.Contracts, r.cfg.ContractPrefix)
@@ -93,6 +97,11 @@ func (r *Runner) readInputs(ctx context.Context, req Request) (inputs, error) {
 		selected, err := contracts.Select(docs, r.cfg.ContractPrefix, m.Regex)
 		if err != nil {
 			return in, fmt.Errorf("gather inputs of stack %s: %w", s.Name, err)
+		}
+		for name, p := range req.Preview {
+			if _, ok := selected[name]; (ok || m.Matches(name)) && name != s.Produces {
+				selected[name] = p
+			}
 		}
 		// A producer of this environment that matches but has not
 		// published yet is waited for, like a named upstream.
@@ -109,7 +118,7 @@ func (r *Runner) readInputs(ctx context.Context, req Request) (inputs, error) {
 				return in, fmt.Errorf("gather inputs of stack %s: contract %s: %w", s.Name, name, err)
 			}
 			set[name] = v
-			in.upstreamHashes[name] = doc.ContentHash()
+			in.upstreamHashes[name] = readHash(doc, req.Reads, name)
 		}
 		in.vars[m.As] = set
 	}
@@ -135,6 +144,34 @@ func (r *Runner) readInputs(ctx context.Context, req Request) (inputs, error) {
 	}
 	in.fingerprint = "sha256:" + hex.EncodeToString(fp.Sum(nil))
 	return in, nil
+}
+
+// readHash is the content hash of what a stack reads of a contract: the
+// document's own fields, and of public and private the keys it reads (a
+// whole section when it reads every key of it). A contract whose reads
+// are not known is hashed whole. So a key added, or changed, that the
+// stack does not read does not re-plan it.
+func readHash(doc contracts.Document, reads map[string][]readers.Read, contract string) string {
+	rs, known := reads[contract]
+	if !known {
+		return doc.ContentHash()
+	}
+	part := func(section string, values map[string]any) map[string]any {
+		out := map[string]any{}
+		for k, v := range values {
+			for _, r := range rs {
+				if r.Reads(section, k) {
+					out[k] = v
+					break
+				}
+			}
+		}
+		return out
+	}
+	read := doc
+	read.Public = part(contracts.OutputPublic, doc.Public)
+	read.Private = part(contracts.OutputPrivate, doc.Private)
+	return read.ContentHash()
 }
 
 func hashJSON(v any) (string, error) {

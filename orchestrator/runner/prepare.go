@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/strata-iac/strata/orchestrator/internal/atomicfile"
+	"github.com/strata-iac/strata/orchestrator/statedir"
 
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
@@ -48,11 +49,14 @@ type workspace struct {
 // writes the variables, the backend and the tofu CLI configuration.
 func (r *Runner) prepare(ctx context.Context, st *runState) error {
 	req, in, s := st.req, st.in, st.req.Stack
-	dir := r.workspaceDir(req)
 	fail := func(err error) error {
 		return fmt.Errorf("prepare workspace of stack %s: %w", s.Name, err)
 	}
 	if err := ctx.Err(); err != nil {
+		return fail(err)
+	}
+	dir, err := r.workspaceDir(req)
+	if err != nil {
 		return fail(err)
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -151,8 +155,11 @@ func (r *Runner) backend(req Request) (string, error) {
 	if b := r.cfg.Backend; b.Kind == BackendS3 {
 		return s3Backend(b, fmt.Sprintf("%s/%s/stacks/%s.tfstate", req.Client, req.Env, req.Stack.Name)), nil
 	}
-	statePath, err := filepath.Abs(filepath.Join(r.cfg.StateDir, "state", req.Client, req.Env, req.Stack.Name+".tfstate"))
+	statePath, err := statedir.Join(r.cfg.StateDir, statedir.State, req.Client, req.Env, req.Stack.Name+".tfstate")
 	if err != nil {
+		return "", err
+	}
+	if statePath, err = filepath.Abs(statePath); err != nil {
 		return "", err
 	}
 	if err := os.MkdirAll(filepath.Dir(statePath), 0o700); err != nil {

@@ -39,7 +39,10 @@ func (r *Runner) Remove(ctx context.Context, rr RemoveRequest) (Result, error) {
 	st.prev, st.hasPrev = rr.Last, true
 	st.run.Cause, st.run.FromVersion, st.run.Digest, st.run.Contract = CauseRemoved, rr.Last.ToVersion, rr.Last.Digest, rr.Last.Contract
 	st.applied = "the stack is removed"
-	dir := r.workspaceDir(req)
+	dir, err := r.workspaceDir(req)
+	if err != nil {
+		return r.unrecorded(st, fmt.Errorf("remove stack %s: %w", rr.Stack, err))
+	}
 	if _, err := os.Stat(filepath.Join(dir, varFileName)); err != nil {
 		return r.unrecorded(st, fmt.Errorf("remove stack %s: it left the environment, but its workspace %s is gone, so strata cannot plan its destruction; "+
 			"its resources and state are untouched: destroy them with tofu from its last code, or put the stack back", rr.Stack, dir))
@@ -65,7 +68,10 @@ func (r *Runner) Remove(ctx context.Context, rr RemoveRequest) (Result, error) {
 // reopenWorkspace opens the workspace the stack's last run left, to plan
 // the destruction of everything in it.
 func (r *Runner) reopenWorkspace(_ context.Context, st *runState) error {
-	dir := r.workspaceDir(st.req)
+	dir, err := r.workspaceDir(st.req)
+	if err != nil {
+		return err
+	}
 	tw, err := r.openTofu(dir)
 	if err != nil {
 		return err

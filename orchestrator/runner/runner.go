@@ -10,18 +10,21 @@ import (
 	"time"
 
 	"github.com/strata-iac/strata/contracts"
+	"github.com/strata-iac/strata/contracts/readers"
 	"github.com/strata-iac/strata/orchestrator/approval"
+	"github.com/strata-iac/strata/orchestrator/consumers"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/lineage"
 	"github.com/strata-iac/strata/orchestrator/source"
+	"github.com/strata-iac/strata/orchestrator/statedir"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
 
 // Defaults.
 const (
 	DefaultTimeout       = 10 * time.Minute
-	DefaultDriftInterval = time.Hour
+	DefaultDriftInterval = environment.DefaultDriftInterval
 )
 
 // Config is what every run shares.
@@ -103,6 +106,17 @@ type Request struct {
 	// Producers maps each contract to the stack in the environment that
 	// produces it, for messages.
 	Producers map[string]string
+	// Readers are the stacks that read the contract this stack
+	// produces, and where: a plan that would break one is held.
+	Readers []consumers.Reader
+	// Reads are what this stack reads of each contract it consumes. A
+	// change of a contract re-plans the stack only when what it reads
+	// changed; a contract missing here counts as read whole.
+	Reads map[string][]readers.Read
+	// Preview holds, for a plan operation, the contracts upstream plans
+	// would publish, by contract: the stack is planned against them
+	// instead of the published ones, to preview its changes.
+	Preview map[string]contracts.Document
 	// EnvDir is the environment directory as the user named it, for the
 	// commands messages suggest.
 	EnvDir string
@@ -124,6 +138,16 @@ type Result struct {
 	Message string
 	// Why says what caused the change, in a sentence.
 	Why string
+	// Downstream are the consumers that will re-plan because of this
+	// stack's plan, and the keys they read that it changes.
+	Downstream []Downstream
+	// ContractChanged are the keys of the stack's contract ("public.vpc_id")
+	// whose value the plan changes, or only knows after apply.
+	ContractChanged []string
+	// Next is, for a plan operation, the contract the plan would publish
+	// when all of it is known before apply: its consumers' plans can be
+	// previewed against it (Request.Preview).
+	Next *contracts.Document
 }
 
 // WaitingError means a consumed contract does not exist yet. The stack is
@@ -184,6 +208,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 		r.plan,
 		r.classifyCause,
 		r.noChanges,
+		r.checkContract,
 		r.review,
 		r.gate,
 		r.apply,
@@ -208,86 +233,13 @@ func (r *Runner) newState(req Request, removal *RemoveRequest) *runState {
 	}
 }
 
-// readLastGood reads the stack's last good apply, which what changed is
-// worked out against.
-func (r *Runner) readLastGood(ctx context.Context, st *runState) error {
-	prev, ok, err := r.cfg.History.LastGood(ctx, st.req.Client, st.req.Env, st.req.Stack.Name)
-	if err != nil {
-		return fmt.Errorf("run stack %s: %w", st.req.Stack.Name, err)
-	}
-	st.prev, st.hasPrev = prev, ok
-	st.run.FromVersion = prev.ToVersion
-	return nil
-}
-
-// skipWhenUpToDate ends an apply, unchanged and unrecorded, when no input
-// changed since the last good apply and no drift check is due.
-func (r *Runner) skipWhenUpToDate(ctx context.Context, st *runState) error {
-	up, why := r.upToDate(ctx, st)
-	if !up {
-		return nil
-	}
-	st.log.Info("up to date: " + why)
-	st.message = "up to date: " + why
-	st.run = history.Run{
-		Client: st.req.Client, Env: st.req.Env, Stack: st.req.Stack.Name,
-		Operation: st.prev.Operation, Result: history.ResultUnchanged,
-		ToVersion: st.prev.ToVersion, Digest: st.prev.Digest, Contract: st.prev.Contract,
-	}
-	st.done = true
-	return nil
-}
-
-// begin records the run as running, which gives it its number.
-func (r *Runner) begin(ctx context.Context, st *runState) error {
-	run, err := r.cfg.History.Begin(ctx, st.run)
-	if err != nil {
-		verb := "run"
-		if st.removal != nil {
-			verb = "remove"
-		}
-		return fmt.Errorf("%s stack %s: %w", verb, st.req.Stack.Name, err)
-	}
-	st.run = run
-	version := versionOrDigest(st.req.Artifact)
-	if st.removal != nil {
-		version = "removed"
-	}
-	st.log.Info(fmt.Sprintf("run #%d started", run.Number),
-		"operation", string(st.req.Operation), "mode", mode(st.req.Stack), "version", version)
-	return nil
-}
-
-// upToDate reports whether an apply can skip init and plan: no input
-// changed since the last good apply, no drift check is due, and the stack's
-// contract is still there.
-func (r *Runner) upToDate(ctx context.Context, st *runState) (bool, string) {
-	req, in, prev, hasPrev := st.req, st.in, st.prev, st.hasPrev
-	if req.Operation != history.OperationApply || !hasPrev || r.cfg.DriftInterval <= 0 {
-		return false, ""
-	}
-	if prev.Fingerprint != in.fingerprint {
-		return false, ""
-	}
-	age := r.cfg.Now().Sub(prev.StartedAt)
-	if age >= r.cfg.DriftInterval {
-		return false, ""
-	}
-	if req.Stack.Produces != "" {
-		if _, err := r.cfg.Contracts.Get(ctx, r.contractKey(req.Stack.Produces)); err != nil {
-			return false, ""
-		}
-	}
-	next := r.cfg.DriftInterval - age
-	return true, fmt.Sprintf("no input changed since run #%d; next drift check in %s", prev.Number, round(next))
-}
-
 func (r *Runner) contractKey(name string) string {
 	return contracts.Key(r.cfg.ContractPrefix, name)
 }
 
-func (r *Runner) workspaceDir(req Request) string {
-	return filepath.Join(r.cfg.StateDir, "work", req.Client, req.Env, req.Stack.Name)
+// workspaceDir is the stack's workspace under the state directory.
+func (r *Runner) workspaceDir(req Request) (string, error) {
+	return statedir.Join(r.cfg.StateDir, statedir.Work, req.Client, req.Env, req.Stack.Name)
 }
 
 func mode(s *environment.Stack) string {

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/orchestrator/history"
 )
 
@@ -32,6 +33,8 @@ type runState struct {
 	// plan is the saved plan, read back; cause why it differs from prev.
 	plan  planned
 	cause cause
+	// contract is what a plan with changes does to the stack's contract.
+	contract contractCheck
 	// review is the policy's word on a plan with changes.
 	review *Review
 	// planFile is the plan the gate let through to apply, and release,
@@ -72,5 +75,19 @@ func (st *runState) result() Result {
 		Review:  st.review,
 		Message: st.message,
 		Why:     st.why,
+
+		Downstream:      st.contract.downstream,
+		ContractChanged: st.contract.changed,
+		Next:            st.next(),
 	}
+}
+
+// next is the contract a plan operation would publish, when wholly
+// known: only a plan previews its consumers against it; an apply's
+// consumers read what it published.
+func (st *runState) next() *contracts.Document {
+	if st.req.Operation != history.OperationPlan {
+		return nil
+	}
+	return st.contract.next
 }

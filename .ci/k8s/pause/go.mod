@@ -1,0 +1,2 @@
+module pause
+go 1.22

@@ -1,0 +1,127 @@
+//go:build k8s
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+)
+
+// TestImageRunsInCluster builds strata's image, imports it into the
+// cluster's containerd and runs `strata version` in it as a Job: as a
+// non-root user on a read-only root filesystem, as the manifests run it.
+// It needs the cluster that `make test-k8s` starts.
+func TestImageRunsInCluster(t *testing.T) {
+	k8sDir := os.Getenv("STRATA_K8S_DIR")
+	if k8sDir == "" {
+		t.Fatal("STRATA_K8S_DIR is not set: run the cluster tests with make test-k8s")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+
+	dir := t.TempDir()
+	strata := filepath.Join(dir, "strata")
+	build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", strata, "../strata")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH=amd64")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build strata: %v\n%s", err, out)
+	}
+	tofu := os.Getenv("STRATA_TOFU")
+	if tofu == "" {
+		t.Fatal("STRATA_TOFU is not set: make test-k8s sets it to bin/tofu")
+	}
+	tag := fmt.Sprintf("strata.local/strata:test-%d", time.Now().UnixNano())
+	out := filepath.Join(dir, "image.tar")
+	if err := run([]string{"--strata", strata, "--tofu", tofu, "--tag", tag, "--out", out}, io.Discard); err != nil {
+		t.Fatalf("build image: %v", err)
+	}
+	imp := exec.CommandContext(ctx, "ctr", "-a", filepath.Join(k8sDir, "run", "containerd.sock"), "-n", "k8s.io", "images", "import", out)
+	if b, err := imp.CombinedOutput(); err != nil {
+		t.Fatalf("ctr images import: %v\n%s", err, b)
+	}
+
+	cfg, err := clientcmd.BuildConfigFromFlags("", filepath.Join(k8sDir, "pki", "admin.kubeconfig"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "strata-image-"}}
+	ns, err = cs.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cs.CoreV1().Namespaces().Delete(context.Background(), ns.Name, metav1.DeleteOptions{})
+	})
+
+	yes, no := true, false
+	job := &batchv1.Job{
+		ObjectMeta: metav1.ObjectMeta{Name: "strata-version"},
+		Spec: batchv1.JobSpec{
+			BackoffLimit: new(int32),
+			Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
+				RestartPolicy:                corev1.RestartPolicyNever,
+				AutomountServiceAccountToken: &no,
+				SecurityContext:              &corev1.PodSecurityContext{RunAsNonRoot: &yes},
+				Containers: []corev1.Container{{
+					Name: "strata", Image: tag, ImagePullPolicy: corev1.PullNever,
+					Args: []string{"version"},
+					SecurityContext: &corev1.SecurityContext{
+						ReadOnlyRootFilesystem:   &yes,
+						AllowPrivilegeEscalation: &no,
+					},
+				}},
+			}},
+		},
+	}
+	if _, err := cs.BatchV1().Jobs(ns.Name).Create(ctx, job, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		j, err := cs.BatchV1().Jobs(ns.Name).Get(ctx, job.Name, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j.Status.Succeeded > 0 || j.Status.Failed > 0 {
+			if j.Status.Succeeded != 1 {
+				t.Errorf("job %s: succeeded=%d failed=%d, want succeeded=1", job.Name, j.Status.Succeeded, j.Status.Failed)
+			}
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("job %s did not finish: %v", job.Name, ctx.Err())
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+	pods, err := cs.CoreV1().Pods(ns.Name).List(ctx, metav1.ListOptions{LabelSelector: "job-name=" + job.Name})
+	if err != nil || len(pods.Items) != 1 {
+		t.Fatalf("pods of job %s = %d, %v, want 1", job.Name, len(pods.Items), err)
+	}
+	logs, err := cs.CoreV1().Pods(ns.Name).GetLogs(pods.Items[0].Name, &corev1.PodLogOptions{}).DoRaw(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"strata ", "OpenTofu v1.10.6"} {
+		if !bytes.Contains(logs, []byte(want)) {
+			t.Errorf("log of strata version = %q, want it to contain %q", strings.TrimSpace(string(logs)), want)
+		}
+	}
+}

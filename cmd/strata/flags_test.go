@@ -1,0 +1,37 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestInvalidFlagValues refuses flag values out of range as usage errors
+// (exit code 2) naming the flag, before anything runs.
+func TestInvalidFlagValues(t *testing.T) {
+	root := repo(t)
+	env := filepath.Join(root, "environments", "acme", "dev")
+	state := filepath.Join(t.TempDir(), "state")
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no runners", []string{"apply", env, "--max-runners", "0"}, "--max-runners is 0: it must be at least 1"},
+		{"negative runners", []string{"plan", env, "--max-runners", "-1"}, "--max-runners is -1: it must be at least 1"},
+		{"no timeout", []string{"apply", env, "--timeout", "0"}, "--timeout is 0s: it must be more than 0"},
+		{"negative timeout", []string{"plan", env, "--timeout", "-5m"}, "--timeout is -5m0s: it must be more than 0"},
+		{"negative drift interval", []string{"apply", env, "--drift-interval", "-1h"}, "--drift-interval is -1h0m0s: it must be 0"},
+		{"reconcile without runners", []string{"reconcile", env, "--max-runners", "0"}, "--max-runners is 0: it must be at least 1"},
+		{"negative interval", []string{"reconcile", env, "--interval", "-1m"}, "--interval must be positive"},
+		{"negative history limit", []string{"history", env, "--limit", "-1"}, "--limit is -1: it must be 0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkRun(t, append(tt.args, "--state-dir", state), 2, nil, []string{tt.want})
+		})
+	}
+	if _, err := os.Stat(state); !os.IsNotExist(err) {
+		t.Errorf("Stat(%q) = %v, want nothing written for a bad command line", state, err)
+	}
+}

@@ -1,0 +1,76 @@
+package review
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/policy"
+)
+
+func TestMarkdown(t *testing.T) {
+	held := orchestrator.StackReport{
+		Stack: "network", Layer: "network", Version: "0.2.0", Result: history.ResultHeld, Cause: "upgrade",
+		Why: "upgrading the infrastructure from version 0.1.0 to 0.2.0", PlanID: "plan-0123456789ab",
+		Summary: history.Summary{Add: 1, Destroy: 1}, Changes: []string{"create terraform_data.b", "delete terraform_data.a"},
+		Policy: &orchestrator.PolicyReport{Denies: []policy.Finding{{Rule: "deny_delete", Address: "terraform_data.a", Message: "destroys a|b"}}},
+	}
+	tests := []struct {
+		name   string
+		stacks []orchestrator.StackReport
+		want   []string
+	}{
+		{
+			name:   "unchanged stack: table only",
+			stacks: []orchestrator.StackReport{{Stack: "account", Layer: "account", Version: "0.1.0", Result: history.ResultUnchanged}},
+			want: []string{
+				"## strata apply: demo/dev (non-prod)\n\n",
+				"| stack | layer | version | result | cause | changes | policy |\n|---|---|---|---|---|---|---|\n",
+				"| account | account | 0.1.0 | unchanged | - | - | - |\n",
+			},
+		},
+		{
+			name:   "held stack: cause, changes and denials",
+			stacks: []orchestrator.StackReport{held},
+			want: []string{
+				"| network | network | 0.2.0 | held | upgrade | +1 ~0 -1 | held (1 denied) |\n",
+				"\n### network: held (upgrade)\n\nUpgrading the infrastructure from version 0.1.0 to 0.2.0.\n\n",
+				"Plan `plan-0123456789ab`: 1 to add, 0 to change, 1 to destroy.\n\n",
+				"- create `terraform_data.b`\n- delete `terraform_data.a`\n\n",
+				"**Policy:** held for a person's approval.\n\n",
+				"Denied:\n- `deny_delete` on `terraform_data.a`: destroys a|b\n",
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			rep := &orchestrator.Report{Client: "demo", Environment: "dev", Class: "non-prod", Operation: "apply", Stacks: tt.stacks}
+			if err := Markdown(&b, rep); err != nil {
+				t.Fatalf("Markdown(%q) = %v", tt.name, err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(b.String(), w) {
+					t.Errorf("Markdown(%q) lacks %q:\n%s", tt.name, w, b.String())
+				}
+			}
+			if diff := cmp.Diff(strings.Count(b.String(), "\n### "), countProblems(tt.stacks)); diff != "" {
+				t.Errorf("Markdown(%q) sections diff (-got +want):\n%s", tt.name, diff)
+			}
+		})
+	}
+}
+
+// countProblems is how many stacks get a section of their own.
+func countProblems(stacks []orchestrator.StackReport) int {
+	n := 0
+	for _, s := range stacks {
+		if len(s.Changes) > 0 || s.Policy != nil || !s.Result.Converged() {
+			n++
+		}
+	}
+	return n
+}

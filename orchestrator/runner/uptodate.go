@@ -1,0 +1,50 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/strata-iac/strata/orchestrator/history"
+)
+
+// skipWhenUpToDate ends an apply, unchanged and unrecorded, when no input
+// changed since the last good apply and no drift check is due.
+func (r *Runner) skipWhenUpToDate(ctx context.Context, st *runState) error {
+	up, why := r.upToDate(ctx, st)
+	if !up {
+		return nil
+	}
+	st.log.Info("up to date: " + why)
+	st.message = "up to date: " + why
+	st.run = history.Run{
+		Client: st.req.Client, Env: st.req.Env, Stack: st.req.Stack.Name,
+		Operation: st.prev.Operation, Result: history.ResultUnchanged,
+		ToVersion: st.prev.ToVersion, Digest: st.prev.Digest, Contract: st.prev.Contract,
+	}
+	st.done = true
+	return nil
+}
+
+// upToDate reports whether an apply can skip init and plan: no input
+// changed since the last good apply, no drift check is due, and the stack's
+// contract is still there.
+func (r *Runner) upToDate(ctx context.Context, st *runState) (bool, string) {
+	req, in, prev, hasPrev := st.req, st.in, st.prev, st.hasPrev
+	if req.Operation != history.OperationApply || !hasPrev || r.cfg.DriftInterval <= 0 {
+		return false, ""
+	}
+	if prev.Fingerprint != in.fingerprint {
+		return false, ""
+	}
+	age := r.cfg.Now().Sub(prev.StartedAt)
+	if age >= r.cfg.DriftInterval {
+		return false, ""
+	}
+	if req.Stack.Produces != "" {
+		if _, err := r.cfg.Contracts.Get(ctx, r.contractKey(req.Stack.Produces)); err != nil {
+			return false, ""
+		}
+	}
+	next := r.cfg.DriftInterval - age
+	return true, fmt.Sprintf("no input changed since run #%d; next drift check in %s", prev.Number, round(next))
+}

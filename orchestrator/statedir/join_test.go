@@ -1,0 +1,53 @@
+package statedir
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestJoin(t *testing.T) {
+	root := t.TempDir()
+	outside := t.TempDir()
+	// A symlink under the state directory that points out of it.
+	if err := os.MkdirAll(filepath.Join(root, Work, "acme"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, Work, "acme", "dev")); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		elems   []string
+		want    string
+		wantErr string
+	}{
+		{"workspace", []string{Work, "beta", "dev", "net"}, filepath.Join(root, Work, "beta", "dev", "net"), ""},
+		{"state file", []string{State, "acme", "dev", "net.tfstate"}, filepath.Join(root, State, "acme", "dev", "net.tfstate"), ""},
+		{"a symlink out is kept in", []string{Work, "acme", "dev", "net"}, filepath.Join(root, outside, "net"), ""},
+		{"stack climbing out", []string{Work, "acme", "dev", "../../../../../x"}, "", `"../../../../../x" is not a single name`},
+		{"stack nesting", []string{Work, "acme", "dev", "team/foo"}, "", `"team/foo" is not a single name`},
+		{"client climbing out", []string{State, "../../x", "dev"}, "", `"../../x" is not a single name`},
+		{"dot dot", []string{Held, ".."}, "", `".." is not a single name`},
+		{"empty", []string{Held, "acme", ""}, "", `"" is not a single name`},
+		{"backslash", []string{Held, `a\b`}, "", `"a\\b" is not a single name`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Join(root, tt.elems...)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Errorf("Join(%q) = %q, %v, want an error containing %q", tt.elems, got, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Errorf("Join(%q) = %q, %v, want %q", tt.elems, got, err, tt.want)
+			}
+			if !strings.HasPrefix(got, root+string(filepath.Separator)) {
+				t.Errorf("Join(%q) = %q, outside %s", tt.elems, got, root)
+			}
+		})
+	}
+}

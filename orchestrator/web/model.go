@@ -1,0 +1,300 @@
+package web
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/Masterminds/semver/v3"
+
+	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/approval"
+	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/graph"
+	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/statedir"
+)
+
+// runsShown is how many runs of a stack the view reads.
+const runsShown = 20
+
+// envView is one environment as the pages show it.
+type envView struct {
+	Dir, Client, Name, Class string
+	// RepoDir is the environment's directory in its repository
+	// (environments/<client>/<env>).
+	RepoDir string
+	// Problem says why the environment could not be loaded; the rest is
+	// then empty.
+	Problem string
+	env     *environment.Environment
+	set     environment.Settings
+	graph   *graph.Graph
+	// StateDir is the environment's state directory, absolute.
+	StateDir string
+	Stacks   []stackView
+	// Running is true while a reconcile of it runs; LiveErr is why the
+	// loop's last reconcile could not run.
+	Running bool
+	LiveErr string
+	report  *orchestrator.Report
+	// History says where the runs come from: HistoryAsOf is when they were
+	// read, HistoryBusy that a reconcile held the file at this request.
+	HistoryAsOf time.Time
+	HistoryBusy bool
+	HistoryErr  string
+}
+
+// stackView is one stack of an environment.
+type stackView struct {
+	Client, Env, Name, Layer string
+	// Result and Cause are of the last reconcile, else of the last run.
+	Result history.Result
+	Cause  string
+	// Applied is the version of the last successful apply; Resolved what
+	// the last reconcile resolved; Newer is true when Resolved is a higher
+	// version than Applied.
+	Applied, Resolved string
+	Newer             bool
+	Runs              []history.Run
+	report            *orchestrator.StackReport
+	// Removed is true for a stack that left the environment but has runs.
+	Removed bool
+}
+
+// snapshot is the runs of every stack, as read from one history file,
+// with each stack's last good run (history.Store.LastGood).
+type snapshot struct {
+	runs map[string][]history.Run
+	good map[string]history.Run
+	at   time.Time
+}
+
+func runKey(client, env, stack string) string { return client + "\x00" + env + "\x00" + stack }
+
+// environments loads every configured environment with its runs and what
+// the loop knows of it.
+func (s *Server) environments(ctx context.Context) []*envView {
+	live := map[string]Live{}
+	if s.cfg.Live != nil {
+		for _, l := range s.cfg.Live() {
+			live[filepath.Clean(l.Dir)] = l
+		}
+	}
+	out := make([]*envView, 0, len(s.cfg.Environments))
+	for _, dir := range s.cfg.Environments {
+		v := &envView{Dir: dir}
+		out = append(out, v)
+		if l, ok := live[filepath.Clean(dir)]; ok {
+			v.Running, v.LiveErr, v.report = l.Running, l.Err, l.Report
+		}
+		env, g, err := orchestrator.Validate(ctx, dir)
+		if env != nil {
+			v.Client, v.Name, v.Class = env.Client, env.Name, env.Class
+		}
+		if err != nil {
+			v.Problem = oneLine(err.Error())
+			if v.Client == "" {
+				v.Client, v.Name = filepath.Base(filepath.Dir(dir)), filepath.Base(dir)
+			}
+			continue
+		}
+		v.env, v.graph, v.RepoDir = env, g, env.Dir
+		set, err := orchestrator.Options{StateDir: s.cfg.StateDir}.Settings(env)
+		if err != nil {
+			v.Problem = oneLine(err.Error())
+			continue
+		}
+		v.set, v.StateDir = set, set.StateDir
+		s.fillStacks(ctx, v)
+	}
+	return out
+}
+
+// fillStacks reads the environment's stacks in graph order, with their runs
+// and last results.
+func (s *Server) fillStacks(ctx context.Context, v *envView) {
+	snap, busy, err := s.readHistory(ctx, orchestrator.HistoryFile(v.set))
+	v.HistoryAsOf, v.HistoryBusy = snap.at, busy
+	if err != nil {
+		v.HistoryErr = oneLine(err.Error())
+	}
+	reports := map[string]*orchestrator.StackReport{}
+	if v.report != nil {
+		for i := range v.report.Stacks {
+			reports[v.report.Stacks[i].Stack] = &v.report.Stacks[i]
+		}
+	}
+	names := v.graph.Order()
+	for _, rs := range reports {
+		if !slices.Contains(names, rs.Stack) {
+			names = append(names, rs.Stack)
+		}
+	}
+	for _, name := range names {
+		sv := stackView{Client: v.Client, Env: v.Name, Name: name, Runs: snap.runs[runKey(v.Client, v.Name, name)], report: reports[name]}
+		if st := v.env.Stack(name); st != nil {
+			sv.Layer = st.Layer.String()
+		} else {
+			sv.Removed, sv.Layer = true, "removed"
+		}
+		if good, ok := snap.good[runKey(v.Client, v.Name, name)]; ok {
+			sv.Applied = good.ToVersion
+		}
+		if len(sv.Runs) > 0 {
+			sv.Result, sv.Cause = sv.Runs[0].Result, sv.Runs[0].Cause
+		}
+		if rs := sv.report; rs != nil {
+			sv.Result, sv.Resolved = rs.Result, rs.Version
+			sv.Cause = cmp.Or(rs.Cause, sv.Cause)
+			if sv.Applied == "" && rs.Result == history.ResultUnchanged {
+				sv.Applied = rs.Version
+			}
+		}
+		sv.Newer = newer(sv.Resolved, sv.Applied)
+		v.Stacks = append(v.Stacks, sv)
+	}
+}
+
+// newer reports whether version a is higher than b; versions that are not
+// semver are newer when they differ.
+func newer(a, b string) bool {
+	if a == "" || b == "" || a == b {
+		return false
+	}
+	va, erra := semver.NewVersion(a)
+	vb, errb := semver.NewVersion(b)
+	if erra != nil || errb != nil {
+		return true
+	}
+	return va.GreaterThan(vb)
+}
+
+// readHistory reads the runs of every stack from a history file, read
+// only. While a reconcile holds the file, it reads the snapshot the
+// reconcile made when it began, and says busy; when even that cannot be
+// read, it returns the runs it read last. A history that does not exist
+// yet has no runs, and is not created.
+func (s *Server) readHistory(ctx context.Context, path string) (snapshot, bool, error) {
+	s.histMu.Lock()
+	defer s.histMu.Unlock()
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return snapshot{at: s.cfg.Now()}, false, nil
+	}
+	h, err := history.Open(ctx, path, history.ReadOnly())
+	if errors.Is(err, history.ErrBusy) {
+		return s.snapshots[path], true, nil
+	}
+	if err != nil {
+		return s.snapshots[path], false, err
+	}
+	defer h.Close()
+	busy := h.FromSnapshot()
+	snap := snapshot{runs: map[string][]history.Run{}, good: map[string]history.Run{}, at: s.cfg.Now()}
+	for _, e := range s.cfg.Environments {
+		env, _ := environment.Load(ctx, e)
+		if env == nil {
+			continue
+		}
+		stacks, err := h.Stacks(ctx, env.Client, env.Name)
+		if err != nil {
+			return s.snapshots[path], false, err
+		}
+		for _, st := range stacks {
+			runs, err := h.List(ctx, env.Client, env.Name, st, runsShown)
+			if err != nil {
+				return s.snapshots[path], false, err
+			}
+			snap.runs[runKey(env.Client, env.Name, st)] = runs
+			good, ok, err := h.LastGood(ctx, env.Client, env.Name, st)
+			if err != nil {
+				return s.snapshots[path], false, err
+			}
+			if ok {
+				snap.good[runKey(env.Client, env.Name, st)] = good
+			}
+		}
+	}
+	s.snapshots[path] = snap
+	return snap, busy, nil
+}
+
+// find returns the environment named client/env.
+func find(envs []*envView, client, name string) *envView {
+	for _, v := range envs {
+		if v.Client == client && v.Name == name {
+			return v
+		}
+	}
+	return nil
+}
+
+// stack returns the environment's stack of that name.
+func (v *envView) stack(name string) *stackView {
+	for i := range v.Stacks {
+		if v.Stacks[i].Name == name {
+			return &v.Stacks[i]
+		}
+	}
+	return nil
+}
+
+// heldStore is the environment's store of held plans.
+func (v *envView) heldStore() *approval.Store {
+	return approval.New(filepath.Join(v.StateDir, statedir.Held))
+}
+
+// heldPlans lists every held plan of the environment, of stacks still in
+// it and of stacks that left it, newest first.
+func (v *envView) heldPlans(ctx context.Context) ([]approval.Held, error) {
+	if v.env == nil {
+		return nil, nil
+	}
+	dir, err := statedir.Join(v.StateDir, statedir.Held, v.Client, v.Name)
+	if err != nil {
+		return nil, fmt.Errorf("list held plans of %s/%s: %w", v.Client, v.Name, err)
+	}
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list held plans of %s/%s: %w", v.Client, v.Name, err)
+	}
+	store := v.heldStore()
+	var out []approval.Held
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		hs, err := store.HeldPlans(ctx, v.Client, v.Name, e.Name())
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, hs...)
+	}
+	slices.SortFunc(out, func(a, b approval.Held) int { return b.HeldAt.Compare(a.HeldAt) })
+	return out, nil
+}
+
+func oneLine(s string) string {
+	out := make([]rune, 0, len(s))
+	space := false
+	for _, r := range s {
+		if r == '\n' || r == '\t' || r == ' ' || r == '\r' {
+			if !space && len(out) > 0 {
+				out = append(out, ' ')
+			}
+			space = true
+			continue
+		}
+		space = false
+		out = append(out, r)
+	}
+	return string(out)
+}
