@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/resmap"
+	"sigs.k8s.io/kustomize/api/resource"
 	kustypes "sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/yaml"
@@ -35,6 +36,9 @@ type renderedObject struct {
 	// Object is the object, as kustomize rendered it (origin annotation
 	// removed unless the build asked for it).
 	Object map[string]any
+	// res is kustomize's resource, which keeps the YAML styles of the
+	// files (a quoted "${var}" stays quoted), for substitution.
+	res *resource.Resource
 }
 
 // build runs kustomize on dir (relative to the root) the way
@@ -113,7 +117,7 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 			}
 			return nil, &diag.Problem{File: file, Object: owner, Message: fmt.Sprintf("kustomize build of %s: %v", dir, err), Fix: "correct the object in " + file}
 		}
-		out = append(out, renderedObject{File: file, Object: m})
+		out = append(out, renderedObject{File: file, Object: m, res: r})
 	}
 	return out, nil
 }

@@ -140,7 +140,13 @@ func (l *loader) substituteObject(k *kustomization, o renderedObject, vars map[s
 	spec := unstructured.Unstructured{Object: map[string]any{
 		"spec": map[string]any{"postBuild": map[string]any{"substitute": sub}},
 	}}
-	res, err := provider.NewDefaultDepProvider().GetResourceFactory().FromMap(o.Object)
+	// The resource as built keeps the files' YAML styles, as the one
+	// kustomize-controller substitutes does: "${v}" quoted in a file stays
+	// a quoted string, whatever v holds.
+	res, err := o.res, error(nil)
+	if res == nil {
+		res, err = provider.NewDefaultDepProvider().GetResourceFactory().FromMap(o.Object)
+	}
 	if err == nil {
 		var out *resource.Resource
 		out, err = kustomize.SubstituteVariables(l.ctx, nil, spec, res,

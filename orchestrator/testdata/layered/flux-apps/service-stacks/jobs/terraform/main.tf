@@ -26,9 +26,7 @@ resource "terraform_data" "jobs" {
 
   lifecycle {
     precondition {
-      # Flux's postBuild substitution renders "${jobsFail}" = yes as the
-      # YAML boolean true, so either means fail.
-      condition     = !contains(["yes", "true"], var.fail)
+      condition     = var.fail != "yes"
       error_message = "jobs was told to fail."
     }
   }
