@@ -36,8 +36,8 @@ type renderedObject struct {
 	// Object is the object, as kustomize rendered it (origin annotation
 	// removed unless the build asked for it).
 	Object map[string]any
-	// res is kustomize's resource, which keeps the YAML styles of the
-	// files (a quoted "${var}" stays quoted), for substitution.
+	// res is kustomize's resource as built, which substitution works on,
+	// as kustomize-controller's does.
 	res *resource.Resource
 }
 

@@ -140,9 +140,10 @@ func (l *loader) substituteObject(k *kustomization, o renderedObject, vars map[s
 	spec := unstructured.Unstructured{Object: map[string]any{
 		"spec": map[string]any{"postBuild": map[string]any{"substitute": sub}},
 	}}
-	// The resource as built keeps the files' YAML styles, as the one
-	// kustomize-controller substitutes does: "${v}" quoted in a file stays
-	// a quoted string, whatever v holds.
+	// Substitute the resource as built, as kustomize-controller does. Its
+	// YAML has lost the files' quotes: a value that reads as another YAML
+	// type (yes, 1.0) or syntax (">= 1") after substitution is that, in
+	// Flux as here.
 	res, err := o.res, error(nil)
 	if res == nil {
 		res, err = provider.NewDefaultDepProvider().GetResourceFactory().FromMap(o.Object)
