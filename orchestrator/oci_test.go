@@ -128,7 +128,7 @@ func TestReconcileOCISources(t *testing.T) {
 		t.Errorf("registry down: results diff (-want +got):\n%s\nlogs:\n%s", diff, logs)
 	}
 	msg := stack(t, rep, "svc").Message
-	for _, want := range []string{"stack svc", "oci://" + reg.Host + "/iac/svc", `semver ">= 0.3.0-0"`, "unreachable"} {
+	for _, want := range []string{"stack svc", "oci://" + reg.Host + "/iac/svc", `semver "^0.3.0-0"`, "unreachable"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("registry down: svc message %q lacks %q", msg, want)
 		}
