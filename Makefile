@@ -9,13 +9,14 @@ TOFU      := $(BIN)/tofu
 STRATA    := $(BIN)/strata
 DEMO_ENV  ?= environments/demo/dev
 FUZZTIME  ?= 20s
+TRIALS    ?= 20
 IMAGE_TAG ?= strata.local/strata:dev
 # the packages that hold cluster-mode tests (files with the k8s build tag)
 K8S_TEST_PKGS = $(sort $(patsubst ./%/,./%,$(dir $(shell grep -rl --include='*_test.go' '^//go:build k8s' .))))
 
 export STRATA_TOFU := $(TOFU)
 
-.PHONY: all build tofu test-deps demo test vet fuzz bench screenshots clean image k8s test-k8s
+.PHONY: all build tofu test-deps demo test vet fuzz soak bench screenshots clean image k8s test-k8s
 
 all: build
 
@@ -53,9 +54,15 @@ fuzz:
 	$(GO) test ./orchestrator/environment/ -run '^$$' -fuzz '^FuzzDecodeDocuments$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/environment/ -run '^$$' -fuzz '^FuzzParseSettings$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/tofu/ -run '^$$' -fuzz '^FuzzParsePlan$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/statefile/ -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./policy/ -run '^$$' -fuzz '^FuzzPlanID$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/ -run '^$$' -fuzz '^FuzzBackendKey$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./contracts/readers/ -run '^$$' -fuzz '^FuzzFindInFile$$' -fuzztime $(FUZZTIME)
+
+## soak: strata killed (kill -9) and stopped (SIGTERM) in the middle of applies, $(TRIALS) trials of each
+## (make test runs 5 of each): every resource created once, all in state, no process left behind
+soak: tofu
+	STRATA_TRIALS=$(TRIALS) $(GO) test -race -count=1 -timeout 60m -run '^(TestKillDuringApply|TestStopDuringApply)$$' ./cmd/strata/
 
 ## bench: strata against bare tofu on a generated environment of BENCH_STACKS stacks (100),
 ## then the Go micro-benchmarks (BENCH_MICRO=0 skips them); every figure a ratio to a

@@ -19,6 +19,9 @@
 #    strata's own CPU per stack (its own, not tofu's) and its peak RSS.
 # 4. Then the Go micro-benchmarks (BENCH_MICRO=0 skips them), each reported
 #    against the baseline named in its pair below.
+# BENCH_KEEP=1 keeps the generated repository and its state directory;
+# BENCH_BASELINES=0 skips the tofu loops (for strata's own CPU and memory
+# at 1,000 stacks, say), and the ratios print as "-".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -33,7 +36,11 @@ go build -o bin/strata ./cmd/strata
 strata="$root/bin/strata"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/strata-bench.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+if [[ "${BENCH_KEEP:-0}" == 1 ]]; then
+  echo "bench: keeping the generated repository and state in $work"
+else
+  trap 'rm -rf "$work"' EXIT
+fi
 repo="$work/repo" state="$work/state"
 
 # --- 1. generate ----------------------------------------------------------
@@ -148,21 +155,25 @@ plan_one() { (cd "$1" && "$tofu" plan -input=false -lock-timeout=0s -var-file=st
 export -f plan_one
 export tofu
 
-t=$(now)
-for s in "${stacks[@]}"; do (cd "$s" && "$tofu" init -input=false >/dev/null) && plan_one "$s"; done
-t_init_plan=$(elapsed "$t")
-t=$(now)
-for s in "${stacks[@]}"; do plan_one "$s"; done
-t_plan=$(elapsed "$t")
-t=$(now)
-printf '%s\0' "${stacks[@]}" | xargs -0 -P 2 -n 1 bash -c 'plan_one "$0"'
-t_floor=$(elapsed "$t")
+baselines="${BENCH_BASELINES:-1}"
+t_init_plan=0 t_plan=0 t_floor=0
+if [[ "$baselines" != 0 ]]; then
+  t=$(now)
+  for s in "${stacks[@]}"; do (cd "$s" && "$tofu" init -input=false >/dev/null) && plan_one "$s"; done
+  t_init_plan=$(elapsed "$t")
+  t=$(now)
+  for s in "${stacks[@]}"; do plan_one "$s"; done
+  t_plan=$(elapsed "$t")
+  t=$(now)
+  printf '%s\0' "${stacks[@]}" | xargs -0 -P 2 -n 1 bash -c 'plan_one "$0"'
+  t_floor=$(elapsed "$t")
+fi
 
 t_drift=$(run_strata drift plan "$envdir" --drift-interval 0)
 t_idle=$(run_strata idle apply "$envdir" --drift-interval 1h)
 
 # --- 3. report ---------------------------------------------------------------
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b == 0) print "-"; else printf "%.3f", a / b}'; }
 per_stack_ms() { awk -v s="$1" -v n="$n" 'BEGIN {printf "%.2f", s * 1000 / n}'; }
 say ""
 say "baselines (wall seconds):"

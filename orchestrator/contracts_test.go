@@ -130,9 +130,20 @@ func TestContractBreakRemovedKey(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	rep, logs := d.reconcile(history.OperationApply)
-	network := stack(t, rep, "network")
 	const where = "flux-apps/platform-stacks/cluster/terraform/main.tf:14"
+	// The plan says so, and does not preview cluster against a contract
+	// that waits for a person: cluster will re-plan once it is applied.
+	rep, logs := d.reconcile(history.OperationPlan)
+	if got := stack(t, rep, "network"); got.Cause != runner.CauseContractBreak || got.ContractChange == nil ||
+		len(got.ContractChange.Consumers) != 1 || got.ContractChange.Consumers[0].Line != 14 {
+		t.Errorf("plan: network = %s/%s %+v, want contract-break naming cluster's line 14\nlogs:\n%s", got.Result, got.Cause, got.ContractChange, logs)
+	}
+	if got := stack(t, rep, "cluster"); got.Result != history.ResultNoChanges || len(got.Upstream) != 1 || got.Upstream[0].Known || rep.Failed() {
+		t.Errorf("plan: cluster = %s %+v, want no-changes, to re-plan after network applies\nlogs:\n%s", got.Result, got.Upstream, logs)
+	}
+
+	rep, logs = d.reconcile(history.OperationApply)
+	network := stack(t, rep, "network")
 	if network.Result != history.ResultHeld || network.Cause != runner.CauseContractBreak {
 		t.Fatalf("network = %s/%s, want held/contract-break\nlogs:\n%s", network.Result, network.Cause, logs)
 	}

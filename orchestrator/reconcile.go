@@ -29,15 +29,21 @@ import (
 	"github.com/strata-iac/strata/policy"
 )
 
-// DefaultMaxRunners bounds the tofu processes that run at once, as the
-// seed's ResourceQuota does.
+// DefaultMaxRunners caps the default runner limit, as the seed's
+// ResourceQuota does.
 const DefaultMaxRunners = environment.DefaultMaxRunners
 
+// DefaultRunners is the runner limit when none is given: two tofu
+// processes per CPU, at most DefaultMaxRunners.
+func DefaultRunners() int { return environment.DefaultRunners() }
+
 // DefaultTimeout bounds one stack's run; DefaultDriftInterval is how long
-// an unchanged stack goes without a plan.
+// an unchanged stack goes without a plan; DefaultShutdownGrace is how long
+// an apply in flight may go on once strata is asked to stop.
 const (
 	DefaultTimeout       = runner.DefaultTimeout
 	DefaultDriftInterval = runner.DefaultDriftInterval
+	DefaultShutdownGrace = runner.DefaultShutdownGrace
 )
 
 // Options configure a reconcile. StateDir, MaxRunners, DriftInterval and
@@ -49,10 +55,20 @@ type Options struct {
 	// when empty.
 	StateDir string
 	// MaxRunners bounds the tofu processes at once; 0 means the init key
-	// maxRunners, else DefaultMaxRunners.
+	// maxRunners, else DefaultRunners(). With Runners, it is the size of
+	// the shared pool, and the environment keeps to its own init key.
 	MaxRunners int
+	// Runners, when set, is a runner limit shared with reconciles of other
+	// environments going on side by side: a stack starts when its
+	// environment is under its own limit (the init key maxRunners, else
+	// DefaultRunners()) and it got a runner from the pool. Environments
+	// with stacks ready take runners in turn.
+	Runners *scheduler.Pool
 	// Timeout bounds one stack's run (DefaultTimeout when zero).
 	Timeout time.Duration
+	// ShutdownGrace is how long an apply in flight may go on once the
+	// context is cancelled (runner.DefaultShutdownGrace).
+	ShutdownGrace time.Duration
 	// DriftInterval is how long an unchanged stack goes without a plan.
 	DriftInterval time.Duration
 	// Logger receives the run log lines.
@@ -120,7 +136,15 @@ func Reconcile(ctx context.Context, dir string, op history.Operation, opts Optio
 	// Each run's lines are also kept in a file of their own, for the web
 	// view's stack page.
 	log = slog.New(slog.NewMultiHandler(log.Handler(), runlog.NewFiles(RunLogDir(st.StateDir, env.Client, env.Name), nil)))
-	log.Info(fmt.Sprintf("%s %s/%s: %d stacks, at most %d at once", op, env.Client, env.Name, len(env.Stacks), set.MaxRunners))
+	limit := set.MaxRunners
+	line := fmt.Sprintf("at most %d at once", limit)
+	if opts.Runners != nil {
+		// The option sized the shared pool; the environment keeps to its
+		// own setting.
+		limit = env.Settings.MaxRunners
+		line = fmt.Sprintf("at most %d at once, %d shared by every environment", limit, opts.Runners.Size())
+	}
+	log.Info(fmt.Sprintf("%s %s/%s: %d stacks, %s", op, env.Client, env.Name, len(env.Stacks), line))
 	pol, err := loadPolicy(ctx, set, opts)
 	if err != nil {
 		log.Error(fmt.Sprintf("policy failed to load: %v; every plan with changes is held", err))
@@ -131,7 +155,13 @@ func Reconcile(ctx context.Context, dir string, op history.Operation, opts Optio
 	if err != nil {
 		return nil, err
 	}
+	backend := stateBackend(set.State)
+	states, err := stateReader(ctx, backend)
+	if err != nil {
+		return nil, err
+	}
 	cfg := runner.Config{
+		StateReader:    states,
 		Tofu:           opts.Tofu,
 		StateDir:       st.StateDir,
 		Contracts:      st.Contracts,
@@ -139,10 +169,11 @@ func Reconcile(ctx context.Context, dir string, op history.Operation, opts Optio
 		Schemas:        lineage.New(st.StateDir, env.Client, env.Name),
 		History:        st.History,
 		Approvals:      st.Approvals,
-		Backend:        stateBackend(set.State),
+		Backend:        backend,
 		Policy:         pol,
 		Logger:         log,
 		Timeout:        opts.Timeout,
+		ShutdownGrace:  opts.ShutdownGrace,
 		DriftInterval:  set.DriftInterval,
 		ProviderMirror: set.ProviderMirror,
 		// The CA file is read by tofu, in the stacks' workspaces: absolute.
@@ -152,7 +183,7 @@ func Reconcile(ctx context.Context, dir string, op history.Operation, opts Optio
 	// producer's plan that would break one of them is held, and the
 	// review lists those that will re-plan.
 	readers := consumers.Find(env, codeDirs(ctx, log, env, resolver, arts))
-	results := schedule(ctx, env, dir, g, arts, resolver, readers, op, cfg, set.MaxRunners, log)
+	results := schedule(ctx, env, dir, g, arts, resolver, readers, op, cfg, limit, opts.Runners, log)
 	removals := remove(ctx, env, dir, op, cfg, gone)
 	rep := report(env, g, op, arts, results, removals, started)
 	upstreams(rep, g, readers, env)
@@ -180,6 +211,7 @@ type Stores struct {
 	ContractPrefix string
 	History        *history.Store
 	Approvals      *approval.Store
+	closeHistory   func() error
 }
 
 // OpenStores opens the history, the held plans and the contract store of
@@ -201,7 +233,7 @@ func openStores(ctx context.Context, env *environment.Environment, set environme
 	if err != nil {
 		return nil, err
 	}
-	h, err := history.Open(ctx, HistoryFile(set), opts...)
+	h, closeHistory, err := openHistory(ctx, HistoryFile(set), opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -211,6 +243,7 @@ func openStores(ctx context.Context, env *environment.Environment, set environme
 		ContractPrefix: set.Contracts.Prefix,
 		History:        h,
 		Approvals:      approval.New(filepath.Join(set.StateDir, statedir.Held)),
+		closeHistory:   closeHistory,
 	}, nil
 }
 
@@ -269,8 +302,9 @@ func RunLogDir(stateDir, client, env string) string {
 	return filepath.Join(stateDir, "logs", client, env)
 }
 
-// Close closes the stores.
-func (s *Stores) Close() error { return s.History.Close() }
+// Close closes the stores. A history shared with other reconciles of this
+// process stays open while they use it.
+func (s *Stores) Close() error { return s.closeHistory() }
 
 // resolved is a stack's source, pinned, or why it could not be.
 type resolved struct {
@@ -326,7 +360,7 @@ func resolve(ctx context.Context, log *slog.Logger, env *environment.Environment
 const resolveParallelism = 8
 
 // schedule runs the stacks in graph order, and returns what each did.
-func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, resolver *source.Resolver, readers consumers.Index, op history.Operation, cfg runner.Config, limit int, log *slog.Logger) map[string]runner.Result {
+func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, resolver *source.Resolver, readers consumers.Index, op history.Operation, cfg runner.Config, limit int, pool *scheduler.Pool, log *slog.Logger) map[string]runner.Result {
 	r := runner.New(cfg)
 	producers := make(map[string]string)
 	for _, s := range env.Stacks {
@@ -352,7 +386,7 @@ func schedule(ctx context.Context, env *environment.Environment, envDir string, 
 		return maps.Clone(previews)
 	}
 	results := make(chan runner.Result, len(tasks))
-	errs := scheduler.Run(ctx, tasks, limit, func(ctx context.Context, name string) error {
+	errs := scheduler.RunShared(ctx, tasks, limit, pool, func(ctx context.Context, name string) error {
 		a := arts[name]
 		if a.err != nil {
 			return a.err

@@ -2,6 +2,7 @@ package orchestrator_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runlog"
+	"github.com/strata-iac/strata/orchestrator/tofu"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
 
@@ -33,10 +35,12 @@ func TestRunTimeout(t *testing.T) {
 		return rep, logs.String(), time.Since(start)
 	}
 
-	rep, logs, took := run(2 * time.Second)
+	// Long enough for init and plan on a busy machine, so that the
+	// timeout lands in the apply's 30s provisioner.
+	rep, logs, took := run(8 * time.Second)
 	got := stack(t, rep, "slow")
-	if got.Result != history.ResultFailed || !strings.Contains(got.Message, "run timed out after 2s") {
-		t.Fatalf("slow = %s (%s), want failed: run timed out after 2s\nlogs:\n%s", got.Result, got.Message, logs)
+	if got.Result != history.ResultFailed || !strings.Contains(got.Message, "run timed out after 8s") {
+		t.Fatalf("slow = %s (%s), want failed: run timed out after 8s\nlogs:\n%s", got.Result, got.Message, logs)
 	}
 	if took > 25*time.Second {
 		t.Errorf("the timed-out reconcile took %s, want tofu interrupted well before its 30s sleep", took)
@@ -52,9 +56,9 @@ func TestRunTimeout(t *testing.T) {
 	}
 }
 
-// TestRunCancelled stops a reconcile from outside (SIGTERM does this): tofu
-// is interrupted gracefully and the run is recorded as cancelled, not as
-// timed out.
+// TestRunCancelled stops a reconcile from outside (SIGTERM does this): once
+// the shutdown grace has passed, tofu is interrupted gracefully and the
+// run is recorded as interrupted, neither failed nor timed out.
 func TestRunCancelled(t *testing.T) {
 	root := fixture(t, "slow")
 	dir := filepath.Join(root, "environments", "acme", "dev")
@@ -62,23 +66,28 @@ func TestRunCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var logs syncBuffer
 	go func() {
-		for !strings.Contains(logs.String(), "run #1 started") {
+		// Into the apply's 30s provisioner.
+		stream := filepath.Join(state, "work", "acme", "dev", "slow", tofu.StreamFile)
+		for b, _ := os.ReadFile(stream); !strings.Contains(string(b), `"apply_start"`); b, _ = os.ReadFile(stream) {
 			time.Sleep(50 * time.Millisecond)
 		}
-		time.Sleep(time.Second) // into the apply's 30s provisioner
 		cancel()
 	}()
 	rep, err := orchestrator.Reconcile(ctx, dir, history.OperationApply, orchestrator.Options{
 		Tofu: tofutest.Binary(t), StateDir: state, Logger: runlog.New(&logs, nil),
+		ShutdownGrace: 100 * time.Millisecond,
 	})
 	if err != nil {
 		t.Fatalf("Reconcile(%q) = %v", dir, err)
 	}
 	got := stack(t, rep, "slow")
-	if got.Result != history.ResultFailed || strings.Contains(got.Message, "timed out") || !strings.Contains(got.Message, "run interrupted") {
-		t.Errorf("slow = %s (%s), want failed because it was cancelled", got.Result, got.Message)
+	if got.Result != history.ResultInterrupted || strings.Contains(got.Message, "timed out") || !strings.Contains(got.Message, "run interrupted") {
+		t.Errorf("slow = %s (%s), want interrupted because it was cancelled", got.Result, got.Message)
 	}
-	if runs := historyOf(t, root, state, "acme", "dev", "slow"); len(runs) != 1 || runs[0].Result != history.ResultFailed {
-		t.Errorf("history of slow = %+v, want the cancelled run recorded as failed", runs)
+	if runs := historyOf(t, root, state, "acme", "dev", "slow"); len(runs) != 1 || runs[0].Result != history.ResultInterrupted {
+		t.Errorf("history of slow = %+v, want the cancelled run recorded as interrupted", runs)
+	}
+	if !strings.Contains(logs.String(), "the apply in flight has 100ms to finish") {
+		t.Errorf("logs = %s, want the shutdown grace said", logs.String())
 	}
 }

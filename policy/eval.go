@@ -26,6 +26,10 @@ type Meta struct {
 	Cause            string `json:"cause"`
 	FromVersion      string `json:"fromVersion"`
 	ToVersion        string `json:"toVersion"`
+	// Interrupted lists the resources whose apply strata itself
+	// interrupted in the stack's last run (it was stopped): tofu tainted
+	// them, and their replacement finishes what was allowed then.
+	Interrupted []string `json:"interrupted"`
 	// Contract is what the plan does to the stack's contract; nil when
 	// the stack publishes none (rules then see empty lists).
 	Contract *Contract `json:"contract,omitempty"`
@@ -138,6 +142,10 @@ func compareFindings(a, b Finding) int {
 }
 
 func (m Meta) input() map[string]any {
+	interrupted := make([]any, 0, len(m.Interrupted))
+	for _, a := range m.Interrupted {
+		interrupted = append(interrupted, a)
+	}
 	return map[string]any{
 		"stack":            m.Stack,
 		"client":           m.Client,
@@ -146,6 +154,7 @@ func (m Meta) input() map[string]any {
 		"cause":            m.Cause,
 		"fromVersion":      m.FromVersion,
 		"toVersion":        m.ToVersion,
+		"interrupted":      interrupted,
 		"contract":         m.Contract.input(),
 	}
 }

@@ -192,7 +192,7 @@ func TestEvalUserRules(t *testing.T) {
 			meta: Meta{Stack: "meta", Client: "acme", Environment: "dev", EnvironmentClass: "non-prod", Cause: "upgrade", FromVersion: "0.1.0", ToVersion: "0.2.0"},
 			wantWarnings: []Finding{{
 				Rule: "warn_meta", Namespace: "main",
-				Message: `{"cause":"upgrade","client":"acme","contract":{"added":[],"changed":[],"consumers":[],"moved":[],"name":"","removed":[]},"environment":"dev","environmentClass":"non-prod","fromVersion":"0.1.0","stack":"meta","toVersion":"0.2.0"}`,
+				Message: `{"cause":"upgrade","client":"acme","contract":{"added":[],"changed":[],"consumers":[],"moved":[],"name":"","removed":[]},"environment":"dev","environmentClass":"non-prod","fromVersion":"0.1.0","interrupted":[],"stack":"meta","toVersion":"0.2.0"}`,
 			}},
 		},
 		{

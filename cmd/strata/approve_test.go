@@ -39,10 +39,13 @@ func TestApproveAndReview(t *testing.T) {
 	if strings.Contains(md, "INFO") {
 		t.Errorf("plan -o markdown has run log lines on stdout:\n%s", md)
 	}
+	if _, errOut, code := strata(t, append([]string{"plan", env, "--detailed-exitcode"}, run...)...); code != exitChanges {
+		t.Errorf("plan --detailed-exitcode with changes pending exit code = %d, want %d:\n%s", code, exitChanges, errOut)
+	}
 
 	out, _, code := strata(t, append([]string{"apply", env, "-o", "json"}, run...)...)
-	if code != 0 {
-		t.Fatalf("apply with a held plan exit code = %d, want 0 (a hold is not a failure)", code)
+	if code != exitHeld {
+		t.Fatalf("apply with a held plan exit code = %d, want %d (held for approval)", code, exitHeld)
 	}
 	var rep struct {
 		Stacks []struct {

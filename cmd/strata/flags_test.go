@@ -21,9 +21,17 @@ func TestInvalidFlagValues(t *testing.T) {
 		{"negative runners", []string{"plan", env, "--max-runners", "-1"}, "--max-runners is -1: it must be at least 1"},
 		{"no timeout", []string{"apply", env, "--timeout", "0"}, "--timeout is 0s: it must be more than 0"},
 		{"negative timeout", []string{"plan", env, "--timeout", "-5m"}, "--timeout is -5m0s: it must be more than 0"},
+		{"no shutdown grace", []string{"apply", env, "--shutdown-grace", "0"}, "--shutdown-grace is 0s: it must be more than 0"},
 		{"negative drift interval", []string{"apply", env, "--drift-interval", "-1h"}, "--drift-interval is -1h0m0s: it must be 0"},
 		{"reconcile without runners", []string{"reconcile", env, "--max-runners", "0"}, "--max-runners is 0: it must be at least 1"},
 		{"negative interval", []string{"reconcile", env, "--interval", "-1m"}, "--interval must be positive"},
+		{"election flag without --leader-elect", []string{"reconcile", env, "--leader-elect-name", "x"}, "--leader-elect-name is set without --leader-elect"},
+		{"bad lease namespace", []string{"reconcile", env, "--leader-elect", "--leader-elect-namespace", "Strata_NS"}, `--leader-elect-namespace "Strata_NS" is not a namespace name`},
+		{"bad lease name", []string{"reconcile", env, "--leader-elect", "--leader-elect-name", "../x"}, `--leader-elect-name "../x" is not a Lease name`},
+		{"no lease duration", []string{"reconcile", env, "--leader-elect", "--leader-elect-lease-duration", "0"}, "--leader-elect-lease-duration is 0s: it must be more than 0"},
+		{"negative retry period", []string{"reconcile", env, "--leader-elect", "--leader-elect-retry-period", "-1s"}, "--leader-elect-retry-period is -1s: it must be more than 0"},
+		{"lease shorter than renewal", []string{"reconcile", env, "--leader-elect", "--leader-elect-lease-duration", "10s"}, "--leader-elect-lease-duration 10s must be longer than --leader-elect-renew-deadline 10s"},
+		{"renewal without retries", []string{"reconcile", env, "--leader-elect", "--leader-elect-retry-period", "9s"}, "--leader-elect-renew-deadline 10s must be longer than 10.8s"},
 		{"negative history limit", []string{"history", env, "--limit", "-1"}, "--limit is -1: it must be 0"},
 	}
 	for _, tt := range tests {

@@ -19,6 +19,7 @@ const envAPIToken = "STRATA_API_TOKEN"
 
 func newReconcileCommand(g *globals) *cobra.Command {
 	f := &runFlags{}
+	lf := &leaderFlags{}
 	var (
 		interval          time.Duration
 		listen            string
@@ -28,9 +29,12 @@ func newReconcileCommand(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "reconcile ENV [ENV...]",
 		Short: "Keep environments applied in a loop, and serve health, readiness, metrics and an API",
-		Long: `reconcile runs the reconcile loop: it applies every environment in turn,
-as 'strata apply' does, once at start and then --interval after the previous
-pass ended, one reconcile at a time. The run log goes to stdout. An
+		Long: `reconcile runs the reconcile loop: it applies every environment, as
+'strata apply' does, once at start and then --interval after the previous
+pass ended. The environments of a pass run side by side and share one limit
+of --max-runners tofu processes (default 2 per CPU, at most 10): those with
+stacks ready take runners in turn, so none starves the others, and each
+keeps to its own init key maxRunners too. The run log goes to stdout. An
 environment that cannot be reconciled (it is invalid, its state cannot be
 read) is logged with its problems and tried again on the next pass; the
 others go on.
@@ -81,6 +85,15 @@ Metrics:
       resource changes of the stack's last reconcile
   strata_ready       1 when /readyz answers 200, else 0
 
+Replicas: with --leader-elect, several 'strata reconcile' processes can share
+one state directory. Only the one that holds the Kubernetes Lease
+(--leader-elect-namespace/--leader-elect-name, in the cluster of --kubeconfig
+or the one strata runs in) runs passes; the others serve everything else,
+answer /readyz with 503 "not the leader (leader: HOST_PID)", and take the
+Lease over once the leader is gone: at once when it stopped, within
+--leader-elect-lease-duration when it died. A leader that cannot renew the
+Lease within --leader-elect-renew-deadline stops as on SIGTERM, then exits 1.
+
 SIGINT or SIGTERM stops scheduling new work. A running reconcile's tofu
 processes are interrupted gracefully (SIGINT) and their runs recorded; the
 HTTP server stops after the loop, and the exit code is 0.`,
@@ -106,12 +119,15 @@ HTTP server stops after the loop, and the exit code is 0.`,
 			if err := f.check(cmd); err != nil {
 				return err
 			}
+			if err := lf.check(cmd); err != nil {
+				return err
+			}
 			bin, err := tofu.Find(f.tofu)
 			if err != nil {
 				return err
 			}
 			log := g.logger()
-			d, err := daemon.New(daemon.Config{
+			cfg := daemon.Config{
 				Environments:  args,
 				Interval:      interval,
 				Token:         token,
@@ -123,6 +139,7 @@ HTTP server stops after the loop, and the exit code is 0.`,
 					StateDir:           g.stateDir,
 					MaxRunners:         f.maxRunners,
 					Timeout:            f.timeout,
+					ShutdownGrace:      f.shutdownGrace,
 					DriftInterval:      f.driftInterval,
 					Logger:             log,
 					PolicyDirs:         f.policyDirs,
@@ -132,7 +149,15 @@ HTTP server stops after the loop, and the exit code is 0.`,
 					ProviderMirror:     f.mirror,
 					ProviderMirrorCA:   f.mirrorCA,
 				},
-			})
+			}
+			elector, err := lf.elector(log)
+			if err != nil {
+				return err
+			}
+			if elector != nil {
+				cfg.Elector = elector
+			}
+			d, err := daemon.New(cfg)
 			if err != nil {
 				return err
 			}
@@ -151,6 +176,7 @@ HTTP server stops after the loop, and the exit code is 0.`,
 	cmd.Flags().StringVar(&tokenFile, "token-file", "", "file holding the API's bearer token, also the web view's status token (default: $"+envAPIToken+")")
 	cmd.Flags().StringVar(&approverTokenFile, "approver-token-file", "", "file holding the token that approves held plans in the web view (default: the --token-file token)")
 	f.register(cmd)
+	lf.register(cmd)
 	return cmd
 }
 

@@ -26,12 +26,13 @@ func TestReconcileUsage(t *testing.T) {
 		wantCode int
 		wantErr  string
 	}{
-		{"no environment", []string{"reconcile"}, 1, "requires at least 1 arg"},
+		{"no environment", []string{"reconcile"}, 2, "requires at least 1 arg"},
 		{"zero interval", []string{"reconcile", env, "--interval", "0s"}, 2, "--interval must be positive, not 0s"},
 		{"json output", []string{"reconcile", env, "-o", "json"}, 2, `unknown output format "json"`},
 		{"empty token file", []string{"reconcile", env, "--token-file", empty}, 2, "is empty"},
 		{"empty approver token file", []string{"reconcile", env, "--approver-token-file", empty}, 2, "reconcile: --approver-token-file " + empty + " is empty"},
 		{"missing token file", []string{"reconcile", env, "--token-file", filepath.Join(t.TempDir(), "nope")}, 1, "read --token-file"},
+		{"no cluster for the lease", []string{"reconcile", env, "--tofu", tofutest.Binary(t), "--leader-elect", "--kubeconfig", filepath.Join(t.TempDir(), "nope")}, 1, "reconcile: leader election: read kubeconfig"},
 		{"bad address", []string{"reconcile", env, "--tofu", tofutest.Binary(t), "--listen", "256.0.0.1:1"}, 1, "reconcile: listen on 256.0.0.1:1"},
 	}
 	for _, tt := range tests {
@@ -46,7 +47,8 @@ func TestReconcileUsage(t *testing.T) {
 	t.Run("help", func(t *testing.T) {
 		out, _, code := strata(t, "reconcile", "--help")
 		for _, want := range []string{"--interval", "--listen", "--token-file", "--max-runners", "--drift-interval", "/readyz",
-			"A held plan is NOT ready", "strata_stack_last_result", "STRATA_API_TOKEN", "--approver-token-file", "the web view"} {
+			"A held plan is NOT ready", "strata_stack_last_result", "STRATA_API_TOKEN", "--approver-token-file", "the web view",
+			"--leader-elect", "--kubeconfig", "--leader-elect-lease-duration", "not the leader (leader: HOST_PID)"} {
 			if code != 0 || !strings.Contains(out, want) {
 				t.Errorf("strata reconcile --help = %d, lacks %q:\n%s", code, want, out)
 			}

@@ -39,6 +39,9 @@ environments/demo/dev. State, contracts and history live in the state
 directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// An argument that names no command is a usage error.
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -53,6 +56,7 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		newStatusCommand(g),
 		newHistoryCommand(g),
 		newApproveCommand(g),
+		newUnlockCommand(g),
 		newVersionsCommand(g),
 		newPolicyCommand(g),
 		newPushCommand(g),
@@ -62,6 +66,7 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		newServeCommand(g),
 		newVersionCommand(g),
 	)
+	usageErrors(root)
 	return root
 }
 
@@ -72,6 +77,8 @@ type runFlags struct {
 	maxRunners       int
 	timeout          time.Duration
 	driftInterval    time.Duration
+	shutdownGrace    time.Duration
+	detailedExitCode bool
 	policyDirs       []string
 	noDefaultPolicy  bool
 	mirror, mirrorCA string
@@ -79,8 +86,10 @@ type runFlags struct {
 
 func (f *runFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.tofu, "tofu", "", "tofu binary (default: $"+tofu.EnvBinary+", then tofu on PATH, then bin/tofu)")
-	cmd.Flags().IntVar(&f.maxRunners, "max-runners", 0, fmt.Sprintf("most tofu processes at once (default: the init key maxRunners, else %d)", orchestrator.DefaultMaxRunners))
+	cmd.Flags().IntVar(&f.maxRunners, "max-runners", 0, fmt.Sprintf("most tofu processes at once; for reconcile, across every environment (default: the init key maxRunners, else 2 per CPU, at most %d)", orchestrator.DefaultMaxRunners))
 	cmd.Flags().DurationVar(&f.timeout, "timeout", orchestrator.DefaultTimeout, "longest a single stack's run may take")
+	cmd.Flags().DurationVar(&f.shutdownGrace, "shutdown-grace", orchestrator.DefaultShutdownGrace,
+		"on SIGTERM or SIGINT, how long an apply in flight may go on before tofu is interrupted (keep Kubernetes' terminationGracePeriodSeconds above it)")
 	cmd.Flags().DurationVar(&f.driftInterval, "drift-interval", orchestrator.DefaultDriftInterval,
 		"how long a stack whose inputs have not changed goes without a plan; 0 plans every stack every time")
 	cmd.Flags().StringArrayVar(&f.policyDirs, "policy", nil, "policy directory loaded on top of the default bundle (repeatable)")
@@ -94,10 +103,13 @@ func (f *runFlags) register(cmd *cobra.Command) {
 // and the values it takes.
 func (f *runFlags) check(cmd *cobra.Command) error {
 	if cmd.Flags().Changed("max-runners") && f.maxRunners < 1 {
-		return usageError("--max-runners is %d: it must be at least 1 (leave it out to use the init key maxRunners, else %d)", f.maxRunners, orchestrator.DefaultMaxRunners)
+		return usageError("--max-runners is %d: it must be at least 1 (leave it out to use the init key maxRunners, else 2 per CPU, at most %d)", f.maxRunners, orchestrator.DefaultMaxRunners)
 	}
 	if f.timeout <= 0 {
 		return usageError("--timeout is %s: it must be more than 0, such as 10m", f.timeout)
+	}
+	if f.shutdownGrace <= 0 {
+		return usageError("--shutdown-grace is %s: it must be more than 0, such as 5m", f.shutdownGrace)
 	}
 	if f.driftInterval < 0 {
 		return usageError("--drift-interval is %s: it must be 0 (plan every stack every time) or more", f.driftInterval)

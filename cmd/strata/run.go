@@ -57,6 +57,7 @@ changed since its last successful apply is not planned again until
 				StateDir:           g.stateDir,
 				MaxRunners:         f.maxRunners,
 				Timeout:            f.timeout,
+				ShutdownGrace:      f.shutdownGrace,
 				DriftInterval:      f.driftInterval,
 				Logger:             g.logger(),
 				PolicyDirs:         f.policyDirs,
@@ -81,14 +82,17 @@ changed since its last successful apply is not planned again until
 			default:
 				writeReport(g, rep)
 			}
-			// Until exit codes tell a hold apart, only a failure fails.
-			if rep.Failed() {
-				return &exitError{code: 1, msg: rep.Line()}
+			if code := runExitCode(rep, f.detailedExitCode); code != exitConverged {
+				return &exitError{code: code, msg: rep.Line()}
 			}
 			return nil
 		},
 	}
 	f.register(cmd)
+	if op == history.OperationPlan {
+		cmd.Flags().BoolVar(&f.detailedExitCode, "detailed-exitcode", false,
+			"exit 2 when a stack has changes to apply (0: none, 1: failed, 3: held), as tofu plan -detailed-exitcode")
+	}
 	return cmd
 }
 

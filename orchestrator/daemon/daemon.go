@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/scheduler"
 	"github.com/strata-iac/strata/orchestrator/web"
 )
 
@@ -19,8 +20,8 @@ const DefaultInterval = 5 * time.Minute
 
 // Config configures a Daemon.
 type Config struct {
-	// Environments are the environment directories, reconciled in this
-	// order.
+	// Environments are the environment directories, reconciled side by
+	// side.
 	Environments []string
 	// Interval is the wait between the end of one pass over every
 	// environment and the start of the next (DefaultInterval when zero).
@@ -35,6 +36,10 @@ type Config struct {
 	// empty.
 	WebView       bool
 	ApproverToken string
+	// Elector, when set, lets this process run passes only while it leads;
+	// a process that does not lead serves everything else, and is not
+	// ready.
+	Elector Elector
 	// Logger receives the daemon's own lines.
 	Logger *slog.Logger
 	// Now is the clock (time.Now when nil).
@@ -99,6 +104,15 @@ func New(cfg Config) (*Daemon, error) {
 	}
 	if cfg.Options.Logger == nil {
 		cfg.Options.Logger = cfg.Logger
+	}
+	if cfg.Options.Runners == nil {
+		// One limit for the whole loop: the environments of a pass run
+		// side by side and share it.
+		size := cfg.Options.MaxRunners
+		if size <= 0 {
+			size = orchestrator.DefaultRunners()
+		}
+		cfg.Options.Runners = scheduler.NewPool(size)
 	}
 	d := &Daemon{
 		cfg:     cfg,

@@ -1,12 +1,21 @@
 // Package daemon keeps environments reconciled: it runs the reconcile
 // loop and serves its health, readiness, metrics and API over HTTP.
 //
-// The loop reconciles every environment in turn (apply), once at start and
-// then each interval after the previous pass ended, one reconcile at a
-// time and without jitter. The last report of each environment, or the
+// The loop reconciles every environment (apply), once at start and then
+// each interval after the previous pass ended, without jitter. The
+// environments of a pass run side by side and share one runner limit
+// (Options.MaxRunners, else orchestrator.DefaultRunners()): environments
+// with stacks ready take runners in turn, so none starves the others, and
+// each also keeps to its own init key maxRunners. The last report of each environment, or the
 // error that kept it from running (an invalid environment, a state
 // directory that cannot be opened), is kept until the next pass replaces
 // it. A request over the API starts a pass at once.
+//
+// With an Elector (package leader), the loop runs only while this process
+// leads: replicas on one state directory never run passes together. A
+// process that does not lead serves everything and is not ready ("not the
+// leader (leader: host_1234)"); one that stops leading stops its reconcile
+// as a signal would, and Serve returns an error.
 //
 // Readiness is what an operator alerts on: every environment's last
 // reconcile ran, and every stack ended applied, planned, no-changes,

@@ -65,6 +65,8 @@ func newHarness(t *testing.T, fixtureName, token string) *harness {
 		Logger:       log,
 		Options: orchestrator.Options{
 			Tofu: tofutest.Binary(t), StateDir: h.state, MaxRunners: 3, DriftInterval: time.Hour, Logger: log,
+			// Stopped, an apply in flight is interrupted at once.
+			ShutdownGrace: time.Millisecond,
 		},
 	})
 	if err != nil {

@@ -3,10 +3,11 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 )
 
-// Run reconciles every environment in turn, at once and then each interval
+// Run reconciles every environment, at once and then each interval
 // after the previous pass ended, or sooner when triggered, until ctx is
 // done. A reconcile that runs when ctx is cancelled gets the cancelled
 // context: its tofu processes are interrupted gracefully and their runs
@@ -43,15 +44,14 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}
 }
 
-// pass reconciles every environment once, in order. Once ctx is done no
-// further environment starts.
+// pass reconciles every environment once, side by side, sharing the
+// daemon's runners. Once ctx is done no further stack starts.
 func (d *Daemon) pass(ctx context.Context) {
+	var wg sync.WaitGroup
 	for _, e := range d.envs {
-		if ctx.Err() != nil {
-			return
-		}
-		d.reconcile(ctx, e)
+		wg.Go(func() { d.reconcile(ctx, e) })
 	}
+	wg.Wait()
 }
 
 func (d *Daemon) setNext(t time.Time) {

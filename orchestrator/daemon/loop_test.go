@@ -14,9 +14,9 @@ import (
 	"github.com/strata-iac/strata/orchestrator/runlog"
 )
 
-// TestRunStopsOnCancel cancels the loop while a stack applies: tofu is
-// interrupted gracefully, the run is recorded, no other reconcile starts,
-// and Run returns nil.
+// TestRunStopsOnCancel cancels the loop while a stack applies: once the
+// shutdown grace has passed, tofu is interrupted gracefully, the run is
+// recorded as interrupted, no other reconcile starts, and Run returns nil.
 func TestRunStopsOnCancel(t *testing.T) {
 	h := newHarness(t, "slow", "")
 	h.start()
@@ -58,8 +58,8 @@ func TestRunStopsOnCancel(t *testing.T) {
 	}
 	defer stores.Close()
 	last, ok, err := stores.History.Last(ctx, "acme", "dev", "slow")
-	if err != nil || !ok || last.Result == history.ResultRunning || last.Result == history.ResultApplied {
-		t.Errorf("History.Last(slow) = %+v, %v, %v, want the interrupted run recorded as not applied", last, ok, err)
+	if err != nil || !ok || last.Result != history.ResultInterrupted {
+		t.Errorf("History.Last(slow) = %+v, %v, %v, want the run recorded as interrupted", last, ok, err)
 	}
 }
 

@@ -11,12 +11,17 @@ import (
 // NotFinished is the reason given before the first reconcile finished.
 const NotFinished = "first reconcile not finished"
 
-// Ready reports whether every environment's last reconcile ran and left
+// Ready reports whether this process leads, when there is an Elector
+// ("not the leader (leader: host_1234)" when not), and every
+// environment's last reconcile ran and left
 // every stack ready (history.Result.Ready): applied, planned, no-changes,
 // unchanged or waiting on an upstream. A held plan needs a person, so it
 // is not ready. When not, it says why, one line for each environment or stack
 // that is not ready: "acme/dev jobs: failed: …".
 func (d *Daemon) Ready() (bool, []string) {
+	if why := d.notLeader(); why != "" {
+		return false, []string{why}
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	var reasons []string

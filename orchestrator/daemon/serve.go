@@ -13,7 +13,8 @@ import (
 // flight once the loop stopped.
 const ShutdownTimeout = 10 * time.Second
 
-// Serve serves Handler on ln and runs the loop until ctx is done. It stops
+// Serve serves Handler on ln and runs the loop until ctx is done, or, with
+// an Elector, until this process stops leading (an error). It stops
 // scheduling new work, lets the running reconcile end (its tofu processes
 // interrupted gracefully), and only then shuts the server down, so that
 // /healthz answers for as long as a reconcile runs. It returns nil on a
@@ -46,7 +47,7 @@ func (d *Daemon) Serve(ctx context.Context, ln net.Listener) error {
 		d.log.Info(fmt.Sprintf("serving the web view on http://%s/", ln.Addr()))
 	}
 
-	loopErr := d.Run(loopCtx)
+	loopErr := d.loop(loopCtx)
 
 	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ShutdownTimeout)
 	defer cancel()

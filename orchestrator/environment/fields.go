@@ -154,12 +154,9 @@ var terraformFields = map[string]fieldRule{
 	}),
 	"enableInventory": honoured,
 	"tfstate": subFields("spec.tfstate", map[string]fieldRule{
-		"forceUnlock": func(v any) string {
-			if s, _ := v.(string); s == "" || s == "no" {
-				return ""
-			}
-			return "spec.tfstate.forceUnlock is not supported yet: strata never forces a lock; release it with tofu force-unlock"
-		},
+		// auto and no are honoured; any other value is refused where the
+		// stack is built (strata never forces a lock whose holder may live).
+		"forceUnlock":    honoured,
 		"lockIdentifier": honoured,
 	}),
 	"targets":           refused("spec.targets is not supported yet"),

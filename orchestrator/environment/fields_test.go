@@ -58,7 +58,7 @@ func TestTerraformFields(t *testing.T) {
 		{"runnerPodTemplate env", "runnerPodTemplate: {spec: {env: [{name: A, value: b}]}}", noKubernetes + "spec.runnerPodTemplate.spec.env would change tofu's environment; set the variables in strata's own environment"},
 		{"enableInventory", "enableInventory: true", ""},
 		{"tfstate", "tfstate: {forceUnlock: 'no', lockIdentifier: x}", ""},
-		{"tfstate forceUnlock", "tfstate: {forceUnlock: auto}", "spec.tfstate.forceUnlock is not supported yet: strata never forces a lock; release it with tofu force-unlock"},
+		{"tfstate forceUnlock auto", "tfstate: {forceUnlock: auto}", ""},
 		{"targets", "targets: [terraform_data.a]", "spec.targets is not supported yet"},
 		{"parallelism", "parallelism: 2", "spec.parallelism is not supported yet"},
 		{"storeReadablePlan", "storeReadablePlan: json", ""},

@@ -157,6 +157,10 @@ type Stack struct {
 	ConsumesMatching []MatchInput
 	// ApprovePlan is spec.approvePlan ("auto", "" or a plan id).
 	ApprovePlan string
+	// ForceUnlock is spec.tfstate.forceUnlock. Only "auto" changes
+	// anything: a lock whose holder is provably dead (same host, no tofu
+	// left in the stack's workspace) is released before the plan.
+	ForceUnlock string
 	// Version is the version constraint of the stack's code, taken from the
 	// service-versions ConfigMap key VersionKey (version_<name>_tf, with
 	// "-" in the name written as "_"); empty when there is none.

@@ -173,6 +173,9 @@ type terraform struct {
 			As   string `json:"as"`
 		} `json:"readInputsFromSecrets"`
 		ApprovePlan string `json:"approvePlan"`
+		Tfstate     struct {
+			ForceUnlock string `json:"forceUnlock"`
+		} `json:"tfstate"`
 	} `json:"spec"`
 }
 

@@ -3,6 +3,7 @@ package environment
 import (
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -79,8 +80,8 @@ const (
 	// StateDirName is the state directory's name at the repository root,
 	// when no --state-dir names another.
 	StateDirName = ".strata"
-	// DefaultMaxRunners bounds the tofu processes that run at once, as the
-	// seed's ResourceQuota does.
+	// DefaultMaxRunners caps the default runner limit (DefaultRunners), as
+	// the seed's ResourceQuota does.
 	DefaultMaxRunners = 10
 	// DefaultContractPrefix is where contracts live without
 	// contractPrefix.
@@ -89,6 +90,13 @@ const (
 	// plan when no --drift-interval is given.
 	DefaultDriftInterval = time.Hour
 )
+
+// DefaultRunners bounds the tofu processes when neither the command line
+// nor the init key maxRunners does: two per CPU (a plan waits on its state
+// and providers about as long as it computes), at most DefaultMaxRunners.
+func DefaultRunners() int {
+	return min(2*runtime.NumCPU(), DefaultMaxRunners)
+}
 
 // Settings are strata's own settings for one environment: the init
 // ConfigMap's keys, parsed and checked once while the environment loads,
@@ -180,7 +188,7 @@ func DefaultSettings(root string) Settings {
 		StateDir:      filepath.Join(root, StateDirName),
 		State:         StateSettings{Backend: StateLocal},
 		Contracts:     ContractSettings{Store: ContractsLocal, Prefix: DefaultContractPrefix},
-		MaxRunners:    DefaultMaxRunners,
+		MaxRunners:    DefaultRunners(),
 		DriftInterval: DefaultDriftInterval,
 	}
 }

@@ -24,9 +24,20 @@ func (l *loader) buildStack(k *kustomization, tf *terraform) *built {
 		KustomizationFile: k.File,
 		Layer:             LayerServices,
 		ApprovePlan:       tf.Spec.ApprovePlan,
+		ForceUnlock:       tf.Spec.Tfstate.ForceUnlock,
 	}
 	b := &built{stack: s, tf: tf, k: k}
 	l.checkTerraformFields(tf)
+	switch s.ForceUnlock {
+	case "", "no", "auto":
+	default:
+		l.problem(diag.Problem{
+			File:    tf.File,
+			Object:  tf.ref(),
+			Message: fmt.Sprintf("spec.tfstate.forceUnlock is %q: strata never forces a lock whose holder may still be alive", s.ForceUnlock),
+			Fix:     "use auto (a lock whose holder is provably dead is released) or no, and release any other lock with strata unlock ENV STACK LOCK_ID",
+		})
+	}
 	if name, ok := tf.Metadata.Annotations[AnnotationLayer]; ok {
 		layer, ok := ParseLayer(name)
 		if !ok {

@@ -256,6 +256,15 @@ func TestLoadProblems(t *testing.T) {
 			}},
 		},
 		{
+			fixture: "force_unlock_yes",
+			want: diag.Problems{{
+				File:    appTF,
+				Object:  appT,
+				Message: `spec.tfstate.forceUnlock is "yes": strata never forces a lock whose holder may still be alive`,
+				Fix:     "use auto (a lock whose holder is provably dead is released) or no, and release any other lock with strata unlock ENV STACK LOCK_ID",
+			}},
+		},
+		{
 			fixture: "read_contracts_bad",
 			want: diag.Problems{
 				{File: appTF, Object: appT, Message: `annotation strata.dev/read-contracts line "9lives: .*" names variable "9lives", which is not a valid variable name`,

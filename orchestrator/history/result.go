@@ -9,6 +9,9 @@ const (
 	OperationPlan Operation = "plan"
 	// OperationApply plans, then applies the plan when it is allowed.
 	OperationApply Operation = "apply"
+	// OperationUnlock is a person's release of a stuck state lock
+	// (`strata unlock`); its run records who did it, and why.
+	OperationUnlock Operation = "unlock"
 )
 
 // Result is how a run of a stack ended. It is recorded in history, shown
@@ -28,14 +31,15 @@ const (
 	ResultWaiting     Result = "waiting"     // an upstream contract is missing
 	ResultHeld        Result = "held"        // the plan waits for approval
 	ResultInterrupted Result = "interrupted" // the process stopped during the run
+	ResultUnlocked    Result = "unlocked"    // a person released the state lock (strata unlock)
 )
 
 // Results are the results a stack can end a reconcile with, in the order
-// reports and metrics list them. Running and interrupted are only ever
-// seen in history.
+// reports and metrics list them: interrupted when strata was stopped
+// during the run. Running is only ever seen in history.
 var Results = []Result{
 	ResultApplied, ResultPlanned, ResultNoChanges, ResultUnchanged,
-	ResultHeld, ResultWaiting, ResultSkipped, ResultFailed,
+	ResultHeld, ResultWaiting, ResultSkipped, ResultFailed, ResultInterrupted,
 }
 
 // Converged reports whether the stack is where the repository says, with

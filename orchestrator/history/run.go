@@ -48,6 +48,17 @@ type Run struct {
 	Contract  string        `json:"contract"`
 	StartedAt time.Time     `json:"startedAt"`
 	Duration  time.Duration `json:"-"`
+	// StateSerial and StateLineage identify the state a successful apply
+	// left (0 and "" when the backend's state is not read): a state that
+	// differs was changed outside strata.
+	StateSerial  uint64 `json:"stateSerial,omitempty"`
+	StateLineage string `json:"stateLineage,omitempty"`
+	// Interrupted lists the resources whose apply an interrupted run
+	// stopped (tofu taints them); empty for any other run.
+	Interrupted []string `json:"interrupted,omitempty"`
+	// Note says what a person did, for the runs that record it: the lock
+	// an unlock released, by whom and why.
+	Note string `json:"note,omitempty"`
 }
 
 // runJSON is Run as stored: Duration in milliseconds.

@@ -54,6 +54,8 @@ func Markdown(w io.Writer, rep *orchestrator.Report) error {
 				fmt.Fprintf(&b, "**Policy failed, so the plan is held:** %s\n\n", oneLine(p.Error))
 			case p.Allowed:
 				b.WriteString("**Policy:** allowed.\n\n")
+			case len(p.Denies) == 0:
+				b.WriteString("**Policy:** allowed; held for a person's approval because it breaks a consumer of its contract.\n\n")
 			default:
 				b.WriteString("**Policy:** held for a person's approval.\n\n")
 			}
@@ -166,6 +168,8 @@ func policyCell(p *orchestrator.PolicyReport) string {
 		return "-"
 	case p.Error != "":
 		return "failed (held)"
+	case !p.Allowed && len(p.Denies) == 0:
+		return "held (contract-break)"
 	case !p.Allowed:
 		return fmt.Sprintf("held (%d denied)", len(p.Denies))
 	case len(p.Warnings) > 0:

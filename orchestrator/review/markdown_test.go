@@ -18,11 +18,42 @@ func TestMarkdown(t *testing.T) {
 		Summary: history.Summary{Add: 1, Destroy: 1}, Changes: []string{"create terraform_data.b", "delete terraform_data.a"},
 		Policy: &orchestrator.PolicyReport{Denies: []policy.Finding{{Rule: "deny_delete", Address: "terraform_data.a", Message: "destroys a|b"}}},
 	}
+	cluster := orchestrator.Upstream{Stack: "cluster", Producer: "network", Contract: "network", Keys: []string{"public.subnet_ids"}}
+	api := orchestrator.Upstream{Stack: "api", Producer: "cluster", Contract: "cluster", Keys: []string{"private.ca_data", "public.name", "*.*"}}
+	broken := orchestrator.StackReport{
+		Stack: "network", Layer: "network", Version: "0.1.0", Result: history.ResultHeld, Cause: "contract-break",
+		PlanID: "plan-0123456789ab", Changes: []string{"update output.subnet_ids"},
+		Policy: &orchestrator.PolicyReport{Allowed: false},
+		ContractChange: &policy.Contract{Name: "network",
+			Removed:   []policy.ContractKey{{Section: "public", Name: "subnet_ids", Type: "list"}},
+			Added:     []policy.ContractKey{{Section: "public", Name: "zone", Type: "string"}},
+			Consumers: []policy.ContractConsumer{{Stack: "cluster", Section: "public", Key: "subnet_ids", Why: "removed", File: "main.tf", Line: 14}},
+		},
+		Downstream: []orchestrator.Upstream{cluster, api},
+	}
 	tests := []struct {
 		name   string
 		stacks []orchestrator.StackReport
 		want   []string
 	}{
+		{
+			name: "contract break: consumers, file:line, and who re-plans",
+			stacks: []orchestrator.StackReport{broken,
+				{Stack: "cluster", Layer: "cluster", Version: "0.1.0", Result: history.ResultUnchanged, Upstream: []orchestrator.Upstream{cluster}},
+				{Stack: "api", Layer: "services", Version: "0.1.0", Result: history.ResultUnchanged, Upstream: []orchestrator.Upstream{api}},
+			},
+			want: []string{
+				"| network | network | 0.1.0 | held | contract-break | - | held (contract-break) |\n",
+				"| cluster | cluster | 0.1.0 | unchanged, will re-plan | - | - | - |\n",
+				"**Policy:** allowed; held for a person's approval because it breaks a consumer of its contract.\n\n",
+				"**Contract network:** `public.subnet_ids` removed; `public.zone` added;\n\n",
+				"Held with cause `contract-break`: it breaks\n- cluster, which reads `public.subnet_ids` at `main.tf:14` (removed)\n",
+				"**Downstream:** once this plan is applied, these stacks re-plan with cause `upstream`:\n" +
+					"- cluster: will re-plan (upstream: subnet_ids) after network applies\n" +
+					"- api: will re-plan (upstream: private.ca_data, name, every key of cluster) after cluster applies\n",
+				"### cluster: unchanged\n\n**Will re-plan after network applies** (upstream: subnet_ids): this plan ran against the contracts published now.",
+			},
+		},
 		{
 			name:   "unchanged stack: table only",
 			stacks: []orchestrator.StackReport{{Stack: "account", Layer: "account", Version: "0.1.0", Result: history.ResultUnchanged}},
@@ -68,7 +99,7 @@ func TestMarkdown(t *testing.T) {
 func countProblems(stacks []orchestrator.StackReport) int {
 	n := 0
 	for _, s := range stacks {
-		if len(s.Changes) > 0 || s.Policy != nil || !s.Result.Converged() {
+		if len(s.Changes) > 0 || s.Policy != nil || !s.Result.Converged() || len(s.Upstream) > 0 || len(s.Downstream) > 0 {
 			n++
 		}
 	}

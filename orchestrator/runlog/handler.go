@@ -139,6 +139,10 @@ func value(v slog.Value) any {
 		}
 		return m
 	default:
+		// An error's fields are mostly unexported: print its message.
+		if err, ok := v.Any().(error); ok {
+			return err.Error()
+		}
 		return v.Any()
 	}
 }

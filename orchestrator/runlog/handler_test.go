@@ -2,6 +2,8 @@ package runlog
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"log/slog"
 	"testing"
 	"time"
@@ -40,6 +42,13 @@ func TestHandler(t *testing.T) {
 				l.With("stack", "api", "run", 3).Info("run #3 started", "mode", "auto")
 			},
 			want: `INFO [api] run #3 started {"mode": "auto"}` + "\n",
+		},
+		{
+			name: "an error is its message",
+			log: func(l *slog.Logger) {
+				l.Info("failed to renew lease", "err", fmt.Errorf("renew: %w", context.DeadlineExceeded))
+			},
+			want: `INFO failed to renew lease {"err": "renew: context deadline exceeded"}` + "\n",
 		},
 		{
 			name: "debug is filtered",

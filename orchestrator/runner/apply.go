@@ -18,7 +18,9 @@ func (r *Runner) apply(ctx context.Context, st *runState) error {
 	if !st.plan.changed {
 		return nil
 	}
-	err := r.applyPlan(ctx, st.log, st.ws, st.planFile, st.plan)
+	err := r.applyPlan(ctx, st.log, st.ws, st.planFile, st.plan, st.run.Number, func(addr string) {
+		st.run.Interrupted = append(st.run.Interrupted, addr)
+	})
 	if st.release != nil {
 		if rerr := st.release(); rerr != nil {
 			st.log.Warn(rerr.Error())
@@ -36,10 +38,20 @@ func (r *Runner) apply(ctx context.Context, st *runState) error {
 }
 
 // applyPlan applies exactly the saved plan file and logs each resource as
-// it completes, in the seed's words.
-func (r *Runner) applyPlan(ctx context.Context, log *slog.Logger, ws *workspace, planFile string, p planned) error {
+// it completes, in the seed's words. tofu outlives strata (see
+// tofu.Workspace.Apply); when strata is asked to stop, the apply has the
+// shutdown grace to finish before tofu is interrupted.
+//
+// errored is told each resource whose apply failed: when strata was
+// stopping, the run records them as the resources it interrupted.
+func (r *Runner) applyPlan(ctx context.Context, log *slog.Logger, ws *workspace, planFile string, p planned, run int, errored func(string)) error {
 	var summary *tofu.Summary
-	err := ws.tofu.Apply(ctx, planFile, func(e tofu.Event) {
+	opts := tofu.ApplyOptions{
+		Run:       run,
+		StopGrace: r.cfg.ShutdownGrace,
+		Stopping:  func(msg string) { log.Warn(msg) },
+	}
+	err := ws.tofu.Apply(ctx, planFile, opts, func(e tofu.Event) {
 		switch e.Type {
 		case "apply_complete":
 			line := fmt.Sprintf("%s: %s complete after %ds", e.Resource, noun(e.Action), int(math.Round(e.Elapsed)))
@@ -49,6 +61,7 @@ func (r *Runner) applyPlan(ctx context.Context, log *slog.Logger, ws *workspace,
 			log.Info(line)
 		case "apply_errored":
 			log.Error(fmt.Sprintf("%s: %s failed", e.Resource, noun(e.Action)))
+			errored(e.Resource)
 		case "change_summary":
 			summary = e.Summary
 		default:

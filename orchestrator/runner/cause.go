@@ -64,6 +64,9 @@ func classify(prev history.Run, hasPrev bool, req Request, in inputs, changed bo
 	if prev.Fingerprint != in.fingerprint {
 		return cause{CauseConfig, "the stack's spec changed (its backend, or the contracts it publishes or reads)"}
 	}
+	if changed && in.stateChange != "" {
+		return cause{CauseDrift, in.stateChange}
+	}
 	if changed {
 		return cause{CauseDrift, "drift: nothing of ours changed, yet the infrastructure differs from its configuration"}
 	}

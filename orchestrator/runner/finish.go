@@ -89,6 +89,7 @@ func (r *Runner) finish(ctx context.Context, st *runState, err error) (Result, e
 	case err != nil && errors.Is(ctx.Err(), context.Canceled):
 		err = fmt.Errorf("run interrupted: strata was stopped, and tofu with it, gracefully: %w", err)
 	}
+	interrupted := err != nil && errors.Is(ctx.Err(), context.Canceled)
 	run := &st.run
 	run.Duration = r.cfg.Now().Sub(st.started)
 	var held *HeldError
@@ -98,16 +99,26 @@ func (r *Runner) finish(ctx context.Context, st *runState, err error) (Result, e
 		run.Error = held.Error()
 		st.message = held.Error()
 		st.log.Warn(fmt.Sprintf("run #%d finished in %s: %s", run.Number, round(run.Duration), held.Error()))
+	case interrupted:
+		run.Result = history.ResultInterrupted
+		run.Error = err.Error()
+		st.message = err.Error()
+		st.log.Warn(fmt.Sprintf("run #%d interrupted after %s: %s", run.Number, round(run.Duration), err.Error()))
 	case err != nil:
+		run.Interrupted = nil
 		run.Result = history.ResultFailed
 		run.Error = err.Error()
 		st.message = err.Error()
 		st.log.Error(fmt.Sprintf("run #%d failed after %s: %s", run.Number, round(run.Duration), err.Error()))
 	default:
+		run.Interrupted = nil
 		st.log.Info(fmt.Sprintf("run #%d finished in %s: %s", run.Number, round(run.Duration), st.message))
 	}
 	if rerr := r.cfg.History.Record(context.WithoutCancel(ctx), *run); rerr != nil {
 		err = errors.Join(err, fmt.Errorf("record run of stack %s: %w", run.Stack, rerr))
+	} else if cerr := r.clearRecord(*run); cerr != nil {
+		// The apply's record stays; the next run adopts what it says.
+		st.log.Warn(cerr.Error())
 	}
 	return st.result(), err
 }

@@ -72,6 +72,15 @@ func (r *Runner) review(ctx context.Context, st *runState) error {
 		st.cause.name = CauseContractBreak
 		st.run.Cause = CauseContractBreak
 	}
+	if rv.Denied() {
+		// A plan that waits for a person publishes nothing yet: its
+		// consumers are not previewed against it, and re-plan once a
+		// person approved it and it applied.
+		st.contract.next = nil
+		for i := range st.contract.downstream {
+			st.contract.downstream[i].Known = false
+		}
+	}
 	if st.req.Operation == history.OperationPlan {
 		st.run.Result = history.ResultPlanned
 		st.message = fmt.Sprintf("plan: %s", st.plan.summaryLine())
@@ -99,6 +108,7 @@ func (r *Runner) evaluate(ctx context.Context, st *runState) Review {
 		Cause:            st.cause.name,
 		FromVersion:      st.prev.ToVersion,
 		ToVersion:        req.Artifact.Version,
+		Interrupted:      st.interrupted,
 		Contract:         st.contract.facts,
 	})
 	var none *noPolicyError

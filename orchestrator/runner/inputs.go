@@ -36,6 +36,10 @@ type inputs struct {
 	// fingerprint covers every input: source, variables, upstreams,
 	// backend.
 	fingerprint string
+	// stateChange, when set, says why the stack is planned although its
+	// inputs did not change: its state changed outside strata, or its
+	// last run failed.
+	stateChange string
 }
 
 // gatherInputs reads the stack's inputs, and notes their hashes in the

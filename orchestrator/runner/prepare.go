@@ -6,15 +6,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/strata-iac/strata/orchestrator/internal/atomicfile"
-	"github.com/strata-iac/strata/orchestrator/statedir"
 
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
@@ -65,7 +62,7 @@ func (r *Runner) prepare(ctx context.Context, st *runState) error {
 	if err := clearWorkspace(dir); err != nil {
 		return fail(err)
 	}
-	if err := copyTree(req.Artifact.Dir, dir); err != nil {
+	if err := copyStack(req.Artifact, dir); err != nil {
 		return fail(err)
 	}
 	backend, err := r.backend(req)
@@ -153,9 +150,9 @@ func (r *Runner) backend(req Request) (string, error) {
 		return "terraform {\n" + req.Stack.BackendConfig + "\n}\n", nil
 	}
 	if b := r.cfg.Backend; b.Kind == BackendS3 {
-		return s3Backend(b, fmt.Sprintf("%s/%s/stacks/%s.tfstate", req.Client, req.Env, req.Stack.Name)), nil
+		return s3Backend(b, s3StateKey(req)), nil
 	}
-	statePath, err := statedir.Join(r.cfg.StateDir, statedir.State, req.Client, req.Env, req.Stack.Name+".tfstate")
+	statePath, err := r.localStatePath(req)
 	if err != nil {
 		return "", err
 	}
@@ -231,46 +228,4 @@ func clearWorkspace(dir string) error {
 		}
 	}
 	return nil
-}
-
-// copyTree copies src into dst, leaving out any .terraform directory.
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, path)
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && d.Name() == ".terraform" {
-			return filepath.SkipDir
-		}
-		target := filepath.Join(dst, rel)
-		switch {
-		case d.IsDir():
-			return os.MkdirAll(target, 0o700)
-		case d.Type().IsRegular():
-			return copyFile(path, target)
-		default:
-			return nil // symlinks and devices are not part of a stack
-		}
-	})
-}
-
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }

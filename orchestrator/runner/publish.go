@@ -22,10 +22,19 @@ func (r *Runner) publish(ctx context.Context, st *runState) error {
 	if s.Produces == "" || req.Operation == history.OperationPlan {
 		return nil
 	}
-	if !st.plan.changed && r.contractCurrent(ctx, st) {
-		run.Contract = st.prev.Contract
-		log.Debug("contract " + st.prev.Contract + " unchanged: same inputs as run #" + fmt.Sprint(st.prev.Number) + " and no changes")
-		return nil
+	if run.Result == history.ResultApplied {
+		// What was applied is published even when strata is stopping:
+		// the apply finished within the shutdown grace.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), afterStop)
+		defer cancel()
+	}
+	if !st.plan.changed {
+		if doc, ok := r.contractCurrent(ctx, st); ok {
+			run.Contract = st.prev.Contract
+			log.Debug("contract " + st.prev.Contract + " unchanged: same inputs as run #" + fmt.Sprint(st.prev.Number) + " and no changes")
+			return r.recordSchema(log, s.Produces, doc)
+		}
 	}
 	key := r.contractKey(s.Produces)
 	fail := func(err error) error { return fmt.Errorf("publish contract %s of stack %s: %w", key, s.Name, err) }
@@ -85,17 +94,17 @@ func (r *Runner) recordSchema(log *slog.Logger, contract string, doc contracts.D
 // under the same key, and the contract is still there. A plan without
 // changes means the outputs in state are what that apply left, so reading
 // them (one more tofu process) would only find the same document.
-func (r *Runner) contractCurrent(ctx context.Context, st *runState) bool {
+func (r *Runner) contractCurrent(ctx context.Context, st *runState) (contracts.Document, bool) {
 	s, in, prev, hasPrev := st.req.Stack, st.in, st.prev, st.hasPrev
 	if s.Produces == "" {
-		return false // nothing to publish, nothing to read
+		return contracts.Document{}, false // nothing to publish, nothing to read
 	}
 	key := r.contractKey(s.Produces)
 	if !hasPrev || prev.Fingerprint != in.fingerprint || prev.Contract != key {
-		return false
+		return contracts.Document{}, false
 	}
-	_, err := r.cfg.Contracts.Get(ctx, key)
-	return err == nil
+	doc, err := r.cfg.Contracts.Get(ctx, key)
+	return doc, err == nil
 }
 
 // names lists a document part's keys, never its values.

@@ -25,6 +25,7 @@ import (
 const (
 	DefaultTimeout       = 10 * time.Minute
 	DefaultDriftInterval = environment.DefaultDriftInterval
+	DefaultShutdownGrace = 5 * time.Minute
 )
 
 // Config is what every run shares.
@@ -52,6 +53,10 @@ type Config struct {
 	// Backend is where state goes for stacks without a
 	// backendConfig.customConfiguration.
 	Backend StateBackend
+	// StateReader reads state objects of an S3 Backend, to tell when a
+	// state changed outside strata or is locked; nil reads only local
+	// state.
+	StateReader StateReader
 	// ProviderMirror, when set, is the https URL of a provider network
 	// mirror every init installs providers from; ProviderMirrorCA is a
 	// PEM file of the certificate authorities tofu trusts for it (for a
@@ -62,6 +67,10 @@ type Config struct {
 	Logger *slog.Logger
 	// Timeout bounds one run (DefaultTimeout when zero).
 	Timeout time.Duration
+	// ShutdownGrace is how long an apply in flight may go on once strata
+	// is asked to stop (the context is cancelled) before tofu is
+	// interrupted (DefaultShutdownGrace when zero).
+	ShutdownGrace time.Duration
 	// DriftInterval is how long a stack whose inputs have not changed goes
 	// without a plan. Zero plans every time.
 	DriftInterval time.Duration
@@ -80,6 +89,9 @@ type Runner struct {
 func New(cfg Config) *Runner {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.ShutdownGrace <= 0 {
+		cfg.ShutdownGrace = DefaultShutdownGrace
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -191,8 +203,10 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 	st.run.ToVersion, st.run.Digest = req.Artifact.Version, req.Artifact.Digest
 	st.applied = "the infrastructure is up to date"
 	if err := do(ctx, st, []step{
+		r.adopt,
 		r.gatherInputs,
 		r.readLastGood,
+		r.checkState,
 		r.skipWhenUpToDate,
 	}); err != nil || st.done {
 		return r.notBegun(ctx, st, err)
@@ -205,6 +219,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 	return r.finish(ctx, st, do(ctx, st, []step{
 		r.prepare,
 		r.init,
+		r.checkLock,
 		r.plan,
 		r.classifyCause,
 		r.noChanges,
@@ -212,6 +227,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 		r.review,
 		r.gate,
 		r.apply,
+		r.noteState,
 		r.publish,
 	}))
 }
@@ -239,7 +255,13 @@ func (r *Runner) contractKey(name string) string {
 
 // workspaceDir is the stack's workspace under the state directory.
 func (r *Runner) workspaceDir(req Request) (string, error) {
-	return statedir.Join(r.cfg.StateDir, statedir.Work, req.Client, req.Env, req.Stack.Name)
+	return r.workspacePath(req.Client, req.Env, req.Stack.Name)
+}
+
+// workspacePath is the workspace of a stack named by client, environment
+// and name, under the state directory.
+func (r *Runner) workspacePath(client, env, stack string) (string, error) {
+	return statedir.Join(r.cfg.StateDir, statedir.Work, client, env, stack)
 }
 
 func mode(s *environment.Stack) string {
@@ -282,7 +304,7 @@ func explainLock(err error) error {
 	}
 	for _, d := range te.Diagnostics {
 		if d.Summary == tofu.SummaryStateLocked {
-			return fmt.Errorf("the state is locked by another process, so nothing was changed; the next reconcile tries again (strata never forces a lock): %w", err)
+			return fmt.Errorf("the state is locked by another process, so nothing was changed; the next reconcile tries again (strata releases a lock only with strata unlock, or with spec.tfstate.forceUnlock: auto when its holder is provably dead): %w", err)
 		}
 	}
 	return err

@@ -47,6 +47,12 @@ type runState struct {
 	message, why string
 	// done is set by a step that ends the run early, and well.
 	done bool
+	// adopted is set when the run began by adopting an apply that a
+	// strata which stopped left in flight.
+	adopted bool
+	// interrupted are the resources whose apply strata stopped in the
+	// stack's last run, when that run was interrupted.
+	interrupted []string
 }
 
 // step is one step of a run: it reads what earlier steps found in the

@@ -26,11 +26,17 @@ func (r *Runner) skipWhenUpToDate(ctx context.Context, st *runState) error {
 }
 
 // upToDate reports whether an apply can skip init and plan: no input
-// changed since the last good apply, no drift check is due, and the stack's
-// contract is still there.
+// changed since the last good apply, no drift check is due, the last run
+// neither failed nor was interrupted, the state is as that apply left it,
+// and the stack's contract is still there.
 func (r *Runner) upToDate(ctx context.Context, st *runState) (bool, string) {
 	req, in, prev, hasPrev := st.req, st.in, st.prev, st.hasPrev
 	if req.Operation != history.OperationApply || !hasPrev || r.cfg.DriftInterval <= 0 {
+		return false, ""
+	}
+	// An adopted apply is planned again, and so is a stack whose last run
+	// failed or whose state changed outside strata.
+	if st.adopted || in.stateChange != "" {
 		return false, ""
 	}
 	if prev.Fingerprint != in.fingerprint {

@@ -9,6 +9,7 @@ import "sync"
 // back. Every Run with a task ready therefore gets a runner in its turn,
 // and none starves the others.
 type Pool struct {
+	size    int
 	mu      sync.Mutex
 	free    int
 	waiting []*ticket // in turn
@@ -16,8 +17,12 @@ type Pool struct {
 
 // NewPool returns a pool of size runners (at least 1).
 func NewPool(size int) *Pool {
-	return &Pool{free: max(size, 1)}
+	size = max(size, 1)
+	return &Pool{size: size, free: size}
 }
+
+// Size is how many tasks the pool's Runs run at once, together.
+func (p *Pool) Size() int { return p.size }
 
 // ticket is one Run's place in the queue. granted is closed when the Run
 // has its runner.

@@ -52,6 +52,10 @@ type Resolved struct {
 type Artifact struct {
 	// Dir holds the stack's root module.
 	Dir string
+	// Root is what Dir lies in: the repository's checkout, or the pulled
+	// artefact. Symlinks in the stack's code may point anywhere inside it,
+	// and nowhere else.
+	Root string
 	// Version is the stack's version, when it has an exact one.
 	Version string
 	// Digest identifies the exact content.
@@ -87,14 +91,14 @@ func (r *Resolver) Resolve(ctx context.Context, s *environment.Stack) (Resolved,
 func (r *Resolver) Fetch(ctx context.Context, s *environment.Stack, res Resolved) (Artifact, error) {
 	a := Artifact{Version: res.Version, Digest: res.Digest, Origin: res.Origin}
 	if res.artifact == nil {
-		a.Dir = res.localDir
+		a.Dir, a.Root = res.localDir, r.Root
 		return a, nil
 	}
 	dir, err := r.Registry.Pull(ctx, *res.artifact)
 	if err != nil {
 		return a, fmt.Errorf("fetch stack %s: %w", s.Name, err)
 	}
-	a.Dir = filepath.Join(dir, filepath.FromSlash(s.Path))
+	a.Dir, a.Root = filepath.Join(dir, filepath.FromSlash(s.Path)), dir
 	if fi, err := os.Stat(a.Dir); err != nil || !fi.IsDir() {
 		return a, fmt.Errorf("fetch stack %s: artefact %s has no directory %q (spec.path of %s)", s.Name, res.Origin, s.Path, s.File)
 	}

@@ -99,7 +99,7 @@ func TestPlanApplyOutputs(t *testing.T) {
 				t.Errorf("Show() JSON is not valid JSON")
 			}
 			var applied []string
-			err = ws.Apply(ctx, planFile, func(e tofu.Event) {
+			err = ws.Apply(ctx, planFile, tofu.ApplyOptions{}, func(e tofu.Event) {
 				if e.Type == "apply_complete" {
 					applied = append(applied, e.Resource+": "+e.Action)
 				}

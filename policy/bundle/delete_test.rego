@@ -80,3 +80,19 @@ test_deny_delete_each_resource if {
 	results := deny_delete with input as plan
 	{r.address | some r in results} == {"terraform_data.a", "module.app.terraform_data.b[0]"}
 }
+
+test_deny_delete_replace_of_a_resource_strata_interrupted_allowed if {
+	plan := object.union(delete_test_plan(["delete", "create"]), {
+		"resource_changes": [object.union(delete_test_change("terraform_data.release", "managed", ["delete", "create"]), {"action_reason": "replace_because_tainted"})],
+		"strata": {"interrupted": ["terraform_data.release"]},
+	})
+	count(deny_delete) == 0 with input as plan
+}
+
+test_deny_delete_replace_of_a_resource_tainted_otherwise_held if {
+	plan := object.union(delete_test_plan(["delete", "create"]), {
+		"resource_changes": [object.union(delete_test_change("terraform_data.release", "managed", ["delete", "create"]), {"action_reason": "replace_because_tainted"})],
+		"strata": {"interrupted": ["terraform_data.other"]},
+	})
+	count(deny_delete) == 1 with input as plan
+}

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"slices"
+
+	"github.com/spf13/cobra"
+
+	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/history"
+)
+
+// Exit codes, for CI (the README has the table).
+const (
+	// exitConverged: every stack is where the repository says (or waits,
+	// by design, for an upstream contract).
+	exitConverged = 0
+	// exitFailed: a stack failed, was skipped or was interrupted.
+	exitFailed = 1
+	// exitUsage: the command line is wrong.
+	exitUsage = 2
+	// exitHeld: nothing failed, and a plan waits for a person's approval.
+	exitHeld = 3
+	// exitChanges: `plan --detailed-exitcode` found changes to apply.
+	exitChanges = 2
+)
+
+// runExitCode is the exit code of a plan or an apply: failed first, then
+// held, then (for `plan --detailed-exitcode`) changes pending.
+func runExitCode(rep *orchestrator.Report, detailed bool) int {
+	switch {
+	case rep.Failed():
+		return exitFailed
+	case rep.Held():
+		return exitHeld
+	case detailed && slices.ContainsFunc(rep.Stacks, func(s orchestrator.StackReport) bool { return s.Result == history.ResultPlanned }):
+		return exitChanges
+	}
+	return exitConverged
+}
+
+// usageErrors makes every flag or argument error of cmd and its
+// subcommands a usage error (exit code 2).
+func usageErrors(cmd *cobra.Command) {
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &exitError{code: exitUsage, msg: err.Error()}
+	})
+	if args := cmd.Args; args != nil {
+		cmd.Args = func(c *cobra.Command, a []string) error {
+			if err := args(c, a); err != nil {
+				return &exitError{code: exitUsage, msg: err.Error()}
+			}
+			return nil
+		}
+	}
+	for _, c := range cmd.Commands() {
+		usageErrors(c)
+	}
+}

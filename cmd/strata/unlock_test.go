@@ -1,0 +1,135 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/strata-iac/strata/contracts/awstest"
+	"github.com/strata-iac/strata/orchestrator/statefile"
+	"github.com/strata-iac/strata/orchestrator/tofu"
+)
+
+// TestStaleLocalLock crashes tofu (kill -9) in the middle of an apply: the
+// lock info it leaves beside the local state is reported with its ID, and
+// released by `strata unlock` (who and why recorded in history) or, on the
+// next apply, by strata itself, since no process holds the lock.
+func TestStaleLocalLock(t *testing.T) {
+	bin := buildStrata(t)
+	c := newCrashTrial(t, bin)
+	crashTofu := func() statefile.Lock {
+		t.Helper()
+		cmd, out := c.startApply()
+		rec, ok, err := tofu.ReadRecord(filepath.Join(c.state, "work", "acme", "dev", "crash"))
+		if err != nil || !ok || rec.PID == 0 {
+			t.Fatalf("ReadRecord() = %+v, %v, %v, want the apply's tofu", rec, ok, err)
+		}
+		_ = syscall.Kill(-rec.PID, syscall.SIGKILL)
+		_ = cmd.Wait()
+		l, ok, err := statefile.ReadLocalLock(filepath.Join(c.state, "state", "acme", "dev", "crash.tfstate"))
+		if err != nil || !ok || l.Held {
+			t.Fatalf("ReadLocalLock() after tofu was killed = %+v, %v, %v, want a lock no one holds\n%s", l, ok, err, out)
+		}
+		return l
+	}
+
+	l := crashTofu()
+	runCases(t, []cliCase{
+		{"unlock needs a reason", []string{"unlock", c.env, "crash", l.ID, "--state-dir", c.state}, exitUsage, nil, []string{"--reason is required"}},
+		{"unlock of another lock", []string{"unlock", c.env, "crash", "not-the-lock", "--reason", "x", "--state-dir", c.state}, 1, nil,
+			[]string{"the state's lock is " + l.ID + ", not not-the-lock"}},
+		{"unlock", []string{"unlock", c.env, "crash", l.ID, "--reason", "crashed in a test", "--by", "ana", "--state-dir", c.state}, 0,
+			[]string{"released lock " + l.ID, "by ana: crashed in a test"}, nil},
+	})
+	if _, ok, _ := statefile.ReadLocalLock(filepath.Join(c.state, "state", "acme", "dev", "crash.tfstate")); ok {
+		t.Errorf("the lock info is still there after strata unlock")
+	}
+	out, _, code := strata(t, "history", c.env, "--state-dir", c.state, "-o", "json")
+	if code != 0 || !strings.Contains(out, `"unlocked"`) || !strings.Contains(out, "by ana: crashed in a test") {
+		t.Errorf("strata history = %d\n%s\nwant the unlock recorded with who and why", code, out)
+	}
+	if !json.Valid([]byte(out)) {
+		t.Errorf("strata history -o json is not JSON:\n%s", out)
+	}
+
+	l = crashTofu()
+	got, code := c.apply()
+	if code != 0 || !strings.Contains(got, "stale state lock left by a crashed run: lock "+l.ID) {
+		t.Errorf("strata apply after tofu crashed = %d\n%s\nwant the stale lock %s reported and the stack applied", code, got, l.ID)
+	}
+}
+
+// replaceIn replaces old with new in the file at path.
+func replaceIn(t *testing.T, path, old, new string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), old) {
+		t.Fatalf("%s does not contain %q", path, old)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestStaleS3Lock crashes tofu (kill -9) in the middle of an apply whose
+// state is in S3 (versitygw): its .tflock object stays. The next apply
+// reports it, with holder, age, ID and the command that releases it;
+// `strata unlock` releases it; and with spec.tfstate.forceUnlock: auto,
+// strata releases a lock whose holder is provably dead by itself.
+func TestStaleS3Lock(t *testing.T) {
+	endpoint, access, secret := awstest.Versitygw(t)
+	awstest.Env(t, access, secret)
+	awstest.CreateBucket(t, endpoint, "states")
+	bin := buildStrata(t)
+	c := newCrashTrial(t, bin)
+	root := filepath.Dir(filepath.Dir(filepath.Dir(c.env)))
+	replaceIn(t, filepath.Join(c.env, "init.yaml"), "  resources: \"4\"\n",
+		"  resources: \"4\"\n  stateBackend: s3\n  stateBucket: states\n  stateRegion: "+awstest.Region+"\n  stateEndpoint: "+endpoint+"\n")
+	const key = "acme/dev/stacks/crash.tfstate"
+	reader, err := statefile.NewS3(context.Background(), "states", awstest.Region, endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crashTofu := func() statefile.Lock {
+		t.Helper()
+		cmd, out := c.startApply()
+		rec, ok, err := tofu.ReadRecord(filepath.Join(c.state, "work", "acme", "dev", "crash"))
+		if err != nil || !ok || rec.PID == 0 {
+			t.Fatalf("ReadRecord() = %+v, %v, %v, want the apply's tofu", rec, ok, err)
+		}
+		_ = syscall.Kill(-rec.PID, syscall.SIGKILL)
+		_ = cmd.Wait()
+		l, ok, err := reader.ReadLock(context.Background(), key)
+		if err != nil || !ok {
+			t.Fatalf("ReadLock(%q) after tofu was killed = %+v, %v, %v, want the lock it left\n%s", key, l, ok, err, out)
+		}
+		return l
+	}
+
+	l := crashTofu()
+	got, code := c.apply()
+	if code != exitFailed || !strings.Contains(got, "the state is locked: lock "+l.ID) || !strings.Contains(got, "strata unlock "+c.env+" crash "+l.ID) {
+		t.Errorf("strata apply with a stale S3 lock = %d\n%s\nwant it failed, the lock %s reported and the command that releases it", code, got, l.ID)
+	}
+	runCases(t, []cliCase{
+		{"unlock", []string{"unlock", c.env, "crash", l.ID, "--reason", "crashed in a test", "--by", "ana", "--state-dir", c.state}, 0,
+			[]string{"released lock " + l.ID, "by ana: crashed in a test"}, nil},
+	})
+	if _, ok, err := reader.ReadLock(context.Background(), key); ok || err != nil {
+		t.Errorf("ReadLock(%q) after strata unlock = %v, %v, want no lock", key, ok, err)
+	}
+
+	l = crashTofu()
+	replaceIn(t, filepath.Join(root, "flux-apps", "crash", "terraform.yaml"), "  approvePlan: auto\n", "  approvePlan: auto\n  tfstate:\n    forceUnlock: auto\n")
+	got, code = c.apply()
+	if code != exitConverged || !strings.Contains(got, "released the state lock its holder left: lock "+l.ID) {
+		t.Errorf("strata apply with forceUnlock: auto and a dead holder = %d\n%s\nwant lock %s released and the stack applied", code, got, l.ID)
+	}
+}

@@ -1,0 +1,130 @@
+package runner
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/strata-iac/strata/orchestrator/source"
+)
+
+// TestCopyStackSymlinks: links inside the repository are followed (a
+// main.tf that is a link used to be dropped, and the stack planned with no
+// code); links that leave it, dangle or loop are errors naming the link; a
+// stack with no .tf file is an error, never a plan.
+func TestCopyStackSymlinks(t *testing.T) {
+	type link struct{ name, target string }
+	tests := []struct {
+		name    string
+		files   []string
+		links   []link
+		want    []string
+		wantErr string
+	}{
+		{
+			name:  "a main.tf linked to a file in the repository is copied",
+			files: []string{"shared/main.tf"},
+			links: []link{{"stack/main.tf", "../shared/main.tf"}},
+			want:  []string{"main.tf"},
+		},
+		{
+			name:  "a linked module directory is copied",
+			files: []string{"stack/main.tf", "modules/m/main.tf", "modules/m/vars.tf"},
+			links: []link{{"stack/m", "../modules/m"}},
+			want:  []string{"m/main.tf", "m/vars.tf", "main.tf"},
+		},
+		{
+			name:  "an absolute link inside the repository is copied",
+			files: []string{"shared/main.tf"},
+			links: []link{{"stack/main.tf", "ROOT/shared/main.tf"}},
+			want:  []string{"main.tf"},
+		},
+		{
+			name:    "a link that leaves the repository is an error naming it",
+			files:   []string{"stack/main.tf"},
+			links:   []link{{"stack/secrets.tf", "OUTSIDE/secrets.tf"}},
+			wantErr: "symlink " + filepath.Join("stack", "secrets.tf") + " points to",
+		},
+		{
+			name:    "a dangling link is an error naming it",
+			files:   []string{"stack/main.tf"},
+			links:   []link{{"stack/gone.tf", "nowhere.tf"}},
+			wantErr: "symlink " + filepath.Join("stack", "gone.tf") + " points to nowhere.tf, which does not exist",
+		},
+		{
+			name:    "a link to its own parent is a loop",
+			files:   []string{"stack/main.tf"},
+			links:   []link{{"stack/self", "."}},
+			wantErr: "makes a loop",
+		},
+		{
+			name:    "a stack with no .tf file is an error",
+			files:   []string{"stack/README.md"},
+			wantErr: "holds no .tf files",
+		},
+		{
+			name:    "a stack whose only .tf file is a link that leaves is an error",
+			links:   []link{{"stack/main.tf", "OUTSIDE/secrets.tf"}},
+			wantErr: "outside",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root, outside, ws := t.TempDir(), t.TempDir(), t.TempDir()
+			os.WriteFile(filepath.Join(outside, "secrets.tf"), []byte("# outside"), 0o644)
+			os.MkdirAll(filepath.Join(root, "stack"), 0o755)
+			for _, f := range tt.files {
+				p := filepath.Join(root, f)
+				os.MkdirAll(filepath.Dir(p), 0o755)
+				if err := os.WriteFile(p, []byte(f), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, l := range tt.links {
+				target := strings.NewReplacer("ROOT", root, "OUTSIDE", outside).Replace(l.target)
+				if err := os.Symlink(target, filepath.Join(root, l.name)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			a := source.Artifact{Dir: filepath.Join(root, "stack"), Root: root}
+			err := copyStack(a, ws)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("copyStack(%q) = %v, want error containing %q", a.Dir, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("copyStack(%q) = %v", a.Dir, err)
+			}
+			if diff := cmp.Diff(tt.want, files(t, ws)); diff != "" {
+				t.Errorf("copyStack(%q) workspace files (-want +got):\n%s", a.Dir, diff)
+			}
+			for _, f := range tt.want {
+				fi, err := os.Lstat(filepath.Join(ws, f))
+				if err != nil || !fi.Mode().IsRegular() {
+					t.Errorf("copyStack(%q): %s is %v, %v, want a regular file", a.Dir, f, fi, err)
+				}
+			}
+		})
+	}
+}
+
+// files lists the regular files under dir, relative and sorted.
+func files(t *testing.T, dir string) []string {
+	t.Helper()
+	var got []string
+	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			got = append(got, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	slices.Sort(got)
+	return got
+}

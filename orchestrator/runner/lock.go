@@ -1,0 +1,98 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+
+	"github.com/strata-iac/strata/orchestrator/statefile"
+	"github.com/strata-iac/strata/orchestrator/tofu"
+)
+
+// ForceUnlockAuto is the spec.tfstate.forceUnlock value that lets strata
+// release a lock whose holder is provably dead.
+const ForceUnlockAuto = "auto"
+
+// checkLock looks at the lock of the stack's state before the plan takes
+// it, and says what it finds: a lock info file that a crashed tofu left
+// beside a local state (no process holds the lock any more: the file is
+// removed), or a lock held with its holder, age and ID and the command
+// that releases it. With spec.tfstate.forceUnlock: auto, a lock whose
+// holder is provably dead (taken on this host, and no tofu runs in the
+// stack's workspace) is released.
+func (r *Runner) checkLock(ctx context.Context, st *runState) error {
+	r.reportLock(ctx, st.log, st.req, st.ws)
+	return nil
+}
+
+func (r *Runner) reportLock(ctx context.Context, log *slog.Logger, req Request, ws *workspace) {
+	l, ok, err := r.stateLock(ctx, req)
+	if err != nil {
+		log.Warn(err.Error())
+		return
+	}
+	if !ok {
+		return
+	}
+	what := l.Describe(r.cfg.Now())
+	if !l.Held {
+		path, err := r.localStatePath(req)
+		if err != nil {
+			log.Warn(err.Error())
+			return
+		}
+		info := statefile.LocalLockInfo(path)
+		log.Warn(fmt.Sprintf("stale state lock left by a crashed run: %s; no process holds it any more, so tofu takes it; removing %s", what, info))
+		if err := os.Remove(info); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			log.Warn(err.Error())
+		}
+		return
+	}
+	if req.Stack.ForceUnlock == ForceUnlockAuto && l.HolderPID == 0 && l.Host() == hostname() {
+		if running := tofu.RunningIn(ws.dir); len(running) == 0 {
+			if err := ws.tofu.ForceUnlock(ctx, l.ID); err != nil {
+				log.Warn(err.Error())
+				return
+			}
+			log.Warn(fmt.Sprintf("released the state lock its holder left: %s; it was taken on this host and no tofu runs in the stack's workspace any more (spec.tfstate.forceUnlock: auto)", what))
+			return
+		}
+	}
+	holder := ""
+	if l.HolderPID != 0 {
+		holder = fmt.Sprintf(" (process %d holds it)", l.HolderPID)
+	}
+	log.Warn(fmt.Sprintf("the state is locked: %s%s; if its holder is gone, release it with: strata unlock %s %s %s",
+		what, holder, req.EnvDir, req.Stack.Name, l.ID))
+}
+
+// stateLock reads the lock of the stack's state where that is cheap, as
+// stateVersion reads the state.
+func (r *Runner) stateLock(ctx context.Context, req Request) (statefile.Lock, bool, error) {
+	switch {
+	case req.Stack.BackendConfig != "":
+		return statefile.Lock{}, false, nil
+	case r.cfg.Backend.Kind == BackendS3:
+		if r.cfg.StateReader == nil {
+			return statefile.Lock{}, false, nil
+		}
+		return r.cfg.StateReader.ReadLock(ctx, s3StateKey(req))
+	default:
+		path, err := r.localStatePath(req)
+		if err != nil {
+			return statefile.Lock{}, false, err
+		}
+		return statefile.ReadLocalLock(path)
+	}
+}
+
+func hostname() string {
+	h, err := os.Hostname()
+	if err != nil {
+		return ""
+	}
+	return h
+}

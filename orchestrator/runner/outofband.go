@@ -1,0 +1,131 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/statedir"
+	"github.com/strata-iac/strata/orchestrator/statefile"
+)
+
+// StateReader reads the version and the lock of a state object in the
+// environment's S3 state backend; each reports false when there is none.
+type StateReader interface {
+	Read(ctx context.Context, key string) (statefile.Version, bool, error)
+	ReadLock(ctx context.Context, key string) (statefile.Lock, bool, error)
+}
+
+// stateVersion reads the version of the stack's state where that is cheap:
+// a local state file, or an object of the environment's S3 backend. A
+// stack with its own backend configuration is not read (false).
+func (r *Runner) stateVersion(ctx context.Context, req Request) (statefile.Version, bool, error) {
+	switch {
+	case req.Stack.BackendConfig != "":
+		return statefile.Version{}, false, nil
+	case r.cfg.Backend.Kind == BackendS3:
+		if r.cfg.StateReader == nil {
+			return statefile.Version{}, false, nil
+		}
+		return r.cfg.StateReader.Read(ctx, s3StateKey(req))
+	default:
+		path, err := r.localStatePath(req)
+		if err != nil {
+			return statefile.Version{}, false, err
+		}
+		return statefile.ReadLocal(path)
+	}
+}
+
+// checkState notes what the resources strata interrupted in the last run
+// were (policy lets their replacement through), and why the stack cannot
+// count as up to date although its
+// inputs are unchanged: its last run failed or was interrupted, or its
+// state changed outside strata since the last good apply ("state changed
+// outside strata: serial 7 → 9"). It returns "" when neither holds.
+func (r *Runner) checkState(ctx context.Context, st *runState) error {
+	st.in.stateChange = r.stateChange(ctx, st.log, st.req, st.prev, st.hasPrev)
+	if last, ok, err := r.lastRun(ctx, st.req); err == nil && ok && last.Result == history.ResultInterrupted {
+		st.interrupted = last.Interrupted
+	}
+	return nil
+}
+
+func (r *Runner) stateChange(ctx context.Context, log *slog.Logger, req Request, prev history.Run, hasPrev bool) string {
+	if req.Operation != history.OperationApply || !hasPrev {
+		return ""
+	}
+	last, ok, err := r.lastRun(ctx, req)
+	if err == nil && ok && last.Number != prev.Number && (last.Result == history.ResultFailed || last.Result == history.ResultInterrupted) {
+		return fmt.Sprintf("the last run, #%d, was %s, so the state is planned again", last.Number, last.Result)
+	}
+	if prev.StateLineage == "" {
+		return ""
+	}
+	cur, ok, err := r.stateVersion(ctx, req)
+	if err != nil {
+		// The plan reads the state itself, and says what is wrong.
+		log.Warn(err.Error())
+		return "state could not be read, so it is planned again"
+	}
+	recorded := statefile.Version{Serial: prev.StateSerial, Lineage: prev.StateLineage}
+	if !ok {
+		return fmt.Sprintf("state changed outside strata: it was deleted (serial %d when run #%d recorded it)", recorded.Serial, prev.Number)
+	}
+	if change := statefile.Change(recorded, cur); change != "" {
+		return "state changed outside strata: " + change
+	}
+	return ""
+}
+
+// noteState records the version of the state an apply left, applied or
+// without changes. It reads it even when strata is stopping: the apply
+// finished within the shutdown grace.
+func (r *Runner) noteState(ctx context.Context, st *runState) error {
+	if st.req.Operation != history.OperationApply || st.removal != nil {
+		return nil
+	}
+	if res := st.run.Result; res != history.ResultApplied && res != history.ResultNoChanges {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), afterStop)
+	defer cancel()
+	r.readState(ctx, st.log, st.req, &st.run)
+	return nil
+}
+
+// afterStop bounds what a run still does after its apply once strata is
+// stopping: read the state's version and publish the contract.
+const afterStop = 30 * time.Second
+
+// readState records in run the version of the state the run left.
+func (r *Runner) readState(ctx context.Context, log *slog.Logger, req Request, run *history.Run) {
+	v, ok, err := r.stateVersion(ctx, req)
+	if err != nil {
+		log.Warn(err.Error())
+		return
+	}
+	if ok {
+		run.StateSerial, run.StateLineage = v.Serial, v.Lineage
+	}
+}
+
+// localStatePath is the stack's default local state file, under the state
+// directory.
+func (r *Runner) localStatePath(req Request) (string, error) {
+	return statedir.Join(r.cfg.StateDir, statedir.State, req.Client, req.Env, req.Stack.Name+".tfstate")
+}
+
+func s3StateKey(req Request) string {
+	return fmt.Sprintf("%s/%s/stacks/%s.tfstate", req.Client, req.Env, req.Stack.Name)
+}
+
+// lastRun is the stack's last plan or apply: a person's unlock in between
+// changes nothing of how that run ended.
+func (r *Runner) lastRun(ctx context.Context, req Request) (history.Run, bool, error) {
+	return r.cfg.History.LastMatching(ctx, req.Client, req.Env, req.Stack.Name, func(h history.Run) bool {
+		return h.Operation != history.OperationUnlock
+	})
+}

@@ -1,0 +1,4 @@
+package tofu
+
+// GroupLeft exposes groupLeft to the tests.
+var GroupLeft = groupLeft
