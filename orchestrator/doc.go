@@ -14,7 +14,9 @@
 //     consumers' code (package consumers), so that a producer's plan that
 //     breaks one is held;
 //  5. schedule: stacks in graph order with a bounded number of tofu
-//     processes (package scheduler), each run by package runner; a plan
+//     processes (package scheduler), the critical path first, the bound
+//     shared with other environments' reconciles side by side
+//     (Options.Runners), each stack run by package runner; a plan
 //     previews each consumer against the contract its producer's plan
 //     would publish, when the plan knows it;
 //  6. report: what every stack did, as the runner decided it (or, for a

@@ -339,7 +339,8 @@ func TestLostLeaseInCluster(t *testing.T) {
 	for _, want := range []string{
 		"the apply in flight has 5m0s to finish",
 		"[worker] run #1 finished",
-		"lost the lease " + r.ns + "/strata",
+		"reconcile #1 of demo/dev was interrupted by leader election: " + a.id + " lost the lease " + r.ns + "/strata",
+		"strata: leader election: " + a.id + " lost the lease " + r.ns + "/strata",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the leader that lost the Lease printed no %q:\n%s", want, out)

@@ -275,7 +275,7 @@ func TestWebViewInBrowser(t *testing.T) {
 
 	// The environment's graph, then a click through to a stack.
 	run("open the environment", chromedp.Click(chromedp.CSS(`a[href="/env/demo/dev"]`)), chromedp.WaitVisible(chromedp.CSS("svg.graph")))
-	page("environment", `data-stack="network"`, `class="edge dependsOn" data-from="account" data-to="network"`)
+	page("environment", `data-stack="network"`, `class="edge dependsOn contract" data-from="account" data-to="network"`)
 	run("click network in the graph", chromedp.Click(chromedp.CSS(`svg.graph a[data-stack="network"]`)),
 		chromedp.WaitVisible(chromedp.CSS("pre.log")))
 	if url := value("read the location", chromedp.Location()); url != base+"/stack/demo/dev/network" {

@@ -48,7 +48,7 @@ func (d *Daemon) reconcile(ctx context.Context, e *envState) {
 	case err != nil:
 		d.logError(n, label, err)
 	case ctx.Err() != nil:
-		d.log.Warn(fmt.Sprintf("reconcile #%d of %s was interrupted by shutdown", n, label))
+		d.log.Warn(fmt.Sprintf("reconcile #%d of %s was interrupted by %s", n, label, stopReason(ctx)))
 	}
 }
 
@@ -85,4 +85,13 @@ func (d *Daemon) identify(ctx context.Context, e *envState) {
 	d.mu.Lock()
 	e.client, e.name = env.Client, env.Name
 	d.mu.Unlock()
+}
+
+// stopReason says why the loop's context ended: the cause it was
+// cancelled with (a lost lease), else a shutdown.
+func stopReason(ctx context.Context) string {
+	if c := context.Cause(ctx); c != nil && !errors.Is(c, context.Canceled) {
+		return c.Error()
+	}
+	return "shutdown"
 }

@@ -91,8 +91,9 @@ func (e *Elector) Identity() string { return e.cfg.Identity }
 
 // Lead takes part in the election until ctx ends or this process stops
 // leading, and runs lead while it leads, with a context that ends when this
-// process stops leading or ctx ends. The Lease is renewed until lead
-// returned, even after ctx ended, and then released. Lead returns nil when
+// process stops leading (its cause then wraps ErrLost) or ctx ends. The
+// Lease is renewed until lead returned, even after ctx ended, and then
+// released. Lead returns nil when
 // ctx ended, and an error wrapping ErrLost when the Lease could not be
 // renewed. Lead is called once per Elector.
 func (e *Elector) Lead(ctx context.Context, lead func(context.Context)) error {
@@ -117,13 +118,16 @@ func (e *Elector) Lead(ctx context.Context, lead func(context.Context)) error {
 		return e.lost()
 	case leadCtx := <-e.started:
 		e.cfg.Logger.Info(fmt.Sprintf("leader election: %s leads, holding the lease %s", e.cfg.Identity, e.Lease()))
-		runCtx, cancel := context.WithCancel(leadCtx)
-		stopOnDone := context.AfterFunc(ctx, cancel)
+		// lead's context ends with a cause: the Lease lost, or ctx's.
+		runCtx, cancel := context.WithCancelCause(context.WithoutCancel(leadCtx))
+		stopOnLost := context.AfterFunc(leadCtx, func() { cancel(e.lost()) })
+		stopOnDone := context.AfterFunc(ctx, func() { cancel(context.Cause(ctx)) })
 		e.leading.Store(true)
 		lead(runCtx)
 		e.leading.Store(false)
+		stopOnLost()
 		stopOnDone()
-		cancel()
+		cancel(nil)
 		// The election's context ends only when renewing failed.
 		lost := leadCtx.Err() != nil
 		stopElection()

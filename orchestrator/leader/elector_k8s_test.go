@@ -55,6 +55,8 @@ type candidate struct {
 	done    chan error
 	leading atomic.Bool
 	led     atomic.Int32
+	// cause is why the function's context ended.
+	cause atomic.Value
 }
 
 func start(t *testing.T, kubeconfig, ns, id string) *candidate {
@@ -73,6 +75,7 @@ func start(t *testing.T, kubeconfig, ns, id string) *candidate {
 			c.led.Add(1)
 			c.leading.Store(true)
 			<-ctx.Done()
+			c.cause.Store(context.Cause(ctx))
 			// A graceful stop takes a while; the Lease is held meanwhile.
 			time.Sleep(time.Second)
 			c.leading.Store(false)
@@ -169,5 +172,8 @@ func TestLostLeaseInCluster(t *testing.T) {
 	}
 	if a.leading.Load() {
 		t.Error("a's function still runs after Lead returned")
+	}
+	if cause, _ := a.cause.Load().(error); !errors.Is(cause, leader.ErrLost) {
+		t.Errorf("context.Cause() of the function's context = %v, want ErrLost", cause)
 	}
 }

@@ -32,3 +32,23 @@ func TestAnnouncesChange(t *testing.T) {
 		})
 	}
 }
+
+// FuzzDecodeEvent feeds arbitrary lines to the JSON stream's decoder and
+// to the change check: neither may panic, and a line that decodes has a
+// type.
+func FuzzDecodeEvent(f *testing.F) {
+	f.Add([]byte(`{"type":"change_summary","changes":{"add":0,"change":0,"remove":0,"operation":"plan"}}`))
+	f.Add([]byte(`{"type":"outputs","outputs":{"o":{"sensitive":false,"action":"noop"}}}`))
+	f.Add([]byte(`{"type":"outputs","outputs":{"o":null}}`))
+	f.Add([]byte(`{"type":"diagnostic","diagnostic":{"severity":"error","summary":"x","range":{"filename":"main.tf","start":{"line":2}}}}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		e, ok := decodeEvent(line)
+		if ok && e.Type == "" {
+			t.Errorf("decodeEvent(%q) = an event without a type", line)
+		}
+		_ = announcesChange(e)
+		w := newEventWriter(nil)
+		w.Write(line)
+		_ = w.changed()
+	})
+}

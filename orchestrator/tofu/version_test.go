@@ -73,3 +73,21 @@ func TestParseVersion(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseVersion feeds arbitrary bytes to the `version -json` parser: it
+// returns a version or an error, never panics, and never an empty version
+// without an error.
+func FuzzParseVersion(f *testing.F) {
+	f.Add([]byte(`{"terraform_version":"1.10.6","platform":"linux_amd64","provider_selections":{}}`))
+	f.Add([]byte(`{"terraform_version":""}`))
+	f.Add([]byte(`OpenTofu v1.10.6`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := parseVersion(data)
+		if err == nil && v == "" {
+			t.Errorf("parseVersion(%q) = \"\", nil, want a version or an error", data)
+		}
+		if err == nil {
+			_ = compatible("/bin/tofu", v)
+		}
+	})
+}

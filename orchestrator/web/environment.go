@@ -43,9 +43,27 @@ type svgNode struct {
 
 type svgEdge struct {
 	From, To string
-	// Path is the edge's SVG path data; Kind is "dependsOn" or
-	// "contract"; Why says where it comes from.
+	// Path is the edge's SVG path data; Kind is "dependsOn", "contract",
+	// or both ("dependsOn contract"), as CSS classes; Why says where it
+	// comes from.
 	Path, Kind, Why string
+}
+
+// edgeKind reads an edge's kinds from why the graph has it:
+// "dependsOn", "reads contract X" or "reads contracts matching …",
+// merged with ", ".
+func edgeKind(why string) string {
+	var kinds []string
+	if strings.Contains(why, "dependsOn") {
+		kinds = append(kinds, "dependsOn")
+	}
+	if strings.Contains(why, "contract") {
+		kinds = append(kinds, "contract")
+	}
+	if len(kinds) == 0 {
+		return "dependsOn"
+	}
+	return strings.Join(kinds, " ")
 }
 
 // layout places the environment's stacks: a column per layer, lowest
@@ -89,10 +107,7 @@ func layout(v *envView) svgGraph {
 			if !ok {
 				continue
 			}
-			kind := "contract"
-			if strings.Contains(e.Why, "dependsOn") {
-				kind = "dependsOn"
-			}
+			kind := edgeKind(e.Why)
 			g.Edges = append(g.Edges, svgEdge{From: e.To, To: n.Name, Path: edgePath(from, to), Kind: kind, Why: e.To + " → " + n.Name + ": " + e.Why})
 		}
 	}

@@ -176,7 +176,8 @@ func TestWebView(t *testing.T) {
 			{"/", []string{`<a href="/env/acme/dev">acme/dev</a>`, `aria-label="app in acme/dev: held"`, `<span class="result result-held">held</span>`,
 				`aria-label="base in acme/dev: unchanged"`, `<span class="cause">variables</span>`}},
 			{"/env/acme/dev", []string{`<a href="/stack/acme/dev/base" data-stack="base" aria-label="base: unchanged">`,
-				`<rect class="node result-held"`, `class="edge dependsOn" data-from="base" data-to="net"`}},
+				`<rect class="node result-held"`, `class="edge dependsOn contract" data-from="base" data-to="net"`,
+				`class="edge contract" data-from="net" data-to="report"`, `class="edge dependsOn" data-from="jobs" data-to="report"`}},
 			{"/stack/acme/dev/base?run=1", []string{"Log of run #1", "INFO [base] run #1 started", "published contract /configuration/base",
 				"private value(s), never shown here", "<code>/configuration/base</code>"}},
 			{"/stack/acme/dev/app", []string{"Log of run #2", "WARN [app] policy: deny_delete denies terraform_data.app", "### app: held",
@@ -265,14 +266,33 @@ func TestWebView(t *testing.T) {
 		if ct := resp.Header.Get("Content-Type"); resp.StatusCode != http.StatusOK || ct != "text/event-stream" {
 			t.Fatalf("GET /events = %d %s, want 200 text/event-stream", resp.StatusCode, ct)
 		}
+		lines, stop := make(chan string), make(chan struct{})
+		defer close(stop)
+		go func() {
+			defer close(lines)
+			sc := bufio.NewScanner(resp.Body)
+			for sc.Scan() {
+				select {
+				case lines <- sc.Text():
+				case <-stop:
+					return
+				}
+			}
+		}()
 		v.d.Trigger()
-		seen := map[string]bool{}
-		sc := bufio.NewScanner(resp.Body)
-		for sc.Scan() && !(seen["event: refresh"] && seen["data: INFO apply acme/dev: 6 stacks, at most 3 at once"]) {
-			seen[sc.Text()] = true
-		}
-		if !seen["event: refresh"] || !seen["event: log"] {
-			t.Errorf("GET /events during a reconcile sent %v, want a refresh and the run log lines", seen)
+		var refresh, logLine bool
+		timeout := time.After(2 * time.Minute)
+		for !refresh || !logLine {
+			select {
+			case l, ok := <-lines:
+				if !ok {
+					t.Fatalf("GET /events ended; refresh %v, log line %v", refresh, logLine)
+				}
+				refresh = refresh || l == "event: refresh"
+				logLine = logLine || strings.HasPrefix(l, "data: INFO apply acme/dev: 6 stacks")
+			case <-timeout:
+				t.Fatalf("GET /events during a reconcile: refresh %v, run log line %v after 2m, want both", refresh, logLine)
+			}
 		}
 		v.waitPass(t, 3)
 	})
