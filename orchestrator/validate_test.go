@@ -88,7 +88,10 @@ func TestValidateReportsLoaderAndGraphProblemsTogether(t *testing.T) {
 	root := fixture(t, "layered")
 	addDependsOn(t, root, "flux-apps/service-stacks/app/terraform.yaml", "jobs")
 	addDependsOn(t, root, "flux-apps/service-stacks/jobs/terraform.yaml", "app")
-	if err := os.WriteFile(filepath.Join(root, "environments/acme/dev/services/report.yaml"), []byte("spec: [unclosed\n"), 0o644); err != nil {
+	if err := os.MkdirAll(filepath.Join(root, "environments/acme/dev/extra"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "environments/acme/dev/extra/report.yaml"), []byte("spec: [unclosed\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(root, "environments", "acme", "dev")
@@ -102,7 +105,7 @@ func TestValidateReportsLoaderAndGraphProblemsTogether(t *testing.T) {
 		files = append(files, p.File+": "+p.Message)
 	}
 	for _, want := range []string{
-		"environments/acme/dev/services/report.yaml: ",
+		"environments/acme/dev/extra/report.yaml: ",
 		"flux-apps/service-stacks/app/terraform.yaml: dependency cycle: app -> jobs -> app",
 	} {
 		found := false

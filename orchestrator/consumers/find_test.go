@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/environment"
 )
 
@@ -80,9 +82,15 @@ func TestFind(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.dir, func(t *testing.T) {
-			env, err := environment.Load(context.Background(), tt.dir)
+			dir := tt.dir
+			if rest, ok := strings.CutPrefix(dir, "../testdata/layered/"); ok {
+				// A fixture repository inside this one is copied out: the
+				// repository root is the git work tree's.
+				dir = filepath.Join(testkit.Copy(t, "../testdata/layered"), rest)
+			}
+			env, err := environment.Load(context.Background(), dir)
 			if err != nil {
-				t.Fatalf("Load(%q): %v", tt.dir, err)
+				t.Fatalf("Load(%q): %v", dir, err)
 			}
 			got := summary(Find(env, codeDirs(env)), tt.only...)
 			if diff := cmp.Diff(tt.want, got); diff != "" {

@@ -1,12 +1,21 @@
-// Package environment loads one client environment of a Flux repository
-// (environments/<client>/<env>) into a typed model and validates all of it
-// before anything runs.
+// Package environment loads one environment of a Flux repository into a
+// typed model and validates all of it before anything runs.
 //
-// It reads the repository exactly as Flux and the Tofu Controller do: the
-// "init" ConfigMap, each group's "_versions.yaml" ("service-versions"
-// ConfigMap), the Flux Kustomizations of every group, and the Terraform
-// objects (infra.contrib.fluxcd.io/v1alpha2) under the Kustomizations'
-// spec.path, with Flux's postBuild variable substitution applied.
+// The entry point is any directory Flux could reconcile: the seed layout's
+// environments/<client>/<env>, a bootstrap clusters/<name>, or the
+// directory of a single Flux Kustomization. The repository root is the root
+// of the git work tree that holds it.
+//
+// The loader renders the repository exactly as Flux does, with Flux's own
+// code: fluxcd/pkg/kustomize builds every path (Kustomize's krusty:
+// overlays, patches, components, generators, namePrefix, images) and runs
+// postBuild substitution, and every Flux Kustomization rendered is followed
+// in turn, as kustomize-controller would apply and reconcile it. Of what is
+// rendered it reads Kustomization, Terraform (infra.contrib.fluxcd.io/
+// v1alpha2), OCIRepository, GitRepository, ConfigMap and Secret; other
+// kinds are skipped and counted. Input that Flux or the API server would
+// refuse (a duplicate key, an unknown kind of a Flux group, a misspelt
+// group, broken substitution) is a problem naming the file and the fix.
 //
 // strata's own settings (state backend, contract store, runner limit,
 // provider mirror, IAM allow-list, state directory) are keys of the init

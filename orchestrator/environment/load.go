@@ -2,9 +2,7 @@ package environment
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -32,68 +30,48 @@ const (
 	VersionsConfigMap = "service-versions"
 )
 
-// Load reads the environment in dir (environments/<client>/<env>, absolute
-// or relative to the working directory) with everything it refers to, and
-// validates all of it.
+// Load reads the environment whose entry point is dir (absolute or
+// relative to the working directory) with everything it refers to, and
+// validates all of it. The entry point is any directory Flux could
+// reconcile: the seed layout's environments/<client>/<env>, a bootstrap
+// clusters/<name>, or the directory of a single Flux Kustomization.
 //
-// The repository root is the parent of the nearest ancestor directory named
-// environments. Paths in the model and in problems are relative to it and
+// The repository root is the root of the git work tree that holds dir (see
+// findRoot). Paths in the model and in problems are relative to it and
 // slash-separated.
 //
 // When the environment has problems, the error wraps a diag.Problems that
 // lists every one of them, sorted (use errors.As to get it), and the
 // returned Environment is the model as far as it could be built, for
-// reporting only: it must not be run. Other errors (a directory that is not
-// an environment, an unreadable file, a cancelled ctx) come with a nil
+// reporting only: it must not be run. Other errors (a directory that does
+// not exist, an unreadable file, a cancelled ctx) come with a nil
 // Environment.
 func Load(ctx context.Context, dir string) (*Environment, error) {
-	root, rel, err := findRoot(dir)
+	l, err := read(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	if ps := l.sortedProblems(); len(ps) > 0 {
+		return l.env, fmt.Errorf("load environment %s: %w", l.dir, ps)
+	}
+	return l.env, nil
+}
+
+// read loads the environment and returns the loader with everything it
+// read.
+func read(ctx context.Context, dir string) (*loader, error) {
+	root, rel, note, err := findRoot(dir)
 	if err != nil {
 		return nil, fmt.Errorf("load environment %s: %w", dir, err)
 	}
 	l := newLoader(ctx, root, rel)
-	env, err := l.load()
-	if err != nil {
+	if _, err := l.load(); err != nil {
 		return nil, fmt.Errorf("load environment %s: %w", rel, err)
 	}
-	if ps := l.sortedProblems(); len(ps) > 0 {
-		return env, fmt.Errorf("load environment %s: %w", rel, ps)
+	if note != "" {
+		l.env.Notes = append([]string{note}, l.env.Notes...)
 	}
-	return env, nil
-}
-
-// findRoot returns the repository root of the environment directory dir
-// (absolute) and dir relative to it (slash-separated).
-func findRoot(dir string) (root, rel string, err error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", "", err
-	}
-	fi, err := os.Stat(abs)
-	if err != nil {
-		return "", "", err
-	}
-	if !fi.IsDir() {
-		return "", "", fmt.Errorf("%s is not a directory", dir)
-	}
-	for p := abs; ; p = filepath.Dir(p) {
-		if filepath.Base(p) == environmentsDir {
-			root = filepath.Dir(p)
-			break
-		}
-		if filepath.Dir(p) == p {
-			return "", "", fmt.Errorf("no repository root: no ancestor directory of %s is named %s/", dir, environmentsDir)
-		}
-	}
-	r, err := filepath.Rel(root, abs)
-	if err != nil {
-		return "", "", err
-	}
-	rel = filepath.ToSlash(r)
-	if parts := strings.Split(rel, "/"); len(parts) != 3 {
-		return "", "", fmt.Errorf("%s is not an environment directory: want %s/<client>/<env>", rel, environmentsDir)
-	}
-	return root, rel, nil
+	return l, nil
 }
 
 // loader holds what has been read of one environment so far.
@@ -103,20 +81,25 @@ type loader struct {
 	dir  string
 
 	problems diag.Problems
-	// configMaps holds the ConfigMaps by scope and name; scope "" is the
-	// environment's root, any other scope a group.
+	// configMaps and secrets hold the ConfigMaps and Secrets rendered, by
+	// scope and name; scope "" is the entry directory's top level, any
+	// other scope a group (see kustomization.Group).
 	configMaps map[string]map[string]*configMap
-	// kustomizations are the environment's Flux Kustomizations by name.
+	secrets    map[string]map[string]*secret
+	// kustomizations are the Flux Kustomizations followed, by name.
 	kustomizations map[string]*kustomization
 	// apps are the objects each Kustomization brings in, by its name.
 	apps map[string]*app
+	// rendered are the objects each build rendered, in order: by
+	// Kustomization name, "" for the entry directory's own builds.
+	rendered map[string][]renderedObject
 	// env is the model being built.
 	env *Environment
 	// stacks are the stacks built, with what they came from.
 	stacks []*built
 }
 
-// app is what one Kustomization's spec.path holds, substituted.
+// app is what one Kustomization's spec.path renders, substituted.
 type app struct {
 	terraforms []*terraform
 	sources    []*ociRepository
@@ -139,8 +122,10 @@ func newLoader(ctx context.Context, root, dir string) *loader {
 		root:           root,
 		dir:            dir,
 		configMaps:     map[string]map[string]*configMap{},
+		secrets:        map[string]map[string]*secret{},
 		kustomizations: map[string]*kustomization{},
 		apps:           map[string]*app{},
+		rendered:       map[string][]renderedObject{},
 	}
 }
 
@@ -154,23 +139,22 @@ func (l *loader) sortedProblems() diag.Problems {
 	return slices.Compact(ps)
 }
 
-// load reads and validates the whole environment.
+// load reads and validates the whole environment: the entry directory's
+// builds, then every Kustomization they render, recursively, as
+// kustomize-controller would apply and reconcile them.
 func (l *loader) load() (*Environment, error) {
-	parts := strings.Split(l.dir, "/")
-	l.env = &Environment{
-		Root:   l.root,
-		Dir:    l.dir,
-		Client: parts[1],
-		Name:   parts[2],
+	l.env = &Environment{Root: l.root, Dir: l.dir, Skipped: map[string]int{}}
+	l.env.Client, l.env.Name = defaultNames(l.root, l.dir)
+	queue, err := l.readEntry()
+	if err != nil {
+		return nil, err
 	}
-	if err := l.readEnvironment(); err != nil {
+	if err := l.follow(queue); err != nil {
 		return nil, err
 	}
 	l.checkInit()
 	for _, k := range l.sortedKustomizations() {
-		if err := l.loadKustomization(k); err != nil {
-			return nil, err
-		}
+		l.checkKustomization(k)
 	}
 	for _, k := range l.sortedKustomizations() {
 		for _, tf := range l.apps[k.Name()].terraforms {
@@ -182,7 +166,189 @@ func (l *loader) load() (*Environment, error) {
 		l.env.Stacks = append(l.env.Stacks, b.stack)
 	}
 	sort.SliceStable(l.env.Stacks, func(i, j int) bool { return l.env.Stacks[i].Name < l.env.Stacks[j].Name })
+	if len(l.env.Skipped) == 0 {
+		l.env.Skipped = nil
+	}
 	return l.env, nil
+}
+
+// defaultNames are the client and environment names of an entry directory
+// with no init ConfigMap: the names of its parent and of itself, as in
+// environments/<client>/<env>. A bootstrap clusters/<name> is named after
+// the repository's directory and the cluster.
+func defaultNames(root, dir string) (client, name string) {
+	name = path.Base(dir)
+	parent := path.Dir(dir)
+	if parent == "." || parent == "clusters" || dir == "." {
+		return filepath.Base(root), name
+	}
+	return path.Base(parent), name
+}
+
+// entryUnit is one build of the entry directory.
+type entryUnit struct {
+	dir   string
+	group string
+	// files lists the top-level files to build, for the top level of an
+	// entry directory without a kustomization file.
+	files []string
+}
+
+// entryUnits splits the entry directory into builds. A directory with a
+// kustomization file is one build, as Flux builds it. Without one, its
+// top-level YAML files are one build and each sub-directory is another,
+// a group: each group may then hold its own ConfigMaps of the same name
+// (the seed layout's per-group service-versions), which one build would
+// refuse as a conflict.
+func (l *loader) entryUnits() ([]entryUnit, error) {
+	for _, name := range kustomizeFileNames {
+		if fi, err := os.Stat(l.abs(l.rel(l.dir, name))); err == nil && !fi.IsDir() {
+			return []entryUnit{{dir: l.dir}}, nil
+		}
+	}
+	entries, err := os.ReadDir(l.abs(l.dir))
+	if err != nil {
+		return nil, err
+	}
+	top := entryUnit{dir: l.dir, files: []string{}}
+	var units []entryUnit
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		switch {
+		case e.IsDir():
+			units = append(units, entryUnit{dir: l.rel(l.dir, e.Name()), group: e.Name()})
+		case isYAML(e.Name()):
+			top.files = append(top.files, e.Name())
+		}
+	}
+	if len(top.files) > 0 {
+		units = append([]entryUnit{top}, units...)
+	}
+	return units, nil
+}
+
+// readEntry builds the entry directory and registers what it renders. It
+// returns the Kustomizations to follow.
+func (l *loader) readEntry() ([]*kustomization, error) {
+	units, err := l.entryUnits()
+	if err != nil {
+		return nil, err
+	}
+	var queue []*kustomization
+	for _, u := range units {
+		if err := l.ctx.Err(); err != nil {
+			return nil, err
+		}
+		objs, p := l.build(u.dir, nil, u.files, "")
+		if p != nil {
+			l.problem(*p)
+			continue
+		}
+		l.rendered[""] = append(l.rendered[""], objs...)
+		queue = append(queue, l.register(u.group, objs)...)
+	}
+	return queue, nil
+}
+
+// register decodes rendered objects and registers them in a group's
+// scope. It returns the Kustomizations among them, and the objects of the
+// kinds an app holds.
+func (l *loader) register(group string, objs []renderedObject) []*kustomization {
+	ks, _ := l.registerApp(group, objs, nil)
+	return ks
+}
+
+// registerApp is register, also collecting the Terraform objects and
+// OCIRepositories into a.
+func (l *loader) registerApp(group string, objs []renderedObject, a *app) ([]*kustomization, *app) {
+	var ks []*kustomization
+	for _, o := range objs {
+		d, p := decodeObject(o.File, o.Object)
+		if p != nil {
+			l.problem(*p)
+			continue
+		}
+		switch {
+		case d.Skipped != "":
+			l.env.Skipped[d.Skipped]++
+		case d.ConfigMap != nil:
+			l.addConfigMap(group, d.ConfigMap)
+		case d.Secret != nil:
+			l.addSecret(group, d.Secret)
+		case d.Kustomization != nil:
+			d.Kustomization.Group = group
+			if l.addKustomization(d.Kustomization) {
+				ks = append(ks, d.Kustomization)
+			}
+		case d.Terraform != nil && a != nil:
+			a.terraforms = append(a.terraforms, d.Terraform)
+		case d.OCIRepository != nil && a != nil:
+			a.sources = append(a.sources, d.OCIRepository)
+		case d.Terraform != nil:
+			l.problem(diag.Problem{
+				File:    d.Terraform.File,
+				Object:  d.Terraform.ref(),
+				Message: fmt.Sprintf("the Terraform object is in the entry directory %s, where no Flux Kustomization brings it in", l.dir),
+				Fix:     "move it under the spec.path of a Flux Kustomization, as the Tofu Controller needs it applied by one",
+			})
+		}
+	}
+	sort.SliceStable(ks, func(i, j int) bool { return ks[i].Name() < ks[j].Name() })
+	return ks, a
+}
+
+// follow builds every Kustomization of the queue, and those they render,
+// breadth first. A Kustomization whose postBuild.substituteFrom names a
+// ConfigMap or Secret that no build has rendered yet waits until the others
+// are built, as Flux would retry it once its dependencies applied them.
+func (l *loader) follow(queue []*kustomization) error {
+	for len(queue) > 0 {
+		var waiting []*kustomization
+		progress := false
+		for len(queue) > 0 {
+			if err := l.ctx.Err(); err != nil {
+				return err
+			}
+			k := queue[0]
+			queue = queue[1:]
+			if !l.inputsReady(k) {
+				waiting = append(waiting, k)
+				continue
+			}
+			progress = true
+			queue = append(queue, l.loadKustomization(k)...)
+		}
+		if !progress {
+			// Nothing more can appear: build the waiting ones and let
+			// their missing inputs be reported.
+			for _, k := range waiting {
+				queue = append(queue, l.loadKustomization(k)...)
+			}
+			waiting = nil
+		}
+		queue = append(queue, waiting...)
+	}
+	return nil
+}
+
+// inputsReady reports whether every ConfigMap and Secret that a
+// Kustomization's postBuild.substituteFrom requires has been rendered.
+func (l *loader) inputsReady(k *kustomization) bool {
+	if k.Spec.PostBuild == nil {
+		return true
+	}
+	for _, ref := range k.Spec.PostBuild.SubstituteFrom {
+		switch {
+		case ref.Optional:
+		case ref.Kind == kindConfigMap && l.configMap(k.Group, ref.Name) == nil:
+			return false
+		case ref.Kind == kindSecret && l.secret(k.Group, ref.Name) == nil:
+			return false
+		}
+	}
+	return true
 }
 
 // sortedKustomizations returns the Kustomizations sorted by name.
@@ -206,77 +372,6 @@ func isYAML(name string) bool {
 	return strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")
 }
 
-// readEnvironment reads the YAML files at the environment's root and at the
-// top level of each of its groups (sub-directories).
-func (l *loader) readEnvironment() error {
-	entries, err := os.ReadDir(l.abs(l.dir))
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".") {
-			continue
-		}
-		rel := l.rel(l.dir, e.Name())
-		if !e.IsDir() {
-			if isYAML(e.Name()) {
-				if err := l.readEnvironmentFile(rel, ""); err != nil {
-					return err
-				}
-			}
-			continue
-		}
-		files, err := os.ReadDir(l.abs(rel))
-		if err != nil {
-			return err
-		}
-		for _, f := range files {
-			if !f.IsDir() && isYAML(f.Name()) && !strings.HasPrefix(f.Name(), ".") {
-				if err := l.readEnvironmentFile(l.rel(rel, f.Name()), e.Name()); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return nil
-}
-
-// readFile reads a file relative to the root.
-func (l *loader) readFile(rel string) (string, error) {
-	if err := l.ctx.Err(); err != nil {
-		return "", err
-	}
-	b, err := os.ReadFile(l.abs(rel))
-	if err != nil {
-		return "", err
-	}
-	return string(b), nil
-}
-
-// readEnvironmentFile reads one file of the environment directory and
-// registers its ConfigMaps and Kustomizations in the group's scope.
-func (l *loader) readEnvironmentFile(rel, group string) error {
-	text, err := l.readFile(rel)
-	if err != nil {
-		return err
-	}
-	for _, doc := range splitDocuments(text) {
-		d, p := decodeDocument(rel, doc)
-		if p != nil {
-			l.problem(*p)
-			continue
-		}
-		switch {
-		case d.ConfigMap != nil:
-			l.addConfigMap(group, d.ConfigMap)
-		case d.Kustomization != nil:
-			d.Kustomization.Group = group
-			l.addKustomization(d.Kustomization)
-		}
-	}
-	return nil
-}
-
 // addConfigMap registers a ConfigMap in a scope.
 func (l *loader) addConfigMap(scope string, cm *configMap) {
 	s := l.configMaps[scope]
@@ -291,23 +386,47 @@ func (l *loader) addConfigMap(scope string, cm *configMap) {
 	s[cm.Name()] = cm
 }
 
-// addKustomization registers a Kustomization; names are unique in the
-// environment.
-func (l *loader) addKustomization(k *kustomization) {
-	if prev := l.kustomizations[k.Name()]; prev != nil {
-		l.problem(duplicateObject(&k.object, &prev.object, "in this environment"))
+// addSecret registers a Secret in a scope.
+func (l *loader) addSecret(scope string, sec *secret) {
+	s := l.secrets[scope]
+	if s == nil {
+		s = map[string]*secret{}
+		l.secrets[scope] = s
+	}
+	if prev := s[sec.Name()]; prev != nil {
+		l.problem(duplicateObject(&sec.object, &prev.object, "in the same directory"))
 		return
 	}
+	s[sec.Name()] = sec
+}
+
+// addKustomization registers a Kustomization; names are unique in the
+// environment. It reports false for a duplicate.
+func (l *loader) addKustomization(k *kustomization) bool {
+	if prev := l.kustomizations[k.Name()]; prev != nil {
+		l.problem(duplicateObject(&k.object, &prev.object, "in this environment"))
+		return false
+	}
 	l.kustomizations[k.Name()] = k
+	return true
 }
 
 // configMap looks a ConfigMap up in the group's scope, then at the
-// environment's root.
+// entry's top level.
 func (l *loader) configMap(group, name string) *configMap {
 	if cm := l.configMaps[group][name]; cm != nil {
 		return cm
 	}
 	return l.configMaps[""][name]
+}
+
+// secret looks a Secret up in the group's scope, then at the entry's top
+// level.
+func (l *loader) secret(group, name string) *secret {
+	if s := l.secrets[group][name]; s != nil {
+		return s
+	}
+	return l.secrets[""][name]
 }
 
 // scopeDirs names the directories a ConfigMap of the group is looked up in,
@@ -329,42 +448,36 @@ func cleanPath(p string) (string, bool) {
 	return c, true
 }
 
-// loadKustomization checks a Kustomization and reads the objects of its
-// spec.path, substituted.
-func (l *loader) loadKustomization(k *kustomization) error {
+// loadKustomization builds a Kustomization's spec.path with Flux's code,
+// substitutes its postBuild variables, and registers what it renders. It
+// returns the Kustomizations among them, to follow.
+func (l *loader) loadKustomization(k *kustomization) []*kustomization {
 	a := &app{}
 	l.apps[k.Name()] = a
-	l.checkKustomization(k)
 	vars := l.substitutionVars(k)
 	dir, ok := l.kustomizationPath(k)
 	if !ok {
 		return nil
 	}
-	files, err := l.manifestFiles(dir, map[string]bool{})
-	if err != nil {
-		return err
+	if dir == l.dir {
+		l.env.Notes = append(l.env.Notes, fmt.Sprintf("Kustomization %s (%s) is the entry directory itself; its objects are read once", k.Name(), k.File))
+		return nil
 	}
-	for _, f := range files {
-		text, err := l.readFile(f)
-		if err != nil {
-			return err
-		}
-		for _, doc := range splitDocuments(text) {
-			doc = l.substituteDocument(k, f, doc, vars)
-			d, p := decodeDocument(f, doc)
-			if p != nil {
-				l.problem(*p)
-				continue
-			}
-			switch {
-			case d.Terraform != nil:
-				a.terraforms = append(a.terraforms, d.Terraform)
-			case d.OCIRepository != nil:
-				a.sources = append(a.sources, d.OCIRepository)
-			}
+	objs, p := l.build(dir, k.raw, nil, k.ref())
+	if p != nil {
+		p.Fix = strings.TrimSpace(p.Fix + fmt.Sprintf(" (Kustomization %s in %s)", k.Name(), k.File))
+		l.problem(*p)
+		return nil
+	}
+	out := make([]renderedObject, 0, len(objs))
+	for _, o := range objs {
+		if s, ok := l.substituteObject(k, o, vars); ok {
+			out = append(out, s)
 		}
 	}
-	return nil
+	l.rendered[k.Name()] = out
+	ks, _ := l.registerApp(k.Group, out, a)
+	return ks
 }
 
 // kustomizationPath returns the Kustomization's spec.path relative to the
@@ -394,86 +507,4 @@ func (l *loader) kustomizationPath(k *kustomization) (string, bool) {
 		return "", false
 	}
 	return dir, true
-}
-
-// manifestFiles lists the YAML files of a Kustomization's directory: the
-// resources of its kustomization.yaml if it has one, otherwise every YAML
-// file at its top level.
-func (l *loader) manifestFiles(dir string, visited map[string]bool) ([]string, error) {
-	if visited[dir] {
-		return nil, nil
-	}
-	visited[dir] = true
-	for _, name := range kustomizeFileNames {
-		kf := l.rel(dir, name)
-		if _, err := os.Stat(l.abs(kf)); err != nil {
-			continue
-		}
-		text, err := l.readFile(kf)
-		if err != nil {
-			return nil, err
-		}
-		resources, p := decodeKustomizeFile(kf, text)
-		if p != nil {
-			l.problem(*p)
-			return nil, nil
-		}
-		var files []string
-		for _, r := range resources {
-			rf, err := l.resource(kf, dir, r, visited)
-			if err != nil {
-				return nil, err
-			}
-			files = append(files, rf...)
-		}
-		return files, nil
-	}
-	entries, err := os.ReadDir(l.abs(dir))
-	if err != nil {
-		return nil, err
-	}
-	var files []string
-	for _, e := range entries {
-		if !e.IsDir() && isYAML(e.Name()) && !strings.HasPrefix(e.Name(), ".") {
-			files = append(files, l.rel(dir, e.Name()))
-		}
-	}
-	return files, nil
-}
-
-// resource resolves one entry of a kustomization.yaml's resources.
-func (l *loader) resource(kf, dir, r string, visited map[string]bool) ([]string, error) {
-	if strings.Contains(r, "://") || strings.HasPrefix(r, "github.com/") {
-		l.problem(diag.Problem{
-			File:    kf,
-			Message: fmt.Sprintf("resources names the remote resource %q, which strata does not read", r),
-			Fix:     fmt.Sprintf("copy the resource into the repository and list its file in %s", kf),
-		})
-		return nil, nil
-	}
-	rel, ok := cleanPath(path.Join(dir, r))
-	if !ok || strings.HasPrefix(r, "/") {
-		l.problem(diag.Problem{
-			File:    kf,
-			Message: fmt.Sprintf("resources names %q, which leaves the repository", r),
-			Fix:     fmt.Sprintf("list files relative to %s/ inside the repository in %s", dir, kf),
-		})
-		return nil, nil
-	}
-	fi, err := os.Stat(l.abs(rel))
-	if errors.Is(err, fs.ErrNotExist) {
-		l.problem(diag.Problem{
-			File:    kf,
-			Message: fmt.Sprintf("resources names %q, which does not exist", r),
-			Fix:     fmt.Sprintf("create %s or remove it from the resources of %s", rel, kf),
-		})
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	if fi.IsDir() {
-		return l.manifestFiles(rel, visited)
-	}
-	return []string{rel}, nil
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -103,23 +104,23 @@ func validEnvironment(root string) *Environment {
 				VersionKey:      "version_vpc_tf",
 			},
 		},
+		Skipped: map[string]int{"Namespace": 1},
+		Notes:   []string{"not in a git work tree: the repository root is taken to be " + root},
 	}
 }
 
 func TestLoadValid(t *testing.T) {
-	root, err := filepath.Abs("testdata/valid")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmp := testkit.Copy(t, root)
+	root := testkit.Copy(t, "testdata/valid")
+	tmp := testkit.Copy(t, "testdata/valid")
+	t.Chdir(root)
 	tests := []struct {
 		name string
 		dir  string
 		root string
 	}{
-		{name: "relative", dir: "testdata/valid/environments/acme/stage", root: root},
+		{name: "relative", dir: "environments/acme/stage", root: root},
 		{name: "absolute", dir: filepath.Join(root, "environments/acme/stage"), root: root},
-		{name: "trailing slash", dir: "testdata/valid/environments/acme/stage/", root: root},
+		{name: "trailing slash", dir: "environments/acme/stage/", root: root},
 		{name: "copy elsewhere", dir: filepath.Join(tmp, "environments", "acme", "stage"), root: tmp},
 	}
 	for _, tt := range tests {
@@ -136,7 +137,7 @@ func TestLoadValid(t *testing.T) {
 }
 
 func TestLoadFromRepositoryRoot(t *testing.T) {
-	t.Chdir("testdata/valid")
+	t.Chdir(testkit.Copy(t, "testdata/valid"))
 	root, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
@@ -179,27 +180,12 @@ func TestLoadErrors(t *testing.T) {
 		{
 			name: "not a directory",
 			dir:  filepath.Join(tmp, "environments/acme/file.yaml"),
-			want: regexp.MustCompile(`^load environment .*/file.yaml: .*/file.yaml is not a directory$`),
-		},
-		{
-			name: "no environments ancestor",
-			dir:  filepath.Join(tmp, "elsewhere/acme/stage"),
-			want: regexp.MustCompile(`^load environment .*/elsewhere/acme/stage: no repository root: no ancestor directory of .* is named environments/$`),
-		},
-		{
-			name: "too shallow",
-			dir:  filepath.Join(tmp, "environments/acme"),
-			want: regexp.MustCompile(`^load environment .*/environments/acme: environments/acme is not an environment directory: want environments/<client>/<env>$`),
-		},
-		{
-			name: "too deep",
-			dir:  filepath.Join(tmp, "environments/acme/stage/group"),
-			want: regexp.MustCompile(`^load environment .*: environments/acme/stage/group is not an environment directory: want environments/<client>/<env>$`),
+			want: regexp.MustCompile(`^load environment .*/file.yaml: .*/file.yaml is not a directory: name the directory of the environment`),
 		},
 		{
 			name: "cancelled",
 			ctx:  canceled,
-			dir:  "testdata/valid/environments/acme/stage",
+			dir:  filepath.Join(testkit.Copy(t, "testdata/valid"), "environments/acme/stage"),
 			want: regexp.MustCompile(`^load environment environments/acme/stage: context canceled$`),
 			is:   context.Canceled,
 		},
@@ -332,5 +318,26 @@ func TestExampleFluxAppsAreDRY(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestLoadWithoutInit(t *testing.T) {
+	for _, fixture := range []string{"missing_init", "init_without_configmap"} {
+		t.Run(fixture, func(t *testing.T) {
+			root := testkit.Copy(t, filepath.Join("testdata", fixture))
+			dir := filepath.Join(root, "environments/acme/stage")
+			env, err := Load(context.Background(), dir)
+			if err != nil {
+				t.Fatalf("Load(%q) = %v, want no error: the init ConfigMap is optional", dir, err)
+			}
+			got := []any{env.Client, env.Name, env.Class, len(env.Init), len(env.Stacks)}
+			if diff := cmp.Diff([]any{"acme", "stage", ClassNonProd, 0, 1}, got); diff != "" {
+				t.Errorf("Load(%q) client, name, class, init keys, stacks mismatch (-want +got):\n%s", dir, diff)
+			}
+			want := `no ConfigMap init in environments/acme/stage/: client "acme" and environment "stage" are named after the directories, and the environment class is non-prod`
+			if !slices.Contains(env.Notes, want) {
+				t.Errorf("Load(%q) notes = %q, want %q among them", dir, env.Notes, want)
+			}
+		})
 	}
 }

@@ -64,11 +64,11 @@ func LayerNames() []string { return append([]string(nil), layerNames...) }
 
 // Environment is one client environment, fully loaded and substituted.
 type Environment struct {
-	// Root is the repository root: the directory that holds environments/
-	// and flux-apps/. Absolute.
+	// Root is the repository root: the root of the git work tree (see
+	// Load). Absolute.
 	Root string
-	// Dir is the environment directory, relative to Root
-	// (environments/<client>/<env>).
+	// Dir is the entry directory, relative to Root
+	// (environments/<client>/<env>, clusters/<name>, …).
 	Dir string
 	// Client and Name come from the init ConfigMap's clientId and
 	// environment keys (falling back to the directory names).
@@ -84,6 +84,12 @@ type Environment struct {
 	Settings Settings
 	// Stacks are the Terraform objects of the environment, sorted by name.
 	Stacks []*Stack
+	// Skipped counts the rendered objects of kinds strata does not read
+	// (HelmRelease, Namespace, …), by kind.
+	Skipped map[string]int
+	// Notes are what loading has to say that is not a problem: how the
+	// repository root was found, an entry Kustomization read once, …
+	Notes []string
 }
 
 // Stack returns the stack with the given name, or nil.

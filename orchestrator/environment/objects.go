@@ -1,16 +1,11 @@
 package environment
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
-	"regexp"
-	"strconv"
 	"strings"
-
-	"sigs.k8s.io/yaml"
 
 	"github.com/strata-iac/strata/orchestrator/diag"
 )
@@ -35,63 +30,6 @@ const (
 // annotationSubstitute is Flux's per-object switch for postBuild
 // substitution ("disabled" turns it off).
 const annotationSubstitute = "kustomize.toolkit.fluxcd.io/substitute"
-
-// document is one YAML document of a file.
-type document struct {
-	// Text is the document's text, without the "---" separators.
-	Text string
-	// Line is the 1-based line of the file on which Text starts.
-	Line int
-}
-
-// splitDocuments splits a multi-document YAML file at its "---" (and
-// "...") marker lines. Documents holding only blank lines and comments are
-// dropped.
-func splitDocuments(text string) []document {
-	var docs []document
-	var cur strings.Builder
-	start := 1
-	flush := func() {
-		if hasContent(cur.String()) {
-			docs = append(docs, document{Text: cur.String(), Line: start})
-		}
-		cur.Reset()
-	}
-	lines := strings.SplitAfter(text, "\n")
-	for i, line := range lines {
-		if isDocumentMarker(line) {
-			flush()
-			start = i + 2
-			continue
-		}
-		cur.WriteString(line)
-	}
-	flush()
-	return docs
-}
-
-// isDocumentMarker reports whether line starts or ends a YAML document.
-func isDocumentMarker(line string) bool {
-	line = strings.TrimRight(line, "\r\n")
-	for _, m := range []string{"---", "..."} {
-		if line == m || strings.HasPrefix(line, m+" ") || strings.HasPrefix(line, m+"\t") {
-			return true
-		}
-	}
-	return false
-}
-
-// hasContent reports whether a document holds anything but blank lines and
-// comments.
-func hasContent(text string) bool {
-	for line := range strings.Lines(text) {
-		line = strings.TrimSpace(line)
-		if line != "" && !strings.HasPrefix(line, "#") {
-			return true
-		}
-	}
-	return false
-}
 
 // meta is the part of every Kubernetes object strata looks at first.
 type meta struct {
@@ -119,10 +57,8 @@ func (m meta) ref() string { return m.Kind + "/" + m.Metadata.Name }
 // object is one decoded object of a known kind, with where it came from.
 type object struct {
 	meta
-	// File is the file the object is in, relative to the root.
+	// File is the file the object came from, relative to the root.
 	File string
-	// Line is the line of the file on which the object's document starts.
-	Line int
 }
 
 // Name returns metadata.name.
@@ -132,6 +68,36 @@ func (o *object) Name() string { return o.Metadata.Name }
 type configMap struct {
 	object
 	Data map[string]string
+}
+
+// secret is a v1 Secret: data (base64) and stringData, merged as the API
+// server merges them.
+type secret struct {
+	object
+	Data map[string]string
+	// Type is the Secret's type.
+	Type string
+}
+
+// decodeSecret decodes a Secret's data and stringData.
+func decodeSecret(j []byte, s *secret) *diag.Problem {
+	var raw struct {
+		Type       string            `json:"type"`
+		Data       map[string][]byte `json:"data"`
+		StringData map[string]string `json:"stringData"`
+	}
+	if err := json.Unmarshal(j, &raw); err != nil {
+		return invalid(s.File, s.ref(), err)
+	}
+	s.Type = raw.Type
+	s.Data = make(map[string]string, len(raw.Data)+len(raw.StringData))
+	for k, v := range raw.Data {
+		s.Data[k] = string(v)
+	}
+	for k, v := range raw.StringData {
+		s.Data[k] = v
+	}
+	return nil
 }
 
 // namedRef is a reference by name, as in dependsOn.
@@ -167,6 +133,8 @@ type postBuild struct {
 // kustomization is a Flux Kustomization (kustomize.toolkit.fluxcd.io).
 type kustomization struct {
 	object
+	// raw is the object as rendered, for Flux's generator.
+	raw map[string]any
 	// Group is the environment sub-directory the Kustomization is in, ""
 	// at the environment's root.
 	Group string
@@ -181,6 +149,8 @@ type kustomization struct {
 // terraform is a Tofu Controller Terraform object (infra.contrib.fluxcd.io).
 type terraform struct {
 	object
+	// raw is the object as rendered, for the field checks.
+	raw  map[string]any
 	Spec struct {
 		Path      string     `json:"path"`
 		SourceRef *sourceRef `json:"sourceRef"`
@@ -223,33 +193,6 @@ type ociRepository struct {
 	} `json:"spec"`
 }
 
-// kustomizeFileNames are the names kustomize looks for in a directory.
-var kustomizeFileNames = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
-
-// decodeKustomizeFile reads the resources of a kustomization.yaml
-// (kustomize.config.k8s.io, whose apiVersion and kind are optional).
-func decodeKustomizeFile(file, text string) ([]string, *diag.Problem) {
-	doc := document{Text: text, Line: 1}
-	if docs := splitDocuments(text); len(docs) > 0 {
-		doc = docs[0]
-	}
-	j, err := yaml.YAMLToJSON([]byte(doc.Text))
-	if err != nil {
-		p := malformed(file, doc, err)
-		return nil, &p
-	}
-	var k struct {
-		Resources []string `json:"resources"`
-	}
-	if bytes.Equal(bytes.TrimSpace(j), []byte("null")) {
-		return nil, nil
-	}
-	if err := json.Unmarshal(j, &k); err != nil {
-		return nil, invalid(file, "", doc, err)
-	}
-	return k.Resources, nil
-}
-
 // decoded is the outcome of decoding one document: at most one of the
 // typed fields is set; none is for objects of kinds strata ignores.
 type decoded struct {
@@ -258,82 +201,42 @@ type decoded struct {
 	Terraform     *terraform
 	OCIRepository *ociRepository
 	GitRepository *object
+	Secret        *secret
+	// Skipped is the kind of an object strata does not read.
+	Skipped string
 }
 
-// yamlLine matches the line number in the YAML parser's messages.
-var yamlLine = regexp.MustCompile(`^(?:error converting YAML to JSON: )?yaml: line (\d+): (.*)$`)
-
-// malformed turns a YAML parse error into a problem, with the line number
-// counted from the start of the file.
-func malformed(file string, doc document, err error) diag.Problem {
-	msg := err.Error()
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
-		n, _ := strconv.Atoi(m[1])
-		line := doc.Line + n - 1
-		return diag.Problem{
-			File:    file,
-			Message: fmt.Sprintf("malformed YAML at line %d: %s", line, m[2]),
-			Fix:     fmt.Sprintf("fix the YAML syntax at line %d of %s", line, file),
-		}
-	}
-	msg = strings.TrimPrefix(msg, "error converting YAML to JSON: ")
-	return diag.Problem{
-		File:    file,
-		Message: fmt.Sprintf("malformed YAML in the document at line %d: %s", doc.Line, msg),
-		Fix:     fmt.Sprintf("fix the YAML syntax of the document at line %d of %s", doc.Line, file),
-	}
-}
-
-// peekMeta decodes just the kind, name and annotations of a document, and
-// returns the document as JSON, which holds no comments. It returns false
-// when the document is not valid YAML or not a mapping.
-func peekMeta(doc document) (meta, []byte, bool) {
-	var m meta
-	j, err := yaml.YAMLToJSON([]byte(doc.Text))
-	if err != nil || !bytes.HasPrefix(bytes.TrimSpace(j), []byte("{")) {
-		return m, nil, false
-	}
-	if json.Unmarshal(j, &m) != nil {
-		return m, nil, false
-	}
-	return m, j, true
-}
-
-// decodeDocument decodes one document of file. Objects of kinds strata
-// does not read come back as a zero decoded and no problem.
-func decodeDocument(file string, doc document) (decoded, *diag.Problem) {
-	j, err := yaml.YAMLToJSON([]byte(doc.Text))
+// decodeObject decodes one rendered object that came from file. Objects of
+// kinds strata does not read come back with only Skipped set, and no
+// problem; a kind or apiVersion that looks like a misspelt Flux or Tofu
+// Controller one is a problem.
+func decodeObject(file string, obj map[string]any) (decoded, *diag.Problem) {
+	j, err := json.Marshal(obj)
 	if err != nil {
-		p := malformed(file, doc, err)
-		return decoded{}, &p
-	}
-	j = bytes.TrimSpace(j)
-	if !bytes.HasPrefix(j, []byte("{")) {
-		if bytes.Equal(j, []byte("null")) {
-			return decoded{}, nil
-		}
-		return decoded{}, &diag.Problem{
-			File:    file,
-			Message: fmt.Sprintf("the document at line %d is not a YAML mapping", doc.Line),
-			Fix:     fmt.Sprintf("make the document at line %d of %s a Kubernetes object (apiVersion, kind, metadata, …) or remove it", doc.Line, file),
-		}
+		return decoded{}, &diag.Problem{File: file, Message: "invalid object: " + err.Error()}
 	}
 	var m meta
 	if err := json.Unmarshal(j, &m); err != nil {
-		return decoded{}, invalid(file, "", doc, err)
+		return decoded{}, invalid(file, "", err)
 	}
-	o := object{meta: m, File: file, Line: doc.Line}
+	if p := checkKind(file, m); p != nil {
+		return decoded{}, p
+	}
+	o := object{meta: m, File: file}
 	var d decoded
 	var target any
 	switch {
 	case m.group() == groupCore && m.Kind == kindConfigMap:
 		d.ConfigMap = &configMap{object: o}
 		target = d.ConfigMap
+	case m.group() == groupCore && m.Kind == kindSecret:
+		d.Secret = &secret{object: o}
+		target = d.Secret
 	case m.group() == groupKustomize && m.Kind == kindKustomization:
-		d.Kustomization = &kustomization{object: o}
+		d.Kustomization = &kustomization{object: o, raw: obj}
 		target = d.Kustomization
 	case m.group() == groupInfra && m.Kind == kindTerraform:
-		d.Terraform = &terraform{object: o}
+		d.Terraform = &terraform{object: o, raw: obj}
 		target = d.Terraform
 	case m.group() == groupSource && m.Kind == SourceOCIRepository:
 		d.OCIRepository = &ociRepository{object: o}
@@ -342,20 +245,28 @@ func decodeDocument(file string, doc document) (decoded, *diag.Problem) {
 		d.GitRepository = &o
 		return d, nil
 	default:
-		return decoded{}, nil
+		d.Skipped = m.Kind
+		return d, nil
 	}
-	if d.ConfigMap != nil {
-		if p := decodeConfigMap(j, d.ConfigMap, doc); p != nil {
+	switch {
+	case d.ConfigMap != nil:
+		if p := decodeConfigMap(j, d.ConfigMap); p != nil {
 			return decoded{}, p
 		}
-	} else if err := json.Unmarshal(j, target); err != nil {
-		return decoded{}, invalid(file, m.ref(), doc, err)
+	case d.Secret != nil:
+		if p := decodeSecret(j, d.Secret); p != nil {
+			return decoded{}, p
+		}
+	default:
+		if err := json.Unmarshal(j, target); err != nil {
+			return decoded{}, invalid(file, m.ref(), err)
+		}
 	}
 	if m.Metadata.Name == "" {
 		return decoded{}, &diag.Problem{
 			File:    file,
-			Message: fmt.Sprintf("the %s at line %d has no metadata.name", m.Kind, doc.Line),
-			Fix:     fmt.Sprintf("give the %s at line %d of %s a metadata.name", m.Kind, doc.Line, file),
+			Message: fmt.Sprintf("a %s has no metadata.name", m.Kind),
+			Fix:     fmt.Sprintf("give the %s in %s a metadata.name", m.Kind, file),
 		}
 	}
 	return d, nil
@@ -363,12 +274,12 @@ func decodeDocument(file string, doc document) (decoded, *diag.Problem) {
 
 // decodeConfigMap decodes a ConfigMap's data, which must map strings to
 // strings (Kubernetes refuses numbers and booleans there).
-func decodeConfigMap(j []byte, cm *configMap, doc document) *diag.Problem {
+func decodeConfigMap(j []byte, cm *configMap) *diag.Problem {
 	var raw struct {
 		Data map[string]any `json:"data"`
 	}
 	if err := json.Unmarshal(j, &raw); err != nil {
-		return invalid(cm.File, cm.ref(), doc, err)
+		return invalid(cm.File, cm.ref(), err)
 	}
 	cm.Data = make(map[string]string, len(raw.Data))
 	for k, v := range raw.Data {
@@ -388,7 +299,7 @@ func decodeConfigMap(j []byte, cm *configMap, doc document) *diag.Problem {
 
 // invalid turns a decoding error (a field of the wrong type) into a
 // problem.
-func invalid(file, ref string, doc document, err error) *diag.Problem {
+func invalid(file, ref string, err error) *diag.Problem {
 	msg := err.Error()
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
@@ -403,7 +314,7 @@ func invalid(file, ref string, doc document, err error) *diag.Problem {
 		File:    file,
 		Object:  ref,
 		Message: "invalid object: " + msg,
-		Fix:     fmt.Sprintf("correct %s at line %d of %s to the documented shape", what, doc.Line, file),
+		Fix:     fmt.Sprintf("correct %s in %s to the documented shape", what, file),
 	}
 }
 

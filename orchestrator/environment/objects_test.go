@@ -4,46 +4,12 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"sigs.k8s.io/yaml"
 
 	"github.com/strata-iac/strata/orchestrator/diag"
 )
 
-func TestSplitDocuments(t *testing.T) {
-	tests := []struct {
-		name string
-		text string
-		want []document
-	}{
-		{name: "empty", text: "", want: nil},
-		{name: "one", text: "a: 1\n", want: []document{{Text: "a: 1\n", Line: 1}}},
-		{
-			name: "leading marker and comments",
-			text: "# c\n---\na: 1\n---\n# only a comment\n---   \nb: 2\n...\n",
-			want: []document{{Text: "a: 1\n", Line: 3}, {Text: "b: 2\n", Line: 7}},
-		},
-		{
-			name: "marker with comment",
-			text: "a: 1\n--- # next\nb: 2",
-			want: []document{{Text: "a: 1\n", Line: 1}, {Text: "b: 2", Line: 3}},
-		},
-		{
-			name: "dashes inside a value are kept",
-			text: "a: |\n  ---\n  x\n",
-			want: []document{{Text: "a: |\n  ---\n  x\n", Line: 1}},
-		},
-		{name: "windows line ends", text: "a: 1\r\n---\r\nb: 2\r\n", want: []document{{Text: "a: 1\r\n", Line: 1}, {Text: "b: 2\r\n", Line: 3}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := splitDocuments(tt.text)
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("splitDocuments(%q) mismatch (-want +got):\n%s", tt.text, diff)
-			}
-		})
-	}
-}
-
-func TestDecodeDocument(t *testing.T) {
+func TestDecodeObject(t *testing.T) {
 	const file = "f.yaml"
 	type want struct {
 		kind    string // which field of decoded is set; "" for none
@@ -52,90 +18,121 @@ func TestDecodeDocument(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		doc  document
+		doc  string
 		want want
 	}{
 		{
 			name: "configmap",
-			doc:  document{Text: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: init}\ndata: {a: b}\n", Line: 1},
+			doc:  "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: init}\ndata: {a: b}\n",
 			want: want{kind: "ConfigMap", name: "init"},
 		},
 		{
 			name: "flux kustomization",
-			doc:  document{Text: "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: k}\n", Line: 1},
+			doc:  "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: k}\n",
 			want: want{kind: "Kustomization", name: "k"},
 		},
 		{
 			name: "kustomize file is not a flux kustomization",
-			doc:  document{Text: "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [a.yaml]\n", Line: 1},
-			want: want{},
+			doc:  "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [a.yaml]\n",
+			want: want{kind: "skipped Kustomization"},
 		},
 		{
 			name: "terraform",
-			doc:  document{Text: "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata: {name: t}\n", Line: 1},
+			doc:  "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata: {name: t}\n",
 			want: want{kind: "Terraform", name: "t"},
 		},
 		{
 			name: "oci repository v1beta2",
-			doc:  document{Text: "apiVersion: source.toolkit.fluxcd.io/v1beta2\nkind: OCIRepository\nmetadata: {name: o}\n", Line: 1},
+			doc:  "apiVersion: source.toolkit.fluxcd.io/v1beta2\nkind: OCIRepository\nmetadata: {name: o}\n",
 			want: want{kind: "OCIRepository", name: "o"},
 		},
 		{
 			name: "git repository",
-			doc:  document{Text: "apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata: {name: g}\n", Line: 1},
+			doc:  "apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata: {name: g}\n",
 			want: want{kind: "GitRepository", name: "g"},
 		},
 		{
 			name: "unknown kind is ignored",
-			doc:  document{Text: "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: [1, 2]\n", Line: 1},
-			want: want{},
+			doc:  "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: [1, 2]\n",
+			want: want{kind: "skipped Deployment"},
 		},
 		{
 			name: "configmap of another group is ignored",
-			doc:  document{Text: "apiVersion: example.com/v1\nkind: ConfigMap\nmetadata: {name: c}\n", Line: 1},
-			want: want{},
+			doc:  "apiVersion: example.com/v1\nkind: ConfigMap\nmetadata: {name: c}\n",
+			want: want{kind: "skipped ConfigMap"},
 		},
-		{name: "null document", doc: document{Text: "~\n", Line: 1}, want: want{}},
 		{
-			name: "malformed, line counted from the file",
-			doc:  document{Text: "apiVersion: v1\nkind: ConfigMap\n  metadata: {}\n", Line: 10},
+			name: "secret",
+			doc:  "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {a: b}\n",
+			want: want{kind: "Secret", name: "s"},
+		},
+		{
+			name: "helm release is skipped",
+			doc:  "apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata: {name: h}\n",
+			want: want{kind: "skipped HelmRelease"},
+		},
+		{
+			name: "kind typo in a known group",
+			doc:  "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terrafrom\nmetadata: {name: t}\n",
 			want: want{problem: &diag.Problem{
 				File:    file,
-				Message: "malformed YAML at line 12: mapping values are not allowed in this context",
-				Fix:     "fix the YAML syntax at line 12 of f.yaml",
+				Object:  "Terrafrom/t",
+				Message: `kind "Terrafrom" is not a kind of the API group infra.contrib.fluxcd.io`,
+				Fix:     "write kind: Terraform in f.yaml",
 			}},
 		},
 		{
-			name: "not a mapping",
-			doc:  document{Text: "- a\n- b\n", Line: 4},
+			name: "misspelt group",
+			doc:  "apiVersion: infra.contrib.flux.io/v1alpha2\nkind: Terraform\nmetadata: {name: t}\n",
 			want: want{problem: &diag.Problem{
 				File:    file,
-				Message: "the document at line 4 is not a YAML mapping",
-				Fix:     "make the document at line 4 of f.yaml a Kubernetes object (apiVersion, kind, metadata, …) or remove it",
+				Object:  "Terraform/t",
+				Message: `apiVersion "infra.contrib.flux.io/v1alpha2": the API group infra.contrib.flux.io looks like a misspelling of infra.contrib.fluxcd.io, so the object would not be read`,
+				Fix:     "write apiVersion: infra.contrib.fluxcd.io/v1alpha2 in f.yaml",
+			}},
+		},
+		{
+			name: "version strata does not read",
+			doc:  "apiVersion: infra.contrib.fluxcd.io/v1alpha1\nkind: Terraform\nmetadata: {name: t}\n",
+			want: want{problem: &diag.Problem{
+				File:    file,
+				Object:  "Terraform/t",
+				Message: `apiVersion "infra.contrib.fluxcd.io/v1alpha1": strata reads Terraform only as infra.contrib.fluxcd.io/v1alpha2`,
+				Fix:     "write apiVersion: infra.contrib.fluxcd.io/v1alpha2 in f.yaml",
+			}},
+		},
+		{
+			name: "core kind typo",
+			doc:  "apiVersion: v1\nkind: ConfigMpa\nmetadata: {name: c}\n",
+			want: want{problem: &diag.Problem{
+				File:    file,
+				Object:  "ConfigMpa/c",
+				Message: `kind "ConfigMpa" looks like a misspelling of ConfigMap`,
+				Fix:     "write kind: ConfigMap in f.yaml",
 			}},
 		},
 		{
 			name: "field of the wrong type",
-			doc:  document{Text: "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata: {name: t}\nspec:\n  dependsOn: net\n", Line: 3},
+			doc:  "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata: {name: t}\nspec:\n  dependsOn: net\n",
 			want: want{problem: &diag.Problem{
 				File:    file,
 				Object:  "Terraform/t",
 				Message: "invalid object: spec.dependsOn is a string, want a list",
-				Fix:     "correct Terraform/t at line 3 of f.yaml to the documented shape",
+				Fix:     "correct Terraform/t in f.yaml to the documented shape",
 			}},
 		},
 		{
 			name: "no name",
-			doc:  document{Text: "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nspec: {}\n", Line: 2},
+			doc:  "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nspec: {}\n",
 			want: want{problem: &diag.Problem{
 				File:    file,
-				Message: "the Terraform at line 2 has no metadata.name",
-				Fix:     "give the Terraform at line 2 of f.yaml a metadata.name",
+				Message: "a Terraform has no metadata.name",
+				Fix:     "give the Terraform in f.yaml a metadata.name",
 			}},
 		},
 		{
 			name: "configmap value not a string",
-			doc:  document{Text: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: service-versions}\ndata:\n  version_a: 1.0\n", Line: 1},
+			doc:  "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: service-versions}\ndata:\n  version_a: 1.0\n",
 			want: want{problem: &diag.Problem{
 				File:    file,
 				Object:  "ConfigMap/service-versions",
@@ -146,7 +143,11 @@ func TestDecodeDocument(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d, p := decodeDocument(file, tt.doc)
+			var obj map[string]any
+			if err := yaml.Unmarshal([]byte(tt.doc), &obj); err != nil {
+				t.Fatal(err)
+			}
+			d, p := decodeObject(file, obj)
 			var got want
 			got.problem = p
 			switch {
@@ -160,9 +161,13 @@ func TestDecodeDocument(t *testing.T) {
 				got.kind, got.name = "OCIRepository", d.OCIRepository.Name()
 			case d.GitRepository != nil:
 				got.kind, got.name = "GitRepository", d.GitRepository.Name()
+			case d.Secret != nil:
+				got.kind, got.name = "Secret", d.Secret.Name()
+			case d.Skipped != "":
+				got.kind = "skipped " + d.Skipped
 			}
 			if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(want{})); diff != "" {
-				t.Errorf("decodeDocument(%q) mismatch (-want +got):\n%s", tt.doc.Text, diff)
+				t.Errorf("decodeObject(%q) mismatch (-want +got):\n%s", tt.doc, diff)
 			}
 		})
 	}
@@ -188,9 +193,13 @@ spec:
   writeOutputsToSecret: {name: api, outputs: [url]}
   readInputsFromSecrets: [{name: cluster, as: k8s}]
 `
-	d, p := decodeDocument("t.yaml", document{Text: text, Line: 1})
+	var obj map[string]any
+	if err := yaml.Unmarshal([]byte(text), &obj); err != nil {
+		t.Fatal(err)
+	}
+	d, p := decodeObject("t.yaml", obj)
 	if p != nil || d.Terraform == nil {
-		t.Fatalf("decodeDocument() = %v, %v, want a Terraform", d, p)
+		t.Fatalf("decodeObject() = %v, %v, want a Terraform", d, p)
 	}
 	s := d.Terraform.Spec
 	got := []any{
@@ -208,39 +217,6 @@ spec:
 		"services",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("decodeDocument(Terraform) mismatch (-want +got):\n%s", diff)
-	}
-}
-
-func TestDecodeKustomizeFile(t *testing.T) {
-	tests := []struct {
-		name        string
-		text        string
-		want        []string
-		wantProblem *diag.Problem
-	}{
-		{name: "with kind", text: "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - a.yaml\n  - b\n", want: []string{"a.yaml", "b"}},
-		{name: "without kind", text: "resources: [a.yaml]\n", want: []string{"a.yaml"}},
-		{name: "empty", text: "# nothing\n", want: nil},
-		{
-			name: "malformed",
-			text: "resources:\n- a\n b: c\n",
-			wantProblem: &diag.Problem{
-				File:    "k/kustomization.yaml",
-				Message: "malformed YAML at line 3: mapping values are not allowed in this context",
-				Fix:     "fix the YAML syntax at line 3 of k/kustomization.yaml",
-			},
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, p := decodeKustomizeFile("k/kustomization.yaml", tt.text)
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("decodeKustomizeFile(%q) mismatch (-want +got):\n%s", tt.text, diff)
-			}
-			if diff := cmp.Diff(tt.wantProblem, p); diff != "" {
-				t.Errorf("decodeKustomizeFile(%q) problem mismatch (-want +got):\n%s", tt.text, diff)
-			}
-		})
+		t.Errorf("decodeObject(Terraform) mismatch (-want +got):\n%s", diff)
 	}
 }

@@ -27,6 +27,7 @@ func (l *loader) buildStack(k *kustomization, tf *terraform) *built {
 		ForceUnlock:       tf.Spec.Tfstate.ForceUnlock,
 	}
 	b := &built{stack: s, tf: tf, k: k}
+	l.checkTerraformFields(tf)
 	switch s.ForceUnlock {
 	case "", "no", "auto":
 	default:

@@ -1,11 +1,14 @@
 package environment
 
 import (
-	"bytes"
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
+
+	"github.com/fluxcd/pkg/kustomize"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/kustomize/api/provider"
+	"sigs.k8s.io/kustomize/api/resource"
 
 	"github.com/strata-iac/strata/orchestrator/diag"
 )
@@ -16,101 +19,6 @@ var varName = regexp.MustCompile(`^[_a-zA-Z][_a-zA-Z0-9]*$`)
 // ValidVarName reports whether name may be used as a postBuild
 // substitution variable.
 func ValidVarName(name string) bool { return varName.MatchString(name) }
-
-// Substitute applies Flux's postBuild variable substitution to text:
-//
-//   - ${name} is replaced by the variable's value;
-//   - ${name:=default} and ${name:-default} by the value, or default when
-//     the variable is undefined or empty;
-//   - $${ is an escape and becomes a literal ${, so $${name} stays ${name};
-//   - anything else, including $name and ${…} that is not one of the
-//     forms above, is left as it is.
-//
-// Names match [_a-zA-Z][_a-zA-Z0-9]*. A variable that is undefined and has
-// no default is left in the text unreplaced, and its name is returned in
-// missing (in order of first use, without duplicates).
-func Substitute(text string, vars map[string]string) (out string, missing []string) {
-	if !strings.Contains(text, "$") {
-		return text, nil
-	}
-	var b strings.Builder
-	b.Grow(len(text))
-	seen := map[string]bool{}
-	// closeAt caches the index of the next "}", so that text full of "${"
-	// is still read in linear time.
-	closeAt := -1
-	i := 0
-	for i < len(text) {
-		j := strings.IndexByte(text[i:], '$')
-		if j < 0 {
-			b.WriteString(text[i:])
-			break
-		}
-		j += i
-		b.WriteString(text[i:j])
-		rest := text[j:]
-		if strings.HasPrefix(rest, "$${") {
-			b.WriteString("${")
-			i = j + 3
-			continue
-		}
-		if !strings.HasPrefix(rest, "${") {
-			b.WriteByte('$')
-			i = j + 1
-			continue
-		}
-		if closeAt < j {
-			closeAt = len(text)
-			if k := strings.IndexByte(rest, '}'); k >= 0 {
-				closeAt = j + k
-			}
-		}
-		if closeAt == len(text) {
-			// No reference can end any more; only escapes are left.
-			b.WriteString(strings.ReplaceAll(rest, "$${", "${"))
-			break
-		}
-		end := closeAt - j
-		name, def, hasDef, ok := parseReference(rest[2:end])
-		if !ok {
-			b.WriteByte('$')
-			i = j + 1
-			continue
-		}
-		v, defined := vars[name]
-		switch {
-		case defined && (v != "" || !hasDef):
-			b.WriteString(v)
-		case hasDef:
-			b.WriteString(def)
-		default:
-			b.WriteString(rest[:end+1])
-			if !seen[name] {
-				seen[name] = true
-				missing = append(missing, name)
-			}
-		}
-		i = j + end + 1
-	}
-	return b.String(), missing
-}
-
-// parseReference parses the inside of ${…}: name, name:=default or
-// name:-default.
-func parseReference(expr string) (name, def string, hasDef, ok bool) {
-	name = expr
-	if k := strings.Index(expr, ":"); k >= 0 {
-		op := expr[k:]
-		if !strings.HasPrefix(op, ":=") && !strings.HasPrefix(op, ":-") {
-			return "", "", false, false
-		}
-		name, def, hasDef = expr[:k], op[2:], true
-	}
-	if !varName.MatchString(name) {
-		return "", "", false, false
-	}
-	return name, def, hasDef, true
-}
 
 // substitutionVars collects the variables of a Kustomization's postBuild:
 // the substituteFrom ConfigMaps in order (later ones win), then the
@@ -150,20 +58,36 @@ func (l *loader) substitutionVars(k *kustomization) map[string]string {
 				vars[name] = strings.ReplaceAll(v, "\n", "")
 			}
 		case kindSecret:
-			if !ref.Optional {
-				l.problem(diag.Problem{
-					File:    k.File,
-					Object:  k.ref(),
-					Message: "postBuild.substituteFrom of kind Secret is not supported; use a ConfigMap",
-					Fix:     fmt.Sprintf("move the values of Secret %s into a ConfigMap and list that ConfigMap instead", ref.Name),
-				})
+			sec := l.secret(k.Group, ref.Name)
+			if sec == nil {
+				if !ref.Optional {
+					l.problem(diag.Problem{
+						File:    k.File,
+						Object:  k.ref(),
+						Message: fmt.Sprintf("postBuild.substituteFrom names Secret %q, which does not exist", ref.Name),
+						Fix:     fmt.Sprintf("create Secret %s in %s, or mark the entry optional: true", ref.Name, l.scopeDirs(k.Group)),
+					})
+				}
+				continue
+			}
+			for name, v := range sec.Data {
+				if !ValidVarName(name) {
+					l.problem(diag.Problem{
+						File:    sec.File,
+						Object:  sec.ref(),
+						Message: fmt.Sprintf("key %q is not a valid substitution variable name, and the Secret is used in postBuild.substituteFrom", name),
+						Fix:     fmt.Sprintf("rename the key to match [_a-zA-Z][_a-zA-Z0-9]*, e.g. %q", validName(name)),
+					})
+					continue
+				}
+				vars[name] = strings.ReplaceAll(v, "\n", "")
 			}
 		default:
 			l.problem(diag.Problem{
 				File:    k.File,
 				Object:  k.ref(),
-				Message: fmt.Sprintf("postBuild.substituteFrom entry %q is of kind %q; only ConfigMap is supported", ref.Name, ref.Kind),
-				Fix:     "set the substituteFrom entry's kind to ConfigMap",
+				Message: fmt.Sprintf("postBuild.substituteFrom entry %q is of kind %q; Flux reads ConfigMap or Secret", ref.Name, ref.Kind),
+				Fix:     "set the substituteFrom entry's kind to ConfigMap or Secret",
 			})
 		}
 	}
@@ -196,47 +120,85 @@ func validName(name string) string {
 	return string(b)
 }
 
-// substituteDocument applies a Kustomization's variables to one document of
-// a file under its spec.path, unless the object turns substitution off with
-// the annotation kustomize.toolkit.fluxcd.io/substitute: disabled. Each
-// variable that is missing is a problem.
-func (l *loader) substituteDocument(k *kustomization, file string, doc document, vars map[string]string) document {
-	m, content, ok := peekMeta(doc)
-	if ok && m.Metadata.Annotations[annotationSubstitute] == "disabled" {
-		return doc
+// substituteObject runs Flux's postBuild substitution on one rendered
+// object with fluxcd/pkg/kustomize, strictly: a variable that is missing
+// and has no default is a problem naming it. An object annotated or
+// labelled kustomize.toolkit.fluxcd.io/substitute: disabled is left as it
+// is. As kustomize-controller does, nothing is substituted when the
+// Kustomization has no postBuild or no variables.
+//
+// On a problem the object comes back unsubstituted, so that the rest of it
+// is still checked; the environment has a problem and will not run.
+func (l *loader) substituteObject(k *kustomization, o renderedObject, vars map[string]string) (renderedObject, bool) {
+	if k.Spec.PostBuild == nil || len(vars) == 0 {
+		return o, true
 	}
-	out, missing := Substitute(doc.Text, vars)
-	if ok {
-		// Flux substitutes the built manifests, which have lost their
-		// comments: a reference in a comment is no missing variable.
-		missing = slices.DeleteFunc(missing, func(name string) bool {
-			return !bytes.Contains(content, []byte("${"+name))
-		})
+	sub := make(map[string]any, len(vars))
+	for n, v := range vars {
+		sub[n] = v
 	}
-	if len(missing) == 0 {
-		return document{Text: out, Line: doc.Line}
+	spec := unstructured.Unstructured{Object: map[string]any{
+		"spec": map[string]any{"postBuild": map[string]any{"substitute": sub}},
+	}}
+	// Substitute the resource as built, as kustomize-controller does. Its
+	// YAML has lost the files' quotes: a value that reads as another YAML
+	// type (yes, 1.0) or syntax (">= 1") after substitution is that, in
+	// Flux as here.
+	res, err := o.res, error(nil)
+	if res == nil {
+		res, err = provider.NewDefaultDepProvider().GetResourceFactory().FromMap(o.Object)
 	}
+	if err == nil {
+		var out *resource.Resource
+		out, err = kustomize.SubstituteVariables(l.ctx, nil, spec, res,
+			kustomize.SubstituteWithDryRun(true), kustomize.SubstituteWithStrict(true))
+		if err == nil {
+			if out == nil {
+				return o, true
+			}
+			var m map[string]any
+			if m, err = out.Map(); err == nil {
+				return renderedObject{File: o.File, Object: m}, true
+			}
+		}
+	}
+	l.problem(l.substitutionProblem(k, o, err))
+	return o, true
+}
+
+// notSet matches the library's error for a variable that is missing.
+var notSet = regexp.MustCompile(`variable not set \(strict mode\): "([^"]*)"`)
+
+// substitutionProblem maps a substitution error onto a problem of the
+// object's file.
+func (l *loader) substitutionProblem(k *kustomization, o renderedObject, err error) diag.Problem {
 	object := ""
-	if ok && m.Kind != "" && m.Metadata.Name != "" {
-		object = m.ref()
+	if u := (unstructured.Unstructured{Object: o.Object}); u.GetKind() != "" && u.GetName() != "" {
+		object = u.GetKind() + "/" + u.GetName()
 	}
-	target := "ConfigMap " + InitConfigMap + " (and list it in postBuild.substituteFrom)"
-	if pb := k.Spec.PostBuild; pb != nil {
+	if m := notSet.FindStringSubmatch(err.Error()); m != nil {
+		target := "ConfigMap " + InitConfigMap + " (and list it in postBuild.substituteFrom)"
 		first := true
-		for _, ref := range pb.SubstituteFrom {
+		for _, ref := range k.Spec.PostBuild.SubstituteFrom {
 			if ref.Kind == kindConfigMap && (first || ref.Name == InitConfigMap) {
 				target, first = "ConfigMap "+ref.Name, false
 			}
 		}
-	}
-	for _, name := range missing {
-		l.problem(diag.Problem{
-			File:    file,
+		return diag.Problem{
+			File:    o.File,
 			Object:  object,
-			Message: fmt.Sprintf("variable %q is not defined", name),
+			Message: fmt.Sprintf("variable %q is not defined", m[1]),
 			Fix: fmt.Sprintf("add it to postBuild.substitute of Kustomization %s in %s or to %s, or give a default with ${%s:=value}",
-				k.Name(), k.File, target, name),
-		})
+				k.Name(), k.File, target, m[1]),
+		}
 	}
-	return document{Text: out, Line: doc.Line}
+	msg := strings.TrimPrefix(err.Error(), "envsubst error: ")
+	msg = strings.TrimPrefix(msg, "variable substitution failed: ")
+	return diag.Problem{
+		File:    o.File,
+		Object:  object,
+		Message: fmt.Sprintf("postBuild substitution of Kustomization %s failed: %s", k.Name(), msg),
+		Fix: fmt.Sprintf("write variables as ${name} or ${name:=default} with names matching [_a-zA-Z][_a-zA-Z0-9]*, write a literal ${ as $${, or annotate the object %s: disabled, in %s",
+			annotationSubstitute, o.File),
+	}
 }

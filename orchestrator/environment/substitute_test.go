@@ -10,91 +10,118 @@ import (
 	"github.com/strata-iac/strata/orchestrator/diag"
 )
 
-func TestSubstitute(t *testing.T) {
+// substituteValue runs Flux's postBuild substitution over a ConfigMap whose
+// value is text, as a Kustomization with vars would, and returns the value
+// and the problems.
+func substituteValue(t testing.TB, text string, vars map[string]string, annotations map[string]any) (string, diag.Problems) {
+	t.Helper()
+	l := newLoader(context.Background(), "/repo", "environments/c/e")
+	k := &kustomization{}
+	k.Kind, k.Metadata.Name, k.File = kindKustomization, "app", "environments/c/e/app.yaml"
+	k.Spec.PostBuild = &postBuild{Substitute: vars}
+	meta := map[string]any{"name": "cm"}
+	if annotations != nil {
+		meta["annotations"] = annotations
+	}
+	o := renderedObject{File: "apps/cm.yaml", Object: map[string]any{
+		"apiVersion": "v1", "kind": "ConfigMap", "metadata": meta, "data": map[string]any{"v": text},
+	}}
+	out, _ := l.substituteObject(k, o, vars)
+	data, _ := out.Object["data"].(map[string]any)
+	v, _ := data["v"].(string)
+	return v, l.sortedProblems()
+}
+
+func TestSubstituteObject(t *testing.T) {
 	vars := map[string]string{
 		"region":   "eu-central-1",
 		"clientId": "acme",
 		"empty":    "",
 		"_x1":      "under",
 	}
+	badFix := "write variables as ${name} or ${name:=default} with names matching [_a-zA-Z][_a-zA-Z0-9]*, write a literal ${ as $${, or annotate the object kustomize.toolkit.fluxcd.io/substitute: disabled, in apps/cm.yaml"
+	bad := func(msg string) diag.Problems {
+		return diag.Problems{{File: "apps/cm.yaml", Object: "ConfigMap/cm", Message: "postBuild substitution of Kustomization app failed: " + msg, Fix: badFix}}
+	}
 	tests := []struct {
-		name        string
-		text        string
-		want        string
-		wantMissing []string
+		name         string
+		text         string
+		annotations  map[string]any
+		want         string
+		wantProblems diag.Problems
 	}{
-		{name: "no variables", text: "kind: Terraform\n", want: "kind: Terraform\n"},
+		{name: "no variables", text: "kind: Terraform", want: "kind: Terraform"},
 		{name: "plain", text: "region: ${region}", want: "region: eu-central-1"},
 		{name: "several in one line", text: "${clientId}-${region}", want: "acme-eu-central-1"},
 		{name: "underscore name", text: "${_x1}", want: "under"},
 		{name: "default unused", text: "${region:=us-east-1}", want: "eu-central-1"},
 		{name: "default used", text: "${zone:=a}", want: "a"},
-		{name: "dash default used", text: "${zone:-b}", want: "b"},
-		{name: "empty default", text: "[${zone:=}]", want: "[]"},
 		{name: "default for empty value", text: "${empty:=fallback}", want: "fallback"},
 		{name: "empty value without default", text: "[${empty}]", want: "[]"},
-		{name: "default with colon", text: "${zone:=a:b}", want: "a:b"},
 		{name: "escaped", text: "$${region}", want: "${region}"},
 		{name: "escaped missing", text: "$${nothing}", want: "${nothing}"},
-		{name: "escape then variable", text: "$${a}${region}", want: "${a}eu-central-1"},
-		{name: "dollar name is left", text: "$region $", want: "$region $"},
-		{name: "double dollar without brace", text: "cost: $$5", want: "cost: $$5"},
-		{name: "not a name", text: "${var.region} ${1x} ${}", want: "${var.region} ${1x} ${}"},
-		{name: "other operator is left", text: "${region:?unset}", want: "${region:?unset}"},
-		{name: "unclosed", text: "${region", want: "${region"},
-		{name: "unclosed with escapes", text: "${a $${b $$${c", want: "${a ${b $${c"},
-		{name: "escape before last close", text: "$${a ${region}", want: "${a eu-central-1"},
-		{name: "inner reference", text: "${ ${region} }", want: "${ eu-central-1 }"},
+		{name: "dollar name is left", text: "$region", want: "$region"},
 		{
-			name:        "missing",
-			text:        "${zone} ${zone} ${rack}",
-			want:        "${zone} ${zone} ${rack}",
-			wantMissing: []string{"zone", "rack"},
+			name:        "disabled by annotation",
+			text:        "${nothing} ${environment",
+			annotations: map[string]any{"kustomize.toolkit.fluxcd.io/substitute": "disabled"},
+			want:        "${nothing} ${environment",
+		},
+		{
+			name:         "unclosed",
+			text:         "${environment",
+			want:         "${environment",
+			wantProblems: bad("missing closing brace"),
+		},
+		{
+			name:         "dash in a name",
+			text:         "${env-ironment}",
+			want:         "${env-ironment}",
+			wantProblems: bad("missing closing brace"),
+		},
+		{
+			name: "missing",
+			text: "${zone}",
+			want: "${zone}",
+			wantProblems: diag.Problems{{
+				File: "apps/cm.yaml", Object: "ConfigMap/cm", Message: `variable "zone" is not defined`,
+				Fix: "add it to postBuild.substitute of Kustomization app in environments/c/e/app.yaml or to ConfigMap init (and list it in postBuild.substituteFrom), or give a default with ${zone:=value}",
+			}},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, missing := Substitute(tt.text, vars)
-			if got != tt.want || !cmp.Equal(missing, tt.wantMissing) {
-				t.Errorf("Substitute(%q) = %q, %q, want %q, %q", tt.text, got, missing, tt.want, tt.wantMissing)
+			got, ps := substituteValue(t, tt.text, vars, tt.annotations)
+			if got != tt.want {
+				t.Errorf("substituteObject(%q) = %q, want %q", tt.text, got, tt.want)
+			}
+			if diff := cmp.Diff(tt.wantProblems, ps); diff != "" {
+				t.Errorf("substituteObject(%q) problems mismatch (-want +got):\n%s", tt.text, diff)
 			}
 		})
 	}
 }
 
+// FuzzSubstitute feeds arbitrary text through Flux's postBuild
+// substitution as strata calls it. It must never panic; every problem
+// names the object's file; text without "$" comes back unchanged.
 func FuzzSubstitute(f *testing.F) {
 	for _, s := range []string{
 		"", "plain", "${a}", "${a:=b}", "${a:-b}", "$${a}", "$$", "$", "${", "${}", "${a", "x${a}y${b:=c}z",
-		"${ ${a} }", "$${a${b}}", "value: ${zone:=eu}\n---\nkind: X",
+		"${ ${a} }", "$${a${b}}", "value: ${zone:=eu}\n---\nkind: X", "${env-ironment}",
 	} {
 		f.Add(s)
 	}
 	vars := map[string]string{"a": "A", "b": "", "zone": "z"}
 	f.Fuzz(func(t *testing.T, text string) {
-		got, missing := Substitute(text, vars)
-		if !strings.Contains(text, "$") {
-			if got != text || missing != nil {
-				t.Errorf("Substitute(%q) = %q, %q, want the text unchanged", text, got, missing)
+		got, ps := substituteValue(t, text, vars, nil)
+		for _, p := range ps {
+			if p.File != "apps/cm.yaml" {
+				t.Errorf("substituteObject(%q) problem names file %q, want apps/cm.yaml", text, p.File)
 			}
 		}
-		for _, m := range missing {
-			if !ValidVarName(m) {
-				t.Errorf("Substitute(%q) reported missing variable %q, not a valid name", text, m)
-			}
-			if !strings.Contains(got, "${"+m) {
-				t.Errorf("Substitute(%q) = %q, lost the reference to missing %q", text, got, m)
-			}
-		}
-		// With every variable defined, nothing is missing.
-		all := map[string]string{}
-		for k, v := range vars {
-			all[k] = v
-		}
-		for _, m := range missing {
-			all[m] = "v"
-		}
-		if _, again := Substitute(text, all); len(again) != 0 {
-			t.Errorf("Substitute(%q) with %q defined still misses %q", text, missing, again)
+		if !strings.Contains(text, "$") && len(ps) == 0 && got != text {
+			t.Errorf("substituteObject(%q) = %q, want the text unchanged", text, got)
 		}
 	})
 }

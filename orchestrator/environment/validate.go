@@ -2,7 +2,6 @@ package environment
 
 import (
 	"fmt"
-	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -18,33 +17,23 @@ func duplicateObject(o, prev *object, where string) diag.Problem {
 	return diag.Problem{
 		File:    o.File,
 		Object:  o.ref(),
-		Message: fmt.Sprintf("%s is defined twice %s: also at line %d of %s", o.ref(), where, prev.Line, prev.File),
+		Message: fmt.Sprintf("%s is defined twice %s: also in %s", o.ref(), where, prev.File),
 		Fix:     fmt.Sprintf("rename or remove one of the two %s objects named %s", o.Kind, o.Name()),
 	}
 }
 
-// checkInit checks the init ConfigMap at the environment's root and takes
-// the client, environment name, class and strata's settings from it.
+// checkInit checks the init ConfigMap at the entry directory's top level,
+// when there is one, and takes the client, environment name, class and
+// strata's settings from it.
 func (l *loader) checkInit() {
 	l.env.Settings = DefaultSettings(l.root)
-	file := l.rel(l.dir, InitFile)
-	keys := "clientId, environment, environmentClass (prod or non-prod), region and domain"
 	cm := l.configMaps[""][InitConfigMap]
 	if cm == nil {
-		if _, err := os.Stat(l.abs(file)); err != nil {
-			l.problem(diag.Problem{
-				File:    file,
-				Message: InitFile + " is missing",
-				Fix:     fmt.Sprintf("create %s with a ConfigMap named %s whose data holds %s", file, InitConfigMap, keys),
-			})
-			return
-		}
-		l.problem(diag.Problem{
-			File:    file,
-			Object:  kindConfigMap + "/" + InitConfigMap,
-			Message: fmt.Sprintf("there is no ConfigMap named %s", InitConfigMap),
-			Fix:     fmt.Sprintf("add a ConfigMap named %s to %s whose data holds %s", InitConfigMap, file, keys),
-		})
+		// The init ConfigMap is optional: without it, the names are the
+		// directories' and the class is non-prod.
+		l.env.Class = ClassNonProd
+		l.env.Notes = append(l.env.Notes, fmt.Sprintf("no ConfigMap %s in %s/: client %q and environment %q are named after the directories, and the environment class is %s",
+			InitConfigMap, l.dir, l.env.Client, l.env.Name, ClassNonProd))
 		return
 	}
 	l.env.Init = cm.Data
@@ -137,9 +126,6 @@ func (l *loader) validateStacks() {
 		if a.tf.File != b.tf.File {
 			return a.tf.File < b.tf.File
 		}
-		if a.tf.Line != b.tf.Line {
-			return a.tf.Line < b.tf.Line
-		}
 		return a.k.Name() < b.k.Name()
 	})
 	byName := map[string]*built{}
@@ -159,7 +145,7 @@ func (l *loader) validateStacks() {
 			l.problem(diag.Problem{
 				File:    b.tf.File,
 				Object:  b.tf.ref(),
-				Message: fmt.Sprintf("stack name %q is used twice: here (via Kustomization %s) and at line %d of %s (via Kustomization %s)", b.stack.Name, b.k.Name(), prev.tf.Line, prev.tf.File, prev.k.Name()),
+				Message: fmt.Sprintf("stack name %q is used twice: here (via Kustomization %s) and in %s (via Kustomization %s)", b.stack.Name, b.k.Name(), prev.tf.File, prev.k.Name()),
 				Fix:     "rename one of the two Terraform objects (metadata.name) or drop one of the Kustomizations; stack names are unique in an environment",
 			})
 			continue

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/diag"
 )
 
@@ -51,23 +52,6 @@ func TestLoadProblems(t *testing.T) {
 				File:    appFile,
 				Message: "malformed YAML at line 17: mapping values are not allowed in this context",
 				Fix:     "fix the YAML syntax at line 17 of " + appFile,
-			}},
-		},
-		{
-			fixture: "missing_init",
-			want: diag.Problems{{
-				File:    initFile,
-				Message: "init.yaml is missing",
-				Fix:     "create " + initFile + " with a ConfigMap named init whose data holds clientId, environment, environmentClass (prod or non-prod), region and domain",
-			}},
-		},
-		{
-			fixture: "init_without_configmap",
-			want: diag.Problems{{
-				File:    initFile,
-				Object:  initCM,
-				Message: "there is no ConfigMap named init",
-				Fix:     "add a ConfigMap named init to " + initFile + " whose data holds clientId, environment, environmentClass (prod or non-prod), region and domain",
 			}},
 		},
 		{
@@ -296,7 +280,7 @@ func TestLoadProblems(t *testing.T) {
 			want: diag.Problems{{
 				File:    "flux-apps/other/terraform.yaml",
 				Object:  appT,
-				Message: `stack name "app" is used twice: here (via Kustomization other) and at line 1 of flux-apps/app/terraform.yaml (via Kustomization app)`,
+				Message: `stack name "app" is used twice: here (via Kustomization other) and in flux-apps/app/terraform.yaml (via Kustomization app)`,
 				Fix:     "rename one of the two Terraform objects (metadata.name) or drop one of the Kustomizations; stack names are unique in an environment",
 			}},
 		},
@@ -346,9 +330,9 @@ func TestLoadProblems(t *testing.T) {
 					Fix:     "name one of the environment's Kustomizations (app) or remove the entry",
 				},
 				{
-					File:    envDir + "/apps/broken.yaml",
+					File:    envDir + "/broken/broken.yaml",
 					Message: "malformed YAML at line 4: found character that cannot start any token",
-					Fix:     "fix the YAML syntax at line 4 of " + envDir + "/apps/broken.yaml",
+					Fix:     "fix the YAML syntax at line 4 of " + envDir + "/broken/broken.yaml",
 				},
 				{
 					File:    initFile,
@@ -380,7 +364,7 @@ func TestLoadProblems(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.fixture, func(t *testing.T) {
 			dir := filepath.Join("testdata", tt.fixture, envDir)
-			got := loadProblems(t, filepath.Join("testdata", tt.fixture))
+			got := loadProblems(t, testkit.Copy(t, filepath.Join("testdata", tt.fixture)))
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("Load(%q) = %v, want %v; diff (-want +got):\n%s", dir, got, tt.want, diff)
 			}
@@ -478,8 +462,9 @@ data: {clientId: acme, environment: stage, environmentClass: prod, region: eu-ce
 			},
 			want: diag.Problems{{
 				File:    kzFile,
+				Object:  appK,
 				Message: `resources names "gone.yaml", which does not exist`,
-				Fix:     "create flux-apps/app/gone.yaml or remove it from the resources of " + kzFile,
+				Fix:     "create flux-apps/app/gone.yaml or remove it from the resources of " + kzFile + " (Kustomization app in " + appFile + ")",
 			}},
 		},
 		{
@@ -487,18 +472,32 @@ data: {clientId: acme, environment: stage, environmentClass: prod, region: eu-ce
 			changes: map[string]string{kzFile: "resources: [terraform.yaml, 'https://example.com/x.yaml']\n"},
 			want: diag.Problems{{
 				File:    kzFile,
-				Message: `resources names the remote resource "https://example.com/x.yaml", which strata does not read`,
-				Fix:     "copy the resource into the repository and list its file in " + kzFile,
+				Message: `"https://example.com/x.yaml" is a remote base, which strata does not fetch: a run must be reproducible from the checkout`,
+				Fix:     "copy the resource into the repository and refer to it by a relative path in " + kzFile,
 			}},
 		},
 		{
-			name: "kustomization.yaml reads a sub-directory",
+			name: "kustomization.yaml reads a sub-directory with a kustomization file",
 			changes: map[string]string{
-				kzFile:                         "resources: [sub]\n",
-				appTF:                          "",
-				"flux-apps/app/sub/tf.yaml":    baseRepo[appTF],
-				"flux-apps/app/sub/other.yaml": "kind: Unknown\n",
+				kzFile:                                 "resources: [sub]\n",
+				appTF:                                  "",
+				"flux-apps/app/sub/kustomization.yaml": "resources: [tf.yaml]\n",
+				"flux-apps/app/sub/tf.yaml":            baseRepo[appTF],
 			},
+		},
+		{
+			name: "kustomization.yaml reads a sub-directory without one (kustomize refuses it)",
+			changes: map[string]string{
+				kzFile:                      "resources: [sub]\n",
+				appTF:                       "",
+				"flux-apps/app/sub/tf.yaml": baseRepo[appTF],
+			},
+			want: diag.Problems{{
+				File:    "flux-apps/app/sub",
+				Object:  appK,
+				Message: "flux-apps/app/sub/ is listed as a resource but has no kustomization file",
+				Fix:     "add a kustomization.yaml to flux-apps/app/sub/ that lists its manifests, or list the files themselves (Kustomization app in " + appFile + ")",
+			}},
 		},
 		{
 			name: "kustomization from another source",
@@ -513,25 +512,92 @@ data: {clientId: acme, environment: stage, environmentClass: prod, region: eu-ce
 			}},
 		},
 		{
-			name: "duplicate kustomization and configmap",
+			name: "a key given twice",
 			changes: map[string]string{
-				envDir + "/apps/again.yaml": baseRepo[appFile] + "---\n" + baseRepo[initFile],
-				envDir + "/apps/cm.yaml":    "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: init}\n",
+				appTF: "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata:\n  name: app\n  name: other\nspec:\n  path: ./flux-apps/app\n  sourceRef: {kind: GitRepository, name: flux-system}\n",
 			},
-			want: diag.Problems{
-				{
-					File:    appFile,
-					Object:  appK,
-					Message: "Kustomization/app is defined twice in this environment: also at line 1 of " + envDir + "/apps/again.yaml",
-					Fix:     "rename or remove one of the two Kustomization objects named app",
-				},
-				{
-					File:    envDir + "/apps/cm.yaml",
-					Object:  initCM,
-					Message: "ConfigMap/init is defined twice in the same directory: also at line 10 of " + envDir + "/apps/again.yaml",
-					Fix:     "rename or remove one of the two ConfigMap objects named init",
-				},
+			want: diag.Problems{{
+				File:    appTF,
+				Message: `key "name" is given twice in one mapping, at line 4 and at line 5`,
+				Fix:     `keep one "name" key at line 4 or 5 of ` + appTF + ": Kubernetes refuses a duplicate key, and kustomize would keep only the last",
+			}},
+		},
+		{
+			name:    "a key given twice in the entry directory",
+			changes: map[string]string{initFile: baseRepo[initFile] + "data: {}\n"},
+			want: diag.Problems{{
+				File:    appFile,
+				Object:  appK,
+				Message: `postBuild.substituteFrom names ConfigMap "init", which does not exist`,
+				Fix:     "create ConfigMap init in " + envDir + "/apps/ or " + envDir + "/, or mark the entry optional: true",
+			}, {
+				File:    initFile,
+				Message: `key "data" is given twice in one mapping, at line 4 and at line 5`,
+				Fix:     `keep one "data" key at line 4 or 5 of ` + initFile + ": Kubernetes refuses a duplicate key, and kustomize would keep only the last",
+			}},
+		},
+		{
+			name:    "kind typo",
+			changes: map[string]string{appTF: strings.Replace(baseRepo[appTF], "kind: Terraform", "kind: Terrafrom", 1)},
+			want: diag.Problems{{
+				File:    appTF,
+				Object:  "Terrafrom/app",
+				Message: `kind "Terrafrom" is not a kind of the API group infra.contrib.fluxcd.io`,
+				Fix:     "write kind: Terraform in " + appTF,
+			}},
+		},
+		{
+			name:    "apiVersion typo",
+			changes: map[string]string{appTF: strings.Replace(baseRepo[appTF], "infra.contrib.fluxcd.io", "infra.contrib.flux.io", 1)},
+			want: diag.Problems{{
+				File:    appTF,
+				Object:  appT,
+				Message: `apiVersion "infra.contrib.flux.io/v1alpha2": the API group infra.contrib.flux.io looks like a misspelling of infra.contrib.fluxcd.io, so the object would not be read`,
+				Fix:     "write apiVersion: infra.contrib.fluxcd.io/v1alpha2 in " + appTF,
+			}},
+		},
+		{
+			name:    "substitution left unclosed",
+			changes: map[string]string{appTF: strings.Replace(baseRepo[appTF], "${region}", "${region", 1)},
+			want: diag.Problems{{
+				File:    appTF,
+				Object:  appT,
+				Message: "postBuild substitution of Kustomization app failed: missing closing brace",
+				Fix:     "write variables as ${name} or ${name:=default} with names matching [_a-zA-Z][_a-zA-Z0-9]*, write a literal ${ as $${, or annotate the object kustomize.toolkit.fluxcd.io/substitute: disabled, in " + appTF,
+			}},
+		},
+		{
+			name:    "substitution of a name with a dash",
+			changes: map[string]string{appTF: strings.Replace(baseRepo[appTF], "${region}", "${env-ironment}", 1)},
+			want: diag.Problems{{
+				File:    appTF,
+				Object:  appT,
+				Message: "postBuild substitution of Kustomization app failed: missing closing brace",
+				Fix:     "write variables as ${name} or ${name:=default} with names matching [_a-zA-Z][_a-zA-Z0-9]*, write a literal ${ as $${, or annotate the object kustomize.toolkit.fluxcd.io/substitute: disabled, in " + appTF,
+			}},
+		},
+		{
+			name: "duplicate object in one build (kustomize refuses it)",
+			changes: map[string]string{
+				envDir + "/apps/again.yaml": baseRepo[appFile],
 			},
+			want: diag.Problems{{
+				File:    envDir + "/apps",
+				Message: "Kustomization/app is defined twice under " + envDir + "/apps/",
+				Fix:     "rename or remove one of the two Kustomization objects named app",
+			}},
+		},
+		{
+			name: "duplicate kustomization in two groups",
+			changes: map[string]string{
+				envDir + "/other/again.yaml": baseRepo[appFile],
+			},
+			want: diag.Problems{{
+				File:    envDir + "/other/again.yaml",
+				Object:  appK,
+				Message: "Kustomization/app is defined twice in this environment: also in " + appFile,
+				Fix:     "rename or remove one of the two Kustomization objects named app",
+			}},
 		},
 		{
 			name: "varsKeys names a missing key",

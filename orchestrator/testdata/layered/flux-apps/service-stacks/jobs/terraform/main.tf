@@ -26,7 +26,9 @@ resource "terraform_data" "jobs" {
 
   lifecycle {
     precondition {
-      condition     = var.fail != "yes"
+      # Flux substitutes the built YAML, where ${jobsFail} = yes becomes the
+      # YAML boolean true: either means fail.
+      condition     = !contains(["yes", "true"], var.fail)
       error_message = "jobs was told to fail."
     }
   }

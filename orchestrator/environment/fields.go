@@ -1,0 +1,200 @@
+package environment
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/strata-iac/strata/orchestrator/diag"
+)
+
+// A fieldRule decides one field of a Terraform object's spec: it returns
+// why strata refuses the value, or "" when strata honours it (perhaps with
+// a difference the README states).
+type fieldRule func(v any) string
+
+// honoured accepts any value.
+func honoured(any) string { return "" }
+
+// refused refuses any value but the field's zero value.
+func refused(why string) fieldRule {
+	return func(v any) string {
+		if isZero(v) {
+			return ""
+		}
+		return why
+	}
+}
+
+// isZero reports whether a decoded JSON value is its type's zero value.
+func isZero(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case bool:
+		return !x
+	case string:
+		return x == ""
+	case float64:
+		return x == 0
+	case int64:
+		return x == 0
+	case []any:
+		return len(x) == 0
+	case map[string]any:
+		for _, e := range x {
+			if !isZero(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// subFields applies rules to the fields of a mapping; a field with no rule
+// is refused as unknown.
+func subFields(field string, rules map[string]fieldRule) fieldRule {
+	return func(v any) string {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return ""
+		}
+		for _, k := range sortedKeys(m) {
+			rule, ok := rules[k]
+			if !ok {
+				return fmt.Sprintf("%s.%s is not a field of the Tofu Controller's Terraform", field, k)
+			}
+			if why := rule(m[k]); why != "" {
+				return why
+			}
+		}
+		return ""
+	}
+}
+
+// noKubernetes is the reason for the fields of things that exist only in a
+// cluster.
+const noKubernetes = "strata runs tofu itself, with no Kubernetes cluster: "
+
+// terraformFields decides every field of the Tofu Controller's
+// TerraformSpec (infra.contrib.fluxcd.io/v1alpha2). The README has one row
+// per field; a field that is not here is not a Tofu Controller field.
+var terraformFields = map[string]fieldRule{
+	"approvePlan": honoured,
+	"destroy":     refused("spec.destroy is not supported yet: remove the stack from the repository to destroy it, through policy"),
+	"backendConfig": subFields("spec.backendConfig", map[string]fieldRule{
+		"customConfiguration": honoured,
+		"disable":             refused("spec.backendConfig.disable is not supported: strata gives every stack a backend (local state, the init key stateBackend, or customConfiguration)"),
+		"secretSuffix":        refused(noKubernetes + "spec.backendConfig.secretSuffix names a Kubernetes state Secret; use customConfiguration or the init key stateBackend"),
+		"inClusterConfig":     refused(noKubernetes + "spec.backendConfig.inClusterConfig has no meaning"),
+		"configPath":          refused(noKubernetes + "spec.backendConfig.configPath names a kubeconfig for the Kubernetes backend; use customConfiguration"),
+		"labels":              refused(noKubernetes + "spec.backendConfig.labels label a Kubernetes state Secret"),
+	}),
+	"backendConfigsFrom": refused("spec.backendConfigsFrom is not supported: write the backend in spec.backendConfig.customConfiguration"),
+	"cloud":              refused("spec.cloud (Terraform Cloud) is not supported: use spec.backendConfig.customConfiguration"),
+	"workspace": func(v any) string {
+		if s, _ := v.(string); s == "" || s == "default" {
+			return ""
+		}
+		return "spec.workspace other than default is not supported yet"
+	},
+	"vars": func(v any) string {
+		list, _ := v.([]any)
+		for _, e := range list {
+			if m, ok := e.(map[string]any); ok && !isZero(m["valueFrom"]) {
+				return "spec.vars[].valueFrom is not supported yet: use spec.varsFrom with a ConfigMap, or spec.readInputsFromSecrets for another stack's outputs"
+			}
+		}
+		return ""
+	},
+	"varsFrom":              honoured,
+	"values":                refused("spec.values is not supported yet: pass the values as spec.vars"),
+	"fileMappings":          refused("spec.fileMappings is not supported yet"),
+	"interval":              honoured,
+	"retryInterval":         honoured,
+	"path":                  honoured,
+	"sourceRef":             honoured,
+	"suspend":               refused("spec.suspend is not supported yet: remove the Kustomization or the stack instead"),
+	"force":                 refused("spec.force is not supported yet: strata re-plans a stack whenever its inputs change or --drift-interval passes"),
+	"readInputsFromSecrets": honoured,
+	"writeOutputsToSecret": subFields("spec.writeOutputsToSecret", map[string]fieldRule{
+		"name":        honoured,
+		"labels":      honoured,
+		"annotations": honoured,
+		"outputs": func(v any) string {
+			list, _ := v.([]any)
+			for _, e := range list {
+				if s, _ := e.(string); strings.Contains(s, ":") {
+					return fmt.Sprintf("spec.writeOutputsToSecret.outputs renames an output (%q), which strata does not support yet", s)
+				}
+			}
+			return ""
+		},
+	}),
+	"disableDriftDetection":               refused("spec.disableDriftDetection is not supported yet: set --drift-interval instead"),
+	"cliConfigSecretRef":                  refused(noKubernetes + "spec.cliConfigSecretRef names a Kubernetes Secret; strata writes the tofu CLI configuration itself (see --provider-mirror)"),
+	"healthChecks":                        refused("spec.healthChecks are not supported"),
+	"destroyResourcesOnDeletion":          honoured,
+	"serviceAccountName":                  honoured,
+	"alwaysCleanupRunnerPod":              honoured,
+	"runnerTerminationGracePeriodSeconds": honoured,
+	"refreshBeforeApply":                  refused("spec.refreshBeforeApply is not supported yet"),
+	"runnerPodTemplate": subFields("spec.runnerPodTemplate", map[string]fieldRule{
+		"metadata": honoured,
+		"spec": subFields("spec.runnerPodTemplate.spec", map[string]fieldRule{
+			"image": honoured, "imagePullPolicy": honoured, "nodeSelector": honoured, "affinity": honoured,
+			"tolerations": honoured, "priorityClassName": honoured, "securityContext": honoured, "resources": honoured,
+			"env":            refused(noKubernetes + "spec.runnerPodTemplate.spec.env would change tofu's environment; set the variables in strata's own environment"),
+			"envFrom":        refused(noKubernetes + "spec.runnerPodTemplate.spec.envFrom would change tofu's environment; set the variables in strata's own environment"),
+			"volumes":        refused(noKubernetes + "spec.runnerPodTemplate.spec.volumes would give tofu files"),
+			"volumeMounts":   refused(noKubernetes + "spec.runnerPodTemplate.spec.volumeMounts would give tofu files"),
+			"initContainers": refused(noKubernetes + "spec.runnerPodTemplate.spec.initContainers would prepare tofu's workspace"),
+			"hostAliases":    refused(noKubernetes + "spec.runnerPodTemplate.spec.hostAliases would change name resolution"),
+		}),
+	}),
+	"enableInventory": honoured,
+	"tfstate": subFields("spec.tfstate", map[string]fieldRule{
+		// auto and no are honoured; any other value is refused where the
+		// stack is built (strata never forces a lock whose holder may live).
+		"forceUnlock":    honoured,
+		"lockIdentifier": honoured,
+	}),
+	"targets":           refused("spec.targets is not supported yet"),
+	"parallelism":       refused("spec.parallelism is not supported yet"),
+	"storeReadablePlan": honoured,
+	"webhooks":          refused("spec.webhooks are not supported: use a Rego policy (--policy) to judge plans"),
+	"dependsOn":         honoured,
+	"enterprise":        refused("spec.enterprise is not supported"),
+	"planOnly":          refused("spec.planOnly is not supported yet: run strata plan, or leave approvePlan empty so that every plan is held"),
+	"breakTheGlass":     refused("spec.breakTheGlass is not supported"),
+}
+
+// checkTerraformFields decides every field of a Terraform object's spec:
+// a field strata does not honour is a problem, never silently ignored.
+func (l *loader) checkTerraformFields(tf *terraform) {
+	spec, _ := tf.raw["spec"].(map[string]any)
+	for _, k := range sortedKeys(spec) {
+		rule, ok := terraformFields[k]
+		if !ok {
+			fix := "remove it"
+			if c, d := closest(k, sortedKeys(terraformFields)); d <= 3 {
+				fix = fmt.Sprintf("write spec.%s", c)
+			}
+			l.problem(diag.Problem{
+				File:    tf.File,
+				Object:  tf.ref(),
+				Message: fmt.Sprintf("spec.%s is not a field of the Tofu Controller's Terraform (%s/v1alpha2)", k, groupInfra),
+				Fix:     fix + " in " + tf.File,
+			})
+			continue
+		}
+		if why := rule(spec[k]); why != "" {
+			l.problem(diag.Problem{
+				File:    tf.File,
+				Object:  tf.ref(),
+				Message: why,
+				Fix:     fmt.Sprintf("remove the field from %s, or see the README's table of Terraform fields", tf.File),
+			})
+		}
+	}
+}

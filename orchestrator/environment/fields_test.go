@@ -1,0 +1,105 @@
+package environment
+
+import (
+	"context"
+	"sort"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"sigs.k8s.io/yaml"
+)
+
+// TestTerraformFields backs the README's table of Terraform fields: every
+// field of the Tofu Controller's TerraformSpec is either honoured (no
+// problem) or refused with a message; none is silently ignored.
+func TestTerraformFields(t *testing.T) {
+	tests := []struct {
+		field string
+		spec  string // the field and its value, as YAML under spec
+		want  string // the problem's message; "" when honoured
+	}{
+		{"approvePlan", "approvePlan: auto", ""},
+		{"destroy", "destroy: true", "spec.destroy is not supported yet: remove the stack from the repository to destroy it, through policy"},
+		{"destroy false", "destroy: false", ""},
+		{"backendConfig customConfiguration", "backendConfig: {customConfiguration: 'backend \"local\" {}'}", ""},
+		{"backendConfig disable", "backendConfig: {disable: true}", "spec.backendConfig.disable is not supported: strata gives every stack a backend (local state, the init key stateBackend, or customConfiguration)"},
+		{"backendConfig secretSuffix", "backendConfig: {secretSuffix: x}", noKubernetes + "spec.backendConfig.secretSuffix names a Kubernetes state Secret; use customConfiguration or the init key stateBackend"},
+		{"backendConfig inClusterConfig", "backendConfig: {inClusterConfig: true}", noKubernetes + "spec.backendConfig.inClusterConfig has no meaning"},
+		{"backendConfig configPath", "backendConfig: {configPath: /k}", noKubernetes + "spec.backendConfig.configPath names a kubeconfig for the Kubernetes backend; use customConfiguration"},
+		{"backendConfig labels", "backendConfig: {labels: {a: b}}", noKubernetes + "spec.backendConfig.labels label a Kubernetes state Secret"},
+		{"backendConfig typo", "backendConfig: {customConfig: x}", "spec.backendConfig.customConfig is not a field of the Tofu Controller's Terraform"},
+		{"backendConfigsFrom", "backendConfigsFrom: [{kind: Secret, name: b}]", "spec.backendConfigsFrom is not supported: write the backend in spec.backendConfig.customConfiguration"},
+		{"cloud", "cloud: {organization: o}", "spec.cloud (Terraform Cloud) is not supported: use spec.backendConfig.customConfiguration"},
+		{"workspace default", "workspace: default", ""},
+		{"workspace", "workspace: blue", "spec.workspace other than default is not supported yet"},
+		{"vars value", "vars: [{name: a, value: {b: 1}}]", ""},
+		{"vars valueFrom", "vars: [{name: a, valueFrom: {secretKeyRef: {name: s, key: k}}}]", "spec.vars[].valueFrom is not supported yet: use spec.varsFrom with a ConfigMap, or spec.readInputsFromSecrets for another stack's outputs"},
+		{"varsFrom", "varsFrom: []", ""},
+		{"values", "values: {a: 1}", "spec.values is not supported yet: pass the values as spec.vars"},
+		{"fileMappings", "fileMappings: [{location: home, path: .x, secretRef: {name: s, key: k}}]", "spec.fileMappings is not supported yet"},
+		{"interval", "interval: 1h", ""},
+		{"retryInterval", "retryInterval: 1m", ""},
+		{"path", "path: ./x", ""},
+		{"sourceRef", "sourceRef: {kind: GitRepository, name: flux-system}", ""},
+		{"suspend", "suspend: true", "spec.suspend is not supported yet: remove the Kustomization or the stack instead"},
+		{"force", "force: true", "spec.force is not supported yet: strata re-plans a stack whenever its inputs change or --drift-interval passes"},
+		{"readInputsFromSecrets", "readInputsFromSecrets: [{name: n, as: n}]", ""},
+		{"writeOutputsToSecret", "writeOutputsToSecret: {name: n, labels: {a: b}, annotations: {c: d}, outputs: [vpc_id]}", ""},
+		{"writeOutputsToSecret renames", "writeOutputsToSecret: {name: n, outputs: ['vpc_id:id']}", `spec.writeOutputsToSecret.outputs renames an output ("vpc_id:id"), which strata does not support yet`},
+		{"disableDriftDetection", "disableDriftDetection: true", "spec.disableDriftDetection is not supported yet: set --drift-interval instead"},
+		{"cliConfigSecretRef", "cliConfigSecretRef: {name: c}", noKubernetes + "spec.cliConfigSecretRef names a Kubernetes Secret; strata writes the tofu CLI configuration itself (see --provider-mirror)"},
+		{"healthChecks", "healthChecks: [{name: h, type: tcp, address: 'a:1'}]", "spec.healthChecks are not supported"},
+		{"destroyResourcesOnDeletion", "destroyResourcesOnDeletion: true", ""},
+		{"serviceAccountName", "serviceAccountName: tf-runner", ""},
+		{"alwaysCleanupRunnerPod", "alwaysCleanupRunnerPod: false", ""},
+		{"runnerTerminationGracePeriodSeconds", "runnerTerminationGracePeriodSeconds: 60", ""},
+		{"refreshBeforeApply", "refreshBeforeApply: true", "spec.refreshBeforeApply is not supported yet"},
+		{"runnerPodTemplate", "runnerPodTemplate: {metadata: {labels: {a: b}}, spec: {image: x, resources: {}}}", ""},
+		{"runnerPodTemplate env", "runnerPodTemplate: {spec: {env: [{name: A, value: b}]}}", noKubernetes + "spec.runnerPodTemplate.spec.env would change tofu's environment; set the variables in strata's own environment"},
+		{"enableInventory", "enableInventory: true", ""},
+		{"tfstate", "tfstate: {forceUnlock: 'no', lockIdentifier: x}", ""},
+		{"tfstate forceUnlock auto", "tfstate: {forceUnlock: auto}", ""},
+		{"targets", "targets: [terraform_data.a]", "spec.targets is not supported yet"},
+		{"parallelism", "parallelism: 2", "spec.parallelism is not supported yet"},
+		{"storeReadablePlan", "storeReadablePlan: json", ""},
+		{"webhooks", "webhooks: [{stage: post-planning, url: 'http://x'}]", "spec.webhooks are not supported: use a Rego policy (--policy) to judge plans"},
+		{"dependsOn", "dependsOn: [{name: a}]", ""},
+		{"enterprise", "enterprise: {a: 1}", "spec.enterprise is not supported"},
+		{"planOnly", "planOnly: true", "spec.planOnly is not supported yet: run strata plan, or leave approvePlan empty so that every plan is held"},
+		{"breakTheGlass", "breakTheGlass: true", "spec.breakTheGlass is not supported"},
+		{"unknown field", "varsFromm: []", "spec.varsFromm is not a field of the Tofu Controller's Terraform (infra.contrib.fluxcd.io/v1alpha2)"},
+	}
+	covered := map[string]bool{}
+	for _, tt := range tests {
+		t.Run(tt.field, func(t *testing.T) {
+			var spec map[string]any
+			if err := yaml.Unmarshal([]byte(tt.spec), &spec); err != nil {
+				t.Fatal(err)
+			}
+			for k := range spec {
+				covered[k] = true
+			}
+			l := newLoader(context.Background(), "/repo", "e")
+			tf := &terraform{raw: map[string]any{"spec": spec}}
+			tf.Kind, tf.Metadata.Name, tf.File = kindTerraform, "t", "t.yaml"
+			l.checkTerraformFields(tf)
+			var got string
+			if ps := l.sortedProblems(); len(ps) > 0 {
+				got = ps[0].Message
+			}
+			if got != tt.want {
+				t.Errorf("checkTerraformFields(%s) = %q, want %q", tt.spec, got, tt.want)
+			}
+		})
+	}
+	var missing []string
+	for f := range terraformFields {
+		if !covered[f] {
+			missing = append(missing, f)
+		}
+	}
+	sort.Strings(missing)
+	if diff := cmp.Diff([]string(nil), missing); diff != "" {
+		t.Errorf("fields without a test case (-want +got):\n%s", diff)
+	}
+}

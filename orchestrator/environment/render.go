@@ -1,0 +1,340 @@
+package environment
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/fluxcd/pkg/kustomize"
+	fluxfs "github.com/fluxcd/pkg/kustomize/filesys"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/resmap"
+	"sigs.k8s.io/kustomize/api/resource"
+	kustypes "sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+	"sigs.k8s.io/yaml"
+
+	"github.com/strata-iac/strata/orchestrator/diag"
+)
+
+// originAnnotation is the annotation kustomize's buildMetadata
+// originAnnotations puts on every object: the file it came from.
+const originAnnotation = "config.kubernetes.io/origin"
+
+// renderedObject is one object a kustomize build produced.
+type renderedObject struct {
+	// File is the file the object came from, relative to the root; for a
+	// generated object, the kustomization file whose generator made it.
+	File string
+	// Object is the object, as kustomize rendered it (origin annotation
+	// removed unless the build asked for it).
+	Object map[string]any
+	// res is kustomize's resource as built, which substitution works on,
+	// as kustomize-controller's does.
+	res *resource.Resource
+}
+
+// build runs kustomize on dir (relative to the root) the way
+// kustomize-controller builds a Flux Kustomization's spec.path: Flux's
+// generator applies the Kustomization's spec (patches, images, components,
+// namePrefix, targetNamespace, …) to the directory's kustomization file,
+// or makes one listing every manifest under the directory when there is
+// none, and krusty builds it, reading nothing outside the repository.
+// flux is the Flux Kustomization as a map, nil for the entry directory.
+// files, when set, replaces the generated kustomization's resources (the
+// entry directory's top-level files). Nothing is written to the
+// repository: the generated kustomization file lives in memory only.
+func (l *loader) build(dir string, flux map[string]any, files []string, owner string) ([]renderedObject, *diag.Problem) {
+	abs := l.abs(dir)
+	disk, err := fluxfs.MakeFsOnDiskSecure(l.root)
+	if err != nil {
+		return nil, &diag.Problem{File: dir, Object: owner, Message: fmt.Sprintf("kustomize build of %s: %v", dir, err)}
+	}
+	fsys := &checkedFS{FileSystem: disk, l: l, virtual: map[string][]byte{}}
+	var manifest []byte
+	var kfile string
+	if files != nil {
+		kfile = filepath.Join(abs, "kustomization.yaml")
+		manifest, err = yaml.Marshal(kustypes.Kustomization{
+			TypeMeta:  kustypes.TypeMeta{APIVersion: kustypes.KustomizationVersion, Kind: kustypes.KustomizationKind},
+			Resources: files,
+		})
+	} else {
+		if flux == nil {
+			flux = map[string]any{}
+		}
+		gen := kustomize.NewGenerator(l.root, unstructured.Unstructured{Object: flux})
+		manifest, kfile, _, err = gen.GenerateManifest(abs)
+	}
+	before := len(l.problems)
+	if err == nil {
+		manifest, err = withOrigins(manifest)
+	}
+	if err != nil {
+		return nil, l.buildProblem(dir, owner, err, before)
+	}
+	fsys.virtual[kfile] = manifest
+	l.checkRemote(l.relPath(kfile), manifest)
+	rm, err := krustyBuild(fsys, abs)
+	if err != nil {
+		return nil, l.buildProblem(dir, owner, err, before)
+	}
+	keepOrigin := false
+	if flux != nil {
+		if bm, _, _ := unstructured.NestedStringSlice(flux, "spec", "buildMetadata"); slices.Contains(bm, "originAnnotations") {
+			keepOrigin = true
+		}
+	}
+	var out []renderedObject
+	for _, r := range rm.Resources() {
+		file := dir
+		if o, err := r.GetOrigin(); err == nil && o != nil {
+			switch {
+			case o.Path != "" && o.Repo == "":
+				file = l.relPath(filepath.Join(abs, filepath.FromSlash(o.Path)))
+			case o.ConfiguredIn != "":
+				file = l.relPath(filepath.Join(abs, filepath.FromSlash(o.ConfiguredIn)))
+			}
+		}
+		if a := r.GetAnnotations(); !keepOrigin && a[originAnnotation] != "" {
+			delete(a, originAnnotation)
+			if err := r.SetAnnotations(a); err != nil {
+				return nil, &diag.Problem{File: file, Object: owner, Message: fmt.Sprintf("kustomize build of %s: %v", dir, err)}
+			}
+		}
+		m, err := r.Map()
+		if err != nil {
+			if l.reported(file, before) {
+				// The file's own check said what is wrong with it.
+				continue
+			}
+			return nil, &diag.Problem{File: file, Object: owner, Message: fmt.Sprintf("kustomize build of %s: %v", dir, err), Fix: "correct the object in " + file}
+		}
+		out = append(out, renderedObject{File: file, Object: m, res: r})
+	}
+	return out, nil
+}
+
+// reported reports whether a problem of file was recorded since the
+// problem count was before.
+func (l *loader) reported(file string, before int) bool {
+	return slices.ContainsFunc(l.problems[before:], func(p diag.Problem) bool { return p.File == file })
+}
+
+// withOrigins adds buildMetadata originAnnotations to a kustomization file,
+// so that every built object says which file it came from.
+func withOrigins(manifest []byte) ([]byte, error) {
+	var k kustypes.Kustomization
+	if err := yaml.Unmarshal(manifest, &k); err != nil {
+		return nil, err
+	}
+	if !slices.Contains(k.BuildMetadata, kustypes.OriginAnnotations) {
+		k.BuildMetadata = append(k.BuildMetadata, kustypes.OriginAnnotations)
+	}
+	return yaml.Marshal(k)
+}
+
+// relPath turns an absolute path under the root into a slash-separated path
+// relative to it.
+func (l *loader) relPath(abs string) string {
+	r, err := filepath.Rel(l.root, abs)
+	if err != nil {
+		return filepath.ToSlash(abs)
+	}
+	return filepath.ToSlash(r)
+}
+
+// Messages of kustomize that strata turns into problems of their own.
+var (
+	decodeFailed   = regexp.MustCompile(`failed to decode Kubernetes YAML from (\S+?):? `)
+	missingFile    = regexp.MustCompile(`accumulating resources from '([^']*)': open (\S+): no such file or directory`)
+	noKustomize    = regexp.MustCompile(`unable to find one of 'kustomization.yaml', 'kustomization.yml' or 'Kustomization' in directory '([^']*)'`)
+	alreadyDefined = regexp.MustCompile(`may not add resource with an already registered id: ([^.\s]+)\.[^/\s]*/([^.\s\[]+)`)
+)
+
+// buildProblem maps a kustomize error onto a problem: the paths it names
+// are made relative to the root, and the common mistakes get a message and
+// a fix of their own. When the files read during the build already
+// reported what is wrong (malformed YAML, a duplicate key, a remote base),
+// the build's own error adds nothing and is dropped.
+func (l *loader) buildProblem(dir, owner string, err error, before int) *diag.Problem {
+	if len(l.problems) > before {
+		return nil
+	}
+	msg := strings.ReplaceAll(err.Error(), l.root+string(filepath.Separator), "")
+	msg = strings.ReplaceAll(msg, l.root, ".")
+	if m := decodeFailed.FindStringSubmatch(msg); m != nil {
+		if b, rerr := os.ReadFile(l.abs(m[1])); rerr == nil {
+			if ps := checkYAML(m[1], b); len(ps) > 0 {
+				for _, p := range ps[1:] {
+					l.problem(p)
+				}
+				return &ps[0]
+			}
+		}
+	}
+	if m := missingFile.FindStringSubmatch(msg); m != nil {
+		kf := l.kustomizeFileIn(path.Dir(m[2]))
+		return &diag.Problem{
+			File:    kf,
+			Object:  owner,
+			Message: fmt.Sprintf("resources names %q, which does not exist", m[1]),
+			Fix:     fmt.Sprintf("create %s or remove it from the resources of %s", m[2], kf),
+		}
+	}
+	if m := noKustomize.FindStringSubmatch(msg); m != nil {
+		return &diag.Problem{
+			File:    m[1],
+			Object:  owner,
+			Message: fmt.Sprintf("%s/ is listed as a resource but has no kustomization file", m[1]),
+			Fix:     fmt.Sprintf("add a kustomization.yaml to %s/ that lists its manifests, or list the files themselves", m[1]),
+		}
+	}
+	if m := alreadyDefined.FindStringSubmatch(msg); m != nil {
+		return &diag.Problem{
+			File:    dir,
+			Object:  owner,
+			Message: fmt.Sprintf("%s/%s is defined twice under %s/", m[1], m[2], dir),
+			Fix:     fmt.Sprintf("rename or remove one of the two %s objects named %s", m[1], m[2]),
+		}
+	}
+	var ce *fluxfs.ConstraintError
+	fix := fmt.Sprintf("correct the manifests under %s/ so that `kustomize build %s` succeeds", dir, dir)
+	if errors.As(err, &ce) {
+		fix = fmt.Sprintf("refer only to files inside the repository from %s/", dir)
+	}
+	return &diag.Problem{
+		File:    dir,
+		Object:  owner,
+		Message: "kustomize build failed: " + msg,
+		Fix:     fix,
+	}
+}
+
+// kustomizeFileIn returns the kustomization file of a directory (relative
+// to the root), or the directory when it has none.
+func (l *loader) kustomizeFileIn(dir string) string {
+	for _, name := range kustomizeFileNames {
+		if fi, err := os.Stat(l.abs(path.Join(dir, name))); err == nil && !fi.IsDir() {
+			return path.Join(dir, name)
+		}
+	}
+	return dir
+}
+
+// checkRemote reports the remote resources, bases and components of a
+// kustomization file: a run must be reproducible from the checkout.
+func (l *loader) checkRemote(file string, data []byte) {
+	var k struct {
+		Resources  []string `json:"resources"`
+		Bases      []string `json:"bases"`
+		Components []string `json:"components"`
+	}
+	if yaml.Unmarshal(data, &k) != nil {
+		return
+	}
+	for _, r := range slices.Concat(k.Resources, k.Bases, k.Components) {
+		if kustomize.IsLocalRelativePath(r) && !strings.Contains(r, "://") {
+			continue
+		}
+		l.problem(diag.Problem{
+			File:    file,
+			Message: fmt.Sprintf("%q is a remote base, which strata does not fetch: a run must be reproducible from the checkout", r),
+			Fix:     fmt.Sprintf("copy the resource into the repository and refer to it by a relative path in %s", file),
+		})
+	}
+}
+
+// checkedFS is the file system kustomize reads the repository through: the
+// repository on disk, confined to the root, with the generated
+// kustomization file laid over it in memory. It checks every YAML file it
+// hands out: a key given twice in a mapping, or malformed YAML, is a
+// problem of that file.
+type checkedFS struct {
+	filesys.FileSystem
+	l *loader
+	// virtual holds files by absolute path that exist only in memory.
+	virtual map[string][]byte
+}
+
+// Exists reports whether a file exists in memory or on disk.
+func (f *checkedFS) Exists(p string) bool {
+	if _, ok := f.virtual[filepath.Clean(p)]; ok {
+		return true
+	}
+	return f.FileSystem.Exists(p)
+}
+
+// IsDir reports whether a path is a directory on disk.
+func (f *checkedFS) IsDir(p string) bool {
+	if _, ok := f.virtual[filepath.Clean(p)]; ok {
+		return false
+	}
+	return f.FileSystem.IsDir(p)
+}
+
+// ReadFile reads a file and checks it.
+func (f *checkedFS) ReadFile(p string) ([]byte, error) {
+	if b, ok := f.virtual[filepath.Clean(p)]; ok {
+		return b, nil
+	}
+	b, err := f.FileSystem.ReadFile(p)
+	if err != nil || !isManifest(p) {
+		return b, err
+	}
+	rel := f.l.relPath(p)
+	if !strings.HasPrefix(rel, "../") {
+		for _, pr := range checkYAML(rel, b) {
+			f.l.problem(pr)
+		}
+		if isKustomizeFile(p) {
+			f.l.checkRemote(rel, b)
+		}
+	}
+	return b, nil
+}
+
+// isManifest reports whether a file is YAML kustomize reads.
+func isManifest(p string) bool {
+	return isYAML(p) || isKustomizeFile(p)
+}
+
+// isKustomizeFile reports whether a file is a kustomization file.
+func isKustomizeFile(p string) bool {
+	return slices.Contains(kustomizeFileNames, path.Base(filepath.ToSlash(p)))
+}
+
+// kustomizeFileNames are the names kustomize looks for in a directory.
+var kustomizeFileNames = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
+
+// buildMu serialises kustomize builds, as fluxcd/pkg/kustomize does:
+// kustomize is not safe for concurrent builds.
+var buildMu sync.Mutex
+
+// krustyBuild builds a directory with krusty and exactly the options of
+// fluxcd/pkg/kustomize's Build (load restrictions none, only the builtin
+// plugins), recovering from a kustomize panic as it does. It does not
+// reset kustomize's global OpenAPI schema before each build, which costs a
+// parse of the whole Kubernetes schema every time: strata's builds never
+// set an openapi schema of their own.
+func krustyBuild(fsys filesys.FileSystem, dir string) (rm resmap.ResMap, err error) {
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("recovered from kustomize build panic: %v", r)
+		}
+	}()
+	k := krusty.MakeKustomizer(&krusty.Options{
+		LoadRestrictions: kustypes.LoadRestrictionsNone,
+		PluginConfig:     kustypes.DisabledPluginConfig(),
+	})
+	return k.Run(fsys, dir)
+}
