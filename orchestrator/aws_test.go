@@ -123,7 +123,7 @@ func TestSeedBackendConfigOnS3(t *testing.T) {
 		"app": "service-stacks", "jobs": "service-stacks", "report": "service-stacks",
 	}
 	for name, kind := range stacks {
-		editFile(t, root, "flux-apps/"+kind+"/"+name+"/terraform.yaml", "spec:\n", `spec:
+		testkit.EditFile(t, root, "flux-apps/"+kind+"/"+name+"/terraform.yaml", "spec:\n", `spec:
   backendConfig:
     customConfiguration: |
       backend "s3" {
@@ -141,7 +141,7 @@ func TestSeedBackendConfigOnS3(t *testing.T) {
       }
 `)
 	}
-	editFile(t, root, "environments/acme/dev/init.yaml", "  region: eu-west-1\n",
+	testkit.EditFile(t, root, "environments/acme/dev/init.yaml", "  region: eu-west-1\n",
 		"  region: eu-west-1\n  s3Region: "+awstest.Region+"\n  s3Endpoint: "+endpoint+"\n")
 
 	dir := filepath.Join(root, "environments", "acme", "dev")

@@ -216,7 +216,7 @@ func TestContractAddedKey(t *testing.T) {
 func TestContractBreakTypeChange(t *testing.T) {
 	d := newDemo(t)
 	d.applied()
-	editFile(t, d.root, networkOutputs, "value       = terraform_data.network.output.vpc_id", "value       = [terraform_data.network.output.vpc_id]")
+	testkit.EditFile(t, d.root, networkOutputs, "value       = terraform_data.network.output.vpc_id", "value       = [terraform_data.network.output.vpc_id]")
 
 	rep, logs := d.reconcile(history.OperationApply)
 	network := stack(t, rep, "network")
@@ -282,7 +282,7 @@ func TestPreviewUpstream(t *testing.T) {
 // removal is no break, and the consumer re-plans with its fallback.
 func TestContractOptionalRead(t *testing.T) {
 	d := newDemo(t)
-	editFile(t, d.root, "flux-apps/platform-stacks/cluster/terraform/main.tf",
+	testkit.EditFile(t, d.root, "flux-apps/platform-stacks/cluster/terraform/main.tf",
 		"subnet_ids         = var.network.public.subnet_ids", "subnet_ids         = try(var.network.public.subnet_ids, [])")
 	d.applied()
 	b, err := os.ReadFile(filepath.Join(d.root, networkOutputs))

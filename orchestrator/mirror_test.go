@@ -77,7 +77,7 @@ func TestProvidersFromMirror(t *testing.T) {
 
 	srv.Reset()
 	reconcile() // a drift check: plans again
-	editFile(t, root, "flux-apps/echo/terraform/main.tf", "output \"echo\" {", "output \"greeting\" {\n  value = var.greeting\n}\n\noutput \"echo\" {")
+	testkit.EditFile(t, root, "flux-apps/echo/terraform/main.tf", "output \"echo\" {", "output \"greeting\" {\n  value = var.greeting\n}\n\noutput \"echo\" {")
 	if got := stack(t, reconcile(), "echo"); got.Cause != runner.CauseConfig {
 		t.Errorf("after a code change echo cause = %q, want config", got.Cause)
 	}

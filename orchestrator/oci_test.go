@@ -2,7 +2,6 @@ package orchestrator_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 
 	"strings"
@@ -22,22 +21,6 @@ import (
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
 
-// editFile replaces old with new in a file of the fixture.
-func editFile(t *testing.T, root, file, old, new string) {
-	t.Helper()
-	p := filepath.Join(root, file)
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(b), old) {
-		t.Fatalf("%s does not contain %q", file, old)
-	}
-	if err := os.WriteFile(p, []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestReconcileOCISources(t *testing.T) {
 	ctx := context.Background()
 	reg := ocitest.Start(t)
@@ -51,7 +34,7 @@ func TestReconcileOCISources(t *testing.T) {
 		}
 	}
 	const initFile, versionsFile = "environments/acme/stage/init.yaml", "environments/acme/stage/services/_versions.yaml"
-	editFile(t, root, initFile, "127.0.0.1:5000", reg.Host)
+	testkit.EditFile(t, root, initFile, "127.0.0.1:5000", reg.Host)
 	dir := filepath.Join(root, "environments", "acme", "stage")
 	apply := func() (*orchestrator.Report, string) {
 		t.Helper()
@@ -78,7 +61,7 @@ func TestReconcileOCISources(t *testing.T) {
 
 	// A range picks the highest release, not the prerelease it excludes,
 	// and the move is an upgrade.
-	editFile(t, root, versionsFile, `"0.1.0"`, `"~> 0.2"`)
+	testkit.EditFile(t, root, versionsFile, `"0.1.0"`, `"~> 0.2"`)
 	rep, logs = apply()
 	svc = stack(t, rep, "svc")
 	if svc.Result != history.ResultApplied || svc.Cause != runner.CauseUpgrade || svc.Version != "0.2.0" {
@@ -109,7 +92,7 @@ func TestReconcileOCISources(t *testing.T) {
 	// A prerelease only when the constraint allows it. (Flux substitutes
 	// the built YAML, where a value starting with ">" would begin a folded
 	// block: the constraint is written so that it stays a plain string.)
-	editFile(t, root, versionsFile, `"~> 0.2"`, `"^0.3.0-0"`)
+	testkit.EditFile(t, root, versionsFile, `"~> 0.2"`, `"^0.3.0-0"`)
 	rep, logs = apply()
 	if svc = stack(t, rep, "svc"); svc.Version != "0.3.0-rc.1" || svc.Cause != runner.CauseUpgrade {
 		t.Errorf("prerelease: svc = %s %s, want upgraded to 0.3.0-rc.1\nlogs:\n%s", svc.Version, svc.Cause, logs)
@@ -119,7 +102,7 @@ func TestReconcileOCISources(t *testing.T) {
 	// error names the stack, the URL and the constraint, and the others
 	// still run.
 	reg.Stop()
-	editFile(t, root, "flux-apps/services/other/terraform/main.tf", "var.client_id\n}\n\noutput", "\"${var.client_id}-2\"\n}\n\noutput")
+	testkit.EditFile(t, root, "flux-apps/services/other/terraform/main.tf", "var.client_id\n}\n\noutput", "\"${var.client_id}-2\"\n}\n\noutput")
 	rep, logs = apply()
 	got := map[string]string{}
 	for _, s := range rep.Stacks {
@@ -177,7 +160,7 @@ func TestDemoStage(t *testing.T) {
 			t.Fatalf("Push(%s) = %v", svc, err)
 		}
 	}
-	editFile(t, root, "environments/demo/stage/init.yaml", "127.0.0.1:5000", reg.Host)
+	testkit.EditFile(t, root, "environments/demo/stage/init.yaml", "127.0.0.1:5000", reg.Host)
 	dir := filepath.Join(root, "environments", "demo", "stage")
 	var logs testkit.Buffer
 	rep, err := orchestrator.Reconcile(ctx, dir, history.OperationApply, orchestrator.Options{

@@ -285,7 +285,7 @@ func TestSpecChangeRepublishes(t *testing.T) {
 	if rep, logs := e.reconcile(history.OperationApply, time.Hour); !rep.Converged() {
 		t.Fatalf("first apply failed:\n%s", logs)
 	}
-	editFile(t, e.root, "flux-apps/platform-stacks/base/terraform.yaml", "  writeOutputsToSecret:\n    name: base\n",
+	testkit.EditFile(t, e.root, "flux-apps/platform-stacks/base/terraform.yaml", "  writeOutputsToSecret:\n    name: base\n",
 		"  writeOutputsToSecret:\n    name: base\n    outputs: [account_id]\n")
 	rep, logs := e.reconcile(history.OperationApply, time.Hour)
 	if got := stack(t, rep, "base"); got.Result != history.ResultNoChanges || got.Cause != runner.CauseConfig {
@@ -306,7 +306,7 @@ func TestSpecChangeRepublishes(t *testing.T) {
 // init ConfigMap when no option says otherwise.
 func TestMaxRunnersFromInit(t *testing.T) {
 	root := fixture(t, "layered")
-	editFile(t, root, "environments/acme/dev/init.yaml", "  region: eu-west-1\n", "  region: eu-west-1\n  maxRunners: \"1\"\n")
+	testkit.EditFile(t, root, "environments/acme/dev/init.yaml", "  region: eu-west-1\n", "  region: eu-west-1\n  maxRunners: \"1\"\n")
 	dir := filepath.Join(root, "environments", "acme", "dev")
 	for _, tt := range []struct {
 		option int

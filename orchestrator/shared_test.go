@@ -37,7 +37,7 @@ func trackingTofu(t *testing.T, real string) (bin, log string) {
 func TestReconcilesShareOneRunnerLimit(t *testing.T) {
 	root := fixture(t, "layered")
 	testkit.CopyInto(t, filepath.Join(root, "environments", "acme", "stage"), filepath.Join(root, "environments", "acme", "dev"))
-	editFile(t, root, "environments/acme/stage/init.yaml", "environment: dev", "environment: stage")
+	testkit.EditFile(t, root, "environments/acme/stage/init.yaml", "environment: dev", "environment: stage")
 	bin, log := trackingTofu(t, tofutest.Binary(t))
 	state := t.TempDir()
 	const size = 2

@@ -1,28 +1,12 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
+	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
-
-func editRepoFile(t *testing.T, root, file, old, new string) {
-	t.Helper()
-	p := filepath.Join(root, file)
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(b), old) {
-		t.Fatalf("%s does not contain %q", file, old)
-	}
-	if err := os.WriteFile(p, []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // The review of a cidr change in network lists the stacks that will
 // re-plan because of it, down the graph, and never a false no-change.
@@ -34,7 +18,7 @@ func TestReviewDownstream(t *testing.T) {
 	if out, errOut, code := strata(t, "apply", env, "--tofu", tofuBin, "--state-dir", state); code != 0 {
 		t.Fatalf("strata apply exit code = %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
-	editRepoFile(t, root, "environments/demo/dev/platform/network.yaml", `cidr: "10.10.0.0/16"`, `cidr: "10.20.0.0/16"`)
+	testkit.EditFile(t, root, "environments/demo/dev/platform/network.yaml", `cidr: "10.10.0.0/16"`, `cidr: "10.20.0.0/16"`)
 
 	tests := []cliCase{
 		{
@@ -88,7 +72,7 @@ func TestContractsDiff(t *testing.T) {
 	})
 
 	// subnet_ids removed, and a key added.
-	editRepoFile(t, root, "flux-apps/platform-stacks/network/terraform/outputs.tf", `output "subnet_ids" {
+	testkit.EditFile(t, root, "flux-apps/platform-stacks/network/terraform/outputs.tf", `output "subnet_ids" {
   description = "The IDs of the VPC's subnets."
   value       = terraform_data.network.output.subnet_ids
 }`, `output "zone" {

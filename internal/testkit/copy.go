@@ -3,6 +3,7 @@ package testkit
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -33,5 +34,23 @@ func WriteFile(t testing.TB, path, body string) {
 	}
 	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 		t.Fatalf("write %s: %v", path, err)
+	}
+}
+
+// EditFile replaces the first old with new in the file root/file of a
+// fixture copy; a file without old fails the test, so an edit never
+// silently does nothing.
+func EditFile(t testing.TB, root, file, old, new string) {
+	t.Helper()
+	p := filepath.Join(root, file)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), old) {
+		t.Fatalf("%s does not contain %q", file, old)
+	}
+	if err := os.WriteFile(p, []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

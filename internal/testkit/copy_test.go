@@ -78,3 +78,16 @@ func TestCopy(t *testing.T) {
 		})
 	}
 }
+
+func TestEditFile(t *testing.T) {
+	root := t.TempDir()
+	WriteFile(t, filepath.Join(root, "a", "main.tf"), "cidr = \"10.0.0.0/16\"\ncidr = \"10.0.0.0/16\"\n")
+	EditFile(t, root, "a/main.tf", "10.0.0.0/16", "10.1.0.0/16")
+	b, err := os.ReadFile(filepath.Join(root, "a", "main.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(b), "cidr = \"10.1.0.0/16\"\ncidr = \"10.0.0.0/16\"\n"; got != want {
+		t.Errorf("EditFile(%q) = %q, want %q", "a/main.tf", got, want)
+	}
+}
