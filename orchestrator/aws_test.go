@@ -3,10 +3,14 @@ package orchestrator_test
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/strata-iac/strata/contracts/awstest"
 	"github.com/strata-iac/strata/contracts/ssm"
 	"github.com/strata-iac/strata/internal/testkit"
@@ -162,5 +166,36 @@ func TestSeedBackendConfigOnS3(t *testing.T) {
 		if !awstest.ObjectExists(t, endpoint, "terraform-states", "acme/dev/stacks/"+name+".tfstate") {
 			t.Errorf("no state object acme/dev/stacks/%s.tfstate: every stack's state key is its own", name)
 		}
+	}
+
+	// A state changed behind strata's back in the stack's own S3 backend
+	// is seen, as it is for local state: the stack is planned with cause
+	// drift, and the others stay unchanged.
+	cmd := exec.Command(tofutest.Binary(t), "state", "rm", "terraform_data.account")
+	cmd.Dir = filepath.Join(state, "work", "acme", "dev", "base")
+	cmd.Env = append(os.Environ(), "TF_IN_AUTOMATION=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("tofu state rm = %v\n%s", err, out)
+	}
+	logs = testkit.Buffer{}
+	rep, err = orchestrator.Reconcile(ctx, dir, history.OperationApply, orchestrator.Options{
+		Tofu: tofutest.Binary(t), StateDir: state, Logger: runlog.New(&logs, nil), DriftInterval: time.Hour,
+	})
+	if err != nil {
+		t.Fatalf("Reconcile(%q) = %v\nlogs:\n%s", dir, err, logs.String())
+	}
+	got := map[string]string{}
+	for _, s := range rep.Stacks {
+		got[s.Stack] = string(s.Result) + "/" + s.Cause
+	}
+	want := map[string]string{
+		"base": "applied/drift", "net": "unchanged/", "cluster": "unchanged/",
+		"app": "unchanged/", "jobs": "unchanged/", "report": "unchanged/",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("after tofu state rm in base's S3 backend, results (-want +got):\n%s\nlogs:\n%s", diff, logs.String())
+	}
+	if !regexp.MustCompile(`INFO \[base\] state changed outside strata: serial \d+ → \d+`).MatchString(logs.String()) {
+		t.Errorf("logs lack base's state change line\nlogs:\n%s", logs.String())
 	}
 }

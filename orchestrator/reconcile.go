@@ -162,6 +162,7 @@ func Reconcile(ctx context.Context, dir string, op history.Operation, opts Optio
 	}
 	cfg := runner.Config{
 		StateReader:    states,
+		OpenState:      openState,
 		Tofu:           opts.Tofu,
 		StateDir:       st.StateDir,
 		Contracts:      st.Contracts,

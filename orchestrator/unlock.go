@@ -43,6 +43,7 @@ func Unlock(ctx context.Context, dir, stack, lockID, by, reason string, opts Opt
 		History:        st.History,
 		Backend:        backend,
 		StateReader:    states,
+		OpenState:      openState,
 		Logger:         opts.Logger,
 		ProviderMirror: set.ProviderMirror,
 	})
@@ -57,5 +58,11 @@ func stateReader(ctx context.Context, backend runner.StateBackend) (runner.State
 	if backend.Kind != runner.BackendS3 {
 		return nil, nil
 	}
-	return statefile.NewS3(ctx, backend.Bucket, backend.Region, backend.Endpoint)
+	return openState(ctx, backend.Bucket, backend.Region, backend.Endpoint)
+}
+
+// openState reads the state objects of one S3 bucket: the environment's
+// backend, or one a stack's own s3 backend block names.
+func openState(ctx context.Context, bucket, region, endpoint string) (runner.StateReader, error) {
+	return statefile.NewS3(ctx, bucket, region, endpoint)
 }

@@ -72,21 +72,18 @@ func (r *Runner) reportLock(ctx context.Context, log *slog.Logger, req Request, 
 // stateLock reads the lock of the stack's state where that is cheap, as
 // stateVersion reads the state.
 func (r *Runner) stateLock(ctx context.Context, req Request) (statefile.Lock, bool, error) {
-	switch {
-	case req.Stack.BackendConfig != "":
-		return statefile.Lock{}, false, nil
-	case r.cfg.Backend.Kind == BackendS3:
-		if r.cfg.StateReader == nil {
-			return statefile.Lock{}, false, nil
-		}
-		return r.cfg.StateReader.ReadLock(ctx, s3StateKey(req))
-	default:
+	if req.Stack.BackendConfig == "" && r.cfg.Backend.Kind != BackendS3 {
 		path, err := r.localStatePath(req)
 		if err != nil {
 			return statefile.Lock{}, false, err
 		}
 		return statefile.ReadLocalLock(path)
 	}
+	states, key, ok, err := r.s3State(ctx, req)
+	if !ok || err != nil {
+		return statefile.Lock{}, false, err
+	}
+	return states.ReadLock(ctx, key)
 }
 
 func hostname() string {

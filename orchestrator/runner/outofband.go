@@ -18,25 +18,57 @@ type StateReader interface {
 	ReadLock(ctx context.Context, key string) (statefile.Lock, bool, error)
 }
 
+// StateOpener opens a reader of one S3 bucket, for the stacks whose own
+// backend configuration keeps their state there.
+type StateOpener func(ctx context.Context, bucket, region, endpoint string) (StateReader, error)
+
 // stateVersion reads the version of the stack's state where that is cheap:
-// a local state file, or an object of the environment's S3 backend. A
-// stack with its own backend configuration is not read (false).
+// a local state file, or an object in S3 (the environment's backend, or
+// the stack's own s3 backend block). Another backend is not read (false).
 func (r *Runner) stateVersion(ctx context.Context, req Request) (statefile.Version, bool, error) {
-	switch {
-	case req.Stack.BackendConfig != "":
-		return statefile.Version{}, false, nil
-	case r.cfg.Backend.Kind == BackendS3:
-		if r.cfg.StateReader == nil {
-			return statefile.Version{}, false, nil
-		}
-		return r.cfg.StateReader.Read(ctx, s3StateKey(req))
-	default:
+	if req.Stack.BackendConfig == "" && r.cfg.Backend.Kind != BackendS3 {
 		path, err := r.localStatePath(req)
 		if err != nil {
 			return statefile.Version{}, false, err
 		}
 		return statefile.ReadLocal(path)
 	}
+	states, key, ok, err := r.s3State(ctx, req)
+	if !ok || err != nil {
+		return statefile.Version{}, false, err
+	}
+	return states.Read(ctx, key)
+}
+
+// s3State is the reader and the key of a stack's state in S3: the
+// environment's S3 backend, or the s3 backend block of the stack's
+// backendConfig.customConfiguration. It reports false for state elsewhere.
+func (r *Runner) s3State(ctx context.Context, req Request) (StateReader, string, bool, error) {
+	if req.Stack.BackendConfig == "" {
+		if r.cfg.Backend.Kind != BackendS3 || r.cfg.StateReader == nil {
+			return nil, "", false, nil
+		}
+		return r.cfg.StateReader, s3StateKey(req), true, nil
+	}
+	b, ok := statefile.ParseS3Backend(req.Stack.BackendConfig)
+	if !ok || r.cfg.OpenState == nil {
+		return nil, "", false, nil
+	}
+	id := b.Bucket + "\x00" + b.Region + "\x00" + b.Endpoint
+	r.statesMu.Lock()
+	defer r.statesMu.Unlock()
+	if states, ok := r.states[id]; ok {
+		return states, b.Key, true, nil
+	}
+	states, err := r.cfg.OpenState(ctx, b.Bucket, b.Region, b.Endpoint)
+	if err != nil {
+		return nil, "", false, fmt.Errorf("read state of stack %s: %w", req.Stack.Name, err)
+	}
+	if r.states == nil {
+		r.states = map[string]StateReader{}
+	}
+	r.states[id] = states
+	return states, b.Key, true, nil
 }
 
 // checkState notes what the resources strata interrupted in the last run

@@ -57,6 +57,9 @@ type Config struct {
 	// state changed outside strata or is locked; nil reads only local
 	// state.
 	StateReader StateReader
+	// OpenState opens a reader of the S3 bucket a stack's own s3 backend
+	// block names; nil reads no such state.
+	OpenState StateOpener
 	// ProviderMirror, when set, is the https URL of a provider network
 	// mirror every init installs providers from; ProviderMirrorCA is a
 	// PEM file of the certificate authorities tofu trusts for it (for a
@@ -83,6 +86,10 @@ type Runner struct {
 	cfg Config
 	// cliConfigMu serialises writes of the shared tofu CLI configuration.
 	cliConfigMu sync.Mutex
+	// states are the readers OpenState opened, by bucket, region and
+	// endpoint.
+	statesMu sync.Mutex
+	states   map[string]StateReader
 }
 
 // New returns a Runner.

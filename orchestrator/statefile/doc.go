@@ -4,7 +4,9 @@
 // from the record was changed outside strata (`tofu state rm`, another
 // tool), so the stack is planned again whatever its inputs.
 //
-// Local state is a file read; S3 state is one GET of the state object.
-// Any other backend (a backendConfig.customConfiguration) is not read, and
-// the check does not apply to it.
+// Local state is a file read; S3 state is one GET of the state object,
+// whether the environment's S3 backend keeps it or a stack's own s3
+// backend block (a backendConfig.customConfiguration, read with
+// ParseS3Backend) names its bucket and key. Any other backend is not read,
+// and the check does not apply to it.
 package statefile
