@@ -40,9 +40,14 @@ func trials(t *testing.T) int {
 	return n
 }
 
-// buildStrata builds the strata binary into a temporary directory.
+// buildStrata builds the strata binary into a temporary directory. The
+// tests that run it drive real tofu, so they skip under -short, before
+// the build.
 func buildStrata(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("runs the strata binary against real tofu; skipped with -short")
+	}
 	bin := filepath.Join(t.TempDir(), "strata")
 	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
 	if err != nil {
