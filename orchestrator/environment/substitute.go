@@ -31,56 +31,16 @@ func (l *loader) substitutionVars(k *kustomization) map[string]string {
 		return vars
 	}
 	for _, ref := range pb.SubstituteFrom {
+		var src *object
+		var data map[string]string
 		switch ref.Kind {
 		case kindConfigMap:
-			cm := l.configMap(k.Group, ref.Name)
-			if cm == nil {
-				if !ref.Optional {
-					l.problem(diag.Problem{
-						File:    k.File,
-						Object:  k.ref(),
-						Message: fmt.Sprintf("postBuild.substituteFrom names ConfigMap %q, which does not exist", ref.Name),
-						Fix:     fmt.Sprintf("create ConfigMap %s in %s, or mark the entry optional: true", ref.Name, l.scopeDirs(k.Group)),
-					})
-				}
-				continue
-			}
-			for name, v := range cm.Data {
-				if !ValidVarName(name) {
-					l.problem(diag.Problem{
-						File:    cm.File,
-						Object:  cm.ref(),
-						Message: fmt.Sprintf("key %q is not a valid substitution variable name, and the ConfigMap is used in postBuild.substituteFrom", name),
-						Fix:     fmt.Sprintf("rename the key to match [_a-zA-Z][_a-zA-Z0-9]*, e.g. %q", validName(name)),
-					})
-					continue
-				}
-				vars[name] = strings.ReplaceAll(v, "\n", "")
+			if cm := l.configMap(k.Group, ref.Name); cm != nil {
+				src, data = &cm.object, cm.Data
 			}
 		case kindSecret:
-			sec := l.secret(k.Group, ref.Name)
-			if sec == nil {
-				if !ref.Optional {
-					l.problem(diag.Problem{
-						File:    k.File,
-						Object:  k.ref(),
-						Message: fmt.Sprintf("postBuild.substituteFrom names Secret %q, which does not exist", ref.Name),
-						Fix:     fmt.Sprintf("create Secret %s in %s, or mark the entry optional: true", ref.Name, l.scopeDirs(k.Group)),
-					})
-				}
-				continue
-			}
-			for name, v := range sec.Data {
-				if !ValidVarName(name) {
-					l.problem(diag.Problem{
-						File:    sec.File,
-						Object:  sec.ref(),
-						Message: fmt.Sprintf("key %q is not a valid substitution variable name, and the Secret is used in postBuild.substituteFrom", name),
-						Fix:     fmt.Sprintf("rename the key to match [_a-zA-Z][_a-zA-Z0-9]*, e.g. %q", validName(name)),
-					})
-					continue
-				}
-				vars[name] = strings.ReplaceAll(v, "\n", "")
+			if sec := l.secret(k.Group, ref.Name); sec != nil {
+				src, data = &sec.object, sec.Data
 			}
 		default:
 			l.problem(diag.Problem{
@@ -89,6 +49,30 @@ func (l *loader) substitutionVars(k *kustomization) map[string]string {
 				Message: fmt.Sprintf("postBuild.substituteFrom entry %q is of kind %q; Flux reads ConfigMap or Secret", ref.Name, ref.Kind),
 				Fix:     "set the substituteFrom entry's kind to ConfigMap or Secret",
 			})
+			continue
+		}
+		if src == nil {
+			if !ref.Optional {
+				l.problem(diag.Problem{
+					File:    k.File,
+					Object:  k.ref(),
+					Message: fmt.Sprintf("postBuild.substituteFrom names %s %q, which does not exist", ref.Kind, ref.Name),
+					Fix:     fmt.Sprintf("create %s %s in %s, or mark the entry optional: true", ref.Kind, ref.Name, l.scopeDirs(k.Group)),
+				})
+			}
+			continue
+		}
+		for name, v := range data {
+			if !ValidVarName(name) {
+				l.problem(diag.Problem{
+					File:    src.File,
+					Object:  src.ref(),
+					Message: fmt.Sprintf("key %q is not a valid substitution variable name, and the %s is used in postBuild.substituteFrom", name, ref.Kind),
+					Fix:     fmt.Sprintf("rename the key to match [_a-zA-Z][_a-zA-Z0-9]*, e.g. %q", validName(name)),
+				})
+				continue
+			}
+			vars[name] = strings.ReplaceAll(v, "\n", "")
 		}
 	}
 	for name, v := range pb.Substitute {
