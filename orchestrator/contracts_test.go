@@ -80,24 +80,12 @@ func (d *demo) published() contracts.Document {
 	return doc
 }
 
+// approve approves a held plan as a person does, through the one
+// approval path the CLI and the API use.
 func (d *demo) approve(stack, id string) {
 	d.t.Helper()
-	ctx := context.Background()
-	env, err := environment.Load(ctx, d.dir())
-	if err != nil {
-		d.t.Fatal(err)
-	}
-	set, err := orchestrator.Options{StateDir: d.state}.Settings(env)
-	if err != nil {
-		d.t.Fatal(err)
-	}
-	st, err := orchestrator.OpenStores(ctx, env, set)
-	if err != nil {
-		d.t.Fatal(err)
-	}
-	defer st.Close()
-	if err := st.Approvals.Approve(ctx, approval.Approval{Client: "demo", Env: "dev", Stack: stack, PlanID: id,
-		By: "reviewer", Reason: "retire subnet_ids", ApprovedAt: time.Now()}); err != nil {
+	req := orchestrator.ApproveRequest{Stack: stack, PlanID: id, By: "reviewer", Reason: "retire subnet_ids"}
+	if _, err := orchestrator.Approve(context.Background(), d.dir(), req, orchestrator.Options{StateDir: d.state}); err != nil {
 		d.t.Fatalf("Approve(%s, %s) = %v", stack, id, err)
 	}
 }
