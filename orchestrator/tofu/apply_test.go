@@ -1,8 +1,11 @@
 package tofu_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -291,10 +294,14 @@ func TestAdoptBeforeThePID(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Adopt(%q) = %v", dir, err)
 	}
+	// tofu has exited when Adopt returns: reaped already, or a zombie the
+	// goroutine above is about to reap.
 	select {
 	case <-done:
 	default:
-		t.Errorf("Adopt(%q) returned while tofu still applied", dir)
+		if exited, err := hasExited(apply.Process.Pid); err != nil || !exited {
+			t.Errorf("Adopt(%q) returned while tofu still applied (%v)", dir, err)
+		}
 	}
 	if err := o.Err(); err != nil || o.Summary == nil || o.Summary.Add != n {
 		t.Errorf("Adopt(%q) = %+v, %v, want the apply complete with %d added", dir, o, err, n)
@@ -302,4 +309,22 @@ func TestAdoptBeforeThePID(t *testing.T) {
 	if got := lines(t, log); len(got) != n {
 		t.Errorf("creations = %v, want %d", got, n)
 	}
+}
+
+// hasExited reports whether the child pid has exited: it is a zombie not
+// yet waited for, or gone.
+func hasExited(pid int) (bool, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if errors.Is(err, fs.ErrNotExist) {
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	// The state follows the command name, which is in parentheses.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 || i+2 >= len(b) {
+		return false, fmt.Errorf("read /proc/%d/stat: no state in %q", pid, b)
+	}
+	return b[i+2] == 'Z' || b[i+2] == 'X', nil
 }
