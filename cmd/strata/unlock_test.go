@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/strata-iac/strata/contracts/awstest"
+	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/statefile"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
@@ -63,21 +63,6 @@ func TestStaleLocalLock(t *testing.T) {
 	}
 }
 
-// replaceIn replaces old with new in the file at path.
-func replaceIn(t *testing.T, path, old, new string) {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(b), old) {
-		t.Fatalf("%s does not contain %q", path, old)
-	}
-	if err := os.WriteFile(path, []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestStaleS3Lock crashes tofu (kill -9) in the middle of an apply whose
 // state is in S3 (versitygw): its .tflock object stays. The next apply
 // reports it, with holder, age, ID and the command that releases it;
@@ -90,7 +75,7 @@ func TestStaleS3Lock(t *testing.T) {
 	bin := buildStrata(t)
 	c := newCrashTrial(t, bin)
 	root := filepath.Dir(filepath.Dir(filepath.Dir(c.env)))
-	replaceIn(t, filepath.Join(c.env, "init.yaml"), "  resources: \"4\"\n",
+	testkit.EditFile(t, c.env, "init.yaml", "  resources: \"4\"\n",
 		"  resources: \"4\"\n  stateBackend: s3\n  stateBucket: states\n  stateRegion: "+awstest.Region+"\n  stateEndpoint: "+endpoint+"\n")
 	const key = "acme/dev/stacks/crash.tfstate"
 	reader, err := statefile.NewS3(context.Background(), "states", awstest.Region, endpoint)
@@ -127,7 +112,7 @@ func TestStaleS3Lock(t *testing.T) {
 	}
 
 	l = crashTofu()
-	replaceIn(t, filepath.Join(root, "flux-apps", "crash", "terraform.yaml"), "  approvePlan: auto\n", "  approvePlan: auto\n  tfstate:\n    forceUnlock: auto\n")
+	testkit.EditFile(t, root, "flux-apps/crash/terraform.yaml", "  approvePlan: auto\n", "  approvePlan: auto\n  tfstate:\n    forceUnlock: auto\n")
 	got, code = c.apply()
 	if code != exitConverged || !strings.Contains(got, "released the state lock its holder left: lock "+l.ID) {
 		t.Errorf("strata apply with forceUnlock: auto and a dead holder = %d\n%s\nwant lock %s released and the stack applied", code, got, l.ID)
