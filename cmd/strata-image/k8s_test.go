@@ -17,8 +17,8 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/strata-iac/strata/internal/k8stest"
 )
 
 // TestImageRunsInCluster builds strata's image, imports it into the
@@ -26,10 +26,7 @@ import (
 // non-root user on a read-only root filesystem, as the manifests run it.
 // It needs the cluster that `make test-k8s` starts.
 func TestImageRunsInCluster(t *testing.T) {
-	k8sDir := os.Getenv("STRATA_K8S_DIR")
-	if k8sDir == "" {
-		t.Fatal("STRATA_K8S_DIR is not set: run the cluster tests with make test-k8s")
-	}
+	c := k8stest.Get(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 
@@ -49,27 +46,9 @@ func TestImageRunsInCluster(t *testing.T) {
 	if err := run([]string{"--strata", strata, "--tofu", tofu, "--tag", tag, "--out", out}, io.Discard); err != nil {
 		t.Fatalf("build image: %v", err)
 	}
-	imp := exec.CommandContext(ctx, "ctr", "-a", filepath.Join(k8sDir, "run", "containerd.sock"), "-n", "k8s.io", "images", "import", out)
-	if b, err := imp.CombinedOutput(); err != nil {
-		t.Fatalf("ctr images import: %v\n%s", err, b)
-	}
-
-	cfg, err := clientcmd.BuildConfigFromFlags("", filepath.Join(k8sDir, "pki", "admin.kubeconfig"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "strata-image-"}}
-	ns, err = cs.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cs.CoreV1().Namespaces().Delete(context.Background(), ns.Name, metav1.DeleteOptions{})
-	})
+	c.ImportImage(t, out)
+	cs := c.Client
+	ns := c.Namespace(t, "strata-image")
 
 	yes, no := true, false
 	job := &batchv1.Job{
@@ -91,11 +70,11 @@ func TestImageRunsInCluster(t *testing.T) {
 			}},
 		},
 	}
-	if _, err := cs.BatchV1().Jobs(ns.Name).Create(ctx, job, metav1.CreateOptions{}); err != nil {
+	if _, err := cs.BatchV1().Jobs(ns).Create(ctx, job, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for {
-		j, err := cs.BatchV1().Jobs(ns.Name).Get(ctx, job.Name, metav1.GetOptions{})
+		j, err := cs.BatchV1().Jobs(ns).Get(ctx, job.Name, metav1.GetOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,11 +90,11 @@ func TestImageRunsInCluster(t *testing.T) {
 		case <-time.After(500 * time.Millisecond):
 		}
 	}
-	pods, err := cs.CoreV1().Pods(ns.Name).List(ctx, metav1.ListOptions{LabelSelector: "job-name=" + job.Name})
+	pods, err := cs.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: "job-name=" + job.Name})
 	if err != nil || len(pods.Items) != 1 {
 		t.Fatalf("pods of job %s = %d, %v, want 1", job.Name, len(pods.Items), err)
 	}
-	logs, err := cs.CoreV1().Pods(ns.Name).GetLogs(pods.Items[0].Name, &corev1.PodLogOptions{}).DoRaw(ctx)
+	logs, err := cs.CoreV1().Pods(ns).GetLogs(pods.Items[0].Name, &corev1.PodLogOptions{}).DoRaw(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,11 +16,10 @@ import (
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/strata-iac/strata/internal/k8stest"
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
@@ -35,28 +34,8 @@ const (
 // starts and a fresh namespace for the Lease, removed after the test.
 func leaseCluster(t *testing.T) (kubeconfig, ns string, cs kubernetes.Interface) {
 	t.Helper()
-	dir := os.Getenv("STRATA_K8S_DIR")
-	if dir == "" {
-		t.Fatal("STRATA_K8S_DIR is not set: run the cluster tests with make test-k8s")
-	}
-	kubeconfig = filepath.Join(dir, "pki", "admin.kubeconfig")
-	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err = kubernetes.NewForConfig(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := cs.CoreV1().Namespaces().Create(context.Background(),
-		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "strata-replicas-"}}, metav1.CreateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cs.CoreV1().Namespaces().Delete(context.Background(), n.Name, metav1.DeleteOptions{})
-	})
-	return kubeconfig, n.Name, cs
+	c := k8stest.Get(t)
+	return c.Kubeconfig, c.Namespace(t, "strata-replicas"), c.Client
 }
 
 // replicas is a demo repository and one state directory that several

@@ -5,17 +5,14 @@ package leader_test
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/strata-iac/strata/internal/k8stest"
 	"github.com/strata-iac/strata/orchestrator/leader"
 )
 
@@ -23,28 +20,8 @@ import (
 // starts, a client, and a fresh namespace removed after the test.
 func cluster(t *testing.T) (string, kubernetes.Interface, string) {
 	t.Helper()
-	dir := os.Getenv("STRATA_K8S_DIR")
-	if dir == "" {
-		t.Fatal("STRATA_K8S_DIR is not set: run the cluster tests with make test-k8s")
-	}
-	kubeconfig := filepath.Join(dir, "pki", "admin.kubeconfig")
-	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns, err := cs.CoreV1().Namespaces().Create(context.Background(),
-		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "strata-leader-"}}, metav1.CreateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cs.CoreV1().Namespaces().Delete(context.Background(), ns.Name, metav1.DeleteOptions{})
-	})
-	return kubeconfig, cs, ns.Name
+	c := k8stest.Get(t)
+	return c.Kubeconfig, c.Client, c.Namespace(t, "strata-leader")
 }
 
 // candidate is one Elector taking part, its function counting how many

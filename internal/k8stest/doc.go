@@ -1,0 +1,5 @@
+// Package k8stest gives cluster-mode tests (build tag k8s) the real
+// single-node cluster that `make test-k8s` starts: its admin kubeconfig, a
+// client, a fresh namespace per test, and a way to load an image tarball
+// into the node's containerd.
+package k8stest
