@@ -54,7 +54,7 @@ holds, is left alone.`,
 			if err != nil {
 				return err
 			}
-			st, err := orchestrator.OpenStoresReadOnly(ctx, env, set)
+			st, err := orchestrator.OpenStoresReadOnly(ctx, env, set, nil)
 			if err != nil {
 				return err
 			}

@@ -53,7 +53,7 @@ private. Stacks that have history but left the repository are listed too.`,
 			if err != nil {
 				return err
 			}
-			st, err := orchestrator.OpenStoresReadOnly(ctx, env, set)
+			st, err := orchestrator.OpenStoresReadOnly(ctx, env, set, nil)
 			if err != nil {
 				return err
 			}
