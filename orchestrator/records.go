@@ -67,3 +67,36 @@ func (FileRecords) OpenHistory(ctx context.Context, env *environment.Environment
 func (FileRecords) OpenApprovals(ctx context.Context, env *environment.Environment, set environment.Settings) (Approvals, error) {
 	return approval.New(filepath.Join(set.StateDir, statedir.Held)), nil
 }
+
+// SharedStore is records that several processes read and write at once,
+// such as the cluster's (package kuberecords): history, held plans and
+// approvals in one.
+type SharedStore interface {
+	History
+	Approvals
+	// Interrupt marks the environment's runs still "running" as
+	// interrupted: no run of it can still be going.
+	Interrupt(ctx context.Context, client, env string) error
+}
+
+// SharedRecords returns the Records that keep every environment's history
+// and held plans in s. A writer's open marks the environment's runs left
+// "running" as interrupted, as a file history's open does: a reconcile of
+// an environment runs in one process at a time (the leader), so no run of
+// it can still be going. A read-only open changes nothing.
+func SharedRecords(s SharedStore) Records { return sharedRecords{s} }
+
+type sharedRecords struct{ s SharedStore }
+
+func (r sharedRecords) OpenHistory(ctx context.Context, env *environment.Environment, set environment.Settings, readOnly bool) (History, bool, func() error, error) {
+	if !readOnly {
+		if err := r.s.Interrupt(ctx, env.Client, env.Name); err != nil {
+			return nil, false, nil, err
+		}
+	}
+	return r.s, false, func() error { return nil }, nil
+}
+
+func (r sharedRecords) OpenApprovals(ctx context.Context, env *environment.Environment, set environment.Settings) (Approvals, error) {
+	return r.s, nil
+}
