@@ -35,6 +35,9 @@ func (s *Store) HeldPlan(ctx context.Context, client, env, stack, id string) (ap
 	if err != nil {
 		return approval.Held{}, fmt.Errorf("read held plan %s of stack %s: %w", id, stack, err)
 	}
+	if s.dir == "" {
+		return approval.Held{}, fmt.Errorf("read held plan %s of stack %s: %w", id, stack, errNoDir)
+	}
 	h, err := s.held(ctx, sec)
 	if err != nil {
 		return h, fmt.Errorf("read held plan %s of stack %s: %w", id, stack, err)
@@ -42,7 +45,9 @@ func (s *Store) HeldPlan(ctx context.Context, client, env, stack, id string) (ap
 	return h, nil
 }
 
-// HeldPlans lists a stack's held plans, newest first.
+// HeldPlans lists a stack's held plans, newest first. Their files are
+// written out when the Store has a Dir; without one (a command that only
+// lists or approves) they are not read, and Held.Dir is "".
 func (s *Store) HeldPlans(ctx context.Context, client, env, stack string) ([]approval.Held, error) {
 	if err := check(ctx, client, env, stack); err != nil {
 		return nil, fmt.Errorf("list held plans of stack %s: %w", stack, err)
@@ -66,11 +71,15 @@ func (s *Store) HeldPlans(ctx context.Context, client, env, stack string) ([]app
 	return out, nil
 }
 
-// held reads a held plan's Secret and parts, and writes its files out.
+// held reads a held plan's Secret and, when the Store has a Dir, its
+// parts, and writes its files out there.
 func (s *Store) held(ctx context.Context, sec *corev1.Secret) (approval.Held, error) {
 	var h approval.Held
 	if err := json.Unmarshal(sec.Data[heldKey], &h); err != nil {
 		return h, fmt.Errorf("decode %s: %w", sec.Name, err)
+	}
+	if s.dir == "" {
+		return h, nil
 	}
 	var ref payloadRef
 	if err := json.Unmarshal(sec.Data[payloadKey], &ref); err != nil {

@@ -57,15 +57,13 @@ func pack(files []file) (parts [][]byte, sum string, err error) {
 		parts = append(parts, b[:n])
 		b = b[n:]
 	}
-	h := sha256.Sum256(buf.Bytes())
-	return parts, hex.EncodeToString(h[:]), nil
+	return parts, digest(buf.Bytes()), nil
 }
 
 // unpack joins parts, checks them against sum and returns the files.
 func unpack(parts [][]byte, sum string) ([]file, error) {
 	b := bytes.Join(parts, nil)
-	h := sha256.Sum256(b)
-	if got := hex.EncodeToString(h[:]); got != sum {
+	if got := digest(b); got != sum {
 		return nil, fmt.Errorf("its parts do not match its digest (sha256 %s, want %s): it was held again while being read; read it again", got, sum)
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(b))
@@ -94,4 +92,10 @@ func unpack(parts [][]byte, sum string) ([]file, error) {
 type file struct {
 	name string
 	data []byte
+}
+
+// digest is the hex sha256 of b.
+func digest(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
 }

@@ -25,7 +25,8 @@ type Config struct {
 	// zero); the newest good apply is kept beyond them.
 	Keep int
 	// Dir is a local directory where held plans are written out for tofu
-	// and people to read (Held.Dir); required for held plans.
+	// and people to read (Held.Dir). Hold and HeldPlan need it; without
+	// it, HeldPlans lists plans without their files.
 	Dir string
 	// Writer names this process in the runs it begins (say, its pod
 	// name); the leader package's Identity is a good one.

@@ -122,24 +122,24 @@ func testHold(t *testing.T, impl Impl) {
 func testLargePlan(t *testing.T, impl Impl) {
 	ctx := context.Background()
 	a := impl.Open(t).Approvals
-	// Random bytes do not compress: 1.25 MiB takes two objects of a
+	// Random bytes do not compress: 900 KiB takes two objects of a
 	// cluster's 1 MiB.
-	plan := make([]byte, 5<<18)
+	plan := make([]byte, 900<<10)
 	rand.Read(plan)
-	planJSON := make([]byte, 2<<20)
+	planJSON := make([]byte, 1<<20)
 	for i := range planJSON {
 		planJSON[i] = "{}[]\"a:1,"[i%9]
 	}
 	if _, err := a.Hold(ctx, held("network", "plan-0123456789ab", at), planFile(t, plan), planJSON, "# large\n"); err != nil {
-		t.Fatalf("Hold(1.25 MiB plan) = %v", err)
+		t.Fatalf("Hold(900 KiB plan) = %v", err)
 	}
 	got, err := a.HeldPlan(ctx, "acme", "dev", "network", "plan-0123456789ab")
 	if err != nil {
-		t.Fatalf("HeldPlan(1.25 MiB plan) = %v", err)
+		t.Fatalf("HeldPlan(900 KiB plan) = %v", err)
 	}
 	checkFiles(t, got, map[string][]byte{approval.PlanFile: plan, approval.JSONFile: planJSON, approval.SummaryFile: []byte("# large\n")})
 	if err := a.Release(ctx, "acme", "dev", "network", "plan-0123456789ab"); err != nil {
-		t.Errorf("Release(1.25 MiB plan) = %v", err)
+		t.Errorf("Release(900 KiB plan) = %v", err)
 	}
 }
 

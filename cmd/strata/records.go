@@ -1,0 +1,41 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/util/validation"
+
+	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/kuberecords"
+)
+
+// recordsFlags say where the history and held plans a command reads are:
+// the state directory, or the objects of a cluster's namespace, as
+// `strata controller` and its runner pods keep them.
+type recordsFlags struct {
+	kubeconfig, namespace string
+}
+
+func (f *recordsFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.kubeconfig, "kubeconfig", "", "read the history and held plans kept in a cluster, through this kubeconfig file (default: the state directory's)")
+	cmd.Flags().StringVar(&f.namespace, "namespace", "", "namespace of the cluster's records (default: the kubeconfig context's); without --kubeconfig, the cluster strata runs in")
+}
+
+// records are the records the flags name: nil (the state directory's)
+// when neither is set.
+func (f *recordsFlags) records(cmd *cobra.Command) (orchestrator.Records, error) {
+	if !cmd.Flags().Changed("kubeconfig") && !cmd.Flags().Changed("namespace") {
+		return nil, nil
+	}
+	if f.namespace != "" {
+		if errs := validation.IsDNS1123Label(f.namespace); len(errs) > 0 {
+			return nil, usageError("--namespace %q is not a namespace name: %s", f.namespace, errs[0])
+		}
+	}
+	s, err := kuberecords.New(kuberecords.Config{Kubeconfig: f.kubeconfig, Namespace: f.namespace})
+	if err != nil {
+		return nil, fmt.Errorf("%w: give --kubeconfig, or leave out --kubeconfig and --namespace to read the state directory", err)
+	}
+	return orchestrator.SharedRecords(s), nil
+}
