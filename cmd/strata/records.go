@@ -23,9 +23,14 @@ func (f *recordsFlags) register(cmd *cobra.Command) {
 }
 
 // records are the records the flags name: nil (the state directory's)
-// when neither is set.
+// when neither is set. Held plans are written out under dir, for the web
+// view; "" writes none (a command that lists or approves).
 func (f *recordsFlags) records(cmd *cobra.Command) (orchestrator.Records, error) {
-	if !cmd.Flags().Changed("kubeconfig") && !cmd.Flags().Changed("namespace") {
+	return f.recordsIn(cmd, "")
+}
+
+func (f *recordsFlags) recordsIn(cmd *cobra.Command, dir string) (orchestrator.Records, error) {
+	if !f.inCluster(cmd) {
 		return nil, nil
 	}
 	if f.namespace != "" {
@@ -33,9 +38,14 @@ func (f *recordsFlags) records(cmd *cobra.Command) (orchestrator.Records, error)
 			return nil, usageError("--namespace %q is not a namespace name: %s", f.namespace, errs[0])
 		}
 	}
-	s, err := kuberecords.New(kuberecords.Config{Kubeconfig: f.kubeconfig, Namespace: f.namespace})
+	s, err := kuberecords.New(kuberecords.Config{Kubeconfig: f.kubeconfig, Namespace: f.namespace, Dir: dir})
 	if err != nil {
 		return nil, fmt.Errorf("%w: give --kubeconfig, or leave out --kubeconfig and --namespace to read the state directory", err)
 	}
 	return orchestrator.SharedRecords(s), nil
+}
+
+// inCluster reports whether the flags name a cluster's records.
+func (f *recordsFlags) inCluster(cmd *cobra.Command) bool {
+	return cmd.Flags().Changed("kubeconfig") || cmd.Flags().Changed("namespace")
 }
