@@ -150,6 +150,9 @@ func New(cfg Config) (*Launcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("runner jobs: kubernetes client: %w", err)
 	}
+	// One controller follows many runs at once: more than client-go's
+	// default of 5 requests a second.
+	rc.QPS, rc.Burst = 50, 100
 	cs, err := kubernetes.NewForConfig(rc)
 	if err != nil {
 		return nil, fmt.Errorf("runner jobs: kubernetes client: %w", err)
