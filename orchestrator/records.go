@@ -80,16 +80,26 @@ type SharedStore interface {
 }
 
 // SharedRecords returns the Records that keep every environment's history
-// and held plans in s. A writer's open marks the environment's runs left
-// "running" as interrupted, as a file history's open does: a reconcile of
-// an environment runs in one process at a time (the leader), so no run of
-// it can still be going. A read-only open changes nothing.
-func SharedRecords(s SharedStore) Records { return sharedRecords{s} }
+// and held plans in s, for a process that does not lead: a runner pod, a
+// command that reads or approves, the web view. Opening them changes
+// nothing.
+func SharedRecords(s SharedStore) Records { return sharedRecords{s: s} }
 
-type sharedRecords struct{ s SharedStore }
+// LeaderRecords returns the Records in s of the process that runs the
+// reconciles (the leader): a writer's open marks the environment's runs
+// left "running" as interrupted, as a file history's open does, since a
+// reconcile of an environment runs in one process at a time and no run of
+// it can still be going. A runner pod that outlived the last leader and
+// records its run afterwards keeps the result it records.
+func LeaderRecords(s SharedStore) Records { return sharedRecords{s: s, leader: true} }
+
+type sharedRecords struct {
+	s      SharedStore
+	leader bool
+}
 
 func (r sharedRecords) OpenHistory(ctx context.Context, env *environment.Environment, set environment.Settings, readOnly bool) (History, bool, func() error, error) {
-	if !readOnly {
+	if r.leader && !readOnly {
 		if err := r.s.Interrupt(ctx, env.Client, env.Name); err != nil {
 			return nil, false, nil, err
 		}

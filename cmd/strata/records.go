@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -10,7 +11,8 @@ import (
 	"github.com/strata-iac/strata/orchestrator/kuberecords"
 )
 
-// recordsFlags say where the history and held plans a command reads are:
+// recordsFlags say where the history and held plans a command reads and
+// writes are:
 // the state directory, or the objects of a cluster's namespace, as
 // `strata controller` and its runner pods keep them.
 type recordsFlags struct {
@@ -18,7 +20,7 @@ type recordsFlags struct {
 }
 
 func (f *recordsFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&f.kubeconfig, "kubeconfig", "", "read the history and held plans kept in a cluster, through this kubeconfig file (default: the state directory's)")
+	cmd.Flags().StringVar(&f.kubeconfig, "kubeconfig", "", "the history and held plans are those a cluster keeps, reached through this kubeconfig file (default: the state directory's)")
 	cmd.Flags().StringVar(&f.namespace, "namespace", "", "namespace of the cluster's records (default: the kubeconfig context's); without --kubeconfig, the cluster strata runs in")
 }
 
@@ -38,7 +40,8 @@ func (f *recordsFlags) recordsIn(cmd *cobra.Command, dir string) (orchestrator.R
 			return nil, usageError("--namespace %q is not a namespace name: %s", f.namespace, errs[0])
 		}
 	}
-	s, err := kuberecords.New(kuberecords.Config{Kubeconfig: f.kubeconfig, Namespace: f.namespace, Dir: dir})
+	host, _ := os.Hostname()
+	s, err := kuberecords.New(kuberecords.Config{Kubeconfig: f.kubeconfig, Namespace: f.namespace, Dir: dir, Writer: host})
 	if err != nil {
 		return nil, fmt.Errorf("%w: give --kubeconfig, or leave out --kubeconfig and --namespace to read the state directory", err)
 	}

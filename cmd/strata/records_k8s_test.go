@@ -52,7 +52,7 @@ func TestClusterRecordsInCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := orchestrator.Options{Tofu: tofutest.Binary(t), StateDir: state, Records: orchestrator.SharedRecords(store)}
+	opts := orchestrator.Options{Tofu: tofutest.Binary(t), StateDir: state, Records: orchestrator.LeaderRecords(store)}
 	rep, err := orchestrator.Reconcile(ctx, env, history.OperationApply, opts)
 	if err != nil {
 		t.Fatalf("Reconcile(first) = %v", err)
