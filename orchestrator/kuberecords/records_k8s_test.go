@@ -14,6 +14,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/strata-iac/strata/internal/k8stest"
+	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/kuberecords"
@@ -71,6 +73,10 @@ func TestRetentionInCluster(t *testing.T) {
 	}
 }
 
+// TestInterruptInCluster is a replica taking over: the runs the last
+// leader left running are interrupted when the next leader opens the
+// records to reconcile, and a runner pod that outlived the last leader
+// still records how its run ended.
 func TestInterruptInCluster(t *testing.T) {
 	ctx := context.Background()
 	c := k8stest.Get(t)
@@ -84,11 +90,31 @@ func TestInterruptInCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// The leader that takes over marks what the first one left running.
+	// A runner pod, a command or the web view opening the records changes
+	// nothing; the leader that takes over marks what the first one left
+	// running as it opens them to reconcile acme/dev.
 	next := open(t, c.Kubeconfig, ns, 0)
-	if err := next.Interrupt(ctx, "acme", "dev"); err != nil {
-		t.Fatalf("Interrupt(acme/dev) = %v", err)
+	env := &environment.Environment{Client: "acme", Name: "dev"}
+	for _, recs := range []orchestrator.Records{orchestrator.SharedRecords(next), orchestrator.LeaderRecords(next)} {
+		if _, _, closeHistory, err := recs.OpenHistory(ctx, env, environment.Settings{}, true); err != nil {
+			t.Fatalf("OpenHistory(acme/dev, read only) = %v", err)
+		} else {
+			closeHistory()
+		}
 	}
+	if _, _, closeHistory, err := orchestrator.SharedRecords(next).OpenHistory(ctx, env, environment.Settings{}, false); err != nil {
+		t.Fatalf("SharedRecords.OpenHistory(acme/dev) = %v", err)
+	} else {
+		closeHistory()
+	}
+	if got, want := numbers(t, next, "dev", "cluster"), map[int]history.Result{1: history.ResultRunning}; !cmp.Equal(got, want) {
+		t.Errorf("runs of dev/cluster after opens that do not lead = %v, want %v", got, want)
+	}
+	_, _, closeHistory, err := orchestrator.LeaderRecords(next).OpenHistory(ctx, env, environment.Settings{}, false)
+	if err != nil {
+		t.Fatalf("LeaderRecords.OpenHistory(acme/dev) = %v", err)
+	}
+	closeHistory()
 	tests := []struct {
 		env, stack string
 		want       map[int]history.Result
