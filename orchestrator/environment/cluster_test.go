@@ -77,7 +77,9 @@ func TestLoadNamespaceProblems(t *testing.T) {
 		edit    func(tf map[string]any)
 		wantMsg string
 	}{
-		{"missing source", func(tf map[string]any) { spec(tf)["sourceRef"] = map[string]any{"kind": "GitRepository", "name": "nope"} }, "spec.sourceRef names GitRepository/nope, which does not exist"},
+		{"missing source", func(tf map[string]any) {
+			spec(tf)["sourceRef"] = map[string]any{"kind": "GitRepository", "name": "nope"}
+		}, "spec.sourceRef names GitRepository/nope, which does not exist"},
 		{"source in another namespace", func(tf map[string]any) {
 			spec(tf)["sourceRef"] = map[string]any{"kind": "GitRepository", "name": "platform", "namespace": "other"}
 		}, "sources of the Terraform object's own namespace only"},
