@@ -63,6 +63,7 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		newMirrorCommand(g),
 		newContractsCommand(g),
 		newReconcileCommand(g),
+		newControllerCommand(g),
 		newServeCommand(g),
 		newVersionCommand(g),
 	)
