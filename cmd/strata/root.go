@@ -65,6 +65,7 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		newReconcileCommand(g),
 		newControllerCommand(g),
 		newServeCommand(g),
+		newRunnerCommand(g),
 		newVersionCommand(g),
 	)
 	usageErrors(root)
