@@ -83,7 +83,7 @@ type SharedStore interface {
 // and held plans in s, for a process that does not lead: a runner pod, a
 // command that reads or approves, the web view. Opening them changes
 // nothing.
-func SharedRecords(s SharedStore) Records { return sharedRecords{s: s} }
+func SharedRecords(s SharedStore) Records { return sharedRecords{pick: one(s)} }
 
 // LeaderRecords returns the Records in s of the process that runs the
 // reconciles (the leader): a writer's open marks the environment's runs
@@ -91,22 +91,37 @@ func SharedRecords(s SharedStore) Records { return sharedRecords{s: s} }
 // reconcile of an environment runs in one process at a time and no run of
 // it can still be going. A runner pod that outlived the last leader and
 // records its run afterwards keeps the result it records.
-func LeaderRecords(s SharedStore) Records { return sharedRecords{s: s, leader: true} }
+func LeaderRecords(s SharedStore) Records { return sharedRecords{pick: one(s), leader: true} }
+
+// LeaderRecordsBy is LeaderRecords with a store per environment, which
+// pick returns: strata controller keeps each namespace's records in that
+// namespace.
+func LeaderRecordsBy(pick func(env *environment.Environment) (SharedStore, error)) Records {
+	return sharedRecords{pick: pick, leader: true}
+}
+
+func one(s SharedStore) func(*environment.Environment) (SharedStore, error) {
+	return func(*environment.Environment) (SharedStore, error) { return s, nil }
+}
 
 type sharedRecords struct {
-	s      SharedStore
+	pick   func(env *environment.Environment) (SharedStore, error)
 	leader bool
 }
 
 func (r sharedRecords) OpenHistory(ctx context.Context, env *environment.Environment, set environment.Settings, readOnly bool) (History, bool, func() error, error) {
+	s, err := r.pick(env)
+	if err != nil {
+		return nil, false, nil, err
+	}
 	if r.leader && !readOnly {
-		if err := r.s.Interrupt(ctx, env.Client, env.Name); err != nil {
+		if err := s.Interrupt(ctx, env.Client, env.Name); err != nil {
 			return nil, false, nil, err
 		}
 	}
-	return r.s, false, func() error { return nil }, nil
+	return s, false, func() error { return nil }, nil
 }
 
 func (r sharedRecords) OpenApprovals(ctx context.Context, env *environment.Environment, set environment.Settings) (Approvals, error) {
-	return r.s, nil
+	return r.pick(env)
 }

@@ -3,12 +3,15 @@ package main
 import (
 	"fmt"
 	"os"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/kuberecords"
+	"github.com/strata-iac/strata/orchestrator/leader"
 )
 
 // recordsFlags say where the history and held plans a command reads and
@@ -51,4 +54,31 @@ func (f *recordsFlags) recordsIn(cmd *cobra.Command, dir string) (orchestrator.R
 // inCluster reports whether the flags name a cluster's records.
 func (f *recordsFlags) inCluster(cmd *cobra.Command) bool {
 	return cmd.Flags().Changed("kubeconfig") || cmd.Flags().Changed("namespace")
+}
+
+// namespaceRecords are the records strata controller keeps of each
+// namespace it watches, in that namespace, through kubeconfig (the
+// in-cluster configuration when ""); held plans are written out under dir
+// for tofu to apply.
+func namespaceRecords(kubeconfig, dir string) orchestrator.Records {
+	var (
+		mu     sync.Mutex
+		stores = map[string]*kuberecords.Store{}
+	)
+	return orchestrator.LeaderRecordsBy(func(env *environment.Environment) (orchestrator.SharedStore, error) {
+		// A namespace's environment is named by its namespace
+		// (environment.LoadNamespace).
+		ns := env.Dir
+		mu.Lock()
+		defer mu.Unlock()
+		if s, ok := stores[ns]; ok {
+			return s, nil
+		}
+		s, err := kuberecords.New(kuberecords.Config{Kubeconfig: kubeconfig, Namespace: ns, Dir: dir, Writer: leader.Identity()})
+		if err != nil {
+			return nil, err
+		}
+		stores[ns] = s
+		return s, nil
+	})
 }
