@@ -16,6 +16,7 @@ import (
 	"github.com/strata-iac/strata/internal/k8stest"
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/kuberecords"
 	"github.com/strata-iac/strata/orchestrator/statedir"
@@ -151,4 +152,33 @@ func resultStrings(rs []history.Result) []string {
 		out[i] = string(r)
 	}
 	return out
+}
+
+// TestNamespaceRecordsInCluster: strata controller keeps each watched
+// namespace's runs in that namespace, apart from every other's.
+func TestNamespaceRecordsInCluster(t *testing.T) {
+	ctx := context.Background()
+	c := k8stest.Get(t)
+	recs := namespaceRecords(c.Kubeconfig, t.TempDir())
+	namespaces := []string{c.Namespace(t, "strata-team-a"), c.Namespace(t, "strata-team-b")}
+	for i, ns := range namespaces {
+		// LoadNamespace names a namespace's environment after it.
+		env := &environment.Environment{Dir: ns, Client: ns, Name: ns}
+		h, _, closeHistory, err := recs.OpenHistory(ctx, env, environment.Settings{}, false)
+		if err != nil {
+			t.Fatalf("OpenHistory(%s) = %v", ns, err)
+		}
+		for range i + 1 {
+			if _, err := h.Begin(ctx, history.Run{Client: ns, Env: ns, Stack: "network", Operation: history.OperationApply}); err != nil {
+				t.Fatalf("Begin(%s) = %v", ns, err)
+			}
+		}
+		closeHistory()
+	}
+	for i, ns := range namespaces {
+		cms, err := c.Client.CoreV1().ConfigMaps(ns).List(ctx, metav1.ListOptions{LabelSelector: "strata.dev/record=run"})
+		if err != nil || len(cms.Items) != i+1 {
+			t.Errorf("runs kept in namespace %s = %d, %v, want %d", ns, len(cms.Items), err, i+1)
+		}
+	}
 }
