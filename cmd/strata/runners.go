@@ -72,10 +72,8 @@ func (f *runnerFlags) executor(kubeconfig string, maxRunners int, log *slog.Logg
 		return nil, fmt.Errorf("controller: %w", err)
 	}
 	return func(cfg runner.Config) controller.Executor {
-		var h jobs.Recorder
-		if cfg.History != nil {
-			h = cfg.History
-		}
+		// The runner pod records its run in the namespace's records,
+		// which the controller reads too: nothing to record again.
 		return &jobs.Executor{
 			Launcher: l,
 			Settings: environment.Settings{
@@ -84,7 +82,6 @@ func (f *runnerFlags) executor(kubeconfig string, maxRunners int, log *slog.Logg
 				ProviderMirror: cfg.ProviderMirror,
 			},
 			Timeout: cfg.Timeout,
-			History: h,
 		}
 	}, nil
 }
