@@ -246,7 +246,7 @@ func (l *loader) readEntry() ([]*kustomization, error) {
 			l.problem(*p)
 			continue
 		}
-		l.rendered[""] = append(l.rendered[""], objs...)
+		l.rendered[""] = append(l.rendered[""], dropResources(objs)...)
 		queue = append(queue, l.register(u.group, objs)...)
 	}
 	return queue, nil
@@ -475,7 +475,7 @@ func (l *loader) loadKustomization(k *kustomization) []*kustomization {
 			out = append(out, s)
 		}
 	}
-	l.rendered[k.Name()] = out
+	l.rendered[k.Name()] = dropResources(out)
 	ks, _ := l.registerApp(k.Group, out, a)
 	return ks
 }

@@ -37,7 +37,8 @@ type renderedObject struct {
 	// removed unless the build asked for it).
 	Object map[string]any
 	// res is kustomize's resource as built, which substitution works on,
-	// as kustomize-controller's does.
+	// as kustomize-controller's does; nil once substitution is done (see
+	// dropResources).
 	res *resource.Resource
 }
 
@@ -120,6 +121,17 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 		out = append(out, renderedObject{File: file, Object: m, res: r})
 	}
 	return out, nil
+}
+
+// dropResources lets go of kustomize's resources of rendered objects once
+// substitution, the only step that reads them, is done: each holds the
+// object's whole YAML node tree, which for a thousand stacks is the
+// larger part of the loader's memory. It returns objs.
+func dropResources(objs []renderedObject) []renderedObject {
+	for i := range objs {
+		objs[i].res = nil
+	}
+	return objs
 }
 
 // reported reports whether a problem of file was recorded since the
