@@ -32,7 +32,8 @@ mkdir -p "$(dirname "$out")"
 : >"$out"
 say() { echo "$@" | tee -a "$out"; }
 
-go build -o bin/strata ./cmd/strata
+# The build tags of `make build` (see the Makefile's GOTAGS).
+go build -tags kustomize_disable_go_plugin_support -o bin/strata ./cmd/strata
 strata="$root/bin/strata"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/strata-bench.XXXXXX")
