@@ -165,4 +165,3 @@ func TestRename(t *testing.T) {
 		})
 	}
 }
-
