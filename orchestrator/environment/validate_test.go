@@ -215,7 +215,7 @@ func TestLoadProblems(t *testing.T) {
 			want: diag.Problems{{
 				File:    appTF,
 				Object:  appT,
-				Message: `spec.varsFrom names ConfigMap "app-settings", which does not exist`,
+				Message: `spec.varsFrom[0] names ConfigMap "app-settings", which does not exist`,
 				Fix:     "create ConfigMap app-settings in " + envDir + "/apps/ or " + envDir + "/, or mark the entry optional: true",
 			}},
 		},
@@ -224,8 +224,8 @@ func TestLoadProblems(t *testing.T) {
 			want: diag.Problems{{
 				File:    appTF,
 				Object:  appT,
-				Message: "varsFrom of kind Secret is not supported; use a ConfigMap or a contract",
-				Fix:     "move the values of Secret app-credentials into a ConfigMap, or publish them as a contract and read it with spec.readInputsFromSecrets",
+				Message: `spec.varsFrom[0] names Secret "app-credentials" of stack app, which no stack in this environment writes and the repository does not hold`,
+				Fix:     `name a Secret a stack writes (none yet), write "app-credentials" with spec.writeOutputsToSecret.name on the stack that owns it, add Secret app-credentials to ` + envDir + "/apps/ or " + envDir + "/, or mark the entry optional: true",
 			}},
 		},
 		{
@@ -242,8 +242,8 @@ func TestLoadProblems(t *testing.T) {
 			want: diag.Problems{{
 				File:    appTF,
 				Object:  appT,
-				Message: `spec.readInputsFromSecrets names contract "ghost", which no stack in this environment produces`,
-				Fix:     `name a contract this environment produces (none yet), or produce "ghost" with spec.writeOutputsToSecret.name on the stack that owns it`,
+				Message: `spec.readInputsFromSecrets names Secret "ghost" of stack app, which no stack in this environment writes and the repository does not hold`,
+				Fix:     `name a Secret a stack writes (none yet), write "ghost" with spec.writeOutputsToSecret.name on the stack that owns it, or add Secret ghost to ` + envDir + "/apps/ or " + envDir + "/",
 			}},
 		},
 		{
@@ -349,8 +349,8 @@ func TestLoadProblems(t *testing.T) {
 				{
 					File:    appTF,
 					Object:  appT,
-					Message: `spec.readInputsFromSecrets names contract "ghost", which no stack in this environment produces`,
-					Fix:     `name a contract this environment produces (none yet), or produce "ghost" with spec.writeOutputsToSecret.name on the stack that owns it`,
+					Message: `spec.readInputsFromSecrets names Secret "ghost" of stack app, which no stack in this environment writes and the repository does not hold`,
+					Fix:     `name a Secret a stack writes (none yet), write "ghost" with spec.writeOutputsToSecret.name on the stack that owns it, or add Secret ghost to ` + envDir + "/apps/ or " + envDir + "/",
 				},
 				{
 					File:    appTF,
@@ -607,7 +607,7 @@ data: {clientId: acme, environment: stage, environmentClass: prod, region: eu-ce
 			want: diag.Problems{{
 				File:    appTF,
 				Object:  appT,
-				Message: `spec.varsFrom names key "zone" of ConfigMap init, which has no such key`,
+				Message: `spec.varsFrom[0] names key "zone" of ConfigMap init, which has no such key`,
 				Fix:     "add zone to ConfigMap init in " + initFile + ", or remove it from varsKeys",
 			}},
 		},
