@@ -141,3 +141,12 @@ func (v *Values) Refs(as []string) []Ref {
 	}
 	return out
 }
+
+// ParseValuesText parses a template Text returned.
+func ParseValuesText(text string) (*Values, error) {
+	t, err := template.New("values").Delims(LeftDelim, RightDelim).Parse(text)
+	if err != nil {
+		return nil, fmt.Errorf("parse values template: %w", err)
+	}
+	return &Values{text: text, tmpl: t}, nil
+}
