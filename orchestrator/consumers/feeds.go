@@ -3,10 +3,9 @@ package consumers
 import (
 	"slices"
 
-	"github.com/strata-iac/strata/orchestrator/tcdata"
-
 	"github.com/strata-iac/strata/contracts/readers"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/tcdata"
 )
 
 // Feeds returns the variables of stack s that carry contract data.
