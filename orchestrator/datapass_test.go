@@ -78,6 +78,7 @@ func TestDataPassingAsTheTofuController(t *testing.T) {
 			"network_id": "vpc-0a1b", "next_count": 4.0, "tags": map[string]any{"team": "core", "env": "dev"},
 			"first_subnet": "subnet-a", "disabled": false, "region": "eu-west-1", "username": "admin",
 			"password_length": float64(len("SENTINEL-repository-password")), "ghost": "",
+			"token_length": float64(len("SENTINEL-network-token")),
 		},
 		"valuefrom-outputs": {"vpc": "vpc-0a1b", "double_size": 6.0, "region": "eu-west-1", "user": "admin", "maybe": "unset"},
 		"values-outputs": {"values": map[string]any{

@@ -34,6 +34,12 @@ variable "password" {
   sensitive = true
 }
 
+# A sensitive output of the writer: the reader marks it sensitive too.
+variable "token" {
+  type      = string
+  sensitive = true
+}
+
 variable "ghost" {
   type = string
 }
@@ -76,4 +82,8 @@ output "password_length" {
 
 output "ghost" {
   value = var.ghost
+}
+
+output "token_length" {
+  value = length(nonsensitive(var.token))
 }
