@@ -103,6 +103,7 @@ func TestDataPassingAsTheTofuController(t *testing.T) {
 			"tags":    "{\n      \"env\": \"dev\",\n      \"team\": \"core\"\n    }",
 			"subnets": "[\n      \"subnet-a\",\n      \"subnet-b\"\n    ]",
 			"region":  "eu-west-1", "username": "admin", "password": "SENTINEL-repository-password", "ghost": "",
+			"token": "SENTINEL-network-token",
 		},
 		"valuefrom": {"vpc": "vpc-0a1b", "size": "3", "region": "eu-west-1", "user": "admin"},
 		"values": {"values": map[string]any{
