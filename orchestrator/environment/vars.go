@@ -69,7 +69,9 @@ func (l *loader) stackVars(b *built) {
 				keep[k] = true
 			}
 		}
-		cv.Keep = slices.Sorted(maps.Keys(keep))
+		if len(keep) > 0 {
+			cv.Keep = slices.Sorted(maps.Keys(keep))
+		}
 		s.ContractVars = append(s.ContractVars, cv)
 	}
 	if len(vars) > 0 {
