@@ -627,14 +627,14 @@ data: {clientId: acme, environment: stage, environmentClass: prod, region: eu-ce
 			name: "a repository Secret's key renamed, and an optional missing key handed over empty",
 			changes: map[string]string{
 				envDir + "/apps/creds.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: creds}\nstringData: {user: admin}\n",
-				appTF: baseRepo[appTF] + "  varsFrom: [{kind: Secret, name: creds, optional: true, varsKeys: ['user:username', ghost]}]\n",
+				appTF:                       baseRepo[appTF] + "  varsFrom: [{kind: Secret, name: creds, optional: true, varsKeys: ['user:username', ghost]}]\n",
 			},
 		},
 		{
 			name: "a repository Secret's missing key",
 			changes: map[string]string{
 				envDir + "/apps/creds.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: creds}\ndata: {user: YWRtaW4=}\n",
-				appTF: baseRepo[appTF] + "  varsFrom: [{kind: Secret, name: creds, varsKeys: [password]}]\n",
+				appTF:                       baseRepo[appTF] + "  varsFrom: [{kind: Secret, name: creds, varsKeys: [password]}]\n",
 			},
 			want: diag.Problems{{
 				File:    appTF,
@@ -695,7 +695,7 @@ data: {clientId: acme, environment: stage, environmentClass: prod, region: eu-ce
 			name: "a repository Secret a stack also writes",
 			changes: map[string]string{
 				envDir + "/apps/out.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: app-out}\nstringData: {a: b}\n",
-				appTF: baseRepo[appTF] + "  writeOutputsToSecret: {name: app-out, outputs: ['a:b']}\n",
+				appTF:                     baseRepo[appTF] + "  writeOutputsToSecret: {name: app-out, outputs: ['a:b']}\n",
 			},
 			want: diag.Problems{{
 				File:    appTF,
