@@ -160,13 +160,14 @@ func TestFindDataPassing(t *testing.T) {
 		"values values network-outputs.*.network_id " + values + ":0",
 		"values values network-outputs.*.subnets " + values + ":0",
 		"values values network-outputs.*.tags " + values + ":0",
-		"varsfrom enabled network-outputs.*.enabled " + varsfrom + ":62",
-		"varsfrom instance_count network-outputs.*.count " + varsfrom + ":42",
-		"varsfrom instance_count network-outputs.*.count " + varsfrom + ":50",
-		"varsfrom network_id network-outputs.*.network_id " + varsfrom + ":42",
-		"varsfrom network_id network-outputs.*.network_id " + varsfrom + ":46",
-		"varsfrom subnets network-outputs.*.subnets " + varsfrom + ":58",
-		"varsfrom tags network-outputs.*.tags " + varsfrom + ":54",
+		"varsfrom enabled network-outputs.*.enabled " + varsfrom + ":68",
+		"varsfrom instance_count network-outputs.*.count " + varsfrom + ":48",
+		"varsfrom instance_count network-outputs.*.count " + varsfrom + ":56",
+		"varsfrom network_id network-outputs.*.network_id " + varsfrom + ":48",
+		"varsfrom network_id network-outputs.*.network_id " + varsfrom + ":52",
+		"varsfrom subnets network-outputs.*.subnets " + varsfrom + ":64",
+		"varsfrom tags network-outputs.*.tags " + varsfrom + ":60",
+		"varsfrom token network-outputs.*.token " + varsfrom + ":88",
 	}
 	slices.Sort(got)
 	if diff := cmp.Diff(want, got); diff != "" {
