@@ -178,10 +178,11 @@ func TestRetryInterval(t *testing.T) {
 	}
 }
 
-// TestApprovePlanDisable backs the README row of approvePlan: disable:
-// the stack is planned and its changes reported, never held nor applied,
-// and it publishes nothing; with auto it applies.
-func TestApprovePlanDisable(t *testing.T) {
+// TestApprovePlan backs the README row of approvePlan, with the Tofu
+// Controller's four values: disable plans and reports, never holds nor
+// applies, and publishes nothing; empty holds the plan; the held plan's id
+// applies that plan; auto lets policy decide.
+func TestApprovePlan(t *testing.T) {
 	e := newEnv(t)
 	e.editSpec("app", "service-stacks", "  approvePlan: disable\n")
 	rep, logs := e.reconcile(history.OperationApply, time.Hour)
@@ -196,15 +197,37 @@ func TestApprovePlanDisable(t *testing.T) {
 		t.Errorf("app published a contract, though it only detects drift")
 	}
 
-	e.editSpec("app", "service-stacks", "  approvePlan: auto\n")
+	e.editSpec("app", "service-stacks", "  approvePlan: \"\"\n")
 	rep, logs = e.reconcile(history.OperationApply, time.Hour)
-	if got := results(rep)["app"]; got != "applied/install" {
-		t.Errorf("apply with approvePlan auto: app = %s, want applied/install\nlogs:\n%s", got, logs)
+	held := stack(t, rep, "app")
+	if held.Result != history.ResultHeld || held.PlanID == "" || !strings.Contains(held.Message, `spec.approvePlan of Terraform/app (flux-apps/service-stacks/app/terraform.yaml) is "", not "auto"`) {
+		t.Fatalf("apply with approvePlan empty: app = %+v, want its plan held\nlogs:\n%s", held, logs)
+	}
+
+	e.editSpec("app", "service-stacks", "  approvePlan: "+held.PlanID+"\n")
+	rep, logs = e.reconcile(history.OperationApply, time.Hour)
+	if got := results(rep)["app"]; got != "applied/install" || !strings.Contains(logs, "plan "+held.PlanID+" is approved by spec.approvePlan of Terraform/app") {
+		t.Errorf("apply with approvePlan %s: app = %s, want that plan applied\nlogs:\n%s", held.PlanID, got, logs)
 	}
 
 	e.editSpec("app", "service-stacks", "  approvePlan: disable\n")
 	rep, logs = e.reconcile(history.OperationApply, time.Hour)
 	if got := stack(t, rep, "app"); got.Result != history.ResultNoChanges || !strings.Contains(got.Message, "drift detection only") {
 		t.Errorf("apply with approvePlan disable again: app = %+v, want no-changes: switching to disable re-plans it, and nothing drifted\nlogs:\n%s", got, logs)
+	}
+	before := readContract(t, e.state, "acme", "dev", "app")
+	setInit(t, e.root, "appSize", "large")
+	rep, logs = e.reconcile(history.OperationApply, time.Hour)
+	if got := stack(t, rep, "app"); got.Result != history.ResultPlanned || got.Summary.Change != 1 {
+		t.Errorf("apply with approvePlan disable and a new size: app = %+v, want the change planned, not applied\nlogs:\n%s", got, logs)
+	}
+	if after := readContract(t, e.state, "acme", "dev", "app"); !cmp.Equal(before, after) {
+		t.Errorf("app's contract changed under approvePlan disable: %+v, was %+v", after, before)
+	}
+
+	e.editSpec("app", "service-stacks", "  approvePlan: auto\n")
+	rep, logs = e.reconcile(history.OperationApply, time.Hour)
+	if got := results(rep)["app"]; got != "applied/variables" {
+		t.Errorf("apply with approvePlan auto: app = %s, want applied/variables\nlogs:\n%s", got, logs)
 	}
 }
