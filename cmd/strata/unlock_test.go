@@ -120,7 +120,9 @@ func TestStaleS3Lock(t *testing.T) {
 	}
 
 	// forceUnlock: yes releases the lock lockIdentifier names, and no
-	// other, as the Tofu Controller does.
+	// other, as the Tofu Controller does. The stack is whole by now: two
+	// more resources give the apply something to do.
+	testkit.EditFile(t, c.env, "init.yaml", "  resources: \"4\"\n", "  resources: \"6\"\n")
 	l = crashTofu()
 	testkit.EditFile(t, root, "flux-apps/crash/terraform.yaml", "    forceUnlock: auto\n", "    forceUnlock: \"yes\"\n    lockIdentifier: not-the-lock\n")
 	got, code = c.apply()
