@@ -10,8 +10,11 @@
 //  3. in the reconcile loop (Config.RetryWait), a stack whose last run
 //     failed less than its spec.retryInterval ago ends there, failed and
 //     unrecorded, with a RetryError;
-//  4. gather the inputs: variables and the upstream contracts it reads (a
-//     contract that does not exist yet makes the stack wait; a plan reads
+//  4. gather the inputs: variables and the upstream contracts it reads,
+//     in the Tofu Controller's order and form (var.values, vars, varsFrom;
+//     a varsFrom or valueFrom of another stack's Secret takes its text
+//     from the contract; see package tcdata) (a contract that does not
+//     exist yet makes the stack wait; a plan reads
 //     the contracts upstream plans would publish, when they know them:
 //     Request.Preview);
 //  5. read the last good apply, which what changed is worked out against;
