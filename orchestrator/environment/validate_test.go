@@ -260,8 +260,8 @@ func TestLoadProblems(t *testing.T) {
 			want: diag.Problems{{
 				File:    appTF,
 				Object:  appT,
-				Message: `spec.tfstate.forceUnlock is "yes": strata never forces a lock whose holder may still be alive`,
-				Fix:     "use auto (a lock whose holder is provably dead is released) or no, and release any other lock with strata unlock ENV STACK LOCK_ID",
+				Message: `spec.tfstate.forceUnlock is "yes" without spec.tfstate.lockIdentifier: strata releases only the lock a person names`,
+				Fix:     "set spec.tfstate.lockIdentifier to the ID of the lock to release (the run log names it), or use auto to release a lock whose holder is provably dead",
 			}},
 		},
 		{
@@ -909,5 +909,25 @@ func TestStackVarsOrder(t *testing.T) {
 	}
 	if diff := cmp.Diff(wantCV, s.ContractVars); diff != "" {
 		t.Errorf("stack app ContractVars mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// A reader names the Secret its writer writes, also when the writer
+// publishes its contract under another name (annotation strata.dev/contract).
+func TestReadersNameTheWrittenSecret(t *testing.T) {
+	root := writeRepo(t, map[string]string{
+		appTF: "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata: {name: app}\nspec:\n  path: ./flux-apps/app\n  sourceRef: {kind: GitRepository, name: flux-system}\n" +
+			"  varsFrom: [{kind: Secret, name: net-out}]\n  readInputsFromSecrets: [{name: net-out, as: net}]\n",
+		"flux-apps/app/producer.yaml": "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata: {name: net, annotations: {strata.dev/contract: network}}\nspec:\n" +
+			"  path: ./flux-apps/app\n  sourceRef: {kind: GitRepository, name: flux-system}\n  writeOutputsToSecret: {name: net-out}\n",
+	})
+	env, err := Load(context.Background(), filepath.Join(root, envDir))
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	s := env.Stack("app")
+	got := []string{s.Consumes[0].Contract, s.ContractVars[0].Contract}
+	if diff := cmp.Diff([]string{"network", "network"}, got); diff != "" {
+		t.Errorf("contracts read by app mismatch (-want +got):\n%s", diff)
 	}
 }
