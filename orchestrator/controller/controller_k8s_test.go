@@ -124,7 +124,7 @@ func TestEnvironmentInCluster(t *testing.T) {
 	if got := string(net.Data["subnet_ids"]); !strings.HasPrefix(got, `["subnet-`) {
 		t.Errorf("Secret network-outputs subnet_ids = %q, want the list as JSON", got)
 	}
-	events, err := w.c.Client.CoreV1().Events(w.ns).List(ctx, metav1.ListOptions{FieldSelector: "involvedObject.name=network"})
+	events, err := w.c.Client.CoreV1().Events(w.ns).List(ctx, metav1.ListOptions{FieldSelector: "involvedObject.kind=Terraform,involvedObject.name=network"})
 	if err != nil {
 		t.Fatal(err)
 	}
