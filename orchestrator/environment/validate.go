@@ -173,6 +173,28 @@ func (l *loader) validateStacks() {
 		producers[c] = b
 	}
 
+	// A reader names the Secret a writer writes (writeOutputsToSecret.name),
+	// as under the Tofu Controller; a writer whose contract the
+	// annotation names otherwise publishes it under that other name.
+	bySecret := map[string]string{}
+	for c, b := range producers {
+		if w := b.tf.Spec.WriteOutputsToSecret; w != nil && w.Name != "" && w.Name != c {
+			bySecret[w.Name] = c
+		}
+	}
+	for _, b := range l.stacks {
+		for i, in := range b.stack.Consumes {
+			if c, ok := bySecret[in.Contract]; ok && producers[in.Contract] == nil {
+				b.stack.Consumes[i].Contract = c
+			}
+		}
+		for i, cv := range b.stack.ContractVars {
+			if c, ok := bySecret[cv.Contract]; ok && producers[cv.Contract] == nil {
+				b.stack.ContractVars[i].Contract = c
+			}
+		}
+	}
+
 	var names, contracts []string
 	for _, b := range l.stacks {
 		names = append(names, b.stack.Name)

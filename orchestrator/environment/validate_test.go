@@ -911,3 +911,23 @@ func TestStackVarsOrder(t *testing.T) {
 		t.Errorf("stack app ContractVars mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// A reader names the Secret its writer writes, also when the writer
+// publishes its contract under another name (annotation strata.dev/contract).
+func TestReadersNameTheWrittenSecret(t *testing.T) {
+	root := writeRepo(t, map[string]string{
+		appTF: "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata: {name: app}\nspec:\n  path: ./flux-apps/app\n  sourceRef: {kind: GitRepository, name: flux-system}\n" +
+			"  varsFrom: [{kind: Secret, name: net-out}]\n  readInputsFromSecrets: [{name: net-out, as: net}]\n",
+		"flux-apps/app/producer.yaml": "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata: {name: net, annotations: {strata.dev/contract: network}}\nspec:\n" +
+			"  path: ./flux-apps/app\n  sourceRef: {kind: GitRepository, name: flux-system}\n  writeOutputsToSecret: {name: net-out}\n",
+	})
+	env, err := Load(context.Background(), filepath.Join(root, envDir))
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	s := env.Stack("app")
+	got := []string{s.Consumes[0].Contract, s.ContractVars[0].Contract}
+	if diff := cmp.Diff([]string{"network", "network"}, got); diff != "" {
+		t.Errorf("contracts read by app mismatch (-want +got):\n%s", diff)
+	}
+}
