@@ -31,7 +31,7 @@ const (
 func (c *Controller) writeStatus(ctx context.Context, p *pass) error {
 	for _, tf := range sortedObjects(p.tfs) {
 		sr := p.stacks[tf.Name]
-		if sr == nil {
+		if !writesStatus(sr) {
 			continue
 		}
 		rev := tf.Status.LastAttemptedRevision
@@ -42,6 +42,15 @@ func (c *Controller) writeStatus(ctx context.Context, p *pass) error {
 		c.writeObjectStatus(ctx, tf, typ, reason, msg)
 	}
 	return nil
+}
+
+// writesStatus reports whether a stack's report changes its object's
+// status. As the Tofu Controller leaves a suspended object's status
+// alone (its observed generation then stays behind, so its dependents
+// wait), and lets an object deleted without destroyResourcesOnDeletion go
+// without a word, a suspended or orphaned stack writes none.
+func writesStatus(sr *orchestrator.StackReport) bool {
+	return sr != nil && sr.Result != history.ResultSuspended && sr.Result != history.ResultOrphaned
 }
 
 // writeObjectStatus writes the object's status, and an Event when its
