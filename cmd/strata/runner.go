@@ -68,7 +68,7 @@ the pod loses.`,
 			if err != nil {
 				return err
 			}
-			out := runjob.Execute(cmd.Context(), req, runjob.Config{
+			res := runjob.Execute(cmd.Context(), req, runjob.Config{
 				Tofu:          bin,
 				StateDir:      g.stateDir,
 				Logger:        jobs.NewRunnerLogger(g.stdout),
@@ -76,7 +76,8 @@ the pod loses.`,
 				ShutdownGrace: grace,
 				Records:       recs,
 			})
-			if err := jobs.WriteOutcome(g.stdout, out); err != nil {
+			out := res.Outcome
+			if err := jobs.WriteOutcome(g.stdout, res); err != nil {
 				fmt.Fprintf(g.stderr, "strata: %v\n", err)
 			}
 			sum := runjob.Summarise(out)

@@ -73,7 +73,10 @@ func (f *runnerFlags) executor(kubeconfig string, maxRunners int, log *slog.Logg
 	}
 	return func(cfg runner.Config) controller.Executor {
 		// The runner pod records its run in the namespace's records,
-		// which the controller reads too: nothing to record again.
+		// which the controller reads too: nothing to record again. The
+		// pod's contract store is local, its own: the executor carries the
+		// documents a stack reads from the controller's store (whatever its
+		// kind) and puts back the one its run published.
 		return &jobs.Executor{
 			Launcher: l,
 			Settings: environment.Settings{
@@ -81,7 +84,10 @@ func (f *runnerFlags) executor(kubeconfig string, maxRunners int, log *slog.Logg
 				DriftInterval:  cfg.DriftInterval,
 				ProviderMirror: cfg.ProviderMirror,
 			},
-			Timeout: cfg.Timeout,
+			StackIntervals: cfg.StackIntervals,
+			Contracts:      cfg.Contracts,
+			ContractPrefix: cfg.ContractPrefix,
+			Timeout:        cfg.Timeout,
 		}
 	}, nil
 }

@@ -3,6 +3,8 @@ package environment
 import (
 	"fmt"
 	"regexp"
+	"slices"
+	"time"
 )
 
 // Annotations and init keys that carry strata's own settings, which have no
@@ -20,6 +22,21 @@ const (
 	// receives a map from contract name to document.
 	AnnotationReadContracts = "strata.dev/read-contracts"
 )
+
+// Values of spec.approvePlan that are not plan ids, and of
+// spec.tfstate.forceUnlock.
+const (
+	ApprovePlanAuto    = "auto"
+	ApprovePlanDisable = "disable"
+	ForceUnlockAuto    = "auto"
+	ForceUnlockYes     = "yes"
+	ForceUnlockNo      = "no"
+)
+
+// DefaultRetryInterval is how soon the reconcile loop retries a stack whose
+// last run failed when its spec.retryInterval is unset: the Tofu
+// Controller's default.
+const DefaultRetryInterval = 15 * time.Second
 
 // Environment classes, from the init ConfigMap's environmentClass.
 const (
@@ -132,10 +149,26 @@ type Stack struct {
 	Source Source
 	// Path is spec.path: the root module's directory inside the source.
 	Path string
-	// Vars are the stack's input variables: spec.vars, then spec.varsFrom,
-	// in the Tofu Controller's order (later entries win). Values are
-	// JSON-compatible (string, float64, bool, nil, []any, map[string]any).
+	// Vars are the stack's input variables known when the environment
+	// loads: spec.vars (value, and valueFrom a ConfigMap or Secret of the
+	// repository), then spec.varsFrom ConfigMaps and Secrets of the
+	// repository, in the Tofu Controller's order (later entries win). A
+	// Secret's or ConfigMap's value is a string, as the Tofu Controller
+	// passes it. Values are JSON-compatible (string, float64, bool, nil,
+	// []any, map[string]any). Private: never log them.
 	Vars map[string]any
+	// ContractVars are the entries of spec.vars[].valueFrom and
+	// spec.varsFrom that read another stack's output Secret: their values
+	// come from its contract when the stack runs, over Vars, in order.
+	ContractVars []ContractVars
+	// Values is spec.values as the JSON the Kubernetes API keeps for it: a
+	// template with ${{ }} delimiters over the readInputsFromSecrets
+	// inputs, rendered into var.values when the stack runs. "" when unset.
+	Values string
+	// SecretInputs are the readInputsFromSecrets entries that name a
+	// Secret of the repository rather than a contract: by `as`, its keys
+	// decoded as the Tofu Controller decodes them. For Values only.
+	SecretInputs map[string]map[string]any
 	// DependsOn names the stacks this one depends on: spec.dependsOn of the
 	// Terraform object and every Terraform object of the Kustomizations
 	// named in the Kustomization's spec.dependsOn. Sorted, no duplicates.
@@ -155,12 +188,34 @@ type Stack struct {
 	// ConsumesMatching lists the sets of contracts the stack reads by
 	// regular expression (annotation strata.dev/read-contracts).
 	ConsumesMatching []MatchInput
-	// ApprovePlan is spec.approvePlan ("auto", "" or a plan id).
+	// ApprovePlan is spec.approvePlan: "auto" (policy decides), "" (every
+	// plan with changes is held), "disable" (drift detection only: planned,
+	// never applied) or a plan id (that plan is approved).
 	ApprovePlan string
-	// ForceUnlock is spec.tfstate.forceUnlock. Only "auto" changes
-	// anything: a lock whose holder is provably dead (same host, no tofu
-	// left in the stack's workspace) is released before the plan.
-	ForceUnlock string
+	// ForceUnlock is spec.tfstate.forceUnlock: "auto" releases a lock
+	// whose holder is provably dead (same host, no tofu left in the
+	// stack's workspace) before the plan; "yes" releases the lock whose ID
+	// is LockIdentifier (spec.tfstate.lockIdentifier), and no other.
+	ForceUnlock    string
+	LockIdentifier string
+	// Suspend is spec.suspend: the stack is neither planned nor applied,
+	// and its dependents wait.
+	Suspend bool
+	// Interval is spec.interval: how long the stack goes without a plan
+	// when none of its inputs changed (its drift interval); 0 when unset.
+	Interval time.Duration
+	// RetryInterval is spec.retryInterval: the reconcile loop retries a
+	// stack whose last run failed no sooner than this after that run
+	// (DefaultRetryInterval when unset).
+	RetryInterval time.Duration
+	// DisableDriftDetection is spec.disableDriftDetection: the stack is
+	// planned only when an input changed, never for drift alone.
+	DisableDriftDetection bool
+	// DestroyResourcesOnDeletion is spec.destroyResourcesOnDeletion: when
+	// the stack leaves the repository its resources are destroyed
+	// (through policy); otherwise strata stops managing them and keeps
+	// their state and contract.
+	DestroyResourcesOnDeletion bool
 	// Version is the version constraint of the stack's code, taken from the
 	// service-versions ConfigMap key VersionKey (version_<name>_tf, with
 	// "-" in the name written as "_"); empty when there is none.
@@ -175,6 +230,51 @@ type Input struct {
 	// As is the name of the OpenTofu variable that receives the contract's
 	// JSON document (readInputsFromSecrets[].as).
 	As string
+}
+
+// ContractVars is a spec.varsFrom entry of kind Secret, or a
+// spec.vars[].valueFrom.secretKeyRef, naming the Secret another stack
+// writes (writeOutputsToSecret): the variables it gives come from that
+// stack's contract, as the Tofu Controller's Secret would hold it.
+type ContractVars struct {
+	// Contract is the Secret's name: the contract read.
+	Contract string
+	// Field is where the entry is, for messages: spec.varsFrom[1],
+	// spec.vars[0].valueFrom.
+	Field string
+	// Keys selects keys and names their variables (varsKeys with old:new
+	// renames, or the valueFrom's key and variable); nil hands over every
+	// key under its own name.
+	Keys []KeyRename
+	// Optional is the entry's optional.
+	Optional bool
+	// ValueFrom is true for a vars[].valueFrom, whose missing key leaves
+	// the variable unset (Kubernetes' meaning); a varsFrom key that is
+	// missing is an error, or "" when Optional (the Tofu Controller's).
+	ValueFrom bool
+	// Keep are the variables a later entry sets: they win over this one.
+	Keep []string
+}
+
+// KeyRename hands key From over as variable To.
+type KeyRename struct {
+	From, To string
+}
+
+// ContractsRead lists every contract the stack reads, by any field, sorted
+// and once each: readInputsFromSecrets and the varsFrom and valueFrom
+// entries that name another stack's output Secret (not sets read by
+// regular expression).
+func (s *Stack) ContractsRead() []string {
+	var out []string
+	for _, in := range s.Consumes {
+		out = append(out, in.Contract)
+	}
+	for _, cv := range s.ContractVars {
+		out = append(out, cv.Contract)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // MatchInput is a set of contracts a stack reads: every contract whose

@@ -1,15 +1,16 @@
 package environment
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path"
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/strata-iac/strata/orchestrator/diag"
+	"github.com/strata-iac/strata/orchestrator/tcdata"
 )
 
 // buildStack makes the model of one Terraform object brought in by the
@@ -25,19 +26,17 @@ func (l *loader) buildStack(k *kustomization, tf *terraform) *built {
 		Layer:             LayerServices,
 		ApprovePlan:       tf.Spec.ApprovePlan,
 		ForceUnlock:       tf.Spec.Tfstate.ForceUnlock,
+		LockIdentifier:    tf.Spec.Tfstate.LockIdentifier,
+		Suspend:           tf.Spec.Suspend,
+
+		DisableDriftDetection:      tf.Spec.DisableDriftDetection,
+		DestroyResourcesOnDeletion: tf.Spec.DestroyResourcesOnDeletion,
 	}
 	b := &built{stack: s, tf: tf, k: k}
 	l.checkTerraformFields(tf)
-	switch s.ForceUnlock {
-	case "", "no", "auto":
-	default:
-		l.problem(diag.Problem{
-			File:    tf.File,
-			Object:  tf.ref(),
-			Message: fmt.Sprintf("spec.tfstate.forceUnlock is %q: strata never forces a lock whose holder may still be alive", s.ForceUnlock),
-			Fix:     "use auto (a lock whose holder is provably dead is released) or no, and release any other lock with strata unlock ENV STACK LOCK_ID",
-		})
-	}
+	l.checkForceUnlock(tf)
+	s.Interval = l.duration(tf, "interval", tf.Spec.Interval)
+	s.RetryInterval = l.duration(tf, "retryInterval", tf.Spec.RetryInterval)
 	if name, ok := tf.Metadata.Annotations[AnnotationLayer]; ok {
 		layer, ok := ParseLayer(name)
 		if !ok {
@@ -51,7 +50,7 @@ func (l *loader) buildStack(k *kustomization, tf *terraform) *built {
 		s.Layer = layer
 	}
 	l.resolveSource(b)
-	s.Vars = l.stackVars(b)
+	l.stackVars(b)
 	deps := map[string]bool{}
 	for _, d := range tf.Spec.DependsOn {
 		deps[d.Name] = true
@@ -73,17 +72,22 @@ func (l *loader) buildStack(k *kustomization, tf *terraform) *built {
 	if w := tf.Spec.WriteOutputsToSecret; w != nil {
 		s.Produces = w.Name
 		s.ProducesOutputs = w.Outputs
+		for _, o := range w.Outputs {
+			if _, _, err := tcdata.Rename(o); err != nil {
+				l.problem(diag.Problem{
+					File:    tf.File,
+					Object:  tf.ref(),
+					Message: fmt.Sprintf("spec.writeOutputsToSecret.outputs: %v", err),
+					Fix:     fmt.Sprintf("write each output as name or old:new in %s", tf.File),
+				})
+			}
+		}
 	}
 	if c := tf.Metadata.Annotations[AnnotationContract]; c != "" {
 		s.Produces = c
 	}
-	for _, in := range tf.Spec.ReadInputsFromSecrets {
-		as := in.As
-		if as == "" {
-			as = strings.ReplaceAll(in.Name, "-", "_")
-		}
-		s.Consumes = append(s.Consumes, Input{Contract: in.Name, As: as})
-	}
+	l.readInputs(b)
+	l.values(b)
 	s.ConsumesMatching = l.readContracts(tf)
 	key := VersionKey(s.Name)
 	for _, scope := range []string{k.Group, ""} {
@@ -95,6 +99,49 @@ func (l *loader) buildStack(k *kustomization, tf *terraform) *built {
 		}
 	}
 	return b
+}
+
+// checkForceUnlock checks spec.tfstate: forceUnlock is no, auto or yes,
+// and yes names the one lock it releases.
+func (l *loader) checkForceUnlock(tf *terraform) {
+	fu, id := tf.Spec.Tfstate.ForceUnlock, tf.Spec.Tfstate.LockIdentifier
+	switch {
+	case fu == "" || fu == ForceUnlockNo || fu == ForceUnlockAuto:
+	case fu == ForceUnlockYes && id == "":
+		l.problem(diag.Problem{
+			File:    tf.File,
+			Object:  tf.ref(),
+			Message: `spec.tfstate.forceUnlock is "yes" without spec.tfstate.lockIdentifier: strata releases only the lock a person names`,
+			Fix:     "set spec.tfstate.lockIdentifier to the ID of the lock to release (the run log names it), or use auto to release a lock whose holder is provably dead",
+		})
+	case fu == ForceUnlockYes:
+	default:
+		l.problem(diag.Problem{
+			File:    tf.File,
+			Object:  tf.ref(),
+			Message: fmt.Sprintf("spec.tfstate.forceUnlock is %q, which is not yes, no or auto", fu),
+			Fix:     "use auto (a lock whose holder is provably dead is released), yes with spec.tfstate.lockIdentifier (that lock is released), or no",
+		})
+	}
+}
+
+// duration parses a duration field of a Terraform object's spec, as
+// Kubernetes parses a metav1.Duration; 0 when the field is unset.
+func (l *loader) duration(tf *terraform, field, value string) time.Duration {
+	if value == "" {
+		return 0
+	}
+	d, err := time.ParseDuration(value)
+	if err == nil && d > 0 {
+		return d
+	}
+	l.problem(diag.Problem{
+		File:    tf.File,
+		Object:  tf.ref(),
+		Message: fmt.Sprintf("spec.%s is %q, which is not a positive duration", field, value),
+		Fix:     fmt.Sprintf("write spec.%s as a Go duration such as 30m, 1h or 90s in %s", field, tf.File),
+	})
+	return 0
 }
 
 // readContracts parses the strata.dev/read-contracts annotation: one
@@ -259,89 +306,4 @@ func (l *loader) findSource(tf *terraform, name string) *ociRepository {
 		}
 	}
 	return found
-}
-
-// stackVars computes the stack's input variables: spec.vars, then
-// spec.varsFrom (later entries win), as the Tofu Controller does.
-func (l *loader) stackVars(b *built) map[string]any {
-	tf := b.tf
-	vars := map[string]any{}
-	for _, v := range tf.Spec.Vars {
-		if v.Name == "" || (len(v.Value) == 0 && len(v.ValueFrom) > 0) {
-			continue
-		}
-		var value any
-		if len(v.Value) > 0 {
-			// The value came out of the YAML decoder as JSON.
-			_ = json.Unmarshal(v.Value, &value)
-		}
-		vars[v.Name] = value
-	}
-	for _, vf := range tf.Spec.VarsFrom {
-		for k, v := range l.varsFrom(b, vf) {
-			vars[k] = v
-		}
-	}
-	if len(vars) == 0 {
-		return nil
-	}
-	return vars
-}
-
-// varsFrom returns the variables of one spec.varsFrom entry.
-func (l *loader) varsFrom(b *built, vf valuesRef) map[string]any {
-	tf := b.tf
-	if vf.Kind == kindSecret {
-		l.problem(diag.Problem{
-			File:    tf.File,
-			Object:  tf.ref(),
-			Message: "varsFrom of kind Secret is not supported; use a ConfigMap or a contract",
-			Fix:     fmt.Sprintf("move the values of Secret %s into a ConfigMap, or publish them as a contract and read it with spec.readInputsFromSecrets", vf.Name),
-		})
-		return nil
-	}
-	if vf.Kind != kindConfigMap {
-		l.problem(diag.Problem{
-			File:    tf.File,
-			Object:  tf.ref(),
-			Message: fmt.Sprintf("varsFrom entry %q is of kind %q; only ConfigMap is supported", vf.Name, vf.Kind),
-			Fix:     "set the varsFrom entry's kind to ConfigMap",
-		})
-		return nil
-	}
-	cm := l.configMap(b.k.Group, vf.Name)
-	if cm == nil {
-		if !vf.Optional {
-			l.problem(diag.Problem{
-				File:    tf.File,
-				Object:  tf.ref(),
-				Message: fmt.Sprintf("spec.varsFrom names ConfigMap %q, which does not exist", vf.Name),
-				Fix:     fmt.Sprintf("create ConfigMap %s in %s, or mark the entry optional: true", vf.Name, l.scopeDirs(b.k.Group)),
-			})
-		}
-		return nil
-	}
-	vars := map[string]any{}
-	if len(vf.VarsKeys) == 0 {
-		for k, v := range cm.Data {
-			vars[k] = v
-		}
-		return vars
-	}
-	for _, k := range vf.VarsKeys {
-		v, ok := cm.Data[k]
-		if !ok {
-			if !vf.Optional {
-				l.problem(diag.Problem{
-					File:    tf.File,
-					Object:  tf.ref(),
-					Message: fmt.Sprintf("spec.varsFrom names key %q of ConfigMap %s, which has no such key", k, vf.Name),
-					Fix:     fmt.Sprintf("add %s to ConfigMap %s in %s, or remove it from varsKeys", k, vf.Name, cm.File),
-				})
-			}
-			continue
-		}
-		vars[k] = v
-	}
-	return vars
 }
