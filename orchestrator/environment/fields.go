@@ -81,7 +81,7 @@ const noKubernetes = "strata runs tofu itself, with no Kubernetes cluster: "
 // per field; a field that is not here is not a Tofu Controller field.
 var terraformFields = map[string]fieldRule{
 	"approvePlan": honoured,
-	"destroy":     refused("spec.destroy is not supported yet: remove the stack from the repository to destroy it, through policy"),
+	"destroy":     honoured,
 	"backendConfig": subFields("spec.backendConfig", map[string]fieldRule{
 		"customConfiguration": honoured,
 		"disable":             refused("spec.backendConfig.disable is not supported: strata gives every stack a backend (local state, the init key stateBackend, or customConfiguration)"),
@@ -92,12 +92,7 @@ var terraformFields = map[string]fieldRule{
 	}),
 	"backendConfigsFrom": refused("spec.backendConfigsFrom is not supported: write the backend in spec.backendConfig.customConfiguration"),
 	"cloud":              refused("spec.cloud (Terraform Cloud) is not supported: use spec.backendConfig.customConfiguration"),
-	"workspace": func(v any) string {
-		if s, _ := v.(string); s == "" || s == "default" {
-			return ""
-		}
-		return "spec.workspace other than default is not supported yet"
-	},
+	"workspace":          honoured,
 	"vars": func(v any) string {
 		list, _ := v.([]any)
 		for _, e := range list {
@@ -109,13 +104,13 @@ var terraformFields = map[string]fieldRule{
 	},
 	"varsFrom":              honoured,
 	"values":                refused("spec.values is not supported yet: pass the values as spec.vars"),
-	"fileMappings":          refused("spec.fileMappings is not supported yet"),
+	"fileMappings":          honoured,
 	"interval":              honoured,
 	"retryInterval":         honoured,
 	"path":                  honoured,
 	"sourceRef":             honoured,
 	"suspend":               refused("spec.suspend is not supported yet: remove the Kustomization or the stack instead"),
-	"force":                 refused("spec.force is not supported yet: strata re-plans a stack whenever its inputs change or --drift-interval passes"),
+	"force":                 honoured,
 	"readInputsFromSecrets": honoured,
 	"writeOutputsToSecret": subFields("spec.writeOutputsToSecret", map[string]fieldRule{
 		"name":        honoured,
@@ -138,7 +133,7 @@ var terraformFields = map[string]fieldRule{
 	"serviceAccountName":                  honoured,
 	"alwaysCleanupRunnerPod":              honoured,
 	"runnerTerminationGracePeriodSeconds": honoured,
-	"refreshBeforeApply":                  refused("spec.refreshBeforeApply is not supported yet"),
+	"refreshBeforeApply":                  honoured,
 	"runnerPodTemplate": subFields("spec.runnerPodTemplate", map[string]fieldRule{
 		"metadata": honoured,
 		"spec": subFields("spec.runnerPodTemplate.spec", map[string]fieldRule{
@@ -159,13 +154,27 @@ var terraformFields = map[string]fieldRule{
 		"forceUnlock":    honoured,
 		"lockIdentifier": honoured,
 	}),
-	"targets":           refused("spec.targets is not supported yet"),
-	"parallelism":       refused("spec.parallelism is not supported yet"),
+	"targets": honoured,
+	"parallelism": func(v any) string {
+		switch n := v.(type) {
+		case float64:
+			if n >= 0 && n == float64(int(n)) {
+				return ""
+			}
+		case int64:
+			if n >= 0 {
+				return ""
+			}
+		case nil:
+			return ""
+		}
+		return fmt.Sprintf("spec.parallelism is %v: it must be a whole number, 0 (tofu's default) or more", v)
+	},
 	"storeReadablePlan": honoured,
 	"webhooks":          refused("spec.webhooks are not supported: use a Rego policy (--policy) to judge plans"),
 	"dependsOn":         honoured,
 	"enterprise":        refused("spec.enterprise is not supported"),
-	"planOnly":          refused("spec.planOnly is not supported yet: run strata plan, or leave approvePlan empty so that every plan is held"),
+	"planOnly":          honoured,
 	"breakTheGlass":     refused("spec.breakTheGlass is not supported"),
 }
 

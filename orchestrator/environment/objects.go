@@ -176,7 +176,26 @@ type terraform struct {
 		Tfstate     struct {
 			ForceUnlock string `json:"forceUnlock"`
 		} `json:"tfstate"`
+		Targets            []string      `json:"targets"`
+		Parallelism        int           `json:"parallelism"`
+		RefreshBeforeApply bool          `json:"refreshBeforeApply"`
+		PlanOnly           bool          `json:"planOnly"`
+		Workspace          string        `json:"workspace"`
+		Force              bool          `json:"force"`
+		Destroy            bool          `json:"destroy"`
+		FileMappings       []fileMapping `json:"fileMappings"`
 	} `json:"spec"`
+}
+
+// fileMapping is one entry of a Terraform object's spec.fileMappings: the
+// key of a Secret, written to a file before init.
+type fileMapping struct {
+	Location  string `json:"location"`
+	Path      string `json:"path"`
+	SecretRef struct {
+		Name string `json:"name"`
+		Key  string `json:"key"`
+	} `json:"secretRef"`
 }
 
 // ociRepository is a Flux OCIRepository (source.toolkit.fluxcd.io).

@@ -28,6 +28,18 @@ func (l *loader) buildStack(k *kustomization, tf *terraform) *built {
 	}
 	b := &built{stack: s, tf: tf, k: k}
 	l.checkTerraformFields(tf)
+	s.Run = Run{
+		Targets:            tf.Spec.Targets,
+		Parallelism:        tf.Spec.Parallelism,
+		RefreshBeforeApply: tf.Spec.RefreshBeforeApply,
+		PlanOnly:           tf.Spec.PlanOnly,
+		Force:              tf.Spec.Force,
+		Destroy:            tf.Spec.Destroy,
+		Files:              l.fileMappings(b),
+	}
+	if ws := tf.Spec.Workspace; ws != "default" {
+		s.Run.Workspace = ws
+	}
 	switch s.ForceUnlock {
 	case "", "no", "auto":
 	default:
