@@ -2,6 +2,8 @@ package environment
 
 import (
 	"fmt"
+	"math"
+	"net/url"
 	"strings"
 
 	"github.com/strata-iac/strata/orchestrator/diag"
@@ -92,7 +94,13 @@ var terraformFields = map[string]fieldRule{
 	}),
 	"backendConfigsFrom": refused("spec.backendConfigsFrom is not supported: write the backend in spec.backendConfig.customConfiguration"),
 	"cloud":              refused("spec.cloud (Terraform Cloud) is not supported: use spec.backendConfig.customConfiguration"),
-	"workspace":          honoured,
+	"workspace": func(v any) string {
+		// tofu's own rule for a workspace name.
+		if name, _ := v.(string); url.PathEscape(name) != name {
+			return fmt.Sprintf("spec.workspace is %q: a tofu workspace name has only URL-safe characters and no path separators", name)
+		}
+		return ""
+	},
 	"vars": func(v any) string {
 		list, _ := v.([]any)
 		for _, e := range list {
@@ -156,16 +164,7 @@ var terraformFields = map[string]fieldRule{
 	}),
 	"targets": honoured,
 	"parallelism": func(v any) string {
-		switch n := v.(type) {
-		case float64:
-			if n >= 0 && n == float64(int(n)) {
-				return ""
-			}
-		case int64:
-			if n >= 0 {
-				return ""
-			}
-		case nil:
+		if n, ok := wholeNumber(v); (ok && n >= 0) || v == nil {
 			return ""
 		}
 		return fmt.Sprintf("spec.parallelism is %v: it must be a whole number, 0 (tofu's default) or more", v)
@@ -176,6 +175,21 @@ var terraformFields = map[string]fieldRule{
 	"enterprise":        refused("spec.enterprise is not supported"),
 	"planOnly":          honoured,
 	"breakTheGlass":     refused("spec.breakTheGlass is not supported"),
+}
+
+// wholeNumber returns a decoded number as an integer, when it is one.
+func wholeNumber(v any) (int64, bool) {
+	switch n := v.(type) {
+	case int:
+		return int64(n), true
+	case int64:
+		return n, true
+	case uint64:
+		return int64(n), n <= math.MaxInt64
+	case float64:
+		return int64(n), n == math.Trunc(n)
+	}
+	return 0, false
 }
 
 // checkTerraformFields decides every field of a Terraform object's spec:

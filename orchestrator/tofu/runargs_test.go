@@ -3,11 +3,9 @@ package tofu_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -15,36 +13,6 @@ import (
 	"github.com/strata-iac/strata/orchestrator/tofu"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
-
-// argvTofu writes a tofu that appends each command's arguments, one line
-// per command, to the returned log, then runs the real tofu.
-func argvTofu(t *testing.T) (bin, log string) {
-	t.Helper()
-	dir := t.TempDir()
-	bin, log = filepath.Join(dir, "tofu"), filepath.Join(dir, "argv.log")
-	script := fmt.Sprintf("#!/bin/sh\necho \"$*\" >> %q\nexec %q \"$@\"\n", log, tofutest.Binary(t))
-	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return bin, log
-}
-
-// commandLine returns the logged arguments of the first command that
-// starts with verb.
-func commandLine(t *testing.T, log, verb string) []string {
-	t.Helper()
-	b, err := os.ReadFile(log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if args := strings.Fields(line); len(args) > 0 && args[0] == verb {
-			return args
-		}
-	}
-	t.Fatalf("tofu ran no %s command; it ran:\n%s", verb, b)
-	return nil
-}
 
 // stateResources lists the addresses of the resources of a local state
 // file, read from its JSON.
@@ -124,7 +92,7 @@ func TestRunOptions(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := context.Background()
 			dir := copyStack(t, "pair")
-			bin, log := argvTofu(t)
+			bin, log := tofutest.Recording(t)
 			ws, err := tofu.New(bin, dir, tofu.Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -157,7 +125,11 @@ func TestRunOptions(t *testing.T) {
 				t.Fatalf("Apply(%+v) = %v", tt.apply, err)
 			}
 			for verb, want := range map[string][]string{"plan": tt.wantPlan, "apply": tt.wantApply} {
-				got := commandLine(t, log, verb)
+				cmds := tofutest.Commands(t, log, verb)
+				if len(cmds) != 1 {
+					t.Fatalf("tofu ran %d %s commands, want 1", len(cmds), verb)
+				}
+				got := cmds[0]
 				for _, flag := range want {
 					if !slices.Contains(got, flag) {
 						t.Errorf("tofu %s ran with %q, want %s", verb, got, flag)
