@@ -89,6 +89,16 @@ type Options struct {
 	// ProviderMirrorCA is a PEM file of the CAs tofu trusts for it.
 	ProviderMirror   string
 	ProviderMirrorCA string
+	// Runs makes what runs each stack from the reconcile's runner
+	// configuration: runner.New (tofu in this process) when nil. strata
+	// controller hands the runs to its Executor this way.
+	Runs func(runner.Config) StackRunner
+}
+
+// StackRunner runs one stack and records it; *runner.Runner is the
+// in-process one.
+type StackRunner interface {
+	Run(ctx context.Context, req runner.Request) (runner.Result, error)
 }
 
 // Settings returns the environment's settings, parsed from its init
@@ -184,7 +194,11 @@ func Reconcile(ctx context.Context, dir string, op history.Operation, opts Optio
 	// producer's plan that would break one of them is held, and the
 	// review lists those that will re-plan.
 	readers := consumers.Find(env, codeDirs(ctx, log, env, resolver, arts))
-	results := schedule(ctx, env, dir, g, arts, resolver, readers, op, cfg, limit, opts.Runners, log)
+	var r StackRunner = runner.New(cfg)
+	if opts.Runs != nil {
+		r = opts.Runs(cfg)
+	}
+	results := schedule(ctx, env, dir, g, arts, resolver, readers, op, r, limit, opts.Runners, log)
 	removals := remove(ctx, env, dir, op, cfg, gone)
 	rep := report(env, g, op, arts, results, removals, started)
 	upstreams(rep, g, readers, env)
@@ -361,8 +375,7 @@ func resolve(ctx context.Context, log *slog.Logger, env *environment.Environment
 const resolveParallelism = 8
 
 // schedule runs the stacks in graph order, and returns what each did.
-func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, resolver *source.Resolver, readers consumers.Index, op history.Operation, cfg runner.Config, limit int, pool *scheduler.Pool, log *slog.Logger) map[string]runner.Result {
-	r := runner.New(cfg)
+func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, resolver *source.Resolver, readers consumers.Index, op history.Operation, r StackRunner, limit int, pool *scheduler.Pool, log *slog.Logger) map[string]runner.Result {
 	producers := make(map[string]string)
 	for _, s := range env.Stacks {
 		if s.Produces != "" {

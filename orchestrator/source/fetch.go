@@ -62,6 +62,10 @@ type Artifact struct {
 	Digest string
 	// Origin says where the code came from.
 	Origin string
+	// URL is where a runner elsewhere fetches the same code again (a
+	// source-controller artifact), checking Digest; empty for code that
+	// is only on this machine.
+	URL string `json:"url,omitempty"`
 }
 
 // ErrUnsupported is returned for source kinds strata cannot fetch.
