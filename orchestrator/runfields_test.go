@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/strata-iac/strata/contracts/awstest"
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/history"
@@ -335,4 +336,41 @@ func dropResource(t *testing.T, path, name string) {
 		t.Fatal(err)
 	}
 	testkit.WriteFile(t, path, string(b))
+}
+
+// TestWorkspaceOnS3: with the environment's S3 state backend, a stack in a
+// tofu workspace keeps its state at env:/<workspace>/<key>, as the s3
+// backend does, and strata reads its serial and its lock there.
+func TestWorkspaceOnS3(t *testing.T) {
+	endpoint, access, secret := awstest.Versitygw(t)
+	awstest.Env(t, access, secret)
+	awstest.CreateBucket(t, endpoint, "states")
+	e := newFieldsEnv(t)
+	testkit.EditFile(t, e.root, "environments/acme/dev/init.yaml", "  region: eu-west-1",
+		"  region: eu-west-1\n  stateBackend: s3\n  stateBucket: states\n  stateRegion: "+awstest.Region+"\n  stateEndpoint: \""+endpoint+"\"")
+	e.setFields("  workspace: blue\n")
+	const key = "env:/blue/acme/dev/stacks/app.tfstate"
+
+	if got, logs := e.apply(); got.Result != history.ResultApplied {
+		t.Fatalf("apply: app = %+v, want applied\nlogs:\n%s", got, logs)
+	}
+	if !awstest.ObjectExists(t, endpoint, "states", key) {
+		t.Errorf("no state object %s in the bucket", key)
+	}
+	if awstest.ObjectExists(t, endpoint, "states", "acme/dev/stacks/app.tfstate") {
+		t.Errorf("state object acme/dev/stacks/app.tfstate exists, want the default workspace's state untouched")
+	}
+	// The serial strata recorded is that of the workspace's state: nothing
+	// changed, so nothing is planned.
+	if got, logs := e.apply(); got.Result != history.ResultUnchanged {
+		t.Fatalf("apply again: app = %+v, want unchanged\nlogs:\n%s", got, logs)
+	}
+	// A lock on the workspace's state is read there and named.
+	awstest.PutObject(t, endpoint, "states", key+".tflock",
+		`{"ID":"5a1e5b1c-blue-lock","Operation":"OperationTypeApply","Who":"ana@laptop","Version":"1.10.6","Path":"states/`+key+`"}`)
+	e.setFields("  workspace: blue\n  parallelism: 2\n")
+	got, logs := e.apply()
+	if got.Result != history.ResultFailed || !strings.Contains(logs, "the state is locked") || !strings.Contains(logs, "5a1e5b1c-blue-lock") {
+		t.Errorf("locked workspace state: app = %s (%s), want failed, with the lock named in the log\nlogs:\n%s", got.Result, got.Message, logs)
+	}
 }

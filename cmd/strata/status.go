@@ -14,10 +14,13 @@ import (
 
 // stackStatus is one stack's line of `strata status`.
 type stackStatus struct {
-	Stack    string       `json:"stack"`
-	Layer    string       `json:"layer"`
-	InRepo   bool         `json:"inRepository"`
-	LastRun  *history.Run `json:"lastRun,omitempty"`
+	Stack   string       `json:"stack"`
+	Layer   string       `json:"layer"`
+	InRepo  bool         `json:"inRepository"`
+	LastRun *history.Run `json:"lastRun,omitempty"`
+	// PlanOnly says the stack's spec.planOnly is true: it is planned and
+	// never applied.
+	PlanOnly bool         `json:"planOnly,omitempty"`
 	Contract *contractRef `json:"contract,omitempty"`
 }
 
@@ -98,6 +101,9 @@ private. Stacks that have history but left the repository are listed too.`,
 				if !r.InRepo {
 					result += " (removed from repository)"
 				}
+				if r.PlanOnly {
+					result += " (plan only)"
+				}
 				contract := "-"
 				if r.Contract != nil {
 					contract = r.Contract.Key
@@ -117,6 +123,7 @@ func statusOf(cmd *cobra.Command, st *orchestrator.Stores, env *environment.Envi
 	row := stackStatus{Stack: s.Name, InRepo: env.Stack(s.Name) != nil}
 	if row.InRepo {
 		row.Layer = s.Layer.String()
+		row.PlanOnly = s.Run.PlanOnly
 	}
 	last, ok, err := st.History.Last(ctx, env.Client, env.Name, s.Name)
 	if err != nil {
