@@ -64,6 +64,7 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		newContractsCommand(g),
 		newReconcileCommand(g),
 		newServeCommand(g),
+		newRunnerCommand(g),
 		newVersionCommand(g),
 	)
 	usageErrors(root)
