@@ -211,8 +211,10 @@ type File struct {
 	// Source names where the content comes from ("Secret NAME key KEY"),
 	// for messages; never the content.
 	Source string
-	// Content is private: it is never logged, recorded or shown.
-	Content []byte `json:"-"`
+	// Content is private: it is never logged, recorded or shown. It is
+	// encoded only in a run's request to a runner pod, which is a
+	// Kubernetes Secret.
+	Content []byte `json:"content"`
 }
 
 // String names the file and its source, never its content.
