@@ -66,6 +66,7 @@ fuzz:
 	$(GO) test ./orchestrator/tofu/ -run '^$$' -fuzz '^FuzzDecodeEvent$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/statefile/ -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/statefile/ -run '^$$' -fuzz '^FuzzParseS3Backend$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/jobs/ -run '^$$' -fuzz '^FuzzParseRecord$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./policy/ -run '^$$' -fuzz '^FuzzPlanID$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/ -run '^$$' -fuzz '^FuzzBackendKey$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./contracts/readers/ -run '^$$' -fuzz '^FuzzFindInFile$$' -fuzztime $(FUZZTIME)

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"maps"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -24,6 +25,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/scheduler"
 	"github.com/strata-iac/strata/orchestrator/source"
+	"github.com/strata-iac/strata/orchestrator/source/artifact"
 	"github.com/strata-iac/strata/orchestrator/source/oci"
 	"github.com/strata-iac/strata/orchestrator/statedir"
 	"github.com/strata-iac/strata/policy"
@@ -89,6 +91,12 @@ type Options struct {
 	// ProviderMirrorCA is a PEM file of the CAs tofu trusts for it.
 	ProviderMirror   string
 	ProviderMirrorCA string
+	// Removable, when set, says which of the stacks that left the
+	// environment have their resources destroyed (a destroy plan through
+	// policy); the others are left as they are. Every such stack is
+	// destroyed when nil. strata controller destroys only the stacks whose
+	// Terraform object was deleted with spec.destroyResourcesOnDeletion.
+	Removable func(stack string) bool
 	// Runs makes what runs each stack from the reconcile's runner
 	// configuration: runner.New (tofu in this process) when nil. strata
 	// controller hands the runs to its Executor this way.
@@ -127,6 +135,30 @@ func Reconcile(ctx context.Context, dir string, op history.Operation, opts Optio
 	if err != nil {
 		return nil, err
 	}
+	return reconcile(ctx, env, g, dir, op, opts, started)
+}
+
+// ReconcileEnvironment runs an environment that is already loaded and
+// validated, with its graph: what strata controller builds from a
+// namespace (environment.LoadNamespace, then Graph). dir names the
+// environment in messages.
+func ReconcileEnvironment(ctx context.Context, env *environment.Environment, g *graph.Graph, dir string, op history.Operation, opts Options) (*Report, error) {
+	return reconcile(ctx, env, g, dir, op, opts, time.Now())
+}
+
+// Graph builds the graph of an environment that loaded without problems,
+// with the graph's checks that Validate makes: no cycle, no edge to a
+// higher layer.
+func Graph(env *environment.Environment) (*graph.Graph, error) {
+	g, problems := graph.Build(knownEdges(Nodes(env)))
+	if len(problems) > 0 {
+		problems.Sort()
+		return nil, problems
+	}
+	return g, nil
+}
+
+func reconcile(ctx context.Context, env *environment.Environment, g *graph.Graph, dir string, op history.Operation, opts Options, started time.Time) (*Report, error) {
 	set, err := opts.Settings(env)
 	if err != nil {
 		return nil, err
@@ -164,6 +196,9 @@ func Reconcile(ctx context.Context, dir string, op history.Operation, opts Optio
 	gone, err := removedStacks(ctx, env, st.History)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Removable != nil {
+		gone = slices.DeleteFunc(gone, func(last history.Run) bool { return !opts.Removable(last.Stack) })
 	}
 	backend := stateBackend(set.State)
 	states, err := stateReader(ctx, backend)
@@ -338,6 +373,7 @@ func NewResolver(env *environment.Environment, stateDir string, opts Options) *s
 			Insecure:     append(source.InsecureHosts(env), opts.InsecureRegistries...),
 			DockerConfig: opts.DockerConfig,
 		}),
+		Artifacts: &artifact.Fetcher{CacheDir: filepath.Join(stateDir, "cache", "artifacts")},
 	}
 }
 

@@ -25,13 +25,14 @@ func newRunnerCommand(g *globals) *cobra.Command {
 		Short: "Run one stack's run inside a runner pod (started by strata controller)",
 		Long: `runner runs one stack's run, as strata controller asks for it in a
 Kubernetes Job: it reads the run request (JSON) from --request, fetches the
-stack's code from its source-controller artifact, runs the stack through
+stack's code from its artifact (source-controller's, digest checked), runs the stack through
 the same steps as strata apply, and writes the outcome, a short JSON
 document, to --termination-log (the pod's termination message).
 
-Its log lines are slog JSON records on stdout, one a line: the controller
-reads them back through the pod's log and writes them in its own log and
-the run's history. The exit code is strata apply's: 0 converged, 1
+Its log lines are slog JSON records on stdout, one a line, and the last
+line is the whole outcome ({"strataOutcome": …}): the controller reads them
+back through the pod's log and writes them in its own log and the run's
+history. The exit code is strata apply's: 0 converged, 1
 failed, 3 held for approval.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -56,26 +57,28 @@ failed, 3 held for approval.`,
 			if err != nil {
 				return err
 			}
-			out, runErr := runjob.Execute(cmd.Context(), req, runjob.Config{
+			out := runjob.Execute(cmd.Context(), req, runjob.Config{
 				Tofu:          bin,
 				StateDir:      g.stateDir,
 				Logger:        jobs.NewRunnerLogger(g.stdout),
 				Timeout:       timeout,
 				ShutdownGrace: grace,
 			})
+			if err := jobs.WriteOutcome(g.stdout, out); err != nil {
+				fmt.Fprintf(g.stderr, "strata: %v\n", err)
+			}
+			sum := runjob.Summarise(out)
 			if termination != "" {
-				msg, _ := json.Marshal(out)
+				msg, _ := json.Marshal(sum)
 				if err := os.WriteFile(termination, msg, 0o644); err != nil {
 					fmt.Fprintf(g.stderr, "strata: write the outcome to %s: %v\n", termination, err)
 				}
 			}
-			switch r := history.Result(out.Result); {
+			switch r := out.Result.Run.Result; {
 			case r.Failed():
-				return &exitError{code: exitFailed, msg: out.Message}
+				return &exitError{code: exitFailed, msg: sum.Message}
 			case r == history.ResultHeld:
-				return &exitError{code: exitHeld, msg: out.Message}
-			case runErr != nil && !r.Ready():
-				return &exitError{code: exitFailed, msg: runErr.Error()}
+				return &exitError{code: exitHeld, msg: sum.Message}
 			}
 			return nil
 		},

@@ -97,6 +97,10 @@ type loader struct {
 	env *Environment
 	// stacks are the stacks built, with what they came from.
 	stacks []*built
+	// artifacts are, for an environment read from a cluster (see
+	// LoadNamespace), the source-controller artifacts of the namespace's
+	// sources, by "Kind/name"; nil for a repository.
+	artifacts map[string]Artifact
 }
 
 // app is what one Kustomization's spec.path renders, substituted.
@@ -161,6 +165,11 @@ func (l *loader) load() (*Environment, error) {
 			l.stacks = append(l.stacks, l.buildStack(k, tf))
 		}
 	}
+	return l.finish(), nil
+}
+
+// finish validates the stacks built and completes the model.
+func (l *loader) finish() *Environment {
 	l.validateStacks()
 	for _, b := range l.stacks {
 		l.env.Stacks = append(l.env.Stacks, b.stack)
@@ -169,7 +178,7 @@ func (l *loader) load() (*Environment, error) {
 	if len(l.env.Skipped) == 0 {
 		l.env.Skipped = nil
 	}
-	return l.env, nil
+	return l.env
 }
 
 // defaultNames are the client and environment names of an entry directory

@@ -29,7 +29,7 @@ func (l *Launcher) follow(ctx context.Context, r *run) error {
 		return nil
 	}
 	defer stream.Close()
-	if err := relay(ctx, stream, l.cfg.Logger, r.spec.Object); err != nil {
+	if r.out.Result, err = relay(ctx, stream, l.cfg.Logger, r.spec.Object); err != nil {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
 		}

@@ -4,7 +4,6 @@ package jobs
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -21,11 +20,12 @@ import (
 
 	"github.com/strata-iac/strata/internal/k8stest"
 	"github.com/strata-iac/strata/internal/testkit"
+	"github.com/strata-iac/strata/orchestrator/controller"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
-	"github.com/strata-iac/strata/orchestrator/runjob"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/runner"
+	"github.com/strata-iac/strata/orchestrator/source"
 )
 
 // world is a namespace ready for runner Jobs: strata's image, the
@@ -36,7 +36,7 @@ type world struct {
 	c      *k8stest.Cluster
 	ns     string
 	image  string
-	source runjob.Source
+	source source.Artifact
 	logs   testkit.Buffer
 }
 
@@ -72,7 +72,7 @@ func newWorld(t *testing.T) *world {
 		t.Fatal(err)
 	}
 	url, digest := testkit.ServeTarball(t, "testdata/stack")
-	w.source = runjob.Source{URL: url, Digest: digest, Path: "."}
+	w.source = source.Artifact{URL: url, Digest: digest}
 	return w
 }
 
@@ -96,31 +96,37 @@ func (w *world) launcher(t *testing.T, maxRunners int) *Launcher {
 
 func (w *world) log() string { return w.logs.String() }
 
-// spec is one apply of stack as a runner Job.
-func (w *world) spec(t *testing.T, stack, run string) Spec {
-	req := runjob.Request{
-		Run: runner.Request{
-			Operation: history.OperationApply, Client: "acme", Env: "dev", Class: "non-prod",
-			Stack: &environment.Stack{Name: stack, ApprovePlan: "auto", Vars: map[string]any{"name": stack}},
-		},
-		Source:   w.source,
+// executor is the Job-backed executor strata controller runs with.
+func (w *world) executor(t *testing.T, maxRunners int) *Executor {
+	return &Executor{
+		Launcher: w.launcher(t, maxRunners),
 		Settings: environment.Settings{Contracts: environment.ContractSettings{Store: environment.ContractsLocal, Prefix: "/configuration"}},
-		Backend:  runner.StateBackend{Kind: runner.BackendKubernetes, Namespace: w.ns},
+		Timeout:  3 * time.Minute,
 	}
-	b, err := json.Marshal(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return Spec{Namespace: w.ns, Object: stack, Run: run, Request: b, Timeout: 3 * time.Minute}
 }
 
-func outcome(t *testing.T, out Outcome) runjob.Outcome {
-	t.Helper()
-	var o runjob.Outcome
-	if err := json.Unmarshal(out.Message, &o); err != nil {
-		t.Fatalf("termination message %q: %v", out.Message, err)
+// request is the controller's request for an apply of stack.
+func (w *world) request(stack string) controller.Request {
+	return controller.Request{
+		Request: runner.Request{
+			Operation: history.OperationApply, Client: "acme", Env: "dev", Class: "non-prod",
+			Stack:    &environment.Stack{Name: stack, ApprovePlan: "auto", Vars: map[string]any{"name": stack}},
+			Artifact: w.source,
+		},
+		Namespace: w.ns, Name: stack,
 	}
-	return o
+}
+
+// applied checks that an outcome is stack's first run, applied.
+func applied(t *testing.T, stack string, o controller.Outcome, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("Execute(%s) = %v", stack, err)
+	}
+	res, runErr := o.Unpack()
+	if runErr != nil || res.Run.Result != history.ResultApplied || res.Run.Number != 1 || res.Stack != stack {
+		t.Errorf("Execute(%s) = %s run #%d of %q, %v, want run #1 of %s applied", stack, res.Run.Result, res.Run.Number, res.Stack, runErr, stack)
+	}
 }
 
 // TestRunnerJobInCluster runs one stack as a runner Job: tofu applies it in
@@ -131,18 +137,10 @@ func TestRunnerJobInCluster(t *testing.T) {
 	w := newWorld(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	l := w.launcher(t, 10)
-	spec := w.spec(t, "network", "apply-1")
-	out, err := l.Run(ctx, spec)
-	if err != nil {
-		t.Fatalf("Run(network) = %v\nlog:\n%s", err, w.log())
-	}
-	if !out.Succeeded || out.Adopted || out.Job != Name("network", "apply-1") {
-		t.Errorf("Run(network) = %+v, want succeeded, not adopted, job %s", out, Name("network", "apply-1"))
-	}
-	if o := outcome(t, out); o.Result != string(history.ResultApplied) || o.Run != 1 {
-		t.Errorf("outcome = %+v, want applied, run 1", o)
-	}
+	e := w.executor(t, 10)
+	req := w.request("network")
+	o, err := e.Execute(ctx, req)
+	applied(t, "network", o, err)
 	log := w.log()
 	for _, want := range []string{
 		"INFO [network] run #1 started {\"operation\": \"apply\"",
@@ -160,7 +158,7 @@ func TestRunnerJobInCluster(t *testing.T) {
 	if state.Labels["tfstate"] != "true" {
 		t.Errorf("state secret labels = %v, want tofu's kubernetes backend's (tfstate=true)", state.Labels)
 	}
-	waitGone(t, ctx, w, out.Job)
+	waitGone(t, ctx, w, Name("network", RunKey(req)))
 }
 
 // waitGone waits until the Job, its pods and its request Secret are gone.
@@ -190,11 +188,11 @@ func TestAdoptInFlightJobInCluster(t *testing.T) {
 	defer cancel()
 	jobsSeen := watchJobs(t, ctx, w)
 
-	spec := w.spec(t, "network", "apply-1")
-	first, firstCtx := w.launcher(t, 10), context.Background()
-	firstCtx, kill := context.WithCancel(firstCtx)
+	req := w.request("network")
+	first := w.executor(t, 10)
+	firstCtx, kill := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { _, err := first.Run(firstCtx, spec); done <- err }()
+	go func() { _, err := first.Execute(firstCtx, req); done <- err }()
 	// The first leader dies once its runner pod started.
 	for {
 		pods, err := w.c.Client.CoreV1().Pods(w.ns).List(ctx, metav1.ListOptions{LabelSelector: LabelObject + "=network"})
@@ -209,22 +207,14 @@ func TestAdoptInFlightJobInCluster(t *testing.T) {
 	}
 	kill()
 	if err := <-done; err == nil {
-		t.Fatal("Run() of the killed leader = nil, want the cancellation")
+		t.Fatal("Execute() of the killed leader = nil, want the cancellation")
 	}
 
-	second := w.launcher(t, 10)
-	out, err := second.Run(ctx, spec)
-	if err != nil {
-		t.Fatalf("Run(network) after failover = %v\nlog:\n%s", err, w.log())
-	}
-	if !out.Adopted || !out.Succeeded {
-		t.Errorf("Run(network) after failover = %+v, want adopted and succeeded", out)
-	}
-	if o := outcome(t, out); o.Result != string(history.ResultApplied) {
-		t.Errorf("outcome = %+v, want applied", o)
-	}
-	if !strings.Contains(w.log(), "adopting this run's runner job "+out.Job) {
-		t.Errorf("log lacks the adoption of %s:\n%s", out.Job, w.log())
+	o, err := w.executor(t, 10).Execute(ctx, req)
+	applied(t, "network", o, err)
+	job := Name("network", RunKey(req))
+	if !strings.Contains(w.log(), "adopting this run's runner job "+job) {
+		t.Errorf("log lacks the adoption of %s:\n%s", job, w.log())
 	}
 	if got := jobsSeen(); len(got) != 1 {
 		t.Errorf("jobs created = %v, want one", got)
@@ -290,20 +280,16 @@ func TestMaxRunnersInCluster(t *testing.T) {
 		}
 	}()
 
-	l := w.launcher(t, maxRunners)
+	e := w.executor(t, maxRunners)
 	var wg sync.WaitGroup
+	outs := make([]controller.Outcome, 10)
 	errs := make([]error, 10)
-	outs := make([]Outcome, 10)
 	for i := range 10 {
-		wg.Go(func() {
-			outs[i], errs[i] = l.Run(ctx, w.spec(t, fmt.Sprintf("stack-%02d", i), "apply-1"))
-		})
+		wg.Go(func() { outs[i], errs[i] = e.Execute(ctx, w.request(fmt.Sprintf("stack-%02d", i))) })
 	}
 	wg.Wait()
-	for i, err := range errs {
-		if err != nil || !outs[i].Succeeded {
-			t.Errorf("Run(stack-%02d) = %+v, %v, want succeeded", i, outs[i], err)
-		}
+	for i := range outs {
+		applied(t, fmt.Sprintf("stack-%02d", i), outs[i], errs[i])
 	}
 	mu.Lock()
 	defer mu.Unlock()

@@ -104,7 +104,7 @@ type Pod struct {
 	Affinity          *corev1.Affinity
 	Tolerations       []corev1.Toleration
 	PriorityClassName string
-	SecurityContext   *corev1.PodSecurityContext
+	SecurityContext   *corev1.SecurityContext
 	Resources         corev1.ResourceRequirements
 }
 
@@ -122,6 +122,10 @@ type Outcome struct {
 	// Reason is Kubernetes' word on a Job or container that failed
 	// (DeadlineExceeded, OOMKilled, Error...).
 	Reason string
+	// Result is the outcome the runner wrote as the last line of its log
+	// (a line with the one key OutcomeKey), when the log was read to its
+	// end.
+	Result []byte
 	// Message is the runner's termination message: its short outcome.
 	Message []byte
 }

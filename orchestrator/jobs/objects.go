@@ -80,12 +80,18 @@ func (l *Launcher) job(spec Spec, name string) *batchv1.Job {
 	graceSeconds := int64(grace / time.Second)
 	deadline := int64((timeout + grace + time.Minute) / time.Second)
 	ttl := int32(l.cfg.TTL / time.Second)
-	sc := p.SecurityContext.DeepCopy()
-	if sc == nil {
-		sc = &corev1.PodSecurityContext{}
+	csc := p.SecurityContext.DeepCopy()
+	if csc == nil {
+		csc = &corev1.SecurityContext{}
 	}
-	if sc.RunAsNonRoot == nil {
-		sc.RunAsNonRoot = &yes
+	if csc.ReadOnlyRootFilesystem == nil {
+		csc.ReadOnlyRootFilesystem = &yes
+	}
+	if csc.AllowPrivilegeEscalation == nil {
+		csc.AllowPrivilegeEscalation = &no
+	}
+	if csc.Capabilities == nil {
+		csc.Capabilities = &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}}
 	}
 	env := []corev1.EnvVar{
 		{Name: "HOME", Value: WorkDir},
@@ -118,7 +124,7 @@ func (l *Launcher) job(spec Spec, name string) *batchv1.Job {
 					NodeSelector:                  maps.Clone(p.NodeSelector),
 					Affinity:                      p.Affinity.DeepCopy(),
 					Tolerations:                   append([]corev1.Toleration(nil), p.Tolerations...),
-					SecurityContext:               sc,
+					SecurityContext:               &corev1.PodSecurityContext{RunAsNonRoot: &yes},
 					HostNetwork:                   hostNetwork,
 					Containers: []corev1.Container{{
 						Name:            Container,
@@ -133,11 +139,7 @@ func (l *Launcher) job(spec Spec, name string) *batchv1.Job {
 						Env:                      env,
 						Resources:                *p.Resources.DeepCopy(),
 						TerminationMessagePolicy: corev1.TerminationMessageReadFile,
-						SecurityContext: &corev1.SecurityContext{
-							ReadOnlyRootFilesystem:   &yes,
-							AllowPrivilegeEscalation: &no,
-							Capabilities:             &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}},
-						},
+						SecurityContext:          csc,
 						VolumeMounts: []corev1.VolumeMount{
 							{Name: "request", MountPath: RequestDir, ReadOnly: true},
 							{Name: "work", MountPath: WorkDir},

@@ -16,12 +16,18 @@ import (
 // long; the runner never writes a plan or state into its log).
 const maxLine = 1 << 20
 
+// OutcomeKey is the one key of the log line that carries the run's
+// outcome: {"strataOutcome": {...}}, the runner's last line.
+const OutcomeKey = "strataOutcome"
+
 // relay reads the runner's log, one slog JSON record a line, and logs
 // each again through log with its time, level, message and attributes,
 // in the order written. A line that is not such a record (a panic, a
 // line from the Go runtime) is logged as it is, at warning level, with
-// the stack. It returns when r ends.
-func relay(ctx context.Context, r io.Reader, log *slog.Logger, stack string) error {
+// the stack, as is a record that names none. The outcome line is not logged: relay returns its value once
+// r ends.
+func relay(ctx context.Context, r io.Reader, log *slog.Logger, stack string) ([]byte, error) {
+	var outcome []byte
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), maxLine)
 	for sc.Scan() {
@@ -29,19 +35,59 @@ func relay(ctx context.Context, r io.Reader, log *slog.Logger, stack string) err
 		if len(line) == 0 {
 			continue
 		}
+		if o, ok := parseOutcome(line); ok {
+			outcome = o
+			continue
+		}
 		rec, err := parseRecord(line)
 		if err != nil {
 			log.LogAttrs(ctx, slog.LevelWarn, string(line), slog.String("stack", stack))
 			continue
+		}
+		if !hasStack(rec) {
+			rec.AddAttrs(slog.String("stack", stack))
 		}
 		if log.Enabled(ctx, rec.Level) {
 			_ = log.Handler().Handle(ctx, rec)
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return fmt.Errorf("read runner log: %w", err)
+		return outcome, fmt.Errorf("read runner log: %w", err)
 	}
-	return nil
+	return outcome, nil
+}
+
+// hasStack reports whether the record names its stack.
+func hasStack(rec slog.Record) bool {
+	found := false
+	rec.Attrs(func(a slog.Attr) bool {
+		found = a.Key == "stack"
+		return !found
+	})
+	return found
+}
+
+// parseOutcome reads the outcome line: a JSON object whose one key is
+// OutcomeKey.
+func parseOutcome(line []byte) ([]byte, bool) {
+	if !bytes.Contains(line, []byte(OutcomeKey)) {
+		return nil, false
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(line, &m) != nil || len(m) != 1 || m[OutcomeKey] == nil {
+		return nil, false
+	}
+	return m[OutcomeKey], true
+}
+
+// WriteOutcome writes the outcome line, for relay to find.
+func WriteOutcome(w io.Writer, outcome any) error {
+	b, err := json.Marshal(map[string]any{OutcomeKey: outcome})
+	if err != nil {
+		return fmt.Errorf("write outcome: %w", err)
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
 }
 
 // parseRecord reads one line of slog's JSON handler back into a record.

@@ -73,7 +73,7 @@ WARN [api] {"msg": "no level"}
 			}
 			pod.WriteString(tt.extra)
 			var got bytes.Buffer
-			if err := relay(context.Background(), &pod, runlog.New(&got, nil), "api"); err != nil {
+			if _, err := relay(context.Background(), &pod, runlog.New(&got, nil), "api"); err != nil {
 				t.Fatalf("relay() = %v, want nil", err)
 			}
 			if diff := cmp.Diff(tt.want, got.String()); diff != "" {
@@ -83,12 +83,47 @@ WARN [api] {"msg": "no level"}
 	}
 }
 
+func TestRelayOutcome(t *testing.T) {
+	tests := []struct {
+		name string
+		log  string
+		want string
+		out  string
+	}{
+		{"the last line", "{\"level\":\"INFO\",\"msg\":\"run #1 finished\",\"stack\":\"network\"}\n{\"strataOutcome\":{\"result\":\"applied\"}}\n",
+			`{"result":"applied"}`, "INFO [network] run #1 finished\n"},
+		{"none: the runner died", "{\"level\":\"INFO\",\"msg\":\"run #1 started\",\"stack\":\"network\"}\n",
+			"", "INFO [network] run #1 started\n"},
+		{"a record with the key among others is a record", "{\"level\":\"INFO\",\"msg\":\"m\",\"strataOutcome\":1}\n",
+			"", "INFO [network] m {\"strataOutcome\": 1}\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got bytes.Buffer
+			outcome, err := relay(context.Background(), strings.NewReader(tt.log), runlog.New(&got, nil), "network")
+			if err != nil || string(outcome) != tt.want {
+				t.Errorf("relay(%q) = %s, %v, want %s", tt.log, outcome, err, tt.want)
+			}
+			if got.String() != tt.out {
+				t.Errorf("relay(%q) logged %q, want %q", tt.log, got.String(), tt.out)
+			}
+		})
+	}
+	var line bytes.Buffer
+	if err := WriteOutcome(&line, map[string]string{"result": "held"}); err != nil {
+		t.Fatal(err)
+	}
+	if o, ok := parseOutcome(bytes.TrimSpace(line.Bytes())); !ok || string(o) != `{"result":"held"}` {
+		t.Errorf("parseOutcome(%q) = %s, %v, want the outcome WriteOutcome wrote", line.String(), o, ok)
+	}
+}
+
 func TestRelayKeepsRunKey(t *testing.T) {
 	var pod bytes.Buffer
 	NewRunnerLogger(&pod).Info("run #4 started", "stack", "network", runlog.RunKey, 4)
 	var seen []slog.Attr
 	h := &recordingHandler{attrs: &seen}
-	if err := relay(context.Background(), &pod, slog.New(h), "network"); err != nil {
+	if _, err := relay(context.Background(), &pod, slog.New(h), "network"); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"stack=network", "run=4"}

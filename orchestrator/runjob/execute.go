@@ -12,6 +12,7 @@ import (
 	securejoin "github.com/cyphar/filepath-securejoin"
 
 	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/controller"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/lineage"
@@ -33,46 +34,61 @@ type Config struct {
 	Timeout, ShutdownGrace time.Duration
 }
 
-// Execute runs req in this process and returns its outcome. The error is
-// the run's (a *runner.WaitingError or *runner.HeldError among them), or
-// why it could not run; the outcome says how the stack ended either way.
-func Execute(ctx context.Context, req Request, cfg Config) (Outcome, error) {
-	out := Outcome{Result: string(history.ResultFailed)}
+// Execute runs req in this process, through the controller's in-process
+// executor, and returns its outcome. A run that could not begin (its code
+// could not be fetched, a store could not be opened) is a failed outcome
+// that says why.
+func Execute(ctx context.Context, req Request, cfg Config) controller.Outcome {
 	if req.Run.Stack == nil {
-		return out, errors.New("run request: no stack")
+		return failed("", errors.New("run request: no stack"))
 	}
-	out.Stack = req.Run.Stack.Name
-	fail := func(err error) (Outcome, error) {
-		out.Message = short(err.Error())
-		return out, err
+	name := req.Run.Stack.Name
+	r, root, cleanup, err := prepare(ctx, req, cfg)
+	if err != nil {
+		return failed(name, fmt.Errorf("prepare the run of stack %s: %w", name, err))
 	}
+	defer cleanup()
+	run := req.Run
+	dir, err := securejoin.SecureJoin(root, req.Path)
+	if err != nil {
+		return failed(name, fmt.Errorf("stack %s: path %q: %w", name, req.Path, err))
+	}
+	run.Artifact.Dir, run.Artifact.Root = dir, root
+	out, err := controller.InProcess{Runner: r}.Execute(ctx, run)
+	if err != nil {
+		return failed(name, err)
+	}
+	return out
+}
+
+// prepare fetches the stack's code and builds the runner: the
+// environment's stores under the pod's state directory, the default
+// policy bundle with the environment's IAM allow-list, and the request's
+// state backend.
+func prepare(ctx context.Context, req Request, cfg Config) (*runner.Runner, string, func(), error) {
 	if err := os.MkdirAll(cfg.StateDir, 0o700); err != nil {
-		return fail(err)
+		return nil, "", nil, err
 	}
 	work, err := os.MkdirTemp(cfg.StateDir, "source-")
 	if err != nil {
-		return fail(err)
+		return nil, "", nil, err
 	}
-	defer os.RemoveAll(work)
-	if err := fetch(ctx, req.Source, work); err != nil {
-		return fail(err)
-	}
-	root := filepath.Join(work, "src")
-	dir, err := securejoin.SecureJoin(root, req.Source.Path)
-	if err != nil {
-		return fail(fmt.Errorf("stack %s: path %q: %w", out.Stack, req.Source.Path, err))
+	cleanup := func() { _ = os.RemoveAll(work) }
+	a := req.Run.Artifact
+	if err := fetch(ctx, a.URL, a.Digest, work); err != nil {
+		cleanup()
+		return nil, "", nil, err
 	}
 	set := req.Settings
 	set.StateDir = cfg.StateDir
 	env := &environment.Environment{Client: req.Run.Client, Name: req.Run.Env, Class: req.Run.Class}
 	st, err := orchestrator.OpenStores(ctx, env, set)
 	if err != nil {
-		return fail(err)
+		cleanup()
+		return nil, "", nil, err
 	}
-	defer st.Close()
 	var pol runner.Policy
-	engine, err := policy.Load(ctx, policy.Options{IAMAllowedModules: set.IAMAllowedModules})
-	if err != nil {
+	if engine, err := policy.Load(ctx, policy.Options{IAMAllowedModules: set.IAMAllowedModules}); err != nil {
 		pol = runner.FailingPolicy(err)
 	} else {
 		pol = engine
@@ -93,27 +109,14 @@ func Execute(ctx context.Context, req Request, cfg Config) (Outcome, error) {
 		DriftInterval:  set.DriftInterval,
 		ProviderMirror: set.ProviderMirror,
 	})
-	run := req.Run
-	run.Artifact.Dir, run.Artifact.Root = dir, root
-	res, err := r.Run(ctx, run)
-	out.Result = string(res.Run.Result)
-	out.Run = res.Run.Number
-	out.PlanID = res.Run.PlanID
-	out.Message = short(res.Message)
-	if err != nil && out.Message == "" {
-		out.Message = short(err.Error())
-	}
-	return out, err
+	return r, filepath.Join(work, "src"), func() { _ = st.Close(); cleanup() }, nil
 }
 
-// short cuts a message to MaxMessage bytes, on a rune boundary.
-func short(s string) string {
-	if len(s) <= MaxMessage {
-		return s
-	}
-	cut := MaxMessage
-	for cut > 0 && (s[cut]&0xC0) == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
+// failed is the outcome of a run that could not begin.
+func failed(stack string, err error) controller.Outcome {
+	return controller.NewOutcome(runner.Result{
+		Stack:   stack,
+		Run:     history.Run{Stack: stack, Result: history.ResultFailed},
+		Message: err.Error(),
+	}, err)
 }
