@@ -33,6 +33,8 @@ func TestInvalidFlagValues(t *testing.T) {
 		{"lease shorter than renewal", []string{"reconcile", env, "--leader-elect", "--leader-elect-lease-duration", "10s"}, "--leader-elect-lease-duration 10s must be longer than --leader-elect-renew-deadline 10s"},
 		{"renewal without retries", []string{"reconcile", env, "--leader-elect", "--leader-elect-retry-period", "9s"}, "--leader-elect-renew-deadline 10s must be longer than 10.8s"},
 		{"negative history limit", []string{"history", env, "--limit", "-1"}, "--limit is -1: it must be 0"},
+		{"unknown runners", []string{"controller", "--namespace", "infra", "--runners", "pods"}, `--runners is "pods": it must be jobs or in-process`},
+		{"unknown pull policy", []string{"controller", "--namespace", "infra", "--runner-image-pull-policy", "Sometimes"}, `--runner-image-pull-policy is "Sometimes"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -255,7 +255,7 @@ func (l *loader) readEntry() ([]*kustomization, error) {
 			l.problem(*p)
 			continue
 		}
-		l.rendered[""] = append(l.rendered[""], objs...)
+		l.rendered[""] = append(l.rendered[""], dropResources(objs)...)
 		queue = append(queue, l.register(u.group, objs)...)
 	}
 	return queue, nil
@@ -484,7 +484,7 @@ func (l *loader) loadKustomization(k *kustomization) []*kustomization {
 			out = append(out, s)
 		}
 	}
-	l.rendered[k.Name()] = out
+	l.rendered[k.Name()] = dropResources(out)
 	ks, _ := l.registerApp(k.Group, out, a)
 	return ks
 }
