@@ -14,13 +14,15 @@ import (
 
 // stackStatus is one stack's line of `strata status`.
 type stackStatus struct {
-	Stack   string       `json:"stack"`
-	Layer   string       `json:"layer"`
-	InRepo  bool         `json:"inRepository"`
-	LastRun *history.Run `json:"lastRun,omitempty"`
+	Stack  string `json:"stack"`
+	Layer  string `json:"layer"`
+	InRepo bool   `json:"inRepository"`
+	// Suspended is the stack's spec.suspend: reconciles leave it alone.
+	Suspended bool `json:"suspended,omitempty"`
 	// PlanOnly says the stack's spec.planOnly is true: it is planned and
 	// never applied.
 	PlanOnly bool         `json:"planOnly,omitempty"`
+	LastRun  *history.Run `json:"lastRun,omitempty"`
 	Contract *contractRef `json:"contract,omitempty"`
 }
 
@@ -101,6 +103,9 @@ private. Stacks that have history but left the repository are listed too.`,
 				if !r.InRepo {
 					result += " (removed from repository)"
 				}
+				if r.Suspended {
+					result += " (suspended: spec.suspend is true)"
+				}
 				if r.PlanOnly {
 					result += " (plan only)"
 				}
@@ -123,6 +128,7 @@ func statusOf(cmd *cobra.Command, st *orchestrator.Stores, env *environment.Envi
 	row := stackStatus{Stack: s.Name, InRepo: env.Stack(s.Name) != nil}
 	if row.InRepo {
 		row.Layer = s.Layer.String()
+		row.Suspended = s.Suspend
 		row.PlanOnly = s.Run.PlanOnly
 	}
 	last, ok, err := st.History.Last(ctx, env.Client, env.Name, s.Name)

@@ -191,16 +191,22 @@ type terraform struct {
 		} `json:"readInputsFromSecrets"`
 		ApprovePlan string `json:"approvePlan"`
 		Tfstate     struct {
-			ForceUnlock string `json:"forceUnlock"`
+			ForceUnlock    string `json:"forceUnlock"`
+			LockIdentifier string `json:"lockIdentifier"`
 		} `json:"tfstate"`
-		Targets            []string      `json:"targets"`
-		Parallelism        int           `json:"parallelism"`
-		RefreshBeforeApply bool          `json:"refreshBeforeApply"`
-		PlanOnly           bool          `json:"planOnly"`
-		Workspace          string        `json:"workspace"`
-		Force              bool          `json:"force"`
-		Destroy            bool          `json:"destroy"`
-		FileMappings       []fileMapping `json:"fileMappings"`
+		Suspend                    bool          `json:"suspend"`
+		Interval                   string        `json:"interval"`
+		RetryInterval              string        `json:"retryInterval"`
+		DisableDriftDetection      bool          `json:"disableDriftDetection"`
+		DestroyResourcesOnDeletion bool          `json:"destroyResourcesOnDeletion"`
+		Targets                    []string      `json:"targets"`
+		Parallelism                int           `json:"parallelism"`
+		RefreshBeforeApply         bool          `json:"refreshBeforeApply"`
+		PlanOnly                   bool          `json:"planOnly"`
+		Workspace                  string        `json:"workspace"`
+		Force                      bool          `json:"force"`
+		Destroy                    bool          `json:"destroy"`
+		FileMappings               []fileMapping `json:"fileMappings"`
 	} `json:"spec"`
 }
 
