@@ -36,14 +36,18 @@ type contractRef struct {
 }
 
 func newStatusCommand(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var rf recordsFlags
+	cmd := &cobra.Command{
 		Use:   "status ENV",
 		Short: "Show each stack's last run, its result and its contract",
 		Long: `status shows, for every stack of an environment, its last run (number,
 operation, result, cause, version, when) and the contract it publishes.
 Contract values are never shown: only which keys are public and which are
-private. Stacks that have history but left the repository are listed too.`,
-		Example: "  strata status environments/demo/dev\n  strata status environments/demo/dev -o json",
+private. Stacks that have history but left the repository are listed too.
+
+With --kubeconfig or --namespace, the runs are those a cluster keeps
+(strata controller and its runner pods) instead of the state directory's.`,
+		Example: "  strata status environments/demo/dev\n  strata status environments/demo/dev -o json\n  strata status environments/demo/dev --kubeconfig ~/.kube/config --namespace flux-system",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := g.checkOutput("text", "json"); err != nil {
@@ -58,7 +62,11 @@ private. Stacks that have history but left the repository are listed too.`,
 			if err != nil {
 				return err
 			}
-			st, err := orchestrator.OpenStoresReadOnly(ctx, env, set)
+			recs, err := rf.records(cmd)
+			if err != nil {
+				return err
+			}
+			st, err := orchestrator.OpenStoresReadOnly(ctx, env, set, recs)
 			if err != nil {
 				return err
 			}
@@ -121,6 +129,8 @@ private. Stacks that have history but left the repository are listed too.`,
 			return tw.Flush()
 		},
 	}
+	rf.register(cmd)
+	return cmd
 }
 
 func statusOf(cmd *cobra.Command, st *orchestrator.Stores, env *environment.Environment, s *environment.Stack) (stackStatus, error) {
