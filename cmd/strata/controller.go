@@ -102,7 +102,7 @@ holds the Lease reconciles.`,
 					ProviderMirrorCA:   f.mirrorCA,
 				},
 			})
-			elector, err := lf.elector(log)
+			elector, err := lf.elector("controller", log)
 			if err != nil {
 				return err
 			}
