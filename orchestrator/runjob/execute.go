@@ -135,6 +135,7 @@ func prepare(ctx context.Context, req Request, cfg Config) (*prepared, error) {
 		Timeout:        cfg.Timeout,
 		ShutdownGrace:  cfg.ShutdownGrace,
 		DriftInterval:  set.DriftInterval,
+		StackIntervals: req.StackIntervals,
 		ProviderMirror: set.ProviderMirror,
 	})
 	return &prepared{
