@@ -18,9 +18,12 @@ type stackStatus struct {
 	Layer  string `json:"layer"`
 	InRepo bool   `json:"inRepository"`
 	// Suspended is the stack's spec.suspend: reconciles leave it alone.
-	Suspended bool         `json:"suspended,omitempty"`
-	LastRun   *history.Run `json:"lastRun,omitempty"`
-	Contract  *contractRef `json:"contract,omitempty"`
+	Suspended bool `json:"suspended,omitempty"`
+	// PlanOnly says the stack's spec.planOnly is true: it is planned and
+	// never applied.
+	PlanOnly bool         `json:"planOnly,omitempty"`
+	LastRun  *history.Run `json:"lastRun,omitempty"`
+	Contract *contractRef `json:"contract,omitempty"`
 }
 
 type contractRef struct {
@@ -111,6 +114,9 @@ With --kubeconfig or --namespace, the runs are those a cluster keeps
 				if r.Suspended {
 					result += " (suspended: spec.suspend is true)"
 				}
+				if r.PlanOnly {
+					result += " (plan only)"
+				}
 				contract := "-"
 				if r.Contract != nil {
 					contract = r.Contract.Key
@@ -133,6 +139,7 @@ func statusOf(cmd *cobra.Command, st *orchestrator.Stores, env *environment.Envi
 	if row.InRepo {
 		row.Layer = s.Layer.String()
 		row.Suspended = s.Suspend
+		row.PlanOnly = s.Run.PlanOnly
 	}
 	last, ok, err := st.History.Last(ctx, env.Client, env.Name, s.Name)
 	if err != nil {

@@ -232,6 +232,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 	return r.finish(ctx, st, do(ctx, st, []step{
 		r.prepare,
 		r.init,
+		r.selectWorkspace,
 		r.checkLock,
 		r.plan,
 		r.classifyCause,
