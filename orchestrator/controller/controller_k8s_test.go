@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -68,16 +69,29 @@ func TestEnvironmentInCluster(t *testing.T) {
 		},
 	})
 	w.push("app", "testdata/app", "0.1.0")
+	w.push("typed", "testdata/typed", "0.1.0")
+	w.apply(&v1alpha2.Terraform{
+		ObjectMeta: metav1.ObjectMeta{Name: "typed"},
+		Spec: v1alpha2.TerraformSpec{
+			ApprovePlan: "auto", Path: "./",
+			SourceRef: v1alpha2.CrossNamespaceSourceReference{Kind: "OCIRepository", Name: "typed"},
+			WriteOutputsToSecret: &v1alpha2.WriteOutputsToSecretSpec{
+				Name: "typed-outputs", Outputs: []string{"name", "size:replicas", "zones", "tags:labels"},
+			},
+		},
+	})
 	w.reconcile()
 
 	ctx := context.Background()
 	for _, tt := range []struct {
 		name, secret string
-		keys         []string
+		keys         []string // availableOutputs
+		secretKeys   []string
 	}{
-		{"account", "account-outputs", []string{"account_id", "admin_token", "domain", "region"}},
-		{"network", "network-outputs", []string{"cidr", "subnet_ids", "vpc_id"}},
-		{"app", "app-outputs", []string{"placed_in"}},
+		{"account", "account-outputs", []string{"account_id", "admin_token", "domain", "region"}, []string{"account_id", "admin_token", "domain", "region"}},
+		{"network", "network-outputs", []string{"cidr", "subnet_ids", "vpc_id"}, []string{"cidr", "subnet_ids", "subnet_ids.type", "vpc_id"}},
+		{"app", "app-outputs", []string{"placed_in"}, []string{"placed_in"}},
+		{"typed", "typed-outputs", []string{"labels", "name", "replicas", "zones"}, []string{"labels", "labels.type", "name", "replicas", "replicas.type", "zones", "zones.type"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tf := w.get(tt.name)
@@ -112,8 +126,8 @@ func TestEnvironmentInCluster(t *testing.T) {
 				keys = append(keys, k)
 			}
 			slices.Sort(keys)
-			if !slices.Equal(keys, tt.keys) {
-				t.Errorf("Secret %s keys = %v, want %v", tt.secret, keys, tt.keys)
+			if !slices.Equal(keys, tt.secretKeys) {
+				t.Errorf("Secret %s keys = %v, want %v", tt.secret, keys, tt.secretKeys)
 			}
 			if len(sec.OwnerReferences) != 1 || sec.OwnerReferences[0].Kind != "Terraform" || sec.OwnerReferences[0].Name != tt.name {
 				t.Errorf("Secret %s owners = %+v, want Terraform %s", tt.secret, sec.OwnerReferences, tt.name)
@@ -134,8 +148,20 @@ func TestEnvironmentInCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := string(net.Data["subnet_ids"]); !strings.HasPrefix(got, `["subnet-`) {
-		t.Errorf("Secret network-outputs subnet_ids = %q, want the list as JSON", got)
+	if got := string(net.Data["subnet_ids"]); !strings.HasPrefix(got, "[\n      \"subnet-") {
+		t.Errorf("Secret network-outputs subnet_ids = %q, want the list as tofu prints it", got)
+	}
+	typed, err := w.c.Client.CoreV1().Secrets(w.ns).Get(ctx, "typed-outputs", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for k, v := range typed.Data {
+		got[k] = string(v)
+	}
+	want := tcSecret(t, "testdata/typed", map[string]string{"name": "name", "size": "replicas", "zones": "zones", "tags": "labels"})
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Secret typed-outputs data mismatch with what the Tofu Controller writes for `tofu output -json` (-want +got):\n%s", diff)
 	}
 	app, err := w.c.Client.CoreV1().Secrets(w.ns).Get(ctx, "app-outputs", metav1.GetOptions{})
 	if err != nil {
@@ -154,8 +180,8 @@ func TestEnvironmentInCluster(t *testing.T) {
 
 	t.Run("a pass with nothing changed runs nothing", func(t *testing.T) {
 		before := w.executed.Load()
-		if before != 3 {
-			t.Errorf("runs executed by the first pass = %d, want 3", before)
+		if before != 4 {
+			t.Errorf("runs executed by the first pass = %d, want 4", before)
 		}
 		w.reconcile()
 		if got := w.executed.Load() - before; got != 0 {
