@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/strata-iac/strata/orchestrator/decryption"
 	"github.com/strata-iac/strata/orchestrator/diag"
 )
 
@@ -97,6 +98,8 @@ type loader struct {
 	env *Environment
 	// stacks are the stacks built, with what they came from.
 	stacks []*built
+	// dec decrypts SOPS-encrypted objects; see decryptor.
+	dec *decryption.Decryptor
 }
 
 // app is what one Kustomization's spec.path renders, substituted.
@@ -276,6 +279,10 @@ func (l *loader) registerApp(group string, objs []renderedObject, a *app) ([]*ku
 		case d.ConfigMap != nil:
 			l.addConfigMap(group, d.ConfigMap)
 		case d.Secret != nil:
+			d.Secret.Private, d.Secret.Failed = o.Private, o.Failed
+			if o.Failed {
+				d.Secret.Data = nil
+			}
 			l.addSecret(group, d.Secret)
 		case d.Kustomization != nil:
 			d.Kustomization.Group = group
@@ -349,6 +356,20 @@ func (l *loader) inputsReady(k *kustomization) bool {
 		}
 	}
 	return true
+}
+
+// inputFailed reports whether a Secret of a Kustomization's
+// postBuild.substituteFrom could not be decrypted.
+func (l *loader) inputFailed(k *kustomization) bool {
+	if k.Spec.PostBuild == nil {
+		return false
+	}
+	for _, ref := range k.Spec.PostBuild.SubstituteFrom {
+		if s := l.secret(k.Group, ref.Name); ref.Kind == kindSecret && s != nil && s.Failed {
+			return true
+		}
+	}
+	return false
 }
 
 // sortedKustomizations returns the Kustomizations sorted by name.
@@ -455,6 +476,12 @@ func (l *loader) loadKustomization(k *kustomization) []*kustomization {
 	a := &app{}
 	l.apps[k.Name()] = a
 	vars := l.substitutionVars(k)
+	if l.inputFailed(k) {
+		// A Secret it substitutes from could not be decrypted, which is
+		// a problem already: substituting without it would only add
+		// problems of variables that are not defined.
+		vars = nil
+	}
 	dir, ok := l.kustomizationPath(k)
 	if !ok {
 		return nil
