@@ -11,12 +11,14 @@ DEMO_ENV  ?= environments/demo/dev
 FUZZTIME  ?= 20s
 TRIALS    ?= 20
 IMAGE_TAG ?= strata.local/strata:dev
+# controller-gen writes the Terraform type's deepcopy code and CRD (make crd)
+CONTROLLER_GEN ?= sigs.k8s.io/controller-tools/cmd/controller-gen@v0.23.0
 # the packages that hold cluster-mode tests (files with the k8s build tag)
 K8S_TEST_PKGS = $(sort $(patsubst ./%/,./%,$(dir $(shell grep -rl --include='*_test.go' '^//go:build k8s' .))))
 
 export STRATA_TOFU := $(TOFU)
 
-.PHONY: all build tofu test-deps demo test test-unit vet fuzz soak bench screenshots clean image k8s test-k8s help
+.PHONY: all build tofu test-deps demo test test-unit vet fuzz soak bench screenshots clean image crd k8s test-k8s help
 
 all: build
 
@@ -85,6 +87,12 @@ image: tofu
 	CGO_ENABLED=0 GOOS=linux GOARCH=amd64 $(GO) build -trimpath -o $(BIN)/strata-linux-amd64 ./cmd/strata
 	$(GO) run ./cmd/strata-image --strata $(BIN)/strata-linux-amd64 --tofu $(TOFU) \
 	  --tag $(IMAGE_TAG) --out $(BIN)/strata-image.tar $(if $(IMAGE_PUSH),--push $(IMAGE_PUSH)) $(if $(IMAGE_INSECURE),--insecure)
+
+## crd: regenerate the Terraform type's deepcopy code (orchestrator/kube/api/v1alpha2) and its
+## CRD (flux-apps/strata/crd/) with controller-gen; a test fails when they are stale
+crd:
+	$(GO) run $(CONTROLLER_GEN) object paths=./orchestrator/kube/api/...
+	$(GO) run $(CONTROLLER_GEN) crd paths=./orchestrator/kube/api/... output:crd:dir=flux-apps/strata/crd
 
 ## k8s: build (once, cached in $$STRATA_K8S_DIR, default ~/.cache/strata/k8s) a real single-node
 ## Kubernetes for the cluster-mode tests: etcd, kube-apiserver, controller-manager, scheduler,

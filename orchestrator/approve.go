@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/strata-iac/strata/orchestrator/approval"
+	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/statedir"
 )
 
@@ -67,6 +68,20 @@ func Approve(ctx context.Context, dir string, req ApproveRequest, opts Options) 
 	if err != nil {
 		return approval.Approval{}, fmt.Errorf("approve: environment %s is invalid: %w", dir, err)
 	}
+	return approve(ctx, env, dir, req, opts)
+}
+
+// ApproveEnvironment is Approve for an environment already loaded: what
+// strata controller builds from a namespace, whose objects' spec.approvePlan
+// approve held plans. dir names the environment in messages.
+func ApproveEnvironment(ctx context.Context, env *environment.Environment, dir string, req ApproveRequest, opts Options) (approval.Approval, error) {
+	if err := approval.ValidID(strings.TrimSpace(req.PlanID)); err != nil {
+		return approval.Approval{}, fmt.Errorf("approve: %w: %w", ErrBadApproval, err)
+	}
+	return approve(ctx, env, dir, req, opts)
+}
+
+func approve(ctx context.Context, env *environment.Environment, dir string, req ApproveRequest, opts Options) (approval.Approval, error) {
 	set, err := opts.Settings(env)
 	if err != nil {
 		return approval.Approval{}, fmt.Errorf("approve: %w", err)

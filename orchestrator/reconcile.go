@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"maps"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -24,6 +25,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/scheduler"
 	"github.com/strata-iac/strata/orchestrator/source"
+	"github.com/strata-iac/strata/orchestrator/source/artifact"
 	"github.com/strata-iac/strata/orchestrator/source/oci"
 	"github.com/strata-iac/strata/orchestrator/statedir"
 	"github.com/strata-iac/strata/policy"
@@ -89,6 +91,22 @@ type Options struct {
 	// ProviderMirrorCA is a PEM file of the CAs tofu trusts for it.
 	ProviderMirror   string
 	ProviderMirrorCA string
+	// Removable, when set, says which of the stacks that left the
+	// environment have their resources destroyed (a destroy plan through
+	// policy); the others are left as they are. Every such stack is
+	// destroyed when nil. strata controller destroys only the stacks whose
+	// Terraform object was deleted with spec.destroyResourcesOnDeletion.
+	Removable func(stack string) bool
+	// Runs makes what runs each stack from the reconcile's runner
+	// configuration: runner.New (tofu in this process) when nil. strata
+	// controller hands the runs to its Executor this way.
+	Runs func(runner.Config) StackRunner
+}
+
+// StackRunner runs one stack and records it; *runner.Runner is the
+// in-process one.
+type StackRunner interface {
+	Run(ctx context.Context, req runner.Request) (runner.Result, error)
 }
 
 // Settings returns the environment's settings, parsed from its init
@@ -117,6 +135,30 @@ func Reconcile(ctx context.Context, dir string, op history.Operation, opts Optio
 	if err != nil {
 		return nil, err
 	}
+	return reconcile(ctx, env, g, dir, op, opts, started)
+}
+
+// ReconcileEnvironment runs an environment that is already loaded and
+// validated, with its graph: what strata controller builds from a
+// namespace (environment.LoadNamespace, then Graph). dir names the
+// environment in messages.
+func ReconcileEnvironment(ctx context.Context, env *environment.Environment, g *graph.Graph, dir string, op history.Operation, opts Options) (*Report, error) {
+	return reconcile(ctx, env, g, dir, op, opts, time.Now())
+}
+
+// Graph builds the graph of an environment that loaded without problems,
+// with the graph's checks that Validate makes: no cycle, no edge to a
+// higher layer.
+func Graph(env *environment.Environment) (*graph.Graph, error) {
+	g, problems := graph.Build(knownEdges(Nodes(env)))
+	if len(problems) > 0 {
+		problems.Sort()
+		return nil, problems
+	}
+	return g, nil
+}
+
+func reconcile(ctx context.Context, env *environment.Environment, g *graph.Graph, dir string, op history.Operation, opts Options, started time.Time) (*Report, error) {
 	set, err := opts.Settings(env)
 	if err != nil {
 		return nil, err
@@ -155,6 +197,9 @@ func Reconcile(ctx context.Context, dir string, op history.Operation, opts Optio
 	if err != nil {
 		return nil, err
 	}
+	if opts.Removable != nil {
+		gone = slices.DeleteFunc(gone, func(last history.Run) bool { return !opts.Removable(last.Stack) })
+	}
 	backend := stateBackend(set.State)
 	states, err := stateReader(ctx, backend)
 	if err != nil {
@@ -184,7 +229,11 @@ func Reconcile(ctx context.Context, dir string, op history.Operation, opts Optio
 	// producer's plan that would break one of them is held, and the
 	// review lists those that will re-plan.
 	readers := consumers.Find(env, codeDirs(ctx, log, env, resolver, arts))
-	results := schedule(ctx, env, dir, g, arts, resolver, readers, op, cfg, limit, opts.Runners, log)
+	var r StackRunner = runner.New(cfg)
+	if opts.Runs != nil {
+		r = opts.Runs(cfg)
+	}
+	results := schedule(ctx, env, dir, g, arts, resolver, readers, op, r, limit, opts.Runners, log)
 	removals := remove(ctx, env, dir, op, cfg, gone)
 	rep := report(env, g, op, arts, results, removals, started)
 	upstreams(rep, g, readers, env)
@@ -324,6 +373,7 @@ func NewResolver(env *environment.Environment, stateDir string, opts Options) *s
 			Insecure:     append(source.InsecureHosts(env), opts.InsecureRegistries...),
 			DockerConfig: opts.DockerConfig,
 		}),
+		Artifacts: &artifact.Fetcher{CacheDir: filepath.Join(stateDir, "cache", "artifacts")},
 	}
 }
 
@@ -361,8 +411,7 @@ func resolve(ctx context.Context, log *slog.Logger, env *environment.Environment
 const resolveParallelism = 8
 
 // schedule runs the stacks in graph order, and returns what each did.
-func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, resolver *source.Resolver, readers consumers.Index, op history.Operation, cfg runner.Config, limit int, pool *scheduler.Pool, log *slog.Logger) map[string]runner.Result {
-	r := runner.New(cfg)
+func schedule(ctx context.Context, env *environment.Environment, envDir string, g *graph.Graph, arts map[string]resolved, resolver *source.Resolver, readers consumers.Index, op history.Operation, r StackRunner, limit int, pool *scheduler.Pool, log *slog.Logger) map[string]runner.Result {
 	producers := make(map[string]string)
 	for _, s := range env.Stacks {
 		if s.Produces != "" {

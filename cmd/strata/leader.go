@@ -19,9 +19,13 @@ type leaderFlags struct {
 	leaseDuration, renewDeadline, retryPeriod time.Duration
 }
 
-func (f *leaderFlags) register(cmd *cobra.Command) {
+func (f *leaderFlags) register(cmd *cobra.Command) { f.registerDefault(cmd, false) }
+
+// registerDefault registers the flags, --leader-elect on or off by
+// default.
+func (f *leaderFlags) registerDefault(cmd *cobra.Command, elect bool) {
 	fl := cmd.Flags()
-	fl.BoolVar(&f.enabled, "leader-elect", false, "run passes only while this process holds a Kubernetes Lease, so that replicas on one state directory never run together")
+	fl.BoolVar(&f.enabled, "leader-elect", elect, "run passes only while this process holds a Kubernetes Lease, so that replicas on one state directory never run together")
 	fl.StringVar(&f.kubeconfig, "kubeconfig", os.Getenv("KUBECONFIG"), "kubeconfig file of the cluster that holds the Lease (default: $KUBECONFIG, else the in-cluster configuration)")
 	fl.StringVar(&f.namespace, "leader-elect-namespace", "", "namespace of the Lease (default: the kubeconfig context's, else the pod's, else default)")
 	fl.StringVar(&f.name, "leader-elect-name", leader.DefaultName, "name of the Lease")

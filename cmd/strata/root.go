@@ -79,7 +79,9 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		newMirrorCommand(g),
 		newContractsCommand(g),
 		newReconcileCommand(g),
+		newControllerCommand(g),
 		newServeCommand(g),
+		newRunnerCommand(g),
 		newVersionCommand(g),
 	)
 	usageErrors(root)

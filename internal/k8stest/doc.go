@@ -1,5 +1,6 @@
 // Package k8stest gives cluster-mode tests (build tag k8s) the real
 // single-node cluster that `make test-k8s` starts: its admin kubeconfig, a
 // client, a fresh namespace per test, and a way to load an image tarball
-// into the node's containerd.
+// into the node's containerd, and strata's own image built from the
+// checkout (StrataImage).
 package k8stest

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"io"
 
+	"context"
 	sopsage "github.com/getsops/sops/v3/age"
 	"github.com/getsops/sops/v3/keyservice"
 	"github.com/getsops/sops/v3/logging"
 	"github.com/getsops/sops/v3/pgp"
-	"golang.org/x/net/context"
 )
 
 func init() {

@@ -100,6 +100,10 @@ type loader struct {
 	stacks []*built
 	// dec decrypts SOPS-encrypted objects; see decryptor.
 	dec *decryption.Decryptor
+	// artifacts are, for an environment read from a cluster (see
+	// LoadNamespace), the source-controller artifacts of the namespace's
+	// sources, by "Kind/name"; nil for a repository.
+	artifacts map[string]Artifact
 }
 
 // app is what one Kustomization's spec.path renders, substituted.
@@ -164,6 +168,11 @@ func (l *loader) load() (*Environment, error) {
 			l.stacks = append(l.stacks, l.buildStack(k, tf))
 		}
 	}
+	return l.finish(), nil
+}
+
+// finish validates the stacks built and completes the model.
+func (l *loader) finish() *Environment {
 	l.validateStacks()
 	for _, b := range l.stacks {
 		l.env.Stacks = append(l.env.Stacks, b.stack)
@@ -172,7 +181,7 @@ func (l *loader) load() (*Environment, error) {
 	if len(l.env.Skipped) == 0 {
 		l.env.Skipped = nil
 	}
-	return l.env, nil
+	return l.env
 }
 
 // defaultNames are the client and environment names of an entry directory

@@ -220,4 +220,17 @@ type Source struct {
 	// Insecure is spec.insecure of an OCIRepository: the registry may be
 	// reached over plain http.
 	Insecure bool
+	// Artifact is set for a stack read from a cluster (LoadNamespace):
+	// the artifact source-controller made of the source. Its URL is empty
+	// while the source has none yet.
+	Artifact *Artifact `json:",omitempty"`
+}
+
+// Artifact is the artifact source-controller made of a source
+// (status.artifact): a tarball at URL whose sha256 is Digest, of the
+// source's Revision.
+type Artifact struct {
+	URL      string
+	Digest   string
+	Revision string
 }

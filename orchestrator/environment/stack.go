@@ -168,6 +168,10 @@ func (l *loader) resolveSource(b *built) {
 		return
 	}
 	s.Source = Source{Kind: ref.Kind, Name: ref.Name}
+	if l.artifacts != nil {
+		l.clusterSource(b)
+		return
+	}
 	switch ref.Kind {
 	case SourceGitRepository:
 		if ref.Name != DefaultGitSource {

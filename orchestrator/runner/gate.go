@@ -45,8 +45,9 @@ type Review struct {
 	PlanID   string
 	Decision policy.Decision
 	// Err is set when the policy failed to load or to evaluate: the plan
-	// is then held, never applied.
-	Err error
+	// is then held, never applied. It does not encode to JSON: see
+	// controller.Outcome, which carries its message.
+	Err error `json:"-"`
 	// Contract is what the plan does to the stack's contract, and the
 	// consumers it breaks; nil when the stack publishes none.
 	Contract *policy.Contract

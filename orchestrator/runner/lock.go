@@ -72,7 +72,7 @@ func (r *Runner) reportLock(ctx context.Context, log *slog.Logger, req Request, 
 // stateLock reads the lock of the stack's state where that is cheap, as
 // stateVersion reads the state.
 func (r *Runner) stateLock(ctx context.Context, req Request) (statefile.Lock, bool, error) {
-	if req.Stack.BackendConfig == "" && r.cfg.Backend.Kind != BackendS3 {
+	if r.localState(req) {
 		path, err := r.localStatePath(req)
 		if err != nil {
 			return statefile.Lock{}, false, err

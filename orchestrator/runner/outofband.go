@@ -26,7 +26,7 @@ type StateOpener func(ctx context.Context, bucket, region, endpoint string) (Sta
 // a local state file, or an object in S3 (the environment's backend, or
 // the stack's own s3 backend block). Another backend is not read (false).
 func (r *Runner) stateVersion(ctx context.Context, req Request) (statefile.Version, bool, error) {
-	if req.Stack.BackendConfig == "" && r.cfg.Backend.Kind != BackendS3 {
+	if r.localState(req) {
 		path, err := r.localStatePath(req)
 		if err != nil {
 			return statefile.Version{}, false, err

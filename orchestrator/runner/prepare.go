@@ -109,20 +109,35 @@ func (r *Runner) prepare(ctx context.Context, st *runState) error {
 // StateBackend is where a stack's state goes when its Terraform object has
 // no backendConfig.customConfiguration.
 type StateBackend struct {
-	// Kind is "local" (the default: a file under the state directory) or
-	// "s3".
+	// Kind is "local" (the default: a file under the state directory),
+	// "s3", or "kubernetes".
 	Kind string
 	// Bucket, Region and Endpoint configure the s3 backend; the key is
 	// <client>/<env>/stacks/<stack>.tfstate, as the seed's, and locking
 	// is native (use_lockfile).
 	Bucket, Region, Endpoint string
+	// Namespace, SecretSuffix and Kubeconfig configure the kubernetes
+	// backend, the Tofu Controller's default: the state is the Secret
+	// tfstate-<workspace>-<SecretSuffix> in Namespace (SecretSuffix is the
+	// stack's name when empty), locked by a Lease, reached with the pod's
+	// in-cluster configuration, or with the kubeconfig file Kubeconfig
+	// when it is set.
+	Namespace, SecretSuffix, Kubeconfig string
 }
 
 // Backend kinds.
 const (
-	BackendLocal = "local"
-	BackendS3    = "s3"
+	BackendLocal      = "local"
+	BackendS3         = "s3"
+	BackendKubernetes = "kubernetes"
 )
+
+// localState reports whether the stack's state is a file strata keeps:
+// no customConfiguration, and the local backend.
+func (r *Runner) localState(req Request) bool {
+	k := r.cfg.Backend.Kind
+	return req.Stack.BackendConfig == "" && (k == "" || k == BackendLocal)
+}
 
 // openTofu returns the tofu workspace of dir, with the shared CLI
 // configuration and plugin cache.
@@ -149,8 +164,11 @@ func (r *Runner) backend(req Request) (string, error) {
 	if req.Stack.BackendConfig != "" {
 		return "terraform {\n" + req.Stack.BackendConfig + "\n}\n", nil
 	}
-	if b := r.cfg.Backend; b.Kind == BackendS3 {
+	switch b := r.cfg.Backend; b.Kind {
+	case BackendS3:
 		return s3Backend(b, s3StateKey(req)), nil
+	case BackendKubernetes:
+		return kubernetesBackend(b, req.Stack.Name), nil
 	}
 	statePath, err := r.localStatePath(req)
 	if err != nil {
@@ -182,6 +200,29 @@ func s3Backend(b StateBackend, key string) string {
 		sb.WriteString("    skip_requesting_account_id  = true\n")
 		sb.WriteString("    skip_metadata_api_check     = true\n")
 		sb.WriteString("    skip_region_validation      = true\n")
+	}
+	sb.WriteString("  }\n}\n")
+	return sb.String()
+}
+
+// kubernetesBackend is the Tofu Controller's default backend: the state in
+// the Secret tfstate-default-<suffix> of the namespace, the stack's name
+// the suffix unless the object gives one (backendConfig.secretSuffix).
+func kubernetesBackend(b StateBackend, stack string) string {
+	suffix := b.SecretSuffix
+	if suffix == "" {
+		suffix = stack
+	}
+	var sb strings.Builder
+	sb.WriteString("terraform {\n  backend \"kubernetes\" {\n")
+	fmt.Fprintf(&sb, "    secret_suffix = %s\n", strconv.Quote(suffix))
+	if b.Namespace != "" {
+		fmt.Fprintf(&sb, "    namespace     = %s\n", strconv.Quote(b.Namespace))
+	}
+	if b.Kubeconfig != "" {
+		fmt.Fprintf(&sb, "    config_path   = %s\n", strconv.Quote(b.Kubeconfig))
+	} else {
+		sb.WriteString("    in_cluster_config = true\n")
 	}
 	sb.WriteString("  }\n}\n")
 	return sb.String()

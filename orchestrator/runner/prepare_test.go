@@ -70,3 +70,34 @@ func TestClearAndCopyKeepInstalledProviders(t *testing.T) {
 		t.Errorf("workspace files = %v, want %v", got, want)
 	}
 }
+
+func TestKubernetesBackend(t *testing.T) {
+	tests := []struct {
+		name    string
+		backend StateBackend
+		stack   environment.Stack
+		want    string
+	}{
+		{"the Tofu Controller's default: the object's name, in-cluster",
+			StateBackend{Kind: BackendKubernetes, Namespace: "infra"}, environment.Stack{Name: "network"},
+			"terraform {\n  backend \"kubernetes\" {\n    secret_suffix = \"network\"\n    namespace     = \"infra\"\n    in_cluster_config = true\n  }\n}\n"},
+		{"backendConfig.secretSuffix and a kubeconfig",
+			StateBackend{Kind: BackendKubernetes, Namespace: "infra", SecretSuffix: "net-prod", Kubeconfig: "/etc/kube/config"}, environment.Stack{Name: "network"},
+			"terraform {\n  backend \"kubernetes\" {\n    secret_suffix = \"net-prod\"\n    namespace     = \"infra\"\n    config_path   = \"/etc/kube/config\"\n  }\n}\n"},
+		{"customConfiguration wins",
+			StateBackend{Kind: BackendKubernetes, Namespace: "infra"}, environment.Stack{Name: "network", BackendConfig: "backend \"local\" {}"},
+			"terraform {\nbackend \"local\" {}\n}\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := New(Config{StateDir: t.TempDir(), Backend: tt.backend})
+			got, err := r.backend(Request{Client: "acme", Env: "dev", Stack: &tt.stack})
+			if err != nil || got != tt.want {
+				t.Errorf("backend(%q) = %q, %v, want %q", tt.stack.Name, got, err, tt.want)
+			}
+			if r.localState(Request{Stack: &tt.stack}) {
+				t.Errorf("localState(%q) = true with the %s backend, want false", tt.stack.Name, tt.backend.Kind)
+			}
+		})
+	}
+}

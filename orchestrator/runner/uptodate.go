@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/tofu"
 )
 
 // skipWhenUpToDate ends an apply, unchanged and unrecorded, when no input
@@ -53,4 +54,31 @@ func (r *Runner) upToDate(ctx context.Context, st *runState) (bool, string) {
 	}
 	next := r.cfg.DriftInterval - age
 	return true, fmt.Sprintf("no input changed since run #%d; next drift check in %s", prev.Number, round(next))
+}
+
+// UpToDate runs the steps of Run that come before any tofu process, and
+// reports whether Run would end there: the stack is up to date, so an
+// apply starts no tofu process (and strata controller no runner Job). The
+// result is then the one Run returns, with the same "up to date" line
+// logged. A stack with an apply to adopt, an error, or anything to plan is
+// not up to date: Run decides what happens to it.
+func (r *Runner) UpToDate(ctx context.Context, req Request) (Result, bool) {
+	dir, err := r.workspaceDir(req)
+	if err != nil {
+		return Result{}, false
+	}
+	if _, ok, err := tofu.ReadRecord(dir); err != nil || ok {
+		return Result{}, false
+	}
+	st := r.newState(req, nil)
+	st.run.ToVersion, st.run.Digest = req.Artifact.Version, req.Artifact.Digest
+	if err := do(ctx, st, []step{
+		r.gatherInputs,
+		r.readLastGood,
+		r.checkState,
+		r.skipWhenUpToDate,
+	}); err != nil || !st.done {
+		return Result{}, false
+	}
+	return st.result(), true
 }

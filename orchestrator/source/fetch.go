@@ -28,6 +28,16 @@ type Resolver struct {
 	// Registry reaches OCI registries; nil when the environment has no
 	// OCIRepository source.
 	Registry Registry
+	// Artifacts downloads source-controller artifacts, for stacks read
+	// from a cluster (environment.Source.Artifact); *artifact.Fetcher is
+	// one.
+	Artifacts Artifacts
+}
+
+// Artifacts is what a Resolver needs to fetch source-controller artifacts:
+// the directory of the content at url, whose digest is checked.
+type Artifacts interface {
+	Fetch(ctx context.Context, url, digest string) (string, error)
 }
 
 // Resolved is a stack's source pinned to one exact version and digest,
@@ -46,6 +56,9 @@ type Resolved struct {
 
 	artifact *oci.Resolved
 	localDir string
+	// remote is the source-controller artifact of a stack read from a
+	// cluster.
+	remote *environment.Artifact
 }
 
 // Artifact is a stack's code, ready to run.
@@ -62,6 +75,10 @@ type Artifact struct {
 	Digest string
 	// Origin says where the code came from.
 	Origin string
+	// URL is where a runner elsewhere fetches the same code again (a
+	// source-controller artifact), checking Digest; empty for code that
+	// is only on this machine.
+	URL string `json:"url,omitempty"`
 }
 
 // ErrUnsupported is returned for source kinds strata cannot fetch.
@@ -76,6 +93,8 @@ func (r *Resolver) Resolve(ctx context.Context, s *environment.Stack) (Resolved,
 		return Resolved{}, err
 	}
 	switch {
+	case s.Source.Artifact != nil:
+		return resolveArtifact(s)
 	case s.Source.Kind == environment.SourceGitRepository && s.Source.Name == environment.DefaultGitSource:
 		return r.resolveLocal(s)
 	case s.Source.Kind == environment.SourceOCIRepository:
@@ -90,6 +109,9 @@ func (r *Resolver) Resolve(ctx context.Context, s *environment.Stack) (Resolved,
 // never downloaded again).
 func (r *Resolver) Fetch(ctx context.Context, s *environment.Stack, res Resolved) (Artifact, error) {
 	a := Artifact{Version: res.Version, Digest: res.Digest, Origin: res.Origin}
+	if res.remote != nil {
+		return r.fetchArtifact(ctx, s, res, a)
+	}
 	if res.artifact == nil {
 		a.Dir, a.Root = res.localDir, r.Root
 		return a, nil
@@ -194,4 +216,44 @@ func InsecureHosts(env *environment.Environment) []string {
 		}
 	}
 	return hosts
+}
+
+// resolveArtifact pins a stack read from a cluster to the artifact
+// source-controller made of its source: its revision and digest.
+func resolveArtifact(s *environment.Stack) (Resolved, error) {
+	art := s.Source.Artifact
+	if art.URL == "" {
+		return Resolved{}, fmt.Errorf("resolve stack %s: %s %s has no artifact yet: source-controller has not fetched it (see its status)", s.Name, s.Source.Kind, s.Source.Name)
+	}
+	return Resolved{
+		Constraint: s.Version,
+		Version:    revisionVersion(art.Revision),
+		Digest:     art.Digest,
+		Origin:     fmt.Sprintf("%s/%s@%s", s.Source.Kind, s.Source.Name, art.Revision),
+		remote:     art,
+	}, nil
+}
+
+// revisionVersion is the exact version a source-controller revision names:
+// an OCIRepository's "<tag>@sha256:…" when the tag is a version.
+func revisionVersion(rev string) string {
+	tag, _, _ := strings.Cut(rev, "@")
+	return exactVersion(tag)
+}
+
+// fetchArtifact downloads a source-controller artifact into the cache and
+// finds the stack's spec.path in it.
+func (r *Resolver) fetchArtifact(ctx context.Context, s *environment.Stack, res Resolved, a Artifact) (Artifact, error) {
+	if r.Artifacts == nil {
+		return a, fmt.Errorf("fetch stack %s: no source-controller artifact client configured", s.Name)
+	}
+	dir, err := r.Artifacts.Fetch(ctx, res.remote.URL, res.remote.Digest)
+	if err != nil {
+		return a, fmt.Errorf("fetch stack %s: %w", s.Name, err)
+	}
+	a.Dir, a.Root, a.URL = filepath.Join(dir, filepath.FromSlash(s.Path)), dir, res.remote.URL
+	if fi, err := os.Stat(a.Dir); err != nil || !fi.IsDir() {
+		return a, fmt.Errorf("fetch stack %s: artifact %s has no directory %q (spec.path of %s)", s.Name, res.Origin, s.Path, s.File)
+	}
+	return a, nil
 }

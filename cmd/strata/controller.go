@@ -1,0 +1,113 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/util/validation"
+
+	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/controller"
+	"github.com/strata-iac/strata/orchestrator/kube"
+	"github.com/strata-iac/strata/orchestrator/tofu"
+)
+
+func newControllerCommand(g *globals) *cobra.Command {
+	f := &runFlags{}
+	lf := &leaderFlags{}
+	var namespaces []string
+	var interval time.Duration
+	cmd := &cobra.Command{
+		Use:   "controller --namespace NS",
+		Short: "Reconcile the Tofu Controller's Terraform objects of a cluster, in its place",
+		Long: `controller watches the Terraform objects (infra.contrib.fluxcd.io/v1alpha2)
+that Flux applies to the namespaces it is given, and reconciles each
+namespace as strata apply reconciles an environment: the same sources,
+graph, policy, contracts and skip-unchanged. A stack's code is the artifact
+source-controller made of its spec.sourceRef, checked against its digest.
+Each object's status is written as the Tofu Controller writes it (Ready,
+Plan, Apply and Output conditions, status.plan.pending, the revisions,
+availableOutputs), with Events; spec.approvePlan set to a pending plan's
+id approves it; writeOutputsToSecret writes the outputs to a Secret. An
+object deleted with spec.destroyResourcesOnDeletion keeps its finalizer
+until its destroy plan, which goes through policy, is applied.
+
+It runs in the cluster (its service account's configuration) or outside it
+with --kubeconfig. With --leader-elect (the default), only the replica that
+holds the Lease reconciles.`,
+		Example: `  strata controller --namespace flux-system
+  strata controller --kubeconfig ~/.kube/config --namespace team-a --namespace team-b --max-runners 10`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := g.checkOutput("text"); err != nil {
+				return err
+			}
+			if len(namespaces) == 0 {
+				return usageError("controller: give at least one --namespace to watch")
+			}
+			for _, ns := range namespaces {
+				if errs := validation.IsDNS1123Label(ns); len(errs) > 0 {
+					return usageError("--namespace %q is not a namespace name: %s", ns, errs[0])
+				}
+			}
+			if interval <= 0 {
+				return usageError("--interval is %s: it must be more than 0", interval)
+			}
+			if err := f.check(cmd); err != nil {
+				return err
+			}
+			if err := lf.check(cmd); err != nil {
+				return err
+			}
+			bin, err := tofu.Find(f.tofu)
+			if err != nil {
+				return err
+			}
+			client, err := kube.New(lf.kubeconfig)
+			if err != nil {
+				return fmt.Errorf("controller: %w", err)
+			}
+			log := g.logger()
+			ctrl := controller.New(controller.Config{
+				Cluster:    client,
+				Namespaces: namespaces,
+				Interval:   interval,
+				Logger:     log,
+				Options: orchestrator.Options{
+					Tofu:               bin,
+					StateDir:           g.stateDir,
+					MaxRunners:         f.maxRunners,
+					Timeout:            f.timeout,
+					ShutdownGrace:      f.shutdownGrace,
+					DriftInterval:      f.driftInterval,
+					Logger:             log,
+					PolicyDirs:         f.policyDirs,
+					NoDefaultPolicy:    f.noDefaultPolicy,
+					InsecureRegistries: f.insecure,
+					DockerConfig:       f.dockerConfig,
+					ProviderMirror:     f.mirror,
+					ProviderMirrorCA:   f.mirrorCA,
+				},
+			})
+			elector, err := lf.elector(log)
+			if err != nil {
+				return err
+			}
+			if elector == nil {
+				return ctrl.Run(cmd.Context())
+			}
+			var runErr error
+			if err := elector.Lead(cmd.Context(), func(ctx context.Context) { runErr = ctrl.Run(ctx) }); err != nil {
+				return err
+			}
+			return runErr
+		},
+	}
+	f.register(cmd)
+	lf.registerDefault(cmd, true)
+	cmd.Flags().StringArrayVar(&namespaces, "namespace", nil, "namespace whose Terraform objects to reconcile (repeat for more)")
+	cmd.Flags().DurationVar(&interval, "interval", controller.DefaultInterval, "how often every namespace is reconciled when nothing in it changed")
+	return cmd
+}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/jobs"
+	"github.com/strata-iac/strata/orchestrator/runjob"
+	"github.com/strata-iac/strata/orchestrator/tofu"
+)
+
+func newRunnerCommand(g *globals) *cobra.Command {
+	var (
+		request, termination, tofuFlag string
+		timeout, grace                 time.Duration
+	)
+	cmd := &cobra.Command{
+		Use:   "runner",
+		Short: "Run one stack's run inside a runner pod (started by strata controller)",
+		Long: `runner runs one stack's run, as strata controller asks for it in a
+Kubernetes Job: it reads the run request (JSON) from --request, fetches the
+stack's code from its artifact (source-controller's, digest checked), runs the stack through
+the same steps as strata apply, and writes the outcome, a short JSON
+document, to --termination-log (the pod's termination message).
+
+Its log lines are slog JSON records on stdout, one a line, and the last
+line is the whole outcome ({"strataOutcome": …}): the controller reads them
+back through the pod's log and writes them in its own log and the run's
+history. The exit code is strata apply's: 0 converged, 1
+failed, 3 held for approval.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if timeout <= 0 {
+				return usageError("--timeout is %s: it must be more than 0, such as 10m", timeout)
+			}
+			if grace <= 0 {
+				return usageError("--shutdown-grace is %s: it must be more than 0, such as 20s", grace)
+			}
+			if g.stateDir == "" {
+				return usageError("--state-dir is required: the runner pod's writable directory")
+			}
+			b, err := os.ReadFile(request)
+			if err != nil {
+				return fmt.Errorf("read run request: %w", err)
+			}
+			var req runjob.Request
+			if err := json.Unmarshal(b, &req); err != nil {
+				return fmt.Errorf("read run request %s: %w", request, err)
+			}
+			bin, err := tofu.Find(tofuFlag)
+			if err != nil {
+				return err
+			}
+			out := runjob.Execute(cmd.Context(), req, runjob.Config{
+				Tofu:          bin,
+				StateDir:      g.stateDir,
+				Logger:        jobs.NewRunnerLogger(g.stdout),
+				Timeout:       timeout,
+				ShutdownGrace: grace,
+			})
+			if err := jobs.WriteOutcome(g.stdout, out); err != nil {
+				fmt.Fprintf(g.stderr, "strata: %v\n", err)
+			}
+			sum := runjob.Summarise(out)
+			if termination != "" {
+				msg, _ := json.Marshal(sum)
+				if err := os.WriteFile(termination, msg, 0o644); err != nil {
+					fmt.Fprintf(g.stderr, "strata: write the outcome to %s: %v\n", termination, err)
+				}
+			}
+			switch r := out.Result.Run.Result; {
+			case r.Failed():
+				return &exitError{code: exitFailed, msg: sum.Message}
+			case r == history.ResultHeld:
+				return &exitError{code: exitHeld, msg: sum.Message}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&request, "request", jobs.RequestDir+"/"+jobs.RequestKey, "the run request (JSON)")
+	cmd.Flags().StringVar(&termination, "termination-log", "/dev/termination-log", "where the outcome goes (empty: nowhere)")
+	cmd.Flags().StringVar(&tofuFlag, "tofu", "", "tofu binary (default: $"+tofu.EnvBinary+", then tofu on PATH, then bin/tofu)")
+	cmd.Flags().DurationVar(&timeout, "timeout", orchestrator.DefaultTimeout, "longest the run may take")
+	cmd.Flags().DurationVar(&grace, "shutdown-grace", 20*time.Second,
+		"on SIGTERM, how long an apply in flight may go on before tofu is interrupted (below the pod's terminationGracePeriodSeconds)")
+	return cmd
+}

@@ -1,0 +1,42 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
+)
+
+// approve records, for every object whose spec.approvePlan names the plan
+// its status says is pending, the approval of that held plan: through
+// orchestrator.ApproveEnvironment, with the same hold and plan-id checks
+// as strata approve. The run that follows applies the saved plan when a
+// fresh plan still has its id. An object being deleted approves its
+// destroy plan the same way.
+func (c *Controller) approve(ctx context.Context, p *pass) error {
+	for _, tf := range sortedObjects(p.tfs) {
+		id := tf.Spec.ApprovePlan
+		if id == "" || id == v1alpha2.ApprovePlanAuto || id != tf.Status.Plan.Pending {
+			continue
+		}
+		by := fmt.Sprintf("Terraform/%s/%s", tf.Namespace, tf.Name)
+		_, err := orchestrator.ApproveEnvironment(ctx, p.env, "namespace "+p.ns, orchestrator.ApproveRequest{
+			Stack: tf.Name, PlanID: id, By: by, Reason: "spec.approvePlan of " + by,
+		}, c.cfg.Options)
+		if err != nil {
+			c.event(ctx, tf, "Warning", ReasonApprovalFailed, fmt.Sprintf("spec.approvePlan %q: %v", id, err))
+			continue
+		}
+		c.event(ctx, tf, "Normal", ReasonApproved, fmt.Sprintf("plan %s approved by spec.approvePlan", id))
+	}
+	return nil
+}
+
+// event records an Event, logging a failure to: an Event is not worth a
+// failed reconcile.
+func (c *Controller) event(ctx context.Context, tf *v1alpha2.Terraform, typ, reason, msg string) {
+	if err := c.cfg.Cluster.Event(ctx, tf, typ, reason, msg); err != nil {
+		c.log.Warn(err.Error(), "namespace", tf.Namespace)
+	}
+}

@@ -1,0 +1,104 @@
+package controller
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
+	"github.com/strata-iac/strata/orchestrator/runner"
+)
+
+// Request is one run of one stack, as the controller hands it to an
+// Executor. It is plain data that encodes to JSON, so that a Job can carry
+// it to `strata runner`, which runs it through the same in-process path.
+type Request struct {
+	// Request is the run as package runner takes it. Its Artifact.Dir is a
+	// directory of the controller's machine; a runner elsewhere fetches
+	// the code again from Artifact.URL and checks Artifact.Digest.
+	runner.Request
+	// Namespace and Name are the Terraform object's.
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`
+	// Spec is the Terraform object's spec: the runner's service account,
+	// pod template and grace period are there.
+	Spec v1alpha2.TerraformSpec `json:"spec"`
+}
+
+// Outcome is what a run did, as plain data that encodes to JSON: a Job's
+// runner reports it back the same way the in-process executor does.
+type Outcome struct {
+	Result runner.Result `json:"result"`
+	// Duration is Result.Run.Duration, which the history does not encode.
+	Duration time.Duration `json:"duration"`
+	// ReviewError is Result.Review.Err: why the policy could not judge.
+	ReviewError string `json:"reviewError,omitempty"`
+	// Error is the run's error, "" when it succeeded. Held and Waiting are
+	// set when it is one of those, which the scheduler tells apart.
+	Error   string               `json:"error,omitempty"`
+	Held    *runner.HeldError    `json:"held,omitempty"`
+	Waiting *runner.WaitingError `json:"waiting,omitempty"`
+}
+
+// Executor runs one stack run and reports what it did. The error is for
+// the executor itself (a Job that could not be started, a cancelled
+// context before the run began); what the run did, failed included, is
+// in the Outcome.
+type Executor interface {
+	Execute(ctx context.Context, req Request) (Outcome, error)
+}
+
+// NewOutcome packs what runner.Run returned.
+func NewOutcome(res runner.Result, err error) Outcome {
+	o := Outcome{Result: res, Duration: res.Run.Duration}
+	if res.Review != nil && res.Review.Err != nil {
+		o.ReviewError = res.Review.Err.Error()
+	}
+	if err == nil {
+		return o
+	}
+	o.Error = err.Error()
+	var held *runner.HeldError
+	if errors.As(err, &held) {
+		o.Held = held
+	}
+	var waiting *runner.WaitingError
+	if errors.As(err, &waiting) {
+		o.Waiting = waiting
+	}
+	return o
+}
+
+// Unpack returns the outcome as runner.Run returned it: the typed errors
+// the scheduler tells apart come back as themselves.
+func (o Outcome) Unpack() (runner.Result, error) {
+	res := o.Result
+	res.Run.Duration = o.Duration
+	if o.ReviewError != "" && res.Review != nil {
+		res.Review.Err = errors.New(o.ReviewError)
+	}
+	switch {
+	case o.Held != nil:
+		return res, o.Held
+	case o.Waiting != nil:
+		return res, o.Waiting
+	case o.Error != "":
+		return res, errors.New(o.Error)
+	}
+	return res, nil
+}
+
+// InProcess runs each request with package runner in this process: the
+// executor of `strata controller` outside a cluster, of `strata runner`
+// inside a runner pod, and of the tests.
+type InProcess struct {
+	Runner *runner.Runner
+}
+
+// Execute runs the request.
+func (e InProcess) Execute(ctx context.Context, req Request) (Outcome, error) {
+	if err := ctx.Err(); err != nil {
+		return Outcome{}, err
+	}
+	return NewOutcome(e.Runner.Run(ctx, req.Request)), nil
+}

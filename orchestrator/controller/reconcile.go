@@ -1,0 +1,224 @@
+package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+
+	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/diag"
+	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/graph"
+	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
+)
+
+// pass is what one reconcile of a namespace knows so far.
+type pass struct {
+	ns string
+	// tfs are the namespace's Terraform objects, by name.
+	tfs map[string]*v1alpha2.Terraform
+	// objects are what the environment is built from.
+	objects []map[string]any
+	env     *environment.Environment
+	g       *graph.Graph
+	report  *orchestrator.Report
+	// stacks are the reports of the stacks, by name.
+	stacks map[string]*orchestrator.StackReport
+	// outputs are the outputs written, by stack.
+	outputs map[string]outputs
+}
+
+// deleting reports whether the object is being deleted.
+func deleting(tf *v1alpha2.Terraform) bool { return tf.DeletionTimestamp != nil }
+
+// Reconcile reconciles one namespace: its Terraform objects as one
+// environment, run as strata apply runs one. Each step is one function;
+// status is written once, at the end, from the report.
+func (c *Controller) Reconcile(ctx context.Context, ns string) error {
+	defer c.lock(ns)()
+	p := &pass{ns: ns}
+	for _, step := range []func(context.Context, *pass) error{
+		c.list,
+		c.addFinalizers,
+		c.load,
+		c.approve,
+		c.run,
+		c.writeOutputs,
+		c.writeStatus,
+		c.removeFinalizers,
+	} {
+		if err := step(ctx, p); err != nil {
+			if errors.Is(err, errNothing) {
+				return nil
+			}
+			return fmt.Errorf("reconcile namespace %s: %w", ns, err)
+		}
+	}
+	return nil
+}
+
+// list reads the namespace's Terraform objects and what the environment
+// is built from.
+func (c *Controller) list(ctx context.Context, p *pass) error {
+	tfs, err := c.cfg.Cluster.Terraforms(ctx, p.ns)
+	if err != nil {
+		return err
+	}
+	if len(tfs) == 0 {
+		return errNothing
+	}
+	p.tfs = make(map[string]*v1alpha2.Terraform, len(tfs))
+	for i := range tfs {
+		p.tfs[tfs[i].Name] = &tfs[i]
+	}
+	objs, err := c.cfg.Cluster.Objects(ctx, p.ns)
+	if err != nil {
+		return err
+	}
+	// An object being deleted is no longer part of the environment: its
+	// stack has left it, as a stack removed from a repository has.
+	p.objects = slices.DeleteFunc(objs, func(o map[string]any) bool {
+		tf := p.tfs[name(o)]
+		return o["kind"] == v1alpha2.Kind && tf != nil && deleting(tf)
+	})
+	return nil
+}
+
+// name is an object's metadata.name.
+func name(o map[string]any) string {
+	md, _ := o["metadata"].(map[string]any)
+	n, _ := md["name"].(string)
+	return n
+}
+
+// addFinalizers puts the finalizer on every object that lacks it, so that
+// its deletion waits for the controller, as the Tofu Controller's does.
+func (c *Controller) addFinalizers(ctx context.Context, p *pass) error {
+	for _, tf := range sortedObjects(p.tfs) {
+		if deleting(tf) || slices.Contains(tf.Finalizers, v1alpha2.Finalizer) {
+			continue
+		}
+		if err := c.cfg.Cluster.SetFinalizers(ctx, tf, append(slices.Clone(tf.Finalizers), v1alpha2.Finalizer)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// load builds the namespace's environment and its graph. When it has
+// problems, every object they name says so in its Ready condition, and
+// nothing runs.
+func (c *Controller) load(ctx context.Context, p *pass) error {
+	env, err := environment.LoadNamespace(ctx, environment.Namespace{Name: p.ns, Root: c.root(), Objects: p.objects})
+	if err == nil {
+		p.env = env
+		p.g, err = orchestrator.Graph(env)
+	}
+	var problems diag.Problems
+	if err != nil && errors.As(err, &problems) {
+		c.refuse(ctx, p, problems)
+	}
+	return err
+}
+
+// root stands for the repository root of a namespace's environment: the
+// state directory's parent, so that the state directory is the one the
+// options name.
+func (c *Controller) root() string {
+	if c.cfg.Options.StateDir != "" {
+		return filepath.Dir(c.cfg.Options.StateDir)
+	}
+	return "."
+}
+
+// refuse marks every object a problem names as not ready, with the
+// problem, and records a Warning event.
+func (c *Controller) refuse(ctx context.Context, p *pass, problems diag.Problems) {
+	byObject := map[string][]string{}
+	for _, pr := range problems {
+		n := filepath.Base(pr.File)
+		if p.tfs[n] == nil || filepath.Dir(pr.File) != filepath.Join(p.ns, v1alpha2.Kind) {
+			// A problem of another object (a ConfigMap, a source) or of
+			// the graph holds every stack.
+			for tn := range p.tfs {
+				byObject[tn] = append(byObject[tn], pr.String())
+			}
+			continue
+		}
+		byObject[n] = append(byObject[n], pr.String())
+	}
+	for n, msgs := range byObject {
+		tf := p.tfs[n]
+		msg := msgs[0]
+		if len(msgs) > 1 {
+			msg = fmt.Sprintf("%s (and %d more problems)", msg, len(msgs)-1)
+		}
+		setReady(tf, false, ReasonValidationFailed, msg, "")
+		c.writeObjectStatus(ctx, tf, "Warning", ReasonValidationFailed, msg)
+	}
+}
+
+// run reconciles the environment with the orchestrator, as strata apply
+// does, the runs going to the executor.
+func (c *Controller) run(ctx context.Context, p *pass) error {
+	opts := c.cfg.Options
+	opts.Runs = c.runs(p)
+	opts.Removable = func(stack string) bool {
+		tf := p.tfs[stack]
+		return tf != nil && deleting(tf) && tf.Spec.DestroyResourcesOnDeletion
+	}
+	rep, err := orchestrator.ReconcileEnvironment(ctx, p.env, p.g, "namespace "+p.ns, history.OperationApply, opts)
+	if err != nil {
+		return err
+	}
+	p.report = rep
+	p.stacks = make(map[string]*orchestrator.StackReport, len(rep.Stacks))
+	for i := range rep.Stacks {
+		p.stacks[rep.Stacks[i].Stack] = &rep.Stacks[i]
+	}
+	return nil
+}
+
+// removeFinalizers lets the objects being deleted go: at once when they
+// keep their resources (no spec.destroyResourcesOnDeletion), else once
+// their destroy plan is applied (or there was nothing to destroy). A
+// destroy plan that is held keeps the object until approvePlan approves
+// it.
+func (c *Controller) removeFinalizers(ctx context.Context, p *pass) error {
+	for _, tf := range sortedObjects(p.tfs) {
+		if !deleting(tf) || !slices.Contains(tf.Finalizers, v1alpha2.Finalizer) {
+			continue
+		}
+		if tf.Spec.DestroyResourcesOnDeletion {
+			if sr := p.stacks[tf.Name]; sr != nil && sr.Result != history.ResultApplied {
+				continue
+			}
+		}
+		rest := slices.DeleteFunc(slices.Clone(tf.Finalizers), func(f string) bool { return f == v1alpha2.Finalizer })
+		if err := c.cfg.Cluster.SetFinalizers(ctx, tf, rest); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sortedObjects returns the objects sorted by name.
+func sortedObjects(tfs map[string]*v1alpha2.Terraform) []*v1alpha2.Terraform {
+	out := make([]*v1alpha2.Terraform, 0, len(tfs))
+	for _, tf := range tfs {
+		out = append(out, tf)
+	}
+	slices.SortFunc(out, func(a, b *v1alpha2.Terraform) int {
+		switch {
+		case a.Name < b.Name:
+			return -1
+		case a.Name > b.Name:
+			return 1
+		}
+		return 0
+	})
+	return out
+}

@@ -1,0 +1,55 @@
+package controller
+
+import (
+	"context"
+
+	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/runner"
+)
+
+// runs hands the orchestrator's runs to the executor. A stack that
+// skip-unchanged finds up to date is answered here, as a local apply would
+// answer it, and the executor never sees it: no runner Job starts.
+type runs struct {
+	p     *pass
+	local *runner.Runner
+	exec  Executor
+}
+
+// runs returns what the orchestrator runs each stack of the pass with.
+func (c *Controller) runs(p *pass) func(runner.Config) orchestrator.StackRunner {
+	return func(cfg runner.Config) orchestrator.StackRunner {
+		local := runner.New(cfg)
+		var exec Executor = InProcess{Runner: local}
+		if c.cfg.Executor != nil {
+			exec = c.cfg.Executor(cfg)
+		}
+		return &runs{p: p, local: local, exec: exec}
+	}
+}
+
+// Run runs one stack.
+func (r *runs) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
+	if req.Operation == history.OperationApply {
+		if res, ok := r.local.UpToDate(ctx, req); ok {
+			return res, nil
+		}
+	}
+	cr := Request{Request: req, Namespace: r.p.ns, Name: req.Stack.Name}
+	if tf := r.p.tfs[req.Stack.Name]; tf != nil {
+		cr.Spec = tf.Spec
+	}
+	o, err := r.exec.Execute(ctx, cr)
+	if err != nil {
+		return runner.Result{
+			Stack:   req.Stack.Name,
+			Message: err.Error(),
+			Run: history.Run{
+				Client: req.Client, Env: req.Env, Stack: req.Stack.Name, Operation: req.Operation,
+				Result: history.ResultFailed, Error: err.Error(),
+			},
+		}, err
+	}
+	return o.Unpack()
+}

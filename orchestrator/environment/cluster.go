@@ -1,0 +1,134 @@
+package environment
+
+import (
+	"context"
+	"fmt"
+	"path"
+
+	"github.com/strata-iac/strata/orchestrator/diag"
+)
+
+// Namespace is what strata controller reads of one namespace of a
+// cluster: its Terraform objects, Flux sources, ConfigMaps and Secrets,
+// as the API server serves them.
+type Namespace struct {
+	// Name is the namespace.
+	Name string
+	// Root stands for the repository root: the state directory defaults to
+	// <Root>/.strata. No code is read from it.
+	Root string
+	// Objects are the namespace's objects, decoded from JSON.
+	Objects []map[string]any
+}
+
+// Source kinds only a cluster has: source-controller's Bucket.
+const sourceBucket = "Bucket"
+
+// LoadNamespace builds the environment of one namespace of a cluster with
+// the rules Load applies to a repository: every Terraform object is a
+// stack, built and checked as if one Flux Kustomization had applied the
+// namespace's objects. A stack's code is the artifact source-controller
+// made of its spec.sourceRef (Source.Artifact), of any kind: GitRepository,
+// OCIRepository or Bucket. The init ConfigMap, when the namespace has one,
+// names the client and the environment; both are the namespace otherwise.
+//
+// Problems are reported as Load reports them, with "<namespace>/<Kind>/<name>"
+// in place of a file.
+func LoadNamespace(ctx context.Context, ns Namespace) (*Environment, error) {
+	l := newLoader(ctx, ns.Root, ns.Name)
+	l.env = &Environment{Root: ns.Root, Dir: ns.Name, Client: ns.Name, Name: ns.Name, Skipped: map[string]int{}}
+	l.artifacts = map[string]Artifact{}
+	k := &kustomization{object: object{meta: meta{Kind: kindKustomization}, File: ns.Name}}
+	k.Metadata.Name = ns.Name
+	a := &app{}
+	l.kustomizations[k.Name()], l.apps[k.Name()] = k, a
+	objs := make([]renderedObject, 0, len(ns.Objects))
+	for _, o := range ns.Objects {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		m := metaOf(o)
+		file := path.Join(ns.Name, m.Kind, m.Metadata.Name)
+		if m.group() == groupSource {
+			l.artifacts[m.Kind+"/"+m.Metadata.Name] = artifactOf(o)
+			if m.Kind != SourceOCIRepository {
+				// Only the artifact of a GitRepository or a Bucket is read.
+				continue
+			}
+		}
+		objs = append(objs, renderedObject{File: file, Object: o})
+	}
+	l.registerApp("", objs, a)
+	l.checkInit()
+	for _, tf := range a.terraforms {
+		l.stacks = append(l.stacks, l.buildStack(k, tf))
+	}
+	env := l.finish()
+	if ps := l.sortedProblems(); len(ps) > 0 {
+		return env, fmt.Errorf("load namespace %s: %w", ns.Name, ps)
+	}
+	return env, nil
+}
+
+// metaOf reads an object's apiVersion, kind and name.
+func metaOf(o map[string]any) meta {
+	var m meta
+	m.APIVersion, _ = o["apiVersion"].(string)
+	m.Kind, _ = o["kind"].(string)
+	md, _ := o["metadata"].(map[string]any)
+	m.Metadata.Name, _ = md["name"].(string)
+	return m
+}
+
+// artifactOf reads a source's status.artifact.
+func artifactOf(o map[string]any) Artifact {
+	st, _ := o["status"].(map[string]any)
+	art, _ := st["artifact"].(map[string]any)
+	var a Artifact
+	a.URL, _ = art["url"].(string)
+	a.Digest, _ = art["digest"].(string)
+	a.Revision, _ = art["revision"].(string)
+	return a
+}
+
+// clusterSource fills a stack's Source from the source-controller
+// artifact of its spec.sourceRef, in a namespace of a cluster.
+func (l *loader) clusterSource(b *built) {
+	tf, s := b.tf, b.stack
+	ref := tf.Spec.SourceRef
+	switch ref.Kind {
+	case SourceGitRepository, SourceOCIRepository, sourceBucket:
+	default:
+		l.problem(diag.Problem{
+			File:    tf.File,
+			Object:  tf.ref(),
+			Message: fmt.Sprintf("spec.sourceRef is of kind %q, which is not a Flux source", ref.Kind),
+			Fix:     fmt.Sprintf("use kind %s, %s or %s", SourceGitRepository, SourceOCIRepository, sourceBucket),
+		})
+		return
+	}
+	if ref.Namespace != "" && ref.Namespace != tf.Metadata.Namespace && tf.Metadata.Namespace != "" {
+		l.problem(diag.Problem{
+			File:    tf.File,
+			Object:  tf.ref(),
+			Message: fmt.Sprintf("spec.sourceRef names %s in namespace %s; strata reads sources of the Terraform object's own namespace only", ref, ref.Namespace),
+			Fix:     fmt.Sprintf("create the %s in namespace %s, or remove spec.sourceRef.namespace", ref.Kind, tf.Metadata.Namespace),
+		})
+		return
+	}
+	art, ok := l.artifacts[ref.Kind+"/"+ref.Name]
+	if !ok {
+		l.problem(diag.Problem{
+			File:    tf.File,
+			Object:  tf.ref(),
+			Message: fmt.Sprintf("spec.sourceRef names %s, which does not exist", ref),
+			Fix:     fmt.Sprintf("create %s %s in the namespace, or correct spec.sourceRef.name", ref.Kind, ref.Name),
+		})
+		return
+	}
+	s.Source.Artifact = &art
+	if src := l.findSource(tf, ref.Name); src != nil && ref.Kind == SourceOCIRepository {
+		s.Source.URL = src.Spec.URL
+		s.Source.Semver, s.Source.Tag, s.Source.Digest = src.Spec.Ref.Semver, src.Spec.Ref.Tag, src.Spec.Ref.Digest
+	}
+}

@@ -1,0 +1,113 @@
+package environment
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/strata-iac/strata/orchestrator/diag"
+)
+
+// readObjects reads a fixture: one JSON object per file, as the API server
+// serves them.
+func readObjects(t *testing.T, dir string) []map[string]any {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var objs []map[string]any
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var o map[string]any
+		if err := json.Unmarshal(b, &o); err != nil {
+			t.Fatalf("%s: %v", e.Name(), err)
+		}
+		objs = append(objs, o)
+	}
+	return objs
+}
+
+func TestLoadNamespace(t *testing.T) {
+	objs := readObjects(t, "testdata/cluster/demo")
+	env, err := LoadNamespace(context.Background(), Namespace{Name: "demo", Root: t.TempDir(), Objects: objs})
+	if err != nil {
+		t.Fatalf("LoadNamespace(demo) = %v, want no error", err)
+	}
+	if env.Client != "acme" || env.Name != "dev" || env.Class != ClassNonProd {
+		t.Errorf("LoadNamespace(demo) identity = %s/%s (%s), want acme/dev (non-prod) from the init ConfigMap", env.Client, env.Name, env.Class)
+	}
+	want := []*Stack{
+		{
+			Name: "app", File: "demo/Terraform/app", Kustomization: "demo", KustomizationFile: "demo", Layer: LayerServices,
+			Source:    Source{Kind: SourceGitRepository, Name: "platform", Artifact: &Artifact{}},
+			Path:      "stacks/app",
+			Vars:      map[string]any{"size": "small", "replicas": float64(2)},
+			DependsOn: []string{"network"},
+			Consumes:  []Input{{Contract: "network", As: "network"}},
+		},
+		{
+			Name: "network", File: "demo/Terraform/network", Kustomization: "demo", KustomizationFile: "demo", Layer: LayerNetwork,
+			Source: Source{Kind: SourceOCIRepository, Name: "network", URL: "oci://127.0.0.1:5000/iac/network", Semver: "~0.1.0",
+				Artifact: &Artifact{URL: "http://127.0.0.1:9090/ocirepository/demo/network/sha256:abc.tar.gz", Digest: "sha256:" + strings.Repeat("a", 64), Revision: "0.1.0@sha256:" + strings.Repeat("b", 64)}},
+			Path:        "terraform",
+			Vars:        map[string]any{"cidr": "10.0.0.0/16"},
+			Produces:    "network",
+			ApprovePlan: "auto",
+		},
+	}
+	if diff := cmp.Diff(want, env.Stacks, cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("LoadNamespace(demo) stacks mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestLoadNamespaceProblems(t *testing.T) {
+	tests := []struct {
+		name    string
+		edit    func(tf map[string]any)
+		wantMsg string
+	}{
+		{"missing source", func(tf map[string]any) {
+			spec(tf)["sourceRef"] = map[string]any{"kind": "GitRepository", "name": "nope"}
+		}, "spec.sourceRef names GitRepository/nope, which does not exist"},
+		{"source in another namespace", func(tf map[string]any) {
+			spec(tf)["sourceRef"] = map[string]any{"kind": "GitRepository", "name": "platform", "namespace": "other"}
+		}, "sources of the Terraform object's own namespace only"},
+		{"not a Flux source", func(tf map[string]any) { spec(tf)["sourceRef"] = map[string]any{"kind": "HelmRepository", "name": "x"} }, "which is not a Flux source"},
+		{"field strata refuses", func(tf map[string]any) { spec(tf)["targets"] = []any{"terraform_data.x"} }, "spec.targets"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			objs := readObjects(t, "testdata/cluster/demo")
+			for _, o := range objs {
+				if o["kind"] == "Terraform" && metaOf(o).Metadata.Name == "app" {
+					tt.edit(o)
+				}
+			}
+			_, err := LoadNamespace(context.Background(), Namespace{Name: "demo", Root: t.TempDir(), Objects: objs})
+			var ps diag.Problems
+			if !errors.As(err, &ps) {
+				t.Fatalf("LoadNamespace(demo) = %v, want problems", err)
+			}
+			found := false
+			for _, p := range ps {
+				found = found || (strings.Contains(p.Message, tt.wantMsg) && p.File == "demo/Terraform/app")
+			}
+			if !found {
+				t.Errorf("LoadNamespace(demo) = %v, want a problem of demo/Terraform/app containing %q", err, tt.wantMsg)
+			}
+		})
+	}
+}
+
+func spec(o map[string]any) map[string]any { return o["spec"].(map[string]any) }

@@ -1,0 +1,54 @@
+// Package jobs runs one stack run as a Kubernetes Job: the runner pod runs
+// `strata runner` in strata's image, and the run's log lines and outcome
+// come back through the API.
+//
+// A run is a list of steps (Launcher.Run):
+//
+//  1. name the Job: the same object and run key always give the same name
+//     (Name), so a leader that takes over finds the Job its predecessor
+//     started;
+//  2. adopt: when a Job of the same object is still in flight, or the Job
+//     of this very run exists (finished or not), it is followed, never
+//     started again; no stack runs twice at once;
+//  3. take a runner slot: the Jobs strata labelled (LabelRunner) that have
+//     not finished, in every namespace, are at most Config.MaxRunners. The
+//     count and the create happen under one lock, and only the leader
+//     starts Jobs, so the bound holds across the cluster;
+//  4. create the request's Secret (the serialised request: it may hold
+//     variables read from Secrets, so never a ConfigMap or an env var),
+//     then the Job, then make the Job the Secret's owner so both go
+//     together;
+//  5. follow the pod's log (pods/log, follow): the runner writes its slog
+//     records as JSON lines, and each is logged again through
+//     Config.Logger with its level, message and attributes, so the
+//     controller's log and the run's history get the seed's format with
+//     the stack prefix (orchestrator/runlog);
+//  6. wait for the Job to finish, and read the outcome from the runner
+//     container's termination message (a short JSON document written by
+//     `strata runner`) and its exit code;
+//  7. clean up: with Pod.AlwaysCleanup (the Tofu Controller's
+//     alwaysCleanupRunnerPod, true by default) the Job and its pod are
+//     deleted once read; ttlSecondsAfterFinished removes them anyway, so
+//     no runner pod persists.
+//
+// The pod runs as the object's service account (default tf-runner), with
+// the seed's PriorityClass (terraform, which its ResourceQuota caps), the
+// Tofu Controller's runnerTerminationGracePeriodSeconds (default 30) and
+// the honoured fields of spec.runnerPodTemplate: metadata labels and
+// annotations, image, imagePullPolicy, nodeSelector, affinity,
+// tolerations, priorityClassName, securityContext and resources. The
+// container runs as non-root on a read-only root filesystem, with an
+// emptyDir for its workspace. Its deadline (activeDeadlineSeconds) is the
+// run's timeout plus the grace period plus a minute, a backstop: the
+// runner stops its own run at the timeout, as a local run does.
+//
+// A runner pod that dies mid-apply leaves the state as tofu leaves it
+// when killed: locked (a Lease of tofu's kubernetes backend) and with the
+// resources it was changing possibly tainted. The Job fails (it has no
+// retries), the outcome says so, and the next run reports the lock as
+// local runs do. A controller that stops leaves its Jobs running: the
+// next leader adopts them.
+//
+// No client-go type leaves this package: callers see Config, Spec, Pod
+// and Outcome.
+package jobs

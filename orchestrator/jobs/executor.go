@@ -1,0 +1,148 @@
+package jobs
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/strata-iac/strata/orchestrator/controller"
+	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
+	"github.com/strata-iac/strata/orchestrator/runjob"
+	"github.com/strata-iac/strata/orchestrator/runner"
+)
+
+// Executor is the controller.Executor that runs each request as a runner
+// Job and reports the outcome `strata runner` gave.
+type Executor struct {
+	Launcher *Launcher
+	// Settings are the environment's, for the runner pod's run (its
+	// state directory is the pod's own).
+	Settings environment.Settings
+	// Backend is where a stack without customConfiguration keeps its
+	// state; when its Kind is empty, the Tofu Controller's default: the
+	// kubernetes backend in the object's namespace, the Secret named by
+	// backendConfig.secretSuffix, else the object's name.
+	Backend runner.StateBackend
+	// Timeout bounds one run (runner.DefaultTimeout when zero).
+	Timeout time.Duration
+}
+
+// Execute runs req as a runner Job, or adopts the Job already running it.
+func (e *Executor) Execute(ctx context.Context, req controller.Request) (controller.Outcome, error) {
+	body, err := e.request(req)
+	if err != nil {
+		return controller.Outcome{}, err
+	}
+	spec := Spec{
+		Namespace: req.Namespace,
+		Object:    req.Name,
+		Run:       RunKey(req),
+		Request:   body,
+		Timeout:   e.Timeout,
+		Pod:       PodOf(req.Spec),
+	}
+	out, err := e.Launcher.Run(ctx, spec)
+	if err != nil {
+		return controller.Outcome{}, err
+	}
+	if len(out.Result) > 0 {
+		var o controller.Outcome
+		if err := json.Unmarshal(out.Result, &o); err != nil {
+			return controller.Outcome{}, fmt.Errorf("runner job %s/%s: read outcome: %w", req.Namespace, out.Job, err)
+		}
+		return o, nil
+	}
+	// No outcome line: the runner died before its end (killed, out of
+	// memory, past its deadline). The run failed; the state may be
+	// locked, as tofu leaves it when killed.
+	cause := fmt.Errorf("runner job %s/%s ended without an outcome: exit code %d (%s); its state may be left locked, as tofu leaves it when killed; the next run reports it",
+		req.Namespace, out.Job, out.ExitCode, orUnknown(out.Reason))
+	name := req.Name
+	if req.Stack != nil {
+		name = req.Stack.Name
+	}
+	return controller.NewOutcome(runner.Result{
+		Stack:   name,
+		Run:     history.Run{Client: req.Client, Env: req.Env, Stack: name, Operation: req.Operation, Result: history.ResultFailed},
+		Message: cause.Error(),
+	}, cause), nil
+}
+
+// request is the runner Job's request: the controller's, with the stack's
+// place in its artifact, the settings and the state backend.
+func (e *Executor) request(req controller.Request) ([]byte, error) {
+	if req.Artifact.URL == "" {
+		return nil, fmt.Errorf("run %s/%s as a job: its code has no URL a runner pod can fetch it from (only a source-controller artifact has one)", req.Namespace, req.Name)
+	}
+	path := "."
+	if req.Artifact.Root != "" && req.Artifact.Dir != "" {
+		rel, err := filepath.Rel(req.Artifact.Root, req.Artifact.Dir)
+		if err != nil {
+			return nil, fmt.Errorf("run %s/%s as a job: %w", req.Namespace, req.Name, err)
+		}
+		path = filepath.ToSlash(rel)
+	} else if req.Stack != nil && req.Stack.Path != "" {
+		path = req.Stack.Path
+	}
+	backend := e.Backend
+	if backend.Kind == "" {
+		backend = runner.StateBackend{Kind: runner.BackendKubernetes, Namespace: req.Namespace}
+		if bc := req.Spec.BackendConfig; bc != nil {
+			backend.SecretSuffix = bc.SecretSuffix
+		}
+		if backend.SecretSuffix == "" {
+			backend.SecretSuffix = req.Name
+		}
+	}
+	b, err := json.Marshal(runjob.Request{Run: req, Path: path, Settings: e.Settings, Backend: backend})
+	if err != nil {
+		return nil, fmt.Errorf("run %s/%s as a job: %w", req.Namespace, req.Name, err)
+	}
+	return b, nil
+}
+
+// RunKey tells one run of an object from its others: the operation, the
+// code's digest, and the stack and the object's spec as asked. A leader
+// that takes over asks for the same run with the same key, and so finds
+// the Job its predecessor started.
+func RunKey(req controller.Request) string {
+	h := sha256.New()
+	stack, _ := json.Marshal(req.Stack)
+	spec, _ := json.Marshal(req.Spec)
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s", req.Operation, req.Artifact.Digest, stack, spec)
+	return string(req.Operation) + "-" + hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// PodOf is what a Terraform object's spec says of its runner pod.
+func PodOf(spec v1alpha2.TerraformSpec) Pod {
+	t := spec.RunnerPodTemplate
+	p := Pod{
+		ServiceAccountName: spec.ServiceAccountName,
+		KeepAfterRun:       spec.AlwaysCleanupRunnerPod != nil && !*spec.AlwaysCleanupRunnerPod,
+		Labels:             t.Metadata.Labels,
+		Annotations:        t.Metadata.Annotations,
+		Image:              t.Spec.Image,
+		ImagePullPolicy:    corev1.PullPolicy(t.Spec.ImagePullPolicy),
+		NodeSelector:       t.Spec.NodeSelector,
+		Affinity:           t.Spec.Affinity,
+		Tolerations:        t.Spec.Tolerations,
+		PriorityClassName:  t.Spec.PriorityClassName,
+		SecurityContext:    t.Spec.SecurityContext,
+	}
+	if spec.RunnerTerminationGracePeriodSeconds != nil {
+		g := time.Duration(*spec.RunnerTerminationGracePeriodSeconds) * time.Second
+		p.GracePeriod = &g
+	}
+	if t.Spec.Resources != nil {
+		p.Resources = *t.Spec.Resources
+	}
+	return p
+}

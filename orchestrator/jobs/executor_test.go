@@ -1,0 +1,123 @@
+package jobs
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/strata-iac/strata/orchestrator/controller"
+	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
+	"github.com/strata-iac/strata/orchestrator/runjob"
+	"github.com/strata-iac/strata/orchestrator/runner"
+	"github.com/strata-iac/strata/orchestrator/source"
+)
+
+func request(digest string, vars map[string]any) controller.Request {
+	return controller.Request{
+		Request: runner.Request{
+			Operation: history.OperationApply, Client: "acme", Env: "dev",
+			Stack:    &environment.Stack{Name: "network", Path: "stacks/network", Vars: vars},
+			Artifact: source.Artifact{URL: "http://source-controller/network.tar.gz", Digest: digest, Root: "/cache/abc", Dir: "/cache/abc/stacks/network"},
+		},
+		Namespace: "infra", Name: "network",
+	}
+}
+
+func TestRunKey(t *testing.T) {
+	base := request("sha256:1", map[string]any{"cidr": "10.0.0.0/16"})
+	tests := []struct {
+		name string
+		req  controller.Request
+		same bool
+	}{
+		{"the same run", request("sha256:1", map[string]any{"cidr": "10.0.0.0/16"}), true},
+		{"new code", request("sha256:2", map[string]any{"cidr": "10.0.0.0/16"}), false},
+		{"new variables", request("sha256:1", map[string]any{"cidr": "10.1.0.0/16"}), false},
+		{"a plan", func() controller.Request {
+			r := request("sha256:1", map[string]any{"cidr": "10.0.0.0/16"})
+			r.Operation = history.OperationPlan
+			return r
+		}(), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := RunKey(tt.req) == RunKey(base); got != tt.same {
+				t.Errorf("RunKey(%s) = %s, RunKey(base) = %s: same = %v, want %v", tt.name, RunKey(tt.req), RunKey(base), got, tt.same)
+			}
+		})
+	}
+}
+
+func TestExecutorRequest(t *testing.T) {
+	tests := []struct {
+		name    string
+		backend runner.StateBackend
+		spec    v1alpha2.TerraformSpec
+		want    runner.StateBackend
+	}{
+		{"the Tofu Controller's default backend", runner.StateBackend{}, v1alpha2.TerraformSpec{},
+			runner.StateBackend{Kind: runner.BackendKubernetes, Namespace: "infra", SecretSuffix: "network"}},
+		{"backendConfig.secretSuffix", runner.StateBackend{}, v1alpha2.TerraformSpec{BackendConfig: &v1alpha2.BackendConfigSpec{SecretSuffix: "net-prod"}},
+			runner.StateBackend{Kind: runner.BackendKubernetes, Namespace: "infra", SecretSuffix: "net-prod"}},
+		{"the environment's S3 backend", runner.StateBackend{Kind: runner.BackendS3, Bucket: "state"}, v1alpha2.TerraformSpec{},
+			runner.StateBackend{Kind: runner.BackendS3, Bucket: "state"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := request("sha256:1", nil)
+			req.Spec = tt.spec
+			e := &Executor{Backend: tt.backend}
+			b, err := e.request(req)
+			if err != nil {
+				t.Fatalf("request(%s) = %v", tt.name, err)
+			}
+			var got runjob.Request
+			if err := json.Unmarshal(b, &got); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got.Backend); diff != "" {
+				t.Errorf("request(%s) backend (-want +got):\n%s", tt.name, diff)
+			}
+			if got.Path != "stacks/network" || got.Run.Artifact.URL != req.Artifact.URL {
+				t.Errorf("request(%s) = path %q, artifact %q, want stacks/network and %q", tt.name, got.Path, got.Run.Artifact.URL, req.Artifact.URL)
+			}
+		})
+	}
+	local := request("sha256:1", nil)
+	local.Artifact.URL = ""
+	if _, err := (&Executor{}).request(local); err == nil {
+		t.Errorf("request(code with no URL) = nil error, want one: a runner pod cannot fetch it")
+	}
+}
+
+func TestPodOf(t *testing.T) {
+	no := false
+	grace := int64(120)
+	spec := v1alpha2.TerraformSpec{
+		ServiceAccountName:                  "network-runner",
+		AlwaysCleanupRunnerPod:              &no,
+		RunnerTerminationGracePeriodSeconds: &grace,
+	}
+	spec.RunnerPodTemplate.Metadata.Labels = map[string]string{"team": "net"}
+	spec.RunnerPodTemplate.Spec.Image = "mirror.local/strata:dev"
+	spec.RunnerPodTemplate.Spec.ImagePullPolicy = "Never"
+	spec.RunnerPodTemplate.Spec.PriorityClassName = "runners"
+	spec.RunnerPodTemplate.Spec.Resources = &corev1.ResourceRequirements{}
+	g := 120 * time.Second
+	want := Pod{
+		ServiceAccountName: "network-runner", KeepAfterRun: true, GracePeriod: &g,
+		Labels: map[string]string{"team": "net"}, Image: "mirror.local/strata:dev", ImagePullPolicy: corev1.PullNever,
+		PriorityClassName: "runners",
+	}
+	if diff := cmp.Diff(want, PodOf(spec)); diff != "" {
+		t.Errorf("PodOf() (-want +got):\n%s", diff)
+	}
+	if got := PodOf(v1alpha2.TerraformSpec{}); got.KeepAfterRun || got.GracePeriod != nil {
+		t.Errorf("PodOf(empty spec) = %+v, want the defaults: cleaned up, the default grace", got)
+	}
+}

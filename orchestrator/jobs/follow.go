@@ -1,0 +1,77 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// follow streams the runner's log lines into the logger as they come,
+// until the runner container ends. A log that cannot be read (the pod was
+// deleted, the node cannot be reached) is a warning: the outcome is still
+// read from the Job.
+func (l *Launcher) follow(ctx context.Context, r *run) error {
+	pod, err := l.startedPod(ctx, r)
+	if err != nil || pod == "" {
+		return err
+	}
+	r.pod = pod
+	req := l.client.CoreV1().Pods(r.spec.Namespace).GetLogs(pod, &corev1.PodLogOptions{Container: Container, Follow: true})
+	stream, err := req.Stream(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		l.cfg.Logger.Warn(fmt.Sprintf("cannot read the log of runner pod %s: %v", pod, err), "stack", r.spec.Object)
+		return nil
+	}
+	defer stream.Close()
+	if r.out.Result, err = relay(ctx, stream, l.cfg.Logger, r.spec.Object); err != nil {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		l.cfg.Logger.Warn(fmt.Sprintf("the log of runner pod %s broke off: %v", pod, err), "stack", r.spec.Object)
+	}
+	return nil
+}
+
+// startedPod waits for the Job's pod to have started its runner (or ended
+// it), and returns its name; "" when the Job finished without one.
+func (l *Launcher) startedPod(ctx context.Context, r *run) (string, error) {
+	for {
+		pods, err := l.client.CoreV1().Pods(r.spec.Namespace).List(ctx, metav1.ListOptions{LabelSelector: "batch.kubernetes.io/job-name=" + r.name})
+		if err != nil {
+			return "", fmt.Errorf("find the runner pod: %w", err)
+		}
+		for i := range pods.Items {
+			if p := &pods.Items[i]; started(p) {
+				return p.Name, nil
+			}
+		}
+		j, err := l.client.BatchV1().Jobs(r.spec.Namespace).Get(ctx, r.name, metav1.GetOptions{})
+		if err != nil {
+			return "", fmt.Errorf("read job: %w", err)
+		}
+		if finished(j) {
+			return "", nil
+		}
+		select {
+		case <-ctx.Done():
+			return "", fmt.Errorf("wait for the runner pod: %w", context.Cause(ctx))
+		case <-time.After(l.cfg.Poll):
+		}
+	}
+}
+
+// started reports whether the runner container of p runs or ran.
+func started(p *corev1.Pod) bool {
+	for _, s := range p.Status.ContainerStatuses {
+		if s.Name == Container && (s.State.Running != nil || s.State.Terminated != nil) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,303 @@
+//go:build k8s
+
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/strata-iac/strata/internal/k8stest"
+	"github.com/strata-iac/strata/internal/testkit"
+	"github.com/strata-iac/strata/orchestrator/controller"
+	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/runlog"
+	"github.com/strata-iac/strata/orchestrator/runner"
+	"github.com/strata-iac/strata/orchestrator/source"
+)
+
+// world is a namespace ready for runner Jobs: strata's image, the
+// tf-runner service account with what tofu's kubernetes backend needs, the
+// seed's PriorityClass, and the stack's code served where the runner pods
+// (on the host's network) fetch it.
+type world struct {
+	c      *k8stest.Cluster
+	ns     string
+	image  string
+	source source.Artifact
+	logs   testkit.Buffer
+}
+
+func newWorld(t *testing.T) *world {
+	c := k8stest.Get(t)
+	w := &world{c: c, ns: c.Namespace(t, "strata-jobs"), image: c.StrataImage(t)}
+	ctx := context.Background()
+	cs := c.Client
+	if _, err := cs.CoreV1().ServiceAccounts(w.ns).Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: DefaultServiceAccount}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	role := &rbacv1.Role{
+		ObjectMeta: metav1.ObjectMeta{Name: "tf-runner"},
+		Rules: []rbacv1.PolicyRule{
+			{APIGroups: []string{""}, Resources: []string{"secrets"}, Verbs: []string{"get", "list", "create", "update", "patch", "delete"}},
+			{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"get", "list", "create", "update", "patch", "delete"}},
+		},
+	}
+	if _, err := cs.RbacV1().Roles(w.ns).Create(ctx, role, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rb := &rbacv1.RoleBinding{
+		ObjectMeta: metav1.ObjectMeta{Name: "tf-runner"},
+		RoleRef:    rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: "tf-runner"},
+		Subjects:   []rbacv1.Subject{{Kind: "ServiceAccount", Name: DefaultServiceAccount, Namespace: w.ns}},
+	}
+	if _, err := cs.RbacV1().RoleBindings(w.ns).Create(ctx, rb, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	pc := &schedulingv1.PriorityClass{ObjectMeta: metav1.ObjectMeta{Name: DefaultPriorityClass}, Value: 0,
+		Description: "used to limit the number of terraform runners"}
+	if _, err := cs.SchedulingV1().PriorityClasses().Create(ctx, pc, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+		t.Fatal(err)
+	}
+	url, digest := testkit.ServeTarball(t, "testdata/stack")
+	w.source = source.Artifact{URL: url, Digest: digest}
+	return w
+}
+
+// launcher is a Launcher as strata controller makes one, its run log in
+// the seed's format in w's log.
+func (w *world) launcher(t *testing.T, maxRunners int) *Launcher {
+	l, err := New(Config{
+		Kubeconfig:      w.c.Kubeconfig,
+		Image:           w.image,
+		ImagePullPolicy: corev1.PullNever,
+		MaxRunners:      maxRunners,
+		APIServer:       "127.0.0.1:6443",
+		Poll:            250 * time.Millisecond,
+		Logger:          runlog.New(&w.logs, nil),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func (w *world) log() string { return w.logs.String() }
+
+// executor is the Job-backed executor strata controller runs with.
+func (w *world) executor(t *testing.T, maxRunners int) *Executor {
+	return &Executor{
+		Launcher: w.launcher(t, maxRunners),
+		Settings: environment.Settings{Contracts: environment.ContractSettings{Store: environment.ContractsLocal, Prefix: "/configuration"}},
+		Timeout:  3 * time.Minute,
+	}
+}
+
+// request is the controller's request for an apply of stack.
+func (w *world) request(stack string) controller.Request {
+	return controller.Request{
+		Request: runner.Request{
+			Operation: history.OperationApply, Client: "acme", Env: "dev", Class: "non-prod",
+			Stack:    &environment.Stack{Name: stack, ApprovePlan: "auto", Vars: map[string]any{"name": stack}},
+			Artifact: w.source,
+		},
+		Namespace: w.ns, Name: stack,
+	}
+}
+
+// applied checks that an outcome is stack's first run, applied.
+func applied(t *testing.T, stack string, o controller.Outcome, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("Execute(%s) = %v", stack, err)
+	}
+	res, runErr := o.Unpack()
+	if runErr != nil || res.Run.Result != history.ResultApplied || res.Run.Number != 1 || res.Stack != stack {
+		t.Errorf("Execute(%s) = %s run #%d of %q, %v, want run #1 of %s applied", stack, res.Run.Result, res.Run.Number, res.Stack, runErr, stack)
+	}
+}
+
+// TestRunnerJobInCluster runs one stack as a runner Job: tofu applies it in
+// the pod, its state is the Tofu Controller's Secret, the run's lines
+// reach the launcher's log in the seed's format, the outcome comes back,
+// and no Job, pod or request Secret is left.
+func TestRunnerJobInCluster(t *testing.T) {
+	w := newWorld(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	e := w.executor(t, 10)
+	req := w.request("network")
+	o, err := e.Execute(ctx, req)
+	applied(t, "network", o, err)
+	log := w.log()
+	for _, want := range []string{
+		"INFO [network] run #1 started {\"operation\": \"apply\"",
+		"INFO [network] plan: create terraform_data.this",
+		"INFO [network] apply complete: 1 added, 0 changed, 0 destroyed",
+	} {
+		if !strings.Contains(log, want) {
+			t.Errorf("launcher log lacks %q:\n%s", want, log)
+		}
+	}
+	state, err := w.c.Client.CoreV1().Secrets(w.ns).Get(ctx, "tfstate-default-network", metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("state secret: %v", err)
+	}
+	if state.Labels["tfstate"] != "true" {
+		t.Errorf("state secret labels = %v, want tofu's kubernetes backend's (tfstate=true)", state.Labels)
+	}
+	waitGone(t, ctx, w, Name("network", RunKey(req)))
+}
+
+// waitGone waits until the Job, its pods and its request Secret are gone.
+func waitGone(t *testing.T, ctx context.Context, w *world, job string) {
+	t.Helper()
+	for {
+		_, jerr := w.c.Client.BatchV1().Jobs(w.ns).Get(ctx, job, metav1.GetOptions{})
+		_, serr := w.c.Client.CoreV1().Secrets(w.ns).Get(ctx, job, metav1.GetOptions{})
+		pods, perr := w.c.Client.CoreV1().Pods(w.ns).List(ctx, metav1.ListOptions{LabelSelector: "batch.kubernetes.io/job-name=" + job})
+		if apierrors.IsNotFound(jerr) && apierrors.IsNotFound(serr) && perr == nil && len(pods.Items) == 0 {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("job %s: still there after the run (job: %v, secret: %v, pods: %d)", job, jerr, serr, len(pods.Items))
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
+
+// TestAdoptInFlightJobInCluster is the launcher's part of a leader's
+// failover: a leader starts a run's Job and dies; the next leader asks for
+// the same run and adopts the Job in flight: one Job, one pod, one apply.
+func TestAdoptInFlightJobInCluster(t *testing.T) {
+	w := newWorld(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	jobsSeen := watchJobs(t, ctx, w)
+
+	req := w.request("network")
+	first := w.executor(t, 10)
+	firstCtx, kill := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { _, err := first.Execute(firstCtx, req); done <- err }()
+	// The first leader dies once its runner pod started.
+	for {
+		pods, err := w.c.Client.CoreV1().Pods(w.ns).List(ctx, metav1.ListOptions{LabelSelector: LabelObject + "=network"})
+		if err == nil && len(pods.Items) > 0 && started(&pods.Items[0]) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatal("the runner pod did not start")
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	kill()
+	if err := <-done; err == nil {
+		t.Fatal("Execute() of the killed leader = nil, want the cancellation")
+	}
+
+	o, err := w.executor(t, 10).Execute(ctx, req)
+	applied(t, "network", o, err)
+	job := Name("network", RunKey(req))
+	if !strings.Contains(w.log(), "adopting this run's runner job "+job) {
+		t.Errorf("log lacks the adoption of %s:\n%s", job, w.log())
+	}
+	if got := jobsSeen(); len(got) != 1 {
+		t.Errorf("jobs created = %v, want one", got)
+	}
+}
+
+// watchJobs records every runner Job created in w's namespace, and returns
+// the names seen so far.
+func watchJobs(t *testing.T, ctx context.Context, w *world) func() []string {
+	var mu sync.Mutex
+	var names []string
+	wi, err := w.c.Client.BatchV1().Jobs(w.ns).Watch(ctx, metav1.ListOptions{LabelSelector: LabelRunner + "=true", ResourceVersion: "0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(wi.Stop)
+	go func() {
+		for ev := range wi.ResultChan() {
+			if j, ok := ev.Object.(*batchv1.Job); ok && ev.Type == watch.Added {
+				mu.Lock()
+				names = append(names, j.Name)
+				mu.Unlock()
+			}
+		}
+	}()
+	return func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), names...)
+	}
+}
+
+// TestMaxRunnersInCluster is the test 5: with --max-runners 2 and
+// ten stacks ready at once, never more than two runner Jobs are in flight,
+// and all ten apply.
+func TestMaxRunnersInCluster(t *testing.T) {
+	w := newWorld(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	const maxRunners = 2
+	wi, err := w.c.Client.BatchV1().Jobs(w.ns).Watch(ctx, metav1.ListOptions{LabelSelector: LabelRunner + "=true", ResourceVersion: "0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wi.Stop()
+	var mu sync.Mutex
+	most, inFlight := 0, map[string]bool{}
+	go func() {
+		for ev := range wi.ResultChan() {
+			j, ok := ev.Object.(*batchv1.Job)
+			if !ok {
+				continue
+			}
+			mu.Lock()
+			switch {
+			case ev.Type == watch.Deleted || finished(j):
+				delete(inFlight, j.Name)
+			default:
+				inFlight[j.Name] = true
+			}
+			most = max(most, len(inFlight))
+			mu.Unlock()
+		}
+	}()
+
+	e := w.executor(t, maxRunners)
+	var wg sync.WaitGroup
+	outs := make([]controller.Outcome, 10)
+	errs := make([]error, 10)
+	for i := range 10 {
+		wg.Go(func() { outs[i], errs[i] = e.Execute(ctx, w.request(fmt.Sprintf("stack-%02d", i))) })
+	}
+	wg.Wait()
+	for i := range outs {
+		applied(t, fmt.Sprintf("stack-%02d", i), outs[i], errs[i])
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if most > maxRunners || most == 0 {
+		t.Errorf("most runner jobs in flight at once = %d, want 1 to %d", most, maxRunners)
+	}
+	t.Logf("most runner jobs in flight at once: %d", most)
+	if !strings.Contains(w.log(), "waiting for a runner: 2 runner jobs are in flight") {
+		t.Errorf("log never says a run waited for a runner:\n%s", w.log())
+	}
+}

@@ -1,0 +1,216 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+)
+
+// Defaults, as the Tofu Controller's and the seed's.
+const (
+	DefaultServiceAccount = "tf-runner"
+	DefaultPriorityClass  = "terraform"
+	DefaultGracePeriod    = 30 * time.Second
+	DefaultMaxRunners     = 10
+	DefaultTimeout        = 10 * time.Minute
+	// DefaultTTL is how long a finished Job stays when strata did not
+	// delete it (it stopped before it read the outcome): long enough for
+	// the next leader to adopt its outcome.
+	DefaultTTL = 10 * time.Minute
+)
+
+// Labels strata puts on every runner Job and its pod.
+const (
+	// LabelRunner marks a runner Job: the Jobs counted against
+	// MaxRunners.
+	LabelRunner = "strata.dev/runner"
+	// LabelObject names the Terraform object the Job runs, as the Tofu
+	// Controller labels its runner pods.
+	LabelObject = "infra.contrib.fluxcd.io/terraform"
+	// LabelManagedBy is app.kubernetes.io/managed-by: strata.
+	LabelManagedBy = "app.kubernetes.io/managed-by"
+)
+
+// Config is what every runner Job shares.
+type Config struct {
+	// Kubeconfig is the kubeconfig file to reach the cluster with; empty
+	// uses $KUBECONFIG, else the in-cluster configuration.
+	Kubeconfig string
+	// Image is strata's image, which runs `strata runner`.
+	Image string
+	// ImagePullPolicy is the container's pull policy (Kubernetes' default
+	// when empty).
+	ImagePullPolicy corev1.PullPolicy
+	// MaxRunners bounds the runner Jobs in flight across the cluster
+	// (DefaultMaxRunners when zero).
+	MaxRunners int
+	// PriorityClass is the runner pods' PriorityClass unless the object's
+	// runnerPodTemplate names one (DefaultPriorityClass when empty; "-"
+	// for none).
+	PriorityClass string
+	// TTL is ttlSecondsAfterFinished (DefaultTTL when zero).
+	TTL time.Duration
+	// APIServer, when set (host:port), runs runner pods on the host's
+	// network and points their in-cluster configuration at this address
+	// instead of the kubernetes Service: for clusters without a Service
+	// proxy, whose API server listens on the node's loopback.
+	APIServer string
+	// Poll is how often a Job's state and the runner slots are read
+	// (one second when zero).
+	Poll time.Duration
+	// Logger receives the runner's log lines, and the launcher's own.
+	Logger *slog.Logger
+}
+
+// Spec is one run to start as a Job.
+type Spec struct {
+	// Namespace and Object are the Terraform object's.
+	Namespace, Object string
+	// Run tells this run apart from the object's other runs; the same
+	// Object and Run always give the same Job name.
+	Run string
+	// Request is the serialised request `strata runner` reads.
+	Request []byte
+	// Timeout is the run's timeout (DefaultTimeout when zero).
+	Timeout time.Duration
+	// Pod is the runner pod's part of the object's spec.
+	Pod Pod
+}
+
+// Pod is what the Terraform object says of its runner pod.
+type Pod struct {
+	// ServiceAccountName is spec.serviceAccountName (DefaultServiceAccount
+	// when empty).
+	ServiceAccountName string
+	// GracePeriod is spec.runnerTerminationGracePeriodSeconds
+	// (DefaultGracePeriod when nil).
+	GracePeriod *time.Duration
+	// KeepAfterRun is spec.alwaysCleanupRunnerPod: false. The Job is then
+	// left for its TTL instead of deleted once read.
+	KeepAfterRun bool
+	// Labels and Annotations are spec.runnerPodTemplate.metadata's.
+	Labels, Annotations map[string]string
+	// The honoured fields of spec.runnerPodTemplate.spec.
+	Image             string
+	ImagePullPolicy   corev1.PullPolicy
+	NodeSelector      map[string]string
+	Affinity          *corev1.Affinity
+	Tolerations       []corev1.Toleration
+	PriorityClassName string
+	SecurityContext   *corev1.SecurityContext
+	Resources         corev1.ResourceRequirements
+}
+
+// Outcome is how a runner Job ended.
+type Outcome struct {
+	// Job is the Job's name.
+	Job string
+	// Adopted is set when the Job was already there: started by a leader
+	// before this one, or by an earlier call for the same run.
+	Adopted bool
+	// Succeeded is set when the runner exited 0.
+	Succeeded bool
+	// ExitCode is the runner container's exit code (-1 when it never ran).
+	ExitCode int
+	// Reason is Kubernetes' word on a Job or container that failed
+	// (DeadlineExceeded, OOMKilled, Error...).
+	Reason string
+	// Result is the outcome the runner wrote as the last line of its log
+	// (a line with the one key OutcomeKey), when the log was read to its
+	// end.
+	Result []byte
+	// Message is the runner's termination message: its short outcome.
+	Message []byte
+}
+
+// ErrNoOutcome means the Job ended without a runner that ran to its end:
+// the pod was deleted, evicted or never started.
+var ErrNoOutcome = errors.New("the runner pod ended without an outcome")
+
+// Launcher starts and follows runner Jobs.
+type Launcher struct {
+	cfg    Config
+	client kubernetes.Interface
+	// slotMu makes counting the Jobs in flight and creating one a single
+	// step for this process.
+	slotMu sync.Mutex
+}
+
+// New returns a Launcher reaching the cluster through cfg.Kubeconfig.
+func New(cfg Config) (*Launcher, error) {
+	if cfg.Image == "" {
+		return nil, errors.New("runner jobs: no image: set strata's image (--runner-image)")
+	}
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	rules.ExplicitPath = cfg.Kubeconfig
+	rc, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{}).ClientConfig()
+	if err != nil {
+		return nil, fmt.Errorf("runner jobs: kubernetes client: %w", err)
+	}
+	// One controller follows many runs at once: more than client-go's
+	// default of 5 requests a second.
+	rc.QPS, rc.Burst = 50, 100
+	cs, err := kubernetes.NewForConfig(rc)
+	if err != nil {
+		return nil, fmt.Errorf("runner jobs: kubernetes client: %w", err)
+	}
+	return newLauncher(cfg, cs), nil
+}
+
+func newLauncher(cfg Config, cs kubernetes.Interface) *Launcher {
+	if cfg.MaxRunners <= 0 {
+		cfg.MaxRunners = DefaultMaxRunners
+	}
+	if cfg.PriorityClass == "" {
+		cfg.PriorityClass = DefaultPriorityClass
+	}
+	if cfg.TTL <= 0 {
+		cfg.TTL = DefaultTTL
+	}
+	if cfg.Poll <= 0 {
+		cfg.Poll = time.Second
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Launcher{cfg: cfg, client: cs}
+}
+
+// Run runs spec as a Job, or adopts the Job already running it, and
+// returns its outcome once it finished. The runner's log lines go to
+// Config.Logger as they come. An error means the outcome could not be
+// had: the Job may still run (a cancelled ctx leaves it running, for the
+// next leader to adopt).
+func (l *Launcher) Run(ctx context.Context, spec Spec) (Outcome, error) {
+	r := &run{spec: spec, name: Name(spec.Object, spec.Run)}
+	for _, s := range []func(context.Context, *run) error{
+		l.adopt,
+		l.start,
+		l.follow,
+		l.wait,
+		l.cleanup,
+	} {
+		if err := s(ctx, r); err != nil {
+			return r.out, fmt.Errorf("runner job %s/%s: %w", spec.Namespace, r.name, err)
+		}
+	}
+	return r.out, nil
+}
+
+// run is one Run's state, filled in step by step.
+type run struct {
+	spec Spec
+	// name is the Job's name; adopted is set when it existed already.
+	name    string
+	adopted bool
+	// pod is the Job's pod, once known.
+	pod string
+	out Outcome
+}

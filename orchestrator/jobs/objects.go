@@ -1,0 +1,167 @@
+package jobs
+
+import (
+	"maps"
+	"net"
+	"time"
+
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Paths and names inside the runner pod.
+const (
+	// RequestDir holds the request Secret's one key, RequestKey.
+	RequestDir = "/var/run/strata/request"
+	RequestKey = "request.json"
+	// WorkDir is the runner's writable workspace: its state directory,
+	// HOME and TMPDIR (an emptyDir: the root filesystem is read-only).
+	WorkDir = "/home/strata"
+	// Container is the runner container's name.
+	Container = "runner"
+)
+
+// jobLabels are the labels of a runner Job and its pod.
+func jobLabels(spec Spec) map[string]string {
+	return map[string]string{
+		LabelRunner:    "true",
+		LabelObject:    spec.Object,
+		LabelManagedBy: "strata",
+	}
+}
+
+// requestSecret is the Secret that carries the run's request to the pod.
+func requestSecret(spec Spec, name string) *corev1.Secret {
+	return &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: spec.Namespace, Labels: jobLabels(spec)},
+		Type:       corev1.SecretTypeOpaque,
+		Data:       map[string][]byte{RequestKey: spec.Request},
+	}
+}
+
+// job is the runner Job of spec: one pod, never retried, that runs
+// `strata runner` on the request, as the object's service account.
+func (l *Launcher) job(spec Spec, name string) *batchv1.Job {
+	p := spec.Pod
+	grace := DefaultGracePeriod
+	if p.GracePeriod != nil {
+		grace = *p.GracePeriod
+	}
+	timeout := spec.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	sa := p.ServiceAccountName
+	if sa == "" {
+		sa = DefaultServiceAccount
+	}
+	image, pull := l.cfg.Image, l.cfg.ImagePullPolicy
+	if p.Image != "" {
+		image = p.Image
+	}
+	if p.ImagePullPolicy != "" {
+		pull = p.ImagePullPolicy
+	}
+	priority := l.cfg.PriorityClass
+	if p.PriorityClassName != "" {
+		priority = p.PriorityClassName
+	}
+	if priority == "-" {
+		priority = ""
+	}
+	podLabels := maps.Clone(p.Labels)
+	if podLabels == nil {
+		podLabels = map[string]string{}
+	}
+	maps.Copy(podLabels, jobLabels(spec))
+
+	yes, no := true, false
+	graceSeconds := int64(grace / time.Second)
+	deadline := int64((timeout + grace + time.Minute) / time.Second)
+	ttl := int32(l.cfg.TTL / time.Second)
+	csc := p.SecurityContext.DeepCopy()
+	if csc == nil {
+		csc = &corev1.SecurityContext{}
+	}
+	if csc.ReadOnlyRootFilesystem == nil {
+		csc.ReadOnlyRootFilesystem = &yes
+	}
+	if csc.AllowPrivilegeEscalation == nil {
+		csc.AllowPrivilegeEscalation = &no
+	}
+	if csc.Capabilities == nil {
+		csc.Capabilities = &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}}
+	}
+	env := []corev1.EnvVar{
+		{Name: "HOME", Value: WorkDir},
+		{Name: "TMPDIR", Value: WorkDir + "/tmp"},
+		{Name: "POD_NAMESPACE", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.namespace"}}},
+	}
+	hostNetwork := false
+	if l.cfg.APIServer != "" {
+		if host, port, err := net.SplitHostPort(l.cfg.APIServer); err == nil {
+			hostNetwork = true
+			env = append(env,
+				corev1.EnvVar{Name: "KUBERNETES_SERVICE_HOST", Value: host},
+				corev1.EnvVar{Name: "KUBERNETES_SERVICE_PORT", Value: port})
+		}
+	}
+	backoff := int32(0)
+	return &batchv1.Job{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: spec.Namespace, Labels: jobLabels(spec)},
+		Spec: batchv1.JobSpec{
+			BackoffLimit:            &backoff,
+			ActiveDeadlineSeconds:   &deadline,
+			TTLSecondsAfterFinished: &ttl,
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: podLabels, Annotations: maps.Clone(p.Annotations)},
+				Spec: corev1.PodSpec{
+					RestartPolicy:                 corev1.RestartPolicyNever,
+					ServiceAccountName:            sa,
+					TerminationGracePeriodSeconds: &graceSeconds,
+					PriorityClassName:             priority,
+					NodeSelector:                  maps.Clone(p.NodeSelector),
+					Affinity:                      p.Affinity.DeepCopy(),
+					Tolerations:                   append([]corev1.Toleration(nil), p.Tolerations...),
+					SecurityContext:               &corev1.PodSecurityContext{RunAsNonRoot: &yes},
+					HostNetwork:                   hostNetwork,
+					Containers: []corev1.Container{{
+						Name:            Container,
+						Image:           image,
+						ImagePullPolicy: pull,
+						Args: []string{"runner",
+							"--request", RequestDir + "/" + RequestKey,
+							"--state-dir", WorkDir + "/.strata",
+							"--timeout", timeout.String(),
+							"--shutdown-grace", shutdownGrace(grace).String(),
+						},
+						Env:                      env,
+						Resources:                *p.Resources.DeepCopy(),
+						TerminationMessagePolicy: corev1.TerminationMessageReadFile,
+						SecurityContext:          csc,
+						VolumeMounts: []corev1.VolumeMount{
+							{Name: "request", MountPath: RequestDir, ReadOnly: true},
+							{Name: "work", MountPath: WorkDir},
+						},
+					}},
+					Volumes: []corev1.Volume{
+						{Name: "request", VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: name}}},
+						{Name: "work", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
+					},
+				},
+			},
+		},
+	}
+}
+
+// shutdownGrace is how long an apply in flight may go on once the pod is
+// asked to stop, before tofu is interrupted: the pod's grace period, less
+// the time tofu needs to stop and save its state.
+func shutdownGrace(grace time.Duration) time.Duration {
+	const stop = 10 * time.Second
+	if grace <= 2*stop {
+		return max(grace/2, time.Second)
+	}
+	return grace - stop
+}

@@ -1,0 +1,126 @@
+package jobs
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+)
+
+// podView is what a test checks of a runner Job.
+type podView struct {
+	ServiceAccount, PriorityClass, Image string
+	Pull                                 corev1.PullPolicy
+	Grace, Deadline                      int64
+	TTL, Backoff                         int32
+	HostNetwork, NonRoot, ReadOnlyRoot   bool
+	Labels, Annotations, NodeSelector    map[string]string
+	Args                                 []string
+	Env                                  map[string]string
+	Tolerations                          int
+	CPU                                  string
+}
+
+func view(j *batchv1.Job) podView {
+	p := j.Spec.Template.Spec
+	c := p.Containers[0]
+	env := map[string]string{}
+	for _, e := range c.Env {
+		env[e.Name] = e.Value
+	}
+	return podView{
+		ServiceAccount: p.ServiceAccountName, PriorityClass: p.PriorityClassName, Image: c.Image,
+		Pull: c.ImagePullPolicy, Grace: *p.TerminationGracePeriodSeconds, Deadline: *j.Spec.ActiveDeadlineSeconds,
+		TTL: *j.Spec.TTLSecondsAfterFinished, Backoff: *j.Spec.BackoffLimit,
+		HostNetwork: p.HostNetwork, NonRoot: *p.SecurityContext.RunAsNonRoot, ReadOnlyRoot: *c.SecurityContext.ReadOnlyRootFilesystem,
+		Labels: j.Spec.Template.Labels, Annotations: j.Spec.Template.Annotations, NodeSelector: p.NodeSelector,
+		Args: c.Args, Env: env, Tolerations: len(p.Tolerations), CPU: c.Resources.Limits.Cpu().String(),
+	}
+}
+
+func TestJob(t *testing.T) {
+	grace := 90 * time.Second
+	runnerLabels := map[string]string{LabelRunner: "true", LabelObject: "network", LabelManagedBy: "strata"}
+	defaultArgs := []string{"runner", "--request", "/var/run/strata/request/request.json", "--state-dir", "/home/strata/.strata",
+		"--timeout", "10m0s", "--shutdown-grace", "20s"}
+	defaultEnv := map[string]string{"HOME": "/home/strata", "TMPDIR": "/home/strata/tmp", "POD_NAMESPACE": ""}
+	tests := []struct {
+		name string
+		cfg  Config
+		spec Spec
+		want podView
+	}{
+		{
+			name: "defaults",
+			cfg:  Config{Image: "strata.local/strata:dev"},
+			spec: Spec{Namespace: "infra", Object: "network", Run: "r1"},
+			want: podView{
+				ServiceAccount: "tf-runner", PriorityClass: "terraform", Image: "strata.local/strata:dev",
+				Grace: 30, Deadline: 600 + 30 + 60, TTL: 600, NonRoot: true, ReadOnlyRoot: true,
+				Labels: runnerLabels, Args: defaultArgs, Env: defaultEnv, CPU: "0",
+			},
+		},
+		{
+			name: "the object's runner pod",
+			cfg:  Config{Image: "strata.local/strata:dev", PriorityClass: "-", TTL: time.Minute, APIServer: "127.0.0.1:6443"},
+			spec: Spec{Namespace: "infra", Object: "network", Run: "r1", Timeout: 5 * time.Minute, Pod: Pod{
+				ServiceAccountName: "network-runner", GracePeriod: &grace,
+				Labels: map[string]string{"team": "net", LabelRunner: "false"}, Annotations: map[string]string{"a": "b"},
+				Image: "mirror.local/strata:dev", ImagePullPolicy: corev1.PullNever, NodeSelector: map[string]string{"pool": "runners"},
+				Tolerations:       []corev1.Toleration{{Key: "runners", Operator: corev1.TolerationOpExists}},
+				PriorityClassName: "runners",
+				Resources:         corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("800m")}},
+			}},
+			want: podView{
+				ServiceAccount: "network-runner", PriorityClass: "runners", Image: "mirror.local/strata:dev", Pull: corev1.PullNever,
+				Grace: 90, Deadline: 300 + 90 + 60, TTL: 60, HostNetwork: true, NonRoot: true, ReadOnlyRoot: true,
+				Labels:      map[string]string{"team": "net", LabelRunner: "true", LabelObject: "network", LabelManagedBy: "strata"},
+				Annotations: map[string]string{"a": "b"}, NodeSelector: map[string]string{"pool": "runners"},
+				Args: []string{"runner", "--request", "/var/run/strata/request/request.json", "--state-dir", "/home/strata/.strata",
+					"--timeout", "5m0s", "--shutdown-grace", "1m20s"},
+				Env: map[string]string{"HOME": "/home/strata", "TMPDIR": "/home/strata/tmp", "POD_NAMESPACE": "",
+					"KUBERNETES_SERVICE_HOST": "127.0.0.1", "KUBERNETES_SERVICE_PORT": "6443"},
+				Tolerations: 1, CPU: "800m",
+			},
+		},
+		{
+			name: "no priority class at all",
+			cfg:  Config{Image: "strata.local/strata:dev", PriorityClass: "-"},
+			spec: Spec{Namespace: "infra", Object: "network", Run: "r1"},
+			want: podView{
+				ServiceAccount: "tf-runner", Image: "strata.local/strata:dev",
+				Grace: 30, Deadline: 690, TTL: 600, NonRoot: true, ReadOnlyRoot: true,
+				Labels: runnerLabels, Args: defaultArgs, Env: defaultEnv, CPU: "0",
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := newLauncher(tt.cfg, nil)
+			j := l.job(tt.spec, Name(tt.spec.Object, tt.spec.Run))
+			if diff := cmp.Diff(tt.want, view(j)); diff != "" {
+				t.Errorf("job(%q) (-want +got):\n%s", tt.name, diff)
+			}
+			if j.Spec.Template.Spec.Volumes[0].Secret.SecretName != j.Name {
+				t.Errorf("job(%q) reads request secret %q, want %q", tt.name, j.Spec.Template.Spec.Volumes[0].Secret.SecretName, j.Name)
+			}
+		})
+	}
+}
+
+func TestShutdownGrace(t *testing.T) {
+	tests := []struct{ grace, want time.Duration }{
+		{0, time.Second},
+		{10 * time.Second, 5 * time.Second},
+		{30 * time.Second, 20 * time.Second},
+		{360 * time.Second, 350 * time.Second},
+	}
+	for _, tt := range tests {
+		if got := shutdownGrace(tt.grace); got != tt.want {
+			t.Errorf("shutdownGrace(%v) = %v, want %v", tt.grace, got, tt.want)
+		}
+	}
+}

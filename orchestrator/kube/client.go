@@ -1,0 +1,239 @@
+package kube
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
+)
+
+// The Flux sources a Terraform object may name, at source-controller's
+// served version.
+var sources = []schema.GroupVersionResource{
+	{Group: "source.toolkit.fluxcd.io", Version: "v1", Resource: "gitrepositories"},
+	{Group: "source.toolkit.fluxcd.io", Version: "v1", Resource: "ocirepositories"},
+	{Group: "source.toolkit.fluxcd.io", Version: "v1", Resource: "buckets"},
+}
+
+// Client reaches one cluster.
+type Client struct {
+	dyn  dynamic.Interface
+	core kubernetes.Interface
+	// component names the writer of Events.
+	component string
+}
+
+// Config returns the REST configuration of a kubeconfig file, or the
+// in-cluster one when the path is empty.
+func Config(kubeconfig string) (*rest.Config, error) {
+	if kubeconfig == "" {
+		cfg, err := rest.InClusterConfig()
+		if err != nil {
+			return nil, fmt.Errorf("in-cluster configuration: %w (outside a cluster, give --kubeconfig)", err)
+		}
+		return cfg, nil
+	}
+	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	if err != nil {
+		return nil, fmt.Errorf("load kubeconfig %s: %w", kubeconfig, err)
+	}
+	return cfg, nil
+}
+
+// New returns a client of the cluster of a kubeconfig file (in-cluster
+// when empty).
+func New(kubeconfig string) (*Client, error) {
+	cfg, err := Config(kubeconfig)
+	if err != nil {
+		return nil, err
+	}
+	return NewForConfig(cfg)
+}
+
+// NewForConfig returns a client of the cluster cfg reaches.
+func NewForConfig(cfg *rest.Config) (*Client, error) {
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("dynamic client: %w", err)
+	}
+	core, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("client: %w", err)
+	}
+	return &Client{dyn: dyn, core: core, component: "strata-controller"}, nil
+}
+
+// Terraforms lists the Terraform objects of a namespace.
+func (c *Client) Terraforms(ctx context.Context, ns string) ([]v1alpha2.Terraform, error) {
+	list, err := c.dyn.Resource(v1alpha2.GroupVersionResource).Namespace(ns).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("list terraforms in %s: %w", ns, err)
+	}
+	out := make([]v1alpha2.Terraform, 0, len(list.Items))
+	for _, u := range list.Items {
+		var tf v1alpha2.Terraform
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &tf); err != nil {
+			return nil, fmt.Errorf("decode Terraform %s/%s: %w", ns, u.GetName(), err)
+		}
+		out = append(out, tf)
+	}
+	return out, nil
+}
+
+// Objects returns what the environment of a namespace is built from: its
+// Terraform objects, Flux sources, ConfigMaps and Secrets, as JSON-like
+// maps. A source kind the cluster does not serve is left out.
+func (c *Client) Objects(ctx context.Context, ns string) ([]map[string]any, error) {
+	var out []map[string]any
+	add := func(gvr schema.GroupVersionResource, optional bool) error {
+		list, err := c.dyn.Resource(gvr).Namespace(ns).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			if optional && (apierrors.IsNotFound(err) || apierrors.IsMethodNotSupported(err)) {
+				return nil
+			}
+			return fmt.Errorf("list %s in %s: %w", gvr.Resource, ns, err)
+		}
+		for _, u := range list.Items {
+			out = append(out, u.Object)
+		}
+		return nil
+	}
+	if err := add(v1alpha2.GroupVersionResource, false); err != nil {
+		return nil, err
+	}
+	for _, gvr := range sources {
+		if err := add(gvr, true); err != nil {
+			return nil, err
+		}
+	}
+	for _, gvr := range []schema.GroupVersionResource{{Version: "v1", Resource: "configmaps"}, {Version: "v1", Resource: "secrets"}} {
+		if err := add(gvr, false); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// UpdateStatus writes a Terraform object's status.
+func (c *Client) UpdateStatus(ctx context.Context, tf *v1alpha2.Terraform) error {
+	u, err := toUnstructured(tf)
+	if err != nil {
+		return err
+	}
+	got, err := c.dyn.Resource(v1alpha2.GroupVersionResource).Namespace(tf.Namespace).UpdateStatus(ctx, u, metav1.UpdateOptions{})
+	if err != nil {
+		return fmt.Errorf("update status of Terraform %s/%s: %w", tf.Namespace, tf.Name, err)
+	}
+	tf.ResourceVersion = got.GetResourceVersion()
+	return nil
+}
+
+// SetFinalizers writes a Terraform object's finalizers.
+func (c *Client) SetFinalizers(ctx context.Context, tf *v1alpha2.Terraform, finalizers []string) error {
+	u, err := c.dyn.Resource(v1alpha2.GroupVersionResource).Namespace(tf.Namespace).Get(ctx, tf.Name, metav1.GetOptions{})
+	if err != nil {
+		return fmt.Errorf("get Terraform %s/%s: %w", tf.Namespace, tf.Name, err)
+	}
+	u.SetFinalizers(finalizers)
+	got, err := c.dyn.Resource(v1alpha2.GroupVersionResource).Namespace(tf.Namespace).Update(ctx, u, metav1.UpdateOptions{})
+	if err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil
+		}
+		return fmt.Errorf("set finalizers of Terraform %s/%s: %w", tf.Namespace, tf.Name, err)
+	}
+	tf.Finalizers, tf.ResourceVersion = finalizers, got.GetResourceVersion()
+	return nil
+}
+
+// WriteSecret creates or updates the Secret ns/name with exactly data,
+// labels and annotations, owned (as its controller) by the Terraform
+// object. It reports whether anything changed.
+func (c *Client) WriteSecret(ctx context.Context, owner *v1alpha2.Terraform, name string, labels, annotations map[string]string, data map[string][]byte) (bool, error) {
+	secrets := c.core.CoreV1().Secrets(owner.Namespace)
+	yes := true
+	want := corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{
+			Name: name, Namespace: owner.Namespace, Labels: labels, Annotations: annotations,
+			OwnerReferences: []metav1.OwnerReference{{
+				APIVersion: v1alpha2.GroupVersion.String(), Kind: v1alpha2.Kind,
+				Name: owner.Name, UID: owner.UID, Controller: &yes,
+			}},
+		},
+		Type: corev1.SecretTypeOpaque,
+		Data: data,
+	}
+	have, err := secrets.Get(ctx, name, metav1.GetOptions{})
+	switch {
+	case apierrors.IsNotFound(err):
+		if _, err := secrets.Create(ctx, &want, metav1.CreateOptions{}); err != nil {
+			return false, fmt.Errorf("create Secret %s/%s: %w", owner.Namespace, name, err)
+		}
+		return true, nil
+	case err != nil:
+		return false, fmt.Errorf("get Secret %s/%s: %w", owner.Namespace, name, err)
+	}
+	if equalBytes(have.Data, data) && maps.Equal(have.Labels, labels) {
+		return false, nil
+	}
+	have.Data, have.Labels = data, labels
+	if len(annotations) > 0 {
+		have.Annotations = annotations
+	}
+	if _, err := secrets.Update(ctx, have, metav1.UpdateOptions{}); err != nil {
+		return false, fmt.Errorf("update Secret %s/%s: %w", owner.Namespace, name, err)
+	}
+	return true, nil
+}
+
+func equalBytes(a, b map[string][]byte) bool {
+	return maps.EqualFunc(a, b, func(x, y []byte) bool { return string(x) == string(y) })
+}
+
+// Event records a Kubernetes Event about a Terraform object: typ is
+// Normal or Warning, reason one of the Tofu Controller's.
+func (c *Client) Event(ctx context.Context, tf *v1alpha2.Terraform, typ, reason, message string) error {
+	now := metav1.NewTime(time.Now())
+	ev := &corev1.Event{
+		ObjectMeta: metav1.ObjectMeta{GenerateName: tf.Name + ".", Namespace: tf.Namespace},
+		InvolvedObject: corev1.ObjectReference{
+			APIVersion: v1alpha2.GroupVersion.String(), Kind: v1alpha2.Kind,
+			Name: tf.Name, Namespace: tf.Namespace, UID: tf.UID, ResourceVersion: tf.ResourceVersion,
+		},
+		Type: typ, Reason: reason, Message: message,
+		Source:         corev1.EventSource{Component: c.component},
+		FirstTimestamp: now, LastTimestamp: now, Count: 1,
+		ReportingController: "strata.dev/controller", ReportingInstance: c.component,
+	}
+	if _, err := c.core.CoreV1().Events(tf.Namespace).Create(ctx, ev, metav1.CreateOptions{}); err != nil {
+		return fmt.Errorf("record event %s of Terraform %s/%s: %w", reason, tf.Namespace, tf.Name, err)
+	}
+	return nil
+}
+
+func toUnstructured(tf *v1alpha2.Terraform) (*unstructured.Unstructured, error) {
+	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(tf)
+	if err != nil {
+		return nil, fmt.Errorf("encode Terraform %s/%s: %w", tf.Namespace, tf.Name, err)
+	}
+	u := &unstructured.Unstructured{Object: m}
+	u.SetAPIVersion(v1alpha2.GroupVersion.String())
+	u.SetKind(v1alpha2.Kind)
+	return u, nil
+}
+
+// listOne asks for one item: enough to know a resource is served.
+var listOne = metav1.ListOptions{Limit: 1}

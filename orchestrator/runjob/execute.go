@@ -1,0 +1,122 @@
+package runjob
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	securejoin "github.com/cyphar/filepath-securejoin"
+
+	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/controller"
+	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/lineage"
+	"github.com/strata-iac/strata/orchestrator/runner"
+	"github.com/strata-iac/strata/policy"
+)
+
+// Config is the runner pod's own.
+type Config struct {
+	// Tofu is the tofu binary.
+	Tofu string
+	// StateDir is the pod's state directory (an emptyDir): workspaces,
+	// the plugin cache, and the stores the settings keep locally.
+	StateDir string
+	// Logger receives the run's log lines.
+	Logger *slog.Logger
+	// Timeout and ShutdownGrace are the run's (runner's defaults when
+	// zero).
+	Timeout, ShutdownGrace time.Duration
+}
+
+// Execute runs req in this process, through the controller's in-process
+// executor, and returns its outcome. A run that could not begin (its code
+// could not be fetched, a store could not be opened) is a failed outcome
+// that says why.
+func Execute(ctx context.Context, req Request, cfg Config) controller.Outcome {
+	if req.Run.Stack == nil {
+		return failed("", errors.New("run request: no stack"))
+	}
+	name := req.Run.Stack.Name
+	r, root, cleanup, err := prepare(ctx, req, cfg)
+	if err != nil {
+		return failed(name, fmt.Errorf("prepare the run of stack %s: %w", name, err))
+	}
+	defer cleanup()
+	run := req.Run
+	dir, err := securejoin.SecureJoin(root, req.Path)
+	if err != nil {
+		return failed(name, fmt.Errorf("stack %s: path %q: %w", name, req.Path, err))
+	}
+	run.Artifact.Dir, run.Artifact.Root = dir, root
+	out, err := controller.InProcess{Runner: r}.Execute(ctx, run)
+	if err != nil {
+		return failed(name, err)
+	}
+	return out
+}
+
+// prepare fetches the stack's code and builds the runner: the
+// environment's stores under the pod's state directory, the default
+// policy bundle with the environment's IAM allow-list, and the request's
+// state backend.
+func prepare(ctx context.Context, req Request, cfg Config) (*runner.Runner, string, func(), error) {
+	if err := os.MkdirAll(cfg.StateDir, 0o700); err != nil {
+		return nil, "", nil, err
+	}
+	work, err := os.MkdirTemp(cfg.StateDir, "source-")
+	if err != nil {
+		return nil, "", nil, err
+	}
+	cleanup := func() { _ = os.RemoveAll(work) }
+	a := req.Run.Artifact
+	if err := fetch(ctx, a.URL, a.Digest, work); err != nil {
+		cleanup()
+		return nil, "", nil, err
+	}
+	set := req.Settings
+	set.StateDir = cfg.StateDir
+	env := &environment.Environment{Client: req.Run.Client, Name: req.Run.Env, Class: req.Run.Class}
+	st, err := orchestrator.OpenStores(ctx, env, set)
+	if err != nil {
+		cleanup()
+		return nil, "", nil, err
+	}
+	var pol runner.Policy
+	if engine, err := policy.Load(ctx, policy.Options{IAMAllowedModules: set.IAMAllowedModules}); err != nil {
+		pol = runner.FailingPolicy(err)
+	} else {
+		pol = engine
+	}
+	r := runner.New(runner.Config{
+		Tofu:           cfg.Tofu,
+		StateDir:       cfg.StateDir,
+		Contracts:      st.Contracts,
+		ContractPrefix: st.ContractPrefix,
+		Schemas:        lineage.New(cfg.StateDir, env.Client, env.Name),
+		History:        st.History,
+		Approvals:      st.Approvals,
+		Backend:        req.Backend,
+		Policy:         pol,
+		Logger:         cfg.Logger,
+		Timeout:        cfg.Timeout,
+		ShutdownGrace:  cfg.ShutdownGrace,
+		DriftInterval:  set.DriftInterval,
+		ProviderMirror: set.ProviderMirror,
+	})
+	return r, filepath.Join(work, "src"), func() { _ = st.Close(); cleanup() }, nil
+}
+
+// failed is the outcome of a run that could not begin.
+func failed(stack string, err error) controller.Outcome {
+	return controller.NewOutcome(runner.Result{
+		Stack:   stack,
+		Run:     history.Run{Stack: stack, Result: history.ResultFailed},
+		Message: err.Error(),
+	}, err)
+}

@@ -1,0 +1,62 @@
+package runjob
+
+import (
+	"github.com/strata-iac/strata/orchestrator/controller"
+	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/runner"
+)
+
+// Request is one stack's run, as a runner Job carries it.
+type Request struct {
+	// Run is the run the controller asked for. Its artifact's URL and
+	// Digest say where the code is; Path is the stack's root module
+	// inside it (the controller's Artifact.Dir relative to its Root).
+	Run  controller.Request `json:"run"`
+	Path string             `json:"path"`
+	// Settings are the environment's (contract store, drift interval,
+	// provider mirror, IAM allow-list); StateDir is the pod's.
+	Settings environment.Settings `json:"settings"`
+	// Backend is where the stack's state goes when it has no
+	// customConfiguration.
+	Backend runner.StateBackend `json:"backend"`
+}
+
+// Summary is how a run ended, short enough for a pod's termination
+// message (4096 bytes): the stack's result, its run number, the plan's
+// id, and the run's last line. The whole outcome is the runner's last log
+// line.
+type Summary struct {
+	Stack   string `json:"stack"`
+	Result  string `json:"result"`
+	Run     int    `json:"run,omitempty"`
+	PlanID  string `json:"planId,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
+// MaxMessage bounds Summary.Message, so that the summary fits a
+// termination message.
+const MaxMessage = 3000
+
+// Summarise is the summary of an outcome.
+func Summarise(o controller.Outcome) Summary {
+	msg := o.Result.Message
+	if o.Error != "" {
+		msg = o.Error
+	}
+	return Summary{
+		Stack: o.Result.Stack, Result: string(o.Result.Run.Result), Run: o.Result.Run.Number,
+		PlanID: o.Result.Run.PlanID, Message: short(msg),
+	}
+}
+
+// short cuts a message to MaxMessage bytes, on a rune boundary.
+func short(s string) string {
+	if len(s) <= MaxMessage {
+		return s
+	}
+	cut := MaxMessage
+	for cut > 0 && (s[cut]&0xC0) == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}

@@ -1,0 +1,7 @@
+// Package artifact fetches the artifacts source-controller serves: a
+// tarball of a source's content at status.artifact.url, whose sha256 is
+// status.artifact.digest. As the Tofu Controller does, the tarball is
+// downloaded, its digest checked before anything is used, and its content
+// kept in a cache by digest (<cache>/sha256/<hex>), so an artifact is
+// never downloaded twice; an entry appears whole, by rename, or not at all.
+package artifact
