@@ -152,3 +152,30 @@ func EncryptFile(t testing.TB, path string, r Recipients, regex string) {
 		t.Fatal(err)
 	}
 }
+
+// Decrypt decrypts a sops-encrypted file of the given format ("yaml",
+// "json", "dotenv", "binary") as kustomize-controller does, with sops'
+// own local key service and the keys of the environment
+// ($SOPS_AGE_KEY_FILE, …) and without the MAC check: the tests' reference
+// for what strata decrypts.
+func Decrypt(t testing.TB, data []byte, format string) []byte {
+	t.Helper()
+	f := formats.FormatFromString(format)
+	store := common.StoreForFormat(f, config.NewStoresConfig())
+	tree, err := store.LoadEncryptedFile(data)
+	if err != nil {
+		t.Fatalf("sops load encrypted %s: %v", format, err)
+	}
+	key, err := tree.Metadata.GetDataKey()
+	if err != nil {
+		t.Fatalf("sops data key: %v", err)
+	}
+	if _, err := tree.Decrypt(key, aes.NewCipher()); err != nil {
+		t.Fatalf("sops decrypt: %v", err)
+	}
+	out, err := store.EmitPlainFile(tree.Branches)
+	if err != nil {
+		t.Fatalf("sops emit plain %s: %v", format, err)
+	}
+	return out
+}
