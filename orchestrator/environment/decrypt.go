@@ -292,3 +292,32 @@ func (f *checkedFS) decryptSource(p string, b []byte) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// decryptEntry decrypts the objects of the entry directory's builds as the
+// Flux Kustomization among them whose spec.path is the entry directory
+// (flux-system of a bootstrap) decrypts them; without one, an encrypted
+// Secret there is a problem. Files of the entry's generators are not
+// decrypted.
+func (l *loader) decryptEntry(built [][]renderedObject) {
+	var self map[string]any
+	owner := ""
+	for _, objs := range built {
+		for _, o := range objs {
+			u := unstructured.Unstructured{Object: o.Object}
+			if u.GetKind() != kindKustomization || !strings.HasPrefix(u.GetAPIVersion(), groupKustomize+"/") {
+				continue
+			}
+			p, _, _ := unstructured.NestedString(o.Object, "spec", "path")
+			if c, ok := cleanPath(p); ok && c == l.dir {
+				self, owner = o.Object, "Kustomization/"+u.GetName()
+			}
+		}
+	}
+	for _, objs := range built {
+		for i := range objs {
+			if p := l.decryptObject(&objs[i], decrypts(self), owner, &checkedFS{}); p != nil {
+				l.problem(*p)
+			}
+		}
+	}
+}

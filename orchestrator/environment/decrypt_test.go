@@ -268,3 +268,52 @@ func TestDecryptedSecretIsPrivate(t *testing.T) {
 		t.Errorf("Kustomization secrets rendered %d Secrets, want 2", secrets)
 	}
 }
+
+// TestDecryptEntry: an encrypted Secret in the entry directory is
+// decrypted when the Kustomization that builds the entry directory (a
+// bootstrap's flux-system) has spec.decryption.
+func TestDecryptEntry(t *testing.T) {
+	noAgeKeys(t)
+	key := sopstest.NewAgeKey(t)
+	root := testkit.Copy(t, filepath.Join("testdata", "sops"))
+	if err := os.Rename(filepath.Join(root, "secrets", "credentials.yaml"), filepath.Join(root, "clusters", "dev", "credentials.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	testkit.EditFile(t, root, "secrets/kustomization.yaml", "resources:\n  - credentials.yaml\n", "resources: []\n")
+	testkit.WriteFile(t, filepath.Join(root, "clusters", "dev", "flux-system.yaml"), `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata:
+  name: flux-system
+  namespace: flux-system
+spec:
+  interval: 10m
+  path: ./clusters/dev
+  prune: true
+  sourceRef:
+    kind: GitRepository
+    name: flux-system
+  decryption:
+    provider: sops
+`)
+	sopstest.EncryptFile(t, filepath.Join(root, "clusters", "dev", "credentials.yaml"), sopstest.Recipients{Age: []string{key.Recipient}}, sopstest.KubernetesRegex)
+	for _, f := range []string{"app.env", "token", "settings.env"} {
+		sopstest.EncryptFile(t, filepath.Join(root, "secrets", f), sopstest.Recipients{Age: []string{key.Recipient}}, "")
+	}
+	l, ps := loadKeys(t, root, key.WriteKeyFile(t, filepath.Join(t.TempDir(), "age.agekey")))
+	if len(ps) > 0 {
+		t.Fatalf("Load(clusters/dev) problems:\n%v", ps)
+	}
+	if creds := l.secret("", "credentials"); creds == nil || !creds.Private || creds.Data["api_token"] != "token-from-credentials" {
+		t.Errorf("Secret credentials = %+v, want it decrypted and private", creds)
+	}
+	testkit.EditFile(t, root, "clusters/dev/flux-system.yaml", "  decryption:\n    provider: sops\n", "")
+	_, ps = loadKeys(t, root, key.WriteKeyFile(t, filepath.Join(t.TempDir(), "age.agekey")))
+	want := diag.Problems{{
+		File: "clusters/dev/credentials.yaml", Object: "Secret/credentials",
+		Message: "Secret/credentials is SOPS-encrypted, and Kustomization/flux-system has no spec.decryption: Flux refuses to apply it (configuring decryption is required)",
+		Fix:     "add spec.decryption: {provider: sops} to Kustomization/flux-system, or store Secret/credentials unencrypted",
+	}}
+	if diff := cmp.Diff(want, ps); diff != "" {
+		t.Errorf("Load(clusters/dev) without decryption on flux-system: problems mismatch (-want +got):\n%s", diff)
+	}
+}

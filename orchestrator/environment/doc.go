@@ -23,9 +23,10 @@
 // sops, after the kustomize build and before substitution, together with
 // the files its secretGenerators read (not its configMapGenerators'). A
 // decrypted Secret is marked private. An encrypted Secret that is not
-// decrypted (no spec.decryption, the decrypt: disabled annotation, the
-// entry directory) is a problem, as kustomize-controller refuses to apply
-// it; so is a value no key opens, naming the keys it was encrypted for.
+// decrypted (no spec.decryption, the decrypt: disabled annotation) is a
+// problem, as kustomize-controller refuses to apply it; so is a value no
+// key opens, naming the keys it was encrypted for. The entry directory's
+// objects are decrypted as the Kustomization whose spec.path it is says.
 //
 // strata's own settings (state backend, contract store, runner limit,
 // provider mirror, IAM allow-list, state directory) are keys of the init

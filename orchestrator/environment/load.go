@@ -248,8 +248,8 @@ func (l *loader) readEntry() ([]*kustomization, error) {
 	if err != nil {
 		return nil, err
 	}
-	var queue []*kustomization
-	for _, u := range units {
+	built := make([][]renderedObject, len(units))
+	for i, u := range units {
 		if err := l.ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -258,8 +258,13 @@ func (l *loader) readEntry() ([]*kustomization, error) {
 			l.problem(*p)
 			continue
 		}
-		l.rendered[""] = append(l.rendered[""], objs...)
-		queue = append(queue, l.register(u.group, objs)...)
+		built[i] = objs
+	}
+	l.decryptEntry(built)
+	var queue []*kustomization
+	for i, u := range units {
+		l.rendered[""] = append(l.rendered[""], built[i]...)
+		queue = append(queue, l.register(u.group, built[i])...)
 	}
 	return queue, nil
 }

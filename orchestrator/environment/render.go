@@ -59,7 +59,12 @@ type renderedObject struct {
 // files, when set, replaces the generated kustomization's resources (the
 // entry directory's top-level files). Nothing is written to the
 // repository: the generated kustomization file lives in memory only.
+//
+// The objects of a Kustomization's build are decrypted as its
+// spec.decryption says (see decryptObject); those of the entry directory
+// are left to readEntry, which finds the Kustomization that builds it.
 func (l *loader) build(dir string, flux map[string]any, files []string, owner string) ([]renderedObject, *diag.Problem) {
+	entry := flux == nil
 	abs := l.abs(dir)
 	disk, err := fluxfs.MakeFsOnDiskSecure(l.root)
 	if err != nil {
@@ -133,8 +138,10 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 			return nil, &diag.Problem{File: file, Object: owner, Message: fmt.Sprintf("kustomize build of %s: %v", dir, err), Fix: "correct the object in " + file}
 		}
 		ro := renderedObject{File: file, Object: m, res: r, generated: generated}
-		if p := l.decryptObject(&ro, decrypt, owner, fsys); p != nil {
-			l.problem(*p)
+		if !entry {
+			if p := l.decryptObject(&ro, decrypt, owner, fsys); p != nil {
+				l.problem(*p)
+			}
 		}
 		out = append(out, ro)
 	}
