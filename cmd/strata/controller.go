@@ -17,6 +17,7 @@ import (
 func newControllerCommand(g *globals) *cobra.Command {
 	f := &runFlags{}
 	lf := &leaderFlags{}
+	rf := &runnerFlags{}
 	var namespaces []string
 	var interval time.Duration
 	cmd := &cobra.Command{
@@ -61,6 +62,9 @@ holds the Lease reconciles.`,
 			if err := lf.check(cmd); err != nil {
 				return err
 			}
+			if err := rf.check(); err != nil {
+				return err
+			}
 			bin, err := tofu.Find(f.tofu)
 			if err != nil {
 				return err
@@ -70,11 +74,16 @@ holds the Lease reconciles.`,
 				return fmt.Errorf("controller: %w", err)
 			}
 			log := g.logger()
+			executor, err := rf.executor(lf.kubeconfig, f.maxRunners, log)
+			if err != nil {
+				return err
+			}
 			ctrl := controller.New(controller.Config{
 				Cluster:    client,
 				Namespaces: namespaces,
 				Interval:   interval,
 				Logger:     log,
+				Executor:   executor,
 				Options: orchestrator.Options{
 					Tofu:               bin,
 					StateDir:           g.stateDir,
@@ -107,6 +116,7 @@ holds the Lease reconciles.`,
 	}
 	f.register(cmd)
 	lf.registerDefault(cmd, true)
+	rf.register(cmd)
 	cmd.Flags().StringArrayVar(&namespaces, "namespace", nil, "namespace whose Terraform objects to reconcile (repeat for more)")
 	cmd.Flags().DurationVar(&interval, "interval", controller.DefaultInterval, "how often every namespace is reconciled when nothing in it changed")
 	return cmd

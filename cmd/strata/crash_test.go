@@ -49,7 +49,7 @@ func buildStrata(t *testing.T) string {
 		t.Skip("runs the strata binary against real tofu; skipped with -short")
 	}
 	bin := filepath.Join(t.TempDir(), "strata")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	out, err := exec.Command("go", "build", "-tags", buildTags, "-o", bin, ".").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go build = %v\n%s", err, out)
 	}

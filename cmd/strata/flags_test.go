@@ -35,6 +35,8 @@ func TestInvalidFlagValues(t *testing.T) {
 		{"negative history limit", []string{"history", env, "--limit", "-1"}, "--limit is -1: it must be 0"},
 		{"missing age key file", []string{"validate", env, "--sops-age-key-file", filepath.Join(root, "missing.agekey")}, "--sops-age-key-file: read age key file " + filepath.Join(root, "missing.agekey")},
 		{"not an age key file", []string{"plan", env, "--sops-age-key-file", filepath.Join(env, "init.yaml")}, "init.yaml: failed to parse and add to age identities"},
+		{"unknown runners", []string{"controller", "--namespace", "infra", "--runners", "pods"}, `--runners is "pods": it must be jobs or in-process`},
+		{"unknown pull policy", []string{"controller", "--namespace", "infra", "--runner-image-pull-policy", "Sometimes"}, `--runner-image-pull-policy is "Sometimes"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

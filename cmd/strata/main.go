@@ -16,6 +16,16 @@ func main() {
 // run executes the command line and returns the exit code: 0 on success,
 // 1 when a stack failed or validation found problems, 2 on a usage error.
 func run() int {
+	stopProfile, err := startProfile()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "strata: "+err.Error())
+		return 1
+	}
+	defer func() {
+		if err := stopProfile(); err != nil {
+			fmt.Fprintln(os.Stderr, "strata: "+err.Error())
+		}
+	}()
 	defer func() {
 		if err := writeRusage(); err != nil {
 			fmt.Fprintln(os.Stderr, "strata: "+err.Error())
@@ -26,7 +36,7 @@ func run() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	cmd := newRootCommand(os.Stdout, os.Stderr)
-	err := cmd.ExecuteContext(ctx)
+	err = cmd.ExecuteContext(ctx)
 	if err == nil {
 		return 0
 	}

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
 	"syscall"
 	"time"
 )
@@ -21,6 +24,11 @@ type rusage struct {
 	ChildrenCPUSeconds float64 `json:"childrenCPUSeconds"`
 	// SelfMaxRSSKiB is strata's own peak resident set size.
 	SelfMaxRSSKiB int64 `json:"selfMaxRSSKiB"`
+	// SelfFileRSSKiB is the part of strata's resident set, at exit, that
+	// is pages of files (its own binary, mostly): shared with every other
+	// strata process and reclaimable, unlike its heap. 0 where the system
+	// does not say.
+	SelfFileRSSKiB int64 `json:"selfFileRSSKiB"`
 }
 
 // writeRusage writes strata's resource usage to $STRATA_RUSAGE_FILE, when
@@ -41,6 +49,7 @@ func writeRusage() error {
 		SelfCPUSeconds:     cpu(self),
 		ChildrenCPUSeconds: cpu(children),
 		SelfMaxRSSKiB:      self.Maxrss, // kilobytes on Linux
+		SelfFileRSSKiB:     fileRSS("/proc/self/status"),
 	})
 	if err != nil {
 		return fmt.Errorf("write %s: %w", envRusageFile, err)
@@ -53,4 +62,25 @@ func writeRusage() error {
 
 func cpu(r syscall.Rusage) float64 {
 	return (time.Duration(r.Utime.Nano()) + time.Duration(r.Stime.Nano())).Seconds()
+}
+
+// fileRSS reads the RssFile line of a /proc/<pid>/status file, in KiB; 0
+// when the file or the line is missing.
+func fileRSS(status string) int64 {
+	b, err := os.ReadFile(status)
+	if err != nil {
+		return 0
+	}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		f := bytes.Fields(sc.Bytes())
+		if len(f) == 3 && string(f[0]) == "RssFile:" && string(f[2]) == "kB" {
+			n, err := strconv.ParseInt(string(f[1]), 10, 64)
+			if err != nil {
+				return 0
+			}
+			return n
+		}
+	}
+	return 0
 }

@@ -29,14 +29,48 @@ func TestWriteRusage(t *testing.T) {
 			t.Fatalf("writeRusage() wrote %q: %v", b, err)
 		}
 		// A running test has used some CPU and holds some memory.
+		// A running test has used some CPU and holds some memory, part
+		// of it its binary's pages.
 		if got.SelfCPUSeconds <= 0 || got.SelfMaxRSSKiB <= 0 || got.ChildrenCPUSeconds < 0 {
 			t.Errorf("writeRusage() = %+v, want positive CPU and peak RSS", got)
+		}
+		if got.SelfFileRSSKiB <= 0 || got.SelfFileRSSKiB > got.SelfMaxRSSKiB {
+			t.Errorf("writeRusage() = %+v, want a file RSS above 0 and within the peak RSS", got)
 		}
 	})
 	t.Run("a file that cannot be written is an error", func(t *testing.T) {
 		t.Setenv(envRusageFile, filepath.Join(t.TempDir(), "missing", "rusage.json"))
 		if err := writeRusage(); err == nil {
 			t.Errorf("writeRusage() = nil, want an error")
+		}
+	})
+}
+
+func TestFileRSS(t *testing.T) {
+	tests := []struct {
+		name, status string
+		want         int64
+	}{
+		{name: "the RssFile line", status: "Name:\tstrata\nRssAnon:\t   42180 kB\nRssFile:\t   51236 kB\nRssShmem:\t       0 kB\n", want: 51236},
+		{name: "no RssFile line", status: "Name:\tstrata\nRssAnon:\t   42180 kB\n", want: 0},
+		{name: "not a number", status: "RssFile:\t   many kB\n", want: 0},
+		{name: "another unit", status: "RssFile:\t   5 MB\n", want: 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "status")
+			if err := os.WriteFile(p, []byte(tt.status), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if got := fileRSS(p); got != tt.want {
+				t.Errorf("fileRSS(%q) = %d, want %d", tt.status, got, tt.want)
+			}
+		})
+	}
+	t.Run("a missing file", func(t *testing.T) {
+		p := filepath.Join(t.TempDir(), "missing")
+		if got := fileRSS(p); got != 0 {
+			t.Errorf("fileRSS(%q) = %d, want 0", p, got)
 		}
 	})
 }

@@ -45,7 +45,8 @@ func (c *Cluster) buildImage() (string, error) {
 	}
 	defer os.RemoveAll(dir)
 	strata := filepath.Join(dir, "strata")
-	build := exec.Command("go", "build", "-trimpath", "-o", strata, "./cmd/strata")
+	// The build tags of `make image` (the Makefile's GOTAGS).
+	build := exec.Command("go", "build", "-trimpath", "-tags", "kustomize_disable_go_plugin_support", "-o", strata, "./cmd/strata")
 	build.Dir = root
 	build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH=amd64")
 	if out, err := build.CombinedOutput(); err != nil {

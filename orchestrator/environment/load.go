@@ -263,7 +263,7 @@ func (l *loader) readEntry() ([]*kustomization, error) {
 	l.decryptEntry(built)
 	var queue []*kustomization
 	for i, u := range units {
-		l.rendered[""] = append(l.rendered[""], built[i]...)
+		l.rendered[""] = append(l.rendered[""], dropResources(built[i])...)
 		queue = append(queue, l.register(u.group, built[i])...)
 	}
 	return queue, nil
@@ -516,7 +516,7 @@ func (l *loader) loadKustomization(k *kustomization) []*kustomization {
 			out = append(out, s)
 		}
 	}
-	l.rendered[k.Name()] = out
+	l.rendered[k.Name()] = dropResources(out)
 	ks, _ := l.registerApp(k.Group, out, a)
 	return ks
 }

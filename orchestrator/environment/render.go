@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -15,10 +16,10 @@ import (
 	fluxfs "github.com/fluxcd/pkg/kustomize/filesys"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/kustomize/api/krusty"
-	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/resource"
 	kustypes "sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
+	"sigs.k8s.io/kustomize/kyaml/resid"
 	"sigs.k8s.io/yaml"
 
 	"github.com/strata-iac/strata/orchestrator/diag"
@@ -37,7 +38,8 @@ type renderedObject struct {
 	// removed unless the build asked for it).
 	Object map[string]any
 	// res is kustomize's resource as built, which substitution works on,
-	// as kustomize-controller's does; nil once decryption changed Object.
+	// as kustomize-controller's does; nil once decryption changed Object,
+	// and once substitution is done (see dropResources).
 	res *resource.Resource
 	// Private is set on a Secret that was SOPS-encrypted in the
 	// repository: its values are secrets, and must not be shown.
@@ -100,7 +102,11 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 		fsys.owner = owner
 		fsys.sources = generatorSources(fsys, l.root, abs)
 	}
-	rm, err := krustyBuild(fsys, abs)
+	build := krustyBuild
+	if entry {
+		build = buildInParts
+	}
+	resources, err := build(fsys, abs, kfile)
 	if err != nil {
 		return nil, l.buildProblem(dir, owner, err, before)
 	}
@@ -111,7 +117,7 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 		}
 	}
 	var out []renderedObject
-	for _, r := range rm.Resources() {
+	for _, r := range resources {
 		file := dir
 		generated := false
 		if o, err := r.GetOrigin(); err == nil && o != nil {
@@ -146,6 +152,17 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 		out = append(out, ro)
 	}
 	return out, nil
+}
+
+// dropResources lets go of kustomize's resources of rendered objects once
+// substitution, the only step that reads them, is done: each holds the
+// object's whole YAML node tree, which for a thousand stacks is the
+// larger part of the loader's memory. It returns objs.
+func dropResources(objs []renderedObject) []renderedObject {
+	for i := range objs {
+		objs[i].res = nil
+	}
+	return objs
 }
 
 // reported reports whether a problem of file was recorded since the
@@ -359,8 +376,9 @@ var buildMu sync.Mutex
 // plugins), recovering from a kustomize panic as it does. It does not
 // reset kustomize's global OpenAPI schema before each build, which costs a
 // parse of the whole Kubernetes schema every time: strata's builds never
-// set an openapi schema of their own.
-func krustyBuild(fsys filesys.FileSystem, dir string) (rm resmap.ResMap, err error) {
+// set an openapi schema of their own. kfile, the directory's kustomization
+// file, is not read: kustomize finds it in dir.
+func krustyBuild(fsys *checkedFS, dir, kfile string) (_ []*resource.Resource, err error) {
 	buildMu.Lock()
 	defer buildMu.Unlock()
 	defer func() {
@@ -372,5 +390,62 @@ func krustyBuild(fsys filesys.FileSystem, dir string) (rm resmap.ResMap, err err
 		LoadRestrictions: kustypes.LoadRestrictionsNone,
 		PluginConfig:     kustypes.DisabledPluginConfig(),
 	})
-	return k.Run(fsys, dir)
+	rm, err := k.Run(fsys, dir)
+	if err != nil {
+		return nil, err
+	}
+	return rm.Resources(), nil
+}
+
+// partSize is how many resources one kustomize build of a part of the
+// entry directory lists at most.
+const partSize = 32
+
+// buildInParts builds a directory whose kustomization file (kfile, in
+// memory) only lists resources, partSize resources at a time, and checks
+// that no two parts render the same object, as one build would. It
+// renders the same objects as one build, though not in kustomize's
+// order. kustomize checks every resource it adds against each one added
+// before, which made one build of an entry directory of a thousand
+// Kustomizations take most of a reconcile's time; the parts keep that
+// check linear. A kustomization file that does more than list resources
+// is built whole.
+func buildInParts(fsys *checkedFS, dir, kfile string) ([]*resource.Resource, error) {
+	manifest := fsys.virtual[kfile]
+	var k kustypes.Kustomization
+	if err := yaml.Unmarshal(manifest, &k); err != nil || len(k.Resources) <= partSize {
+		return krustyBuild(fsys, dir, kfile)
+	}
+	rest := k
+	rest.TypeMeta, rest.Resources, rest.BuildMetadata = kustypes.TypeMeta{}, nil, nil
+	if !reflect.DeepEqual(rest, kustypes.Kustomization{}) {
+		return krustyBuild(fsys, dir, kfile)
+	}
+	defer func() { fsys.virtual[kfile] = manifest }()
+	var out []*resource.Resource
+	seen := map[resid.ResId]bool{}
+	for part := range slices.Chunk(k.Resources, partSize) {
+		k.Resources = part
+		b, err := yaml.Marshal(k)
+		if err != nil {
+			return nil, err
+		}
+		fsys.virtual[kfile] = b
+		rs, err := krustyBuild(fsys, dir, kfile)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rs {
+			id := r.CurId()
+			// kustomize's ResId.Equals: the same group, version, kind and
+			// name in the same effective namespace.
+			key := resid.NewResIdWithNamespace(id.Gvk, id.Name, id.EffectiveNamespace())
+			if seen[key] {
+				return nil, fmt.Errorf("may not add resource with an already registered id: %s", id)
+			}
+			seen[key] = true
+			out = append(out, r)
+		}
+	}
+	return out, nil
 }

@@ -33,6 +33,16 @@ type Executor struct {
 	Backend runner.StateBackend
 	// Timeout bounds one run (runner.DefaultTimeout when zero).
 	Timeout time.Duration
+	// History, when set, records each Job's run as the controller's own:
+	// the runner pod's history goes with the pod, and the controller's
+	// skip-unchanged reads this one.
+	History Recorder
+}
+
+// Recorder numbers and records runs (*history.Store).
+type Recorder interface {
+	Begin(ctx context.Context, r history.Run) (history.Run, error)
+	Record(ctx context.Context, r history.Run) error
 }
 
 // Execute runs req as a runner Job, or adopts the Job already running it.
@@ -58,7 +68,7 @@ func (e *Executor) Execute(ctx context.Context, req controller.Request) (control
 		if err := json.Unmarshal(out.Result, &o); err != nil {
 			return controller.Outcome{}, fmt.Errorf("runner job %s/%s: read outcome: %w", req.Namespace, out.Job, err)
 		}
-		return o, nil
+		return e.record(ctx, o)
 	}
 	// No outcome line: the runner died before its end (killed, out of
 	// memory, past its deadline). The run failed; the state may be
@@ -74,6 +84,25 @@ func (e *Executor) Execute(ctx context.Context, req controller.Request) (control
 		Run:     history.Run{Client: req.Client, Env: req.Env, Stack: name, Operation: req.Operation, Result: history.ResultFailed},
 		Message: cause.Error(),
 	}, cause), nil
+}
+
+// record records the Job's run in the controller's history, numbered
+// there; a run the pod did not record (an up-to-date stack) is not.
+func (e *Executor) record(ctx context.Context, o controller.Outcome) (controller.Outcome, error) {
+	run := o.Result.Run
+	if e.History == nil || run.Number == 0 {
+		return o, nil
+	}
+	begun, err := e.History.Begin(ctx, run)
+	if err != nil {
+		return o, err
+	}
+	run.Number = begun.Number
+	if err := e.History.Record(ctx, run); err != nil {
+		return o, err
+	}
+	o.Result.Run = run
+	return o, nil
 }
 
 // request is the runner Job's request: the controller's, with the stack's

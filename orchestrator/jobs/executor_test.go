@@ -1,7 +1,9 @@
 package jobs
 
 import (
+	"context"
 	"encoding/json"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -119,5 +121,34 @@ func TestPodOf(t *testing.T) {
 	}
 	if got := PodOf(v1alpha2.TerraformSpec{}); got.KeepAfterRun || got.GracePeriod != nil {
 		t.Errorf("PodOf(empty spec) = %+v, want the defaults: cleaned up, the default grace", got)
+	}
+}
+
+// TestExecutorRecords records a Job's run in the controller's history,
+// numbered there: the pod's own history went with the pod.
+func TestExecutorRecords(t *testing.T) {
+	ctx := context.Background()
+	h, err := history.Open(ctx, filepath.Join(t.TempDir(), "history.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	e := &Executor{History: h}
+	for want := 1; want <= 2; want++ {
+		o := controller.NewOutcome(runner.Result{Stack: "network", Run: history.Run{
+			Number: 1, Client: "acme", Env: "dev", Stack: "network", Operation: history.OperationApply, Result: history.ResultApplied, Inputs: map[string]string{"cidr": "h1"},
+		}}, nil)
+		got, err := e.record(ctx, o)
+		if err != nil || got.Result.Run.Number != want {
+			t.Fatalf("record(run %d) = #%d, %v, want #%d", want, got.Result.Run.Number, err, want)
+		}
+	}
+	last, ok, err := h.LastGood(ctx, "acme", "dev", "network")
+	if err != nil || !ok || last.Number != 2 || last.Result != history.ResultApplied || last.Inputs["cidr"] != "h1" {
+		t.Errorf("LastGood(network) = %+v, %v, %v, want run #2 applied with the pod's inputs", last, ok, err)
+	}
+	// An up-to-date stack's outcome has no run: nothing is recorded.
+	if got, err := e.record(ctx, controller.NewOutcome(runner.Result{Stack: "network"}, nil)); err != nil || got.Result.Run.Number != 0 {
+		t.Errorf("record(no run) = #%d, %v, want nothing recorded", got.Result.Run.Number, err)
 	}
 }

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"sync"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 )
@@ -43,7 +45,9 @@ type Config struct {
 	// Kubeconfig is the kubeconfig file to reach the cluster with; empty
 	// uses $KUBECONFIG, else the in-cluster configuration.
 	Kubeconfig string
-	// Image is strata's image, which runs `strata runner`.
+	// Image is strata's image, which runs `strata runner`; when empty, the
+	// image of the pod strata runs in (named by $POD_NAMESPACE and
+	// $POD_NAME, as the manifests set them).
 	Image string
 	// ImagePullPolicy is the container's pull policy (Kubernetes' default
 	// when empty).
@@ -145,9 +149,6 @@ type Launcher struct {
 
 // New returns a Launcher reaching the cluster through cfg.Kubeconfig.
 func New(cfg Config) (*Launcher, error) {
-	if cfg.Image == "" {
-		return nil, errors.New("runner jobs: no image: set strata's image (--runner-image)")
-	}
 	rules := clientcmd.NewDefaultClientConfigLoadingRules()
 	rules.ExplicitPath = cfg.Kubeconfig
 	rc, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{}).ClientConfig()
@@ -161,7 +162,27 @@ func New(cfg Config) (*Launcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("runner jobs: kubernetes client: %w", err)
 	}
+	if cfg.Image == "" {
+		if cfg.Image, err = ownImage(cs); err != nil {
+			return nil, err
+		}
+	}
 	return newLauncher(cfg, cs), nil
+}
+
+// ownImage is the image of the pod this process runs in.
+func ownImage(cs kubernetes.Interface) (string, error) {
+	ns, name := os.Getenv("POD_NAMESPACE"), os.Getenv("POD_NAME")
+	if ns == "" || name == "" {
+		return "", errors.New("runner jobs: no image: give strata's image (--runner-image), or run strata in a pod with $POD_NAMESPACE and $POD_NAME set")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	pod, err := cs.CoreV1().Pods(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return "", fmt.Errorf("runner jobs: read this pod's image: %w", err)
+	}
+	return pod.Spec.Containers[0].Image, nil
 }
 
 func newLauncher(cfg Config, cs kubernetes.Interface) *Launcher {

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/spf13/cobra"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/strata-iac/strata/orchestrator/controller"
+	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/jobs"
+	"github.com/strata-iac/strata/orchestrator/runner"
+)
+
+// Where strata controller runs tofu.
+const (
+	runnersJobs      = "jobs"
+	runnersInProcess = "in-process"
+)
+
+// runnerFlags choose where strata controller's runs go.
+type runnerFlags struct {
+	runners, image, pullPolicy, apiServer string
+}
+
+func (f *runnerFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.runners, "runners", "",
+		"where each run goes: jobs (a Kubernetes Job running strata runner; the default inside a cluster) or in-process (tofu in this process; the default outside one)")
+	cmd.Flags().StringVar(&f.image, "runner-image", "", "strata's image, which runner Jobs run (default: the image of the pod strata runs in)")
+	cmd.Flags().StringVar(&f.pullPolicy, "runner-image-pull-policy", "", "the runner container's imagePullPolicy: Always, IfNotPresent or Never (default: Kubernetes')")
+	cmd.Flags().StringVar(&f.apiServer, "runner-api-server", "",
+		"HOST:PORT of the API server for runner pods, which then run on the node's network: for a cluster without a Service proxy (default: the kubernetes Service)")
+}
+
+// check refuses a value out of range, and decides the default.
+func (f *runnerFlags) check() error {
+	switch f.runners {
+	case "":
+		f.runners = runnersInProcess
+		if os.Getenv("KUBERNETES_SERVICE_HOST") != "" {
+			f.runners = runnersJobs
+		}
+	case runnersJobs, runnersInProcess:
+	default:
+		return usageError("--runners is %q: it must be jobs or in-process", f.runners)
+	}
+	switch f.pullPolicy {
+	case "", "Always", "IfNotPresent", "Never":
+	default:
+		return usageError("--runner-image-pull-policy is %q: it must be Always, IfNotPresent or Never", f.pullPolicy)
+	}
+	return nil
+}
+
+// executor makes the controller's executor of runs: nil (in process), or
+// runner Jobs, at most maxRunners in flight across the cluster.
+func (f *runnerFlags) executor(kubeconfig string, maxRunners int, log *slog.Logger) (func(runner.Config) controller.Executor, error) {
+	if f.runners != runnersJobs {
+		return nil, nil
+	}
+	l, err := jobs.New(jobs.Config{
+		Kubeconfig:      kubeconfig,
+		Image:           f.image,
+		ImagePullPolicy: corev1.PullPolicy(f.pullPolicy),
+		MaxRunners:      maxRunners,
+		APIServer:       f.apiServer,
+		Logger:          log,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("controller: %w", err)
+	}
+	return func(cfg runner.Config) controller.Executor {
+		var h jobs.Recorder
+		if cfg.History != nil {
+			h = cfg.History
+		}
+		return &jobs.Executor{
+			Launcher: l,
+			Settings: environment.Settings{
+				Contracts:      environment.ContractSettings{Store: environment.ContractsLocal, Prefix: cfg.ContractPrefix},
+				DriftInterval:  cfg.DriftInterval,
+				ProviderMirror: cfg.ProviderMirror,
+			},
+			Timeout: cfg.Timeout,
+			History: h,
+		}
+	}, nil
+}
