@@ -23,7 +23,7 @@ K8S_TEST_PKGS = $(sort $(patsubst ./%/,./%,$(dir $(shell grep -rl --include='*_t
 
 export STRATA_TOFU := $(TOFU)
 
-.PHONY: all build tofu test-deps demo test test-unit vet fuzz soak bench screenshots clean image crd k8s test-k8s help
+.PHONY: all build tofu source-controller test-deps demo test test-unit vet fuzz soak bench screenshots clean image crd k8s test-k8s help
 
 all: build
 
@@ -70,6 +70,7 @@ fuzz:
 	$(GO) test ./orchestrator/tofu/ -run '^$$' -fuzz '^FuzzParseVersion$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/tofu/ -run '^$$' -fuzz '^FuzzDecodeEvent$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/statefile/ -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/tcdata/ -run '^$$' -fuzz '^FuzzValues$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/statefile/ -run '^$$' -fuzz '^FuzzParseS3Backend$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/jobs/ -run '^$$' -fuzz '^FuzzParseRecord$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./policy/ -run '^$$' -fuzz '^FuzzPlanID$$' -fuzztime $(FUZZTIME)
@@ -101,6 +102,11 @@ crd:
 	$(GO) run $(CONTROLLER_GEN) object paths=./orchestrator/kube/api/...
 	$(GO) run $(CONTROLLER_GEN) crd paths=./orchestrator/kube/api/... output:crd:dir=flux-apps/strata/crd
 
+## source-controller: build Flux's source-controller from its Go module into bin/source-controller,
+## its CRDs beside it (skipped when already built); the cluster tests run it outside the cluster
+source-controller:
+	@./.ci/build-source-controller.sh $(BIN)/source-controller
+
 ## k8s: build (once, cached in $$STRATA_K8S_DIR, default ~/.cache/strata/k8s) a real single-node
 ## Kubernetes for the cluster-mode tests: etcd, kube-apiserver, controller-manager, scheduler,
 ## containerd and a kubelet that runs pods
@@ -108,9 +114,9 @@ k8s:
 	@./.ci/k8s/setup.sh
 
 ## test-k8s: the cluster-mode tests (build tag k8s) against that cluster, started and stopped here
-test-k8s: tofu k8s
+test-k8s: tofu source-controller k8s
 	@./.ci/k8s/start.sh
-	STRATA_K8S_DIR=$${STRATA_K8S_DIR:-$$HOME/.cache/strata/k8s} $(GO) test -race -count=1 -tags k8s -run 'InCluster' $(K8S_TEST_PKGS) ; \
+	STRATA_K8S_DIR=$${STRATA_K8S_DIR:-$$HOME/.cache/strata/k8s} STRATA_SOURCE_CONTROLLER=$(BIN)/source-controller $(GO) test -race -count=1 -tags k8s -run 'InCluster' $(K8S_TEST_PKGS) ; \
 	  rc=$$?; ./.ci/k8s/stop.sh --wipe; exit $$rc
 
 ## screenshots: drive chromium through the web view of a real reconcile of the

@@ -15,8 +15,9 @@ const (
 
 // Build makes the document a stack publishes from its outputs.
 //
-// When only is not empty just those outputs are published; naming an
-// output the stack does not have is an error. An output named "public"
+// When only is not empty just those outputs are published, an entry
+// "old:new" under the name new; naming an output the stack does not have
+// is an error. An output named "public"
 // whose value is an object becomes Public, and one named "private" whose
 // value is an object becomes Private; a sensitive "public" output is an
 // error. Every other output goes by its sensitivity: sensitive outputs to
@@ -78,20 +79,25 @@ func Build(stack, version string, outputs map[string]Output, only []string, now 
 }
 
 // selectOutputs returns the outputs named in only, or all when only is
-// empty.
+// empty. An entry "old:new" publishes output old as new, as the Tofu
+// Controller's writeOutputsToSecret.outputs renames it.
 func selectOutputs(outputs map[string]Output, only []string) (map[string]Output, error) {
 	if len(only) == 0 {
 		return outputs, nil
 	}
 	selected := make(map[string]Output, len(only))
 	var missing []string
-	for _, name := range only {
+	for _, entry := range only {
+		name, as, renamed := strings.Cut(entry, ":")
+		if !renamed {
+			as = name
+		}
 		out, ok := outputs[name]
 		if !ok {
 			missing = append(missing, fmt.Sprintf("%q", name))
 			continue
 		}
-		selected[name] = out
+		selected[as] = out
 	}
 	if len(missing) > 0 {
 		slices.Sort(missing)

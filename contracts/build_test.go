@@ -37,6 +37,17 @@ func TestBuild(t *testing.T) {
 			wantPrivate: obj("password", "hunter2", "db", obj("endpoint", "db.internal", "port", 5432.0)),
 		},
 		{
+			name: "renamed, as writeOutputsToSecret.outputs old:new",
+			outputs: map[string]Output{
+				"vpc_id":   {Value: "vpc-1"},
+				"password": {Value: "hunter2", Sensitive: true},
+				"other":    {Value: "x"},
+			},
+			only:        []string{"vpc_id:network_id", "password:db_password"},
+			wantPublic:  obj("network_id", "vpc-1"),
+			wantPrivate: obj("db_password", "hunter2"),
+		},
+		{
 			name:        "no outputs",
 			outputs:     nil,
 			wantPublic:  obj(),

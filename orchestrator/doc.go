@@ -23,6 +23,12 @@
 //     stack it did not run, why not: skipped, waiting or failed), and
 //     which stacks will re-plan because of another's plan.
 //
+// ReconcileEnvironment runs the same steps from step 2 on an environment
+// already loaded: what strata controller builds from a namespace.
+// Options.Runs hands each stack's run to something other than an
+// in-process runner (the controller's executor), and Options.Removable
+// limits which stacks that left the environment are destroyed.
+//
 // Approve records the approval of a held plan, for the CLI and the API
 // alike, without opening the history. Read-only commands open the stores
 // with OpenStoresReadOnly, which never waits for a running reconcile.

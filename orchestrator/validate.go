@@ -65,9 +65,9 @@ func Nodes(env *environment.Environment) []graph.Node {
 		for _, d := range s.DependsOn {
 			n.Deps = append(n.Deps, graph.Edge{To: d, Why: "dependsOn"})
 		}
-		for _, in := range s.Consumes {
-			if p := env.Producer(in.Contract); p != nil {
-				n.Deps = append(n.Deps, graph.Edge{To: p.Name, Why: fmt.Sprintf("reads contract %s", in.Contract)})
+		for _, c := range s.ContractsRead() {
+			if p := env.Producer(c); p != nil {
+				n.Deps = append(n.Deps, graph.Edge{To: p.Name, Why: fmt.Sprintf("reads contract %s", c)})
 			}
 		}
 		for _, m := range s.ConsumesMatching {

@@ -172,3 +172,49 @@ func TestSensitiveSentinelNeverLeaks(t *testing.T) {
 		t.Errorf("parameter /configuration/base type = %s, want SecureString", typ)
 	}
 }
+
+// TestSentinelNeverLeaksThroughDataPassing follows the sentinels of
+// testdata/datapass (a writer's sensitive output, read through varsFrom,
+// and a Secret of the repository, read through varsFrom) through an
+// apply, a plan review, status, history and versions: they reach the
+// readers' var files, and no output of strata.
+func TestSentinelNeverLeaksThroughDataPassing(t *testing.T) {
+	root := testkit.Copy(t, filepath.Join("..", "..", "orchestrator", "testdata", "datapass"))
+	env := filepath.Join(root, "environments", "acme", "dev")
+	state := t.TempDir()
+	var seen strings.Builder
+	for _, args := range [][]string{
+		{"validate", env, "-v"},
+		{"apply", env, "--tofu", tofutest.Binary(t)},
+		{"apply", env, "--tofu", tofutest.Binary(t), "-o", "json"},
+		{"plan", env, "--tofu", tofutest.Binary(t), "--drift-interval", "0", "-o", "markdown"},
+		{"plan", env, "--tofu", tofutest.Binary(t), "--drift-interval", "0", "-o", "json"},
+		{"status", env},
+		{"status", env, "-o", "json"},
+		{"history", env, "-o", "json"},
+		{"versions", env, "-o", "json"},
+		{"contracts", "consumers", env, "network-outputs", "-o", "json"},
+	} {
+		out, errOut, code := strata(t, append(args, "--state-dir", state)...)
+		if code != 0 {
+			t.Fatalf("strata %q exit code = %d:\n%s\n%s", args, code, out, errOut)
+		}
+		seen.WriteString(out + errOut)
+	}
+	if strings.Contains(seen.String(), "SENTINEL") {
+		t.Errorf("a sentinel appears in strata's output:\n%s", seen.String())
+	}
+	files, _ := filepath.Glob(filepath.Join(state, "work", "acme", "dev", "varsfrom", "strata.tfvars.json"))
+	if len(files) != 1 {
+		t.Fatalf("var file of varsfrom: %v, want one", files)
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"SENTINEL-network-token", "SENTINEL-repository-password"} {
+		if !strings.Contains(string(b), s) {
+			t.Errorf("var file of varsfrom lacks %s: the sentinel did not travel", s)
+		}
+	}
+}

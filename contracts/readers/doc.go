@@ -5,7 +5,7 @@
 // one variable carries contract data: the whole document
 // (readInputsFromSecrets: var.network.public.subnet_ids), a map of a
 // contract's keys (var.network.subnet_ids), one key's value (a varsKeys
-// entry: var.subnet_ids), or a map of documents by contract name
+// entry: var.subnet_ids; AnyVar: every variable, by the key of its name), or a map of documents by contract name
 // (strata.dev/read-contracts: var.values["network"].public.vpc_id).
 //
 // Find parses the stack's .tf files with hashicorp/hcl/v2 and turns every

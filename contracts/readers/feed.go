@@ -20,6 +20,11 @@ const (
 	DocumentSet
 )
 
+// AnyVar, as a Value feed's Var, feeds every variable with the key of its
+// own name, as a varsFrom entry without varsKeys does: var.vpc_id reads
+// key vpc_id.
+const AnyVar = "*"
+
 // Feed is one variable of a consumer fed with contract data.
 type Feed struct {
 	// Var is the OpenTofu variable.

@@ -107,7 +107,10 @@ func (w *walker) reference(t *hclsyntax.ScopeTraversalExpr) {
 	}
 	fd, ok := w.feeds[attr.Name]
 	if !ok {
-		return
+		if fd, ok = w.feeds[AnyVar]; !ok {
+			return
+		}
+		fd.Var, fd.Key = attr.Name, attr.Name
 	}
 	steps, _ := traversalSteps(tr[2:])
 	steps = append(steps, w.beyond(t)...)

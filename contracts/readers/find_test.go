@@ -61,6 +61,21 @@ func TestFind(t *testing.T) {
 			},
 		},
 		{
+			// A varsFrom without varsKeys: every variable not fed
+			// otherwise reads the key of its own name.
+			dir: "keys",
+			feeds: []Feed{
+				{Var: AnyVar, Shape: Value, Contract: "outputs"},
+				{Var: "network", Shape: Keys, Contract: "network"},
+			},
+			want: []Read{
+				{Var: "network", Contract: "network", Pos: Pos{"stack/main.tf", 5, 26}},
+				{Var: "network", Contract: "network", Key: "vpc_id", Pos: Pos{"stack/main.tf", 3, 15}},
+				{Var: "name", Contract: "outputs", Key: "name", Pos: Pos{"stack/main.tf", 6, 15}},
+				{Var: "subnet_ids", Contract: "outputs", Key: "subnet_ids", Pos: Pos{"stack/main.tf", 4, 15}},
+			},
+		},
+		{
 			// try() and can() cope with a missing key.
 			dir:   "optional",
 			feeds: []Feed{{Var: "network", Contract: "network"}},

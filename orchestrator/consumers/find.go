@@ -54,6 +54,7 @@ func Find(env *environment.Environment, dirs Dirs) Index {
 		} else {
 			reads, err = readers.Find(dir, display(env, s, dir), feeds)
 		}
+		reads = append(reads, valuesReads(s)...)
 		for _, c := range contractsOf(feeds) {
 			r := Reader{Stack: s.Name, Reads: []readers.Read{}}
 			if err != nil {

@@ -127,3 +127,50 @@ func TestFindWithoutCode(t *testing.T) {
 }
 
 var cmpIgnoreReads = cmp.FilterPath(func(p cmp.Path) bool { return p.Last().String() == ".Reads" }, cmp.Ignore())
+
+// The Tofu Controller's ways of reading another stack's Secret are reads
+// too: varsKeys and valueFrom keys through the variables they feed, and
+// the keys a values template names, at the Terraform object's file.
+func TestFindDataPassing(t *testing.T) {
+	dir := filepath.Join(testkit.Copy(t, "../testdata/datapass"), "environments", "acme", "dev")
+	env, err := environment.Load(context.Background(), dir)
+	if err != nil {
+		t.Fatalf("Load(%q): %v", dir, err)
+	}
+	var got []string
+	for _, r := range Find(env, codeDirs(env)).Readers("network-outputs") {
+		if r.Err != "" {
+			t.Errorf("Find(%q): reader %s: %s", dir, r.Stack, r.Err)
+		}
+		for _, rd := range r.Reads {
+			got = append(got, fmt.Sprintf("%s %s %s %s", r.Stack, rd.Var, rd.What(), rd.Pos))
+		}
+	}
+	const (
+		valuefrom = "flux-apps/consumers/valuefrom/main.tf"
+		varsfrom  = "flux-apps/consumers/varsfrom/main.tf"
+		values    = "flux-apps/consumers/values.yaml"
+	)
+	want := []string{
+		"valuefrom maybe network-outputs.*.not-an-output " + valuefrom + ":43",
+		"valuefrom size network-outputs.*.count " + valuefrom + ":31",
+		"valuefrom vpc network-outputs.*.network_id " + valuefrom + ":23",
+		"valuefrom vpc network-outputs.*.network_id " + valuefrom + ":27",
+		"values values network-outputs.*.count " + values + ":0",
+		"values values network-outputs.*.network_id " + values + ":0",
+		"values values network-outputs.*.subnets " + values + ":0",
+		"values values network-outputs.*.tags " + values + ":0",
+		"varsfrom enabled network-outputs.*.enabled " + varsfrom + ":68",
+		"varsfrom instance_count network-outputs.*.count " + varsfrom + ":48",
+		"varsfrom instance_count network-outputs.*.count " + varsfrom + ":56",
+		"varsfrom network_id network-outputs.*.network_id " + varsfrom + ":48",
+		"varsfrom network_id network-outputs.*.network_id " + varsfrom + ":52",
+		"varsfrom subnets network-outputs.*.subnets " + varsfrom + ":64",
+		"varsfrom tags network-outputs.*.tags " + varsfrom + ":60",
+		"varsfrom token network-outputs.*.token " + varsfrom + ":88",
+	}
+	slices.Sort(got)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Find(%q).Readers(network-outputs) mismatch (-want +got):\n%s", dir, diff)
+	}
+}

@@ -2,11 +2,37 @@
 // driven by the Tofu Controller's Terraform objects in a cluster instead of
 // a checkout.
 //
+// Each watched namespace is one environment. Controller.Run reconciles a
+// namespace when it starts, whenever one of its Terraform objects or Flux
+// sources changes (Cluster.Watch), and every Interval. Reconcile is a list
+// of steps, each a small function:
+//
+//  1. list: the namespace's Terraform objects and what its environment is
+//     built from (sources, ConfigMaps, Secrets); an object being deleted
+//     is left out, as a stack removed from a repository is;
+//  2. addFinalizers: the Tofu Controller's finalizer on every object;
+//  3. load: environment.LoadNamespace, with the loader's rules, and the
+//     graph; problems mark the objects they name not ready, and stop;
+//  4. approve: an object whose spec.approvePlan names its pending plan
+//     approves it through orchestrator.ApproveEnvironment, as strata
+//     approve does;
+//  5. run: orchestrator.ReconcileEnvironment, the same code path as strata
+//     apply; only the objects deleted with destroyResourcesOnDeletion have
+//     their resources destroyed (Options.Removable), through policy;
+//  6. writeOutputs: writeOutputsToSecret Secrets from the stacks' contract
+//     documents;
+//  7. writeStatus: each object's status, as the Tofu Controller writes it
+//     for the same outcome (applyReport), and an Event when Ready changes;
+//  8. removeFinalizers: a deleted object goes once nothing of it is left
+//     to destroy, or at once when it keeps its resources.
+//
 // A run of one stack is a Request, handed to an Executor, which reports
 // an Outcome. Both are plain data that encode to JSON, so that a runner Job
 // can carry a request to `strata runner` and report its outcome back
-// (package jobs). InProcess is the executor that runs the request with
-// package runner in this process: outside a cluster, inside a runner pod,
-// and in tests. Whatever executes it, a run is the same code path as
-// `strata apply`: the orchestrator hands it over through Options.Runs.
+// (package jobs). InProcess runs the request with package runner in this
+// process: outside a cluster, inside a runner pod, and in tests. A stack
+// that skip-unchanged finds up to date never reaches the executor
+// (runner.UpToDate): a pass with nothing changed starts no tofu process and
+// no Job. The Kubernetes API is reached through Cluster, which package kube
+// implements.
 package controller

@@ -40,4 +40,10 @@
 // climb out of or nest inside the state directory. CheckIdentity
 // (identity.go) refuses an environment whose clientId and environment
 // another environment of the repository also names.
+//
+// LoadNamespace (cluster.go) builds the environment of one namespace of a
+// cluster for strata controller with the same rules: the namespace's
+// Terraform objects, ConfigMaps and Secrets as if one Kustomization had
+// applied them, each stack's code the artifact source-controller made of
+// its spec.sourceRef (Source.Artifact).
 package environment

@@ -25,6 +25,8 @@ var fidelityRepos = []struct {
 	stacks         []string
 	// vars are the variables of one stack, as rendered.
 	vars map[string]map[string]any
+	// values are the spec.values templates of the stacks that have one.
+	values map[string]string
 	// encrypted are the Secrets the test encrypts with sops before it
 	// loads the repository.
 	encrypted []string
@@ -36,8 +38,10 @@ var fidelityRepos = []struct {
 	},
 	{
 		name: "bootstrap", entry: "clusters/dev",
-		kustomizations: []string{"flux-system", "infrastructure", "secrets"}, stacks: []string{"app", "network"},
-		vars:      map[string]map[string]any{"network": {"region": "eu-west-1", "cidr": "10.20.0.0/16"}, "app": {"environment": "dev", "api_token": "token-from-sops"}},
+		kustomizations: []string{"flux-system", "infrastructure", "secrets"}, stacks: []string{"app", "dns", "edge", "network"},
+		vars: map[string]map[string]any{"network": {"region": "eu-west-1", "cidr": "10.20.0.0/16"}, "app": {"environment": "dev", "api_token": "token-from-sops"}, "dns": nil, "edge": {"environment": "dev"}},
+		// Flux's $${ escape leaves the Tofu Controller's template.
+		values:    map[string]string{"dns": `{"cidr":"${{ .net.cidr }}","vpc":"${{ .net.vpc_id }}","zone":"dev.example"}`},
 		encrypted: []string{"secrets/dev/credentials.yaml"},
 	},
 	{
@@ -168,9 +172,19 @@ func TestFidelityRepositories(t *testing.T) {
 				names = append(names, k.Name())
 			}
 			vars := map[string]map[string]any{}
+			var values map[string]string
 			for _, s := range l.env.Stacks {
 				stacks = append(stacks, s.Name)
 				vars[s.Name] = s.Vars
+				if s.Values != "" {
+					if values == nil {
+						values = map[string]string{}
+					}
+					values[s.Name] = s.Values
+				}
+			}
+			if diff := cmp.Diff(repo.values, values); diff != "" {
+				t.Errorf("Load(%s) stack values mismatch (-want +got):\n%s", repo.entry, diff)
 			}
 			if diff := cmp.Diff(repo.vars, vars); diff != "" {
 				t.Errorf("Load(%s) stack variables mismatch (-want +got):\n%s", repo.entry, diff)

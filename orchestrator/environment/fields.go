@@ -2,7 +2,6 @@ package environment
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/strata-iac/strata/orchestrator/diag"
 )
@@ -98,17 +97,12 @@ var terraformFields = map[string]fieldRule{
 		}
 		return "spec.workspace other than default is not supported yet"
 	},
-	"vars": func(v any) string {
-		list, _ := v.([]any)
-		for _, e := range list {
-			if m, ok := e.(map[string]any); ok && !isZero(m["valueFrom"]) {
-				return "spec.vars[].valueFrom is not supported yet: use spec.varsFrom with a ConfigMap, or spec.readInputsFromSecrets for another stack's outputs"
-			}
-		}
-		return ""
-	},
+	// vars: value and valueFrom (secretKeyRef, configMapKeyRef) are
+	// honoured; a valueFrom that reads nothing is refused where the
+	// stack is built.
+	"vars":                  honoured,
 	"varsFrom":              honoured,
-	"values":                refused("spec.values is not supported yet: pass the values as spec.vars"),
+	"values":                honoured,
 	"fileMappings":          refused("spec.fileMappings is not supported yet"),
 	"interval":              honoured,
 	"retryInterval":         honoured,
@@ -121,15 +115,9 @@ var terraformFields = map[string]fieldRule{
 		"name":        honoured,
 		"labels":      honoured,
 		"annotations": honoured,
-		"outputs": func(v any) string {
-			list, _ := v.([]any)
-			for _, e := range list {
-				if s, _ := e.(string); strings.Contains(s, ":") {
-					return fmt.Sprintf("spec.writeOutputsToSecret.outputs renames an output (%q), which strata does not support yet", s)
-				}
-			}
-			return ""
-		},
+		// outputs with old:new renames; a bad pattern is refused where
+		// the stack is built.
+		"outputs": honoured,
 	}),
 	"disableDriftDetection":               refused("spec.disableDriftDetection is not supported yet: set --drift-interval instead"),
 	"cliConfigSecretRef":                  refused(noKubernetes + "spec.cliConfigSecretRef names a Kubernetes Secret; strata writes the tofu CLI configuration itself (see --provider-mirror)"),

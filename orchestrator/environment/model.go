@@ -3,6 +3,7 @@ package environment
 import (
 	"fmt"
 	"regexp"
+	"slices"
 )
 
 // Annotations and init keys that carry strata's own settings, which have no
@@ -132,10 +133,26 @@ type Stack struct {
 	Source Source
 	// Path is spec.path: the root module's directory inside the source.
 	Path string
-	// Vars are the stack's input variables: spec.vars, then spec.varsFrom,
-	// in the Tofu Controller's order (later entries win). Values are
-	// JSON-compatible (string, float64, bool, nil, []any, map[string]any).
+	// Vars are the stack's input variables known when the environment
+	// loads: spec.vars (value, and valueFrom a ConfigMap or Secret of the
+	// repository), then spec.varsFrom ConfigMaps and Secrets of the
+	// repository, in the Tofu Controller's order (later entries win). A
+	// Secret's or ConfigMap's value is a string, as the Tofu Controller
+	// passes it. Values are JSON-compatible (string, float64, bool, nil,
+	// []any, map[string]any). Private: never log them.
 	Vars map[string]any
+	// ContractVars are the entries of spec.vars[].valueFrom and
+	// spec.varsFrom that read another stack's output Secret: their values
+	// come from its contract when the stack runs, over Vars, in order.
+	ContractVars []ContractVars
+	// Values is spec.values as the JSON the Kubernetes API keeps for it: a
+	// template with ${{ }} delimiters over the readInputsFromSecrets
+	// inputs, rendered into var.values when the stack runs. "" when unset.
+	Values string
+	// SecretInputs are the readInputsFromSecrets entries that name a
+	// Secret of the repository rather than a contract: by `as`, its keys
+	// decoded as the Tofu Controller decodes them. For Values only.
+	SecretInputs map[string]map[string]any
 	// DependsOn names the stacks this one depends on: spec.dependsOn of the
 	// Terraform object and every Terraform object of the Kustomizations
 	// named in the Kustomization's spec.dependsOn. Sorted, no duplicates.
@@ -175,6 +192,51 @@ type Input struct {
 	// As is the name of the OpenTofu variable that receives the contract's
 	// JSON document (readInputsFromSecrets[].as).
 	As string
+}
+
+// ContractVars is a spec.varsFrom entry of kind Secret, or a
+// spec.vars[].valueFrom.secretKeyRef, naming the Secret another stack
+// writes (writeOutputsToSecret): the variables it gives come from that
+// stack's contract, as the Tofu Controller's Secret would hold it.
+type ContractVars struct {
+	// Contract is the Secret's name: the contract read.
+	Contract string
+	// Field is where the entry is, for messages: spec.varsFrom[1],
+	// spec.vars[0].valueFrom.
+	Field string
+	// Keys selects keys and names their variables (varsKeys with old:new
+	// renames, or the valueFrom's key and variable); nil hands over every
+	// key under its own name.
+	Keys []KeyRename
+	// Optional is the entry's optional.
+	Optional bool
+	// ValueFrom is true for a vars[].valueFrom, whose missing key leaves
+	// the variable unset (Kubernetes' meaning); a varsFrom key that is
+	// missing is an error, or "" when Optional (the Tofu Controller's).
+	ValueFrom bool
+	// Keep are the variables a later entry sets: they win over this one.
+	Keep []string
+}
+
+// KeyRename hands key From over as variable To.
+type KeyRename struct {
+	From, To string
+}
+
+// ContractsRead lists every contract the stack reads, by any field, sorted
+// and once each: readInputsFromSecrets and the varsFrom and valueFrom
+// entries that name another stack's output Secret (not sets read by
+// regular expression).
+func (s *Stack) ContractsRead() []string {
+	var out []string
+	for _, in := range s.Consumes {
+		out = append(out, in.Contract)
+	}
+	for _, cv := range s.ContractVars {
+		out = append(out, cv.Contract)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // MatchInput is a set of contracts a stack reads: every contract whose

@@ -130,6 +130,22 @@ type valuesRef struct {
 	VarsKeys []string `json:"varsKeys,omitempty"`
 }
 
+// valueFrom is a Terraform variable's spec.vars[].valueFrom: Kubernetes'
+// EnvVarSource. Only the key references have a meaning outside a pod.
+type valueFrom struct {
+	SecretKeyRef     *keyRef         `json:"secretKeyRef"`
+	ConfigMapKeyRef  *keyRef         `json:"configMapKeyRef"`
+	FieldRef         json.RawMessage `json:"fieldRef"`
+	ResourceFieldRef json.RawMessage `json:"resourceFieldRef"`
+}
+
+// keyRef selects one key of a Secret or ConfigMap.
+type keyRef struct {
+	Name     string `json:"name"`
+	Key      string `json:"key"`
+	Optional bool   `json:"optional"`
+}
+
 // postBuild is spec.postBuild of a Flux Kustomization.
 type postBuild struct {
 	Substitute     map[string]string `json:"substitute"`
@@ -168,10 +184,11 @@ type terraform struct {
 		Vars      []struct {
 			Name      string          `json:"name"`
 			Value     json.RawMessage `json:"value"`
-			ValueFrom json.RawMessage `json:"valueFrom"`
+			ValueFrom *valueFrom      `json:"valueFrom"`
 		} `json:"vars"`
-		VarsFrom      []valuesRef `json:"varsFrom"`
-		DependsOn     []namedRef  `json:"dependsOn"`
+		Values        json.RawMessage `json:"values"`
+		VarsFrom      []valuesRef     `json:"varsFrom"`
+		DependsOn     []namedRef      `json:"dependsOn"`
 		BackendConfig *struct {
 			CustomConfiguration string `json:"customConfiguration"`
 		} `json:"backendConfig"`

@@ -1,7 +1,6 @@
 package environment
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/strata-iac/strata/orchestrator/diag"
+	"github.com/strata-iac/strata/orchestrator/tcdata"
 )
 
 // buildStack makes the model of one Terraform object brought in by the
@@ -51,7 +51,7 @@ func (l *loader) buildStack(k *kustomization, tf *terraform) *built {
 		s.Layer = layer
 	}
 	l.resolveSource(b)
-	s.Vars = l.stackVars(b)
+	l.stackVars(b)
 	deps := map[string]bool{}
 	for _, d := range tf.Spec.DependsOn {
 		deps[d.Name] = true
@@ -73,17 +73,22 @@ func (l *loader) buildStack(k *kustomization, tf *terraform) *built {
 	if w := tf.Spec.WriteOutputsToSecret; w != nil {
 		s.Produces = w.Name
 		s.ProducesOutputs = w.Outputs
+		for _, o := range w.Outputs {
+			if _, _, err := tcdata.Rename(o); err != nil {
+				l.problem(diag.Problem{
+					File:    tf.File,
+					Object:  tf.ref(),
+					Message: fmt.Sprintf("spec.writeOutputsToSecret.outputs: %v", err),
+					Fix:     fmt.Sprintf("write each output as name or old:new in %s", tf.File),
+				})
+			}
+		}
 	}
 	if c := tf.Metadata.Annotations[AnnotationContract]; c != "" {
 		s.Produces = c
 	}
-	for _, in := range tf.Spec.ReadInputsFromSecrets {
-		as := in.As
-		if as == "" {
-			as = strings.ReplaceAll(in.Name, "-", "_")
-		}
-		s.Consumes = append(s.Consumes, Input{Contract: in.Name, As: as})
-	}
+	l.readInputs(b)
+	l.values(b)
 	s.ConsumesMatching = l.readContracts(tf)
 	key := VersionKey(s.Name)
 	for _, scope := range []string{k.Group, ""} {
@@ -259,89 +264,4 @@ func (l *loader) findSource(tf *terraform, name string) *ociRepository {
 		}
 	}
 	return found
-}
-
-// stackVars computes the stack's input variables: spec.vars, then
-// spec.varsFrom (later entries win), as the Tofu Controller does.
-func (l *loader) stackVars(b *built) map[string]any {
-	tf := b.tf
-	vars := map[string]any{}
-	for _, v := range tf.Spec.Vars {
-		if v.Name == "" || (len(v.Value) == 0 && len(v.ValueFrom) > 0) {
-			continue
-		}
-		var value any
-		if len(v.Value) > 0 {
-			// The value came out of the YAML decoder as JSON.
-			_ = json.Unmarshal(v.Value, &value)
-		}
-		vars[v.Name] = value
-	}
-	for _, vf := range tf.Spec.VarsFrom {
-		for k, v := range l.varsFrom(b, vf) {
-			vars[k] = v
-		}
-	}
-	if len(vars) == 0 {
-		return nil
-	}
-	return vars
-}
-
-// varsFrom returns the variables of one spec.varsFrom entry.
-func (l *loader) varsFrom(b *built, vf valuesRef) map[string]any {
-	tf := b.tf
-	if vf.Kind == kindSecret {
-		l.problem(diag.Problem{
-			File:    tf.File,
-			Object:  tf.ref(),
-			Message: "varsFrom of kind Secret is not supported; use a ConfigMap or a contract",
-			Fix:     fmt.Sprintf("move the values of Secret %s into a ConfigMap, or publish them as a contract and read it with spec.readInputsFromSecrets", vf.Name),
-		})
-		return nil
-	}
-	if vf.Kind != kindConfigMap {
-		l.problem(diag.Problem{
-			File:    tf.File,
-			Object:  tf.ref(),
-			Message: fmt.Sprintf("varsFrom entry %q is of kind %q; only ConfigMap is supported", vf.Name, vf.Kind),
-			Fix:     "set the varsFrom entry's kind to ConfigMap",
-		})
-		return nil
-	}
-	cm := l.configMap(b.k.Group, vf.Name)
-	if cm == nil {
-		if !vf.Optional {
-			l.problem(diag.Problem{
-				File:    tf.File,
-				Object:  tf.ref(),
-				Message: fmt.Sprintf("spec.varsFrom names ConfigMap %q, which does not exist", vf.Name),
-				Fix:     fmt.Sprintf("create ConfigMap %s in %s, or mark the entry optional: true", vf.Name, l.scopeDirs(b.k.Group)),
-			})
-		}
-		return nil
-	}
-	vars := map[string]any{}
-	if len(vf.VarsKeys) == 0 {
-		for k, v := range cm.Data {
-			vars[k] = v
-		}
-		return vars
-	}
-	for _, k := range vf.VarsKeys {
-		v, ok := cm.Data[k]
-		if !ok {
-			if !vf.Optional {
-				l.problem(diag.Problem{
-					File:    tf.File,
-					Object:  tf.ref(),
-					Message: fmt.Sprintf("spec.varsFrom names key %q of ConfigMap %s, which has no such key", k, vf.Name),
-					Fix:     fmt.Sprintf("add %s to ConfigMap %s in %s, or remove it from varsKeys", k, vf.Name, cm.File),
-				})
-			}
-			continue
-		}
-		vars[k] = v
-	}
-	return vars
 }

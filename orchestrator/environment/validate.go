@@ -174,6 +174,28 @@ func (l *loader) validateStacks() {
 		producers[c] = b
 	}
 
+	// A reader names the Secret a writer writes (writeOutputsToSecret.name),
+	// as under the Tofu Controller; a writer whose contract the
+	// annotation names otherwise publishes it under that other name.
+	bySecret := map[string]string{}
+	for c, b := range producers {
+		if w := b.tf.Spec.WriteOutputsToSecret; w != nil && w.Name != "" && w.Name != c {
+			bySecret[w.Name] = c
+		}
+	}
+	for _, b := range l.stacks {
+		for i, in := range b.stack.Consumes {
+			if c, ok := bySecret[in.Contract]; ok && producers[in.Contract] == nil {
+				b.stack.Consumes[i].Contract = c
+			}
+		}
+		for i, cv := range b.stack.ContractVars {
+			if c, ok := bySecret[cv.Contract]; ok && producers[cv.Contract] == nil {
+				b.stack.ContractVars[i].Contract = c
+			}
+		}
+	}
+
 	var names, contracts []string
 	for _, b := range l.stacks {
 		names = append(names, b.stack.Name)
@@ -202,8 +224,28 @@ func (l *loader) validateStacks() {
 				l.problem(diag.Problem{
 					File:    b.tf.File,
 					Object:  b.tf.ref(),
-					Message: fmt.Sprintf("spec.readInputsFromSecrets names contract %q, which no stack in this environment produces", in.Contract),
-					Fix:     fmt.Sprintf("name a contract this environment produces (%s), or produce %q with spec.writeOutputsToSecret.name on the stack that owns it", produced, in.Contract),
+					Message: fmt.Sprintf("spec.readInputsFromSecrets names Secret %q of stack %s, which no stack in this environment writes and the repository does not hold", in.Contract, b.stack.Name),
+					Fix:     fmt.Sprintf("name a Secret a stack writes (%s), write %q with spec.writeOutputsToSecret.name on the stack that owns it, or add Secret %s to %s", produced, in.Contract, in.Contract, l.scopeDirs(b.k.Group)),
+				})
+			}
+		}
+		for _, cv := range b.stack.ContractVars {
+			if producers[cv.Contract] == nil && !cv.Optional {
+				l.problem(diag.Problem{
+					File:    b.tf.File,
+					Object:  b.tf.ref(),
+					Message: fmt.Sprintf("%s names Secret %q of stack %s, which no stack in this environment writes and the repository does not hold", cv.Field, cv.Contract, b.stack.Name),
+					Fix:     fmt.Sprintf("name a Secret a stack writes (%s), write %q with spec.writeOutputsToSecret.name on the stack that owns it, add Secret %s to %s, or mark the entry optional: true", produced, cv.Contract, cv.Contract, l.scopeDirs(b.k.Group)),
+				})
+			}
+		}
+		if p := b.stack.Produces; p != "" && b.tf.Spec.WriteOutputsToSecret != nil {
+			if sec := l.secret(b.k.Group, p); sec != nil {
+				l.problem(diag.Problem{
+					File:    b.tf.File,
+					Object:  b.tf.ref(),
+					Message: fmt.Sprintf("spec.writeOutputsToSecret.name %q is also a Secret of the repository (%s): the stack's outputs and the repository's Secret would overwrite each other", p, sec.File),
+					Fix:     fmt.Sprintf("rename the Secret in %s or the stack's writeOutputsToSecret.name in %s", sec.File, b.tf.File),
 				})
 			}
 		}

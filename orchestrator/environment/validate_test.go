@@ -215,7 +215,7 @@ func TestLoadProblems(t *testing.T) {
 			want: diag.Problems{{
 				File:    appTF,
 				Object:  appT,
-				Message: `spec.varsFrom names ConfigMap "app-settings", which does not exist`,
+				Message: `spec.varsFrom[0] names ConfigMap "app-settings", which does not exist`,
 				Fix:     "create ConfigMap app-settings in " + envDir + "/apps/ or " + envDir + "/, or mark the entry optional: true",
 			}},
 		},
@@ -224,8 +224,8 @@ func TestLoadProblems(t *testing.T) {
 			want: diag.Problems{{
 				File:    appTF,
 				Object:  appT,
-				Message: "varsFrom of kind Secret is not supported; use a ConfigMap or a contract",
-				Fix:     "move the values of Secret app-credentials into a ConfigMap, or publish them as a contract and read it with spec.readInputsFromSecrets",
+				Message: `spec.varsFrom[0] names Secret "app-credentials" of stack app, which no stack in this environment writes and the repository does not hold`,
+				Fix:     `name a Secret a stack writes (none yet), write "app-credentials" with spec.writeOutputsToSecret.name on the stack that owns it, add Secret app-credentials to ` + envDir + "/apps/ or " + envDir + "/, or mark the entry optional: true",
 			}},
 		},
 		{
@@ -242,8 +242,8 @@ func TestLoadProblems(t *testing.T) {
 			want: diag.Problems{{
 				File:    appTF,
 				Object:  appT,
-				Message: `spec.readInputsFromSecrets names contract "ghost", which no stack in this environment produces`,
-				Fix:     `name a contract this environment produces (none yet), or produce "ghost" with spec.writeOutputsToSecret.name on the stack that owns it`,
+				Message: `spec.readInputsFromSecrets names Secret "ghost" of stack app, which no stack in this environment writes and the repository does not hold`,
+				Fix:     `name a Secret a stack writes (none yet), write "ghost" with spec.writeOutputsToSecret.name on the stack that owns it, or add Secret ghost to ` + envDir + "/apps/ or " + envDir + "/",
 			}},
 		},
 		{
@@ -349,8 +349,8 @@ func TestLoadProblems(t *testing.T) {
 				{
 					File:    appTF,
 					Object:  appT,
-					Message: `spec.readInputsFromSecrets names contract "ghost", which no stack in this environment produces`,
-					Fix:     `name a contract this environment produces (none yet), or produce "ghost" with spec.writeOutputsToSecret.name on the stack that owns it`,
+					Message: `spec.readInputsFromSecrets names Secret "ghost" of stack app, which no stack in this environment writes and the repository does not hold`,
+					Fix:     `name a Secret a stack writes (none yet), write "ghost" with spec.writeOutputsToSecret.name on the stack that owns it, or add Secret ghost to ` + envDir + "/apps/ or " + envDir + "/",
 				},
 				{
 					File:    appTF,
@@ -607,8 +607,113 @@ data: {clientId: acme, environment: stage, environmentClass: prod, region: eu-ce
 			want: diag.Problems{{
 				File:    appTF,
 				Object:  appT,
-				Message: `spec.varsFrom names key "zone" of ConfigMap init, which has no such key`,
+				Message: `spec.varsFrom[0] names key "zone" of ConfigMap init, which has no such key`,
 				Fix:     "add zone to ConfigMap init in " + initFile + ", or remove it from varsKeys",
+			}},
+		},
+		{
+			name: "varsKeys rename with two colons",
+			changes: map[string]string{
+				appTF: baseRepo[appTF] + "  varsFrom: [{kind: ConfigMap, name: init, varsKeys: ['region:a:b']}]\n",
+			},
+			want: diag.Problems{{
+				File:    appTF,
+				Object:  appT,
+				Message: `spec.varsFrom[0].varsKeys: "region:a:b" has more than one colon; write old:new`,
+				Fix:     "write each key as key or old:new in " + appTF,
+			}},
+		},
+		{
+			name: "a repository Secret's key renamed, and an optional missing key handed over empty",
+			changes: map[string]string{
+				envDir + "/apps/creds.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: creds}\nstringData: {user: admin}\n",
+				appTF:                       baseRepo[appTF] + "  varsFrom: [{kind: Secret, name: creds, optional: true, varsKeys: ['user:username', ghost]}]\n",
+			},
+		},
+		{
+			name: "a repository Secret's missing key",
+			changes: map[string]string{
+				envDir + "/apps/creds.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: creds}\ndata: {user: YWRtaW4=}\n",
+				appTF:                       baseRepo[appTF] + "  varsFrom: [{kind: Secret, name: creds, varsKeys: [password]}]\n",
+			},
+			want: diag.Problems{{
+				File:    appTF,
+				Object:  appT,
+				Message: `spec.varsFrom[0] names key "password" of Secret creds, which has no such key`,
+				Fix:     "add password to Secret creds in " + envDir + "/apps/creds.yaml, or remove it from varsKeys",
+			}},
+		},
+		{
+			name: "valueFrom a field of a pod",
+			changes: map[string]string{
+				appTF: "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata: {name: app}\nspec:\n  path: ./flux-apps/app\n  sourceRef: {kind: GitRepository, name: flux-system}\n  vars: [{name: pod, valueFrom: {fieldRef: {fieldPath: metadata.name}}}]\n",
+			},
+			want: diag.Problems{{
+				File:    appTF,
+				Object:  appT,
+				Message: "spec.vars[0].valueFrom (pod) must name exactly one secretKeyRef or configMapKeyRef: strata runs no pod, so fieldRef and resourceFieldRef have nothing to read",
+				Fix:     "use secretKeyRef or configMapKeyRef for pod in " + appTF,
+			}},
+		},
+		{
+			name: "value and valueFrom",
+			changes: map[string]string{
+				appTF: "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata: {name: app}\nspec:\n  path: ./flux-apps/app\n  sourceRef: {kind: GitRepository, name: flux-system}\n  vars: [{name: r, value: x, valueFrom: {configMapKeyRef: {name: init, key: region}}}]\n",
+			},
+			want: diag.Problems{{
+				File:    appTF,
+				Object:  appT,
+				Message: "spec.vars[0] (r) sets both value and valueFrom",
+				Fix:     "keep one of value and valueFrom for r in " + appTF,
+			}},
+		},
+		{
+			name: "valueFrom a missing ConfigMap key",
+			changes: map[string]string{
+				appTF: "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata: {name: app}\nspec:\n  path: ./flux-apps/app\n  sourceRef: {kind: GitRepository, name: flux-system}\n  vars: [{name: z, valueFrom: {configMapKeyRef: {name: init, key: zone}}}, {name: y, valueFrom: {configMapKeyRef: {name: init, key: zone, optional: true}}}]\n",
+			},
+			want: diag.Problems{{
+				File:    appTF,
+				Object:  appT,
+				Message: `spec.vars[0].valueFrom (z) names key "zone" of ConfigMap init, which has no such key`,
+				Fix:     "add zone to ConfigMap init in " + initFile + ", or mark the reference optional: true",
+			}},
+		},
+		{
+			name: "values template that does not parse",
+			changes: map[string]string{
+				appTF: "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata: {name: app}\nspec:\n  path: ./flux-apps/app\n  sourceRef: {kind: GitRepository, name: flux-system}\n  values: {a: '$${{ .x '}\n",
+			},
+			want: diag.Problems{{
+				File:    appTF,
+				Object:  appT,
+				Message: `spec.values: parse values template: template: values:1: unterminated quoted string`,
+				Fix:     "write each template in spec.values as ${{ .AS.KEY }}, AS a readInputsFromSecrets entry's as, in " + appTF,
+			}},
+		},
+		{
+			name: "a repository Secret a stack also writes",
+			changes: map[string]string{
+				envDir + "/apps/out.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: app-out}\nstringData: {a: b}\n",
+				appTF:                     baseRepo[appTF] + "  writeOutputsToSecret: {name: app-out, outputs: ['a:b']}\n",
+			},
+			want: diag.Problems{{
+				File:    appTF,
+				Object:  appT,
+				Message: `spec.writeOutputsToSecret.name "app-out" is also a Secret of the repository (` + envDir + `/apps/out.yaml): the stack's outputs and the repository's Secret would overwrite each other`,
+				Fix:     "rename the Secret in " + envDir + "/apps/out.yaml or the stack's writeOutputsToSecret.name in " + appTF,
+			}},
+		},
+		{
+			name: "writeOutputsToSecret.outputs rename without a new name",
+			changes: map[string]string{
+				appTF: baseRepo[appTF] + "  writeOutputsToSecret: {name: app-out, outputs: ['vpc_id:']}\n",
+			},
+			want: diag.Problems{{
+				File:    appTF,
+				Object:  appT,
+				Message: `spec.writeOutputsToSecret.outputs: "vpc_id:" has no new name after the colon; write old:new`,
+				Fix:     "write each output as name or old:new in " + appTF,
 			}},
 		},
 		{
@@ -765,5 +870,64 @@ func TestExampleVersion(t *testing.T) {
 		if got := exampleVersion(in); got != want {
 			t.Errorf("exampleVersion(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// The variables of spec.vars and spec.varsFrom, in the Tofu Controller's
+// order: later entries win, and an entry that reads another stack's
+// Secret keeps the variables a later entry sets.
+func TestStackVarsOrder(t *testing.T) {
+	const producer = "flux-apps/app/producer.yaml"
+	root := writeRepo(t, map[string]string{
+		envDir + "/apps/creds.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: creds}\ndata: {user: YWRtaW4=}\nstringData: {user: root, port: '5432'}\n",
+		appTF: "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata: {name: app}\nspec:\n  path: ./flux-apps/app\n  sourceRef: {kind: GitRepository, name: flux-system}\n" +
+			"  vars: [{name: region, value: x}, {name: user, value: first}, {name: vpc, valueFrom: {secretKeyRef: {name: net-out, key: vpc_id}}}]\n" +
+			"  varsFrom:\n" +
+			"  - {kind: Secret, name: net-out, varsKeys: ['cidr:region', count]}\n" +
+			"  - {kind: Secret, name: creds}\n" +
+			"  - {kind: ConfigMap, name: init, varsKeys: ['region:count']}\n" +
+			"  - {kind: Secret, name: nobody, optional: true}\n",
+		producer: "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata: {name: net}\nspec:\n  path: ./flux-apps/app\n  sourceRef: {kind: GitRepository, name: flux-system}\n  writeOutputsToSecret: {name: net-out}\n",
+	})
+	env, err := Load(context.Background(), filepath.Join(root, envDir))
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	s := env.Stack("app")
+	if s == nil {
+		t.Fatal("no stack app")
+	}
+	// stringData wins over data, as the API server merges them.
+	wantVars := map[string]any{"region": "x", "user": "root", "port": "5432", "count": "eu-central-1"}
+	if diff := cmp.Diff(wantVars, s.Vars); diff != "" {
+		t.Errorf("stack app Vars mismatch (-want +got):\n%s", diff)
+	}
+	wantCV := []ContractVars{
+		{Contract: "net-out", Field: "spec.vars[2].valueFrom", Keys: []KeyRename{{From: "vpc_id", To: "vpc"}}, ValueFrom: true, Keep: []string{"count", "port", "user"}},
+		{Contract: "net-out", Field: "spec.varsFrom[0]", Keys: []KeyRename{{From: "cidr", To: "region"}, {From: "count", To: "count"}}, Keep: []string{"count", "port", "user"}},
+		{Contract: "nobody", Field: "spec.varsFrom[3]", Optional: true},
+	}
+	if diff := cmp.Diff(wantCV, s.ContractVars); diff != "" {
+		t.Errorf("stack app ContractVars mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// A reader names the Secret its writer writes, also when the writer
+// publishes its contract under another name (annotation strata.dev/contract).
+func TestReadersNameTheWrittenSecret(t *testing.T) {
+	root := writeRepo(t, map[string]string{
+		appTF: "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata: {name: app}\nspec:\n  path: ./flux-apps/app\n  sourceRef: {kind: GitRepository, name: flux-system}\n" +
+			"  varsFrom: [{kind: Secret, name: net-out}]\n  readInputsFromSecrets: [{name: net-out, as: net}]\n",
+		"flux-apps/app/producer.yaml": "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata: {name: net, annotations: {strata.dev/contract: network}}\nspec:\n" +
+			"  path: ./flux-apps/app\n  sourceRef: {kind: GitRepository, name: flux-system}\n  writeOutputsToSecret: {name: net-out}\n",
+	})
+	env, err := Load(context.Background(), filepath.Join(root, envDir))
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	s := env.Stack("app")
+	got := []string{s.Consumes[0].Contract, s.ContractVars[0].Contract}
+	if diff := cmp.Diff([]string{"network", "network"}, got); diff != "" {
+		t.Errorf("contracts read by app mismatch (-want +got):\n%s", diff)
 	}
 }

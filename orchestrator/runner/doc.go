@@ -5,8 +5,11 @@
 //  1. adopt an apply that a strata which stopped left in flight in the
 //     workspace: wait for its tofu (never starting a second apply
 //     meanwhile) and record its outcome as its run's result;
-//  2. gather the inputs: variables and the upstream contracts it reads (a
-//     contract that does not exist yet makes the stack wait; a plan reads
+//  2. gather the inputs: variables and the upstream contracts it reads,
+//     in the Tofu Controller's order and form (var.values, vars, varsFrom;
+//     a varsFrom or valueFrom of another stack's Secret takes its text
+//     from the contract; see package tcdata) (a contract that does not
+//     exist yet makes the stack wait; a plan reads
 //     the contracts upstream plans would publish, when they know them:
 //     Request.Preview);
 //  3. read the last good apply, which what changed is worked out against;

@@ -23,8 +23,12 @@ const AppVersionVar = "app_version"
 // changed since the last run.
 type inputs struct {
 	// vars are the variables written to the var file: the stack's own
-	// variables and each consumed contract document.
+	// variables, those its contracts give, and each set of contracts
+	// read by regular expression.
 	vars map[string]any
+	// documents are the readInputsFromSecrets documents, by `as`: written
+	// to the var file only for the variables the stack declares.
+	documents map[string]any
 	// version is the resolved version, handed to the stack as
 	// var.app_version when its own variables do not set app_version.
 	version string
@@ -33,6 +37,9 @@ type inputs struct {
 	varHashes map[string]string
 	// upstreamHashes has the content hash of each consumed contract.
 	upstreamHashes map[string]string
+	// derivedHashes has a hash per variable a contract gives (var.values
+	// and the varsFrom and valueFrom entries of another stack's Secret).
+	derivedHashes map[string]string
 	// fingerprint covers every input: source, variables, upstreams,
 	// backend.
 	fingerprint string
@@ -54,44 +61,95 @@ func (r *Runner) gatherInputs(ctx context.Context, st *runState) error {
 	return nil
 }
 
-// readInputs reads the consumed contracts and assembles the variables.
+// readInputs reads the consumed contracts and assembles the variables, in
+// the Tofu Controller's order: var.values rendered from its template, then
+// spec.vars and spec.varsFrom (later entries winning), those that read
+// another stack's output Secret taken from its contract. strata's own
+// inputs come last: each readInputsFromSecrets document (handed over only
+// to a stack that declares its variable, see prepare) and each set read by
+// regular expression.
 func (r *Runner) readInputs(ctx context.Context, req Request) (inputs, error) {
 	s := req.Stack
 	in := inputs{
 		vars:           make(map[string]any, len(s.Vars)+len(s.Consumes)+1),
+		documents:      make(map[string]any, len(s.Consumes)),
 		varHashes:      make(map[string]string, len(s.Vars)+1),
 		upstreamHashes: make(map[string]string, len(s.Consumes)),
+		derivedHashes:  map[string]string{},
 	}
-	maps.Copy(in.vars, s.Vars)
 	if _, set := s.Vars[AppVersionVar]; !set && req.Artifact.Version != "" {
 		in.version = req.Artifact.Version
 		in.varHashes[AppVersionVar], _ = hashJSON(in.version)
 	}
-	for name, v := range in.vars {
+	for name, v := range s.Vars {
 		h, err := hashJSON(v)
 		if err != nil {
 			return in, fmt.Errorf("gather inputs of stack %s: variable %s: %w", s.Name, name, err)
 		}
 		in.varHashes[name] = h
 	}
-	for _, c := range s.Consumes {
-		key := r.contractKey(c.Contract)
+	docs := map[string]*contracts.Document{}
+	// readDoc reads a contract once. A contract a stack of the environment
+	// will publish is waited for; one nobody publishes is nil.
+	readDoc := func(contract string, wait bool) (*contracts.Document, error) {
+		if d, ok := docs[contract]; ok {
+			return d, nil
+		}
+		key := r.contractKey(contract)
 		doc, err := r.cfg.Contracts.Get(ctx, key)
-		if p, ok := req.Preview[c.Contract]; ok {
+		if p, ok := req.Preview[contract]; ok {
 			doc, err = p, nil
 		}
 		if errors.Is(err, contracts.ErrNotFound) {
-			return in, &WaitingError{Stack: s.Name, Contract: c.Contract, Key: key, Producer: req.Producers[c.Contract]}
+			if producer := req.Producers[contract]; producer != "" || wait {
+				return nil, &WaitingError{Stack: s.Name, Contract: contract, Key: key, Producer: producer}
+			}
+			docs[contract] = nil
+			return nil, nil
 		}
 		if err != nil {
-			return in, fmt.Errorf("gather inputs of stack %s: read contract %s: %w", s.Name, key, err)
+			return nil, fmt.Errorf("gather inputs of stack %s: read contract %s: %w", s.Name, key, err)
 		}
-		v, err := toValue(doc)
+		docs[contract] = &doc
+		in.upstreamHashes[contract] = readHash(doc, req.Reads, contract)
+		return &doc, nil
+	}
+	for _, c := range s.Consumes {
+		doc, err := readDoc(c.Contract, true)
 		if err != nil {
-			return in, fmt.Errorf("gather inputs of stack %s: contract %s: %w", s.Name, key, err)
+			return in, err
 		}
-		in.vars[c.As] = v
-		in.upstreamHashes[c.Contract] = readHash(doc, req.Reads, c.Contract)
+		v, err := toValue(*doc)
+		if err != nil {
+			return in, fmt.Errorf("gather inputs of stack %s: contract %s: %w", s.Name, r.contractKey(c.Contract), err)
+		}
+		in.documents[c.As] = v
+	}
+	if s.Values != "" {
+		v, err := renderValues(s, docs)
+		if err != nil {
+			return in, err
+		}
+		in.vars[ValuesVar] = v
+		in.derivedHashes[ValuesVar], _ = hashJSON(v)
+	}
+	maps.Copy(in.vars, s.Vars)
+	for _, cv := range s.ContractVars {
+		doc, err := readDoc(cv.Contract, false)
+		if err != nil {
+			return in, err
+		}
+		vars, err := contractVars(s.Name, cv, doc)
+		if err != nil {
+			return in, err
+		}
+		for k, v := range vars {
+			if slices.Contains(cv.Keep, k) {
+				continue
+			}
+			in.vars[k] = v
+			in.derivedHashes[k], _ = hashJSON(v)
+		}
 	}
 	for _, m := range s.ConsumesMatching {
 		docs, err := contracts.ReadPath(ctx, r.cfg.Contracts, r.cfg.ContractPrefix)
@@ -145,6 +203,11 @@ func (r *Runner) readInputs(ctx context.Context, req Request) (inputs, error) {
 	}
 	for _, k := range slices.Sorted(maps.Keys(in.upstreamHashes)) {
 		writeField("contract."+k, in.upstreamHashes[k])
+	}
+	// What the contracts give the stack's variables, so that a change
+	// there re-plans it even where its reads are not known.
+	for _, k := range slices.Sorted(maps.Keys(in.derivedHashes)) {
+		writeField("derived."+k, in.derivedHashes[k])
 	}
 	in.fingerprint = "sha256:" + hex.EncodeToString(fp.Sum(nil))
 	return in, nil

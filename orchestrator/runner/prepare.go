@@ -73,14 +73,21 @@ func (r *Runner) prepare(ctx context.Context, st *runState) error {
 		return fail(err)
 	}
 	// app_version is offered to the stacks that declare it, as the seed's
-	// controller does; the others would only get a warning for it.
-	if in.version != "" {
+	// controller does; the others would only get a warning for it. So is
+	// each readInputsFromSecrets document: the Tofu Controller hands it to
+	// no variable, so only a stack that declares the variable gets it.
+	if in.version != "" || len(in.documents) > 0 {
 		declared, err := declaredVariables(dir)
 		if err != nil {
 			return fail(err)
 		}
-		if declared[AppVersionVar] {
+		if in.version != "" && declared[AppVersionVar] {
 			in.vars[AppVersionVar] = in.version
+		}
+		for as, doc := range in.documents {
+			if declared[as] {
+				in.vars[as] = doc
+			}
 		}
 	}
 	vars, err := json.MarshalIndent(in.vars, "", "  ")

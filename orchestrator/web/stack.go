@@ -128,7 +128,7 @@ func (s *Server) runLog(v *envView, st *stackView, asked string) (*history.Run, 
 func (s *Server) contract(ctx context.Context, v *envView, name string) *contractView {
 	cv := &contractView{Name: name}
 	for _, c := range v.env.Stacks {
-		consumes := slices.ContainsFunc(c.Consumes, func(in environmentInput) bool { return in.Contract == name }) ||
+		consumes := slices.Contains(c.ContractsRead(), name) ||
 			slices.ContainsFunc(c.ConsumesMatching, func(m environmentMatch) bool { return m.Matches(name) })
 		if consumes {
 			cv.Consumers = append(cv.Consumers, c.Name)

@@ -1,0 +1,148 @@
+//go:build k8s
+
+package controller_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+
+	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
+)
+
+func jsonValue(t *testing.T, s string) *apiextensionsv1.JSON {
+	t.Helper()
+	return &apiextensionsv1.JSON{Raw: []byte(s)}
+}
+
+// Test 1 and 2 of issue 14: the demo's account and network stacks as
+// Terraform objects, their code in OCIRepositories of a real registry
+// fetched by a real source-controller, applied; their outputs in real
+// Secrets with the Tofu Controller's keys; status as the Tofu Controller
+// writes it; then a pass with nothing changed starts no run at all.
+func TestEnvironmentInCluster(t *testing.T) {
+	w := newWorld(t)
+	w.push("account", "../../flux-apps/platform-stacks/account/terraform", "0.1.0")
+	w.push("network", "../../flux-apps/platform-stacks/network/terraform", "0.1.0")
+	vars := func(kv ...string) []v1alpha2.Variable {
+		var out []v1alpha2.Variable
+		for i := 0; i < len(kv); i += 2 {
+			out = append(out, v1alpha2.Variable{Name: kv[i], Value: jsonValue(t, kv[i+1])})
+		}
+		return out
+	}
+	w.apply(&v1alpha2.Terraform{
+		ObjectMeta: metav1.ObjectMeta{Name: "account", Annotations: map[string]string{"strata.dev/layer": "account"}},
+		Spec: v1alpha2.TerraformSpec{
+			ApprovePlan: "auto", Path: "./",
+			SourceRef:            v1alpha2.CrossNamespaceSourceReference{Kind: "OCIRepository", Name: "account"},
+			Vars:                 vars("client_id", `"acme"`, "environment", `"dev"`, "environment_class", `"non-prod"`, "region", `"eu-west-1"`, "domain", `"dev.acme.example"`),
+			WriteOutputsToSecret: &v1alpha2.WriteOutputsToSecretSpec{Name: "account-outputs", Labels: map[string]string{"team": "platform"}},
+		},
+	})
+	w.apply(&v1alpha2.Terraform{
+		ObjectMeta: metav1.ObjectMeta{Name: "network", Annotations: map[string]string{"strata.dev/layer": "network"}},
+		Spec: v1alpha2.TerraformSpec{
+			ApprovePlan: "auto", Path: "./",
+			SourceRef:             v1alpha2.CrossNamespaceSourceReference{Kind: "OCIRepository", Name: "network"},
+			Vars:                  vars("name", `"acme-dev"`, "cidr", `"10.0.0.0/16"`, "subnet_count", `2`),
+			WriteOutputsToSecret:  &v1alpha2.WriteOutputsToSecretSpec{Name: "network-outputs"},
+			ReadInputsFromSecrets: []v1alpha2.ReadInputsFromSecretSpec{{Name: "account-outputs", As: "account"}},
+		},
+	})
+	w.reconcile()
+
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name, secret string
+		keys         []string
+	}{
+		{"account", "account-outputs", []string{"account_id", "admin_token", "domain", "region"}},
+		{"network", "network-outputs", []string{"cidr", "subnet_ids", "vpc_id"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tf := w.get(tt.name)
+			if got := ready(tf); !strings.HasPrefix(got, "True TerraformOutputsWritten: Outputs written: 0.1.0@sha256:") {
+				t.Errorf("Terraform %s Ready = %q, want True TerraformOutputsWritten on revision 0.1.0@sha256:…", tt.name, got)
+			}
+			if c := condition(tf, v1alpha2.ConditionApply); c.Reason != v1alpha2.ReasonApplySucceeded || c.Status != metav1.ConditionTrue {
+				t.Errorf("Terraform %s Apply condition = %s %s, want True %s", tt.name, c.Status, c.Reason, v1alpha2.ReasonApplySucceeded)
+			}
+			if c := condition(tf, v1alpha2.ConditionPlan); c.Reason != v1alpha2.ReasonPlannedWithChanges {
+				t.Errorf("Terraform %s Plan condition reason = %s, want %s", tt.name, c.Reason, v1alpha2.ReasonPlannedWithChanges)
+			}
+			st := tf.Status
+			if !strings.HasPrefix(st.LastAppliedRevision, "0.1.0@sha256:") || st.LastAppliedRevision != st.LastPlannedRevision || st.LastAppliedRevision != st.LastAttemptedRevision {
+				t.Errorf("Terraform %s revisions applied/planned/attempted = %q/%q/%q, want the artifact's, all three", tt.name, st.LastAppliedRevision, st.LastPlannedRevision, st.LastAttemptedRevision)
+			}
+			if !strings.HasPrefix(st.Plan.LastApplied, "plan-") || st.Plan.Pending != "" {
+				t.Errorf("Terraform %s status.plan = %+v, want lastApplied a plan id and nothing pending", tt.name, st.Plan)
+			}
+			if !slices.Equal(st.AvailableOutputs, tt.keys) {
+				t.Errorf("Terraform %s availableOutputs = %v, want %v", tt.name, st.AvailableOutputs, tt.keys)
+			}
+			if !slices.Contains(tf.Finalizers, v1alpha2.Finalizer) {
+				t.Errorf("Terraform %s finalizers = %v, want %s", tt.name, tf.Finalizers, v1alpha2.Finalizer)
+			}
+			sec, err := w.c.Client.CoreV1().Secrets(w.ns).Get(ctx, tt.secret, metav1.GetOptions{})
+			if err != nil {
+				t.Fatalf("output Secret %s: %v", tt.secret, err)
+			}
+			var keys []string
+			for k := range sec.Data {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			if !slices.Equal(keys, tt.keys) {
+				t.Errorf("Secret %s keys = %v, want %v", tt.secret, keys, tt.keys)
+			}
+			if len(sec.OwnerReferences) != 1 || sec.OwnerReferences[0].Kind != "Terraform" || sec.OwnerReferences[0].Name != tt.name {
+				t.Errorf("Secret %s owners = %+v, want Terraform %s", tt.secret, sec.OwnerReferences, tt.name)
+			}
+		})
+	}
+	acc, err := w.c.Client.CoreV1().Secrets(w.ns).Get(ctx, "account-outputs", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(acc.Data["region"]); got != "eu-west-1" {
+		t.Errorf("Secret account-outputs region = %q, want the output's text eu-west-1", got)
+	}
+	if acc.Labels["team"] != "platform" {
+		t.Errorf("Secret account-outputs labels = %v, want writeOutputsToSecret.labels", acc.Labels)
+	}
+	net, err := w.c.Client.CoreV1().Secrets(w.ns).Get(ctx, "network-outputs", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(net.Data["subnet_ids"]); !strings.HasPrefix(got, `["subnet-`) {
+		t.Errorf("Secret network-outputs subnet_ids = %q, want the list as JSON", got)
+	}
+	events, err := w.c.Client.CoreV1().Events(w.ns).List(ctx, metav1.ListOptions{FieldSelector: "involvedObject.name=network"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(events.Items, func(e corev1.Event) bool { return e.Reason == v1alpha2.ReasonOutputsWritten }) {
+		t.Errorf("events of Terraform network = %v, want one %s", events.Items, v1alpha2.ReasonOutputsWritten)
+	}
+
+	t.Run("a pass with nothing changed runs nothing", func(t *testing.T) {
+		before := w.executed.Load()
+		if before != 2 {
+			t.Errorf("runs executed by the first pass = %d, want 2", before)
+		}
+		w.reconcile()
+		if got := w.executed.Load() - before; got != 0 {
+			t.Errorf("runs executed by a pass with nothing changed = %d, want 0", got)
+		}
+		if got := ready(w.get("network")); !strings.HasPrefix(got, "True ") {
+			t.Errorf("Terraform network Ready after the no-op pass = %q, want True", got)
+		}
+	})
+}

@@ -1,0 +1,143 @@
+package controller
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
+	"github.com/strata-iac/strata/orchestrator/runner"
+)
+
+// TestApplyReport checks the status written for each result a stack can
+// end a reconcile with: the Tofu Controller's conditions, reasons and
+// fields for the same outcome.
+func TestApplyReport(t *testing.T) {
+	const rev = "0.1.0@sha256:abc"
+	now := time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
+	type cond struct{ Type, Status, Reason string }
+	tests := []struct {
+		name       string
+		report     orchestrator.StackReport
+		prev       v1alpha2.TerraformStatus
+		out        outputs
+		wantEvent  string
+		wantReady  string
+		wantConds  []cond
+		wantPlan   v1alpha2.PlanStatus
+		wantApplRv string
+	}{
+		{
+			name:      "applied, outputs written",
+			report:    orchestrator.StackReport{Result: history.ResultApplied, PlanID: "plan-1"},
+			prev:      v1alpha2.TerraformStatus{Plan: v1alpha2.PlanStatus{Pending: "plan-1"}},
+			out:       outputs{names: []string{"vpc_id"}, written: true},
+			wantEvent: "Normal", wantReady: "Outputs written: " + rev,
+			wantConds: []cond{
+				{"Plan", "True", v1alpha2.ReasonPlannedWithChanges},
+				{"Apply", "True", v1alpha2.ReasonApplySucceeded},
+				{"Output", "True", v1alpha2.ReasonOutputsWritten},
+				{"Ready", "True", v1alpha2.ReasonOutputsWritten},
+			},
+			wantPlan: v1alpha2.PlanStatus{LastApplied: "plan-1"}, wantApplRv: rev,
+		},
+		{
+			name:      "held for approval",
+			report:    orchestrator.StackReport{Result: history.ResultHeld, PlanID: "plan-2", Message: "denied by policy: deny_delete"},
+			prev:      v1alpha2.TerraformStatus{LastAppliedRevision: "old", Plan: v1alpha2.PlanStatus{LastApplied: "plan-1"}},
+			wantEvent: "Normal", wantReady: `Plan generated: set approvePlan: "plan-2" to approve this plan. denied by policy: deny_delete`,
+			wantConds: []cond{
+				{"Plan", "True", v1alpha2.ReasonPlannedWithChanges},
+				{"Ready", "Unknown", v1alpha2.ReasonPlannedWithChanges},
+			},
+			wantPlan: v1alpha2.PlanStatus{LastApplied: "plan-1", Pending: "plan-2"}, wantApplRv: "old",
+		},
+		{
+			name:      "destroy held",
+			report:    orchestrator.StackReport{Result: history.ResultHeld, PlanID: "plan-3", Cause: runner.CauseRemoved},
+			wantEvent: "Normal", wantReady: `Plan generated: set approvePlan: "plan-3" to approve this plan.`,
+			wantConds: []cond{{"Plan", "True", v1alpha2.ReasonPlannedWithChanges}, {"Ready", "Unknown", v1alpha2.ReasonPlannedWithChanges}},
+			wantPlan:  v1alpha2.PlanStatus{Pending: "plan-3", IsDestroyPlan: true},
+		},
+		{
+			name:      "no changes",
+			report:    orchestrator.StackReport{Result: history.ResultNoChanges},
+			prev:      v1alpha2.TerraformStatus{Plan: v1alpha2.PlanStatus{LastApplied: "plan-1", Pending: "plan-9"}},
+			wantEvent: "Normal", wantReady: "Plan no changes: " + rev,
+			wantConds: []cond{{"Plan", "False", v1alpha2.ReasonPlannedNoChanges}, {"Ready", "True", v1alpha2.ReasonPlannedNoChanges}},
+			wantPlan:  v1alpha2.PlanStatus{LastApplied: "plan-1"},
+		},
+		{
+			name:      "up to date",
+			report:    orchestrator.StackReport{Result: history.ResultUnchanged},
+			wantEvent: "Normal", wantReady: "No drift: " + rev,
+			wantConds: []cond{{"Ready", "True", v1alpha2.ReasonNoDrift}},
+		},
+		{
+			name:      "waiting for an upstream",
+			report:    orchestrator.StackReport{Result: history.ResultWaiting, Message: "waiting for contract network"},
+			wantEvent: "Normal", wantReady: "waiting for contract network",
+			wantConds: []cond{{"Ready", "False", v1alpha2.ReasonDependencyNotReady}},
+		},
+		{
+			name:      "plan failed",
+			report:    orchestrator.StackReport{Result: history.ResultFailed, Run: 2, Digest: "sha256:abc", Message: "plan: exit status 1"},
+			wantEvent: "Warning", wantReady: "plan: exit status 1",
+			wantConds: []cond{{"Plan", "False", v1alpha2.ReasonPlanFailed}, {"Ready", "False", v1alpha2.ReasonPlanFailed}},
+		},
+		{
+			name:      "apply failed",
+			report:    orchestrator.StackReport{Result: history.ResultFailed, Run: 2, Digest: "sha256:abc", PlanID: "plan-4", Message: "apply: exit status 1"},
+			prev:      v1alpha2.TerraformStatus{Plan: v1alpha2.PlanStatus{Pending: "plan-4"}},
+			wantEvent: "Warning", wantReady: "apply: exit status 1",
+			wantConds: []cond{{"Apply", "False", v1alpha2.ReasonAppliedFail}, {"Ready", "False", v1alpha2.ReasonApplyFailed}},
+		},
+		{
+			name:      "source not fetched",
+			report:    orchestrator.StackReport{Result: history.ResultFailed, Message: "OCIRepository app has no artifact yet"},
+			wantEvent: "Warning", wantReady: "OCIRepository app has no artifact yet",
+			wantConds: []cond{{"Ready", "False", v1alpha2.ReasonArtifactFailed}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tf := &v1alpha2.Terraform{Status: tt.prev}
+			typ, _, msg := applyReport(tf, &tt.report, rev, tt.out, now)
+			if typ != tt.wantEvent || msg != tt.wantReady {
+				t.Errorf("applyReport(%s) event = %s %q, want %s %q", tt.report.Result, typ, msg, tt.wantEvent, tt.wantReady)
+			}
+			var got []cond
+			for _, c := range tf.Status.Conditions {
+				got = append(got, cond{c.Type, string(c.Status), c.Reason})
+			}
+			if diff := cmp.Diff(tt.wantConds, got); diff != "" {
+				t.Errorf("applyReport(%s) conditions mismatch (-want +got):\n%s", tt.report.Result, diff)
+			}
+			if diff := cmp.Diff(tt.wantPlan, tf.Status.Plan); diff != "" {
+				t.Errorf("applyReport(%s) status.plan mismatch (-want +got):\n%s", tt.report.Result, diff)
+			}
+			if tf.Status.LastAppliedRevision != tt.wantApplRv {
+				t.Errorf("applyReport(%s) lastAppliedRevision = %q, want %q", tt.report.Result, tf.Status.LastAppliedRevision, tt.wantApplRv)
+			}
+			if tf.Status.LastAttemptedRevision != rev {
+				t.Errorf("applyReport(%s) lastAttemptedRevision = %q, want %q", tt.report.Result, tf.Status.LastAttemptedRevision, rev)
+			}
+			if r := findReady(tf); r != nil && r.Message != tt.wantReady {
+				t.Errorf("applyReport(%s) Ready message = %q, want %q", tt.report.Result, r.Message, tt.wantReady)
+			}
+		})
+	}
+}
+
+func findReady(tf *v1alpha2.Terraform) *metav1.Condition {
+	for i := range tf.Status.Conditions {
+		if tf.Status.Conditions[i].Type == v1alpha2.ConditionReady {
+			return &tf.Status.Conditions[i]
+		}
+	}
+	return nil
+}
