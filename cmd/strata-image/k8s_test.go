@@ -27,7 +27,7 @@ import (
 // It needs the cluster that `make test-k8s` starts.
 func TestImageRunsInCluster(t *testing.T) {
 	c := k8stest.Get(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 
 	dir := t.TempDir()

@@ -57,14 +57,15 @@ failed, 3 held for approval.`,
 			if err != nil {
 				return err
 			}
-			out := runjob.Execute(cmd.Context(), req, runjob.Config{
+			res := runjob.Execute(cmd.Context(), req, runjob.Config{
 				Tofu:          bin,
 				StateDir:      g.stateDir,
 				Logger:        jobs.NewRunnerLogger(g.stdout),
 				Timeout:       timeout,
 				ShutdownGrace: grace,
 			})
-			if err := jobs.WriteOutcome(g.stdout, out); err != nil {
+			out := res.Outcome
+			if err := jobs.WriteOutcome(g.stdout, res); err != nil {
 				fmt.Fprintf(g.stderr, "strata: %v\n", err)
 			}
 			sum := runjob.Summarise(out)

@@ -28,7 +28,7 @@ func TestRunner(t *testing.T) {
 		req := runjob.Request{
 			Run: controller.Request{Request: runner.Request{
 				Operation: history.OperationApply, Client: "acme", Env: "dev", Class: "non-prod",
-				Stack:    &environment.Stack{Name: "network", ApprovePlan: "auto", Vars: map[string]any{"name": "vpc"}},
+				Stack:    &environment.Stack{Name: "network", ApprovePlan: "auto", Vars: map[string]any{"name": "vpc"}, Produces: "network"},
 				Artifact: src,
 			}, Namespace: "infra", Name: "network"},
 			Path:     ".",
@@ -57,7 +57,7 @@ func TestRunner(t *testing.T) {
 		{"applies the stack", &good, nil, 0,
 			runjob.Summary{Stack: "network", Result: "applied", Run: 1, Message: "the infrastructure is up to date"},
 			[]string{`"msg":"run #1 started"`, `"stack":"network"`, `"msg":"apply complete: 1 added, 0 changed, 0 destroyed"`,
-				`{"strataOutcome":{"result":{"Stack":"network"`}, nil},
+				`{"strataOutcome":{"outcome":{"result":{"Stack":"network"`, `"contract":{"installed":true,"version":"","stack":"network"`, `"public":{"name":"vpc"}`}, nil},
 		{"refuses code whose digest differs", &tampered, nil, 1,
 			runjob.Summary{Stack: "network", Result: "failed"}, nil, []string{"the artifact changed or was tampered with"}},
 		{"no request", nil, []string{"--request", "/nonexistent/request.json"}, 1, runjob.Summary{}, nil, []string{"read run request"}},

@@ -76,6 +76,9 @@ func (f *runnerFlags) executor(kubeconfig string, maxRunners int, log *slog.Logg
 		if cfg.History != nil {
 			h = cfg.History
 		}
+		// The pod's contract store is local, its own: the executor
+		// carries the documents a stack reads from the controller's store
+		// (whatever its kind) and puts back the one its run published.
 		return &jobs.Executor{
 			Launcher: l,
 			Settings: environment.Settings{
@@ -83,8 +86,10 @@ func (f *runnerFlags) executor(kubeconfig string, maxRunners int, log *slog.Logg
 				DriftInterval:  cfg.DriftInterval,
 				ProviderMirror: cfg.ProviderMirror,
 			},
-			Timeout: cfg.Timeout,
-			History: h,
+			Contracts:      cfg.Contracts,
+			ContractPrefix: cfg.ContractPrefix,
+			Timeout:        cfg.Timeout,
+			History:        h,
 		}
 	}, nil
 }

@@ -28,6 +28,17 @@
 // key opens, naming the keys it was encrypted for. The entry directory's
 // objects are decrypted as the Kustomization whose spec.path it is says.
 //
+// A stack's variables are decided as the Tofu Controller decides them
+// (vars.go, values.go): spec.vars, then spec.varsFrom, later entries
+// winning, each ConfigMap or Secret of the repository read now as the API
+// server holds it (data and stringData), with varsKeys' old:new renames.
+// An entry naming a Secret that another stack writes (writeOutputsToSecret)
+// becomes a ContractVars, filled from that stack's contract when the stack
+// runs; readInputsFromSecrets names such a Secret (Consumes) or one of the
+// repository (SecretInputs), the inputs of the spec.values template
+// (Values). A Secret that no stack writes and the repository does not hold
+// is a problem, unless the entry is optional.
+//
 // strata's own settings (state backend, contract store, runner limit,
 // provider mirror, IAM allow-list, state directory) are keys of the init
 // ConfigMap. They are named in settings.go, parsed and checked once while

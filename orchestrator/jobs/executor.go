@@ -5,12 +5,15 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/orchestrator/controller"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
@@ -33,6 +36,12 @@ type Executor struct {
 	Backend runner.StateBackend
 	// Timeout bounds one run (runner.DefaultTimeout when zero).
 	Timeout time.Duration
+	// Contracts and ContractPrefix are the controller's contract store.
+	// When the runner's is local (Settings), a pod does not share it: the
+	// request carries the documents the stack reads, and the contract the
+	// run published comes back with the outcome and is put here.
+	Contracts      contracts.Store
+	ContractPrefix string
 	// History, when set, records each Job's run as the controller's own:
 	// the runner pod's history goes with the pod, and the controller's
 	// skip-unchanged reads this one.
@@ -47,7 +56,11 @@ type Recorder interface {
 
 // Execute runs req as a runner Job, or adopts the Job already running it.
 func (e *Executor) Execute(ctx context.Context, req controller.Request) (controller.Outcome, error) {
-	body, err := e.request(req)
+	docs, err := e.upstreams(ctx, req)
+	if err != nil {
+		return controller.Outcome{}, err
+	}
+	body, err := e.request(req, docs)
 	if err != nil {
 		return controller.Outcome{}, err
 	}
@@ -64,11 +77,14 @@ func (e *Executor) Execute(ctx context.Context, req controller.Request) (control
 		return controller.Outcome{}, err
 	}
 	if len(out.Result) > 0 {
-		var o controller.Outcome
-		if err := json.Unmarshal(out.Result, &o); err != nil {
+		var res runjob.Result
+		if err := json.Unmarshal(out.Result, &res); err != nil {
 			return controller.Outcome{}, fmt.Errorf("runner job %s/%s: read outcome: %w", req.Namespace, out.Job, err)
 		}
-		return e.record(ctx, o)
+		if err := e.publish(ctx, req, res.Contract); err != nil {
+			return controller.Outcome{}, err
+		}
+		return e.record(ctx, res.Outcome)
 	}
 	// No outcome line: the runner died before its end (killed, out of
 	// memory, past its deadline). The run failed; the state may be
@@ -84,6 +100,60 @@ func (e *Executor) Execute(ctx context.Context, req controller.Request) (control
 		Run:     history.Run{Client: req.Client, Env: req.Env, Stack: name, Operation: req.Operation, Result: history.ResultFailed},
 		Message: cause.Error(),
 	}, cause), nil
+}
+
+// local reports whether the runner's contract store is local: the pod's
+// own, which the controller's stands in for.
+func (e *Executor) local() bool {
+	k := e.Settings.Contracts.Store
+	return e.Contracts != nil && (k == "" || k == environment.ContractsLocal)
+}
+
+// upstreams are the documents of the controller's contract store that the
+// stack reads, by contract name, when the runner's store is local.
+func (e *Executor) upstreams(ctx context.Context, req controller.Request) (map[string]contracts.Document, error) {
+	s := req.Stack
+	if !e.local() || s == nil || (len(s.Consumes) == 0 && len(s.ConsumesMatching) == 0) {
+		return nil, nil
+	}
+	docs := map[string]contracts.Document{}
+	for _, c := range s.Consumes {
+		doc, err := e.Contracts.Get(ctx, contracts.Key(e.ContractPrefix, c.Contract))
+		switch {
+		case errors.Is(err, contracts.ErrNotFound):
+			continue // the stack waits for it, in the pod as here
+		case err != nil:
+			return nil, fmt.Errorf("run %s/%s as a job: read contract %s: %w", req.Namespace, req.Name, c.Contract, err)
+		}
+		docs[c.Contract] = doc
+	}
+	if len(s.ConsumesMatching) > 0 {
+		all, err := contracts.ReadPath(ctx, e.Contracts, e.ContractPrefix)
+		if err != nil {
+			return nil, fmt.Errorf("run %s/%s as a job: read contracts: %w", req.Namespace, req.Name, err)
+		}
+		for _, m := range s.ConsumesMatching {
+			selected, err := contracts.Select(all, e.ContractPrefix, m.Regex)
+			if err != nil {
+				return nil, fmt.Errorf("run %s/%s as a job: %w", req.Namespace, req.Name, err)
+			}
+			maps.Copy(docs, selected)
+		}
+	}
+	return docs, nil
+}
+
+// publish puts the contract a Job's run published in the controller's
+// store.
+func (e *Executor) publish(ctx context.Context, req controller.Request, doc *contracts.Document) error {
+	if doc == nil || !e.local() || req.Stack == nil || req.Stack.Produces == "" {
+		return nil
+	}
+	key := contracts.Key(e.ContractPrefix, req.Stack.Produces)
+	if err := e.Contracts.Put(ctx, key, *doc); err != nil {
+		return fmt.Errorf("run %s/%s as a job: publish contract %s: %w", req.Namespace, req.Name, key, err)
+	}
+	return nil
 }
 
 // record records the Job's run in the controller's history, numbered
@@ -107,7 +177,7 @@ func (e *Executor) record(ctx context.Context, o controller.Outcome) (controller
 
 // request is the runner Job's request: the controller's, with the stack's
 // place in its artifact, the settings and the state backend.
-func (e *Executor) request(req controller.Request) ([]byte, error) {
+func (e *Executor) request(req controller.Request, docs map[string]contracts.Document) ([]byte, error) {
 	if req.Artifact.URL == "" {
 		return nil, fmt.Errorf("run %s/%s as a job: its code has no URL a runner pod can fetch it from (only a source-controller artifact has one)", req.Namespace, req.Name)
 	}
@@ -131,7 +201,7 @@ func (e *Executor) request(req controller.Request) ([]byte, error) {
 			backend.SecretSuffix = req.Name
 		}
 	}
-	b, err := json.Marshal(runjob.Request{Run: req, Path: path, Settings: e.Settings, Backend: backend})
+	b, err := json.Marshal(runjob.Request{Run: req, Path: path, Settings: e.Settings, Backend: backend, Contracts: docs})
 	if err != nil {
 		return nil, fmt.Errorf("run %s/%s as a job: %w", req.Namespace, req.Name, err)
 	}

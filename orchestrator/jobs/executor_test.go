@@ -10,6 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/strata-iac/strata/contracts"
+	"github.com/strata-iac/strata/contracts/local"
 	"github.com/strata-iac/strata/orchestrator/controller"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
@@ -74,7 +76,7 @@ func TestExecutorRequest(t *testing.T) {
 			req := request("sha256:1", nil)
 			req.Spec = tt.spec
 			e := &Executor{Backend: tt.backend}
-			b, err := e.request(req)
+			b, err := e.request(req, nil)
 			if err != nil {
 				t.Fatalf("request(%s) = %v", tt.name, err)
 			}
@@ -92,7 +94,7 @@ func TestExecutorRequest(t *testing.T) {
 	}
 	local := request("sha256:1", nil)
 	local.Artifact.URL = ""
-	if _, err := (&Executor{}).request(local); err == nil {
+	if _, err := (&Executor{}).request(local, nil); err == nil {
 		t.Errorf("request(code with no URL) = nil error, want one: a runner pod cannot fetch it")
 	}
 }
@@ -150,5 +152,49 @@ func TestExecutorRecords(t *testing.T) {
 	// An up-to-date stack's outcome has no run: nothing is recorded.
 	if got, err := e.record(ctx, controller.NewOutcome(runner.Result{Stack: "network"}, nil)); err != nil || got.Result.Run.Number != 0 {
 		t.Errorf("record(no run) = #%d, %v, want nothing recorded", got.Result.Run.Number, err)
+	}
+}
+
+// TestExecutorContracts carries the contracts a stack reads from the
+// controller's local store into its request, and puts the one its run
+// published back: a runner pod's local store is its own.
+func TestExecutorContracts(t *testing.T) {
+	ctx := context.Background()
+	store := local.New(t.TempDir())
+	const prefix = "/configuration"
+	for name, v := range map[string]string{"network": "vpc-1", "dns": "zone-1", "other": "x"} {
+		if err := store.Put(ctx, contracts.Key(prefix, name), contracts.Document{Installed: true, Stack: name, Public: map[string]any{"id": v}, Private: map[string]any{}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := &Executor{Contracts: store, ContractPrefix: prefix}
+	req := request("sha256:1", nil)
+	req.Stack.Consumes = []environment.Input{{Contract: "network", As: "network"}, {Contract: "missing", As: "missing"}}
+	req.Stack.ConsumesMatching = []environment.MatchInput{{As: "zones", Regex: "dns"}}
+	docs, err := e.upstreams(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]any{}
+	for name, d := range docs {
+		got[name] = d.Public["id"]
+	}
+	if diff := cmp.Diff(map[string]any{"network": "vpc-1", "dns": "zone-1"}, got); diff != "" {
+		t.Errorf("upstreams() (-want +got):\n%s", diff)
+	}
+
+	req.Stack.Produces = "api"
+	if err := e.publish(ctx, req, &contracts.Document{Installed: true, Stack: "network", Public: map[string]any{"url": "https://api"}, Private: map[string]any{}}); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := store.Get(ctx, contracts.Key(prefix, "api"))
+	if err != nil || doc.Public["url"] != "https://api" {
+		t.Errorf("published contract api = %+v, %v, want the run's", doc, err)
+	}
+
+	// A shared store (S3, SSM) is the pods' own too: nothing is carried.
+	shared := &Executor{Contracts: store, ContractPrefix: prefix, Settings: environment.Settings{Contracts: environment.ContractSettings{Store: environment.ContractsS3}}}
+	if docs, err := shared.upstreams(ctx, req); err != nil || docs != nil {
+		t.Errorf("upstreams() with an S3 store = %v, %v, want none", docs, err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	securejoin "github.com/cyphar/filepath-securejoin"
 
+	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/controller"
 	"github.com/strata-iac/strata/orchestrator/environment"
@@ -35,49 +36,66 @@ type Config struct {
 }
 
 // Execute runs req in this process, through the controller's in-process
-// executor, and returns its outcome. A run that could not begin (its code
-// could not be fetched, a store could not be opened) is a failed outcome
-// that says why.
-func Execute(ctx context.Context, req Request, cfg Config) controller.Outcome {
+// executor, and returns its outcome, with the contract it published to a
+// local store. A run that could not begin (its code could not be fetched,
+// a store could not be opened) is a failed outcome that says why.
+func Execute(ctx context.Context, req Request, cfg Config) Result {
 	if req.Run.Stack == nil {
-		return failed("", errors.New("run request: no stack"))
+		return Result{Outcome: failed("", errors.New("run request: no stack"))}
 	}
 	name := req.Run.Stack.Name
-	r, root, cleanup, err := prepare(ctx, req, cfg)
+	p, err := prepare(ctx, req, cfg)
 	if err != nil {
-		return failed(name, fmt.Errorf("prepare the run of stack %s: %w", name, err))
+		return Result{Outcome: failed(name, fmt.Errorf("prepare the run of stack %s: %w", name, err))}
 	}
-	defer cleanup()
+	defer p.cleanup()
 	run := req.Run
-	dir, err := securejoin.SecureJoin(root, req.Path)
+	dir, err := securejoin.SecureJoin(p.root, req.Path)
 	if err != nil {
-		return failed(name, fmt.Errorf("stack %s: path %q: %w", name, req.Path, err))
+		return Result{Outcome: failed(name, fmt.Errorf("stack %s: path %q: %w", name, req.Path, err))}
 	}
-	run.Artifact.Dir, run.Artifact.Root = dir, root
-	out, err := controller.InProcess{Runner: r}.Execute(ctx, run)
+	run.Artifact.Dir, run.Artifact.Root = dir, p.root
+	out, err := controller.InProcess{Runner: p.runner}.Execute(ctx, run)
 	if err != nil {
-		return failed(name, err)
+		return Result{Outcome: failed(name, err)}
 	}
-	return out
+	res := Result{Outcome: out}
+	if s := req.Run.Stack; p.local && s.Produces != "" && out.Result.Run.Result.Converged() {
+		doc, err := p.stores.Contracts.Get(ctx, contracts.Key(p.stores.ContractPrefix, s.Produces))
+		if err == nil {
+			res.Contract = &doc
+		}
+	}
+	return res
+}
+
+// prepared is a run ready to go: the runner, the code's root, the
+// stores, and whether the contract store is the pod's own.
+type prepared struct {
+	runner  *runner.Runner
+	root    string
+	stores  *orchestrator.Stores
+	local   bool
+	cleanup func()
 }
 
 // prepare fetches the stack's code and builds the runner: the
 // environment's stores under the pod's state directory, the default
 // policy bundle with the environment's IAM allow-list, and the request's
 // state backend.
-func prepare(ctx context.Context, req Request, cfg Config) (*runner.Runner, string, func(), error) {
+func prepare(ctx context.Context, req Request, cfg Config) (*prepared, error) {
 	if err := os.MkdirAll(cfg.StateDir, 0o700); err != nil {
-		return nil, "", nil, err
+		return nil, err
 	}
 	work, err := os.MkdirTemp(cfg.StateDir, "source-")
 	if err != nil {
-		return nil, "", nil, err
+		return nil, err
 	}
 	cleanup := func() { _ = os.RemoveAll(work) }
 	a := req.Run.Artifact
 	if err := fetch(ctx, a.URL, a.Digest, work); err != nil {
 		cleanup()
-		return nil, "", nil, err
+		return nil, err
 	}
 	set := req.Settings
 	set.StateDir = cfg.StateDir
@@ -85,7 +103,17 @@ func prepare(ctx context.Context, req Request, cfg Config) (*runner.Runner, stri
 	st, err := orchestrator.OpenStores(ctx, env, set)
 	if err != nil {
 		cleanup()
-		return nil, "", nil, err
+		return nil, err
+	}
+	local := set.Contracts.Store == "" || set.Contracts.Store == environment.ContractsLocal
+	if local {
+		for name, doc := range req.Contracts {
+			if err := st.Contracts.Put(ctx, contracts.Key(st.ContractPrefix, name), doc); err != nil {
+				_ = st.Close()
+				cleanup()
+				return nil, err
+			}
+		}
 	}
 	var pol runner.Policy
 	if engine, err := policy.Load(ctx, policy.Options{IAMAllowedModules: set.IAMAllowedModules}); err != nil {
@@ -109,7 +137,10 @@ func prepare(ctx context.Context, req Request, cfg Config) (*runner.Runner, stri
 		DriftInterval:  set.DriftInterval,
 		ProviderMirror: set.ProviderMirror,
 	})
-	return r, filepath.Join(work, "src"), func() { _ = st.Close(); cleanup() }, nil
+	return &prepared{
+		runner: r, root: filepath.Join(work, "src"), stores: st, local: local,
+		cleanup: func() { _ = st.Close(); cleanup() },
+	}, nil
 }
 
 // failed is the outcome of a run that could not begin.

@@ -1,6 +1,7 @@
 package runjob
 
 import (
+	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/orchestrator/controller"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/runner"
@@ -19,6 +20,18 @@ type Request struct {
 	// Backend is where the stack's state goes when it has no
 	// customConfiguration.
 	Backend runner.StateBackend `json:"backend"`
+	// Contracts are the documents the stack reads, by contract name, from
+	// the controller's contract store: with a local store (which a pod
+	// does not share), the pod's starts with them.
+	Contracts map[string]contracts.Document `json:"contracts,omitempty"`
+}
+
+// Result is what the runner's last log line carries: the run's outcome,
+// and, with a local contract store, the contract the run published, for
+// the controller to publish in its own.
+type Result struct {
+	Outcome  controller.Outcome  `json:"outcome"`
+	Contract *contracts.Document `json:"contract,omitempty"`
 }
 
 // Summary is how a run ended, short enough for a pod's termination

@@ -13,6 +13,7 @@ import (
 
 	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/contracts/readers"
+	"github.com/strata-iac/strata/orchestrator/environment"
 )
 
 // AppVersionVar is the variable that receives the stack's resolved
@@ -192,6 +193,16 @@ func (r *Runner) readInputs(ctx context.Context, req Request) (inputs, error) {
 	// What the stack publishes, and what it reads under which name, are
 	// part of its spec: a change there re-plans it too.
 	writeField("produces", s.Produces+" "+strings.Join(s.ProducesOutputs, ","))
+	// A stack that only detects drift never applies, and one whose
+	// resources are destroyed on deletion must record so in its last good
+	// run: a change of either re-plans it. Each is written only when set,
+	// so that the fingerprints of stacks without them stay as they were.
+	if s.ApprovePlan == environment.ApprovePlanDisable {
+		writeField("approvePlan", s.ApprovePlan)
+	}
+	if s.DestroyResourcesOnDeletion {
+		writeField("destroyResourcesOnDeletion", "true")
+	}
 	for _, c := range s.Consumes {
 		writeField("consumes", c.Contract+" as "+c.As)
 	}
