@@ -103,7 +103,8 @@ crd:
 	$(GO) run $(CONTROLLER_GEN) crd paths=./orchestrator/kube/api/... output:crd:dir=flux-apps/strata/crd
 
 ## source-controller: build Flux's source-controller from its Go module into bin/source-controller,
-## its CRDs beside it (skipped when already built); the cluster tests run it outside the cluster
+## its CRDs beside it (once: the build is kept in ~/.cache/strata/source-controller); the cluster
+## tests run it outside the cluster
 source-controller:
 	@./.ci/build-source-controller.sh $(BIN)/source-controller
 
