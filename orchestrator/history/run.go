@@ -39,10 +39,14 @@ type Run struct {
 	// run can name what changed.
 	Inputs    map[string]string `json:"inputs,omitempty"`
 	Upstreams map[string]string `json:"upstreams,omitempty"`
-	Summary   Summary           `json:"summary"`
-	Result    Result            `json:"result"`
-	Error     string            `json:"error"`
-	PlanID    string            `json:"planId"`
+	// Spec has a short hash of each Terraform field that changes how
+	// tofu runs the stack (spec.targets, spec.workspace, …), for the
+	// fields that are set, so that the next run can name which changed.
+	Spec    map[string]string `json:"spec,omitempty"`
+	Summary Summary           `json:"summary"`
+	Result  Result            `json:"result"`
+	Error   string            `json:"error"`
+	PlanID  string            `json:"planId"`
 	// Contract is the key of the contract document the run published, if
 	// any.
 	Contract  string        `json:"contract"`

@@ -41,6 +41,9 @@ type inputs struct {
 	// derivedHashes has a hash per variable a contract gives (var.values
 	// and the varsFrom and valueFrom entries of another stack's Secret).
 	derivedHashes map[string]string
+	// specHashes has a hash per Terraform field that changes how tofu
+	// runs the stack, for the fields that are set (see specFields).
+	specHashes map[string]string
 	// fingerprint covers every input: source, variables, upstreams,
 	// backend.
 	fingerprint string
@@ -59,6 +62,7 @@ func (r *Runner) gatherInputs(ctx context.Context, st *runState) error {
 	}
 	st.in = in
 	st.run.Fingerprint, st.run.Inputs, st.run.Upstreams = in.fingerprint, in.varHashes, in.upstreamHashes
+	st.run.Spec = in.specHashes
 	return nil
 }
 
@@ -219,6 +223,16 @@ func (r *Runner) readInputs(ctx context.Context, req Request) (inputs, error) {
 	// there re-plans it even where its reads are not known.
 	for _, k := range slices.Sorted(maps.Keys(in.derivedHashes)) {
 		writeField("derived."+k, in.derivedHashes[k])
+	}
+	specHashes, err := specFields(s.Run)
+	if err != nil {
+		return in, fmt.Errorf("gather inputs of stack %s: %w", s.Name, err)
+	}
+	in.specHashes = specHashes
+	// Only the fields that are set are written, so that a stack that
+	// sets none keeps the fingerprint it had before strata knew them.
+	for _, k := range slices.Sorted(maps.Keys(in.specHashes)) {
+		writeField(k, in.specHashes[k])
 	}
 	in.fingerprint = "sha256:" + hex.EncodeToString(fp.Sum(nil))
 	return in, nil
