@@ -31,18 +31,23 @@ type Run struct {
 	ToVersion   string `json:"toVersion"`
 	// Digest is the digest of the stack's source.
 	Digest string `json:"digest"`
-	// Fingerprint is a hash of every input: source digest, variables,
-	// upstream contracts and backend.
+	// Fingerprint is a keyed hash of every input: source digest,
+	// variables, upstream contracts and backend.
 	Fingerprint string `json:"fingerprint"`
 	// Inputs has a short hash of each of the stack's own variables, and
 	// Upstreams the content hash of each contract it read, so that the next
 	// run can name what changed.
 	Inputs    map[string]string `json:"inputs,omitempty"`
 	Upstreams map[string]string `json:"upstreams,omitempty"`
-	Summary   Summary           `json:"summary"`
-	Result    Result            `json:"result"`
-	Error     string            `json:"error"`
-	PlanID    string            `json:"planId"`
+	// Hashes names the scheme of Fingerprint, Inputs and Upstreams:
+	// "hmac-sha256/<key id>", keyed so that no private input can be
+	// brute-forced from them; "" for runs recorded before strata keyed
+	// them (plain SHA-256).
+	Hashes  string  `json:"hashes,omitempty"`
+	Summary Summary `json:"summary"`
+	Result  Result  `json:"result"`
+	Error   string  `json:"error"`
+	PlanID  string  `json:"planId"`
 	// Contract is the key of the contract document the run published, if
 	// any.
 	Contract  string        `json:"contract"`

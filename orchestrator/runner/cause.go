@@ -17,6 +17,9 @@ const (
 	CauseUpstream  = "upstream"
 	CauseDrift     = "drift"
 	CauseRemoved   = "removed"
+	// CauseRehashed: the hash key changed since the last run (lost or
+	// replaced), so what changed cannot be named.
+	CauseRehashed = "rehashed"
 )
 
 // cause is a classified change: its name and the log line that says why.
@@ -55,13 +58,17 @@ func classify(prev history.Run, hasPrev bool, req Request, in inputs, changed bo
 	case prev.Digest != a.Digest:
 		return cause{CauseConfig, fmt.Sprintf("the configuration changed at version %s (digest %s, was %s)", orNone(a.Version), short(a.Digest), short(prev.Digest))}
 	}
-	if vars := changedKeys(prev.Inputs, in.varHashes); len(vars) > 0 {
+	h, known := in.against(prev)
+	if !known {
+		return cause{CauseRehashed, fmt.Sprintf("the hash key changed since run #%d (lost or replaced): what changed cannot be named", prev.Number)}
+	}
+	if vars := changedKeys(prev.Inputs, h.vars); len(vars) > 0 {
 		return cause{CauseVariables, "variables changed: " + strings.Join(vars, ", ")}
 	}
-	if ups := changedKeys(prev.Upstreams, in.upstreamHashes); len(ups) > 0 {
+	if ups := changedKeys(prev.Upstreams, h.upstreams); len(ups) > 0 {
 		return cause{CauseUpstream, "upstream contracts changed: " + strings.Join(ups, ", ")}
 	}
-	if prev.Fingerprint != in.fingerprint {
+	if prev.Fingerprint != h.fingerprint {
 		return cause{CauseConfig, "the stack's spec changed (its backend, or the contracts it publishes or reads)"}
 	}
 	if changed && in.stateChange != "" {
