@@ -25,7 +25,8 @@ type Run struct {
 	Stack     string    `json:"stack"`
 	Operation Operation `json:"operation"`
 	// Cause is why the stack changed: install, upgrade, config, variables,
-	// upstream, drift or removed; "" when nothing changed.
+	// upstream, drift, removed or rehashed (the hash key changed, see
+	// Hashes); "" when nothing changed.
 	Cause       string `json:"cause"`
 	FromVersion string `json:"fromVersion"`
 	ToVersion   string `json:"toVersion"`

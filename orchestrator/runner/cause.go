@@ -42,8 +42,9 @@ func (r *Runner) classifyCause(_ context.Context, st *runState) error {
 }
 
 // classify names why a stack's plan differs from its last good apply. The
-// first cause that applies wins: install, upgrade, config, variables,
-// upstream; with none of those, a plan with changes is drift, and a plan
+// first cause that applies wins: install, upgrade, config, rehashed (the
+// last run's hashes are under another key, so nothing can be compared),
+// variables, upstream; with none of those, a plan with changes is drift, and a plan
 // without is no change at all.
 func classify(prev history.Run, hasPrev bool, req Request, in inputs, changed bool) cause {
 	a := req.Artifact
