@@ -19,9 +19,13 @@
 //     (Options.Runners), each stack run by package runner; a plan
 //     previews each consumer against the contract its producer's plan
 //     would publish, when the plan knows it;
-//  6. report: what every stack did, as the runner decided it (or, for a
-//     stack it did not run, why not: skipped, waiting or failed), and
-//     which stacks will re-plan because of another's plan.
+//  6. remove: the stacks that left the repository are destroyed, through
+//     policy, when their last good run had spec.destroyResourcesOnDeletion,
+//     and orphaned (let go of, their state and contract kept) otherwise;
+//  7. report: what every stack did, as the runner decided it (or, for a
+//     stack it did not run, why not: skipped, waiting, for an upstream
+//     contract or a suspended dependency, or failed), and which stacks
+//     will re-plan because of another's plan.
 //
 // ReconcileEnvironment runs the same steps from step 2 on an environment
 // already loaded: what strata controller builds from a namespace.

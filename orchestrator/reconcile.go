@@ -71,8 +71,16 @@ type Options struct {
 	// ShutdownGrace is how long an apply in flight may go on once the
 	// context is cancelled (runner.DefaultShutdownGrace).
 	ShutdownGrace time.Duration
-	// DriftInterval is how long an unchanged stack goes without a plan.
-	DriftInterval time.Duration
+	// DriftInterval is how long an unchanged stack goes without a plan:
+	// for every stack, or with StackIntervals only for the stacks without
+	// a spec.interval of their own.
+	DriftInterval  time.Duration
+	StackIntervals bool
+	// RetryWait is set by the reconcile loop: a stack whose last run
+	// failed is run again no sooner than its spec.retryInterval after it
+	// (environment.DefaultRetryInterval when unset). A one-shot plan or
+	// apply runs it at once.
+	RetryWait bool
 	// Logger receives the run log lines.
 	Logger *slog.Logger
 	// PolicyDirs are policy directories loaded on top of the default bundle,
@@ -221,6 +229,8 @@ func reconcile(ctx context.Context, env *environment.Environment, g *graph.Graph
 		Timeout:        opts.Timeout,
 		ShutdownGrace:  opts.ShutdownGrace,
 		DriftInterval:  set.DriftInterval,
+		StackIntervals: opts.StackIntervals,
+		RetryWait:      opts.RetryWait,
 		ProviderMirror: set.ProviderMirror,
 		// The CA file is read by tofu, in the stacks' workspaces: absolute.
 		ProviderMirrorCA: set.ProviderMirrorCA,

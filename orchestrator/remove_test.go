@@ -73,3 +73,50 @@ func TestRemovedStack(t *testing.T) {
 		}
 	}
 }
+
+// TestOrphanedStack takes out of the environment a stack without
+// spec.destroyResourcesOnDeletion: true, as the Tofu Controller does when
+// such a Terraform object is deleted: strata stops managing it, and keeps
+// its resources, its state and its contract, and says so once.
+func TestOrphanedStack(t *testing.T) {
+	e := newEnv(t)
+	if rep, logs := e.reconcile(history.OperationApply, time.Hour); !rep.Converged() {
+		t.Fatalf("first apply failed:\n%s", logs)
+	}
+	if err := os.Remove(filepath.Join(e.root, "environments", "acme", "dev", "services", "app.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	const says = "WARN [app] left the repository, and its last run in it (#1) did not set spec.destroyResourcesOnDeletion: true: " +
+		"strata no longer manages it; its resources, its state and its contract /configuration/app are kept"
+
+	rep, logs := e.reconcile(history.OperationPlan, time.Hour)
+	if got := stack(t, rep, "app"); got.Result != history.ResultOrphaned || got.Cause != runner.CauseRemoved || got.Run != 0 {
+		t.Errorf("plan: app = %+v, want orphaned, unrecorded\nlogs:\n%s", got, logs)
+	}
+	rep, logs = e.reconcile(history.OperationApply, time.Hour)
+	if got := stack(t, rep, "app"); got.Result != history.ResultOrphaned || got.Run != 2 || got.Summary.Destroy != 0 {
+		t.Errorf("apply: app = %+v, want orphaned as run #2, nothing destroyed\nlogs:\n%s", got, logs)
+	}
+	if !strings.Contains(logs, says) || strings.Contains(logs, "removing the infrastructure") {
+		t.Errorf("apply: logs do not say app is let go of, or plan its destruction:\n%s", logs)
+	}
+	if !rep.Converged() {
+		t.Errorf("a report with an orphaned stack is not converged: %+v", rep.Stacks)
+	}
+	if doc := readContract(t, e.state, "acme", "dev", "app"); !doc.Installed || len(doc.Public) == 0 {
+		t.Errorf("contract of the orphaned stack = %+v, want it kept as published", doc)
+	}
+	if _, err := os.Stat(filepath.Join(e.state, "state", "acme", "dev", "app.tfstate")); err != nil {
+		t.Errorf("state of the orphaned stack: %v, want it kept", err)
+	}
+	if runs := historyOf(t, e.root, e.state, "acme", "dev", "app"); len(runs) != 2 || runs[0].Result != history.ResultOrphaned || !strings.Contains(runs[0].Note, "strata no longer manages it") {
+		t.Errorf("history of app = %+v, want its orphaning recorded with why", runs)
+	}
+
+	rep, _ = e.reconcile(history.OperationApply, time.Hour)
+	for _, s := range rep.Stacks {
+		if s.Stack == "app" {
+			t.Errorf("once orphaned, app still appears: %+v", s)
+		}
+	}
+}

@@ -33,6 +33,11 @@ func TestInvalidFlagValues(t *testing.T) {
 		{"lease shorter than renewal", []string{"reconcile", env, "--leader-elect", "--leader-elect-lease-duration", "10s"}, "--leader-elect-lease-duration 10s must be longer than --leader-elect-renew-deadline 10s"},
 		{"renewal without retries", []string{"reconcile", env, "--leader-elect", "--leader-elect-retry-period", "9s"}, "--leader-elect-renew-deadline 10s must be longer than 10.8s"},
 		{"negative history limit", []string{"history", env, "--limit", "-1"}, "--limit is -1: it must be 0"},
+		{"controller without a namespace", []string{"controller"}, "give at least one --namespace to watch"},
+		{"controller namespace that is no name", []string{"controller", "--namespace", "Infra_NS"}, `--namespace "Infra_NS" is not a namespace name`},
+		{"controller without interval", []string{"controller", "--namespace", "infra", "--interval", "0"}, "--interval is 0s: it must be more than 0"},
+		{"controller without runners", []string{"controller", "--namespace", "infra", "--max-runners", "0"}, "--max-runners is 0: it must be at least 1"},
+		{"controller lease shorter than renewal", []string{"controller", "--namespace", "infra", "--leader-elect-lease-duration", "10s"}, "--leader-elect-lease-duration 10s must be longer than --leader-elect-renew-deadline 10s"},
 		{"unknown runners", []string{"controller", "--namespace", "infra", "--runners", "pods"}, `--runners is "pods": it must be jobs or in-process`},
 		{"unknown pull policy", []string{"controller", "--namespace", "infra", "--runner-image-pull-policy", "Sometimes"}, `--runner-image-pull-policy is "Sometimes"`},
 	}

@@ -93,7 +93,7 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	cmd.Flags().DurationVar(&f.shutdownGrace, "shutdown-grace", orchestrator.DefaultShutdownGrace,
 		"on SIGTERM or SIGINT, how long an apply in flight may go on before tofu is interrupted (keep Kubernetes' terminationGracePeriodSeconds above it)")
 	cmd.Flags().DurationVar(&f.driftInterval, "drift-interval", orchestrator.DefaultDriftInterval,
-		"how long a stack whose inputs have not changed goes without a plan; 0 plans every stack every time")
+		"how long a stack whose inputs have not changed goes without a plan: when given, for every stack (0 plans every stack every time); when not, each stack's own spec.interval, and this default for a stack without one")
 	cmd.Flags().StringArrayVar(&f.policyDirs, "policy", nil, "policy directory loaded on top of the default bundle (repeatable)")
 	cmd.Flags().BoolVar(&f.noDefaultPolicy, "no-default-policy", false, "replace the default policy bundle with the --policy directories")
 	f.registryFlags.register(cmd)

@@ -60,6 +60,7 @@ changed since its last successful apply is not planned again until
 				Timeout:            f.timeout,
 				ShutdownGrace:      f.shutdownGrace,
 				DriftInterval:      f.driftInterval,
+				StackIntervals:     !cmd.Flags().Changed("drift-interval"),
 				Logger:             g.logger(),
 				PolicyDirs:         f.policyDirs,
 				NoDefaultPolicy:    f.noDefaultPolicy,

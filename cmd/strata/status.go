@@ -14,11 +14,13 @@ import (
 
 // stackStatus is one stack's line of `strata status`.
 type stackStatus struct {
-	Stack    string       `json:"stack"`
-	Layer    string       `json:"layer"`
-	InRepo   bool         `json:"inRepository"`
-	LastRun  *history.Run `json:"lastRun,omitempty"`
-	Contract *contractRef `json:"contract,omitempty"`
+	Stack  string `json:"stack"`
+	Layer  string `json:"layer"`
+	InRepo bool   `json:"inRepository"`
+	// Suspended is the stack's spec.suspend: reconciles leave it alone.
+	Suspended bool         `json:"suspended,omitempty"`
+	LastRun   *history.Run `json:"lastRun,omitempty"`
+	Contract  *contractRef `json:"contract,omitempty"`
 }
 
 type contractRef struct {
@@ -98,6 +100,9 @@ private. Stacks that have history but left the repository are listed too.`,
 				if !r.InRepo {
 					result += " (removed from repository)"
 				}
+				if r.Suspended {
+					result += " (suspended: spec.suspend is true)"
+				}
 				contract := "-"
 				if r.Contract != nil {
 					contract = r.Contract.Key
@@ -117,6 +122,7 @@ func statusOf(cmd *cobra.Command, st *orchestrator.Stores, env *environment.Envi
 	row := stackStatus{Stack: s.Name, InRepo: env.Stack(s.Name) != nil}
 	if row.InRepo {
 		row.Layer = s.Layer.String()
+		row.Suspended = s.Suspend
 	}
 	last, ok, err := st.History.Last(ctx, env.Client, env.Name, s.Name)
 	if err != nil {

@@ -66,8 +66,9 @@ func TestStaleLocalLock(t *testing.T) {
 // TestStaleS3Lock crashes tofu (kill -9) in the middle of an apply whose
 // state is in S3 (versitygw): its .tflock object stays. The next apply
 // reports it, with holder, age, ID and the command that releases it;
-// `strata unlock` releases it; and with spec.tfstate.forceUnlock: auto,
-// strata releases a lock whose holder is provably dead by itself.
+// `strata unlock` releases it; with spec.tfstate.forceUnlock: auto,
+// strata releases a lock whose holder is provably dead by itself; and
+// with forceUnlock: yes, the lock spec.tfstate.lockIdentifier names.
 func TestStaleS3Lock(t *testing.T) {
 	endpoint, access, secret := awstest.Versitygw(t)
 	awstest.Env(t, access, secret)
@@ -116,5 +117,21 @@ func TestStaleS3Lock(t *testing.T) {
 	got, code = c.apply()
 	if code != exitConverged || !strings.Contains(got, "released the state lock its holder left: lock "+l.ID) {
 		t.Errorf("strata apply with forceUnlock: auto and a dead holder = %d\n%s\nwant lock %s released and the stack applied", code, got, l.ID)
+	}
+
+	// forceUnlock: yes releases the lock lockIdentifier names, and no
+	// other, as the Tofu Controller does. The stack is whole by now: two
+	// more resources give the apply something to do.
+	testkit.EditFile(t, c.env, "init.yaml", "  resources: \"4\"\n", "  resources: \"6\"\n")
+	l = crashTofu()
+	testkit.EditFile(t, root, "flux-apps/crash/terraform.yaml", "    forceUnlock: auto\n", "    forceUnlock: \"yes\"\n    lockIdentifier: not-the-lock\n")
+	got, code = c.apply()
+	if code != exitFailed || !strings.Contains(got, "spec.tfstate.lockIdentifier is not-the-lock, but the state's lock is "+l.ID+": it is not released") {
+		t.Errorf("strata apply with forceUnlock: yes and another lock's ID = %d\n%s\nwant lock %s kept and the stack failed", code, got, l.ID)
+	}
+	testkit.EditFile(t, root, "flux-apps/crash/terraform.yaml", "lockIdentifier: not-the-lock\n", "lockIdentifier: "+l.ID+"\n")
+	got, code = c.apply()
+	if code != exitConverged || !strings.Contains(got, "released the state lock "+l.ID+", as spec.tfstate.forceUnlock: yes and lockIdentifier name it") {
+		t.Errorf("strata apply with forceUnlock: yes and the lock's ID = %d\n%s\nwant lock %s released and the stack applied", code, got, l.ID)
 	}
 }

@@ -21,11 +21,13 @@ func jsonValue(t *testing.T, s string) *apiextensionsv1.JSON {
 	return &apiextensionsv1.JSON{Raw: []byte(s)}
 }
 
-// Test 1 and 2 of issue 14: the demo's account and network stacks as
+// Test 1 and 2 of issue 14: the demo's account and network stacks, and a
+// service reading the network's output Secret through varsFrom, as
 // Terraform objects, their code in OCIRepositories of a real registry
-// fetched by a real source-controller, applied; their outputs in real
-// Secrets with the Tofu Controller's keys; status as the Tofu Controller
-// writes it; then a pass with nothing changed starts no run at all.
+// fetched by a real source-controller, applied in graph order; their
+// outputs in real Secrets with the Tofu Controller's keys; status as the
+// Tofu Controller writes it; then a pass with nothing changed starts no run
+// at all.
 func TestEnvironmentInCluster(t *testing.T) {
 	w := newWorld(t)
 	w.push("account", "../../flux-apps/platform-stacks/account/terraform", "0.1.0")
@@ -56,6 +58,16 @@ func TestEnvironmentInCluster(t *testing.T) {
 			ReadInputsFromSecrets: []v1alpha2.ReadInputsFromSecretSpec{{Name: "account-outputs", As: "account"}},
 		},
 	})
+	w.apply(&v1alpha2.Terraform{
+		ObjectMeta: metav1.ObjectMeta{Name: "app"},
+		Spec: v1alpha2.TerraformSpec{
+			ApprovePlan: "auto", Path: "./",
+			SourceRef:            v1alpha2.CrossNamespaceSourceReference{Kind: "OCIRepository", Name: "app"},
+			VarsFrom:             []v1alpha2.VarsReference{{Kind: "Secret", Name: "network-outputs", VarsKeys: []string{"vpc_id", "subnet_ids"}}},
+			WriteOutputsToSecret: &v1alpha2.WriteOutputsToSecretSpec{Name: "app-outputs"},
+		},
+	})
+	w.push("app", "testdata/app", "0.1.0")
 	w.reconcile()
 
 	ctx := context.Background()
@@ -65,6 +77,7 @@ func TestEnvironmentInCluster(t *testing.T) {
 	}{
 		{"account", "account-outputs", []string{"account_id", "admin_token", "domain", "region"}},
 		{"network", "network-outputs", []string{"cidr", "subnet_ids", "vpc_id"}},
+		{"app", "app-outputs", []string{"placed_in"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tf := w.get(tt.name)
@@ -124,7 +137,14 @@ func TestEnvironmentInCluster(t *testing.T) {
 	if got := string(net.Data["subnet_ids"]); !strings.HasPrefix(got, `["subnet-`) {
 		t.Errorf("Secret network-outputs subnet_ids = %q, want the list as JSON", got)
 	}
-	events, err := w.c.Client.CoreV1().Events(w.ns).List(ctx, metav1.ListOptions{FieldSelector: "involvedObject.name=network"})
+	app, err := w.c.Client.CoreV1().Secrets(w.ns).Get(ctx, "app-outputs", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(app.Data["placed_in"]), string(net.Data["vpc_id"]); got != want || want == "" {
+		t.Errorf("Secret app-outputs placed_in = %q, want the network's vpc_id %q, read through varsFrom", got, want)
+	}
+	events, err := w.c.Client.CoreV1().Events(w.ns).List(ctx, metav1.ListOptions{FieldSelector: "involvedObject.kind=Terraform,involvedObject.name=network"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,8 +154,8 @@ func TestEnvironmentInCluster(t *testing.T) {
 
 	t.Run("a pass with nothing changed runs nothing", func(t *testing.T) {
 		before := w.executed.Load()
-		if before != 2 {
-			t.Errorf("runs executed by the first pass = %d, want 2", before)
+		if before != 3 {
+			t.Errorf("runs executed by the first pass = %d, want 3", before)
 		}
 		w.reconcile()
 		if got := w.executed.Load() - before; got != 0 {

@@ -33,11 +33,13 @@ type Outcome struct {
 	Duration time.Duration `json:"duration"`
 	// ReviewError is Result.Review.Err: why the policy could not judge.
 	ReviewError string `json:"reviewError,omitempty"`
-	// Error is the run's error, "" when it succeeded. Held and Waiting are
-	// set when it is one of those, which the scheduler tells apart.
-	Error   string               `json:"error,omitempty"`
-	Held    *runner.HeldError    `json:"held,omitempty"`
-	Waiting *runner.WaitingError `json:"waiting,omitempty"`
+	// Error is the run's error, "" when it succeeded. Held, Waiting and
+	// Suspended are set when it is one of those, which the scheduler tells
+	// apart.
+	Error     string                 `json:"error,omitempty"`
+	Held      *runner.HeldError      `json:"held,omitempty"`
+	Waiting   *runner.WaitingError   `json:"waiting,omitempty"`
+	Suspended *runner.SuspendedError `json:"suspended,omitempty"`
 }
 
 // Executor runs one stack run and reports what it did. The error is for
@@ -66,6 +68,10 @@ func NewOutcome(res runner.Result, err error) Outcome {
 	if errors.As(err, &waiting) {
 		o.Waiting = waiting
 	}
+	var suspended *runner.SuspendedError
+	if errors.As(err, &suspended) {
+		o.Suspended = suspended
+	}
 	return o
 }
 
@@ -82,6 +88,8 @@ func (o Outcome) Unpack() (runner.Result, error) {
 		return res, o.Held
 	case o.Waiting != nil:
 		return res, o.Waiting
+	case o.Suspended != nil:
+		return res, o.Suspended
 	case o.Error != "":
 		return res, errors.New(o.Error)
 	}

@@ -29,6 +29,7 @@ func TestOutcomeRoundTrip(t *testing.T) {
 		{"held", runner.Result{Stack: "network", Run: run, Review: &runner.Review{PlanID: "plan-1234", Decision: policy.Decision{Denies: []policy.Finding{{Rule: "deny_delete", Address: "terraform_data.x"}}}}},
 			&runner.HeldError{Stack: "network", PlanID: "plan-1234", Reason: "deny_delete", PlanFile: "/held/plan", Approve: "strata approve"}},
 		{"waiting", runner.Result{Stack: "app", Run: run}, &runner.WaitingError{Stack: "app", Contract: "network", Key: "/configuration/network", Producer: "network"}},
+		{"suspended", runner.Result{Stack: "app", Run: history.Run{Stack: "app", Result: history.ResultSuspended}}, &runner.SuspendedError{Stack: "app", File: "flux-apps/app/terraform.yaml"}},
 		{"policy failed", runner.Result{Stack: "network", Run: run, Review: &runner.Review{PlanID: "plan-1", Err: errors.New("rego: parse error")}}, errors.New("plan plan-1 held")},
 		{"failed", runner.Result{Stack: "network", Run: run}, errors.New("plan stack network: exit status 1")},
 	}
@@ -56,6 +57,10 @@ func TestOutcomeRoundTrip(t *testing.T) {
 			var waiting *runner.WaitingError
 			if errors.As(tt.err, &waiting) != errors.As(err, &waiting) {
 				t.Errorf("Unpack() error %T is a WaitingError: %v, want %v", err, !errors.As(tt.err, &waiting), errors.As(tt.err, &waiting))
+			}
+			var suspended *runner.SuspendedError
+			if errors.As(tt.err, &suspended) != errors.As(err, &suspended) {
+				t.Errorf("Unpack() error %T is a SuspendedError: %v, want %v", err, !errors.As(tt.err, &suspended), errors.As(tt.err, &suspended))
 			}
 		})
 	}

@@ -80,6 +80,7 @@ func newWorld(t *testing.T) *world {
 			Tofu: tofutest.Binary(t), StateDir: t.TempDir(), DriftInterval: time.Hour,
 			Logger: runlog.New(&w.logs, nil),
 		},
+		Logger: runlog.New(&w.logs, nil),
 		Executor: func(cfg runner.Config) controller.Executor {
 			return counting{exec: controller.InProcess{Runner: runner.New(cfg)}, n: &w.executed}
 		},

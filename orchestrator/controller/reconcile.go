@@ -156,8 +156,9 @@ func (c *Controller) refuse(ctx context.Context, p *pass, problems diag.Problems
 		if len(msgs) > 1 {
 			msg = fmt.Sprintf("%s (and %d more problems)", msg, len(msgs)-1)
 		}
+		prev := readyOf(tf)
 		setReady(tf, false, ReasonValidationFailed, msg, "")
-		c.writeObjectStatus(ctx, tf, "Warning", ReasonValidationFailed, msg)
+		c.writeObjectStatus(ctx, tf, prev, "Warning", ReasonValidationFailed, msg)
 	}
 }
 

@@ -31,31 +31,49 @@ const (
 func (c *Controller) writeStatus(ctx context.Context, p *pass) error {
 	for _, tf := range sortedObjects(p.tfs) {
 		sr := p.stacks[tf.Name]
-		if sr == nil {
+		if !writesStatus(sr) {
 			continue
 		}
 		rev := tf.Status.LastAttemptedRevision
 		if s := p.env.Stack(tf.Name); s != nil && s.Source.Artifact != nil && s.Source.Artifact.Revision != "" {
 			rev = s.Source.Artifact.Revision
 		}
+		prev := readyOf(tf)
 		typ, reason, msg := applyReport(tf, sr, rev, p.outputs[tf.Name], time.Now())
-		c.writeObjectStatus(ctx, tf, typ, reason, msg)
+		c.writeObjectStatus(ctx, tf, prev, typ, reason, msg)
 	}
 	return nil
 }
 
+// writesStatus reports whether a stack's report changes its object's
+// status. As the Tofu Controller leaves a suspended object's status
+// alone (its observed generation then stays behind, so its dependents
+// wait), and lets an object deleted without destroyResourcesOnDeletion go
+// without a word, a suspended or orphaned stack writes none.
+func writesStatus(sr *orchestrator.StackReport) bool {
+	return sr != nil && sr.Result != history.ResultSuspended && sr.Result != history.ResultOrphaned
+}
+
 // writeObjectStatus writes the object's status, and an Event when its
-// Ready condition's reason or message is new.
-func (c *Controller) writeObjectStatus(ctx context.Context, tf *v1alpha2.Terraform, typ, reason, msg string) {
-	before := tf.DeepCopy()
+// Ready condition's reason or message differs from prev, what it was.
+func (c *Controller) writeObjectStatus(ctx context.Context, tf *v1alpha2.Terraform, prev *metav1.Condition, typ, reason, msg string) {
 	tf.Status.ObservedGeneration = tf.Generation
 	if err := c.cfg.Cluster.UpdateStatus(ctx, tf); err != nil {
 		c.log.Error(err.Error(), "namespace", tf.Namespace)
 		return
 	}
-	if old := apimeta.FindStatusCondition(before.Status.Conditions, v1alpha2.ConditionReady); old == nil || old.Reason != reason || old.Message != msg {
+	if prev == nil || prev.Reason != reason || prev.Message != msg {
 		c.event(ctx, tf, typ, reason, msg)
 	}
+}
+
+// readyOf returns a copy of the object's Ready condition, or nil.
+func readyOf(tf *v1alpha2.Terraform) *metav1.Condition {
+	if c := apimeta.FindStatusCondition(tf.Status.Conditions, v1alpha2.ConditionReady); c != nil {
+		cp := *c
+		return &cp
+	}
+	return nil
 }
 
 // outputs are what the controller wrote of a stack's outputs.

@@ -141,3 +141,30 @@ func findReady(tf *v1alpha2.Terraform) *metav1.Condition {
 	}
 	return nil
 }
+
+// TestWritesStatus checks that a suspended or orphaned stack leaves its
+// object's status as it is, as the Tofu Controller does.
+func TestWritesStatus(t *testing.T) {
+	tests := []struct {
+		report *orchestrator.StackReport
+		want   bool
+	}{
+		{nil, false},
+		{&orchestrator.StackReport{Result: history.ResultSuspended}, false},
+		{&orchestrator.StackReport{Result: history.ResultOrphaned, Cause: runner.CauseRemoved}, false},
+		{&orchestrator.StackReport{Result: history.ResultWaiting}, true},
+		{&orchestrator.StackReport{Result: history.ResultApplied}, true},
+		{&orchestrator.StackReport{Result: history.ResultFailed}, true},
+	}
+	for _, tt := range tests {
+		name := "nil"
+		if tt.report != nil {
+			name = string(tt.report.Result)
+		}
+		t.Run(name, func(t *testing.T) {
+			if got := writesStatus(tt.report); got != tt.want {
+				t.Errorf("writesStatus(%s) = %v, want %v", name, got, tt.want)
+			}
+		})
+	}
+}

@@ -42,12 +42,19 @@ func LoadNamespace(ctx context.Context, ns Namespace) (*Environment, error) {
 	k.Metadata.Name = ns.Name
 	a := &app{}
 	l.kustomizations[k.Name()], l.apps[k.Name()] = k, a
+	outputs := outputSecrets(ns.Objects)
 	objs := make([]renderedObject, 0, len(ns.Objects))
 	for _, o := range ns.Objects {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		m := metaOf(o)
+		if m.group() == groupCore && m.Kind == kindSecret && outputs[m.Metadata.Name] {
+			// A stack's output Secret is read as that stack's contract,
+			// so that its readers depend on it and read what it
+			// publishes, not what it wrote last time.
+			continue
+		}
 		file := path.Join(ns.Name, m.Kind, m.Metadata.Name)
 		if m.group() == groupSource {
 			l.artifacts[m.Kind+"/"+m.Metadata.Name] = artifactOf(o)
@@ -68,6 +75,23 @@ func LoadNamespace(ctx context.Context, ns Namespace) (*Environment, error) {
 		return env, fmt.Errorf("load namespace %s: %w", ns.Name, ps)
 	}
 	return env, nil
+}
+
+// outputSecrets names the Secrets the Terraform objects write their outputs
+// to (spec.writeOutputsToSecret.name).
+func outputSecrets(objs []map[string]any) map[string]bool {
+	out := map[string]bool{}
+	for _, o := range objs {
+		if m := metaOf(o); m.group() != groupInfra || m.Kind != kindTerraform {
+			continue
+		}
+		spec, _ := o["spec"].(map[string]any)
+		w, _ := spec["writeOutputsToSecret"].(map[string]any)
+		if name, _ := w["name"].(string); name != "" {
+			out[name] = true
+		}
+	}
+	return out
 }
 
 // metaOf reads an object's apiVersion, kind and name.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -55,6 +56,7 @@ func TestLoadNamespace(t *testing.T) {
 			Vars:      map[string]any{"size": "small", "replicas": float64(2)},
 			DependsOn: []string{"network"},
 			Consumes:  []Input{{Contract: "network", As: "network"}},
+			Interval:  5 * time.Minute,
 		},
 		{
 			Name: "network", File: "demo/Terraform/network", Kustomization: "demo", KustomizationFile: "demo", Layer: LayerNetwork,
@@ -64,6 +66,7 @@ func TestLoadNamespace(t *testing.T) {
 			Vars:        map[string]any{"cidr": "10.0.0.0/16"},
 			Produces:    "network",
 			ApprovePlan: "auto",
+			Interval:    5 * time.Minute,
 		},
 	}
 	if diff := cmp.Diff(want, env.Stacks, cmpopts.EquateEmpty()); diff != "" {

@@ -108,7 +108,7 @@ var terraformFields = map[string]fieldRule{
 	"retryInterval":         honoured,
 	"path":                  honoured,
 	"sourceRef":             honoured,
-	"suspend":               refused("spec.suspend is not supported yet: remove the Kustomization or the stack instead"),
+	"suspend":               honoured,
 	"force":                 refused("spec.force is not supported yet: strata re-plans a stack whenever its inputs change or --drift-interval passes"),
 	"readInputsFromSecrets": honoured,
 	"writeOutputsToSecret": subFields("spec.writeOutputsToSecret", map[string]fieldRule{
@@ -119,7 +119,7 @@ var terraformFields = map[string]fieldRule{
 		// the stack is built.
 		"outputs": honoured,
 	}),
-	"disableDriftDetection":               refused("spec.disableDriftDetection is not supported yet: set --drift-interval instead"),
+	"disableDriftDetection":               honoured,
 	"cliConfigSecretRef":                  refused(noKubernetes + "spec.cliConfigSecretRef names a Kubernetes Secret; strata writes the tofu CLI configuration itself (see --provider-mirror)"),
 	"healthChecks":                        refused("spec.healthChecks are not supported"),
 	"destroyResourcesOnDeletion":          honoured,
@@ -142,8 +142,8 @@ var terraformFields = map[string]fieldRule{
 	}),
 	"enableInventory": honoured,
 	"tfstate": subFields("spec.tfstate", map[string]fieldRule{
-		// auto and no are honoured; any other value is refused where the
-		// stack is built (strata never forces a lock whose holder may live).
+		// no, auto and yes (with lockIdentifier) are honoured; any other
+		// value is refused where the stack is built (checkForceUnlock).
 		"forceUnlock":    honoured,
 		"lockIdentifier": honoured,
 	}),

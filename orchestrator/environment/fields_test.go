@@ -2,7 +2,12 @@ package environment
 
 import (
 	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -41,12 +46,12 @@ func TestTerraformFields(t *testing.T) {
 		{"retryInterval", "retryInterval: 1m", ""},
 		{"path", "path: ./x", ""},
 		{"sourceRef", "sourceRef: {kind: GitRepository, name: flux-system}", ""},
-		{"suspend", "suspend: true", "spec.suspend is not supported yet: remove the Kustomization or the stack instead"},
+		{"suspend", "suspend: true", ""},
 		{"force", "force: true", "spec.force is not supported yet: strata re-plans a stack whenever its inputs change or --drift-interval passes"},
 		{"readInputsFromSecrets", "readInputsFromSecrets: [{name: n, as: n}]", ""},
 		{"writeOutputsToSecret", "writeOutputsToSecret: {name: n, labels: {a: b}, annotations: {c: d}, outputs: [vpc_id]}", ""},
 		{"writeOutputsToSecret renames", "writeOutputsToSecret: {name: n, outputs: ['vpc_id:id']}", ""},
-		{"disableDriftDetection", "disableDriftDetection: true", "spec.disableDriftDetection is not supported yet: set --drift-interval instead"},
+		{"disableDriftDetection", "disableDriftDetection: true", ""},
 		{"cliConfigSecretRef", "cliConfigSecretRef: {name: c}", noKubernetes + "spec.cliConfigSecretRef names a Kubernetes Secret; strata writes the tofu CLI configuration itself (see --provider-mirror)"},
 		{"healthChecks", "healthChecks: [{name: h, type: tcp, address: 'a:1'}]", "spec.healthChecks are not supported"},
 		{"destroyResourcesOnDeletion", "destroyResourcesOnDeletion: true", ""},
@@ -103,3 +108,96 @@ func TestTerraformFields(t *testing.T) {
 		t.Errorf("fields without a test case (-want +got):\n%s", diff)
 	}
 }
+
+// fieldBacking names, for every row of the README's table of Terraform
+// fields, the tests that prove what the row says. TestTerraformFields
+// backs every refusal, and every acceptance of a value; the others prove
+// what strata does with the value.
+var fieldBacking = map[string][]string{
+	"approvePlan":                         {"TestApprovePlan", "TestPolicyGate"},
+	"destroy":                             {"TestTerraformFields"},
+	"backendConfig":                       {"TestTerraformFields", "TestSeedBackendConfigOnS3"},
+	"backendConfigsFrom":                  {"TestTerraformFields"},
+	"cloud":                               {"TestTerraformFields"},
+	"workspace":                           {"TestTerraformFields"},
+	"vars":                                {"TestTerraformFields", "TestReconcileApply", "TestDataPassingAsTheTofuController"},
+	"varsFrom":                            {"TestTerraformFields", "TestLoadMoreProblems", "TestDataPassingAsTheTofuController"},
+	"values":                              {"TestTerraformFields", "TestDataPassingAsTheTofuController", "TestRender"},
+	"fileMappings":                        {"TestTerraformFields"},
+	"interval":                            {"TestScheduleFields", "TestStackInterval"},
+	"retryInterval":                       {"TestScheduleFields", "TestRetryInterval"},
+	"path":                                {"TestReconcileApply", "TestLoadProblems"},
+	"sourceRef":                           {"TestReconcileApply", "TestReconcileOCISources"},
+	"suspend":                             {"TestScheduleFields", "TestSuspend"},
+	"force":                               {"TestTerraformFields"},
+	"readInputsFromSecrets":               {"TestReconcileApply", "TestDataPassingAsTheTofuController"},
+	"writeOutputsToSecret":                {"TestTerraformFields", "TestSpecChangeRepublishes", "TestRename"},
+	"disableDriftDetection":               {"TestScheduleFields", "TestDisableDriftDetection"},
+	"cliConfigSecretRef":                  {"TestTerraformFields"},
+	"healthChecks":                        {"TestTerraformFields"},
+	"destroyResourcesOnDeletion":          {"TestScheduleFields", "TestRemovedStack", "TestOrphanedStack"},
+	"serviceAccountName":                  {"TestTerraformFields", "TestRunnerPodFieldsChangeNothing"},
+	"alwaysCleanupRunnerPod":              {"TestTerraformFields", "TestRunnerPodFieldsChangeNothing"},
+	"runnerTerminationGracePeriodSeconds": {"TestTerraformFields", "TestRunnerPodFieldsChangeNothing"},
+	"refreshBeforeApply":                  {"TestTerraformFields"},
+	"runnerPodTemplate":                   {"TestTerraformFields", "TestRunnerPodFieldsChangeNothing"},
+	"enableInventory":                     {"TestTerraformFields", "TestRunnerPodFieldsChangeNothing"},
+	"tfstate":                             {"TestScheduleFields", "TestStaleS3Lock"},
+	"targets":                             {"TestTerraformFields"},
+	"parallelism":                         {"TestTerraformFields"},
+	"storeReadablePlan":                   {"TestRunnerPodFieldsChangeNothing", "TestContractBreakRemovedKey"},
+	"webhooks":                            {"TestTerraformFields"},
+	"dependsOn":                           {"TestReconcileApply"},
+	"enterprise":                          {"TestTerraformFields"},
+	"planOnly":                            {"TestTerraformFields"},
+	"breakTheGlass":                       {"TestTerraformFields"},
+}
+
+// TestEveryFieldIsBacked checks the audit of the README's table: every
+// TerraformSpec field has a row in the README and a test that proves it,
+// and every test named in fieldBacking exists in the repository.
+func TestEveryFieldIsBacked(t *testing.T) {
+	root := filepath.Join("..", "..")
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := map[string]bool{}
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, m := range testFunc.FindAllSubmatch(b, -1) {
+			tests[string(m[1])] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, field := range sortedKeys(terraformFields) {
+		if !strings.Contains(string(readme), "\n| `"+field+"` | ") {
+			t.Errorf("README's table of Terraform fields has no row for %s", field)
+		}
+		names, ok := fieldBacking[field]
+		if !ok || len(names) == 0 {
+			t.Errorf("fieldBacking[%q] names no test", field)
+		}
+		for _, name := range names {
+			if !tests[name] {
+				t.Errorf("fieldBacking[%q] names %s, which is no test of the repository", field, name)
+			}
+		}
+	}
+	for field := range fieldBacking {
+		if _, ok := terraformFields[field]; !ok {
+			t.Errorf("fieldBacking names %s, which is not a field of terraformFields", field)
+		}
+	}
+}
+
+var testFunc = regexp.MustCompile(`(?m)^func (Test\w+)\(t \*testing\.T\)`)

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -100,6 +101,7 @@ func validEnvironment(root string) *Environment {
 				Produces:        "vpc",
 				ProducesOutputs: []string{"vpc_id", "subnet_ids"},
 				ApprovePlan:     "auto",
+				Interval:        30 * time.Minute,
 				Version:         "1.4.0",
 				VersionKey:      "version_vpc_tf",
 			},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"time"
 )
 
 // Annotations and init keys that carry strata's own settings, which have no
@@ -21,6 +22,21 @@ const (
 	// receives a map from contract name to document.
 	AnnotationReadContracts = "strata.dev/read-contracts"
 )
+
+// Values of spec.approvePlan that are not plan ids, and of
+// spec.tfstate.forceUnlock.
+const (
+	ApprovePlanAuto    = "auto"
+	ApprovePlanDisable = "disable"
+	ForceUnlockAuto    = "auto"
+	ForceUnlockYes     = "yes"
+	ForceUnlockNo      = "no"
+)
+
+// DefaultRetryInterval is how soon the reconcile loop retries a stack whose
+// last run failed when its spec.retryInterval is unset: the Tofu
+// Controller's default.
+const DefaultRetryInterval = 15 * time.Second
 
 // Environment classes, from the init ConfigMap's environmentClass.
 const (
@@ -172,12 +188,34 @@ type Stack struct {
 	// ConsumesMatching lists the sets of contracts the stack reads by
 	// regular expression (annotation strata.dev/read-contracts).
 	ConsumesMatching []MatchInput
-	// ApprovePlan is spec.approvePlan ("auto", "" or a plan id).
+	// ApprovePlan is spec.approvePlan: "auto" (policy decides), "" (every
+	// plan with changes is held), "disable" (drift detection only: planned,
+	// never applied) or a plan id (that plan is approved).
 	ApprovePlan string
-	// ForceUnlock is spec.tfstate.forceUnlock. Only "auto" changes
-	// anything: a lock whose holder is provably dead (same host, no tofu
-	// left in the stack's workspace) is released before the plan.
-	ForceUnlock string
+	// ForceUnlock is spec.tfstate.forceUnlock: "auto" releases a lock
+	// whose holder is provably dead (same host, no tofu left in the
+	// stack's workspace) before the plan; "yes" releases the lock whose ID
+	// is LockIdentifier (spec.tfstate.lockIdentifier), and no other.
+	ForceUnlock    string
+	LockIdentifier string
+	// Suspend is spec.suspend: the stack is neither planned nor applied,
+	// and its dependents wait.
+	Suspend bool
+	// Interval is spec.interval: how long the stack goes without a plan
+	// when none of its inputs changed (its drift interval); 0 when unset.
+	Interval time.Duration
+	// RetryInterval is spec.retryInterval: the reconcile loop retries a
+	// stack whose last run failed no sooner than this after that run
+	// (DefaultRetryInterval when unset).
+	RetryInterval time.Duration
+	// DisableDriftDetection is spec.disableDriftDetection: the stack is
+	// planned only when an input changed, never for drift alone.
+	DisableDriftDetection bool
+	// DestroyResourcesOnDeletion is spec.destroyResourcesOnDeletion: when
+	// the stack leaves the repository its resources are destroyed
+	// (through policy); otherwise strata stops managing them and keeps
+	// their state and contract.
+	DestroyResourcesOnDeletion bool
 	// Version is the version constraint of the stack's code, taken from the
 	// service-versions ConfigMap key VersionKey (version_<name>_tf, with
 	// "-" in the name written as "_"); empty when there is none.

@@ -191,8 +191,14 @@ type terraform struct {
 		} `json:"readInputsFromSecrets"`
 		ApprovePlan string `json:"approvePlan"`
 		Tfstate     struct {
-			ForceUnlock string `json:"forceUnlock"`
+			ForceUnlock    string `json:"forceUnlock"`
+			LockIdentifier string `json:"lockIdentifier"`
 		} `json:"tfstate"`
+		Suspend                    bool   `json:"suspend"`
+		Interval                   string `json:"interval"`
+		RetryInterval              string `json:"retryInterval"`
+		DisableDriftDetection      bool   `json:"disableDriftDetection"`
+		DestroyResourcesOnDeletion bool   `json:"destroyResourcesOnDeletion"`
 	} `json:"spec"`
 }
 

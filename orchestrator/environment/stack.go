@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/tcdata"
@@ -25,19 +26,17 @@ func (l *loader) buildStack(k *kustomization, tf *terraform) *built {
 		Layer:             LayerServices,
 		ApprovePlan:       tf.Spec.ApprovePlan,
 		ForceUnlock:       tf.Spec.Tfstate.ForceUnlock,
+		LockIdentifier:    tf.Spec.Tfstate.LockIdentifier,
+		Suspend:           tf.Spec.Suspend,
+
+		DisableDriftDetection:      tf.Spec.DisableDriftDetection,
+		DestroyResourcesOnDeletion: tf.Spec.DestroyResourcesOnDeletion,
 	}
 	b := &built{stack: s, tf: tf, k: k}
 	l.checkTerraformFields(tf)
-	switch s.ForceUnlock {
-	case "", "no", "auto":
-	default:
-		l.problem(diag.Problem{
-			File:    tf.File,
-			Object:  tf.ref(),
-			Message: fmt.Sprintf("spec.tfstate.forceUnlock is %q: strata never forces a lock whose holder may still be alive", s.ForceUnlock),
-			Fix:     "use auto (a lock whose holder is provably dead is released) or no, and release any other lock with strata unlock ENV STACK LOCK_ID",
-		})
-	}
+	l.checkForceUnlock(tf)
+	s.Interval = l.duration(tf, "interval", tf.Spec.Interval)
+	s.RetryInterval = l.duration(tf, "retryInterval", tf.Spec.RetryInterval)
 	if name, ok := tf.Metadata.Annotations[AnnotationLayer]; ok {
 		layer, ok := ParseLayer(name)
 		if !ok {
@@ -100,6 +99,49 @@ func (l *loader) buildStack(k *kustomization, tf *terraform) *built {
 		}
 	}
 	return b
+}
+
+// checkForceUnlock checks spec.tfstate: forceUnlock is no, auto or yes,
+// and yes names the one lock it releases.
+func (l *loader) checkForceUnlock(tf *terraform) {
+	fu, id := tf.Spec.Tfstate.ForceUnlock, tf.Spec.Tfstate.LockIdentifier
+	switch {
+	case fu == "" || fu == ForceUnlockNo || fu == ForceUnlockAuto:
+	case fu == ForceUnlockYes && id == "":
+		l.problem(diag.Problem{
+			File:    tf.File,
+			Object:  tf.ref(),
+			Message: `spec.tfstate.forceUnlock is "yes" without spec.tfstate.lockIdentifier: strata releases only the lock a person names`,
+			Fix:     "set spec.tfstate.lockIdentifier to the ID of the lock to release (the run log names it), or use auto to release a lock whose holder is provably dead",
+		})
+	case fu == ForceUnlockYes:
+	default:
+		l.problem(diag.Problem{
+			File:    tf.File,
+			Object:  tf.ref(),
+			Message: fmt.Sprintf("spec.tfstate.forceUnlock is %q, which is not yes, no or auto", fu),
+			Fix:     "use auto (a lock whose holder is provably dead is released), yes with spec.tfstate.lockIdentifier (that lock is released), or no",
+		})
+	}
+}
+
+// duration parses a duration field of a Terraform object's spec, as
+// Kubernetes parses a metav1.Duration; 0 when the field is unset.
+func (l *loader) duration(tf *terraform, field, value string) time.Duration {
+	if value == "" {
+		return 0
+	}
+	d, err := time.ParseDuration(value)
+	if err == nil && d > 0 {
+		return d
+	}
+	l.problem(diag.Problem{
+		File:    tf.File,
+		Object:  tf.ref(),
+		Message: fmt.Sprintf("spec.%s is %q, which is not a positive duration", field, value),
+		Fix:     fmt.Sprintf("write spec.%s as a Go duration such as 30m, 1h or 90s in %s", field, tf.File),
+	})
+	return 0
 }
 
 // readContracts parses the strata.dev/read-contracts annotation: one

@@ -260,8 +260,8 @@ func TestLoadProblems(t *testing.T) {
 			want: diag.Problems{{
 				File:    appTF,
 				Object:  appT,
-				Message: `spec.tfstate.forceUnlock is "yes": strata never forces a lock whose holder may still be alive`,
-				Fix:     "use auto (a lock whose holder is provably dead is released) or no, and release any other lock with strata unlock ENV STACK LOCK_ID",
+				Message: `spec.tfstate.forceUnlock is "yes" without spec.tfstate.lockIdentifier: strata releases only the lock a person names`,
+				Fix:     "set spec.tfstate.lockIdentifier to the ID of the lock to release (the run log names it), or use auto to release a lock whose holder is provably dead",
 			}},
 		},
 		{

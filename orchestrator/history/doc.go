@@ -10,8 +10,8 @@
 // Result and Operation are strata's one vocabulary for how a run ended and
 // what it did: the runner records them, and the report, the daemon's
 // /readyz and metrics and the CLI read them. Result answers Converged
-// (nothing pending), Ready (converged, or waiting on an upstream by
-// design) and Failed. LastGood is the last apply that succeeded, which
+// (nothing pending), Ready (converged, or waiting on an upstream or a
+// suspended stack by design) and Failed. LastGood is the last apply that succeeded, which
 // the next run's cause, removed stacks and the versions report all start
 // from.
 //

@@ -32,34 +32,38 @@ const (
 	ResultHeld        Result = "held"        // the plan waits for approval
 	ResultInterrupted Result = "interrupted" // the process stopped during the run
 	ResultUnlocked    Result = "unlocked"    // a person released the state lock (strata unlock)
+	ResultSuspended   Result = "suspended"   // spec.suspend: neither planned nor applied
+	ResultOrphaned    Result = "orphaned"    // left the repository; no longer managed, its resources kept
 )
 
 // Results are the results a stack can end a reconcile with, in the order
 // reports and metrics list them: interrupted when strata was stopped
 // during the run. Running is only ever seen in history.
 var Results = []Result{
-	ResultApplied, ResultPlanned, ResultNoChanges, ResultUnchanged,
-	ResultHeld, ResultWaiting, ResultSkipped, ResultFailed, ResultInterrupted,
+	ResultApplied, ResultPlanned, ResultNoChanges, ResultUnchanged, ResultOrphaned,
+	ResultHeld, ResultWaiting, ResultSuspended, ResultSkipped, ResultFailed, ResultInterrupted,
 }
 
 // Converged reports whether the stack is where the repository says, with
 // nothing pending: applied, planned (for a plan, planning is all there is
-// to do), no-changes or unchanged. Nothing waits for a person, for a
-// failure to be fixed, or for an upstream.
+// to do), no-changes or unchanged, or orphaned (it left the repository,
+// and strata no longer manages it). Nothing waits for a person, for a
+// failure to be fixed, for an upstream or for a suspended stack.
 func (r Result) Converged() bool {
 	switch r {
-	case ResultApplied, ResultPlanned, ResultNoChanges, ResultUnchanged:
+	case ResultApplied, ResultPlanned, ResultNoChanges, ResultUnchanged, ResultOrphaned:
 		return true
 	}
 	return false
 }
 
 // Ready reports whether the stack is where it should be or waits by
-// design: converged, or waiting on an upstream contract that the next
-// reconcile reads once it is published. A held plan is not ready: it
-// needs a person. This is what /readyz and strata_ready accept.
+// design: converged, waiting on an upstream contract that the next
+// reconcile reads once it is published (or on a suspended stack), or
+// suspended by spec.suspend. A held plan is not ready: it needs a person.
+// This is what /readyz and strata_ready accept.
 func (r Result) Ready() bool {
-	return r.Converged() || r == ResultWaiting
+	return r.Converged() || r == ResultWaiting || r == ResultSuspended
 }
 
 // Failed reports whether the run went wrong: it failed, it was skipped

@@ -16,7 +16,9 @@ func TestResultPredicates(t *testing.T) {
 		{ResultPlanned, answers{Converged: true, Ready: true}},
 		{ResultNoChanges, answers{Converged: true, Ready: true}},
 		{ResultUnchanged, answers{Converged: true, Ready: true}},
+		{ResultOrphaned, answers{Converged: true, Ready: true}},
 		{ResultWaiting, answers{Ready: true}},
+		{ResultSuspended, answers{Ready: true}},
 		{ResultHeld, answers{}},
 		{ResultRunning, answers{}},
 		{ResultFailed, answers{Failed: true}},
@@ -46,7 +48,7 @@ func TestResultsListEveryEndOfAReconcile(t *testing.T) {
 			t.Errorf("Results lists %q, which only history holds", r)
 		}
 	}
-	if len(Results) != 9 || !seen[ResultInterrupted] {
-		t.Errorf("Results = %v, want 9 with interrupted (a stopped reconcile's run)", Results)
+	if len(Results) != 11 || !seen[ResultInterrupted] || !seen[ResultSuspended] || !seen[ResultOrphaned] {
+		t.Errorf("Results = %v, want 11 with interrupted (a stopped reconcile's run), suspended and orphaned", Results)
 	}
 }

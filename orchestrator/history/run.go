@@ -65,6 +65,11 @@ type Run struct {
 	// Note says what a person did, for the runs that record it: the lock
 	// an unlock released, by whom and why.
 	Note string `json:"note,omitempty"`
+	// DestroyResourcesOnDeletion is the stack's
+	// spec.destroyResourcesOnDeletion when the run began: once the stack
+	// leaves the repository, its last good run says whether its resources
+	// are destroyed or kept.
+	DestroyResourcesOnDeletion bool `json:"destroyResourcesOnDeletion,omitempty"`
 }
 
 // runJSON is Run as stored: Duration in milliseconds.

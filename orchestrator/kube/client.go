@@ -216,7 +216,6 @@ func (c *Client) Event(ctx context.Context, tf *v1alpha2.Terraform, typ, reason,
 		Type: typ, Reason: reason, Message: message,
 		Source:         corev1.EventSource{Component: c.component},
 		FirstTimestamp: now, LastTimestamp: now, Count: 1,
-		ReportingController: "strata.dev/controller", ReportingInstance: c.component,
 	}
 	if _, err := c.core.CoreV1().Events(tf.Namespace).Create(ctx, ev, metav1.CreateOptions{}); err != nil {
 		return fmt.Errorf("record event %s of Terraform %s/%s: %w", reason, tf.Namespace, tf.Name, err)

@@ -5,53 +5,66 @@
 //  1. adopt an apply that a strata which stopped left in flight in the
 //     workspace: wait for its tofu (never starting a second apply
 //     meanwhile) and record its outcome as its run's result;
-//  2. gather the inputs: variables and the upstream contracts it reads,
+//  2. a suspended stack (spec.suspend) ends there, unrecorded, with a
+//     SuspendedError: its dependents wait;
+//  3. in the reconcile loop (Config.RetryWait), a stack whose last run
+//     failed less than its spec.retryInterval ago ends there, failed and
+//     unrecorded, with a RetryError;
+//  4. gather the inputs: variables and the upstream contracts it reads,
 //     in the Tofu Controller's order and form (var.values, vars, varsFrom;
 //     a varsFrom or valueFrom of another stack's Secret takes its text
 //     from the contract; see package tcdata) (a contract that does not
 //     exist yet makes the stack wait; a plan reads
 //     the contracts upstream plans would publish, when they know them:
 //     Request.Preview);
-//  3. read the last good apply, which what changed is worked out against;
-//  4. check the state: a last run that failed or was interrupted, or a
+//  5. read the last good apply, which what changed is worked out against;
+//  6. check the state: a last run that failed or was interrupted, or a
 //     state whose serial or lineage is not the one recorded after the last
-//     good apply (changed outside strata), means the stack is planned;
-//  5. skip an apply, unchanged, when no input changed and no drift check
-//     is due (a contract counts as changed when what the stack reads of
-//     it changed).
+//     good apply (changed outside strata; not looked for with
+//     spec.disableDriftDetection), means the stack is planned;
+//  7. skip an apply, unchanged, when no input changed and no drift check
+//     is due: the stack's own spec.interval, unless the command line's
+//     drift interval holds for every stack, and never with
+//     spec.disableDriftDetection (a contract counts as changed when what
+//     the stack reads of it changed).
 //
 // Then the run begins, recorded as running, and its steps run under the
 // run's timeout:
 //
-//  6. prepare the workspace: the stack's code, with symlinks followed
+//  8. prepare the workspace: the stack's code, with symlinks followed
 //     inside the repository only, and at least one .tf file;
-//  7. init, with a cached workspace and the shared plugin cache;
-//  8. check the state lock: report a stale or held lock with its holder,
+//  9. init, with a cached workspace and the shared plugin cache;
+//  10. check the state lock: report a stale or held lock with its holder,
 //     age and ID, and release one whose holder is provably dead when
-//     spec.tfstate.forceUnlock is auto;
-//  9. `plan -out`, then `show -json`;
-//  10. classify the cause of the change;
-//  11. a plan without changes ends there; an apply goes on to publish;
-//  12. check the contract: the one the plan would publish against the one
+//     spec.tfstate.forceUnlock is auto, or the one spec.tfstate.lockIdentifier
+//     names when it is yes;
+//  11. `plan -out`, then `show -json`;
+//  12. classify the cause of the change;
+//  13. a plan without changes ends there; an apply goes on to publish;
+//  14. with spec.approvePlan: disable (drift detection only), the run ends
+//     there: planned and reported, never held nor applied;
+//  15. check the contract: the one the plan would publish against the one
 //     published, the consumer reads (Request.Readers) that a removed,
 //     moved or retyped key breaks, and the consumers that will re-plan;
-//  13. review: the policy judges the plan, with the contract check as
+//  16. review: the policy judges the plan, with the contract check as
 //     input.strata.contract and the resources strata interrupted in the
 //     last run as input.strata.interrupted; a plan operation ends there;
-//  14. gate: the fresh plan may be applied, or the saved plan a person
+//  17. gate: the fresh plan may be applied, or the saved plan a person
 //     approved, or the plan is held for approval — with cause
 //     contract-break when it breaks a consumer;
-//  15. apply exactly that plan file, in a tofu that outlives strata, with
+//  18. apply exactly that plan file, in a tofu that outlives strata, with
 //     the shutdown grace when strata is asked to stop;
-//  16. record the version of the state the apply left;
-//  17. read the outputs, publish the contract and record its schema.
+//  19. record the version of the state the apply left;
+//  20. read the outputs, publish the contract and record its schema.
 //
 // A run that strata was asked to stop during is recorded as interrupted.
 //
-// Remove runs the same steps for a stack that left the environment: it
-// reopens the workspace its last run left, plans the destruction of
-// everything in it, and once that is applied says in the stack's contract
-// that it is no longer installed.
+// Remove runs the same steps for a stack that left the environment whose
+// last good run had spec.destroyResourcesOnDeletion: it reopens the
+// workspace its last run left, plans the destruction of everything in it,
+// and once that is applied says in the stack's contract that it is no
+// longer installed. Orphan lets go of one without it: nothing is planned,
+// its state and contract are kept, and an apply records it as orphaned.
 //
 // Each step is a function over the run state that adds what it finds, or
 // returns why the run cannot go on. The stack's result is decided, logged

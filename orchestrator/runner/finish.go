@@ -19,6 +19,14 @@ func (r *Runner) notBegun(ctx context.Context, st *runState, err error) (Result,
 	if err == nil {
 		return st.result(), nil
 	}
+	var suspended *SuspendedError
+	if errors.As(err, &suspended) {
+		return st.suspendedResult(suspended), err
+	}
+	var retry *RetryError
+	if errors.As(err, &retry) {
+		return st.retryResult(retry), err
+	}
 	var waiting *WaitingError
 	if errors.As(err, &waiting) {
 		st.log.Info(waiting.Error())

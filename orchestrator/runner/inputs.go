@@ -11,6 +11,7 @@ import (
 
 	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/contracts/readers"
+	"github.com/strata-iac/strata/orchestrator/environment"
 )
 
 // AppVersionVar is the variable that receives the stack's resolved
@@ -207,6 +208,16 @@ func (r *Runner) readInputs(ctx context.Context, req Request) (inputs, error) {
 		// What the stack publishes, and what it reads under which name,
 		// are part of its spec: a change there re-plans it too.
 		{"produces", s.Produces + " " + strings.Join(s.ProducesOutputs, ",")},
+	}
+	// A stack that only detects drift never applies, and one whose
+	// resources are destroyed on deletion must record so in its last good
+	// run: a change of either re-plans it. Each is written only when set,
+	// so that the fingerprints of stacks without them stay as they were.
+	if s.ApprovePlan == environment.ApprovePlanDisable {
+		in.spec = append(in.spec, specField{"approvePlan", s.ApprovePlan})
+	}
+	if s.DestroyResourcesOnDeletion {
+		in.spec = append(in.spec, specField{"destroyResourcesOnDeletion", "true"})
 	}
 	for _, c := range s.Consumes {
 		in.spec = append(in.spec, specField{"consumes", c.Contract + " as " + c.As})

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 
+	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/statefile"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
@@ -22,7 +23,8 @@ const ForceUnlockAuto = "auto"
 // removed), or a lock held with its holder, age and ID and the command
 // that releases it. With spec.tfstate.forceUnlock: auto, a lock whose
 // holder is provably dead (taken on this host, and no tofu runs in the
-// stack's workspace) is released.
+// stack's workspace) is released; with forceUnlock: yes, the lock whose ID
+// is spec.tfstate.lockIdentifier is released, and no other.
 func (r *Runner) checkLock(ctx context.Context, st *runState) error {
 	r.reportLock(ctx, st.log, st.req, st.ws)
 	return nil
@@ -50,6 +52,17 @@ func (r *Runner) reportLock(ctx context.Context, log *slog.Logger, req Request, 
 			log.Warn(err.Error())
 		}
 		return
+	}
+	if s := req.Stack; s.ForceUnlock == environment.ForceUnlockYes {
+		if l.ID == s.LockIdentifier {
+			if err := ws.tofu.ForceUnlock(ctx, l.ID); err != nil {
+				log.Warn(err.Error())
+				return
+			}
+			log.Warn(fmt.Sprintf("released the state lock %s, as spec.tfstate.forceUnlock: yes and lockIdentifier name it: %s", l.ID, what))
+			return
+		}
+		log.Warn(fmt.Sprintf("spec.tfstate.lockIdentifier is %s, but the state's lock is %s: it is not released", s.LockIdentifier, l.ID))
 	}
 	if req.Stack.ForceUnlock == ForceUnlockAuto && l.HolderPID == 0 && l.Host() == hostname() {
 		if running := tofu.RunningIn(ws.dir); len(running) == 0 {

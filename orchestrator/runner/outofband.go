@@ -93,7 +93,9 @@ func (r *Runner) stateChange(ctx context.Context, log *slog.Logger, req Request,
 	if err == nil && ok && last.Number != prev.Number && (last.Result == history.ResultFailed || last.Result == history.ResultInterrupted) {
 		return fmt.Sprintf("the last run, #%d, was %s, so the state is planned again", last.Number, last.Result)
 	}
-	if prev.StateLineage == "" {
+	// A state changed outside strata is drift: with drift detection
+	// disabled it is not looked for.
+	if prev.StateLineage == "" || req.Stack.DisableDriftDetection {
 		return ""
 	}
 	cur, ok, err := r.stateVersion(ctx, req)

@@ -75,8 +75,13 @@ type Config struct {
 	// interrupted (DefaultShutdownGrace when zero).
 	ShutdownGrace time.Duration
 	// DriftInterval is how long a stack whose inputs have not changed goes
-	// without a plan. Zero plans every time.
-	DriftInterval time.Duration
+	// without a plan. Zero plans every time. With StackIntervals it is
+	// only the default: a stack's own spec.interval wins.
+	DriftInterval  time.Duration
+	StackIntervals bool
+	// RetryWait is set by the reconcile loop: a stack whose last run
+	// failed is run again no sooner than its spec.retryInterval after it.
+	RetryWait bool
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 	// HashKey keys every hash of a run's inputs (HMAC-SHA256), so that
@@ -219,6 +224,8 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 	st.applied = "the infrastructure is up to date"
 	if err := do(ctx, st, []step{
 		r.adopt,
+		r.skipSuspended,
+		r.waitToRetry,
 		r.gatherInputs,
 		r.readLastGood,
 		r.checkState,
@@ -238,6 +245,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 		r.plan,
 		r.classifyCause,
 		r.noChanges,
+		r.detectOnly,
 		r.checkContract,
 		r.review,
 		r.gate,
@@ -260,6 +268,8 @@ func (r *Runner) newState(req Request, removal *RemoveRequest) *runState {
 			Client: req.Client, Env: req.Env, Stack: req.Stack.Name,
 			Operation: req.Operation,
 			StartedAt: started.UTC(),
+
+			DestroyResourcesOnDeletion: req.Stack.DestroyResourcesOnDeletion,
 		},
 	}
 }
@@ -280,8 +290,9 @@ func (r *Runner) workspacePath(client, env, stack string) (string, error) {
 }
 
 func mode(s *environment.Stack) string {
-	if s.ApprovePlan == "auto" {
-		return "auto"
+	switch s.ApprovePlan {
+	case environment.ApprovePlanAuto, environment.ApprovePlanDisable:
+		return s.ApprovePlan
 	}
 	return "manual"
 }
@@ -319,7 +330,7 @@ func explainLock(err error) error {
 	}
 	for _, d := range te.Diagnostics {
 		if d.Summary == tofu.SummaryStateLocked {
-			return fmt.Errorf("the state is locked by another process, so nothing was changed; the next reconcile tries again (strata releases a lock only with strata unlock, or with spec.tfstate.forceUnlock: auto when its holder is provably dead): %w", err)
+			return fmt.Errorf("the state is locked by another process, so nothing was changed; the next reconcile tries again (strata releases a lock only with strata unlock, with spec.tfstate.forceUnlock: yes and the lock's ID in spec.tfstate.lockIdentifier, or with forceUnlock: auto when its holder is provably dead): %w", err)
 		}
 	}
 	return err

@@ -3,7 +3,9 @@ package runner
 import (
 	"context"
 	"fmt"
+	"time"
 
+	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
@@ -27,12 +29,15 @@ func (r *Runner) skipWhenUpToDate(ctx context.Context, st *runState) error {
 }
 
 // upToDate reports whether an apply can skip init and plan: no input
-// changed since the last good apply, no drift check is due, the last run
-// neither failed nor was interrupted, the state is as that apply left it,
-// and the stack's contract is still there.
+// changed since the last good apply, no drift check is due (none ever is
+// with spec.disableDriftDetection), the last run neither failed nor was
+// interrupted, the state is as that apply left it, and the stack's
+// contract is still there.
 func (r *Runner) upToDate(ctx context.Context, st *runState) (bool, string) {
 	req, in, prev, hasPrev := st.req, st.in, st.prev, st.hasPrev
-	if req.Operation != history.OperationApply || !hasPrev || r.cfg.DriftInterval <= 0 {
+	s := req.Stack
+	interval := r.driftInterval(s)
+	if req.Operation != history.OperationApply || !hasPrev || (interval <= 0 && !s.DisableDriftDetection) {
 		return false, ""
 	}
 	// An adopted apply is planned again, and so is a stack whose last run
@@ -48,16 +53,29 @@ func (r *Runner) upToDate(ctx context.Context, st *runState) (bool, string) {
 		return false, ""
 	}
 	age := r.cfg.Now().Sub(prev.StartedAt)
-	if age >= r.cfg.DriftInterval {
+	if !s.DisableDriftDetection && age >= interval {
 		return false, ""
 	}
-	if req.Stack.Produces != "" {
-		if _, err := r.cfg.Contracts.Get(ctx, r.contractKey(req.Stack.Produces)); err != nil {
+	if s.Produces != "" {
+		if _, err := r.cfg.Contracts.Get(ctx, r.contractKey(s.Produces)); err != nil {
 			return false, ""
 		}
 	}
-	next := r.cfg.DriftInterval - age
-	return true, fmt.Sprintf("no input changed since run #%d; next drift check in %s", prev.Number, round(next))
+	if s.DisableDriftDetection {
+		return true, fmt.Sprintf("no input changed since run #%d; drift detection is disabled (spec.disableDriftDetection)", prev.Number)
+	}
+	return true, fmt.Sprintf("no input changed since run #%d; next drift check in %s", prev.Number, round(interval-age))
+}
+
+// driftInterval is how long the stack goes without a plan when none of
+// its inputs changed: its own spec.interval, unless the command line's
+// --drift-interval is given (Config.StackIntervals is false), which holds
+// for every stack.
+func (r *Runner) driftInterval(s *environment.Stack) time.Duration {
+	if r.cfg.StackIntervals && s.Interval > 0 {
+		return s.Interval
+	}
+	return r.cfg.DriftInterval
 }
 
 // UpToDate runs the steps of Run that come before any tofu process, and
