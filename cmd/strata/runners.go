@@ -90,6 +90,7 @@ func (f *runnerFlags) executor(kubeconfig string, maxRunners int, log *slog.Logg
 			ContractPrefix: cfg.ContractPrefix,
 			Timeout:        cfg.Timeout,
 			History:        h,
+			HashKey:        cfg.HashKey,
 		}
 	}, nil
 }
