@@ -34,8 +34,8 @@ func Load(dir string) ([]byte, error) {
 		return nil, fmt.Errorf("load hash key %s: %w", path, err)
 	}
 	defer root.Close()
-	key := make([]byte, Size)
-	if _, err := rand.Read(key); err != nil {
+	key, err := New()
+	if err != nil {
 		return nil, fmt.Errorf("create hash key %s: %w", path, err)
 	}
 	err = atomicfile.CreateIn(root, File, 0o600, func(f *os.File) error {
@@ -61,6 +61,15 @@ func Load(dir string) ([]byte, error) {
 		return nil, fmt.Errorf("load hash key %s: %d bytes, want %d: delete the file and strata creates a new key (every stack is then planned once more)", path, len(got), Size)
 	}
 	return got, nil
+}
+
+// New returns a new random key.
+func New() ([]byte, error) {
+	key := make([]byte, Size)
+	if _, err := rand.Read(key); err != nil {
+		return nil, err
+	}
+	return key, nil
 }
 
 // ID names a key without revealing it: a short HMAC of a fixed message.
