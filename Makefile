@@ -76,6 +76,7 @@ fuzz:
 	$(GO) test ./policy/ -run '^$$' -fuzz '^FuzzPlanID$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/ -run '^$$' -fuzz '^FuzzBackendKey$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./contracts/readers/ -run '^$$' -fuzz '^FuzzFindInFile$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/kuberecords/ -run '^$$' -fuzz '^FuzzUnpack$$' -fuzztime $(FUZZTIME)
 
 ## soak: strata killed (kill -9) and stopped (SIGTERM) in the middle of applies, $(TRIALS) trials of each
 ## (make test runs 5 of each): every resource created once, all in state, no process left behind
@@ -102,7 +103,8 @@ crd:
 	$(GO) run $(CONTROLLER_GEN) crd paths=./orchestrator/kube/api/... output:crd:dir=flux-apps/strata/crd
 
 ## source-controller: build Flux's source-controller from its Go module into bin/source-controller,
-## its CRDs beside it (skipped when already built); the cluster tests run it outside the cluster
+## its CRDs beside it (once: the build is kept in ~/.cache/strata/source-controller); the cluster
+## tests run it outside the cluster
 source-controller:
 	@./.ci/build-source-controller.sh $(BIN)/source-controller
 

@@ -15,6 +15,17 @@ if [ -x "$out" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$version" ]; then
   exit 0
 fi
 mkdir -p "$(dirname "$out")"
+# A build is kept in the user's cache, as the cluster's is, so that a fresh
+# checkout on the same machine copies it instead of building it again.
+cache="${STRATA_SOURCE_CONTROLLER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/strata/source-controller}/${version}"
+if [ -x "$cache/source-controller" ] && [ -d "$cache/crds" ]; then
+  cp "$cache/source-controller" "$out"
+  rm -rf "$out-crds"
+  cp -r "$cache/crds" "$out-crds"
+  echo "$version" > "$stamp"
+  echo "source-controller ${version} copied from ${cache}"
+  exit 0
+fi
 echo "downloading github.com/fluxcd/source-controller@${version}"
 dir=$(GOTOOLCHAIN=local GOFLAGS=-mod=mod go mod download -json "github.com/fluxcd/source-controller@${version}" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
 if [ -z "$dir" ]; then
@@ -41,5 +52,9 @@ abs_out="$(cd "$(dirname "$out")" && pwd)/$(basename "$out")"
 rm -rf "$out-crds"
 mkdir -p "$out-crds"
 cp "$work"/config/crd/bases/*.yaml "$out-crds/"
+rm -rf "$cache.tmp" && mkdir -p "$cache.tmp"
+cp "$abs_out" "$cache.tmp/source-controller"
+cp -r "$out-crds" "$cache.tmp/crds"
+rm -rf "$cache" && mv "$cache.tmp" "$cache"
 echo "$version" > "$stamp"
-echo "built source-controller ${version} at ${out}"
+echo "built source-controller ${version} at ${out} (kept in ${cache})"

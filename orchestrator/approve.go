@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/environment"
-	"github.com/strata-iac/strata/orchestrator/statedir"
 )
 
 // ApproveRequest is a person's approval of one held plan of a stack.
@@ -39,8 +37,8 @@ var (
 // in dir; the next apply applies it if a fresh plan still has its id.
 //
 // It loads and validates the environment, but opens neither the history
-// nor the contract store: held plans and approvals are files of their own,
-// so Approve works while a reconcile runs. A stack that left the
+// nor the contract store: held plans and approvals are records of their
+// own (Options.Records), so Approve works while a reconcile runs. A stack that left the
 // environment can be approved while its removal plan is held.
 //
 // An invalid environment is an error wrapping its diag.Problems; a bad
@@ -86,7 +84,14 @@ func approve(ctx context.Context, env *environment.Environment, dir string, req 
 	if err != nil {
 		return approval.Approval{}, fmt.Errorf("approve: %w", err)
 	}
-	store := approval.New(filepath.Join(set.StateDir, statedir.Held))
+	recs := opts.Records
+	if recs == nil {
+		recs = FileRecords{}
+	}
+	store, err := recs.OpenApprovals(ctx, env, set)
+	if err != nil {
+		return approval.Approval{}, fmt.Errorf("approve: %w", err)
+	}
 	held, err := store.HeldPlans(ctx, env.Client, env.Name, req.Stack)
 	if err != nil {
 		return approval.Approval{}, fmt.Errorf("approve: %w", err)

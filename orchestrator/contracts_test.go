@@ -68,7 +68,7 @@ func (d *demo) published() contracts.Document {
 	if err != nil {
 		d.t.Fatal(err)
 	}
-	st, err := orchestrator.OpenStores(ctx, env, set)
+	st, err := orchestrator.OpenStores(ctx, env, set, nil)
 	if err != nil {
 		d.t.Fatal(err)
 	}

@@ -137,7 +137,7 @@ func publishedContract(t *testing.T, dir, state, name string) map[string]any {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := orchestrator.OpenStores(ctx, env, set)
+	st, err := orchestrator.OpenStores(ctx, env, set, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,5 +37,13 @@
 // alike, without opening the history. Read-only commands open the stores
 // with OpenStoresReadOnly, which never waits for a running reconcile.
 //
+// The history and the held plans are records behind small interfaces
+// (History, Approvals; runner.History and runner.Approvals for a run):
+// Options.Records says where they are kept. FileRecords, the default,
+// keeps them in the state directory (history.db and held/);
+// LeaderRecords and SharedRecords keep them in a store every process
+// shares (package kuberecords: the cluster), for the leader and for
+// everyone else.
+//
 // Its subpackages are the parts; this package only wires them in order.
 package orchestrator

@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/strata-iac/strata/orchestrator/environment"
-	"github.com/strata-iac/strata/orchestrator/history"
 )
 
 // claimKeys lists what must belong to the environment alone: its identity
@@ -88,7 +87,7 @@ func backendKey(config string) string {
 // environment of the repository already owns, naming both. The owner of a
 // key is the environment's directory; a directory that no longer holds an
 // environment gives its keys up.
-func claim(ctx context.Context, h *history.Store, env *environment.Environment, set environment.Settings) error {
+func claim(ctx context.Context, h History, env *environment.Environment, set environment.Settings) error {
 	owner := env.Dir
 	gone := func(prev string) bool {
 		_, err := os.Stat(filepath.Join(env.Root, filepath.FromSlash(prev), environment.InitFile))

@@ -131,7 +131,7 @@ func historyOf(t *testing.T, root, state, client, envName, name string) []histor
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := orchestrator.OpenStores(ctx, env, set)
+	st, err := orchestrator.OpenStores(ctx, env, set, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

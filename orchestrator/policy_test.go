@@ -38,7 +38,7 @@ func (e *env) approve(id, by string) {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	st, err := orchestrator.OpenStores(ctx, envm, set)
+	st, err := orchestrator.OpenStores(ctx, envm, set, nil)
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -15,7 +15,6 @@ import (
 
 	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/contracts/stores"
-	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/consumers"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/graph"
@@ -103,6 +102,9 @@ type Options struct {
 	// ProviderMirrorCA is a PEM file of the CAs tofu trusts for it.
 	ProviderMirror   string
 	ProviderMirrorCA string
+	// Records keeps the history and held plans; nil is FileRecords, the
+	// state directory.
+	Records Records
 	// Removable, when set, says which of the stacks that left the
 	// environment have their resources destroyed (a destroy plan through
 	// policy); the others are left as they are. Every such stack is
@@ -179,7 +181,7 @@ func reconcile(ctx context.Context, env *environment.Environment, g *graph.Graph
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	st, notes, err := openOrRepair(ctx, log, env, set)
+	st, notes, err := openOrRepair(ctx, log, env, set, opts.Records)
 	if err != nil {
 		return nil, err
 	}
@@ -275,36 +277,46 @@ func loadPolicy(ctx context.Context, set environment.Settings, opts Options) (ru
 	return e, nil
 }
 
-// Stores are the state directory's stores for one environment.
+// Stores are an environment's stores: its contracts, and its history and
+// held plans where its Records keep them.
 type Stores struct {
 	StateDir       string
 	Contracts      contracts.Store
 	ContractPrefix string
-	History        *history.Store
-	Approvals      *approval.Store
+	History        History
+	Approvals      Approvals
+	fromSnapshot   bool
 	closeHistory   func() error
 }
 
 // OpenStores opens the history, the held plans and the contract store of
-// an environment, where its settings say they are. It takes the history's
-// write lock: one reconcile at a time.
-func OpenStores(ctx context.Context, env *environment.Environment, set environment.Settings) (*Stores, error) {
-	return openStores(ctx, env, set)
+// an environment, where its settings and recs say they are (nil:
+// FileRecords, the state directory). A file history takes its write lock:
+// one reconcile at a time.
+func OpenStores(ctx context.Context, env *environment.Environment, set environment.Settings, recs Records) (*Stores, error) {
+	return openStores(ctx, env, set, recs, false)
 }
 
 // OpenStoresReadOnly opens the stores for reading. It never waits for a
-// running reconcile: while one holds the history, the history reads as it
-// was when that reconcile began (Stores.HistoryFromSnapshot).
-func OpenStoresReadOnly(ctx context.Context, env *environment.Environment, set environment.Settings) (*Stores, error) {
-	return openStores(ctx, env, set, history.ReadOnly())
+// running reconcile: while one holds a file history, the history reads as
+// it was when that reconcile began (Stores.HistoryFromSnapshot).
+func OpenStoresReadOnly(ctx context.Context, env *environment.Environment, set environment.Settings, recs Records) (*Stores, error) {
+	return openStores(ctx, env, set, recs, true)
 }
 
-func openStores(ctx context.Context, env *environment.Environment, set environment.Settings, opts ...history.Option) (*Stores, error) {
+func openStores(ctx context.Context, env *environment.Environment, set environment.Settings, recs Records, readOnly bool) (*Stores, error) {
+	if recs == nil {
+		recs = FileRecords{}
+	}
 	cs, err := OpenContracts(ctx, env, set)
 	if err != nil {
 		return nil, err
 	}
-	h, closeHistory, err := openHistory(ctx, HistoryFile(set), opts...)
+	as, err := recs.OpenApprovals(ctx, env, set)
+	if err != nil {
+		return nil, err
+	}
+	h, snap, closeHistory, err := recs.OpenHistory(ctx, env, set, readOnly)
 	if err != nil {
 		return nil, err
 	}
@@ -313,7 +325,8 @@ func openStores(ctx context.Context, env *environment.Environment, set environme
 		Contracts:      cs,
 		ContractPrefix: set.Contracts.Prefix,
 		History:        h,
-		Approvals:      approval.New(filepath.Join(set.StateDir, statedir.Held)),
+		Approvals:      as,
+		fromSnapshot:   snap,
 		closeHistory:   closeHistory,
 	}, nil
 }
@@ -345,8 +358,8 @@ func HistoryFile(set environment.Settings) string {
 // openOrRepair opens the stores for a reconcile. A damaged history does
 // not stop the reconcile: it is moved aside and a new one starts, which
 // the log and the returned notes say.
-func openOrRepair(ctx context.Context, log *slog.Logger, env *environment.Environment, set environment.Settings) (*Stores, []string, error) {
-	st, err := OpenStores(ctx, env, set)
+func openOrRepair(ctx context.Context, log *slog.Logger, env *environment.Environment, set environment.Settings, recs Records) (*Stores, []string, error) {
+	st, err := OpenStores(ctx, env, set, recs)
 	if err == nil || !errors.Is(err, history.ErrCorrupt) {
 		return st, nil, err
 	}
@@ -356,7 +369,7 @@ func openOrRepair(ctx context.Context, log *slog.Logger, env *environment.Enviro
 	}
 	note := fmt.Sprintf("%v; moved it to %s and started a new history: every stack is planned again, and stacks removed from the repository before now are no longer known", err, moved)
 	log.Warn(note)
-	st, err = OpenStores(ctx, env, set)
+	st, err = OpenStores(ctx, env, set, recs)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -365,7 +378,7 @@ func openOrRepair(ctx context.Context, log *slog.Logger, env *environment.Enviro
 
 // HistoryFromSnapshot reports whether the history reads the snapshot a
 // running reconcile made when it began.
-func (s *Stores) HistoryFromSnapshot() bool { return s.History.FromSnapshot() }
+func (s *Stores) HistoryFromSnapshot() bool { return s.fromSnapshot }
 
 // RunLogDir is where the lines of every run of an environment's stacks are
 // kept: <state dir>/logs/<client>/<env>/<stack>/<run>.log.

@@ -12,7 +12,7 @@ import (
 // resources still exist: stacks with a successful apply in the history,
 // no longer in the repository, whose last successful apply was not their
 // removal, and that strata has not let go of (orphaned).
-func removedStacks(ctx context.Context, env *environment.Environment, h *history.Store) ([]history.Run, error) {
+func removedStacks(ctx context.Context, env *environment.Environment, h History) ([]history.Run, error) {
 	names, err := h.Stacks(ctx, env.Client, env.Name)
 	if err != nil {
 		return nil, err

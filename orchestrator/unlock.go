@@ -32,7 +32,7 @@ func Unlock(ctx context.Context, dir, stack, lockID, by, reason string, opts Opt
 	if err != nil {
 		return history.Run{}, err
 	}
-	st, err := OpenStores(ctx, env, set)
+	st, err := OpenStores(ctx, env, set, opts.Records)
 	if err != nil {
 		return history.Run{}, err
 	}

@@ -50,7 +50,7 @@ func Versions(ctx context.Context, dir string, opts Options) ([]VersionRow, erro
 	if err != nil {
 		return nil, err
 	}
-	st, err := OpenStoresReadOnly(ctx, env, set)
+	st, err := OpenStoresReadOnly(ctx, env, set, opts.Records)
 	if err != nil {
 		return nil, err
 	}

@@ -12,7 +12,10 @@ import (
 )
 
 func newApproveCommand(g *globals) *cobra.Command {
-	var reason, by string
+	var (
+		reason, by string
+		rf         recordsFlags
+	)
 	cmd := &cobra.Command{
 		Use:   "approve ENV STACK PLAN_ID",
 		Short: "Approve one exact held plan of a stack",
@@ -31,7 +34,10 @@ in the state directory (held/<client>/<env>/<stack>/<plan id>/summary.md).
 
 A stack that left the environment is approved the same way: its removal
 (destroy) plan is held like any other. Approving opens neither the history
-nor the contract store, so it works while 'strata reconcile' runs.`,
+nor the contract store, so it works while 'strata reconcile' runs.
+
+With --kubeconfig or --namespace, the plan is one a cluster holds (strata
+controller and its runner pods), and the approval is recorded there.`,
 		Example: `  strata approve environments/demo/dev network plan-3f2a9c1b7d4e --reason "planned subnet migration, CHG-1234"`,
 		Args:    cobra.ExactArgs(3),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -42,9 +48,13 @@ nor the contract store, so it works while 'strata reconcile' runs.`,
 			if strings.TrimSpace(reason) == "" {
 				return &exitError{code: 2, msg: "approve: --reason is required: say why this plan may be applied"}
 			}
+			recs, err := rf.records(cmd)
+			if err != nil {
+				return err
+			}
 			a, err := orchestrator.Approve(cmd.Context(), envDir, orchestrator.ApproveRequest{
 				Stack: stack, PlanID: id, Reason: reason, By: approver(by),
-			}, orchestrator.Options{StateDir: g.stateDir})
+			}, orchestrator.Options{StateDir: g.stateDir, Records: recs})
 			if err != nil {
 				return err
 			}
@@ -58,6 +68,7 @@ nor the contract store, so it works while 'strata reconcile' runs.`,
 	}
 	cmd.Flags().StringVar(&reason, "reason", "", "why this plan may be applied (required)")
 	cmd.Flags().StringVar(&by, "by", "", "who approves (default: $STRATA_USER, then the login name)")
+	rf.register(cmd)
 	return cmd
 }
 

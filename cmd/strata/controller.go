@@ -1,8 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -37,7 +40,12 @@ until its destroy plan, which goes through policy, is applied.
 
 It runs in the cluster (its service account's configuration) or outside it
 with --kubeconfig. With --leader-elect (the default), only the replica that
-holds the Lease reconciles.`,
+holds the Lease reconciles.
+
+The history, held plans and approvals of each namespace are objects in that
+namespace (ConfigMaps and Secrets labelled strata.dev/record), which every
+replica and every runner pod read and write; strata status, history,
+versions and approve read them with --kubeconfig and --namespace.`,
 		Example: `  strata controller --namespace flux-system
   strata controller --kubeconfig ~/.kube/config --namespace team-a --namespace team-b --max-runners 10`,
 		Args: cobra.NoArgs,
@@ -100,6 +108,7 @@ holds the Lease reconciles.`,
 					DockerConfig:       f.dockerConfig,
 					ProviderMirror:     f.mirror,
 					ProviderMirrorCA:   f.mirrorCA,
+					Records:            namespaceRecords(lf.kubeconfig, filepath.Join(cmp.Or(g.stateDir, os.TempDir()), "cluster-held")),
 				},
 			})
 			elector, err := lf.elector(log)

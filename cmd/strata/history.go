@@ -16,6 +16,7 @@ func newHistoryCommand(g *globals) *cobra.Command {
 	var (
 		limit  int
 		repair bool
+		rf     recordsFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "history ENV [STACK]",
@@ -31,7 +32,11 @@ A damaged history file (bbolt cannot read it) is reported as such.
 directory, so that the next run starts a new history; state, contracts and
 held plans are not touched. apply and reconcile do the same by themselves,
 and say so. A history that is not damaged, or that a running reconcile
-holds, is left alone.`,
+holds, is left alone.
+
+With --kubeconfig or --namespace, the runs are those a cluster keeps
+(strata controller and its runner pods) instead of the state directory's;
+--repair is for the state directory's file only.`,
 		Example: "  strata history environments/demo/dev\n  strata history environments/demo/dev network --limit 5 -o json",
 		Args:    cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -46,7 +51,14 @@ holds, is left alone.`,
 			if env == nil {
 				return err
 			}
+			recs, err := rf.records(cmd)
+			if err != nil {
+				return err
+			}
 			if repair {
+				if recs != nil {
+					return usageError("--repair moves a damaged history file of the state directory aside: the records of a cluster have no file; leave out --kubeconfig and --namespace")
+				}
 				return repairHistory(cmd, g, env)
 			}
 			// A broken environment still has a history worth reading.
@@ -54,7 +66,7 @@ holds, is left alone.`,
 			if err != nil {
 				return err
 			}
-			st, err := orchestrator.OpenStoresReadOnly(ctx, env, set)
+			st, err := orchestrator.OpenStoresReadOnly(ctx, env, set, recs)
 			if err != nil {
 				return err
 			}
@@ -102,6 +114,7 @@ holds, is left alone.`,
 	}
 	cmd.Flags().IntVar(&limit, "limit", 20, "most runs per stack; 0 lists them all")
 	cmd.Flags().BoolVar(&repair, "repair", false, "move a damaged history file aside so that a new one starts")
+	rf.register(cmd)
 	return cmd
 }
 

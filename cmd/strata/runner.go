@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -19,6 +20,7 @@ func newRunnerCommand(g *globals) *cobra.Command {
 	var (
 		request, termination, tofuFlag string
 		timeout, grace                 time.Duration
+		rf                             recordsFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "runner",
@@ -33,7 +35,12 @@ Its log lines are slog JSON records on stdout, one a line, and the last
 line is the whole outcome ({"strataOutcome": …}): the controller reads them
 back through the pod's log and writes them in its own log and the run's
 history. The exit code is strata apply's: 0 converged, 1
-failed, 3 held for approval.`,
+failed, 3 held for approval.
+
+With --namespace (and --kubeconfig outside a pod), the run's history and
+held plans are the records that namespace keeps, which the controller and
+every other runner pod share; without them they stay in --state-dir, which
+the pod loses.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if timeout <= 0 {
@@ -57,12 +64,17 @@ failed, 3 held for approval.`,
 			if err != nil {
 				return err
 			}
+			recs, err := rf.recordsIn(cmd, filepath.Join(g.stateDir, "held"))
+			if err != nil {
+				return err
+			}
 			res := runjob.Execute(cmd.Context(), req, runjob.Config{
 				Tofu:          bin,
 				StateDir:      g.stateDir,
 				Logger:        jobs.NewRunnerLogger(g.stdout),
 				Timeout:       timeout,
 				ShutdownGrace: grace,
+				Records:       recs,
 			})
 			out := res.Outcome
 			if err := jobs.WriteOutcome(g.stdout, res); err != nil {
@@ -90,5 +102,6 @@ failed, 3 held for approval.`,
 	cmd.Flags().DurationVar(&timeout, "timeout", orchestrator.DefaultTimeout, "longest the run may take")
 	cmd.Flags().DurationVar(&grace, "shutdown-grace", 20*time.Second,
 		"on SIGTERM, how long an apply in flight may go on before tofu is interrupted (below the pod's terminationGracePeriodSeconds)")
+	rf.register(cmd)
 	return cmd
 }

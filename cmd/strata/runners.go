@@ -86,6 +86,7 @@ func (f *runnerFlags) executor(kubeconfig string, maxRunners int, log *slog.Logg
 				DriftInterval:  cfg.DriftInterval,
 				ProviderMirror: cfg.ProviderMirror,
 			},
+			StackIntervals: cfg.StackIntervals,
 			Contracts:      cfg.Contracts,
 			ContractPrefix: cfg.ContractPrefix,
 			Timeout:        cfg.Timeout,

@@ -22,7 +22,11 @@ import (
 // TestSensitiveSentinelNeverLeaks plants a sentinel in a sensitive output
 // (base's admin_token is "SENTINEL-…") and follows it through a whole
 // apply with contracts in SSM: it must reach the contract's private part,
-// as a SecureString, and nowhere else.
+// as a SecureString, and nowhere else. A Secret's key that base maps to a
+// file (spec.fileMappings) reaches that file only.
+// fileSentinel is the content of the file base maps from a Secret.
+const fileSentinel = "SENTINEL-FILE-CONTENT"
+
 func TestSensitiveSentinelNeverLeaks(t *testing.T) {
 	endpoint := awstest.Moto(t)
 	awstest.Env(t, "test", "test")
@@ -35,6 +39,13 @@ func TestSensitiveSentinelNeverLeaks(t *testing.T) {
 	f.WriteString("  contractStore: ssm\n  contractEndpoint: " + endpoint + "\n")
 	f.Close()
 	state := t.TempDir()
+	// base maps a Secret's key to a file (spec.fileMappings): the file's
+	// content is as private as a sensitive output.
+	base := filepath.Join(root, "flux-apps", "platform-stacks", "base")
+	testkit.WriteFile(t, filepath.Join(base, "creds.yaml"), "apiVersion: v1\nkind: Secret\nmetadata: {name: creds}\nstringData: {token: "+fileSentinel+"}\n")
+	testkit.EditFile(t, root, "flux-apps/platform-stacks/base/kustomization.yaml", "  - terraform.yaml", "  - terraform.yaml\n  - creds.yaml")
+	testkit.EditFile(t, root, "flux-apps/platform-stacks/base/terraform.yaml", "  writeOutputsToSecret:",
+		"  fileMappings:\n    - {location: home, path: .creds/token, secretRef: {name: creds, key: token}}\n    - {location: workspace, path: token, secretRef: {name: creds, key: token}}\n  writeOutputsToSecret:")
 
 	var seen strings.Builder
 	for _, args := range [][]string{
@@ -53,6 +64,22 @@ func TestSensitiveSentinelNeverLeaks(t *testing.T) {
 	}
 	if strings.Contains(seen.String(), "SENTINEL") {
 		t.Errorf("the sensitive sentinel appears in strata's output:\n%s", seen.String())
+	}
+	// The mapped file is in base's workspace, where tofu reads it, and in
+	// no log, history or held plan of the state directory.
+	if b, err := os.ReadFile(filepath.Join(state, "work", "acme", "dev", "base", "token")); err != nil || string(b) != fileSentinel {
+		t.Errorf("base's workspace file token = %q, %v, want the Secret's key", b, err)
+	}
+	for _, dir := range []string{"logs", "held", "history.db"} {
+		filepath.WalkDir(filepath.Join(state, dir), func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			if b, err := os.ReadFile(path); err == nil && strings.Contains(string(b), fileSentinel) {
+				t.Errorf("%s holds the mapped file's content", path)
+			}
+			return nil
+		})
 	}
 
 	store, err := ssm.New(context.Background(), ssm.Config{Region: "eu-west-1", Endpoint: endpoint})

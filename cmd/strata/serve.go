@@ -18,7 +18,10 @@ import (
 )
 
 func newServeCommand(g *globals) *cobra.Command {
-	var listen, tokenFile, approverTokenFile string
+	var (
+		listen, tokenFile, approverTokenFile string
+		rf                                   recordsFlags
+	)
 	cmd := &cobra.Command{
 		Use:   "serve ENV [ENV...]",
 		Short: "Serve the web view of environments' state directory, without reconciling",
@@ -36,7 +39,11 @@ answers 403.
 
 While a 'strata reconcile' of the same state directory runs, it holds the
 history: pages show the history as it was when that reconcile began, and say
-so.`,
+so.
+
+With --kubeconfig or --namespace, it shows the history and held plans a
+cluster keeps (strata controller and its runner pods), and approvals are
+recorded there.`,
 		Example: `  strata serve environments/demo/dev environments/demo/prod --listen 127.0.0.1:8080 --token-file /run/secrets/strata-read`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -54,12 +61,24 @@ so.`,
 			if err != nil {
 				return err
 			}
+			// A cluster's held plans are written out here for the pages.
+			var held string
+			if rf.inCluster(cmd) {
+				if held, err = os.MkdirTemp("", "strata-held-"); err != nil {
+					return fmt.Errorf("serve: %w", err)
+				}
+				defer os.RemoveAll(held)
+			}
+			recs, err := rf.recordsIn(cmd, held)
+			if err != nil {
+				return err
+			}
 			log := g.logger()
 			if token == "" && approverToken == "" {
 				log.Warn("no token configured (--token-file, --approver-token-file or $" + envAPIToken + "): every page answers 403")
 			}
 			w, err := web.New(web.Config{
-				Environments: args, StateDir: g.stateDir, ReadToken: token, ApproveToken: approverToken, Logger: log,
+				Environments: args, StateDir: g.stateDir, Records: recs, ReadToken: token, ApproveToken: approverToken, Logger: log,
 				Approve: func(ctx context.Context, a web.Approval) error {
 					dir, err := envDirOf(ctx, args, a.Environment)
 					if err != nil {
@@ -67,7 +86,7 @@ so.`,
 					}
 					_, err = orchestrator.Approve(ctx, dir, orchestrator.ApproveRequest{
 						Stack: a.Stack, PlanID: a.PlanID, Reason: a.Reason, By: a.By,
-					}, orchestrator.Options{StateDir: g.stateDir})
+					}, orchestrator.Options{StateDir: g.stateDir, Records: recs})
 					return err
 				},
 			})
@@ -102,6 +121,7 @@ so.`,
 	cmd.Flags().StringVar(&listen, "listen", "127.0.0.1:9090", "address to serve the web view on")
 	cmd.Flags().StringVar(&tokenFile, "token-file", "", "file holding the status token that lets a person read (default: $"+envAPIToken+")")
 	cmd.Flags().StringVar(&approverTokenFile, "approver-token-file", "", "file holding the token that lets a person approve held plans (default: the --token-file token)")
+	rf.register(cmd)
 	return cmd
 }
 

@@ -18,9 +18,12 @@ type stackStatus struct {
 	Layer  string `json:"layer"`
 	InRepo bool   `json:"inRepository"`
 	// Suspended is the stack's spec.suspend: reconciles leave it alone.
-	Suspended bool         `json:"suspended,omitempty"`
-	LastRun   *history.Run `json:"lastRun,omitempty"`
-	Contract  *contractRef `json:"contract,omitempty"`
+	Suspended bool `json:"suspended,omitempty"`
+	// PlanOnly says the stack's spec.planOnly is true: it is planned and
+	// never applied.
+	PlanOnly bool         `json:"planOnly,omitempty"`
+	LastRun  *history.Run `json:"lastRun,omitempty"`
+	Contract *contractRef `json:"contract,omitempty"`
 }
 
 type contractRef struct {
@@ -33,14 +36,18 @@ type contractRef struct {
 }
 
 func newStatusCommand(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var rf recordsFlags
+	cmd := &cobra.Command{
 		Use:   "status ENV",
 		Short: "Show each stack's last run, its result and its contract",
 		Long: `status shows, for every stack of an environment, its last run (number,
 operation, result, cause, version, when) and the contract it publishes.
 Contract values are never shown: only which keys are public and which are
-private. Stacks that have history but left the repository are listed too.`,
-		Example: "  strata status environments/demo/dev\n  strata status environments/demo/dev -o json",
+private. Stacks that have history but left the repository are listed too.
+
+With --kubeconfig or --namespace, the runs are those a cluster keeps
+(strata controller and its runner pods) instead of the state directory's.`,
+		Example: "  strata status environments/demo/dev\n  strata status environments/demo/dev -o json\n  strata status environments/demo/dev --kubeconfig ~/.kube/config --namespace flux-system",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := g.checkOutput("text", "json"); err != nil {
@@ -55,7 +62,11 @@ private. Stacks that have history but left the repository are listed too.`,
 			if err != nil {
 				return err
 			}
-			st, err := orchestrator.OpenStoresReadOnly(ctx, env, set)
+			recs, err := rf.records(cmd)
+			if err != nil {
+				return err
+			}
+			st, err := orchestrator.OpenStoresReadOnly(ctx, env, set, recs)
 			if err != nil {
 				return err
 			}
@@ -103,6 +114,9 @@ private. Stacks that have history but left the repository are listed too.`,
 				if r.Suspended {
 					result += " (suspended: spec.suspend is true)"
 				}
+				if r.PlanOnly {
+					result += " (plan only)"
+				}
 				contract := "-"
 				if r.Contract != nil {
 					contract = r.Contract.Key
@@ -115,6 +129,8 @@ private. Stacks that have history but left the repository are listed too.`,
 			return tw.Flush()
 		},
 	}
+	rf.register(cmd)
+	return cmd
 }
 
 func statusOf(cmd *cobra.Command, st *orchestrator.Stores, env *environment.Environment, s *environment.Stack) (stackStatus, error) {
@@ -123,6 +139,7 @@ func statusOf(cmd *cobra.Command, st *orchestrator.Stores, env *environment.Envi
 	if row.InRepo {
 		row.Layer = s.Layer.String()
 		row.Suspended = s.Suspend
+		row.PlanOnly = s.Run.PlanOnly
 	}
 	last, ok, err := st.History.Last(ctx, env.Client, env.Name, s.Name)
 	if err != nil {

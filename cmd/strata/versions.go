@@ -10,7 +10,10 @@ import (
 )
 
 func newVersionsCommand(g *globals) *cobra.Command {
-	var f registryFlags
+	var (
+		f  registryFlags
+		rf recordsFlags
+	)
 	cmd := &cobra.Command{
 		Use:   "versions ENV...",
 		Short: "Show which version of each stack every environment asks for, resolves to and runs",
@@ -28,12 +31,17 @@ is downloaded or changed: OCI sources are resolved by listing tags.`,
 			if err := g.checkOutput("text", "json"); err != nil {
 				return err
 			}
+			recs, err := rf.records(cmd)
+			if err != nil {
+				return err
+			}
 			var all []orchestrator.VersionRow
 			for _, dir := range args {
 				rows, err := orchestrator.Versions(cmd.Context(), dir, orchestrator.Options{
 					StateDir:           g.stateDir,
 					InsecureRegistries: f.insecure,
 					DockerConfig:       f.dockerConfig,
+					Records:            recs,
 				})
 				if err != nil {
 					return err
@@ -78,6 +86,7 @@ is downloaded or changed: OCI sources are resolved by listing tags.`,
 		},
 	}
 	f.register(cmd)
+	rf.register(cmd)
 	return cmd
 }
 

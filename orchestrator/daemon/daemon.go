@@ -121,7 +121,7 @@ func New(cfg Config) (*Daemon, error) {
 	}
 	if cfg.WebView {
 		w, err := web.New(web.Config{
-			Environments: cfg.Environments, StateDir: cfg.Options.StateDir,
+			Environments: cfg.Environments, StateDir: cfg.Options.StateDir, Records: cfg.Options.Records,
 			ReadToken: cfg.Token, ApproveToken: cfg.ApproverToken,
 			Live: d.live, Approve: d.webApprove, Logger: cfg.Logger, Now: cfg.Now,
 		})

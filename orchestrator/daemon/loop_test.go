@@ -53,7 +53,7 @@ func TestRunStopsOnCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stores, err := orchestrator.OpenStores(ctx, env, set)
+	stores, err := orchestrator.OpenStores(ctx, env, set, nil)
 	if err != nil {
 		t.Fatalf("OpenStores() after Run returned = %v, want the history released", err)
 	}

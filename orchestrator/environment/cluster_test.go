@@ -87,7 +87,7 @@ func TestLoadNamespaceProblems(t *testing.T) {
 			spec(tf)["sourceRef"] = map[string]any{"kind": "GitRepository", "name": "platform", "namespace": "other"}
 		}, "sources of the Terraform object's own namespace only"},
 		{"not a Flux source", func(tf map[string]any) { spec(tf)["sourceRef"] = map[string]any{"kind": "HelmRepository", "name": "x"} }, "which is not a Flux source"},
-		{"field strata refuses", func(tf map[string]any) { spec(tf)["targets"] = []any{"terraform_data.x"} }, "spec.targets"},
+		{"field strata refuses", func(tf map[string]any) { spec(tf)["cloud"] = map[string]any{"organization": "o"} }, "spec.cloud"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,6 +2,8 @@ package environment
 
 import (
 	"fmt"
+	"math"
+	"net/url"
 
 	"github.com/strata-iac/strata/orchestrator/diag"
 )
@@ -80,7 +82,7 @@ const noKubernetes = "strata runs tofu itself, with no Kubernetes cluster: "
 // per field; a field that is not here is not a Tofu Controller field.
 var terraformFields = map[string]fieldRule{
 	"approvePlan": honoured,
-	"destroy":     refused("spec.destroy is not supported yet: remove the stack from the repository to destroy it, through policy"),
+	"destroy":     honoured,
 	"backendConfig": subFields("spec.backendConfig", map[string]fieldRule{
 		"customConfiguration": honoured,
 		"disable":             refused("spec.backendConfig.disable is not supported: strata gives every stack a backend (local state, the init key stateBackend, or customConfiguration)"),
@@ -92,10 +94,11 @@ var terraformFields = map[string]fieldRule{
 	"backendConfigsFrom": refused("spec.backendConfigsFrom is not supported: write the backend in spec.backendConfig.customConfiguration"),
 	"cloud":              refused("spec.cloud (Terraform Cloud) is not supported: use spec.backendConfig.customConfiguration"),
 	"workspace": func(v any) string {
-		if s, _ := v.(string); s == "" || s == "default" {
-			return ""
+		// tofu's own rule for a workspace name.
+		if name, _ := v.(string); url.PathEscape(name) != name {
+			return fmt.Sprintf("spec.workspace is %q: a tofu workspace name has only URL-safe characters and no path separators", name)
 		}
-		return "spec.workspace other than default is not supported yet"
+		return ""
 	},
 	// vars: value and valueFrom (secretKeyRef, configMapKeyRef) are
 	// honoured; a valueFrom that reads nothing is refused where the
@@ -103,13 +106,13 @@ var terraformFields = map[string]fieldRule{
 	"vars":                  honoured,
 	"varsFrom":              honoured,
 	"values":                honoured,
-	"fileMappings":          refused("spec.fileMappings is not supported yet"),
+	"fileMappings":          honoured,
 	"interval":              honoured,
 	"retryInterval":         honoured,
 	"path":                  honoured,
 	"sourceRef":             honoured,
 	"suspend":               honoured,
-	"force":                 refused("spec.force is not supported yet: strata re-plans a stack whenever its inputs change or --drift-interval passes"),
+	"force":                 honoured,
 	"readInputsFromSecrets": honoured,
 	"writeOutputsToSecret": subFields("spec.writeOutputsToSecret", map[string]fieldRule{
 		"name":        honoured,
@@ -126,7 +129,7 @@ var terraformFields = map[string]fieldRule{
 	"serviceAccountName":                  honoured,
 	"alwaysCleanupRunnerPod":              honoured,
 	"runnerTerminationGracePeriodSeconds": honoured,
-	"refreshBeforeApply":                  refused("spec.refreshBeforeApply is not supported yet"),
+	"refreshBeforeApply":                  honoured,
 	"runnerPodTemplate": subFields("spec.runnerPodTemplate", map[string]fieldRule{
 		"metadata": honoured,
 		"spec": subFields("spec.runnerPodTemplate.spec", map[string]fieldRule{
@@ -147,14 +150,34 @@ var terraformFields = map[string]fieldRule{
 		"forceUnlock":    honoured,
 		"lockIdentifier": honoured,
 	}),
-	"targets":           refused("spec.targets is not supported yet"),
-	"parallelism":       refused("spec.parallelism is not supported yet"),
+	"targets": honoured,
+	"parallelism": func(v any) string {
+		if n, ok := wholeNumber(v); (ok && n >= 0) || v == nil {
+			return ""
+		}
+		return fmt.Sprintf("spec.parallelism is %v: it must be a whole number, 0 (tofu's default) or more", v)
+	},
 	"storeReadablePlan": honoured,
 	"webhooks":          refused("spec.webhooks are not supported: use a Rego policy (--policy) to judge plans"),
 	"dependsOn":         honoured,
 	"enterprise":        refused("spec.enterprise is not supported"),
-	"planOnly":          refused("spec.planOnly is not supported yet: run strata plan, or leave approvePlan empty so that every plan is held"),
+	"planOnly":          honoured,
 	"breakTheGlass":     refused("spec.breakTheGlass is not supported"),
+}
+
+// wholeNumber returns a decoded number as an integer, when it is one.
+func wholeNumber(v any) (int64, bool) {
+	switch n := v.(type) {
+	case int:
+		return int64(n), true
+	case int64:
+		return n, true
+	case uint64:
+		return int64(n), n <= math.MaxInt64
+	case float64:
+		return int64(n), n == math.Trunc(n)
+	}
+	return 0, false
 }
 
 // checkTerraformFields decides every field of a Terraform object's spec:

@@ -221,7 +221,64 @@ type Stack struct {
 	// "-" in the name written as "_"); empty when there is none.
 	Version    string
 	VersionKey string
+	// Run holds the Terraform fields that change how tofu runs.
+	Run Run
 }
+
+// Run is how tofu runs a stack: the Terraform fields the Tofu Controller
+// passes to its runner. The zero value is tofu's defaults.
+type Run struct {
+	// Targets are spec.targets: -target on plan and apply.
+	Targets []string
+	// Parallelism is spec.parallelism: -parallelism on plan and apply;
+	// 0 is tofu's default.
+	Parallelism int
+	// RefreshBeforeApply is spec.refreshBeforeApply: -refresh=true on
+	// apply, as the Tofu Controller passes it.
+	RefreshBeforeApply bool
+	// PlanOnly is spec.planOnly: plan every time, never apply.
+	PlanOnly bool
+	// Workspace is spec.workspace: the tofu workspace, selected (or
+	// created) after init; "" is the default workspace.
+	Workspace string
+	// Force is spec.force: plan even when no input changed.
+	Force bool
+	// Destroy is spec.destroy: plan the destruction of every resource.
+	Destroy bool
+	// Files are spec.fileMappings, resolved.
+	Files []File
+}
+
+// Locations of a File.
+const (
+	FileHome      = "home"
+	FileWorkspace = "workspace"
+)
+
+// File is one spec.fileMappings entry: the content of a Secret's key,
+// written to Path under Location before init.
+type File struct {
+	// Location is FileHome (the home directory tofu runs with) or
+	// FileWorkspace (the stack's root module directory).
+	Location string
+	// Path is relative to Location.
+	Path string
+	// Source names where the content comes from ("Secret NAME key KEY"),
+	// for messages; never the content.
+	Source string
+	// Content is private: it is never logged, recorded or shown. It is
+	// encoded only in a run's request to a runner pod, which is a
+	// Kubernetes Secret.
+	Content []byte `json:"content"`
+}
+
+// String names the file and its source, never its content.
+func (f File) String() string {
+	return fmt.Sprintf("%s:%s (from %s)", f.Location, f.Path, f.Source)
+}
+
+// GoString keeps the content out of %#v too.
+func (f File) GoString() string { return "environment.File{" + f.String() + "}" }
 
 // Input is one contract a stack consumes.
 type Input struct {

@@ -194,12 +194,31 @@ type terraform struct {
 			ForceUnlock    string `json:"forceUnlock"`
 			LockIdentifier string `json:"lockIdentifier"`
 		} `json:"tfstate"`
-		Suspend                    bool   `json:"suspend"`
-		Interval                   string `json:"interval"`
-		RetryInterval              string `json:"retryInterval"`
-		DisableDriftDetection      bool   `json:"disableDriftDetection"`
-		DestroyResourcesOnDeletion bool   `json:"destroyResourcesOnDeletion"`
+		Suspend                    bool          `json:"suspend"`
+		Interval                   string        `json:"interval"`
+		RetryInterval              string        `json:"retryInterval"`
+		DisableDriftDetection      bool          `json:"disableDriftDetection"`
+		DestroyResourcesOnDeletion bool          `json:"destroyResourcesOnDeletion"`
+		Targets                    []string      `json:"targets"`
+		Parallelism                int           `json:"parallelism"`
+		RefreshBeforeApply         bool          `json:"refreshBeforeApply"`
+		PlanOnly                   bool          `json:"planOnly"`
+		Workspace                  string        `json:"workspace"`
+		Force                      bool          `json:"force"`
+		Destroy                    bool          `json:"destroy"`
+		FileMappings               []fileMapping `json:"fileMappings"`
 	} `json:"spec"`
+}
+
+// fileMapping is one entry of a Terraform object's spec.fileMappings: the
+// key of a Secret, written to a file before init.
+type fileMapping struct {
+	Location  string `json:"location"`
+	Path      string `json:"path"`
+	SecretRef struct {
+		Name string `json:"name"`
+		Key  string `json:"key"`
+	} `json:"secretRef"`
 }
 
 // ociRepository is a Flux OCIRepository (source.toolkit.fluxcd.io).

@@ -37,6 +37,18 @@ func (l *loader) buildStack(k *kustomization, tf *terraform) *built {
 	l.checkForceUnlock(tf)
 	s.Interval = l.duration(tf, "interval", tf.Spec.Interval)
 	s.RetryInterval = l.duration(tf, "retryInterval", tf.Spec.RetryInterval)
+	s.Run = Run{
+		Targets:            tf.Spec.Targets,
+		Parallelism:        tf.Spec.Parallelism,
+		RefreshBeforeApply: tf.Spec.RefreshBeforeApply,
+		PlanOnly:           tf.Spec.PlanOnly,
+		Force:              tf.Spec.Force,
+		Destroy:            tf.Spec.Destroy,
+		Files:              l.fileMappings(b),
+	}
+	if ws := tf.Spec.Workspace; ws != "default" {
+		s.Run.Workspace = ws
+	}
 	if name, ok := tf.Metadata.Annotations[AnnotationLayer]; ok {
 		layer, ok := ParseLayer(name)
 		if !ok {

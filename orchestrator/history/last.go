@@ -65,14 +65,15 @@ func (s *Store) newest(ctx context.Context, client, env, stack string, match fun
 // included); false when there is none. It is what the next run's cause is
 // worked out against, and what the versions report calls applied.
 func (s *Store) LastGood(ctx context.Context, client, env, stack string) (Run, bool, error) {
-	r, ok, err := s.newest(ctx, client, env, stack, Run.good)
+	r, ok, err := s.newest(ctx, client, env, stack, Run.Good)
 	if err != nil {
 		return Run{}, false, fmt.Errorf("last good run of %s/%s/%s: %w", client, env, stack, err)
 	}
 	return r, ok, nil
 }
 
-// good reports whether r is an apply that succeeded.
-func (r Run) good() bool {
+// Good reports whether r is an apply that succeeded: what LastGood
+// returns.
+func (r Run) Good() bool {
 	return r.Operation == OperationApply && (r.Result == ResultApplied || r.Result == ResultNoChanges)
 }

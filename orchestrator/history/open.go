@@ -31,7 +31,7 @@ var ErrBusy = errors.New("another strata process is using it")
 
 // interruptedError is the Error of a run that a stopped process left
 // "running".
-const interruptedError = "the strata process stopped before the run finished"
+const interruptedError = InterruptedError
 
 // Store is the history of runs in one file.
 type Store struct {
@@ -146,6 +146,9 @@ func openDB(path string, o *bolt.Options) (db *bolt.DB, err error) {
 // because another process held the file when it was opened.
 func (s *Store) FromSnapshot() bool { return s.snapshot }
 
+// Path is the history file's path.
+func (s *Store) Path() string { return s.path }
+
 // Close closes the file, releasing it to other processes.
 func (s *Store) Close() error {
 	if err := s.db.Close(); err != nil {
@@ -216,11 +219,7 @@ func markInterrupted(tx *bolt.Tx) error {
 					return err
 				}
 				for _, r := range runs {
-					r.Result = ResultInterrupted
-					if r.Error == "" {
-						r.Error = interruptedError
-					}
-					if err := putRun(sb, r); err != nil {
+					if err := putRun(sb, r.MarkInterrupted()); err != nil {
 						return err
 					}
 				}

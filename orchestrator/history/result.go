@@ -75,3 +75,17 @@ func (r Result) Failed() bool {
 	}
 	return false
 }
+
+// InterruptedError is the Error of a run that a stopped process left
+// "running", once the next writer marked it interrupted.
+const InterruptedError = "the strata process stopped before the run finished"
+
+// MarkInterrupted returns r, left "running" by a process that stopped, as
+// interrupted: its Error says so unless it says why already.
+func (r Run) MarkInterrupted() Run {
+	r.Result = ResultInterrupted
+	if r.Error == "" {
+		r.Error = InterruptedError
+	}
+	return r
+}

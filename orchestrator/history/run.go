@@ -40,15 +40,19 @@ type Run struct {
 	// run can name what changed.
 	Inputs    map[string]string `json:"inputs,omitempty"`
 	Upstreams map[string]string `json:"upstreams,omitempty"`
-	// Hashes names the scheme of Fingerprint, Inputs and Upstreams:
+	// Hashes names the scheme of Fingerprint, Inputs, Upstreams and Spec:
 	// "hmac-sha256/<key id>", keyed so that no private input can be
 	// brute-forced from them; "" for runs recorded before strata keyed
 	// them (plain SHA-256).
-	Hashes  string  `json:"hashes,omitempty"`
-	Summary Summary `json:"summary"`
-	Result  Result  `json:"result"`
-	Error   string  `json:"error"`
-	PlanID  string  `json:"planId"`
+	Hashes string `json:"hashes,omitempty"`
+	// Spec has a short hash of each Terraform field that changes how
+	// tofu runs the stack (spec.targets, spec.workspace, …), for the
+	// fields that are set, so that the next run can name which changed.
+	Spec    map[string]string `json:"spec,omitempty"`
+	Summary Summary           `json:"summary"`
+	Result  Result            `json:"result"`
+	Error   string            `json:"error"`
+	PlanID  string            `json:"planId"`
 	// Contract is the key of the contract document the run published, if
 	// any.
 	Contract  string        `json:"contract"`

@@ -49,6 +49,17 @@
 // local runs do. A controller that stops leaves its Jobs running: the
 // next leader adopts them.
 //
+// Executor is the controller's Executor made of runner Jobs: it turns a
+// controller.Request into a runjob.Request (the stack's place in its
+// artifact, the settings, the state backend: by default the Tofu
+// Controller's kubernetes backend in the object's namespace), the run key
+// (RunKey) and the pod (PodOf the object's spec). The runner pod's stores
+// are its own, so the Executor carries the contracts the stack reads from
+// the controller's store into the request, puts the contract the run
+// published back in it, and records the run in the controller's history,
+// which skip-unchanged reads.
+//
 // No client-go type leaves this package: callers see Config, Spec, Pod
+// (the pod template's API types, as the Terraform object carries them)
 // and Outcome.
 package jobs

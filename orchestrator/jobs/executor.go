@@ -29,6 +29,10 @@ type Executor struct {
 	// Settings are the environment's, for the runner pod's run (its
 	// state directory is the pod's own).
 	Settings environment.Settings
+	// StackIntervals is the controller's runner.Config.StackIntervals:
+	// the pod's run takes each stack's spec.interval as its drift
+	// interval, as the controller does.
+	StackIntervals bool
 	// Backend is where a stack without customConfiguration keeps its
 	// state; when its Kind is empty, the Tofu Controller's default: the
 	// kubernetes backend in the object's namespace, the Secret named by
@@ -205,7 +209,7 @@ func (e *Executor) request(req controller.Request, docs map[string]contracts.Doc
 			backend.SecretSuffix = req.Name
 		}
 	}
-	b, err := json.Marshal(runjob.Request{Run: req, Path: path, Settings: e.Settings, Backend: backend, Contracts: docs, HashKey: e.HashKey})
+	b, err := json.Marshal(runjob.Request{Run: req, Path: path, Settings: e.Settings, StackIntervals: e.StackIntervals, Backend: backend, Contracts: docs, HashKey: e.HashKey})
 	if err != nil {
 		return nil, fmt.Errorf("run %s/%s as a job: %w", req.Namespace, req.Name, err)
 	}

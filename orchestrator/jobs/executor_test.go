@@ -92,6 +92,15 @@ func TestExecutorRequest(t *testing.T) {
 			}
 		})
 	}
+	// The pod's run takes each stack's spec.interval as the controller does.
+	b, err := (&Executor{StackIntervals: true}).request(request("sha256:1", nil), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got runjob.Request
+	if err := json.Unmarshal(b, &got); err != nil || !got.StackIntervals {
+		t.Errorf("request(StackIntervals) = %v, %v, want StackIntervals carried to the pod", got.StackIntervals, err)
+	}
 	local := request("sha256:1", nil)
 	local.Artifact.URL = ""
 	if _, err := (&Executor{}).request(local, nil); err == nil {

@@ -33,6 +33,9 @@ type Config struct {
 	// Timeout and ShutdownGrace are the run's (runner's defaults when
 	// zero).
 	Timeout, ShutdownGrace time.Duration
+	// Records keeps the run's history and held plans; nil keeps them under
+	// StateDir, which a runner pod loses (orchestrator.Options.Records).
+	Records orchestrator.Records
 }
 
 // Execute runs req in this process, through the controller's in-process
@@ -100,7 +103,7 @@ func prepare(ctx context.Context, req Request, cfg Config) (*prepared, error) {
 	set := req.Settings
 	set.StateDir = cfg.StateDir
 	env := &environment.Environment{Client: req.Run.Client, Name: req.Run.Env, Class: req.Run.Class}
-	st, err := orchestrator.OpenStores(ctx, env, set)
+	st, err := orchestrator.OpenStores(ctx, env, set, cfg.Records)
 	if err != nil {
 		cleanup()
 		return nil, err
@@ -136,6 +139,7 @@ func prepare(ctx context.Context, req Request, cfg Config) (*prepared, error) {
 		Timeout:        cfg.Timeout,
 		ShutdownGrace:  cfg.ShutdownGrace,
 		DriftInterval:  set.DriftInterval,
+		StackIntervals: req.StackIntervals,
 		ProviderMirror: set.ProviderMirror,
 	})
 	return &prepared{

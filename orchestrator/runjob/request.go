@@ -17,6 +17,9 @@ type Request struct {
 	// Settings are the environment's (contract store, drift interval,
 	// provider mirror, IAM allow-list); StateDir is the pod's.
 	Settings environment.Settings `json:"settings"`
+	// StackIntervals makes each stack's spec.interval its drift interval
+	// (runner.Config.StackIntervals), as it is for the controller.
+	StackIntervals bool `json:"stackIntervals,omitempty"`
 	// Backend is where the stack's state goes when it has no
 	// customConfiguration.
 	Backend runner.StateBackend `json:"backend"`

@@ -50,6 +50,10 @@ func (r *Runner) applyPlan(ctx context.Context, log *slog.Logger, ws *workspace,
 		Run:       run,
 		StopGrace: r.cfg.ShutdownGrace,
 		Stopping:  func(msg string) { log.Warn(msg) },
+		// As the Tofu Controller passes them to the apply of its plan.
+		Targets:     ws.run.Targets,
+		Parallelism: ws.run.Parallelism,
+		Refresh:     ws.run.RefreshBeforeApply,
 	}
 	err := ws.tofu.Apply(ctx, planFile, opts, func(e tofu.Event) {
 		switch e.Type {

@@ -20,6 +20,8 @@ const (
 	// CauseRehashed: the hash key changed since the last run (lost or
 	// replaced), so what changed cannot be named.
 	CauseRehashed = "rehashed"
+	// CauseDestroy is a plan of spec.destroy: true.
+	CauseDestroy = "destroy"
 )
 
 // cause is a classified change: its name and the log line that says why.
@@ -49,6 +51,8 @@ func (r *Runner) classifyCause(_ context.Context, st *runState) error {
 func classify(prev history.Run, hasPrev bool, req Request, in inputs, changed bool) cause {
 	a := req.Artifact
 	switch {
+	case req.Stack != nil && req.Stack.Run.Destroy && changed:
+		return cause{CauseDestroy, fmt.Sprintf("destroying the infrastructure: spec.destroy of Terraform/%s (%s) is true", req.Stack.Name, req.Stack.File)}
 	case !hasPrev:
 		if a.Version != "" {
 			return cause{CauseInstall, fmt.Sprintf("installing the infrastructure at version %s", a.Version)}
@@ -68,6 +72,9 @@ func classify(prev history.Run, hasPrev bool, req Request, in inputs, changed bo
 	}
 	if ups := changedKeys(prev.Upstreams, h.upstreams); len(ups) > 0 {
 		return cause{CauseUpstream, "upstream contracts changed: " + strings.Join(ups, ", ")}
+	}
+	if fields := changedKeys(prev.Spec, h.spec); len(fields) > 0 {
+		return cause{CauseConfig, "the stack's spec changed: " + strings.Join(fields, ", ")}
 	}
 	if prev.Fingerprint != h.fingerprint {
 		return cause{CauseConfig, "the stack's spec changed (its backend, or the contracts it publishes or reads)"}

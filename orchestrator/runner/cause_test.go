@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/source"
 )
@@ -49,6 +50,61 @@ func TestClassify(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := classify(prev, tt.hasPrev, Request{Artifact: tt.art}, tt.in, tt.changed)
+			if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(cause{})); diff != "" {
+				t.Errorf("classify(%q) diff (-want +got):\n%s", tt.name, diff)
+			}
+		})
+	}
+}
+
+// TestClassifySpecFields: a Terraform field that changes how tofu runs the
+// stack re-plans it (its fingerprint changes), and the cause names the
+// field; a destroy plan says so.
+func TestClassifySpecFields(t *testing.T) {
+	art := source.Artifact{Version: "0.1.0", Digest: "h1:aaa"}
+	mustSpec := func(run environment.Run) map[string]string {
+		t.Helper()
+		fields, err := specFields(run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := inputs{specFields: fields}
+		return in.under(keyed([]byte("a test key of thirty-two bytes!!"))).spec
+	}
+	before := environment.Run{Targets: []string{"terraform_data.a"}, Parallelism: 2,
+		Files: []environment.File{{Location: environment.FileHome, Path: ".x", Content: []byte("one")}}}
+	prev := history.Run{ToVersion: "0.1.0", Digest: "h1:aaa", Fingerprint: "fp1", Spec: mustSpec(before)}
+	tests := []struct {
+		name    string
+		run     environment.Run
+		changed bool
+		want    cause
+	}{
+		{"nothing", before, false, cause{}},
+		{"targets changed", environment.Run{Targets: []string{"terraform_data.b"}, Parallelism: 2, Files: before.Files}, true,
+			cause{CauseConfig, "the stack's spec changed: spec.targets"}},
+		{"parallelism unset, workspace set", environment.Run{Targets: before.Targets, Workspace: "blue", Files: before.Files}, true,
+			cause{CauseConfig, "the stack's spec changed: spec.parallelism, spec.workspace"}},
+		{"file content changed", environment.Run{Targets: before.Targets, Parallelism: 2,
+			Files: []environment.File{{Location: environment.FileHome, Path: ".x", Content: []byte("two")}}}, false,
+			cause{CauseConfig, "the stack's spec changed: spec.fileMappings"}},
+		{"force, planOnly, refreshBeforeApply set", environment.Run{Targets: before.Targets, Parallelism: 2, Files: before.Files,
+			Force: true, PlanOnly: true, RefreshBeforeApply: true}, false,
+			cause{CauseConfig, "the stack's spec changed: spec.force, spec.planOnly, spec.refreshBeforeApply"}},
+		{"destroy", environment.Run{Targets: before.Targets, Parallelism: 2, Files: before.Files, Destroy: true}, true,
+			cause{CauseDestroy, "destroying the infrastructure: spec.destroy of Terraform/app (app.yaml) is true"}},
+		{"destroy, nothing left", environment.Run{Targets: before.Targets, Parallelism: 2, Files: before.Files, Destroy: true}, false,
+			cause{CauseConfig, "the stack's spec changed: spec.destroy"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			spec := mustSpec(tt.run)
+			in := inputs{fingerprint: "fp1", specHashes: spec}
+			if !cmp.Equal(spec, prev.Spec) {
+				in.fingerprint = "fp2"
+			}
+			req := Request{Artifact: art, Stack: &environment.Stack{Name: "app", File: "app.yaml", Run: tt.run}}
+			got := classify(prev, true, req, in, tt.changed)
 			if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(cause{})); diff != "" {
 				t.Errorf("classify(%q) diff (-want +got):\n%s", tt.name, diff)
 			}

@@ -26,19 +26,25 @@
 //     is due: the stack's own spec.interval, unless the command line's
 //     drift interval holds for every stack, and never with
 //     spec.disableDriftDetection (a contract counts as changed when what
-//     the stack reads of it changed).
+//     the stack reads of it changed; the Terraform fields that change how
+//     tofu runs, such as spec.targets, are inputs too); never with
+//     spec.force or spec.planOnly either.
 //
 // Then the run begins, recorded as running, and its steps run under the
 // run's timeout:
 //
 //  8. prepare the workspace: the stack's code, with symlinks followed
-//     inside the repository only, and at least one .tf file;
-//  9. init, with a cached workspace and the shared plugin cache;
+//     inside the repository only, and at least one .tf file; and the
+//     files of spec.fileMappings, under the workspace or a home of the
+//     stack's own;
+//  9. init, with a cached workspace and the shared plugin cache, then
+//     select the tofu workspace of spec.workspace (created when new);
 //  10. check the state lock: report a stale or held lock with its holder,
 //     age and ID, and release one whose holder is provably dead when
 //     spec.tfstate.forceUnlock is auto, or the one spec.tfstate.lockIdentifier
 //     names when it is yes;
-//  11. `plan -out`, then `show -json`;
+//  11. `plan -out` (with spec.targets and spec.parallelism; -destroy for
+//     spec.destroy), then `show -json`;
 //  12. classify the cause of the change;
 //  13. a plan without changes ends there; an apply goes on to publish;
 //  14. with spec.approvePlan: disable (drift detection only), the run ends
@@ -48,14 +54,18 @@
 //     moved or retyped key breaks, and the consumers that will re-plan;
 //  16. review: the policy judges the plan, with the contract check as
 //     input.strata.contract and the resources strata interrupted in the
-//     last run as input.strata.interrupted; a plan operation ends there;
+//     last run as input.strata.interrupted; a plan operation, and a stack
+//     with spec.planOnly, ends there;
 //  17. gate: the fresh plan may be applied, or the saved plan a person
 //     approved, or the plan is held for approval — with cause
 //     contract-break when it breaks a consumer;
 //  18. apply exactly that plan file, in a tofu that outlives strata, with
-//     the shutdown grace when strata is asked to stop;
+//     the shutdown grace when strata is asked to stop (and, as the Tofu
+//     Controller does, spec.targets, spec.parallelism and, for
+//     spec.refreshBeforeApply, -refresh=true);
 //  19. record the version of the state the apply left;
-//  20. read the outputs, publish the contract and record its schema.
+//  20. read the outputs, publish the contract and record its schema (a
+//     stack with spec.destroy publishes that it is not installed).
 //
 // A run that strata was asked to stop during is recorded as interrupted.
 //

@@ -89,6 +89,17 @@ func (r *Runner) review(ctx context.Context, st *runState) error {
 			st.message += fmt.Sprintf("; plan %s would be held for approval", rv.PlanID)
 		}
 		st.done = true
+		return nil
+	}
+	if s := st.req.Stack; s.Run.PlanOnly {
+		// spec.planOnly: the plan is judged, recorded and shown, and
+		// never applied, nor held.
+		st.run.Result = history.ResultPlanned
+		st.message = fmt.Sprintf("plan only (spec.planOnly of Terraform/%s): plan %s recorded, not applied: %s", s.Name, rv.PlanID, st.plan.summaryLine())
+		if rv.Denied() {
+			st.message += "; policy would hold it for approval"
+		}
+		st.done = true
 	}
 	return nil
 }

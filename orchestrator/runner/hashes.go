@@ -20,6 +20,7 @@ type specField struct{ name, value string }
 type hashes struct {
 	vars        map[string]string
 	upstreams   map[string]string
+	spec        map[string]string
 	fingerprint string
 }
 
@@ -54,7 +55,7 @@ func keyed(key []byte) scheme {
 // record is compared with.
 func (in *inputs) hash(key []byte) {
 	k := in.under(keyed(key))
-	in.varHashes, in.upstreamHashes, in.fingerprint = k.vars, k.upstreams, k.fingerprint
+	in.varHashes, in.upstreamHashes, in.specHashes, in.fingerprint = k.vars, k.upstreams, k.spec, k.fingerprint
 	in.scheme = "hmac-sha256/" + hashkey.ID(key)
 	in.legacy = in.under(plain)
 }
@@ -89,6 +90,18 @@ func (in *inputs) under(s scheme) hashes {
 	for _, k := range slices.Sorted(maps.Keys(in.derived)) {
 		writeField("derived."+k, s.short(in.derived[k]))
 	}
+	// Only the Terraform fields that are set are written, so that a
+	// stack that sets none keeps the fingerprint it had before strata
+	// knew them.
+	if len(in.specFields) > 0 {
+		h.spec = make(map[string]string, len(in.specFields))
+		for k, b := range in.specFields {
+			h.spec[k] = s.short(b)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(h.spec)) {
+		writeField(k, h.spec[k])
+	}
 	h.fingerprint = s.prefix + hex.EncodeToString(fp.Sum(nil))
 	return h
 }
@@ -101,7 +114,7 @@ func (in *inputs) under(s scheme) hashes {
 func (in inputs) against(prev history.Run) (h hashes, known bool) {
 	switch prev.Hashes {
 	case in.scheme:
-		return hashes{vars: in.varHashes, upstreams: in.upstreamHashes, fingerprint: in.fingerprint}, true
+		return hashes{vars: in.varHashes, upstreams: in.upstreamHashes, spec: in.specHashes, fingerprint: in.fingerprint}, true
 	case "":
 		return in.legacy, true
 	}

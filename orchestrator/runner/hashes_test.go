@@ -102,11 +102,11 @@ func TestUpToDateAcrossSchemes(t *testing.T) {
 		upToDate  bool
 		wantCause cause
 	}{
-		{"same key", record(hashes{in.varHashes, in.upstreamHashes, in.fingerprint}, in.scheme), true, cause{}},
+		{"same key", record(hashes{vars: in.varHashes, upstreams: in.upstreamHashes, fingerprint: in.fingerprint}, in.scheme), true, cause{}},
 		{"plain hashes of before the upgrade", record(in.legacy, ""), true, cause{}},
 		{"plain hashes, a variable changed since", record(changed.legacy, ""), false,
 			cause{CauseVariables, "variables changed: password"}},
-		{"another key", record(hashes{other.varHashes, other.upstreamHashes, other.fingerprint}, other.scheme), false,
+		{"another key", record(hashes{vars: other.varHashes, upstreams: other.upstreamHashes, fingerprint: other.fingerprint}, other.scheme), false,
 			cause{CauseRehashed, "the hash key changed since run #4 (lost or replaced): what changed cannot be named"}},
 	}
 	for _, tt := range tests {

@@ -36,6 +36,9 @@ type inputs struct {
 	varHashes map[string]string
 	// upstreamHashes has the content hash of each consumed contract.
 	upstreamHashes map[string]string
+	// specHashes has a hash per Terraform field that changes how tofu
+	// runs the stack, for the fields that are set (see specFields).
+	specHashes map[string]string
 	// fingerprint covers every input: source, variables, upstreams,
 	// backend. varHashes, upstreamHashes and fingerprint are keyed
 	// (HMAC-SHA256, see hashkey) and are what the run records.
@@ -54,6 +57,10 @@ type inputs struct {
 	ownVars   map[string][]byte
 	upstreams map[string][]byte
 	derived   map[string][]byte
+	// specFields are the Terraform fields that change how tofu runs the
+	// stack, as canonical JSON: spec.fileMappings may hold private
+	// content.
+	specFields map[string][]byte
 	// stateChange, when set, says why the stack is planned although its
 	// inputs did not change: its state changed outside strata, or its
 	// last run failed.
@@ -74,7 +81,7 @@ func (r *Runner) gatherInputs(ctx context.Context, st *runState) error {
 	in.hash(key)
 	st.in = in
 	st.run.Fingerprint, st.run.Inputs, st.run.Upstreams = in.fingerprint, in.varHashes, in.upstreamHashes
-	st.run.Hashes = in.scheme
+	st.run.Hashes, st.run.Spec = in.scheme, in.specHashes
 	return nil
 }
 
@@ -225,6 +232,11 @@ func (r *Runner) readInputs(ctx context.Context, req Request) (inputs, error) {
 	for _, m := range s.ConsumesMatching {
 		in.spec = append(in.spec, specField{"consumes-matching", m.Regex + " as " + m.As})
 	}
+	specFields, err := specFields(s.Run)
+	if err != nil {
+		return in, fmt.Errorf("gather inputs of stack %s: %w", s.Name, err)
+	}
+	in.specFields = specFields
 	return in, nil
 }
 

@@ -48,7 +48,7 @@ func (r *Runner) s3State(ctx context.Context, req Request) (StateReader, string,
 		if r.cfg.Backend.Kind != BackendS3 || r.cfg.StateReader == nil {
 			return nil, "", false, nil
 		}
-		return r.cfg.StateReader, s3StateKey(req), true, nil
+		return r.cfg.StateReader, workspaceKey(req, s3StateKey(req)), true, nil
 	}
 	b, ok := statefile.ParseS3Backend(req.Stack.BackendConfig)
 	if !ok || r.cfg.OpenState == nil {
@@ -58,7 +58,7 @@ func (r *Runner) s3State(ctx context.Context, req Request) (StateReader, string,
 	r.statesMu.Lock()
 	defer r.statesMu.Unlock()
 	if states, ok := r.states[id]; ok {
-		return states, b.Key, true, nil
+		return states, workspaceKey(req, b.Key), true, nil
 	}
 	states, err := r.cfg.OpenState(ctx, b.Bucket, b.Region, b.Endpoint)
 	if err != nil {
@@ -68,7 +68,7 @@ func (r *Runner) s3State(ctx context.Context, req Request) (StateReader, string,
 		r.states = map[string]StateReader{}
 	}
 	r.states[id] = states
-	return states, b.Key, true, nil
+	return states, workspaceKey(req, b.Key), true, nil
 }
 
 // checkState notes what the resources strata interrupted in the last run
@@ -148,12 +148,33 @@ func (r *Runner) readState(ctx context.Context, log *slog.Logger, req Request, r
 
 // localStatePath is the stack's default local state file, under the state
 // directory.
-func (r *Runner) localStatePath(req Request) (string, error) {
+func (r *Runner) localDefaultStatePath(req Request) (string, error) {
 	return statedir.Join(r.cfg.StateDir, statedir.State, req.Client, req.Env, req.Stack.Name+".tfstate")
+}
+
+// localStatePath is the stack's local state in its tofu workspace: the
+// backend's path for the default workspace, else
+// <path>.d/<workspace>/terraform.tfstate (the backend's workspace_dir).
+func (r *Runner) localStatePath(req Request) (string, error) {
+	if ws := req.Stack.Run.Workspace; ws != "" {
+		return statedir.Join(r.cfg.StateDir, statedir.State, req.Client, req.Env, req.Stack.Name+".tfstate.d", ws, "terraform.tfstate")
+	}
+	return r.localDefaultStatePath(req)
 }
 
 func s3StateKey(req Request) string {
 	return fmt.Sprintf("%s/%s/stacks/%s.tfstate", req.Client, req.Env, req.Stack.Name)
+}
+
+// workspaceKey is where the s3 backend keeps the state of key in the
+// stack's tofu workspace: key itself for the default workspace, else
+// env:/<workspace>/key (workspace_key_prefix's default, the only one
+// strata reads).
+func workspaceKey(req Request, key string) string {
+	if ws := req.Stack.Run.Workspace; ws != "" {
+		return "env:/" + ws + "/" + key
+	}
+	return key
 }
 
 // lastRun is the stack's last plan or apply: a person's unlock in between

@@ -77,12 +77,18 @@ func (r *Runner) noChanges(_ context.Context, st *runState) error {
 	}
 	st.run.Result = history.ResultNoChanges
 	st.message = "no changes, the infrastructure is up to date"
-	st.done = st.req.Operation == history.OperationPlan
+	if s := st.req.Stack; s.Run.PlanOnly {
+		st.message = fmt.Sprintf("plan only (spec.planOnly of Terraform/%s): no changes", s.Name)
+	}
+	st.done = st.req.Operation == history.OperationPlan || st.req.Stack.Run.PlanOnly
 	return nil
 }
 
 func (r *Runner) planWorkspace(ctx context.Context, log *slog.Logger, ws *workspace) (planned, error) {
-	changes, err := ws.tofu.Plan(ctx, tofu.PlanOptions{Out: ws.planFile, VarFiles: []string{ws.varFile}, Destroy: ws.destroy}, diagnostics(log))
+	changes, err := ws.tofu.Plan(ctx, tofu.PlanOptions{
+		Out: ws.planFile, VarFiles: []string{ws.varFile}, Destroy: ws.destroy,
+		Targets: ws.run.Targets, Parallelism: ws.run.Parallelism,
+	}, diagnostics(log))
 	if err != nil {
 		return planned{}, err
 	}

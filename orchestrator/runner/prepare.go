@@ -13,6 +13,7 @@ import (
 
 	"github.com/strata-iac/strata/internal/atomicfile"
 
+	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
 
@@ -36,9 +37,12 @@ type workspace struct {
 	// is skipped.
 	initKey string
 	// destroy plans the destruction of every resource: the stack left the
-	// environment.
+	// environment, or its spec.destroy is true.
 	destroy bool
-	tofu    *tofu.Workspace
+	// run are the stack's run options (spec.targets, …); zero for a
+	// stack that left the environment.
+	run  environment.Run
+	tofu *tofu.Workspace
 }
 
 // prepare lays the stack's code into its workspace, keeping the workspace's
@@ -98,7 +102,11 @@ func (r *Runner) prepare(ctx context.Context, st *runState) error {
 	if err := os.WriteFile(varFile, vars, 0o600); err != nil {
 		return fail(err)
 	}
-	tw, err := r.openTofu(dir)
+	home, err := writeFiles(dir, s.Run.Files)
+	if err != nil {
+		return fail(err)
+	}
+	tw, err := r.openTofu(dir, home)
 	if err != nil {
 		return fail(err)
 	}
@@ -108,6 +116,8 @@ func (r *Runner) prepare(ctx context.Context, st *runState) error {
 		planFile: filepath.Join(dir, planFileName),
 		varFile:  varFile,
 		initKey:  hex.EncodeToString(key[:]),
+		destroy:  s.Run.Destroy,
+		run:      s.Run,
 		tofu:     tw,
 	}
 	return nil
@@ -147,8 +157,9 @@ func (r *Runner) localState(req Request) bool {
 }
 
 // openTofu returns the tofu workspace of dir, with the shared CLI
-// configuration and plugin cache.
-func (r *Runner) openTofu(dir string) (*tofu.Workspace, error) {
+// configuration and plugin cache; home, when set, is the HOME tofu runs
+// with (the stack maps files there).
+func (r *Runner) openTofu(dir, home string) (*tofu.Workspace, error) {
 	cliConfig, err := r.writeCLIConfig()
 	if err != nil {
 		return nil, err
@@ -159,6 +170,9 @@ func (r *Runner) openTofu(dir string) (*tofu.Workspace, error) {
 	}
 	if r.cfg.ProviderMirrorCA != "" {
 		env["SSL_CERT_FILE"] = r.cfg.ProviderMirrorCA
+	}
+	if home != "" {
+		env["HOME"] = home
 	}
 	return tofu.New(r.cfg.Tofu, dir, tofu.Options{Env: env})
 }
@@ -177,7 +191,7 @@ func (r *Runner) backend(req Request) (string, error) {
 	case BackendKubernetes:
 		return kubernetesBackend(b, req.Stack.Name), nil
 	}
-	statePath, err := r.localStatePath(req)
+	statePath, err := r.localDefaultStatePath(req)
 	if err != nil {
 		return "", err
 	}
@@ -187,7 +201,14 @@ func (r *Runner) backend(req Request) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(statePath), 0o700); err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("terraform {\n  backend \"local\" {\n    path = %s\n  }\n}\n", strconv.Quote(statePath)), nil
+	if req.Stack.Run.Workspace == "" {
+		return fmt.Sprintf("terraform {\n  backend \"local\" {\n    path = %s\n  }\n}\n", strconv.Quote(statePath)), nil
+	}
+	// The states of the other tofu workspaces (spec.workspace) go beside
+	// it, in <stack>.tfstate.d/<workspace>/terraform.tfstate: never in
+	// the stack's workspace directory, which every run clears.
+	return fmt.Sprintf("terraform {\n  backend \"local\" {\n    path          = %s\n    workspace_dir = %s\n  }\n}\n",
+		strconv.Quote(statePath), strconv.Quote(statePath+".d")), nil
 }
 
 // s3Backend is an S3 backend block with native locking. With an endpoint

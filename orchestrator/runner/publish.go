@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/orchestrator/history"
@@ -28,6 +29,9 @@ func (r *Runner) publish(ctx context.Context, st *runState) error {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), afterStop)
 		defer cancel()
+	}
+	if s.Run.Destroy {
+		return r.publishDestroyed(ctx, st)
 	}
 	if !st.plan.changed {
 		if doc, ok := r.contractCurrent(ctx, st); ok {
@@ -114,4 +118,27 @@ func names(m map[string]any) []string {
 		out = []string{}
 	}
 	return out
+}
+
+// publishDestroyed says in the contract of a stack whose spec.destroy is
+// true, once its destruction is applied (or there was nothing left to
+// destroy), that it is no longer installed, as for a stack that left the
+// environment.
+func (r *Runner) publishDestroyed(ctx context.Context, st *runState) error {
+	s := st.req.Stack
+	key := r.contractKey(s.Produces)
+	st.run.Contract = key
+	if old, err := r.cfg.Contracts.Get(ctx, key); err == nil && !old.Installed {
+		return nil
+	}
+	doc := contracts.Document{
+		Installed: false, Version: st.req.Artifact.Version, Stack: s.Name,
+		UpdatedAt: r.cfg.Now().UTC().Truncate(time.Second),
+		Public:    map[string]any{}, Private: map[string]any{},
+	}
+	if err := r.cfg.Contracts.Put(ctx, key, doc); err != nil {
+		return fmt.Errorf("publish contract %s of destroyed stack %s: %w", key, s.Name, err)
+	}
+	st.log.Info("contract " + key + " now says the stack is not installed (spec.destroy)")
+	return nil
 }

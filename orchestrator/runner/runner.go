@@ -11,7 +11,6 @@ import (
 
 	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/contracts/readers"
-	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/consumers"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
@@ -43,13 +42,13 @@ type Config struct {
 	// kept when nil.
 	Schemas *lineage.Store
 	// History records every run.
-	History *history.Store
+	History History
 	// Policy judges every plan with changes. A policy that could not be
 	// loaded is a FailingPolicy, and none at all is one too: every plan
 	// with changes is then held (policies fail closed).
 	Policy Policy
 	// Approvals keeps held plans and their approvals.
-	Approvals *approval.Store
+	Approvals Approvals
 	// Backend is where state goes for stacks without a
 	// backendConfig.customConfiguration.
 	Backend StateBackend
@@ -241,6 +240,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 	return r.finish(ctx, st, do(ctx, st, []step{
 		r.prepare,
 		r.init,
+		r.selectWorkspace,
 		r.checkLock,
 		r.plan,
 		r.classifyCause,

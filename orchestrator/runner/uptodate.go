@@ -17,6 +17,16 @@ func (r *Runner) skipWhenUpToDate(ctx context.Context, st *runState) error {
 	if !up {
 		return nil
 	}
+	s := st.req.Stack
+	switch {
+	case s.Run.Force:
+		st.log.Info(fmt.Sprintf("%s, but spec.force of Terraform/%s is true: planned all the same", why, s.Name))
+		return nil
+	case s.Run.PlanOnly:
+		// A plan-only stack never applies, so there is no apply to be up
+		// to date with: it is planned every time.
+		return nil
+	}
 	st.log.Info("up to date: " + why)
 	st.message = "up to date: " + why
 	st.run = history.Run{

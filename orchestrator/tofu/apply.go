@@ -27,6 +27,15 @@ type ApplyOptions struct {
 	// Stopping, when set, is told what happens to the apply when the
 	// context ends, for the run's log.
 	Stopping func(msg string)
+	// Targets and Parallelism are passed as plan passes them
+	// (PlanOptions); the plan file already limits the apply to its
+	// targets, and tofu accepts them again.
+	Targets     []string
+	Parallelism int
+	// Refresh passes -refresh=true, as the Tofu Controller does for
+	// spec.refreshBeforeApply. tofu applies a saved plan as it was
+	// planned: the plan itself refreshed the state.
+	Refresh bool
 }
 
 // Apply runs `tofu apply` on exactly the saved plan file, and nothing else:
@@ -63,7 +72,12 @@ func (w *Workspace) Apply(ctx context.Context, planFile string, opts ApplyOption
 	if err := writeRecord(w.dir, rec); err != nil {
 		return fail(err)
 	}
-	cmd := exec.Command(w.binary, "apply", "-json", "-no-color", "-input=false", planFile)
+	args := []string{"apply", "-json", "-no-color", "-input=false"}
+	if opts.Refresh {
+		args = append(args, "-refresh=true")
+	}
+	args = append(args, runArgs(opts.Targets, opts.Parallelism)...)
+	cmd := exec.Command(w.binary, append(args, planFile)...)
 	cmd.Dir = w.dir
 	cmd.Env = w.applyEnv()
 	// Files, not pipes: tofu must not die writing to a strata that is gone.

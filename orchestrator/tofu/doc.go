@@ -30,6 +30,11 @@
 // from `output -json` and the version from `version -json`. No
 // terraform-exec or terraform-json type leaves this package.
 //
+// Plan and apply take the Tofu Controller's run options: -target,
+// -parallelism, and -refresh=true on apply (spec.refreshBeforeApply).
+// SelectWorkspace selects a tofu workspace other than default, creating it
+// when it does not exist yet (`workspace select -or-create`).
+//
 // CLIConfig writes the tofu CLI configuration every workspace shares: the
 // plugin cache, and the provider network mirror when there is one.
 package tofu

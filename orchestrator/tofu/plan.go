@@ -15,6 +15,24 @@ type PlanOptions struct {
 	Destroy bool
 	// LockTimeout is how long to wait for a state lock ("0s" by default).
 	LockTimeout string
+	// Targets are passed with -target, in order: only they (and what
+	// they depend on) are planned.
+	Targets []string
+	// Parallelism is passed with -parallelism when above 0 (tofu's
+	// default otherwise).
+	Parallelism int
+}
+
+// runArgs are the flags that plan and apply share.
+func runArgs(targets []string, parallelism int) []string {
+	var args []string
+	for _, t := range targets {
+		args = append(args, "-target="+t)
+	}
+	if parallelism > 0 {
+		args = append(args, fmt.Sprintf("-parallelism=%d", parallelism))
+	}
+	return args
 }
 
 // Plan runs `tofu plan -out -json -detailed-exitcode` and reports whether
@@ -43,6 +61,7 @@ func (w *Workspace) Plan(ctx context.Context, opts PlanOptions, events func(Even
 	if opts.Destroy {
 		args = append(args, "-destroy")
 	}
+	args = append(args, runArgs(opts.Targets, opts.Parallelism)...)
 	ew := newEventWriter(events)
 	switch code, err := w.command(ctx, ew, args...); code {
 	case 0:

@@ -60,7 +60,11 @@ func (s *Server) heldPage(w http.ResponseWriter, r *http.Request) *heldPage {
 			p.Problems = append(p.Problems, oneLine(err.Error()))
 			continue
 		}
-		store := v.heldStore()
+		store, err := v.heldStore(ctx)
+		if err != nil {
+			p.Problems = append(p.Problems, oneLine(err.Error()))
+			continue
+		}
 		for _, h := range held {
 			hv := heldView{Held: h, Label: v.Client + "/" + v.Name, Denials: denials(h.Reason), Changes: planChanges(h.Dir)}
 			if a, ok, err := store.Approved(ctx, h.Client, h.Env, h.Stack, h.PlanID); err == nil && ok {

@@ -35,6 +35,7 @@ type envView struct {
 	env     *environment.Environment
 	set     environment.Settings
 	graph   *graph.Graph
+	records orchestrator.Records
 	// StateDir is the environment's state directory, absolute.
 	StateDir string
 	Stacks   []stackView
@@ -110,7 +111,7 @@ func (s *Server) environments(ctx context.Context) []*envView {
 			v.Problem = oneLine(err.Error())
 			continue
 		}
-		v.set, v.StateDir = set, set.StateDir
+		v.set, v.StateDir, v.records = set, set.StateDir, s.cfg.Records
 		s.fillStacks(ctx, v)
 	}
 	return out
@@ -119,7 +120,16 @@ func (s *Server) environments(ctx context.Context) []*envView {
 // fillStacks reads the environment's stacks in graph order, with their runs
 // and last results.
 func (s *Server) fillStacks(ctx context.Context, v *envView) {
-	snap, busy, err := s.readHistory(ctx, orchestrator.HistoryFile(v.set))
+	var (
+		snap snapshot
+		busy bool
+		err  error
+	)
+	if v.records != nil {
+		snap, err = s.readRecords(ctx, v)
+	} else {
+		snap, busy, err = s.readHistory(ctx, orchestrator.HistoryFile(v.set))
+	}
 	v.HistoryAsOf, v.HistoryBusy = snap.at, busy
 	if err != nil {
 		v.HistoryErr = oneLine(err.Error())
@@ -201,27 +211,55 @@ func (s *Server) readHistory(ctx context.Context, path string) (snapshot, bool, 
 		if env == nil {
 			continue
 		}
-		stacks, err := h.Stacks(ctx, env.Client, env.Name)
-		if err != nil {
+		if err := readRuns(ctx, h, env.Client, env.Name, snap); err != nil {
 			return s.snapshots[path], false, err
-		}
-		for _, st := range stacks {
-			runs, err := h.List(ctx, env.Client, env.Name, st, runsShown)
-			if err != nil {
-				return s.snapshots[path], false, err
-			}
-			snap.runs[runKey(env.Client, env.Name, st)] = runs
-			good, ok, err := h.LastGood(ctx, env.Client, env.Name, st)
-			if err != nil {
-				return s.snapshots[path], false, err
-			}
-			if ok {
-				snap.good[runKey(env.Client, env.Name, st)] = good
-			}
 		}
 	}
 	s.snapshots[path] = snap
 	return snap, busy, nil
+}
+
+// readRecords reads the runs of the environment's stacks from its records
+// (Config.Records), read only.
+func (s *Server) readRecords(ctx context.Context, v *envView) (snapshot, error) {
+	snap := snapshot{runs: map[string][]history.Run{}, good: map[string]history.Run{}, at: s.cfg.Now()}
+	h, _, closeHistory, err := v.records.OpenHistory(ctx, v.env, v.set, true)
+	if err != nil {
+		return snap, err
+	}
+	defer closeHistory()
+	return snap, readRuns(ctx, h, v.Client, v.Name, snap)
+}
+
+// runReader reads the runs of an environment's stacks.
+type runReader interface {
+	Stacks(ctx context.Context, client, env string) ([]string, error)
+	List(ctx context.Context, client, env, stack string, limit int) ([]history.Run, error)
+	LastGood(ctx context.Context, client, env, stack string) (history.Run, bool, error)
+}
+
+// readRuns reads into snap the shown runs and the last good run of every
+// stack of client/env that has runs.
+func readRuns(ctx context.Context, h runReader, client, env string, snap snapshot) error {
+	stacks, err := h.Stacks(ctx, client, env)
+	if err != nil {
+		return err
+	}
+	for _, st := range stacks {
+		runs, err := h.List(ctx, client, env, st, runsShown)
+		if err != nil {
+			return err
+		}
+		snap.runs[runKey(client, env, st)] = runs
+		good, ok, err := h.LastGood(ctx, client, env, st)
+		if err != nil {
+			return err
+		}
+		if ok {
+			snap.good[runKey(client, env, st)] = good
+		}
+	}
+	return nil
 }
 
 // find returns the environment named client/env.
@@ -244,9 +282,19 @@ func (v *envView) stack(name string) *stackView {
 	return nil
 }
 
-// heldStore is the environment's store of held plans.
-func (v *envView) heldStore() *approval.Store {
-	return approval.New(filepath.Join(v.StateDir, statedir.Held))
+// heldReader reads an environment's held plans and their approvals.
+type heldReader interface {
+	HeldPlans(ctx context.Context, client, env, stack string) ([]approval.Held, error)
+	Approved(ctx context.Context, client, env, stack, id string) (approval.Approval, bool, error)
+}
+
+// heldStore is the environment's store of held plans: its records', else
+// the state directory's.
+func (v *envView) heldStore(ctx context.Context) (heldReader, error) {
+	if v.records != nil {
+		return v.records.OpenApprovals(ctx, v.env, v.set)
+	}
+	return approval.New(filepath.Join(v.StateDir, statedir.Held)), nil
 }
 
 // heldPlans lists every held plan of the environment, of stacks still in
@@ -255,30 +303,65 @@ func (v *envView) heldPlans(ctx context.Context) ([]approval.Held, error) {
 	if v.env == nil {
 		return nil, nil
 	}
-	dir, err := statedir.Join(v.StateDir, statedir.Held, v.Client, v.Name)
+	stacks, err := v.heldStacks(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("list held plans of %s/%s: %w", v.Client, v.Name, err)
 	}
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
+	store, err := v.heldStore(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("list held plans of %s/%s: %w", v.Client, v.Name, err)
+		return nil, err
 	}
-	store := v.heldStore()
 	var out []approval.Held
-	for _, e := range entries {
-		if !e.IsDir() {
-			continue
-		}
-		hs, err := store.HeldPlans(ctx, v.Client, v.Name, e.Name())
+	for _, st := range stacks {
+		hs, err := store.HeldPlans(ctx, v.Client, v.Name, st)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, hs...)
 	}
 	slices.SortFunc(out, func(a, b approval.Held) int { return b.HeldAt.Compare(a.HeldAt) })
+	return out, nil
+}
+
+// heldStacks are the stacks that may have held plans: in the state
+// directory, those with a directory of held plans; in other records, the
+// stacks of the environment and those that have runs (a removed stack's
+// destroy plan is held too).
+func (v *envView) heldStacks(ctx context.Context) ([]string, error) {
+	if v.records == nil {
+		dir, err := statedir.Join(v.StateDir, statedir.Held, v.Client, v.Name)
+		if err != nil {
+			return nil, err
+		}
+		entries, err := os.ReadDir(dir)
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		var out []string
+		for _, e := range entries {
+			if e.IsDir() {
+				out = append(out, e.Name())
+			}
+		}
+		return out, nil
+	}
+	h, _, closeHistory, err := v.records.OpenHistory(ctx, v.env, v.set, true)
+	if err != nil {
+		return nil, err
+	}
+	defer closeHistory()
+	out, err := h.Stacks(ctx, v.Client, v.Name)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range v.graph.Order() {
+		if !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
 	return out, nil
 }
 

@@ -52,6 +52,9 @@ type Config struct {
 	// StateDir is the state directory; <root>/.strata when empty, as for
 	// reconciles.
 	StateDir string
+	// Records keeps the history and held plans shown; nil is the state
+	// directory's files, as for reconciles (orchestrator.Options.Records).
+	Records orchestrator.Records
 	// ReadToken lets a person read every page; ApproveToken also lets them
 	// approve. When only one is set, it does both.
 	ReadToken    string

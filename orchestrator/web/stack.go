@@ -77,7 +77,11 @@ func (s *Server) handleStack(w http.ResponseWriter, r *http.Request) {
 			p.Review = b.String()
 		}
 	}
-	held, err := v.heldStore().HeldPlans(ctx, v.Client, v.Name, st.Name)
+	store, err := v.heldStore(ctx)
+	var held []approval.Held
+	if err == nil {
+		held, err = store.HeldPlans(ctx, v.Client, v.Name, st.Name)
+	}
 	if err == nil {
 		p.Held = held
 		if len(held) > 0 {

@@ -1,10 +1,13 @@
-// Package tofutest finds the real tofu binary for tests.
+// Package tofutest finds the real tofu binary for tests, and wraps it in
+// one that records the arguments of each command.
 package tofutest
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -50,4 +53,37 @@ func moduleRoot() (string, bool) {
 		}
 		dir = parent
 	}
+}
+
+// Recording returns a tofu that appends the arguments of each command it
+// runs, one line per command, to the returned log, then runs the real
+// tofu (Binary): the tests see the flags strata passes, and tofu still
+// does the work.
+func Recording(t testing.TB) (bin, log string) {
+	t.Helper()
+	real := Binary(t)
+	dir := t.TempDir()
+	bin, log = filepath.Join(dir, "tofu"), filepath.Join(dir, "argv.log")
+	script := fmt.Sprintf("#!/bin/sh\necho \"$*\" >> %q\nexec %q \"$@\"\n", log, real)
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return bin, log
+}
+
+// Commands returns the arguments of every command a Recording tofu ran
+// whose first argument is verb, in order.
+func Commands(t testing.TB, log, verb string) [][]string {
+	t.Helper()
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]string
+	for _, line := range strings.Split(string(b), "\n") {
+		if args := strings.Fields(line); len(args) > 0 && args[0] == verb {
+			out = append(out, args)
+		}
+	}
+	return out
 }

@@ -1,0 +1,5 @@
+// Package recordstest is the contract every keeper of strata's records
+// meets, as one test body run against each implementation: the state
+// directory's (history.Store and approval.Store) and the cluster's
+// (kuberecords.Store). Run it from an implementation's tests with Run.
+package recordstest

@@ -1,0 +1,99 @@
+package kuberecords
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+)
+
+// DefaultKeep is how many runs of each stack are kept when Config.Keep is
+// zero.
+const DefaultKeep = 100
+
+// Config says which cluster and namespace keep the records.
+type Config struct {
+	// Kubeconfig is the kubeconfig file; empty, the in-cluster
+	// configuration (the pod's service account).
+	Kubeconfig string
+	// Namespace keeps the records; empty, the kubeconfig context's, else
+	// the pod's, else "default".
+	Namespace string
+	// Keep is how many runs of each stack are kept (DefaultKeep when
+	// zero); the newest good apply is kept beyond them.
+	Keep int
+	// Dir is a local directory where held plans are written out for tofu
+	// and people to read (Held.Dir). Hold and HeldPlan need it; without
+	// it, HeldPlans lists plans without their files.
+	Dir string
+	// Writer names this process in the runs it begins (say, its pod
+	// name); the leader package's Identity is a good one.
+	Writer string
+}
+
+// Store keeps history, held plans and approvals as objects in one
+// namespace. It is safe for any number of goroutines and of processes.
+type Store struct {
+	client    kubernetes.Interface
+	namespace string
+	keep      int
+	dir       string
+	writer    string
+}
+
+// New returns a Store for the cluster and namespace cfg names. It reads
+// the kubeconfig (or the in-cluster configuration) but does not contact
+// the API server.
+func New(cfg Config) (*Store, error) {
+	rules := &clientcmd.ClientConfigLoadingRules{ExplicitPath: cfg.Kubeconfig}
+	kc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{})
+	rest, err := kc.ClientConfig()
+	if err != nil {
+		if cfg.Kubeconfig == "" {
+			return nil, fmt.Errorf("cluster records: no kubeconfig given and not running in a cluster: %w", err)
+		}
+		return nil, fmt.Errorf("cluster records: read kubeconfig %s: %w", cfg.Kubeconfig, err)
+	}
+	if cfg.Namespace == "" {
+		if cfg.Namespace, _, err = kc.Namespace(); err != nil || cfg.Namespace == "" {
+			cfg.Namespace = "default"
+		}
+	}
+	if cfg.Keep < 0 {
+		return nil, fmt.Errorf("cluster records: keep is %d: keep at least 1 run per stack", cfg.Keep)
+	}
+	if cfg.Keep == 0 {
+		cfg.Keep = DefaultKeep
+	}
+	rest.UserAgent = "strata"
+	// A reconcile reads and writes a few records per stack: client-go's
+	// default of 5 requests a second would hold it up.
+	rest.QPS, rest.Burst = 50, 100
+	client, err := kubernetes.NewForConfig(rest)
+	if err != nil {
+		return nil, fmt.Errorf("cluster records: client for %s: %w", rest.Host, err)
+	}
+	return &Store{client: client, namespace: cfg.Namespace, keep: cfg.Keep, dir: cfg.Dir, writer: cfg.Writer}, nil
+}
+
+// Namespace is the namespace that keeps the records.
+func (s *Store) Namespace() string { return s.namespace }
+
+// Close releases nothing: the records outlive the process.
+func (s *Store) Close() error { return nil }
+
+// errRequired is a record without client, env or stack.
+var errRequired = errors.New("client, env and stack are required")
+
+// check refuses a record without its keys, and a cancelled context.
+func check(ctx context.Context, client, env, stack string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if client == "" || env == "" || stack == "" {
+		return errRequired
+	}
+	return nil
+}

@@ -1,0 +1,61 @@
+package runner
+
+import (
+	"encoding/json"
+
+	"github.com/strata-iac/strata/orchestrator/environment"
+)
+
+// specFields gives each Terraform field that changes how tofu runs the
+// stack, by its name in the spec, for the fields that are set, as
+// canonical JSON to hash (keyed, see hashes.go): a field set, changed or
+// unset changes the stack's fingerprint, and the next run names it as the
+// cause. The content of spec.fileMappings is hashed with where it goes,
+// never kept.
+func specFields(run environment.Run) (map[string][]byte, error) {
+	fields := map[string]any{}
+	if len(run.Targets) > 0 {
+		fields["spec.targets"] = run.Targets
+	}
+	if run.Parallelism > 0 {
+		fields["spec.parallelism"] = run.Parallelism
+	}
+	if run.RefreshBeforeApply {
+		fields["spec.refreshBeforeApply"] = true
+	}
+	if run.PlanOnly {
+		fields["spec.planOnly"] = true
+	}
+	if run.Workspace != "" {
+		fields["spec.workspace"] = run.Workspace
+	}
+	if run.Force {
+		fields["spec.force"] = true
+	}
+	if run.Destroy {
+		fields["spec.destroy"] = true
+	}
+	if len(run.Files) > 0 {
+		type file struct {
+			Location, Path string
+			Content        []byte
+		}
+		files := make([]file, 0, len(run.Files))
+		for _, f := range run.Files {
+			files = append(files, file{f.Location, f.Path, f.Content})
+		}
+		fields["spec.fileMappings"] = files
+	}
+	if len(fields) == 0 {
+		return nil, nil
+	}
+	out := make(map[string][]byte, len(fields))
+	for k, v := range fields {
+		b, err := json.Marshal(v) // map keys are sorted, so this is canonical
+		if err != nil {
+			return nil, err
+		}
+		out[k] = b
+	}
+	return out, nil
+}
