@@ -9,6 +9,9 @@ TOFU      := $(BIN)/tofu
 STRATA    := $(BIN)/strata
 DEMO_ENV  ?= environments/demo/dev
 FUZZTIME  ?= 20s
+# go test's limit per test binary: a package of end-to-end tests runs for minutes on a
+# busy 2-CPU machine, past go's default of 10m
+TEST_TIMEOUT ?= 45m
 TRIALS    ?= 20
 IMAGE_TAG ?= strata.local/strata:dev
 # Build tags of every strata binary: kustomize without Go plugin support.
@@ -50,7 +53,7 @@ test-deps:
 
 ## test: vet, then the whole test suite with the race detector against a real tofu and real servers
 test: tofu test-deps vet
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) ./...
 
 ## test-unit: the fast tests for the edit-test loop, with the race detector: -short,
 ## so every test that runs tofu or starts a server (registry, moto, versitygw) skips
@@ -117,7 +120,7 @@ k8s:
 ## test-k8s: the cluster-mode tests (build tag k8s) against that cluster, started and stopped here
 test-k8s: tofu source-controller k8s
 	@./.ci/k8s/start.sh
-	STRATA_K8S_DIR=$${STRATA_K8S_DIR:-$$HOME/.cache/strata/k8s} STRATA_SOURCE_CONTROLLER=$(BIN)/source-controller $(GO) test -race -count=1 -tags k8s -run 'InCluster' $(K8S_TEST_PKGS) ; \
+	STRATA_K8S_DIR=$${STRATA_K8S_DIR:-$$HOME/.cache/strata/k8s} STRATA_SOURCE_CONTROLLER=$(BIN)/source-controller $(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) -tags k8s -run 'InCluster' $(K8S_TEST_PKGS) ; \
 	  rc=$$?; ./.ci/k8s/stop.sh --wipe; exit $$rc
 
 ## screenshots: drive chromium through the web view of a real reconcile of the

@@ -111,7 +111,7 @@ versions and approve read them with --kubeconfig and --namespace.`,
 					Records:            namespaceRecords(lf.kubeconfig, filepath.Join(cmp.Or(g.stateDir, os.TempDir()), "cluster-held")),
 				},
 			})
-			elector, err := lf.elector(log)
+			elector, err := lf.elector("controller", log)
 			if err != nil {
 				return err
 			}

@@ -70,9 +70,9 @@ func (f *leaderFlags) check(cmd *cobra.Command) error {
 	return nil
 }
 
-// elector is the leader election the flags ask for; nil without
-// --leader-elect.
-func (f *leaderFlags) elector(log *slog.Logger) (*leader.Elector, error) {
+// elector is the leader election the flags ask for, for the command cmd
+// (named in errors); nil without --leader-elect.
+func (f *leaderFlags) elector(cmd string, log *slog.Logger) (*leader.Elector, error) {
 	if !f.enabled {
 		return nil, nil
 	}
@@ -86,7 +86,7 @@ func (f *leaderFlags) elector(log *slog.Logger) (*leader.Elector, error) {
 		Logger:        log,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("reconcile: %w (give the cluster with --kubeconfig)", err)
+		return nil, fmt.Errorf("%s: %w (give the cluster with --kubeconfig)", cmd, err)
 	}
 	return e, nil
 }

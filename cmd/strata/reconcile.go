@@ -152,7 +152,7 @@ HTTP server stops after the loop, and the exit code is 0.`,
 					RetryWait:          true,
 				},
 			}
-			elector, err := lf.elector(log)
+			elector, err := lf.elector("reconcile", log)
 			if err != nil {
 				return err
 			}

@@ -72,13 +72,11 @@ func (f *runnerFlags) executor(kubeconfig string, maxRunners int, log *slog.Logg
 		return nil, fmt.Errorf("controller: %w", err)
 	}
 	return func(cfg runner.Config) controller.Executor {
-		var h jobs.Recorder
-		if cfg.History != nil {
-			h = cfg.History
-		}
-		// The pod's contract store is local, its own: the executor
-		// carries the documents a stack reads from the controller's store
-		// (whatever its kind) and puts back the one its run published.
+		// The runner pod records its run in the namespace's records,
+		// which the controller reads too: nothing to record again. The
+		// pod's contract store is local, its own: the executor carries the
+		// documents a stack reads from the controller's store (whatever its
+		// kind) and puts back the one its run published.
 		return &jobs.Executor{
 			Launcher: l,
 			Settings: environment.Settings{
@@ -90,7 +88,6 @@ func (f *runnerFlags) executor(kubeconfig string, maxRunners int, log *slog.Logg
 			Contracts:      cfg.Contracts,
 			ContractPrefix: cfg.ContractPrefix,
 			Timeout:        cfg.Timeout,
-			History:        h,
 			HashKey:        cfg.HashKey,
 		}
 	}, nil

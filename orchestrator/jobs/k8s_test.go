@@ -23,6 +23,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/controller"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/kuberecords"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/source"
@@ -52,6 +53,7 @@ func newWorld(t *testing.T) *world {
 		ObjectMeta: metav1.ObjectMeta{Name: "tf-runner"},
 		Rules: []rbacv1.PolicyRule{
 			{APIGroups: []string{""}, Resources: []string{"secrets"}, Verbs: []string{"get", "list", "create", "update", "patch", "delete"}},
+			{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"get", "list", "create", "update", "delete"}},
 			{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"get", "list", "create", "update", "patch", "delete"}},
 		},
 	}
@@ -157,6 +159,14 @@ func TestRunnerJobInCluster(t *testing.T) {
 	}
 	if state.Labels["tfstate"] != "true" {
 		t.Errorf("state secret labels = %v, want tofu's kubernetes backend's (tfstate=true)", state.Labels)
+	}
+	// The pod recorded its run in the namespace's records, which outlive it.
+	recs, err := kuberecords.New(kuberecords.Config{Kubeconfig: w.c.Kubeconfig, Namespace: w.ns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last, ok, err := recs.Last(ctx, "acme", "dev", "network"); err != nil || !ok || last.Number != 1 || last.Result != history.ResultApplied {
+		t.Errorf("run recorded in namespace %s = #%d %s, %v, %v, want #1 applied", w.ns, last.Number, last.Result, ok, err)
 	}
 	waitGone(t, ctx, w, Name("network", RunKey(req)))
 }

@@ -133,6 +133,9 @@ func (l *Launcher) job(spec Spec, name string) *batchv1.Job {
 						Args: []string{"runner",
 							"--request", RequestDir + "/" + RequestKey,
 							"--state-dir", WorkDir + "/.strata",
+							// The run's history and held plans are the
+							// records of the object's namespace.
+							"--namespace", spec.Namespace,
 							"--timeout", timeout.String(),
 							"--shutdown-grace", shutdownGrace(grace).String(),
 						},

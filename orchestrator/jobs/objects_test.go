@@ -45,7 +45,7 @@ func TestJob(t *testing.T) {
 	grace := 90 * time.Second
 	runnerLabels := map[string]string{LabelRunner: "true", LabelObject: "network", LabelManagedBy: "strata"}
 	defaultArgs := []string{"runner", "--request", "/var/run/strata/request/request.json", "--state-dir", "/home/strata/.strata",
-		"--timeout", "10m0s", "--shutdown-grace", "20s"}
+		"--namespace", "infra", "--timeout", "10m0s", "--shutdown-grace", "20s"}
 	defaultEnv := map[string]string{"HOME": "/home/strata", "TMPDIR": "/home/strata/tmp", "POD_NAMESPACE": ""}
 	tests := []struct {
 		name string
@@ -80,7 +80,7 @@ func TestJob(t *testing.T) {
 				Labels:      map[string]string{"team": "net", LabelRunner: "true", LabelObject: "network", LabelManagedBy: "strata"},
 				Annotations: map[string]string{"a": "b"}, NodeSelector: map[string]string{"pool": "runners"},
 				Args: []string{"runner", "--request", "/var/run/strata/request/request.json", "--state-dir", "/home/strata/.strata",
-					"--timeout", "5m0s", "--shutdown-grace", "1m20s"},
+					"--namespace", "infra", "--timeout", "5m0s", "--shutdown-grace", "1m20s"},
 				Env: map[string]string{"HOME": "/home/strata", "TMPDIR": "/home/strata/tmp", "POD_NAMESPACE": "",
 					"KUBERNETES_SERVICE_HOST": "127.0.0.1", "KUBERNETES_SERVICE_PORT": "6443"},
 				Tolerations: 1, CPU: "800m",

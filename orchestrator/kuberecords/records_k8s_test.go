@@ -15,8 +15,8 @@ import (
 
 	"github.com/strata-iac/strata/internal/k8stest"
 	"github.com/strata-iac/strata/orchestrator"
-	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/approval"
+	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/kuberecords"
 )
