@@ -79,6 +79,7 @@ fuzz:
 	$(GO) test ./policy/ -run '^$$' -fuzz '^FuzzPlanID$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/ -run '^$$' -fuzz '^FuzzBackendKey$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./contracts/readers/ -run '^$$' -fuzz '^FuzzFindInFile$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/decryption/ -run '^$$' -fuzz '^FuzzValue$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/kuberecords/ -run '^$$' -fuzz '^FuzzUnpack$$' -fuzztime $(FUZZTIME)
 
 ## soak: strata killed (kill -9) and stopped (SIGTERM) in the middle of applies, $(TRIALS) trials of each

@@ -6,6 +6,8 @@
 #   this script installs the package it also stops and disables that
 #   service.
 # - chromium, the headless browser the web view's tests drive.
+# - gnupg, whose gpg the SOPS tests generate an OpenPGP key with and sops
+#   decrypts it through.
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 
@@ -13,6 +15,7 @@ registry=/usr/bin/docker-registry
 missing=()
 [ -x "$registry" ] || missing+=(docker-registry)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v gpg >/dev/null 2>&1 || missing+=(gnupg)
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
@@ -28,7 +31,7 @@ else
 fi
 if ! command -v apt-get >/dev/null 2>&1; then
   echo "install-test-deps: ${missing[*]} missing and apt-get is not available;" >&2
-  echo "install the distribution registry (so that $registry exists) and chromium" >&2
+  echo "install the distribution registry (so that $registry exists), chromium and gnupg" >&2
   exit 1
 fi
 

@@ -13,8 +13,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/strata-iac/strata/internal/sopstest"
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/decryption"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/source/oci"
@@ -32,7 +34,8 @@ var bootstrapVPC = func() string {
 // TestFidelityRepositoriesApply validates, graphs and applies each
 // repository of testdata/fidelity from its own entry point: the seed
 // layout, a Flux bootstrap (clusters/dev → Kustomizations → overlays with
-// patches → Terraform objects) and a monorepo with components and a
+// patches → Terraform objects, and a SOPS-encrypted credentials Secret an
+// age key decrypts) and a monorepo with components and a
 // configMapGenerator. Every stack is installed, in graph order.
 func TestFidelityRepositoriesApply(t *testing.T) {
 	tofu := tofutest.Binary(t)
@@ -45,6 +48,9 @@ func TestFidelityRepositoriesApply(t *testing.T) {
 		want  map[string]string
 		// vars are the var files of some stacks after the apply.
 		vars map[string]map[string]any
+		// encrypted is a Secret the test encrypts with sops for a fresh
+		// age key, which strata is given as --sops-age-key-file.
+		encrypted string
 	}{
 		{
 			repo: "seed", entry: "environments/acme/dev",
@@ -72,6 +78,7 @@ func TestFidelityRepositoriesApply(t *testing.T) {
 				"edge": {"environment": "dev", "network_id": bootstrapVPC, "cidr": "10.20.0.0/16"},
 				"dns":  {"values": map[string]any{"zone": "dev.example", "vpc": bootstrapVPC, "cidr": "10.20.0.0/16"}},
 			},
+			encrypted: "secrets/dev/credentials.yaml",
 		},
 		{
 			repo: "monorepo", entry: "clusters/prod",
@@ -86,7 +93,13 @@ func TestFidelityRepositoriesApply(t *testing.T) {
 				tt.setup(t, root)
 			}
 			dir := filepath.Join(root, filepath.FromSlash(tt.entry))
-			_, g, err := orchestrator.Validate(context.Background(), dir)
+			ctx := context.Background()
+			if tt.encrypted != "" {
+				key := sopstest.NewAgeKey(t)
+				sopstest.EncryptFile(t, filepath.Join(root, filepath.FromSlash(tt.encrypted)), sopstest.Recipients{Age: []string{key.Recipient}}, sopstest.KubernetesRegex)
+				ctx = decryption.WithKeys(ctx, decryption.Keys{AgeKeyFile: key.WriteKeyFile(t, filepath.Join(t.TempDir(), "age.agekey"))})
+			}
+			_, g, err := orchestrator.Validate(ctx, dir)
 			if err != nil {
 				t.Fatalf("Validate(%s) = %v, want no problem", tt.entry, err)
 			}
@@ -105,7 +118,7 @@ func TestFidelityRepositoriesApply(t *testing.T) {
 			}
 			var logs testkit.Buffer
 			state := t.TempDir()
-			rep, err := orchestrator.Reconcile(context.Background(), dir, history.OperationApply, orchestrator.Options{
+			rep, err := orchestrator.Reconcile(ctx, dir, history.OperationApply, orchestrator.Options{
 				Tofu: tofu, StateDir: state, MaxRunners: 2, DriftInterval: time.Hour, Logger: runlog.New(&logs, nil),
 			})
 			if err != nil {

@@ -33,6 +33,8 @@ func TestInvalidFlagValues(t *testing.T) {
 		{"lease shorter than renewal", []string{"reconcile", env, "--leader-elect", "--leader-elect-lease-duration", "10s"}, "--leader-elect-lease-duration 10s must be longer than --leader-elect-renew-deadline 10s"},
 		{"renewal without retries", []string{"reconcile", env, "--leader-elect", "--leader-elect-retry-period", "9s"}, "--leader-elect-renew-deadline 10s must be longer than 10.8s"},
 		{"negative history limit", []string{"history", env, "--limit", "-1"}, "--limit is -1: it must be 0"},
+		{"missing age key file", []string{"validate", env, "--sops-age-key-file", filepath.Join(root, "missing.agekey")}, "--sops-age-key-file: read age key file " + filepath.Join(root, "missing.agekey")},
+		{"not an age key file", []string{"plan", env, "--sops-age-key-file", filepath.Join(env, "init.yaml")}, "init.yaml: failed to parse and add to age identities"},
 		{"controller without a namespace", []string{"controller"}, "give at least one --namespace to watch"},
 		{"controller namespace that is no name", []string{"controller", "--namespace", "Infra_NS"}, `--namespace "Infra_NS" is not a namespace name`},
 		{"controller without interval", []string{"controller", "--namespace", "infra", "--interval", "0"}, "--interval is 0s: it must be more than 0"},

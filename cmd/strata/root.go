@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/decryption"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runlog"
@@ -21,6 +22,8 @@ type globals struct {
 	output         string
 	stateDir       string
 	verbose        bool
+	// sopsAgeKeyFile is --sops-age-key-file.
+	sopsAgeKeyFile string
 }
 
 func newRootCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -48,6 +51,19 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 	root.PersistentFlags().StringVarP(&g.output, "output", "o", "text", "output format: text or json (graph also takes dot and mermaid; plan and apply markdown)")
 	root.PersistentFlags().StringVar(&g.stateDir, "state-dir", "", "directory for state, contracts, history and workspaces (default: .strata/ at the repository root)")
 	root.PersistentFlags().BoolVarP(&g.verbose, "verbose", "v", false, "log debug lines too")
+	root.PersistentFlags().StringVar(&g.sopsAgeKeyFile, "sops-age-key-file", "",
+		"file of age identities that decrypt SOPS-encrypted Secrets, on top of $"+decryption.EnvAgeKeyFile+", $"+decryption.EnvAgeKey+" and ~/.config/sops/age/keys.txt")
+	// Every command that loads an environment decrypts with the same
+	// keys: they travel in the context.
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		if g.sopsAgeKeyFile != "" {
+			if err := decryption.CheckAgeKeyFile(g.sopsAgeKeyFile); err != nil {
+				return usageError("--sops-age-key-file: %v", err)
+			}
+		}
+		cmd.SetContext(decryption.WithKeys(cmd.Context(), decryption.Keys{AgeKeyFile: g.sopsAgeKeyFile}))
+		return nil
+	}
 	root.AddCommand(
 		newValidateCommand(g),
 		newGraphCommand(g),

@@ -9,29 +9,91 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/strata-iac/strata/contracts/awstest"
 	"github.com/strata-iac/strata/contracts/ssm"
+	"github.com/strata-iac/strata/internal/sopstest"
 	"github.com/strata-iac/strata/internal/testkit"
+	"github.com/strata-iac/strata/orchestrator/decryption"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
+
+// sopsSentinel is the value of the SOPS-encrypted Secret withSOPSSecret
+// adds.
+const sopsSentinel = "SENTINEL-SOPS-db-password"
+
+// fileSentinel is the content of the file base maps from a Secret.
+const fileSentinel = "SENTINEL-FILE-CONTENT"
+
+// runnerVarFile is the file of variables strata writes in a stack's
+// workspace for tofu.
+const runnerVarFile = "strata.tfvars.json"
+
+// withSOPSSecret adds to a copy of testdata/layered a Secret encrypted
+// with sops for a fresh age key, brought in by a Kustomization with
+// spec.decryption, whose db_password (sopsSentinel) the stack base reads
+// through postBuild.substituteFrom into a sensitive variable it uses. It
+// returns the age key file, and leaves no other age key in reach.
+func withSOPSSecret(t *testing.T, root string) string {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Setenv(decryption.EnvAgeKeyFile, "")
+	t.Setenv(decryption.EnvAgeKey, "")
+	key := sopstest.NewAgeKey(t)
+	env := filepath.Join(root, "environments", "acme", "dev")
+	testkit.WriteFile(t, filepath.Join(env, "platform", "secrets.yaml"), `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata:
+  name: secrets
+  namespace: flux-system
+spec:
+  interval: 10m
+  path: ./flux-apps/secrets
+  prune: true
+  sourceRef:
+    kind: GitRepository
+    name: flux-system
+  decryption:
+    provider: sops
+`)
+	secrets := filepath.Join(root, "flux-apps", "secrets")
+	testkit.WriteFile(t, filepath.Join(secrets, "kustomization.yaml"), "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - credentials.yaml\n")
+	testkit.WriteFile(t, filepath.Join(secrets, "credentials.yaml"), `apiVersion: v1
+kind: Secret
+metadata:
+  name: credentials
+  namespace: flux-system
+stringData:
+  db_password: `+sopsSentinel+"\n")
+	sopstest.EncryptFile(t, filepath.Join(secrets, "credentials.yaml"), sopstest.Recipients{Age: []string{key.Recipient}}, sopstest.KubernetesRegex)
+	testkit.EditFile(t, root, "environments/acme/dev/platform/base.yaml", "      - kind: ConfigMap\n        name: init\n",
+		"      - kind: ConfigMap\n        name: init\n      - kind: Secret\n        name: credentials\n")
+	testkit.EditFile(t, root, "flux-apps/platform-stacks/base/terraform.yaml", "    - name: environment\n      value: ${environment}\n",
+		"    - name: environment\n      value: ${environment}\n    - name: db_password\n      value: ${db_password}\n")
+	testkit.EditFile(t, root, "flux-apps/platform-stacks/base/terraform/main.tf", `variable "app_version" {`,
+		"variable \"db_password\" {\n  type      = string\n  sensitive = true\n}\n\nresource \"terraform_data\" \"db\" {\n  input = var.db_password\n}\n\nvariable \"app_version\" {")
+	return key.WriteKeyFile(t, filepath.Join(t.TempDir(), "age.agekey"))
+}
 
 // TestSensitiveSentinelNeverLeaks plants a sentinel in a sensitive output
 // (base's admin_token is "SENTINEL-…") and follows it through a whole
 // apply with contracts in SSM: it must reach the contract's private part,
 // as a SecureString, and nowhere else. A Secret's key that base maps to a
-// file (spec.fileMappings) reaches that file only.
-// fileSentinel is the content of the file base maps from a Secret.
-const fileSentinel = "SENTINEL-FILE-CONTENT"
-
+// file (spec.fileMappings) reaches that file only. A third sentinel is the
+// value of a SOPS-encrypted Secret that base reads into a sensitive
+// variable: no command's output, log, report or history holds it.
 func TestSensitiveSentinelNeverLeaks(t *testing.T) {
 	endpoint := awstest.Moto(t)
 	awstest.Env(t, "test", "test")
 	root := repo(t)
 	env := filepath.Join(root, "environments", "acme", "dev")
+	ageKey := withSOPSSecret(t, root)
 	f, err := os.OpenFile(filepath.Join(env, "init.yaml"), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -49,14 +111,20 @@ func TestSensitiveSentinelNeverLeaks(t *testing.T) {
 
 	var seen strings.Builder
 	for _, args := range [][]string{
-		{"apply", env, "--tofu", tofutest.Binary(t)},
+		{"validate", env, "-v"},
+		{"validate", env, "-o", "json"},
+		{"graph", env, "-o", "json"},
+		{"apply", env, "--tofu", tofutest.Binary(t), "-v"},
 		{"apply", env, "--tofu", tofutest.Binary(t), "-o", "json"},
 		{"plan", env, "--tofu", tofutest.Binary(t), "--drift-interval", "0", "-o", "markdown"},
+		{"plan", env, "--tofu", tofutest.Binary(t), "--drift-interval", "0", "-v"},
 		{"status", env},
 		{"status", env, "-o", "json"},
+		{"history", env},
+		{"history", env, "-o", "json"},
 		{"versions", env, "-o", "json"},
 	} {
-		out, errOut, code := strata(t, append(args, "--state-dir", state)...)
+		out, errOut, code := strata(t, append(args, "--state-dir", state, "--sops-age-key-file", ageKey)...)
 		if code != 0 {
 			t.Fatalf("strata %q exit code = %d:\n%s\n%s", args, code, out, errOut)
 		}
@@ -64,6 +132,40 @@ func TestSensitiveSentinelNeverLeaks(t *testing.T) {
 	}
 	if strings.Contains(seen.String(), "SENTINEL") {
 		t.Errorf("the sensitive sentinel appears in strata's output:\n%s", seen.String())
+	}
+	if !strings.Contains(seen.String(), "[base] apply complete") {
+		t.Errorf("strata's output does not show base applied:\n%s", seen.String())
+	}
+	// Nothing in the state directory holds it but the stack's tofu
+	// workspace (the variable file tofu reads and its plan, mode 0600) and
+	// the state tofu writes: the history, the reports and the run logs do
+	// not.
+	var files []string
+	err = filepath.WalkDir(state, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil || !strings.Contains(string(b), sopsSentinel) {
+			return err
+		}
+		rel, _ := filepath.Rel(state, p)
+		files = append(files, filepath.ToSlash(rel))
+		if fi, err := d.Info(); err == nil && strings.HasPrefix(filepath.ToSlash(rel), "work/") && fi.Mode().Perm()&0o077 != 0 {
+			t.Errorf("%s holds the decrypted SOPS value and has mode %v, want 0600", rel, fi.Mode().Perm())
+		}
+		return nil
+	})
+	if !slices.Contains(files, "work/acme/dev/base/"+runnerVarFile) {
+		t.Errorf("files holding the decrypted SOPS value = %q, want base's variable file among them: the Secret was not decrypted for base", files)
+	}
+	for _, f := range files {
+		if !strings.HasPrefix(f, "work/acme/dev/base/") && !strings.HasPrefix(f, "state/") {
+			t.Errorf("%s holds the decrypted SOPS value", f)
+		}
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 	// The mapped file is in base's workspace, where tofu reads it, and in
 	// no log, history or held plan of the state directory.

@@ -97,7 +97,10 @@ recorded there.`,
 			if err != nil {
 				return fmt.Errorf("serve: listen on %s: %w", listen, err)
 			}
-			srv := &http.Server{Handler: w.Handler(), ReadHeaderTimeout: 10 * time.Second}
+			// Requests load environments with the command's keys.
+			base := context.WithoutCancel(cmd.Context())
+			srv := &http.Server{Handler: w.Handler(), ReadHeaderTimeout: 10 * time.Second,
+				BaseContext: func(net.Listener) context.Context { return base }}
 			srv.RegisterOnShutdown(w.Close)
 			served := make(chan error, 1)
 			go func() { served <- srv.Serve(ln) }()

@@ -18,15 +18,17 @@ import (
 
 // TestServeCommand serves the web view of a state directory without
 // reconciling: it shows the runs, and approves a held plan as `strata
-// approve` does, which the next apply applies.
+// approve` does, which the next apply applies. No page holds a sensitive
+// output or the value of a SOPS-encrypted Secret (the sentinels).
 func TestServeCommand(t *testing.T) {
 	root := repo(t)
 	env := filepath.Join(root, "environments", "acme", "dev")
+	ageKey := withSOPSSecret(t, root)
 	state := t.TempDir()
 	tofuBin := tofutest.Binary(t)
 	apply := func() string {
 		t.Helper()
-		out, errOut, _ := strata(t, "apply", env, "--tofu", tofuBin, "--state-dir", state, "--drift-interval", "1h")
+		out, errOut, _ := strata(t, "apply", env, "--tofu", tofuBin, "--state-dir", state, "--drift-interval", "1h", "--sops-age-key-file", ageKey)
 		return out + errOut
 	}
 	apply()
@@ -51,7 +53,7 @@ func TestServeCommand(t *testing.T) {
 	defer cancel()
 	var out, errOut testkit.Buffer
 	cmd := newRootCommand(&out, &errOut)
-	cmd.SetArgs([]string{"serve", env, "--state-dir", state, "--listen", "127.0.0.1:0", "--token-file", tokenFile})
+	cmd.SetArgs([]string{"serve", env, "--state-dir", state, "--listen", "127.0.0.1:0", "--token-file", tokenFile, "--sops-age-key-file", ageKey})
 	done := make(chan error, 1)
 	go func() { done <- cmd.ExecuteContext(ctx) }()
 	serving := regexp.MustCompile(`INFO serving the web view on (http://127\.0\.0\.1:\d+)/\n`)

@@ -17,6 +17,17 @@
 // refuse (a duplicate key, an unknown kind of a Flux group, a misspelt
 // group, broken substitution) is a problem naming the file and the fix.
 //
+// SOPS-encrypted manifests are decrypted where kustomize-controller
+// decrypts them (decrypt.go), with package decryption and the keys the
+// context carries: only for a Kustomization with spec.decryption.provider
+// sops, after the kustomize build and before substitution, together with
+// the files its secretGenerators read (not its configMapGenerators'). A
+// decrypted Secret is marked private. An encrypted Secret that is not
+// decrypted (no spec.decryption, the decrypt: disabled annotation) is a
+// problem, as kustomize-controller refuses to apply it; so is a value no
+// key opens, naming the keys it was encrypted for. The entry directory's
+// objects are decrypted as the Kustomization whose spec.path it is says.
+//
 // A stack's variables are decided as the Tofu Controller decides them
 // (vars.go, values.go): spec.vars, then spec.varsFrom, later entries
 // winning, each ConfigMap or Secret of the repository read now as the API

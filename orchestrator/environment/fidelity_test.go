@@ -10,7 +10,9 @@ import (
 
 	"github.com/fluxcd/pkg/kustomize"
 	"github.com/google/go-cmp/cmp"
+	"github.com/strata-iac/strata/internal/sopstest"
 	"github.com/strata-iac/strata/internal/testkit"
+	"github.com/strata-iac/strata/orchestrator/decryption"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
@@ -25,6 +27,9 @@ var fidelityRepos = []struct {
 	vars map[string]map[string]any
 	// values are the spec.values templates of the stacks that have one.
 	values map[string]string
+	// encrypted are the Secrets the test encrypts with sops before it
+	// loads the repository.
+	encrypted []string
 }{
 	{
 		name: "seed", entry: "environments/acme/dev",
@@ -33,10 +38,11 @@ var fidelityRepos = []struct {
 	},
 	{
 		name: "bootstrap", entry: "clusters/dev",
-		kustomizations: []string{"flux-system", "infrastructure"}, stacks: []string{"app", "dns", "edge", "network"},
-		vars: map[string]map[string]any{"network": {"region": "eu-west-1", "cidr": "10.20.0.0/16"}, "app": {"environment": "dev"}, "dns": nil, "edge": {"environment": "dev"}},
+		kustomizations: []string{"flux-system", "infrastructure", "secrets"}, stacks: []string{"app", "dns", "edge", "network"},
+		vars: map[string]map[string]any{"network": {"region": "eu-west-1", "cidr": "10.20.0.0/16"}, "app": {"environment": "dev", "api_token": "token-from-sops"}, "dns": nil, "edge": {"environment": "dev"}},
 		// Flux's $${ escape leaves the Tofu Controller's template.
-		values: map[string]string{"dns": `{"cidr":"${{ .net.cidr }}","vpc":"${{ .net.vpc_id }}","zone":"dev.example"}`},
+		values:    map[string]string{"dns": `{"cidr":"${{ .net.cidr }}","vpc":"${{ .net.vpc_id }}","zone":"dev.example"}`},
+		encrypted: []string{"secrets/dev/credentials.yaml"},
 	},
 	{
 		name: "monorepo", entry: "clusters/prod",
@@ -79,6 +85,17 @@ func libraryBuild(t *testing.T, root string, k *kustomization, vars map[string]s
 	spec := unstructured.Unstructured{Object: map[string]any{"spec": map[string]any{"postBuild": map[string]any{"substitute": sub}}}}
 	var out []map[string]any
 	for _, r := range rm.Resources() {
+		if k.Spec.Decryption != nil && k.Spec.Decryption.Provider == "sops" && !r.Field("sops").IsNilOrEmpty() {
+			// kustomize-controller's DecryptResource: the object as
+			// JSON, decrypted, read back.
+			j, err := r.MarshalJSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := r.UnmarshalJSON(sopstest.Decrypt(t, j, "json")); err != nil {
+				t.Fatalf("decrypted %s: %v", r.CurId(), err)
+			}
+		}
 		if k.Spec.PostBuild != nil && len(vars) > 0 {
 			s, err := kustomize.SubstituteVariables(context.Background(), nil, spec, r,
 				kustomize.SubstituteWithDryRun(true), kustomize.SubstituteWithStrict(true))
@@ -100,18 +117,24 @@ func libraryBuild(t *testing.T, root string, k *kustomization, vars map[string]s
 }
 
 // fluxVars collects a Kustomization's postBuild variables the way
-// kustomize-controller's LoadVariables does, from the ConfigMaps rendered
-// anywhere in the repository: substituteFrom in order, then substitute.
+// kustomize-controller's LoadVariables does, from the ConfigMaps and
+// Secrets rendered anywhere in the repository: substituteFrom in order,
+// then substitute.
 func fluxVars(l *loader, k *kustomization) map[string]string {
 	vars := map[string]string{}
 	if k.Spec.PostBuild == nil {
 		return vars
 	}
 	for _, ref := range k.Spec.PostBuild.SubstituteFrom {
+		var data map[string]string
 		if cm := l.configMap(k.Group, ref.Name); cm != nil && ref.Kind == kindConfigMap {
-			for n, v := range cm.Data {
-				vars[n] = strings.ReplaceAll(v, "\n", "")
-			}
+			data = cm.Data
+		}
+		if sec := l.secret(k.Group, ref.Name); sec != nil && ref.Kind == kindSecret {
+			data = sec.Data
+		}
+		for n, v := range data {
+			vars[n] = strings.ReplaceAll(v, "\n", "")
 		}
 	}
 	for n, v := range k.Spec.PostBuild.Substitute {
@@ -127,6 +150,16 @@ func TestFidelityRepositories(t *testing.T) {
 	for _, repo := range fidelityRepos {
 		t.Run(repo.name, func(t *testing.T) {
 			root := testkit.Copy(t, filepath.Join("..", "testdata", "fidelity", repo.name))
+			if len(repo.encrypted) > 0 {
+				// strata and the reference decrypt with the key of
+				// $SOPS_AGE_KEY_FILE.
+				noAgeKeys(t)
+				key := sopstest.NewAgeKey(t)
+				t.Setenv(decryption.EnvAgeKeyFile, key.WriteKeyFile(t, filepath.Join(t.TempDir(), "age.agekey")))
+				for _, f := range repo.encrypted {
+					sopstest.EncryptFile(t, filepath.Join(root, filepath.FromSlash(f)), sopstest.Recipients{Age: []string{key.Recipient}}, sopstest.KubernetesRegex)
+				}
+			}
 			l, err := read(context.Background(), filepath.Join(root, repo.entry))
 			if err != nil {
 				t.Fatalf("read(%s) = %v", repo.entry, err)

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/strata-iac/strata/orchestrator/decryption"
 	"github.com/strata-iac/strata/orchestrator/diag"
 )
 
@@ -97,6 +98,8 @@ type loader struct {
 	env *Environment
 	// stacks are the stacks built, with what they came from.
 	stacks []*built
+	// dec decrypts SOPS-encrypted objects; see decryptor.
+	dec *decryption.Decryptor
 	// artifacts are, for an environment read from a cluster (see
 	// LoadNamespace), the source-controller artifacts of the namespace's
 	// sources, by "Kind/name"; nil for a repository.
@@ -245,8 +248,8 @@ func (l *loader) readEntry() ([]*kustomization, error) {
 	if err != nil {
 		return nil, err
 	}
-	var queue []*kustomization
-	for _, u := range units {
+	built := make([][]renderedObject, len(units))
+	for i, u := range units {
 		if err := l.ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -255,8 +258,13 @@ func (l *loader) readEntry() ([]*kustomization, error) {
 			l.problem(*p)
 			continue
 		}
-		l.rendered[""] = append(l.rendered[""], dropResources(objs)...)
-		queue = append(queue, l.register(u.group, objs)...)
+		built[i] = objs
+	}
+	l.decryptEntry(built)
+	var queue []*kustomization
+	for i, u := range units {
+		l.rendered[""] = append(l.rendered[""], dropResources(built[i])...)
+		queue = append(queue, l.register(u.group, built[i])...)
 	}
 	return queue, nil
 }
@@ -285,6 +293,10 @@ func (l *loader) registerApp(group string, objs []renderedObject, a *app) ([]*ku
 		case d.ConfigMap != nil:
 			l.addConfigMap(group, d.ConfigMap)
 		case d.Secret != nil:
+			d.Secret.Private, d.Secret.Failed = o.Private, o.Failed
+			if o.Failed {
+				d.Secret.Data = nil
+			}
 			l.addSecret(group, d.Secret)
 		case d.Kustomization != nil:
 			d.Kustomization.Group = group
@@ -358,6 +370,20 @@ func (l *loader) inputsReady(k *kustomization) bool {
 		}
 	}
 	return true
+}
+
+// inputFailed reports whether a Secret of a Kustomization's
+// postBuild.substituteFrom could not be decrypted.
+func (l *loader) inputFailed(k *kustomization) bool {
+	if k.Spec.PostBuild == nil {
+		return false
+	}
+	for _, ref := range k.Spec.PostBuild.SubstituteFrom {
+		if s := l.secret(k.Group, ref.Name); ref.Kind == kindSecret && s != nil && s.Failed {
+			return true
+		}
+	}
+	return false
 }
 
 // sortedKustomizations returns the Kustomizations sorted by name.
@@ -464,6 +490,12 @@ func (l *loader) loadKustomization(k *kustomization) []*kustomization {
 	a := &app{}
 	l.apps[k.Name()] = a
 	vars := l.substitutionVars(k)
+	if l.inputFailed(k) {
+		// A Secret it substitutes from could not be decrypted, which is
+		// a problem already: substituting without it would only add
+		// problems of variables that are not defined.
+		vars = nil
+	}
 	dir, ok := l.kustomizationPath(k)
 	if !ok {
 		return nil

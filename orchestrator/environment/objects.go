@@ -77,6 +77,12 @@ type secret struct {
 	Data map[string]string
 	// Type is the Secret's type.
 	Type string
+	// Private is set on a Secret that was SOPS-encrypted in the
+	// repository and decrypted: its values must not be shown.
+	Private bool
+	// Failed is set on a Secret that could not be decrypted; a problem
+	// says why, and its data is empty.
+	Failed bool
 }
 
 // decodeSecret decodes a Secret's data and stringData.
@@ -159,6 +165,11 @@ type kustomization struct {
 		SourceRef *sourceRef `json:"sourceRef"`
 		DependsOn []namedRef `json:"dependsOn"`
 		PostBuild *postBuild `json:"postBuild"`
+		// Decryption is spec.decryption.
+		Decryption *struct {
+			Provider  string    `json:"provider"`
+			SecretRef *namedRef `json:"secretRef"`
+		} `json:"decryption"`
 	} `json:"spec"`
 }
 

@@ -38,9 +38,17 @@ type renderedObject struct {
 	// removed unless the build asked for it).
 	Object map[string]any
 	// res is kustomize's resource as built, which substitution works on,
-	// as kustomize-controller's does; nil once substitution is done (see
-	// dropResources).
+	// as kustomize-controller's does; nil once decryption changed Object,
+	// and once substitution is done (see dropResources).
 	res *resource.Resource
+	// Private is set on a Secret that was SOPS-encrypted in the
+	// repository: its values are secrets, and must not be shown.
+	Private bool
+	// Failed is set on an object that could not be decrypted: it holds no
+	// usable values, and a problem says why.
+	Failed bool
+	// generated is set on an object a generator made.
+	generated bool
 }
 
 // build runs kustomize on dir (relative to the root) the way
@@ -53,7 +61,12 @@ type renderedObject struct {
 // files, when set, replaces the generated kustomization's resources (the
 // entry directory's top-level files). Nothing is written to the
 // repository: the generated kustomization file lives in memory only.
+//
+// The objects of a Kustomization's build are decrypted as its
+// spec.decryption says (see decryptObject); those of the entry directory
+// are left to readEntry, which finds the Kustomization that builds it.
 func (l *loader) build(dir string, flux map[string]any, files []string, owner string) ([]renderedObject, *diag.Problem) {
+	entry := flux == nil
 	abs := l.abs(dir)
 	disk, err := fluxfs.MakeFsOnDiskSecure(l.root)
 	if err != nil {
@@ -62,7 +75,6 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 	fsys := &checkedFS{FileSystem: disk, l: l, virtual: map[string][]byte{}}
 	var manifest []byte
 	var kfile string
-	entry := flux == nil
 	if files != nil {
 		kfile = filepath.Join(abs, "kustomization.yaml")
 		manifest, err = yaml.Marshal(kustypes.Kustomization{
@@ -85,6 +97,11 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 	}
 	fsys.virtual[kfile] = manifest
 	l.checkRemote(l.relPath(kfile), manifest)
+	decrypt := decrypts(flux)
+	if decrypt {
+		fsys.owner = owner
+		fsys.sources = generatorSources(fsys, l.root, abs)
+	}
 	build := krustyBuild
 	if entry {
 		build = buildInParts
@@ -102,12 +119,14 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 	var out []renderedObject
 	for _, r := range resources {
 		file := dir
+		generated := false
 		if o, err := r.GetOrigin(); err == nil && o != nil {
 			switch {
 			case o.Path != "" && o.Repo == "":
 				file = l.relPath(filepath.Join(abs, filepath.FromSlash(o.Path)))
 			case o.ConfiguredIn != "":
 				file = l.relPath(filepath.Join(abs, filepath.FromSlash(o.ConfiguredIn)))
+				generated = true
 			}
 		}
 		if a := r.GetAnnotations(); !keepOrigin && a[originAnnotation] != "" {
@@ -124,7 +143,13 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 			}
 			return nil, &diag.Problem{File: file, Object: owner, Message: fmt.Sprintf("kustomize build of %s: %v", dir, err), Fix: "correct the object in " + file}
 		}
-		out = append(out, renderedObject{File: file, Object: m, res: r})
+		ro := renderedObject{File: file, Object: m, res: r, generated: generated}
+		if !entry {
+			if p := l.decryptObject(&ro, decrypt, owner, fsys); p != nil {
+				l.problem(*p)
+			}
+		}
+		out = append(out, ro)
 	}
 	return out, nil
 }
@@ -280,6 +305,13 @@ type checkedFS struct {
 	l *loader
 	// virtual holds files by absolute path that exist only in memory.
 	virtual map[string][]byte
+	// sources are the files a build with decryption decrypts as it reads
+	// them (see generatorSources), by absolute path; owner is that
+	// build's Kustomization; decrypted says one was decrypted, failed
+	// that one could not be.
+	sources           map[string]sourceUse
+	owner             string
+	decrypted, failed bool
 }
 
 // Exists reports whether a file exists in memory or on disk.
@@ -304,6 +336,9 @@ func (f *checkedFS) ReadFile(p string) ([]byte, error) {
 		return b, nil
 	}
 	b, err := f.FileSystem.ReadFile(p)
+	if err == nil {
+		b, err = f.decryptSource(p, b)
+	}
 	if err != nil || !isManifest(p) {
 		return b, err
 	}

@@ -142,7 +142,8 @@ func (l *loader) substituteObject(k *kustomization, o renderedObject, vars map[s
 			}
 			var m map[string]any
 			if m, err = out.Map(); err == nil {
-				return renderedObject{File: o.File, Object: m}, true
+				o.Object, o.res = m, nil
+				return o, true
 			}
 		}
 	}

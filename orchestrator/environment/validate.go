@@ -76,6 +76,7 @@ func (l *loader) checkInit() {
 // checkKustomization checks a Kustomization's source and dependencies.
 func (l *loader) checkKustomization(k *kustomization) {
 	l.checkObjectName(&k.object)
+	l.checkDecryption(k)
 	ref := k.Spec.SourceRef
 	switch {
 	case ref == nil:

@@ -1,0 +1,6 @@
+// Package sopstest encrypts test fixtures with sops, for the tests of
+// strata's decryption: fresh age identities, an OpenPGP key in a
+// throw-away gpg home, and files encrypted for them as the sops CLI
+// encrypts them. Fixtures are encrypted at test time, so that no private
+// key, even a test one, is kept in the repository.
+package sopstest
