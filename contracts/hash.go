@@ -14,6 +14,13 @@ import (
 // that it changes exactly when a consumer would see a different document.
 // UpdatedAt is left out: republishing the same outputs is no change.
 func (d Document) ContentHash() string {
+	sum := sha256.Sum256(d.Content())
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// Content is the canonical JSON of the document's content, the bytes
+// ContentHash hashes. It holds the private part: hash it only with a key.
+func (d Document) Content() []byte {
 	content := struct {
 		Installed bool              `json:"installed"`
 		Version   string            `json:"version"`
@@ -30,8 +37,7 @@ func (d Document) ContentHash() string {
 		// printed form, which is still deterministic.
 		data = fmt.Appendf(nil, "%#v", content)
 	}
-	sum := sha256.Sum256(data)
-	return "sha256:" + hex.EncodeToString(sum[:])
+	return data
 }
 
 func orEmpty(m map[string]any) map[string]any {

@@ -21,7 +21,8 @@ func newRunCommand(g *globals, op history.Operation) *cobra.Command {
 	long := map[history.Operation]string{
 		history.OperationPlan: `plan runs 'tofu plan' for every stack of an environment in graph order,
 at most --max-runners at once, and reports what would change and why
-(install, upgrade, config, variables, upstream or drift). Nothing is applied
+(install, upgrade, config, variables, upstream, drift, or rehashed when
+the key of the input hashes changed). Nothing is applied
 and no contract is published. A stack whose upstream contract does not exist
 yet is reported as waiting.`,
 		history.OperationApply: `apply runs every stack of an environment in graph order, at most

@@ -125,6 +125,7 @@ func prepare(ctx context.Context, req Request, cfg Config) (*prepared, error) {
 		pol = engine
 	}
 	r := runner.New(runner.Config{
+		HashKey:        req.HashKey,
 		Tofu:           cfg.Tofu,
 		StateDir:       cfg.StateDir,
 		Contracts:      st.Contracts,

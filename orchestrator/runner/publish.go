@@ -104,7 +104,7 @@ func (r *Runner) contractCurrent(ctx context.Context, st *runState) (contracts.D
 		return contracts.Document{}, false // nothing to publish, nothing to read
 	}
 	key := r.contractKey(s.Produces)
-	if !hasPrev || prev.Fingerprint != in.fingerprint || prev.Contract != key {
+	if !hasPrev || !in.sameAs(prev) || prev.Contract != key {
 		return contracts.Document{}, false
 	}
 	doc, err := r.cfg.Contracts.Get(ctx, key)
