@@ -244,8 +244,9 @@ func (r *Runner) readInputs(ctx context.Context, req Request) (inputs, error) {
 // document's own fields, and of public and private the keys it reads (a
 // whole section when it reads every key of it). A contract whose reads
 // are not known is taken whole. So a key added, or changed, that the
-// stack does not read does not re-plan it.
+// stack does not read does not re-plan it. The keys' types are left out.
 func readContent(doc contracts.Document, reads map[string][]readers.Read, contract string) []byte {
+	doc.Types = nil // what a stack reads are values; a plan's preview has no types
 	rs, known := reads[contract]
 	if !known {
 		return doc.Content()
