@@ -161,6 +161,9 @@ func runnerAccount(t *testing.T, w *world) {
 		ObjectMeta: metav1.ObjectMeta{Name: "tf-runner"},
 		Rules: []rbacv1.PolicyRule{
 			{APIGroups: []string{""}, Resources: []string{"secrets"}, Verbs: []string{"get", "list", "create", "update", "patch", "delete"}},
+			// strata runner keeps the run's record in a ConfigMap, as
+			// flux-apps/strata/runner/clusterrole.yaml allows.
+			{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"get", "list", "create", "update", "delete"}},
 			{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"get", "list", "create", "update", "patch", "delete"}},
 		},
 	}
