@@ -269,8 +269,11 @@ func readContent(doc contracts.Document, reads map[string][]readers.Read, contra
 	return read.Content()
 }
 
-// toValue turns a document into the plain JSON value tofu receives.
+// toValue turns a document into the plain JSON value tofu receives: the
+// document as consumers have always read it, without the outputs' types,
+// which only the Tofu Controller's output Secrets carry.
 func toValue(doc contracts.Document) (any, error) {
+	doc.Types = nil
 	b, err := json.Marshal(doc)
 	if err != nil {
 		return nil, err
