@@ -14,7 +14,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
 
@@ -49,7 +48,7 @@ func TestLeaderFailoverInCluster(t *testing.T) {
 	cs := w.c.Client
 	image := w.c.StrataImage(t)
 	tofu := tofutest.Binary(t)
-	runnerAccount(t, w)
+	w.c.RunnerAccount(t, w.ns, "tf-runner")
 
 	bin := filepath.Join(t.TempDir(), "strata")
 	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/strata").CombinedOutput(); err != nil {
@@ -144,38 +143,5 @@ func TestLeaderFailoverInCluster(t *testing.T) {
 	}
 	if got := w.get("network").Status.LastAppliedRevision; !strings.HasPrefix(got, "0.1.0@") {
 		t.Errorf("network lastAppliedRevision = %q, want 0.1.0@…", got)
-	}
-}
-
-// runnerAccount gives the namespace the runner pods' service account,
-// with what tofu's kubernetes backend needs, as flux-apps/strata/runner
-// does.
-func runnerAccount(t *testing.T, w *world) {
-	t.Helper()
-	ctx := context.Background()
-	cs := w.c.Client
-	if _, err := cs.CoreV1().ServiceAccounts(w.ns).Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "tf-runner"}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	role := &rbacv1.Role{
-		ObjectMeta: metav1.ObjectMeta{Name: "tf-runner"},
-		Rules: []rbacv1.PolicyRule{
-			{APIGroups: []string{""}, Resources: []string{"secrets"}, Verbs: []string{"get", "list", "create", "update", "patch", "delete"}},
-			// strata runner keeps the run's record in a ConfigMap, as
-			// flux-apps/strata/runner/clusterrole.yaml allows.
-			{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"get", "list", "create", "update", "delete"}},
-			{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"get", "list", "create", "update", "patch", "delete"}},
-		},
-	}
-	if _, err := cs.RbacV1().Roles(w.ns).Create(ctx, role, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	rb := &rbacv1.RoleBinding{
-		ObjectMeta: metav1.ObjectMeta{Name: "tf-runner"},
-		RoleRef:    rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: "tf-runner"},
-		Subjects:   []rbacv1.Subject{{Kind: "ServiceAccount", Name: "tf-runner", Namespace: w.ns}},
-	}
-	if _, err := cs.RbacV1().RoleBindings(w.ns).Create(ctx, rb, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
 	}
 }
