@@ -30,8 +30,10 @@
 // ReconcileEnvironment runs the same steps from step 2 on an environment
 // already loaded: what strata controller builds from a namespace.
 // Options.Runs hands each stack's run to something other than an
-// in-process runner (the controller's executor), and Options.Removable
-// limits which stacks that left the environment are destroyed.
+// in-process runner (the controller's executor), Options.Removable
+// limits which stacks that left the environment are destroyed, and
+// Options.Deleted gives the code of those whose deleted object still
+// describes it, so that their destroy is a run like any other.
 //
 // Approve records the approval of a held plan, for the CLI and the API
 // alike, without opening the history. Read-only commands open the stores

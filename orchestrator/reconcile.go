@@ -111,6 +111,13 @@ type Options struct {
 	// destroyed when nil. strata controller destroys only the stacks whose
 	// Terraform object was deleted with spec.destroyResourcesOnDeletion.
 	Removable func(stack string) bool
+	// Deleted, when set, returns a stack that left the environment as the
+	// Terraform object that was deleted still describes it, nil when none
+	// does. Such a stack is destroyed from that code, by a run handed to
+	// Runs like any other (runner.Request.Removal), not in the workspace
+	// its last run left on this machine: strata controller's runner Jobs
+	// keep no workspace.
+	Deleted func(stack string) *environment.Stack
 	// Runs makes what runs each stack from the reconcile's runner
 	// configuration: runner.New (tofu in this process) when nil. strata
 	// controller hands the runs to its Executor this way.
@@ -257,7 +264,7 @@ func reconcile(ctx context.Context, env *environment.Environment, g *graph.Graph
 		r = opts.Runs(cfg)
 	}
 	results := schedule(ctx, env, dir, g, arts, resolver, readers, op, r, limit, opts.Runners, log)
-	removals := remove(ctx, env, dir, op, cfg, gone)
+	removals := remove(ctx, env, dir, op, cfg, gone, deleted{opts.Deleted, resolver, r, log})
 	rep := report(env, g, op, arts, results, removals, started)
 	upstreams(rep, g, readers, env)
 	rep.Notes = notes

@@ -2,10 +2,13 @@ package orchestrator
 
 import (
 	"context"
+	"fmt"
+	"log/slog"
 
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runner"
+	"github.com/strata-iac/strata/orchestrator/source"
 )
 
 // removedStacks finds the stacks that left the environment but whose
@@ -46,8 +49,10 @@ func removedStacks(ctx context.Context, env *environment.Environment, h History)
 // run had spec.destroyResourcesOnDeletion: true; the others are orphaned:
 // strata lets go of them and keeps their resources, state and contract.
 // They run after the stacks that remain, one at a time: their place in
-// the graph left with them.
-func remove(ctx context.Context, env *environment.Environment, envDir string, op history.Operation, cfg runner.Config, gone []history.Run) map[string]runner.Result {
+// the graph left with them. A stack whose deleted object still describes
+// its code (deleted.stack) is destroyed by a run of that code, through
+// the reconcile's StackRunner.
+func remove(ctx context.Context, env *environment.Environment, envDir string, op history.Operation, cfg runner.Config, gone []history.Run, del deleted) map[string]runner.Result {
 	out := make(map[string]runner.Result, len(gone))
 	r := runner.New(cfg)
 	for _, last := range gone {
@@ -61,11 +66,63 @@ func remove(ctx context.Context, env *environment.Environment, envDir string, op
 		}
 		// The runner logs and reports a removal that fails; its error
 		// has nothing to add.
-		if last.DestroyResourcesOnDeletion {
+		switch stack := del.stack(last.Stack); {
+		case last.DestroyResourcesOnDeletion && stack != nil:
+			out[last.Stack] = del.remove(ctx, env, envDir, op, stack, last)
+		case last.DestroyResourcesOnDeletion:
 			out[last.Stack], _ = r.Remove(ctx, rr)
-		} else {
+		default:
 			out[last.Stack], _ = r.Orphan(ctx, rr)
 		}
 	}
+	return out
+}
+
+// deleted are the stacks that left the environment whose deleted
+// Terraform object still describes their code (Options.Deleted), the
+// resolver of that code, and what runs them.
+type deleted struct {
+	of       func(stack string) *environment.Stack
+	resolver *source.Resolver
+	runs     StackRunner
+	log      *slog.Logger
+}
+
+// stack is the stack as its deleted object describes it, or nil.
+func (d deleted) stack(name string) *environment.Stack {
+	if d.of == nil {
+		return nil
+	}
+	return d.of(name)
+}
+
+// remove destroys a deleted stack's resources by a run of its code: the
+// code is resolved and fetched as any stack's, then run with Removal set.
+func (d deleted) remove(ctx context.Context, env *environment.Environment, envDir string, op history.Operation, stack *environment.Stack, last history.Run) runner.Result {
+	fail := func(err error) runner.Result {
+		err = fmt.Errorf("remove stack %s: %w", stack.Name, err)
+		d.log.Error(err.Error(), "stack", stack.Name)
+		return runner.Result{
+			Stack: stack.Name, Message: err.Error(),
+			Run: history.Run{
+				Client: env.Client, Env: env.Name, Stack: stack.Name, Operation: op, Cause: runner.CauseRemoved,
+				Result: history.ResultFailed, Error: err.Error(),
+			},
+		}
+	}
+	res, err := d.resolver.Resolve(ctx, stack)
+	if err != nil {
+		return fail(err)
+	}
+	art, err := d.resolver.Fetch(ctx, stack, res)
+	if err != nil {
+		return fail(err)
+	}
+	// The runner logs and reports a removal that fails; its error has
+	// nothing to add.
+	out, _ := d.runs.Run(ctx, runner.Request{
+		Operation: op, Client: env.Client, Env: env.Name, Class: env.Class, EnvDir: envDir,
+		Stack: stack, Artifact: art, Removal: &last,
+	})
 	return out
 }

@@ -9,7 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runner"
 )
@@ -70,6 +73,69 @@ func TestRemovedStack(t *testing.T) {
 	for _, s := range rep.Stacks {
 		if s.Stack == "report" {
 			t.Errorf("after its removal report still appears: %+v", s)
+		}
+	}
+}
+
+// TestDeletedStack removes a stack whose deleted Terraform object still
+// describes it (Options.Deleted, as strata controller gives it): its
+// destroy is planned from that code by a run of the reconcile's runner,
+// not in the workspace its last run left, which is gone; it goes through
+// policy, held until approved, then destroys and unpublishes.
+func TestDeletedStack(t *testing.T) {
+	e := newEnv(t)
+	if rep, logs := e.reconcile(history.OperationApply, time.Hour); !rep.Converged() {
+		t.Fatalf("first apply failed:\n%s", logs)
+	}
+	dir := filepath.Join(e.root, "environments", "acme", "dev")
+	ctx := context.Background()
+	before, err := environment.Load(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "services", "report.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	// A runner pod keeps no workspace: neither does this machine now.
+	work := filepath.Join(e.state, "work", "acme", "dev", "report")
+	if _, err := os.Stat(work); err != nil {
+		t.Fatalf("workspace of report: %v", err)
+	}
+	if err := os.RemoveAll(work); err != nil {
+		t.Fatal(err)
+	}
+	var asked []string
+	opts := orchestrator.Options{Deleted: func(name string) *environment.Stack {
+		asked = append(asked, name)
+		return before.Stack(name)
+	}}
+
+	rep, logs := e.reconcileWith(history.OperationApply, opts)
+	held := stack(t, rep, "report")
+	if held.Result != history.ResultHeld || held.Cause != runner.CauseRemoved || !strings.Contains(logs, "deny_delete") {
+		t.Fatalf("apply: report = %+v, want its destroy held by policy (deny_delete)\nlogs:\n%s", held, logs)
+	}
+	if want := "INFO [report] removing the infrastructure: Terraform/report was deleted with spec.destroyResourcesOnDeletion"; !strings.Contains(logs, want) {
+		t.Errorf("apply: logs do not say %q:\n%s", want, logs)
+	}
+	if diff := cmp.Diff([]string{"report"}, asked); diff != "" {
+		t.Errorf("Options.Deleted asked for (-want +got):\n%s", diff)
+	}
+	if _, err := orchestrator.Approve(ctx, dir, orchestrator.ApproveRequest{Stack: "report", PlanID: held.PlanID, Reason: "retired", By: "ana"}, orchestrator.Options{StateDir: e.state}); err != nil {
+		t.Fatalf("Approve(report, %s) = %v", held.PlanID, err)
+	}
+
+	rep, logs = e.reconcileWith(history.OperationApply, opts)
+	if got := stack(t, rep, "report"); got.Result != history.ResultApplied || got.Summary.Destroy != 1 {
+		t.Fatalf("approved: report = %+v, want the destroy applied\nlogs:\n%s", got, logs)
+	}
+	if doc := readContract(t, e.state, "acme", "dev", "report"); doc.Installed || len(doc.Public) != 0 {
+		t.Errorf("contract of the deleted stack = %+v, want installed false and no values", doc)
+	}
+	rep, _ = e.reconcileWith(history.OperationApply, opts)
+	for _, s := range rep.Stacks {
+		if s.Stack == "report" {
+			t.Errorf("after its destroy report still appears: %+v", s)
 		}
 	}
 }

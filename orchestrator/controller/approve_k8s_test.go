@@ -108,6 +108,9 @@ func TestDeleteWithDestroyInCluster(t *testing.T) {
 	if !strings.HasPrefix(id, "plan-") || !tf.Status.Plan.IsDestroyPlan {
 		t.Fatalf("Terraform doomed status.plan = %+v, want a pending destroy plan (Ready: %s)", tf.Status.Plan, ready(tf))
 	}
+	if !strings.Contains(w.logs.String(), "[doomed] removing the infrastructure: Terraform/doomed was deleted with spec.destroyResourcesOnDeletion") {
+		t.Errorf("run log does not say why doomed is destroyed:\n%s", w.logs.String())
+	}
 	if !strings.Contains(w.logs.String(), "deny_delete") {
 		t.Errorf("run log does not name the policy rule that held the destroy:\n%s", w.logs.String())
 	}
@@ -120,7 +123,10 @@ func TestDeleteWithDestroyInCluster(t *testing.T) {
 	if !strings.Contains(w.logs.String(), "[doomed] apply complete: 0 added, 0 changed, 1 destroyed") {
 		t.Errorf("run log does not show the destroy applied:\n%s", w.logs.String())
 	}
-	if got := w.executed.Load(); got != runs {
-		t.Logf("runs executed by the deletions = %d (removals run in the controller)", got-runs)
+	// The destroy, held then approved, is two runs of doomed's code handed
+	// to the executor (a runner Job with --runners jobs); kept's deletion
+	// runs nothing.
+	if got := w.executed.Load() - runs; got != 2 {
+		t.Errorf("runs the executor was handed for the deletions = %d, want 2 (doomed's destroy, held then approved)", got)
 	}
 }

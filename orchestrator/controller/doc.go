@@ -18,7 +18,11 @@
 //     approve does;
 //  5. run: orchestrator.ReconcileEnvironment, the same code path as strata
 //     apply; only the objects deleted with destroyResourcesOnDeletion have
-//     their resources destroyed (Options.Removable), through policy;
+//     their resources destroyed (Options.Removable), through policy, by a
+//     run of the code the deleted object still describes
+//     (Options.Deleted, runner.Request.Removal) that goes to the executor
+//     like any other: a runner Job, with the object's service account and
+//     the state backend its applies used;
 //  6. writeOutputs: writeOutputsToSecret Secrets from the stacks' contract
 //     documents;
 //  7. writeStatus: each object's status, as the Tofu Controller writes it

@@ -21,8 +21,13 @@ type pass struct {
 	ns string
 	// tfs are the namespace's Terraform objects, by name.
 	tfs map[string]*v1alpha2.Terraform
-	// objects are what the environment is built from.
-	objects []map[string]any
+	// objects are what the environment is built from; all adds the
+	// objects being deleted.
+	objects, all []map[string]any
+	// deleted are the stacks of the objects deleted with
+	// destroyResourcesOnDeletion, as those objects still describe them:
+	// their destroy is a run of that code.
+	deleted map[string]*environment.Stack
 	env     *environment.Environment
 	g       *graph.Graph
 	report  *orchestrator.Report
@@ -81,7 +86,8 @@ func (c *Controller) list(ctx context.Context, p *pass) error {
 	}
 	// An object being deleted is no longer part of the environment: its
 	// stack has left it, as a stack removed from a repository has.
-	p.objects = slices.DeleteFunc(objs, func(o map[string]any) bool {
+	p.all = objs
+	p.objects = slices.DeleteFunc(slices.Clone(objs), func(o map[string]any) bool {
 		tf := p.tfs[name(o)]
 		return o["kind"] == v1alpha2.Kind && tf != nil && deleting(tf)
 	})
@@ -122,7 +128,47 @@ func (c *Controller) load(ctx context.Context, p *pass) error {
 	if err != nil && errors.As(err, &problems) {
 		c.refuse(ctx, p, problems)
 	}
+	if err == nil {
+		p.deleted = c.loadDeleted(ctx, p)
+	}
 	return err
+}
+
+// loadDeleted builds the stacks of the objects deleted with
+// destroyResourcesOnDeletion, as they still describe them, with the rest
+// of the namespace. An object that no longer loads (its source is gone)
+// has none: its destroy plan is then made in the workspace its last run
+// left, if this process has it.
+func (c *Controller) loadDeleted(ctx context.Context, p *pass) map[string]*environment.Stack {
+	var names []string
+	for _, tf := range sortedObjects(p.tfs) {
+		if deleting(tf) && tf.Spec.DestroyResourcesOnDeletion {
+			names = append(names, tf.Name)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	env, err := environment.LoadNamespace(ctx, environment.Namespace{Name: p.ns, Root: c.root(), Objects: p.all})
+	if env == nil {
+		c.log.Warn(fmt.Sprintf("load the deleted objects of namespace %s: %v", p.ns, err), "namespace", p.ns)
+		return nil
+	}
+	var problems diag.Problems
+	errors.As(err, &problems)
+	out := map[string]*environment.Stack{}
+	for _, n := range names {
+		s := env.Stack(n)
+		if s == nil {
+			continue
+		}
+		if i := slices.IndexFunc(problems, func(pr diag.Problem) bool { return pr.File == s.File }); i >= 0 {
+			c.log.Warn(fmt.Sprintf("deleted Terraform/%s/%s: %s", p.ns, n, problems[i]), "namespace", p.ns)
+			continue
+		}
+		out[n] = s
+	}
+	return out
 }
 
 // root stands for the repository root of a namespace's environment: the
@@ -177,6 +223,7 @@ func (c *Controller) run(ctx context.Context, p *pass) error {
 		tf := p.tfs[stack]
 		return tf != nil && deleting(tf) && tf.Spec.DestroyResourcesOnDeletion
 	}
+	opts.Deleted = func(stack string) *environment.Stack { return p.deleted[stack] }
 	rep, err := orchestrator.ReconcileEnvironment(ctx, p.env, p.g, "namespace "+p.ns, history.OperationApply, opts)
 	if err != nil {
 		return err

@@ -31,7 +31,7 @@ func (c *Controller) runs(p *pass) func(runner.Config) orchestrator.StackRunner 
 
 // Run runs one stack.
 func (r *runs) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
-	if req.Operation == history.OperationApply {
+	if req.Operation == history.OperationApply && req.Removal == nil {
 		if res, ok := r.local.UpToDate(ctx, req); ok {
 			return res, nil
 		}

@@ -216,16 +216,24 @@ func (e *Executor) request(req controller.Request, docs map[string]contracts.Doc
 	return b, nil
 }
 
-// RunKey tells one run of an object from its others: the operation, the
-// code's digest, and the stack and the object's spec as asked. A leader
+// RunKey tells one run of an object from its others: the operation (a
+// destroy of a deleted object its own), the code's digest, and the stack
+// and the object's spec as asked. A leader
 // that takes over asks for the same run with the same key, and so finds
 // the Job its predecessor started.
 func RunKey(req controller.Request) string {
 	h := sha256.New()
 	stack, _ := json.Marshal(req.Stack)
 	spec, _ := json.Marshal(req.Spec)
+	op := string(req.Operation)
+	if req.Removal != nil {
+		// The destroy of a deleted object is another run than its
+		// applies, of the same code and spec.
+		op = "destroy"
+		fmt.Fprintf(h, "removal #%d\x00", req.Removal.Number)
+	}
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s", req.Operation, req.Artifact.Digest, stack, spec)
-	return string(req.Operation) + "-" + hex.EncodeToString(h.Sum(nil))[:16]
+	return op + "-" + hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 // PodOf is what a Terraform object's spec says of its runner pod.

@@ -47,6 +47,11 @@ func TestRunKey(t *testing.T) {
 			r.Operation = history.OperationPlan
 			return r
 		}(), false},
+		{"the destroy of the deleted object", func() controller.Request {
+			r := request("sha256:1", map[string]any{"cidr": "10.0.0.0/16"})
+			r.Removal = &history.Run{Number: 3, Stack: "network"}
+			return r
+		}(), false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

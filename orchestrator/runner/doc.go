@@ -73,7 +73,11 @@
 // last good run had spec.destroyResourcesOnDeletion: it reopens the
 // workspace its last run left, plans the destruction of everything in it,
 // and once that is applied says in the stack's contract that it is no
-// longer installed. Orphan lets go of one without it: nothing is planned,
+// longer installed. RemoveDeleted (Run with Request.Removal) does the same
+// for a stack whose Terraform object was deleted but still describes its
+// code, as in a cluster: it lays that code out again instead of reopening
+// a workspace, so that it runs anywhere, a runner pod included, against
+// the state backend the stack's applies used. Orphan lets go of one without it: nothing is planned,
 // its state and contract are kept, and an apply records it as orphaned.
 //
 // Each step is a function over the run state that adds what it finds, or

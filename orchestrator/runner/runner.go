@@ -151,6 +151,13 @@ type Request struct {
 	// EnvDir is the environment directory as the user named it, for the
 	// commands messages suggest.
 	EnvDir string
+	// Removal, when set, is the stack's last successful apply, and the
+	// run destroys what it applied: the stack's Terraform object was
+	// deleted with spec.destroyResourcesOnDeletion, and still says what
+	// its code and variables are (Stack, Artifact). The destroy is planned
+	// from that code, as the Tofu Controller plans it, and goes through
+	// policy like any plan (see RemoveDeleted).
+	Removal *history.Run
 }
 
 // Result is what a run did.
@@ -218,6 +225,9 @@ func (e *HeldError) Error() string {
 // runs at all; then the run begins, is recorded as running, and the
 // second runs under the run's timeout.
 func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
+	if req.Removal != nil {
+		return r.RemoveDeleted(ctx, req)
+	}
 	st := r.newState(req, nil)
 	st.run.ToVersion, st.run.Digest = req.Artifact.Version, req.Artifact.Digest
 	st.applied = "the infrastructure is up to date"
