@@ -22,6 +22,7 @@ func newControllerCommand(g *globals) *cobra.Command {
 	rf := &runnerFlags{}
 	var namespaces []string
 	var interval time.Duration
+	var allowCrossNS, noCrossNS bool
 	cmd := &cobra.Command{
 		Use:   "controller --namespace NS",
 		Short: "Reconcile the Tofu Controller's Terraform objects of a cluster, in its place",
@@ -35,7 +36,9 @@ Plan, Apply and Output conditions, status.plan.pending, the revisions,
 availableOutputs), with Events; spec.approvePlan set to a pending plan's
 id approves it; writeOutputsToSecret writes the outputs to a Secret. An
 object deleted with spec.destroyResourcesOnDeletion keeps its finalizer
-until its destroy plan, which goes through policy, is applied.
+until its destroy plan, which goes through policy, is applied. A
+spec.sourceRef into another namespace is refused (AccessDenied), as the
+Tofu Controller refuses it, unless --allow-cross-namespace-refs is given.
 
 It runs in the cluster (its service account's configuration) or outside it
 with --kubeconfig. With --leader-elect (the default), only the replica that
@@ -89,12 +92,13 @@ versions and approve read them with --kubeconfig and --namespace.`,
 			opts.RetryWait = true
 			opts.Records = namespaceRecords(lf.kubeconfig, filepath.Join(cmp.Or(g.stateDir, os.TempDir()), "cluster-held"))
 			ctrl := controller.New(controller.Config{
-				Cluster:    client,
-				Namespaces: namespaces,
-				Interval:   interval,
-				Logger:     log,
-				Executor:   executor,
-				Options:    opts,
+				Cluster:            client,
+				Namespaces:         namespaces,
+				Interval:           interval,
+				Logger:             log,
+				Executor:           executor,
+				Options:            opts,
+				CrossNamespaceRefs: crossNamespaceRefs(cmd, allowCrossNS, noCrossNS),
 			})
 			elector, err := lf.elector("controller", log)
 			if err != nil {
@@ -115,5 +119,20 @@ versions and approve read them with --kubeconfig and --namespace.`,
 	rf.register(cmd)
 	cmd.Flags().StringArrayVar(&namespaces, "namespace", nil, "namespace whose Terraform objects to reconcile (repeat for more)")
 	cmd.Flags().DurationVar(&interval, "interval", controller.DefaultInterval, "how often every namespace is reconciled when nothing in it changed")
+	cmd.Flags().BoolVar(&allowCrossNS, "allow-cross-namespace-refs", false,
+		"let a Terraform object's spec.sourceRef name a source of another namespace, as the Tofu Controller's flag does (overrides --no-cross-namespace-refs)")
+	cmd.Flags().BoolVar(&noCrossNS, "no-cross-namespace-refs", false,
+		"refuse a spec.sourceRef into another namespace (the default); --no-cross-namespace-refs=false allows them, as in the Tofu Controller")
 	return cmd
+}
+
+// crossNamespaceRefs decides, as the Tofu Controller does, whether a
+// spec.sourceRef may name another namespace's source: refused unless
+// --allow-cross-namespace-refs is given, or, without it,
+// --no-cross-namespace-refs=false.
+func crossNamespaceRefs(cmd *cobra.Command, allow, no bool) bool {
+	if !cmd.Flags().Changed("allow-cross-namespace-refs") && cmd.Flags().Changed("no-cross-namespace-refs") {
+		return !no
+	}
+	return allow
 }

@@ -21,6 +21,9 @@ type Cluster interface {
 	// Objects lists what a namespace's environment is built from:
 	// Terraform objects, Flux sources, ConfigMaps and Secrets.
 	Objects(ctx context.Context, ns string) ([]map[string]any, error)
+	// Source reads one Flux source of kind in namespace ns; false when
+	// there is none.
+	Source(ctx context.Context, kind, ns, name string) (map[string]any, bool, error)
 	UpdateStatus(ctx context.Context, tf *v1alpha2.Terraform) error
 	SetFinalizers(ctx context.Context, tf *v1alpha2.Terraform, finalizers []string) error
 	// WriteSecret creates or updates a Secret owned by the object, and
@@ -52,6 +55,12 @@ type Config struct {
 	Interval time.Duration
 	// Logger receives the controller's own lines (Options.Logger the runs').
 	Logger *slog.Logger
+	// CrossNamespaceRefs lets a Terraform object's spec.sourceRef name a
+	// source of another namespace, as the Tofu Controller's
+	// --allow-cross-namespace-refs does. Without it such an object is not
+	// ready (AccessDenied), with the Tofu Controller's message, and its
+	// namespace does not run, as for any problem.
+	CrossNamespaceRefs bool
 }
 
 // DefaultInterval is how often a namespace is reconciled when nothing in

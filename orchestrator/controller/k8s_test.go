@@ -45,11 +45,14 @@ var (
 // source-controller's CRDs, a real source-controller watching it, a real
 // OCI registry, and a controller reconciling it in this process.
 type world struct {
-	t    *testing.T
-	c    *k8stest.Cluster
-	dyn  dynamic.Interface
-	ns   string
-	reg  *ocitest.Registry
+	t   *testing.T
+	c   *k8stest.Cluster
+	dyn dynamic.Interface
+	ns  string
+	reg *ocitest.Registry
+	// cfg is the controller's configuration: a test that changes it makes
+	// ctrl again.
+	cfg  controller.Config
 	ctrl *controller.Controller
 	logs testkit.Buffer
 	// executed counts the runs that reached the executor: each one a tofu
@@ -73,7 +76,7 @@ func newWorld(t *testing.T) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.ctrl = controller.New(controller.Config{
+	w.cfg = controller.Config{
 		Cluster:    client,
 		Namespaces: []string{w.ns},
 		Options: orchestrator.Options{
@@ -84,7 +87,8 @@ func newWorld(t *testing.T) *world {
 		Executor: func(cfg runner.Config) controller.Executor {
 			return counting{exec: controller.InProcess{Runner: runner.New(cfg)}, n: &w.executed}
 		},
-	})
+	}
+	w.ctrl = controller.New(w.cfg)
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("run log:\n%s", w.logs.String())
@@ -239,6 +243,13 @@ func waitFor(t *testing.T, timeout time.Duration, what string, cond func() (bool
 // creates the OCIRepository that source-controller fetches it through.
 func (w *world) push(name, dir, tag string) {
 	w.t.Helper()
+	w.pushIn(w.ns, name, dir, tag)
+}
+
+// pushIn is push with the OCIRepository in namespace ns, which a
+// source-controller must watch.
+func (w *world) pushIn(ns, name, dir, tag string) {
+	w.t.Helper()
 	ctx := context.Background()
 	client := oci.New(oci.Options{CacheDir: w.t.TempDir(), Insecure: []string{w.reg.Host}})
 	if _, err := client.Push(ctx, dir, w.reg.URL("iac/"+name)+":"+tag, oci.PushMeta{Source: "https://example.com/" + name, Revision: tag}); err != nil {
@@ -246,24 +257,24 @@ func (w *world) push(name, dir, tag string) {
 	}
 	repo := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "source.toolkit.fluxcd.io/v1", "kind": "OCIRepository",
-		"metadata": map[string]any{"name": name, "namespace": w.ns},
+		"metadata": map[string]any{"name": name, "namespace": ns},
 		"spec": map[string]any{
 			"url": "oci://" + w.reg.Host + "/iac/" + name, "interval": "1m", "insecure": true,
 			"ref": map[string]any{"tag": tag},
 		},
 	}}
-	have, err := w.dyn.Resource(ociRepositories).Namespace(w.ns).Get(ctx, name, metav1.GetOptions{})
+	have, err := w.dyn.Resource(ociRepositories).Namespace(ns).Get(ctx, name, metav1.GetOptions{})
 	if err == nil {
 		repo.SetResourceVersion(have.GetResourceVersion())
-		_, err = w.dyn.Resource(ociRepositories).Namespace(w.ns).Update(ctx, repo, metav1.UpdateOptions{})
+		_, err = w.dyn.Resource(ociRepositories).Namespace(ns).Update(ctx, repo, metav1.UpdateOptions{})
 	} else {
-		_, err = w.dyn.Resource(ociRepositories).Namespace(w.ns).Create(ctx, repo, metav1.CreateOptions{})
+		_, err = w.dyn.Resource(ociRepositories).Namespace(ns).Create(ctx, repo, metav1.CreateOptions{})
 	}
 	if err != nil {
 		w.t.Fatalf("apply OCIRepository %s: %v", name, err)
 	}
 	waitFor(w.t, 60*time.Second, "OCIRepository "+name+" artifact of "+tag, func() (bool, error) {
-		got, err := w.dyn.Resource(ociRepositories).Namespace(w.ns).Get(ctx, name, metav1.GetOptions{})
+		got, err := w.dyn.Resource(ociRepositories).Namespace(ns).Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
 			return false, err
 		}

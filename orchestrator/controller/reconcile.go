@@ -22,8 +22,9 @@ type pass struct {
 	// tfs are the namespace's Terraform objects, by name.
 	tfs map[string]*v1alpha2.Terraform
 	// objects are what the environment is built from; all adds the
-	// objects being deleted.
-	objects, all []map[string]any
+	// objects being deleted. sources are the sources of other namespaces
+	// that the objects' spec.sourceRef name, when those are allowed.
+	objects, all, sources []map[string]any
 	// deleted are the stacks of the objects deleted with
 	// destroyResourcesOnDeletion, as those objects still describe them:
 	// their destroy is a run of that code.
@@ -91,6 +92,33 @@ func (c *Controller) list(ctx context.Context, p *pass) error {
 		tf := p.tfs[name(o)]
 		return o["kind"] == v1alpha2.Kind && tf != nil && deleting(tf)
 	})
+	return c.listSources(ctx, p)
+}
+
+// listSources reads the sources of other namespaces that the objects'
+// spec.sourceRef name, when cross-namespace references are allowed (the
+// loader refuses them otherwise). A source that is not there is left out:
+// the loader says so.
+func (c *Controller) listSources(ctx context.Context, p *pass) error {
+	if !c.cfg.CrossNamespaceRefs {
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, tf := range sortedObjects(p.tfs) {
+		ref := tf.Spec.SourceRef
+		key := ref.Kind + "/" + ref.Namespace + "/" + ref.Name
+		if ref.Namespace == "" || ref.Namespace == p.ns || seen[key] {
+			continue
+		}
+		seen[key] = true
+		o, ok, err := c.cfg.Cluster.Source(ctx, ref.Kind, ref.Namespace, ref.Name)
+		if err != nil {
+			return err
+		}
+		if ok {
+			p.sources = append(p.sources, o)
+		}
+	}
 	return nil
 }
 
@@ -119,7 +147,7 @@ func (c *Controller) addFinalizers(ctx context.Context, p *pass) error {
 // problems, every object they name says so in its Ready condition, and
 // nothing runs.
 func (c *Controller) load(ctx context.Context, p *pass) error {
-	env, err := environment.LoadNamespace(ctx, environment.Namespace{Name: p.ns, Root: c.root(), Objects: p.objects})
+	env, err := environment.LoadNamespace(ctx, c.namespace(p, p.objects))
 	if err == nil {
 		p.env = env
 		p.g, err = orchestrator.Graph(env)
@@ -149,7 +177,7 @@ func (c *Controller) loadDeleted(ctx context.Context, p *pass) map[string]*envir
 	if len(names) == 0 {
 		return nil
 	}
-	env, err := environment.LoadNamespace(ctx, environment.Namespace{Name: p.ns, Root: c.root(), Objects: p.all})
+	env, err := environment.LoadNamespace(ctx, c.namespace(p, p.all))
 	if env == nil {
 		c.log.Warn(fmt.Sprintf("load the deleted objects of namespace %s: %v", p.ns, err), "namespace", p.ns)
 		return nil
@@ -171,6 +199,15 @@ func (c *Controller) loadDeleted(ctx context.Context, p *pass) map[string]*envir
 	return out
 }
 
+// namespace is what the loader reads of the pass's namespace, made of
+// objs.
+func (c *Controller) namespace(p *pass, objs []map[string]any) environment.Namespace {
+	return environment.Namespace{
+		Name: p.ns, Root: c.root(), Objects: objs,
+		CrossNamespaceRefs: c.cfg.CrossNamespaceRefs, Sources: p.sources,
+	}
+}
+
 // root stands for the repository root of a namespace's environment: the
 // state directory's parent, so that the state directory is the one the
 // options name.
@@ -185,8 +222,16 @@ func (c *Controller) root() string {
 // problem, and records a Warning event.
 func (c *Controller) refuse(ctx context.Context, p *pass, problems diag.Problems) {
 	byObject := map[string][]string{}
+	// A reference the configuration forbids is the Tofu Controller's
+	// AccessDenied, not a validation failure.
+	denied := map[string]bool{}
 	for _, pr := range problems {
 		n := filepath.Base(pr.File)
+		if pr.Code == diag.CodeAccessDenied && p.tfs[n] != nil {
+			denied[n] = true
+			byObject[n] = append([]string{pr.Message}, byObject[n]...)
+			continue
+		}
 		if p.tfs[n] == nil || filepath.Dir(pr.File) != filepath.Join(p.ns, v1alpha2.Kind) {
 			// A problem of another object (a ConfigMap, a source) or of
 			// the graph holds every stack.
@@ -203,9 +248,13 @@ func (c *Controller) refuse(ctx context.Context, p *pass, problems diag.Problems
 		if len(msgs) > 1 {
 			msg = fmt.Sprintf("%s (and %d more problems)", msg, len(msgs)-1)
 		}
+		reason := ReasonValidationFailed
+		if denied[n] {
+			reason = v1alpha2.ReasonAccessDenied
+		}
 		prev := readyOf(tf)
-		setReady(tf, false, ReasonValidationFailed, msg, "")
-		c.writeObjectStatus(ctx, tf, prev, "Warning", ReasonValidationFailed, msg)
+		setReady(tf, false, reason, msg, "")
+		c.writeObjectStatus(ctx, tf, prev, "Warning", reason, msg)
 	}
 }
 

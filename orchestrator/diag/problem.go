@@ -17,7 +17,15 @@ type Problem struct {
 	Message string `json:"message"`
 	// Fix says what to do about it.
 	Fix string `json:"fix,omitempty"`
+	// Code, when set, classifies the problem for a caller that branches
+	// on it (CodeAccessDenied).
+	Code string `json:"code,omitempty"`
 }
+
+// CodeAccessDenied is a reference the configuration forbids, such as a
+// cross-namespace sourceRef when those are disabled: the Tofu
+// Controller's AccessDenied.
+const CodeAccessDenied = "AccessDenied"
 
 // String renders the problem on one line: "file: Object: message (fix: …)".
 func (p Problem) String() string {

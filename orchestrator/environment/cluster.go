@@ -19,6 +19,15 @@ type Namespace struct {
 	Root string
 	// Objects are the namespace's objects, decoded from JSON.
 	Objects []map[string]any
+	// CrossNamespaceRefs lets a spec.sourceRef name a source of another
+	// namespace, as the Tofu Controller's --allow-cross-namespace-refs
+	// does; without it such a reference is refused with the Tofu
+	// Controller's message (diag.CodeAccessDenied).
+	CrossNamespaceRefs bool
+	// Sources are the Flux sources of other namespaces that spec.sourceRef
+	// names, as the API server serves them: only their artifact is read,
+	// and only with CrossNamespaceRefs.
+	Sources []map[string]any
 }
 
 // Source kinds only a cluster has: source-controller's Bucket.
@@ -38,6 +47,14 @@ func LoadNamespace(ctx context.Context, ns Namespace) (*Environment, error) {
 	l := newLoader(ctx, ns.Root, ns.Name)
 	l.env = &Environment{Root: ns.Root, Dir: ns.Name, Client: ns.Name, Name: ns.Name, Skipped: map[string]int{}}
 	l.artifacts = map[string]Artifact{}
+	l.crossNamespace = ns.CrossNamespaceRefs
+	for _, o := range ns.Sources {
+		if m := metaOf(o); m.group() == groupSource && ns.CrossNamespaceRefs {
+			md, _ := o["metadata"].(map[string]any)
+			namespace, _ := md["namespace"].(string)
+			l.artifacts[m.Kind+"/"+namespace+"/"+m.Metadata.Name] = artifactOf(o)
+		}
+	}
 	k := &kustomization{object: object{meta: meta{Kind: kindKustomization}, File: ns.Name}}
 	k.Metadata.Name = ns.Name
 	a := &app{}
@@ -131,27 +148,39 @@ func (l *loader) clusterSource(b *built) {
 		})
 		return
 	}
-	if ref.Namespace != "" && ref.Namespace != tf.Metadata.Namespace && tf.Metadata.Namespace != "" {
-		l.problem(diag.Problem{
-			File:    tf.File,
-			Object:  tf.ref(),
-			Message: fmt.Sprintf("spec.sourceRef names %s in namespace %s; strata reads sources of the Terraform object's own namespace only", ref, ref.Namespace),
-			Fix:     fmt.Sprintf("create the %s in namespace %s, or remove spec.sourceRef.namespace", ref.Kind, tf.Metadata.Namespace),
-		})
-		return
+	key := ref.Kind + "/" + ref.Name
+	foreign := ref.Namespace != "" && ref.Namespace != tf.Metadata.Namespace && tf.Metadata.Namespace != ""
+	if foreign {
+		if !l.crossNamespace {
+			l.problem(diag.Problem{
+				File:    tf.File,
+				Object:  tf.ref(),
+				Code:    diag.CodeAccessDenied,
+				Message: fmt.Sprintf("cannot access %s/%s/%s, cross-namespace references have been disabled", ref.Kind, ref.Namespace, ref.Name),
+				Fix: fmt.Sprintf("create the %s in namespace %s and remove spec.sourceRef.namespace, or start strata controller with --allow-cross-namespace-refs",
+					ref.Kind, tf.Metadata.Namespace),
+			})
+			return
+		}
+		key = ref.Kind + "/" + ref.Namespace + "/" + ref.Name
 	}
-	art, ok := l.artifacts[ref.Kind+"/"+ref.Name]
+	art, ok := l.artifacts[key]
 	if !ok {
+		msg, where := fmt.Sprintf("spec.sourceRef names %s, which does not exist", ref), "the namespace"
+		if foreign {
+			where = "namespace " + ref.Namespace
+			msg += " in " + where
+		}
 		l.problem(diag.Problem{
 			File:    tf.File,
 			Object:  tf.ref(),
-			Message: fmt.Sprintf("spec.sourceRef names %s, which does not exist", ref),
-			Fix:     fmt.Sprintf("create %s %s in the namespace, or correct spec.sourceRef.name", ref.Kind, ref.Name),
+			Message: msg,
+			Fix:     fmt.Sprintf("create %s %s in %s, or correct spec.sourceRef", ref.Kind, ref.Name, where),
 		})
 		return
 	}
 	s.Source.Artifact = &art
-	if src := l.findSource(tf, ref.Name); src != nil && ref.Kind == SourceOCIRepository {
+	if src := l.findSource(tf, ref.Name); src != nil && ref.Kind == SourceOCIRepository && !foreign {
 		s.Source.URL = src.Spec.URL
 		s.Source.Semver, s.Source.Tag, s.Source.Digest = src.Spec.Ref.Semver, src.Spec.Ref.Tag, src.Spec.Ref.Digest
 	}

@@ -85,7 +85,7 @@ func TestLoadNamespaceProblems(t *testing.T) {
 		}, "spec.sourceRef names GitRepository/nope, which does not exist"},
 		{"source in another namespace", func(tf map[string]any) {
 			spec(tf)["sourceRef"] = map[string]any{"kind": "GitRepository", "name": "platform", "namespace": "other"}
-		}, "sources of the Terraform object's own namespace only"},
+		}, "cannot access GitRepository/other/platform, cross-namespace references have been disabled"},
 		{"not a Flux source", func(tf map[string]any) { spec(tf)["sourceRef"] = map[string]any{"kind": "HelmRepository", "name": "x"} }, "which is not a Flux source"},
 		{"field strata refuses", func(tf map[string]any) { spec(tf)["cloud"] = map[string]any{"organization": "o"} }, "spec.cloud"},
 	}
@@ -114,3 +114,65 @@ func TestLoadNamespaceProblems(t *testing.T) {
 }
 
 func spec(o map[string]any) map[string]any { return o["spec"].(map[string]any) }
+
+// TestLoadNamespaceCrossNamespaceSource reads a sourceRef into another
+// namespace as the Tofu Controller does: refused (AccessDenied) unless
+// cross-namespace references are allowed, then the artifact of that
+// namespace's source.
+func TestLoadNamespaceCrossNamespaceSource(t *testing.T) {
+	shared := map[string]any{
+		"apiVersion": "source.toolkit.fluxcd.io/v1", "kind": "GitRepository",
+		"metadata": map[string]any{"name": "platform", "namespace": "shared"},
+		"status": map[string]any{"artifact": map[string]any{
+			"url": "http://127.0.0.1:9090/gitrepository/shared/platform/abc.tar.gz", "digest": "sha256:" + strings.Repeat("c", 64), "revision": "main@sha1:abc",
+		}},
+	}
+	tests := []struct {
+		name     string
+		allow    bool
+		sources  []map[string]any
+		wantArt  *Artifact
+		wantMsg  string
+		wantCode string
+	}{
+		{name: "refused by default", sources: []map[string]any{shared},
+			wantMsg: "cannot access GitRepository/shared/platform, cross-namespace references have been disabled", wantCode: diag.CodeAccessDenied},
+		{name: "allowed", allow: true, sources: []map[string]any{shared},
+			wantArt: &Artifact{URL: "http://127.0.0.1:9090/gitrepository/shared/platform/abc.tar.gz", Digest: "sha256:" + strings.Repeat("c", 64), Revision: "main@sha1:abc"}},
+		{name: "allowed, but not there", allow: true,
+			wantMsg: "spec.sourceRef names GitRepository/platform, which does not exist in namespace shared"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			objs := readObjects(t, "testdata/cluster/demo")
+			for _, o := range objs {
+				if o["kind"] == "Terraform" && metaOf(o).Metadata.Name == "app" {
+					spec(o)["sourceRef"] = map[string]any{"kind": "GitRepository", "name": "platform", "namespace": "shared"}
+				}
+			}
+			env, err := LoadNamespace(context.Background(), Namespace{Name: "demo", Root: t.TempDir(), Objects: objs, CrossNamespaceRefs: tt.allow, Sources: tt.sources})
+			if tt.wantArt != nil {
+				if err != nil {
+					t.Fatalf("LoadNamespace(demo) = %v, want no error", err)
+				}
+				if diff := cmp.Diff(tt.wantArt, env.Stack("app").Source.Artifact); diff != "" {
+					t.Errorf("LoadNamespace(demo) app's artifact mismatch (-want +got):\n%s", diff)
+				}
+				return
+			}
+			var ps diag.Problems
+			if !errors.As(err, &ps) {
+				t.Fatalf("LoadNamespace(demo) = %v, want problems", err)
+			}
+			var got []diag.Problem
+			for _, p := range ps {
+				if p.File == "demo/Terraform/app" && strings.Contains(p.Message, "spec.sourceRef") || strings.Contains(p.Message, "cross-namespace") {
+					got = append(got, p)
+				}
+			}
+			if len(got) != 1 || got[0].Message != tt.wantMsg || got[0].Code != tt.wantCode {
+				t.Errorf("LoadNamespace(demo) problems of app's sourceRef = %+v, want one %q (code %q)", got, tt.wantMsg, tt.wantCode)
+			}
+		})
+	}
+}

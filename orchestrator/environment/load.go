@@ -102,8 +102,11 @@ type loader struct {
 	dec *decryption.Decryptor
 	// artifacts are, for an environment read from a cluster (see
 	// LoadNamespace), the source-controller artifacts of the namespace's
-	// sources, by "Kind/name"; nil for a repository.
-	artifacts map[string]Artifact
+	// sources, by "Kind/name", and those of other namespaces' sources, by
+	// "Kind/namespace/name"; nil for a repository. crossNamespace allows a
+	// sourceRef to name another namespace's.
+	artifacts      map[string]Artifact
+	crossNamespace bool
 }
 
 // app is what one Kustomization's spec.path renders, substituted.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -125,6 +126,36 @@ func (c *Client) Objects(ctx context.Context, ns string) ([]map[string]any, erro
 		}
 	}
 	return out, nil
+}
+
+// Source returns the Flux source of kind (GitRepository, OCIRepository
+// or Bucket) named name in namespace ns, as a JSON-like map; false when
+// there is none, or the cluster does not serve its kind.
+func (c *Client) Source(ctx context.Context, kind, ns, name string) (map[string]any, bool, error) {
+	for _, gvr := range sources {
+		if gvr.Resource != sourceResource(kind) {
+			continue
+		}
+		u, err := c.dyn.Resource(gvr).Namespace(ns).Get(ctx, name, metav1.GetOptions{})
+		switch {
+		case apierrors.IsNotFound(err) || apierrors.IsMethodNotSupported(err):
+			return nil, false, nil
+		case err != nil:
+			return nil, false, fmt.Errorf("get %s %s/%s: %w", kind, ns, name, err)
+		}
+		return u.Object, true, nil
+	}
+	return nil, false, nil
+}
+
+// sourceResource is the resource of a source kind: GitRepository is
+// gitrepositories.
+func sourceResource(kind string) string {
+	k := strings.ToLower(kind)
+	if strings.HasSuffix(k, "y") {
+		return strings.TrimSuffix(k, "y") + "ies"
+	}
+	return k + "s"
 }
 
 // UpdateStatus writes a Terraform object's status.

@@ -109,6 +109,9 @@ const (
 	ReasonNoDrift              = "NoDrift"
 	ReasonDriftDetected        = "DriftDetected"
 	ReasonLockHeld             = "LockHeld"
+	// ReasonAccessDenied: a reference the controller was started to refuse,
+	// such as a cross-namespace spec.sourceRef.
+	ReasonAccessDenied = "AccessDenied"
 )
 
 // Values and names the Tofu Controller defines.
