@@ -53,22 +53,7 @@ changed since its last successful apply is not planned again until
 			if err != nil {
 				return err
 			}
-			rep, err := orchestrator.Reconcile(cmd.Context(), args[0], op, orchestrator.Options{
-				Tofu:               bin,
-				StateDir:           g.stateDir,
-				MaxRunners:         f.maxRunners,
-				Timeout:            f.timeout,
-				ShutdownGrace:      f.shutdownGrace,
-				DriftInterval:      f.driftInterval,
-				StackIntervals:     !cmd.Flags().Changed("drift-interval"),
-				Logger:             g.logger(),
-				PolicyDirs:         f.policyDirs,
-				NoDefaultPolicy:    f.noDefaultPolicy,
-				InsecureRegistries: f.insecure,
-				DockerConfig:       f.dockerConfig,
-				ProviderMirror:     f.mirror,
-				ProviderMirrorCA:   f.mirrorCA,
-			})
+			rep, err := orchestrator.Reconcile(cmd.Context(), args[0], op, f.options(cmd, g, bin, g.logger()))
 			if err != nil {
 				return err
 			}

@@ -244,8 +244,9 @@ func (r *Runner) readInputs(ctx context.Context, req Request) (inputs, error) {
 // document's own fields, and of public and private the keys it reads (a
 // whole section when it reads every key of it). A contract whose reads
 // are not known is taken whole. So a key added, or changed, that the
-// stack does not read does not re-plan it.
+// stack does not read does not re-plan it. The keys' types are left out.
 func readContent(doc contracts.Document, reads map[string][]readers.Read, contract string) []byte {
+	doc.Types = nil // what a stack reads are values; a plan's preview has no types
 	rs, known := reads[contract]
 	if !known {
 		return doc.Content()
@@ -268,8 +269,11 @@ func readContent(doc contracts.Document, reads map[string][]readers.Read, contra
 	return read.Content()
 }
 
-// toValue turns a document into the plain JSON value tofu receives.
+// toValue turns a document into the plain JSON value tofu receives: the
+// document as consumers have always read it, without the outputs' types,
+// which only the Tofu Controller's output Secrets carry.
 func toValue(doc contracts.Document) (any, error) {
+	doc.Types = nil
 	b, err := json.Marshal(doc)
 	if err != nil {
 		return nil, err
