@@ -4,6 +4,7 @@ package controller_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,8 +16,11 @@ import (
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/tools/cache"
+	watchtools "k8s.io/client-go/tools/watch"
 
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/jobs"
@@ -81,34 +85,84 @@ type jobWatch struct {
 	created []string
 	active  map[string]bool
 	max     int
+	// ended is why the watch ended before the test did, if it did.
+	ended error
 }
 
 // watchJobs starts recording the runner Jobs of the world's namespace
-// until the test ends.
+// until the test ends. It lists them first, from the API server's cache,
+// and watches from that list's resource version with client-go's
+// RetryWatcher, which resumes after the last event it delivered when the
+// API server ends a watch or answers one with a retryable error (a watch
+// with no resource version waits for the cache to reach the latest one,
+// and on a shared cluster the Jobs' cache can lag behind it for longer
+// than the server waits: it ends that watch at once with "Too large
+// resource version", and every Job would go unseen). A watch that cannot
+// resume (its resource version expired) fails the test: the record would
+// miss events.
 func watchJobs(t *testing.T, w *world) *jobWatch {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	wi, err := w.c.Client.BatchV1().Jobs(w.ns).Watch(ctx, metav1.ListOptions{LabelSelector: jobs.LabelRunner})
+	jobsOf := w.c.Client.BatchV1().Jobs(w.ns)
+	selector := metav1.ListOptions{LabelSelector: jobs.LabelRunner}
+	list, err := jobsOf.List(ctx, metav1.ListOptions{LabelSelector: selector.LabelSelector, ResourceVersion: "0"})
+	if err != nil {
+		cancel()
+		t.Fatalf("list runner jobs of %s: %v", w.ns, err)
+	}
+	jw := &jobWatch{active: map[string]bool{}}
+	for i := range list.Items {
+		jw.see(watch.Added, &list.Items[i])
+	}
+	rw, err := watchtools.NewRetryWatcherWithContext(ctx, list.ResourceVersion, &cache.ListWatch{
+		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+			o.LabelSelector = selector.LabelSelector
+			return jobsOf.Watch(ctx, o)
+		},
+	})
 	if err != nil {
 		cancel()
 		t.Fatalf("watch runner jobs of %s: %v", w.ns, err)
 	}
-	jw := &jobWatch{active: map[string]bool{}}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		for ev := range wi.ResultChan() {
-			if j, ok := ev.Object.(*batchv1.Job); ok {
+		for ev := range rw.ResultChan() {
+			switch j := ev.Object.(type) {
+			case *batchv1.Job:
 				jw.see(ev.Type, j)
+			default:
+				jw.end(fmt.Errorf("%s event: %v", ev.Type, apierrors.FromObject(ev.Object)))
 			}
+		}
+		if ctx.Err() == nil {
+			jw.end(errors.New("the watch closed"))
 		}
 	}()
 	t.Cleanup(func() {
-		wi.Stop()
 		cancel()
+		rw.Stop()
 		<-done
+		if err := jw.Ended(); err != nil {
+			t.Errorf("the watch of the runner jobs of %s ended early, its record is incomplete: %v", w.ns, err)
+		}
 	})
 	return jw
+}
+
+func (jw *jobWatch) end(err error) {
+	jw.mu.Lock()
+	defer jw.mu.Unlock()
+	if jw.ended == nil {
+		jw.ended = err
+	}
+}
+
+// Ended returns why the watch ended before the test did, or nil.
+func (jw *jobWatch) Ended() error {
+	jw.mu.Lock()
+	defer jw.mu.Unlock()
+	return jw.ended
 }
 
 func (jw *jobWatch) see(typ watch.EventType, j *batchv1.Job) {
