@@ -4,23 +4,17 @@ package controller_test
 
 import (
 	"context"
-	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/watch"
+	"sigs.k8s.io/yaml"
 
-	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
-	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
 
 // Lease timings of the failover test: short, so that it fails over fast.
@@ -28,13 +22,6 @@ const (
 	failoverLease = 6 * time.Second
 	failoverRetry = time.Second
 )
-
-// replica is one strata controller process.
-type replica struct {
-	cmd *exec.Cmd
-	out testkit.Buffer
-	id  string
-}
 
 // TestLeaderFailoverInCluster is the test 4: two strata controller
 // replicas, runs as runner Jobs; the leader is killed (kill -9) while its
@@ -47,61 +34,18 @@ func TestLeaderFailoverInCluster(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	cs := w.c.Client
-	image := w.c.StrataImage(t)
-	tofu := tofutest.Binary(t)
 	runnerAccount(t, w)
-
-	bin := filepath.Join(t.TempDir(), "strata")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/strata").CombinedOutput(); err != nil {
-		t.Fatalf("go build strata: %v\n%s", err, out)
-	}
 	start := func() *replica {
-		r := &replica{}
-		r.cmd = exec.Command(bin, "controller",
-			"--kubeconfig", w.c.Kubeconfig, "--namespace", w.ns, "--state-dir", t.TempDir(),
-			"--runners", "jobs", "--runner-image", image, "--runner-image-pull-policy", "Never",
-			"--runner-api-server", "127.0.0.1:6443", "--max-runners", "2", "--interval", "5s",
+		return startController(t, w, "--max-runners", "2",
 			"--leader-elect-namespace", w.ns, "--leader-elect-name", "strata-failover",
 			"--leader-elect-lease-duration", failoverLease.String(), "--leader-elect-renew-deadline", "4s",
 			"--leader-elect-retry-period", failoverRetry.String())
-		r.cmd.Env = append(os.Environ(), "STRATA_TOFU="+tofu)
-		r.cmd.Stdout, r.cmd.Stderr = &r.out, &r.out
-		if err := r.cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		host, _ := os.Hostname()
-		r.id = fmt.Sprintf("%s_%d", host, r.cmd.Process.Pid)
-		t.Cleanup(func() {
-			_ = r.cmd.Process.Kill()
-			_ = r.cmd.Wait()
-			if t.Failed() {
-				t.Logf("replica %s log:\n%s", r.id, r.out.String())
-			}
-		})
-		return r
 	}
 	waitLog := func(r *replica, line string, timeout time.Duration) {
 		t.Helper()
-		waitFor(t, timeout, "replica "+r.id+" logs "+line, func() (bool, error) { return strings.Contains(r.out.String(), line), nil })
+		r.waitLog(t, line, timeout)
 	}
-
-	// Every runner Job created in the namespace, as it is created.
-	var mu sync.Mutex
-	var created []string
-	wi, err := cs.BatchV1().Jobs(w.ns).Watch(ctx, metav1.ListOptions{ResourceVersion: "0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer wi.Stop()
-	go func() {
-		for ev := range wi.ResultChan() {
-			if j, ok := ev.Object.(metav1.Object); ok && ev.Type == watch.Added {
-				mu.Lock()
-				created = append(created, j.GetName())
-				mu.Unlock()
-			}
-		}
-	}()
+	jw := watchJobs(t, w)
 
 	a := start()
 	waitLog(a, "leader election: "+a.id+" leads", time.Minute)
@@ -137,9 +81,7 @@ func TestLeaderFailoverInCluster(t *testing.T) {
 	if !strings.Contains(b.out.String(), "adopting this run's runner job") && !strings.Contains(b.out.String(), "adopting another run's runner job") {
 		t.Errorf("the new leader did not adopt the runner job in flight:\n%s", b.out.String())
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(created) != 1 {
+	if created := jw.Created(); len(created) != 1 {
 		t.Errorf("runner jobs created = %v, want one: the new leader adopts the job in flight", created)
 	}
 	if got := w.get("network").Status.LastAppliedRevision; !strings.HasPrefix(got, "0.1.0@") {
@@ -148,22 +90,25 @@ func TestLeaderFailoverInCluster(t *testing.T) {
 }
 
 // runnerAccount gives the namespace the runner pods' service account,
-// with what tofu's kubernetes backend needs, as flux-apps/strata/runner
-// does.
+// tf-runner, bound to a Role with the rules of the runner ClusterRole
+// flux-apps/strata/runner ships: what tofu's kubernetes backend and the
+// cluster's records need.
 func runnerAccount(t *testing.T, w *world) {
 	t.Helper()
 	ctx := context.Background()
 	cs := w.c.Client
+	b, err := os.ReadFile("../../flux-apps/strata/runner/clusterrole.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shipped rbacv1.ClusterRole
+	if err := yaml.Unmarshal(b, &shipped); err != nil || len(shipped.Rules) == 0 {
+		t.Fatalf("runner ClusterRole of flux-apps/strata/runner: %v, %d rules", err, len(shipped.Rules))
+	}
 	if _, err := cs.CoreV1().ServiceAccounts(w.ns).Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "tf-runner"}}, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	role := &rbacv1.Role{
-		ObjectMeta: metav1.ObjectMeta{Name: "tf-runner"},
-		Rules: []rbacv1.PolicyRule{
-			{APIGroups: []string{""}, Resources: []string{"secrets"}, Verbs: []string{"get", "list", "create", "update", "patch", "delete"}},
-			{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"get", "list", "create", "update", "patch", "delete"}},
-		},
-	}
+	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "tf-runner"}, Rules: shipped.Rules}
 	if _, err := cs.RbacV1().Roles(w.ns).Create(ctx, role, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
