@@ -257,9 +257,11 @@ func watchJobs(t *testing.T, ctx context.Context, w *world) func() []string {
 	}
 }
 
-// TestMaxRunnersInCluster is the issue's test 5: with --max-runners 2 and
-// ten stacks ready at once, never more than two runner Jobs are in flight,
-// and all ten apply.
+// TestMaxRunnersInCluster is the launcher's part of the issue's test 5:
+// with a bound of 2 and ten stacks ready at once, never more than two
+// runner Jobs are in flight, and all ten apply. The test through `strata
+// controller --max-runners 2` is the controller's
+// TestControllerMaxRunnersInCluster.
 func TestMaxRunnersInCluster(t *testing.T) {
 	w := newWorld(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
