@@ -21,7 +21,9 @@ const (
 // whose value is an object becomes Public, and one named "private" whose
 // value is an object becomes Private; a sensitive "public" output is an
 // error. Every other output goes by its sensitivity: sensitive outputs to
-// Private, the rest to Public. The document is Installed, stamped with now
+// Private, the rest to Public. Each key's tofu type goes to Types: an
+// output's own type, or for a key of an explicit split the type of that
+// attribute or element. The document is Installed, stamped with now
 // (UTC, to the second), and shares no maps with outputs.
 func Build(stack, version string, outputs map[string]Output, only []string, now time.Time) (Document, error) {
 	doc := Document{
@@ -47,12 +49,14 @@ func Build(stack, version string, outputs map[string]Output, only []string, now 
 		if m, ok := out.Value.(map[string]any); ok {
 			doc.Public = copyMap(m)
 			explicit[OutputPublic] = true
+			addAttributeTypes(&doc, m, out.Type)
 		}
 	}
 	if out, ok := selected[OutputPrivate]; ok {
 		if m, ok := out.Value.(map[string]any); ok {
 			doc.Private = copyMap(m)
 			explicit[OutputPrivate] = true
+			addAttributeTypes(&doc, m, out.Type)
 		}
 	}
 
@@ -74,6 +78,7 @@ func Build(stack, version string, outputs map[string]Output, only []string, now 
 				stack, name, name, section)
 		}
 		target[name] = deepCopy(out.Value)
+		addType(&doc, name, out.Type)
 	}
 	return doc, nil
 }

@@ -197,3 +197,59 @@ func TestBuildCopiesValues(t *testing.T) {
 		t.Errorf("changing the document changed the outputs: %v, %v", inner, outputs["list"].Value)
 	}
 }
+
+// Build keeps each key's type as tofu printed it, under the key's
+// published name.
+func TestBuildTypes(t *testing.T) {
+	list := "[\n      \"list\",\n      \"string\"\n    ]"
+	tests := []struct {
+		name    string
+		outputs map[string]Output
+		only    []string
+		want    map[string]string
+	}{
+		{
+			name: "each output's own type",
+			outputs: map[string]Output{
+				"vpc_id":   {Value: "vpc-1", Type: []byte(`"string"`)},
+				"subnets":  {Value: []any{"a"}, Type: []byte(list)},
+				"password": {Value: 3.0, Sensitive: true, Type: []byte(`"number"`)},
+			},
+			want: map[string]string{"vpc_id": `"string"`, "subnets": list, "password": `"number"`},
+		},
+		{
+			name: "renamed",
+			outputs: map[string]Output{
+				"subnets": {Value: []any{"a"}, Type: []byte(list)},
+				"other":   {Value: "x", Type: []byte(`"string"`)},
+			},
+			only: []string{"subnets:subnet_ids"},
+			want: map[string]string{"subnet_ids": list},
+		},
+		{
+			name: "type unknown",
+			outputs: map[string]Output{
+				"vpc_id": {Value: "vpc-1"},
+			},
+		},
+		{
+			name: "explicit split: attribute and element types",
+			outputs: map[string]Output{
+				"public":  {Value: map[string]any{"url": "u", "ports": []any{1.0}}, Type: []byte(`["object",{"url":"string","ports":["list","number"]}]`)},
+				"private": {Value: map[string]any{"token": "t"}, Type: []byte(`["map","string"]`)},
+			},
+			want: map[string]string{"url": `"string"`, "ports": `["list","number"]`, "token": `"string"`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Build("network", "0.1.3", tt.outputs, tt.only, time.Now())
+			if err != nil {
+				t.Fatalf("Build(%q) = %v, want nil", tt.name, err)
+			}
+			if diff := cmp.Diff(tt.want, got.Types); diff != "" {
+				t.Errorf("Build(%q) types mismatch (-want +got):\n%s", tt.name, diff)
+			}
+		})
+	}
+}

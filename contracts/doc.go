@@ -6,7 +6,11 @@
 // and looks like
 //
 //	{"installed":true,"version":"0.1.3","stack":"foo","updatedAt":"…",
-//	 "public":{…},"private":{…}}
+//	 "public":{…},"private":{…},"types":{…}}
+//
+// types holds, for each key, its type as the JSON text tofu printed for it
+// (Build keeps it from the outputs), for writing the Tofu Controller's
+// "<key>.type" Secret keys.
 //
 // Sensitive outputs go to private and the rest to public, unless outputs
 // named public and private give the split explicitly. Private values never

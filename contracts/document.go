@@ -1,6 +1,9 @@
 package contracts
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // Document is one contract: a producer stack's published outputs.
 type Document struct {
@@ -16,6 +19,12 @@ type Document struct {
 	Public map[string]any `json:"public"`
 	// Private holds the sensitive values. Never nil after Build.
 	Private map[string]any `json:"private"`
+	// Types holds, for each key of Public and Private whose producer
+	// output's type is known, the JSON text of that type exactly as
+	// `tofu output -json` prints it, indentation and all (e.g. "number",
+	// ["list","string"]). It lets the key be written to a Tofu Controller
+	// output Secret with its "<key>.type" companion, byte for byte.
+	Types map[string]string `json:"types,omitempty"`
 }
 
 // Output is one output of a stack, as tofu reports it.
@@ -25,4 +34,7 @@ type Output struct {
 	Value any
 	// Sensitive is true for an output declared sensitive.
 	Sensitive bool
+	// Type is the output's type as `tofu output -json` prints it; empty
+	// when unknown.
+	Type json.RawMessage
 }

@@ -41,6 +41,8 @@ func TestContentHash(t *testing.T) {
 		{"version", func(d *Document) { d.Version = "0.2.0" }, false},
 		{"stack", func(d *Document) { d.Stack = "other" }, false},
 		{"installed", func(d *Document) { d.Installed = false }, false},
+		{"no types kept, as before types were kept", func(d *Document) { d.Types = map[string]string{} }, true},
+		{"types", func(d *Document) { d.Types = map[string]string{"subnets": `["list","string"]`} }, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -18,6 +18,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/consumers"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/graph"
+	"github.com/strata-iac/strata/orchestrator/hashkey"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/lineage"
 	"github.com/strata-iac/strata/orchestrator/runlog"
@@ -55,6 +56,9 @@ type Options struct {
 	// StateDir holds state, contracts, history and workspaces; <root>/.strata
 	// when empty.
 	StateDir string
+	// HashKey keys the hashes of every run's inputs; when nil, the key
+	// kept in the state directory (hashkey.Load), created on first use.
+	HashKey []byte
 	// MaxRunners bounds the tofu processes at once; 0 means the init key
 	// maxRunners, else DefaultRunners(). With Runners, it is the size of
 	// the shared pool, and the environment keeps to its own init key.
@@ -215,7 +219,14 @@ func reconcile(ctx context.Context, env *environment.Environment, g *graph.Graph
 	if err != nil {
 		return nil, err
 	}
+	key := opts.HashKey
+	if key == nil {
+		if key, err = hashkey.Load(st.StateDir); err != nil {
+			return nil, err
+		}
+	}
 	cfg := runner.Config{
+		HashKey:        key,
 		StateReader:    states,
 		OpenState:      openState,
 		Tofu:           opts.Tofu,

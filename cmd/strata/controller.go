@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/util/validation"
 
-	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/controller"
 	"github.com/strata-iac/strata/orchestrator/kube"
 	"github.com/strata-iac/strata/orchestrator/tofu"
@@ -86,30 +85,16 @@ versions and approve read them with --kubeconfig and --namespace.`,
 			if err != nil {
 				return err
 			}
+			opts := f.options(cmd, g, bin, log)
+			opts.RetryWait = true
+			opts.Records = namespaceRecords(lf.kubeconfig, filepath.Join(cmp.Or(g.stateDir, os.TempDir()), "cluster-held"))
 			ctrl := controller.New(controller.Config{
 				Cluster:    client,
 				Namespaces: namespaces,
 				Interval:   interval,
 				Logger:     log,
 				Executor:   executor,
-				Options: orchestrator.Options{
-					Tofu:               bin,
-					StateDir:           g.stateDir,
-					MaxRunners:         f.maxRunners,
-					Timeout:            f.timeout,
-					ShutdownGrace:      f.shutdownGrace,
-					DriftInterval:      f.driftInterval,
-					StackIntervals:     !cmd.Flags().Changed("drift-interval"),
-					RetryWait:          true,
-					Logger:             log,
-					PolicyDirs:         f.policyDirs,
-					NoDefaultPolicy:    f.noDefaultPolicy,
-					InsecureRegistries: f.insecure,
-					DockerConfig:       f.dockerConfig,
-					ProviderMirror:     f.mirror,
-					ProviderMirrorCA:   f.mirrorCA,
-					Records:            namespaceRecords(lf.kubeconfig, filepath.Join(cmp.Or(g.stateDir, os.TempDir()), "cluster-held")),
-				},
+				Options:    opts,
 			})
 			elector, err := lf.elector("controller", log)
 			if err != nil {

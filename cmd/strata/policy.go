@@ -196,7 +196,7 @@ strata key, for rules that read it.`,
 	fl.StringVar(&f.meta.Client, "client", "", "input.strata.client")
 	fl.StringVar(&f.meta.Environment, "environment", "", "input.strata.environment")
 	fl.StringVar(&f.meta.EnvironmentClass, "environment-class", "", "input.strata.environmentClass: prod or non-prod")
-	fl.StringVar(&f.meta.Cause, "cause", "", "input.strata.cause: install, upgrade, config, variables, upstream, drift or removed")
+	fl.StringVar(&f.meta.Cause, "cause", "", "input.strata.cause: install, upgrade, config, variables, upstream, drift, removed or rehashed")
 	fl.StringVar(&f.meta.FromVersion, "from-version", "", "input.strata.fromVersion")
 	fl.StringVar(&f.meta.ToVersion, "to-version", "", "input.strata.toVersion")
 	_ = cmd.MarkFlagRequired("plan")

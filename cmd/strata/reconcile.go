@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/daemon"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
@@ -134,24 +133,9 @@ HTTP server stops after the loop, and the exit code is 0.`,
 				WebView:       true,
 				ApproverToken: approverToken,
 				Logger:        log,
-				Options: orchestrator.Options{
-					Tofu:               bin,
-					StateDir:           g.stateDir,
-					MaxRunners:         f.maxRunners,
-					Timeout:            f.timeout,
-					ShutdownGrace:      f.shutdownGrace,
-					DriftInterval:      f.driftInterval,
-					StackIntervals:     !cmd.Flags().Changed("drift-interval"),
-					Logger:             log,
-					PolicyDirs:         f.policyDirs,
-					NoDefaultPolicy:    f.noDefaultPolicy,
-					InsecureRegistries: f.insecure,
-					DockerConfig:       f.dockerConfig,
-					ProviderMirror:     f.mirror,
-					ProviderMirrorCA:   f.mirrorCA,
-					RetryWait:          true,
-				},
+				Options:       f.options(cmd, g, bin, log),
 			}
+			cfg.Options.RetryWait = true
 			elector, err := lf.elector("reconcile", log)
 			if err != nil {
 				return err

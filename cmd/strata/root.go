@@ -135,6 +135,30 @@ func (f *runFlags) check(cmd *cobra.Command) error {
 	return nil
 }
 
+// options are the orchestrator's options that the run flags set, for the
+// commands that reconcile (plan, apply, reconcile, controller): tofu, the
+// state directory, the runner limit, the timeouts, the drift interval
+// (each stack's own spec.interval unless --drift-interval is given), the
+// policy, the registries and the provider mirror.
+func (f *runFlags) options(cmd *cobra.Command, g *globals, bin string, log *slog.Logger) orchestrator.Options {
+	return orchestrator.Options{
+		Tofu:               bin,
+		StateDir:           g.stateDir,
+		MaxRunners:         f.maxRunners,
+		Timeout:            f.timeout,
+		ShutdownGrace:      f.shutdownGrace,
+		DriftInterval:      f.driftInterval,
+		StackIntervals:     !cmd.Flags().Changed("drift-interval"),
+		Logger:             log,
+		PolicyDirs:         f.policyDirs,
+		NoDefaultPolicy:    f.noDefaultPolicy,
+		InsecureRegistries: f.insecure,
+		DockerConfig:       f.dockerConfig,
+		ProviderMirror:     f.mirror,
+		ProviderMirrorCA:   f.mirrorCA,
+	}
+}
+
 // usageError is a bad command line: exit code 2.
 func usageError(format string, args ...any) error {
 	return &exitError{code: 2, msg: fmt.Sprintf(format, args...)}

@@ -21,7 +21,8 @@ func newRunCommand(g *globals, op history.Operation) *cobra.Command {
 	long := map[history.Operation]string{
 		history.OperationPlan: `plan runs 'tofu plan' for every stack of an environment in graph order,
 at most --max-runners at once, and reports what would change and why
-(install, upgrade, config, variables, upstream or drift). Nothing is applied
+(install, upgrade, config, variables, upstream, drift, or rehashed when
+the key of the input hashes changed). Nothing is applied
 and no contract is published. A stack whose upstream contract does not exist
 yet is reported as waiting.`,
 		history.OperationApply: `apply runs every stack of an environment in graph order, at most
@@ -52,22 +53,7 @@ changed since its last successful apply is not planned again until
 			if err != nil {
 				return err
 			}
-			rep, err := orchestrator.Reconcile(cmd.Context(), args[0], op, orchestrator.Options{
-				Tofu:               bin,
-				StateDir:           g.stateDir,
-				MaxRunners:         f.maxRunners,
-				Timeout:            f.timeout,
-				ShutdownGrace:      f.shutdownGrace,
-				DriftInterval:      f.driftInterval,
-				StackIntervals:     !cmd.Flags().Changed("drift-interval"),
-				Logger:             g.logger(),
-				PolicyDirs:         f.policyDirs,
-				NoDefaultPolicy:    f.noDefaultPolicy,
-				InsecureRegistries: f.insecure,
-				DockerConfig:       f.dockerConfig,
-				ProviderMirror:     f.mirror,
-				ProviderMirrorCA:   f.mirrorCA,
-			})
+			rep, err := orchestrator.Reconcile(cmd.Context(), args[0], op, f.options(cmd, g, bin, g.logger()))
 			if err != nil {
 				return err
 			}

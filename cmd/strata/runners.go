@@ -88,6 +88,7 @@ func (f *runnerFlags) executor(kubeconfig string, maxRunners int, log *slog.Logg
 			Contracts:      cfg.Contracts,
 			ContractPrefix: cfg.ContractPrefix,
 			Timeout:        cfg.Timeout,
+			HashKey:        cfg.HashKey,
 		}
 	}, nil
 }

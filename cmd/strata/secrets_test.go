@@ -1,11 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -231,6 +236,32 @@ func TestSentinelNeverLeaksThroughDataPassing(t *testing.T) {
 	if strings.Contains(seen.String(), "SENTINEL") {
 		t.Errorf("a sentinel appears in strata's output:\n%s", seen.String())
 	}
+	// No output, and no file of the state directory (the history among
+	// them), holds a plain hash of a sentinel: the input hashes are keyed.
+	sentinels := []string{"SENTINEL-network-token", "SENTINEL-repository-password"}
+	for _, h := range plainHashes(sentinels...) {
+		if strings.Contains(seen.String(), h) {
+			t.Errorf("strata's output holds %s, a plain hash of a sentinel", h)
+		}
+	}
+	assertNoPlainHash(t, state, sentinels...)
+	out, _, _ := strata(t, "history", env, "-o", "json", "--state-dir", state)
+	var runs []struct {
+		Stack       string `json:"stack"`
+		Fingerprint string `json:"fingerprint"`
+		Hashes      string `json:"hashes"`
+	}
+	if err := json.Unmarshal([]byte(out), &runs); err != nil {
+		t.Fatalf("strata history -o json = %v:\n%s", err, out)
+	}
+	if len(runs) == 0 {
+		t.Fatalf("strata history -o json lists no run:\n%s", out)
+	}
+	for _, r := range runs {
+		if r.Fingerprint != "" && (!strings.HasPrefix(r.Fingerprint, "hmac-sha256:") || !strings.HasPrefix(r.Hashes, "hmac-sha256/")) {
+			t.Errorf("history of %s: fingerprint %q under %q, want a keyed one", r.Stack, r.Fingerprint, r.Hashes)
+		}
+	}
 	files, _ := filepath.Glob(filepath.Join(state, "work", "acme", "dev", "varsfrom", "strata.tfvars.json"))
 	if len(files) != 1 {
 		t.Fatalf("var file of varsfrom: %v, want one", files)
@@ -243,5 +274,45 @@ func TestSentinelNeverLeaksThroughDataPassing(t *testing.T) {
 		if !strings.Contains(string(b), s) {
 			t.Errorf("var file of varsfrom lacks %s: the sentinel did not travel", s)
 		}
+	}
+}
+
+// plainHashes lists the plain SHA-256 hashes of each value, raw and as a
+// JSON string, whole and as strata's short hashes were: what anyone could
+// brute-force a weak value from.
+func plainHashes(values ...string) []string {
+	var out []string
+	for _, v := range values {
+		for _, b := range [][]byte{[]byte(v), []byte(strconv.Quote(v))} {
+			sum := sha256.Sum256(b)
+			h := hex.EncodeToString(sum[:])
+			out = append(out, h, h[:16])
+		}
+	}
+	return out
+}
+
+// assertNoPlainHash fails when a file under dir holds a plain hash of
+// one of values.
+func assertNoPlainHash(t *testing.T, dir string, values ...string) {
+	t.Helper()
+	hashes := plainHashes(values...)
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, h := range hashes {
+			if bytes.Contains(b, []byte(h)) {
+				t.Errorf("%s holds %s, a plain hash of a sentinel", path, h)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -30,6 +30,10 @@ type Cluster interface {
 	// Watch calls changed with the namespace of every change of a
 	// Terraform object or a source, until ctx ends.
 	Watch(ctx context.Context, namespaces []string, changed func(ns string)) error
+	// HashKey returns the namespace's key of the input hashes, creating
+	// it with newKey when there is none, so that every replica and runner
+	// pod keys with one key.
+	HashKey(ctx context.Context, ns string, size int, newKey func() ([]byte, error)) ([]byte, error)
 }
 
 // Config configures a Controller.

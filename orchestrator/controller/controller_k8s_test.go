@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -32,7 +33,7 @@ func jsonValue(t *testing.T, s string) *apiextensionsv1.JSON {
 // passes with nothing changed start no Job at all.
 func TestEnvironmentInCluster(t *testing.T) {
 	w := newWorld(t)
-	runnerAccount(t, w)
+	w.c.RunnerAccount(t, w.ns, "tf-runner")
 	jw := watchJobs(t, w)
 	w.push("account", "../../flux-apps/platform-stacks/account/terraform", "0.1.0")
 	w.push("network", "../../flux-apps/platform-stacks/network/terraform", "0.1.0")
@@ -72,8 +73,19 @@ func TestEnvironmentInCluster(t *testing.T) {
 		},
 	})
 	w.push("app", "testdata/app", "0.1.0")
+	w.push("typed", "testdata/typed", "0.1.0")
+	w.apply(&v1alpha2.Terraform{
+		ObjectMeta: metav1.ObjectMeta{Name: "typed"},
+		Spec: v1alpha2.TerraformSpec{
+			ApprovePlan: "auto", Path: "./",
+			SourceRef: v1alpha2.CrossNamespaceSourceReference{Kind: "OCIRepository", Name: "typed"},
+			WriteOutputsToSecret: &v1alpha2.WriteOutputsToSecretSpec{
+				Name: "typed-outputs", Outputs: []string{"name", "size:replicas", "zones", "tags:labels"},
+			},
+		},
+	})
 	r := startController(t, w, "--leader-elect-namespace", w.ns, "--leader-elect-name", "strata-env")
-	for _, name := range []string{"account", "network", "app"} {
+	for _, name := range []string{"account", "network", "app", "typed"} {
 		waitFor(t, 5*time.Minute, "Terraform "+name+" Ready", func() (bool, error) {
 			return strings.HasPrefix(ready(w.get(name)), "True "), nil
 		})
@@ -82,11 +94,13 @@ func TestEnvironmentInCluster(t *testing.T) {
 	ctx := context.Background()
 	for _, tt := range []struct {
 		name, secret string
-		keys         []string
+		keys         []string // availableOutputs
+		secretKeys   []string
 	}{
-		{"account", "account-outputs", []string{"account_id", "admin_token", "domain", "region"}},
-		{"network", "network-outputs", []string{"cidr", "subnet_ids", "vpc_id"}},
-		{"app", "app-outputs", []string{"placed_in"}},
+		{"account", "account-outputs", []string{"account_id", "admin_token", "domain", "region"}, []string{"account_id", "admin_token", "domain", "region"}},
+		{"network", "network-outputs", []string{"cidr", "subnet_ids", "vpc_id"}, []string{"cidr", "subnet_ids", "subnet_ids.type", "vpc_id"}},
+		{"app", "app-outputs", []string{"placed_in"}, []string{"placed_in"}},
+		{"typed", "typed-outputs", []string{"labels", "name", "replicas", "zones"}, []string{"labels", "labels.type", "name", "replicas", "replicas.type", "zones", "zones.type"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tf := w.get(tt.name)
@@ -121,8 +135,8 @@ func TestEnvironmentInCluster(t *testing.T) {
 				keys = append(keys, k)
 			}
 			slices.Sort(keys)
-			if !slices.Equal(keys, tt.keys) {
-				t.Errorf("Secret %s keys = %v, want %v", tt.secret, keys, tt.keys)
+			if !slices.Equal(keys, tt.secretKeys) {
+				t.Errorf("Secret %s keys = %v, want %v", tt.secret, keys, tt.secretKeys)
 			}
 			if len(sec.OwnerReferences) != 1 || sec.OwnerReferences[0].Kind != "Terraform" || sec.OwnerReferences[0].Name != tt.name {
 				t.Errorf("Secret %s owners = %+v, want Terraform %s", tt.secret, sec.OwnerReferences, tt.name)
@@ -143,8 +157,20 @@ func TestEnvironmentInCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := string(net.Data["subnet_ids"]); !strings.HasPrefix(got, `["subnet-`) {
-		t.Errorf("Secret network-outputs subnet_ids = %q, want the list as JSON", got)
+	if got := string(net.Data["subnet_ids"]); !strings.HasPrefix(got, "[\n      \"subnet-") {
+		t.Errorf("Secret network-outputs subnet_ids = %q, want the list as tofu prints it", got)
+	}
+	typed, err := w.c.Client.CoreV1().Secrets(w.ns).Get(ctx, "typed-outputs", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for k, v := range typed.Data {
+		got[k] = string(v)
+	}
+	want := tcSecret(t, "testdata/typed", map[string]string{"name": "name", "size": "replicas", "zones": "zones", "tags": "labels"})
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Secret typed-outputs data mismatch with what the Tofu Controller writes for `tofu output -json` (-want +got):\n%s", diff)
 	}
 	app, err := w.c.Client.CoreV1().Secrets(w.ns).Get(ctx, "app-outputs", metav1.GetOptions{})
 	if err != nil {
@@ -163,14 +189,14 @@ func TestEnvironmentInCluster(t *testing.T) {
 
 	t.Run("passes with nothing changed start no job", func(t *testing.T) {
 		created := jw.Created()
-		if len(created) != 3 {
-			t.Errorf("runner jobs created by the first pass = %v, want one for each of the 3 stacks", created)
+		if len(created) != 4 {
+			t.Errorf("runner jobs created by the first pass = %v, want one for each of the 4 stacks", created)
 		}
 		// The controller passes again on its interval and on the status
 		// writes it watches; each finds every stack up to date.
 		from := len(r.out.String())
 		waitFor(t, 2*time.Minute, "a pass that finds every stack up to date", func() (bool, error) {
-			return upToDate(r.out.String()[from:], "account", "network", "app"), nil
+			return upToDate(r.out.String()[from:], "account", "network", "app", "typed"), nil
 		})
 		if got := jw.Created(); len(got) != len(created) {
 			t.Errorf("runner jobs created by passes with nothing changed = %v, want none", got[len(created):])

@@ -4,15 +4,12 @@ package controller_test
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/yaml"
 
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
 )
@@ -34,7 +31,7 @@ func TestLeaderFailoverInCluster(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	cs := w.c.Client
-	runnerAccount(t, w)
+	w.c.RunnerAccount(t, w.ns, "tf-runner")
 	start := func() *replica {
 		return startController(t, w, "--max-runners", "2",
 			"--leader-elect-namespace", w.ns, "--leader-elect-name", "strata-failover",
@@ -86,38 +83,5 @@ func TestLeaderFailoverInCluster(t *testing.T) {
 	}
 	if got := w.get("network").Status.LastAppliedRevision; !strings.HasPrefix(got, "0.1.0@") {
 		t.Errorf("network lastAppliedRevision = %q, want 0.1.0@…", got)
-	}
-}
-
-// runnerAccount gives the namespace the runner pods' service account,
-// tf-runner, bound to a Role with the rules of the runner ClusterRole
-// flux-apps/strata/runner ships: what tofu's kubernetes backend and the
-// cluster's records need.
-func runnerAccount(t *testing.T, w *world) {
-	t.Helper()
-	ctx := context.Background()
-	cs := w.c.Client
-	b, err := os.ReadFile("../../flux-apps/strata/runner/clusterrole.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var shipped rbacv1.ClusterRole
-	if err := yaml.Unmarshal(b, &shipped); err != nil || len(shipped.Rules) == 0 {
-		t.Fatalf("runner ClusterRole of flux-apps/strata/runner: %v, %d rules", err, len(shipped.Rules))
-	}
-	if _, err := cs.CoreV1().ServiceAccounts(w.ns).Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "tf-runner"}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "tf-runner"}, Rules: shipped.Rules}
-	if _, err := cs.RbacV1().Roles(w.ns).Create(ctx, role, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	rb := &rbacv1.RoleBinding{
-		ObjectMeta: metav1.ObjectMeta{Name: "tf-runner"},
-		RoleRef:    rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: "tf-runner"},
-		Subjects:   []rbacv1.Subject{{Kind: "ServiceAccount", Name: "tf-runner", Namespace: w.ns}},
-	}
-	if _, err := cs.RbacV1().RoleBindings(w.ns).Create(ctx, rb, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -21,7 +21,7 @@ import (
 func TestControllerMaxRunnersInCluster(t *testing.T) {
 	const stacks, maxRunners = 10, 2
 	w := newWorld(t)
-	runnerAccount(t, w)
+	w.c.RunnerAccount(t, w.ns, "tf-runner")
 	jw := watchJobs(t, w)
 	w.push("stack", "../jobs/testdata/stack", "0.1.0")
 	var names []string

@@ -10,6 +10,7 @@ import (
 	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/tcdata"
 )
 
 // writeOutputs writes, for every stack that is applied and up to date,
@@ -49,7 +50,7 @@ func (c *Controller) writeOutputs(ctx context.Context, p *pass) error {
 		maps.Copy(values, doc.Private)
 		out := outputs{names: slices.Sorted(maps.Keys(values))}
 		if w := tf.Spec.WriteOutputsToSecret; w != nil {
-			data, err := secretData(values)
+			data, err := secretData(values, doc.Types)
 			if err != nil {
 				return fmt.Errorf("outputs of stack %s: %w", s.Name, err)
 			}
@@ -64,20 +65,28 @@ func (c *Controller) writeOutputs(ctx context.Context, p *pass) error {
 	return nil
 }
 
-// secretData is the Secret data of the outputs: a string as its text, any
-// other value as its JSON.
-func secretData(values map[string]any) (map[string][]byte, error) {
+// secretData is the Secret data of the outputs as the Tofu Controller
+// writes it: a string output as its text, any other output as the JSON
+// `tofu output -json` prints for it, beside a "<key>.type" key holding its
+// type. A value whose type the contract does not hold (a document published
+// before strata kept types) is written without that key.
+func secretData(values map[string]any, types map[string]string) (map[string][]byte, error) {
 	data := make(map[string][]byte, len(values))
 	for k, v := range values {
-		if s, ok := v.(string); ok {
-			data[k] = []byte(s)
-			continue
-		}
-		b, err := json.Marshal(v)
+		text, err := tcdata.SecretString(v)
 		if err != nil {
 			return nil, fmt.Errorf("output %s: %w", k, err)
 		}
-		data[k] = b
+		data[k] = []byte(text)
+		if t, ok := types[k]; ok && !isString(t) {
+			data[k+tcdata.TypeSuffix] = []byte(t)
+		}
 	}
 	return data, nil
+}
+
+// isString reports whether a type's JSON text is tofu's string type.
+func isString(typ string) bool {
+	var s string
+	return json.Unmarshal([]byte(typ), &s) == nil && s == "string"
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/graph"
+	"github.com/strata-iac/strata/orchestrator/hashkey"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
 )
@@ -166,6 +167,11 @@ func (c *Controller) refuse(ctx context.Context, p *pass, problems diag.Problems
 // does, the runs going to the executor.
 func (c *Controller) run(ctx context.Context, p *pass) error {
 	opts := c.cfg.Options
+	key, err := c.cfg.Cluster.HashKey(ctx, p.ns, hashkey.Size, hashkey.New)
+	if err != nil {
+		return err
+	}
+	opts.HashKey = key
 	opts.Runs = c.runs(p)
 	opts.Removable = func(stack string) bool {
 		tf := p.tfs[stack]

@@ -134,7 +134,7 @@ var fieldBacking = map[string][]string{
 	"suspend":                             {"TestScheduleFields", "TestSuspend"},
 	"force":                               {"TestTerraformFields"},
 	"readInputsFromSecrets":               {"TestReconcileApply", "TestDataPassingAsTheTofuController"},
-	"writeOutputsToSecret":                {"TestTerraformFields", "TestSpecChangeRepublishes", "TestRename"},
+	"writeOutputsToSecret":                {"TestTerraformFields", "TestSpecChangeRepublishes", "TestRename", "TestBuildTypes", "TestSecretData", "TestEnvironmentInCluster"},
 	"disableDriftDetection":               {"TestScheduleFields", "TestDisableDriftDetection"},
 	"cliConfigSecretRef":                  {"TestTerraformFields"},
 	"healthChecks":                        {"TestTerraformFields"},

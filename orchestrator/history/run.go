@@ -25,20 +25,26 @@ type Run struct {
 	Stack     string    `json:"stack"`
 	Operation Operation `json:"operation"`
 	// Cause is why the stack changed: install, upgrade, config, variables,
-	// upstream, drift or removed; "" when nothing changed.
+	// upstream, drift, removed or rehashed (the hash key changed, see
+	// Hashes); "" when nothing changed.
 	Cause       string `json:"cause"`
 	FromVersion string `json:"fromVersion"`
 	ToVersion   string `json:"toVersion"`
 	// Digest is the digest of the stack's source.
 	Digest string `json:"digest"`
-	// Fingerprint is a hash of every input: source digest, variables,
-	// upstream contracts and backend.
+	// Fingerprint is a keyed hash of every input: source digest,
+	// variables, upstream contracts and backend.
 	Fingerprint string `json:"fingerprint"`
 	// Inputs has a short hash of each of the stack's own variables, and
 	// Upstreams the content hash of each contract it read, so that the next
 	// run can name what changed.
 	Inputs    map[string]string `json:"inputs,omitempty"`
 	Upstreams map[string]string `json:"upstreams,omitempty"`
+	// Hashes names the scheme of Fingerprint, Inputs, Upstreams and Spec:
+	// "hmac-sha256/<key id>", keyed so that no private input can be
+	// brute-forced from them; "" for runs recorded before strata keyed
+	// them (plain SHA-256).
+	Hashes string `json:"hashes,omitempty"`
 	// Spec has a short hash of each Terraform field that changes how
 	// tofu runs the stack (spec.targets, spec.workspace, …), for the
 	// fields that are set, so that the next run can name which changed.

@@ -50,6 +50,10 @@ type Executor struct {
 	// the runner pod's history goes with the pod, and the controller's
 	// skip-unchanged reads this one.
 	History Recorder
+	// HashKey keys the hashes of the pod's run, as the controller's
+	// (runner.Config.HashKey): its run is recorded, and compared, in the
+	// controller's history. It travels in the request Secret.
+	HashKey []byte
 }
 
 // Recorder numbers and records runs (*history.Store).
@@ -205,7 +209,7 @@ func (e *Executor) request(req controller.Request, docs map[string]contracts.Doc
 			backend.SecretSuffix = req.Name
 		}
 	}
-	b, err := json.Marshal(runjob.Request{Run: req, Path: path, Settings: e.Settings, StackIntervals: e.StackIntervals, Backend: backend, Contracts: docs})
+	b, err := json.Marshal(runjob.Request{Run: req, Path: path, Settings: e.Settings, StackIntervals: e.StackIntervals, Backend: backend, Contracts: docs, HashKey: e.HashKey})
 	if err != nil {
 		return nil, fmt.Errorf("run %s/%s as a job: %w", req.Namespace, req.Name, err)
 	}

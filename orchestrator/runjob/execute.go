@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"time"
+
+	"github.com/strata-iac/strata/orchestrator/source/artifact"
 
 	securejoin "github.com/cyphar/filepath-securejoin"
 
@@ -96,7 +97,8 @@ func prepare(ctx context.Context, req Request, cfg Config) (*prepared, error) {
 	}
 	cleanup := func() { _ = os.RemoveAll(work) }
 	a := req.Run.Artifact
-	if err := fetch(ctx, a.URL, a.Digest, work); err != nil {
+	root, err := (&artifact.Fetcher{CacheDir: work}).Fetch(ctx, a.URL, a.Digest)
+	if err != nil {
 		cleanup()
 		return nil, err
 	}
@@ -125,6 +127,7 @@ func prepare(ctx context.Context, req Request, cfg Config) (*prepared, error) {
 		pol = engine
 	}
 	r := runner.New(runner.Config{
+		HashKey:        req.HashKey,
 		Tofu:           cfg.Tofu,
 		StateDir:       cfg.StateDir,
 		Contracts:      st.Contracts,
@@ -142,7 +145,7 @@ func prepare(ctx context.Context, req Request, cfg Config) (*prepared, error) {
 		ProviderMirror: set.ProviderMirror,
 	})
 	return &prepared{
-		runner: r, root: filepath.Join(work, "src"), stores: st, local: local,
+		runner: r, root: root, stores: st, local: local,
 		cleanup: func() { _ = st.Close(); cleanup() },
 	}, nil
 }

@@ -27,6 +27,10 @@ type Request struct {
 	// the controller's contract store: with a local store (which a pod
 	// does not share), the pod's starts with them.
 	Contracts map[string]contracts.Document `json:"contracts,omitempty"`
+	// HashKey is the controller's key of the input hashes, so that the
+	// run's hashes compare with the controller's history. Private: the
+	// request travels in a Secret.
+	HashKey []byte `json:"hashKey,omitempty"`
 }
 
 // Result is what the runner's last log line carries: the run's outcome,

@@ -17,6 +17,9 @@ const (
 	CauseUpstream  = "upstream"
 	CauseDrift     = "drift"
 	CauseRemoved   = "removed"
+	// CauseRehashed: the hash key changed since the last run (lost or
+	// replaced), so what changed cannot be named.
+	CauseRehashed = "rehashed"
 	// CauseDestroy is a plan of spec.destroy: true.
 	CauseDestroy = "destroy"
 )
@@ -41,8 +44,9 @@ func (r *Runner) classifyCause(_ context.Context, st *runState) error {
 }
 
 // classify names why a stack's plan differs from its last good apply. The
-// first cause that applies wins: install, upgrade, config, variables,
-// upstream; with none of those, a plan with changes is drift, and a plan
+// first cause that applies wins: install, upgrade, config, rehashed (the
+// last run's hashes are under another key, so nothing can be compared),
+// variables, upstream; with none of those, a plan with changes is drift, and a plan
 // without is no change at all.
 func classify(prev history.Run, hasPrev bool, req Request, in inputs, changed bool) cause {
 	a := req.Artifact
@@ -59,16 +63,20 @@ func classify(prev history.Run, hasPrev bool, req Request, in inputs, changed bo
 	case prev.Digest != a.Digest:
 		return cause{CauseConfig, fmt.Sprintf("the configuration changed at version %s (digest %s, was %s)", orNone(a.Version), short(a.Digest), short(prev.Digest))}
 	}
-	if vars := changedKeys(prev.Inputs, in.varHashes); len(vars) > 0 {
+	h, known := in.against(prev)
+	if !known {
+		return cause{CauseRehashed, fmt.Sprintf("the hash key changed since run #%d (lost or replaced): what changed cannot be named", prev.Number)}
+	}
+	if vars := changedKeys(prev.Inputs, h.vars); len(vars) > 0 {
 		return cause{CauseVariables, "variables changed: " + strings.Join(vars, ", ")}
 	}
-	if ups := changedKeys(prev.Upstreams, in.upstreamHashes); len(ups) > 0 {
+	if ups := changedKeys(prev.Upstreams, h.upstreams); len(ups) > 0 {
 		return cause{CauseUpstream, "upstream contracts changed: " + strings.Join(ups, ", ")}
 	}
-	if fields := changedKeys(prev.Spec, in.specHashes); len(fields) > 0 {
+	if fields := changedKeys(prev.Spec, h.spec); len(fields) > 0 {
 		return cause{CauseConfig, "the stack's spec changed: " + strings.Join(fields, ", ")}
 	}
-	if prev.Fingerprint != in.fingerprint {
+	if prev.Fingerprint != h.fingerprint {
 		return cause{CauseConfig, "the stack's spec changed (its backend, or the contracts it publishes or reads)"}
 	}
 	if changed && in.stateChange != "" {

@@ -64,11 +64,12 @@ func TestClassifySpecFields(t *testing.T) {
 	art := source.Artifact{Version: "0.1.0", Digest: "h1:aaa"}
 	mustSpec := func(run environment.Run) map[string]string {
 		t.Helper()
-		h, err := specFields(run)
+		fields, err := specFields(run)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return h
+		in := inputs{specFields: fields}
+		return in.under(keyed([]byte("a test key of thirty-two bytes!!"))).spec
 	}
 	before := environment.Run{Targets: []string{"terraform_data.a"}, Parallelism: 2,
 		Files: []environment.File{{Location: environment.FileHome, Path: ".x", Content: []byte("one")}}}

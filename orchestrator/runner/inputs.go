@@ -2,8 +2,6 @@ package runner
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -38,15 +36,31 @@ type inputs struct {
 	varHashes map[string]string
 	// upstreamHashes has the content hash of each consumed contract.
 	upstreamHashes map[string]string
-	// derivedHashes has a hash per variable a contract gives (var.values
-	// and the varsFrom and valueFrom entries of another stack's Secret).
-	derivedHashes map[string]string
 	// specHashes has a hash per Terraform field that changes how tofu
 	// runs the stack, for the fields that are set (see specFields).
 	specHashes map[string]string
 	// fingerprint covers every input: source, variables, upstreams,
-	// backend.
+	// backend. varHashes, upstreamHashes and fingerprint are keyed
+	// (HMAC-SHA256, see hashkey) and are what the run records.
 	fingerprint string
+	// scheme names the hashes' scheme and key, as history.Run.Hashes.
+	scheme string
+	// legacy are the same hashes, plain, as strata recorded them before
+	// it keyed them: compared with such a record, never recorded.
+	legacy hashes
+	// spec, vars, upstreams and derived are what the hashes cover: the
+	// stack's spec fields, its own variables, the content it reads of
+	// each contract, and each variable a contract gives (var.values and
+	// the varsFrom and valueFrom entries of another stack's Secret), as
+	// canonical JSON.
+	spec      []specField
+	ownVars   map[string][]byte
+	upstreams map[string][]byte
+	derived   map[string][]byte
+	// specFields are the Terraform fields that change how tofu runs the
+	// stack, as canonical JSON: spec.fileMappings may hold private
+	// content.
+	specFields map[string][]byte
 	// stateChange, when set, says why the stack is planned although its
 	// inputs did not change: its state changed outside strata, or its
 	// last run failed.
@@ -60,9 +74,14 @@ func (r *Runner) gatherInputs(ctx context.Context, st *runState) error {
 	if err != nil {
 		return err
 	}
+	key, err := r.hashKey()
+	if err != nil {
+		return fmt.Errorf("gather inputs of stack %s: %w", st.req.Stack.Name, err)
+	}
+	in.hash(key)
 	st.in = in
 	st.run.Fingerprint, st.run.Inputs, st.run.Upstreams = in.fingerprint, in.varHashes, in.upstreamHashes
-	st.run.Spec = in.specHashes
+	st.run.Hashes, st.run.Spec = in.scheme, in.specHashes
 	return nil
 }
 
@@ -76,22 +95,22 @@ func (r *Runner) gatherInputs(ctx context.Context, st *runState) error {
 func (r *Runner) readInputs(ctx context.Context, req Request) (inputs, error) {
 	s := req.Stack
 	in := inputs{
-		vars:           make(map[string]any, len(s.Vars)+len(s.Consumes)+1),
-		documents:      make(map[string]any, len(s.Consumes)),
-		varHashes:      make(map[string]string, len(s.Vars)+1),
-		upstreamHashes: make(map[string]string, len(s.Consumes)),
-		derivedHashes:  map[string]string{},
+		vars:      make(map[string]any, len(s.Vars)+len(s.Consumes)+1),
+		documents: make(map[string]any, len(s.Consumes)),
+		ownVars:   make(map[string][]byte, len(s.Vars)+1),
+		upstreams: make(map[string][]byte, len(s.Consumes)),
+		derived:   map[string][]byte{},
 	}
 	if _, set := s.Vars[AppVersionVar]; !set && req.Artifact.Version != "" {
 		in.version = req.Artifact.Version
-		in.varHashes[AppVersionVar], _ = hashJSON(in.version)
+		in.ownVars[AppVersionVar], _ = json.Marshal(in.version)
 	}
 	for name, v := range s.Vars {
-		h, err := hashJSON(v)
+		b, err := json.Marshal(v) // map keys are sorted, so this is canonical
 		if err != nil {
 			return in, fmt.Errorf("gather inputs of stack %s: variable %s: %w", s.Name, name, err)
 		}
-		in.varHashes[name] = h
+		in.ownVars[name] = b
 	}
 	docs := map[string]*contracts.Document{}
 	// readDoc reads a contract once. A contract a stack of the environment
@@ -116,7 +135,7 @@ func (r *Runner) readInputs(ctx context.Context, req Request) (inputs, error) {
 			return nil, fmt.Errorf("gather inputs of stack %s: read contract %s: %w", s.Name, key, err)
 		}
 		docs[contract] = &doc
-		in.upstreamHashes[contract] = readHash(doc, req.Reads, contract)
+		in.upstreams[contract] = readContent(doc, req.Reads, contract)
 		return &doc, nil
 	}
 	for _, c := range s.Consumes {
@@ -136,7 +155,7 @@ func (r *Runner) readInputs(ctx context.Context, req Request) (inputs, error) {
 			return in, err
 		}
 		in.vars[ValuesVar] = v
-		in.derivedHashes[ValuesVar], _ = hashJSON(v)
+		in.derived[ValuesVar], _ = json.Marshal(v)
 	}
 	maps.Copy(in.vars, s.Vars)
 	for _, cv := range s.ContractVars {
@@ -153,7 +172,7 @@ func (r *Runner) readInputs(ctx context.Context, req Request) (inputs, error) {
 				continue
 			}
 			in.vars[k] = v
-			in.derivedHashes[k], _ = hashJSON(v)
+			in.derived[k], _ = json.Marshal(v)
 		}
 	}
 	for _, m := range s.ConsumesMatching {
@@ -185,68 +204,52 @@ func (r *Runner) readInputs(ctx context.Context, req Request) (inputs, error) {
 				return in, fmt.Errorf("gather inputs of stack %s: contract %s: %w", s.Name, name, err)
 			}
 			set[name] = v
-			in.upstreamHashes[name] = readHash(doc, req.Reads, name)
+			in.upstreams[name] = readContent(doc, req.Reads, name)
 		}
 		in.vars[m.As] = set
 	}
-	fp := sha256.New()
-	writeField := func(k, v string) { fmt.Fprintf(fp, "%s=%q\n", k, v) }
-	writeField("digest", req.Artifact.Digest)
-	writeField("version", req.Artifact.Version)
-	writeField("backend", s.BackendConfig)
-	// What the stack publishes, and what it reads under which name, are
-	// part of its spec: a change there re-plans it too.
-	writeField("produces", s.Produces+" "+strings.Join(s.ProducesOutputs, ","))
+	in.spec = []specField{
+		{"digest", req.Artifact.Digest},
+		{"version", req.Artifact.Version},
+		{"backend", s.BackendConfig},
+		// What the stack publishes, and what it reads under which name,
+		// are part of its spec: a change there re-plans it too.
+		{"produces", s.Produces + " " + strings.Join(s.ProducesOutputs, ",")},
+	}
 	// A stack that only detects drift never applies, and one whose
 	// resources are destroyed on deletion must record so in its last good
 	// run: a change of either re-plans it. Each is written only when set,
 	// so that the fingerprints of stacks without them stay as they were.
 	if s.ApprovePlan == environment.ApprovePlanDisable {
-		writeField("approvePlan", s.ApprovePlan)
+		in.spec = append(in.spec, specField{"approvePlan", s.ApprovePlan})
 	}
 	if s.DestroyResourcesOnDeletion {
-		writeField("destroyResourcesOnDeletion", "true")
+		in.spec = append(in.spec, specField{"destroyResourcesOnDeletion", "true"})
 	}
 	for _, c := range s.Consumes {
-		writeField("consumes", c.Contract+" as "+c.As)
+		in.spec = append(in.spec, specField{"consumes", c.Contract + " as " + c.As})
 	}
 	for _, m := range s.ConsumesMatching {
-		writeField("consumes-matching", m.Regex+" as "+m.As)
+		in.spec = append(in.spec, specField{"consumes-matching", m.Regex + " as " + m.As})
 	}
-	for _, k := range slices.Sorted(maps.Keys(in.varHashes)) {
-		writeField("var."+k, in.varHashes[k])
-	}
-	for _, k := range slices.Sorted(maps.Keys(in.upstreamHashes)) {
-		writeField("contract."+k, in.upstreamHashes[k])
-	}
-	// What the contracts give the stack's variables, so that a change
-	// there re-plans it even where its reads are not known.
-	for _, k := range slices.Sorted(maps.Keys(in.derivedHashes)) {
-		writeField("derived."+k, in.derivedHashes[k])
-	}
-	specHashes, err := specFields(s.Run)
+	specFields, err := specFields(s.Run)
 	if err != nil {
 		return in, fmt.Errorf("gather inputs of stack %s: %w", s.Name, err)
 	}
-	in.specHashes = specHashes
-	// Only the fields that are set are written, so that a stack that
-	// sets none keeps the fingerprint it had before strata knew them.
-	for _, k := range slices.Sorted(maps.Keys(in.specHashes)) {
-		writeField(k, in.specHashes[k])
-	}
-	in.fingerprint = "sha256:" + hex.EncodeToString(fp.Sum(nil))
+	in.specFields = specFields
 	return in, nil
 }
 
-// readHash is the content hash of what a stack reads of a contract: the
+// readContent is what a stack reads of a contract, as canonical JSON: the
 // document's own fields, and of public and private the keys it reads (a
 // whole section when it reads every key of it). A contract whose reads
-// are not known is hashed whole. So a key added, or changed, that the
-// stack does not read does not re-plan it.
-func readHash(doc contracts.Document, reads map[string][]readers.Read, contract string) string {
+// are not known is taken whole. So a key added, or changed, that the
+// stack does not read does not re-plan it. The keys' types are left out.
+func readContent(doc contracts.Document, reads map[string][]readers.Read, contract string) []byte {
+	doc.Types = nil // what a stack reads are values; a plan's preview has no types
 	rs, known := reads[contract]
 	if !known {
-		return doc.ContentHash()
+		return doc.Content()
 	}
 	part := func(section string, values map[string]any) map[string]any {
 		out := map[string]any{}
@@ -263,20 +266,14 @@ func readHash(doc contracts.Document, reads map[string][]readers.Read, contract 
 	read := doc
 	read.Public = part(contracts.OutputPublic, doc.Public)
 	read.Private = part(contracts.OutputPrivate, doc.Private)
-	return read.ContentHash()
+	return read.Content()
 }
 
-func hashJSON(v any) (string, error) {
-	b, err := json.Marshal(v) // map keys are sorted, so this is canonical
-	if err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:8]), nil
-}
-
-// toValue turns a document into the plain JSON value tofu receives.
+// toValue turns a document into the plain JSON value tofu receives: the
+// document as consumers have always read it, without the outputs' types,
+// which only the Tofu Controller's output Secrets carry.
 func toValue(doc contracts.Document) (any, error) {
+	doc.Types = nil
 	b, err := json.Marshal(doc)
 	if err != nil {
 		return nil, err

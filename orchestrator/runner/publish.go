@@ -48,7 +48,7 @@ func (r *Runner) publish(ctx context.Context, st *runState) error {
 	}
 	in := make(map[string]contracts.Output, len(outs))
 	for name, o := range outs {
-		in[name] = contracts.Output{Value: o.Value, Sensitive: o.Sensitive}
+		in[name] = contracts.Output{Value: o.Value, Sensitive: o.Sensitive, Type: o.Type}
 	}
 	doc, err := contracts.Build(s.Name, req.Artifact.Version, in, s.ProducesOutputs, r.cfg.Now())
 	if err != nil {
@@ -104,11 +104,20 @@ func (r *Runner) contractCurrent(ctx context.Context, st *runState) (contracts.D
 		return contracts.Document{}, false // nothing to publish, nothing to read
 	}
 	key := r.contractKey(s.Produces)
-	if !hasPrev || prev.Fingerprint != in.fingerprint || prev.Contract != key {
+	if !hasPrev || !in.sameAs(prev) || prev.Contract != key {
 		return contracts.Document{}, false
 	}
 	doc, err := r.cfg.Contracts.Get(ctx, key)
-	return doc, err == nil
+	if err != nil || untyped(doc) {
+		return contracts.Document{}, false // an untyped one is read again, to keep its types
+	}
+	return doc, true
+}
+
+// untyped reports whether a document has values but not their types: it
+// was published before strata kept them.
+func untyped(doc contracts.Document) bool {
+	return len(doc.Types) == 0 && len(doc.Public)+len(doc.Private) > 0
 }
 
 // names lists a document part's keys, never its values.

@@ -83,6 +83,11 @@ type Config struct {
 	RetryWait bool
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
+	// HashKey keys every hash of a run's inputs (HMAC-SHA256), so that
+	// none of a private value can be brute-forced from the history. When
+	// nil, the key kept in StateDir is used, created on first use (see
+	// hashkey).
+	HashKey []byte
 }
 
 // Runner runs stacks.
@@ -94,6 +99,9 @@ type Runner struct {
 	// endpoint.
 	statesMu sync.Mutex
 	states   map[string]StateReader
+	// key is the hash key read from StateDir, when Config has none.
+	keyMu sync.Mutex
+	key   []byte
 }
 
 // New returns a Runner.

@@ -1,15 +1,18 @@
 package runner
 
 import (
+	"encoding/json"
+
 	"github.com/strata-iac/strata/orchestrator/environment"
 )
 
-// specFields hashes each Terraform field that changes how tofu runs the
-// stack, by its name in the spec, for the fields that are set: a field
-// set, changed or unset changes the stack's fingerprint, and the next run
-// names it as the cause. The content of spec.fileMappings is hashed with
-// where it goes, never kept.
-func specFields(run environment.Run) (map[string]string, error) {
+// specFields gives each Terraform field that changes how tofu runs the
+// stack, by its name in the spec, for the fields that are set, as
+// canonical JSON to hash (keyed, see hashes.go): a field set, changed or
+// unset changes the stack's fingerprint, and the next run names it as the
+// cause. The content of spec.fileMappings is hashed with where it goes,
+// never kept.
+func specFields(run environment.Run) (map[string][]byte, error) {
 	fields := map[string]any{}
 	if len(run.Targets) > 0 {
 		fields["spec.targets"] = run.Targets
@@ -46,13 +49,13 @@ func specFields(run environment.Run) (map[string]string, error) {
 	if len(fields) == 0 {
 		return nil, nil
 	}
-	hashes := make(map[string]string, len(fields))
+	out := make(map[string][]byte, len(fields))
 	for k, v := range fields {
-		h, err := hashJSON(v)
+		b, err := json.Marshal(v) // map keys are sorted, so this is canonical
 		if err != nil {
 			return nil, err
 		}
-		hashes[k] = h
+		out[k] = b
 	}
-	return hashes, nil
+	return out, nil
 }

@@ -55,7 +55,11 @@ func (r *Runner) upToDate(ctx context.Context, st *runState) (bool, string) {
 	if st.adopted || in.stateChange != "" {
 		return false, ""
 	}
-	if prev.Fingerprint != in.fingerprint {
+	if _, known := in.against(prev); !known {
+		st.log.Info(fmt.Sprintf("the hash key changed since run #%d (lost or replaced): no input can be compared, so the stack is planned", prev.Number))
+		return false, ""
+	}
+	if !in.sameAs(prev) {
 		return false, ""
 	}
 	age := r.cfg.Now().Sub(prev.StartedAt)

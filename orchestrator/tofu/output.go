@@ -12,6 +12,9 @@ type Output struct {
 	Value any
 	// Sensitive is true for outputs declared sensitive.
 	Sensitive bool
+	// Type is the output's type as `tofu output -json` prints it, e.g.
+	// "string" or ["list","string"].
+	Type json.RawMessage
 }
 
 // Outputs reads the root module's outputs from the current state
@@ -29,7 +32,7 @@ func (w *Workspace) Outputs(ctx context.Context) (map[string]Output, error) {
 				return nil, fmt.Errorf("tofu output %s: %w", name, err)
 			}
 		}
-		out[name] = Output{Value: v, Sensitive: meta.Sensitive}
+		out[name] = Output{Value: v, Sensitive: meta.Sensitive, Type: meta.Type}
 	}
 	return out, nil
 }

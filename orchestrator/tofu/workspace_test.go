@@ -115,8 +115,8 @@ func TestPlanApplyOutputs(t *testing.T) {
 				t.Fatalf("Outputs() = %v", err)
 			}
 			want := map[string]tofu.Output{
-				"name":   {Value: st.vars["name"]},
-				"secret": {Value: "s3cr3t-" + st.vars["name"].(string), Sensitive: true},
+				"name":   {Value: st.vars["name"], Type: json.RawMessage(`"string"`)},
+				"secret": {Value: "s3cr3t-" + st.vars["name"].(string), Sensitive: true, Type: json.RawMessage(`"string"`)},
 			}
 			if diff := cmp.Diff(want, outs); diff != "" {
 				t.Errorf("Outputs() diff (-want +got):\n%s", diff)

@@ -45,7 +45,7 @@ func (f *Fetcher) Fetch(ctx context.Context, url, digest string) (string, error)
 	}
 	sum := sha256.Sum256(body)
 	if got := "sha256:" + hex.EncodeToString(sum[:]); got != digest {
-		return "", fmt.Errorf("fetch artifact %s: digest mismatch: content is %s, status.artifact.digest says %s", url, got, digest)
+		return "", fmt.Errorf("fetch artifact %s: digest mismatch: content is %s, status.artifact.digest says %s: the artifact changed or was tampered with; nothing was run", url, got, digest)
 	}
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return "", fmt.Errorf("fetch artifact %s: %w", url, err)
