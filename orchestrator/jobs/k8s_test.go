@@ -12,7 +12,6 @@ import (
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	schedulingv1 "k8s.io/api/scheduling/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
@@ -43,14 +42,7 @@ type world struct {
 func newWorld(t *testing.T) *world {
 	c := k8stest.Get(t)
 	w := &world{c: c, ns: c.Namespace(t, "strata-jobs"), image: c.StrataImage(t)}
-	ctx := context.Background()
-	cs := c.Client
 	c.RunnerAccount(t, w.ns, DefaultServiceAccount)
-	pc := &schedulingv1.PriorityClass{ObjectMeta: metav1.ObjectMeta{Name: DefaultPriorityClass}, Value: 0,
-		Description: "used to limit the number of terraform runners"}
-	if _, err := cs.SchedulingV1().PriorityClasses().Create(ctx, pc, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-		t.Fatal(err)
-	}
 	url, digest := testkit.ServeTarball(t, "testdata/stack")
 	w.source = source.Artifact{URL: url, Digest: digest}
 	return w
