@@ -15,8 +15,11 @@ import (
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/tools/cache"
+	watchtools "k8s.io/client-go/tools/watch"
 
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/jobs"
@@ -81,34 +84,78 @@ type jobWatch struct {
 	created []string
 	active  map[string]bool
 	max     int
+	// err is why the watch broke off before the test ended.
+	err error
 }
 
 // watchJobs starts recording the runner Jobs of the world's namespace
-// until the test ends.
+// until the test ends. It watches from the resourceVersion of a list, and
+// watches again from the last event when the API server ends the watch or
+// answers that its cache has not reached that version yet (a loaded API
+// server does), so no Job created in between is missed. A watch that
+// cannot go on fails the test.
 func watchJobs(t *testing.T, w *world) *jobWatch {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	wi, err := w.c.Client.BatchV1().Jobs(w.ns).Watch(ctx, metav1.ListOptions{LabelSelector: jobs.LabelRunner})
+	jobsAPI := w.c.Client.BatchV1().Jobs(w.ns)
+	selector := metav1.ListOptions{LabelSelector: jobs.LabelRunner}
+	list, err := jobsAPI.List(ctx, selector)
+	if err != nil {
+		cancel()
+		t.Fatalf("list runner jobs of %s: %v", w.ns, err)
+	}
+	jw := &jobWatch{active: map[string]bool{}}
+	for i := range list.Items {
+		jw.see(watch.Added, &list.Items[i])
+	}
+	wi, err := watchtools.NewRetryWatcherWithContext(ctx, list.ResourceVersion, &cache.ListWatch{
+		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+			o.LabelSelector = selector.LabelSelector
+			return jobsAPI.Watch(ctx, o)
+		},
+	})
 	if err != nil {
 		cancel()
 		t.Fatalf("watch runner jobs of %s: %v", w.ns, err)
 	}
-	jw := &jobWatch{active: map[string]bool{}}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		for ev := range wi.ResultChan() {
-			if j, ok := ev.Object.(*batchv1.Job); ok {
+			switch j, ok := ev.Object.(*batchv1.Job); {
+			case ok:
 				jw.see(ev.Type, j)
+			case ev.Type == watch.Error:
+				jw.fail(fmt.Errorf("watch runner jobs of %s: %v", w.ns, apierrors.FromObject(ev.Object)))
 			}
+		}
+		if ctx.Err() == nil {
+			jw.fail(fmt.Errorf("watch runner jobs of %s: ended before the test", w.ns))
 		}
 	}()
 	t.Cleanup(func() {
-		wi.Stop()
 		cancel()
+		wi.Stop()
 		<-done
+		if err := jw.failed(); err != nil {
+			t.Errorf("the runner jobs counted are not all there were: %v", err)
+		}
 	})
 	return jw
+}
+
+func (jw *jobWatch) fail(err error) {
+	jw.mu.Lock()
+	defer jw.mu.Unlock()
+	if jw.err == nil {
+		jw.err = err
+	}
+}
+
+func (jw *jobWatch) failed() error {
+	jw.mu.Lock()
+	defer jw.mu.Unlock()
+	return jw.err
 }
 
 func (jw *jobWatch) see(typ watch.EventType, j *batchv1.Job) {
