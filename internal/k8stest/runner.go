@@ -16,31 +16,34 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// The manifests' ClusterRole of the runner pods, which the tests grant in
-// their namespace, and the seed's PriorityClass the pods run with: read
-// from the manifests, so the tests can never drift from them.
+// The manifests the runner pods need, which the tests apply as they are so
+// they can never drift from them: the strata-tf-runner ClusterRole (whose
+// rules the tests grant in their namespace) and the seed's PriorityClass
+// (cluster-scoped: without it the API server refuses every runner pod, and
+// its Job waits, podless, for its deadline).
 const (
 	runnerRole          = "flux-apps/strata/runner/clusterrole.yaml"
 	runnerPriorityClass = "flux-apps/strata/priorityclass.yaml"
 )
 
-// RunnerAccount readies namespace ns for runner pods as the manifests do:
-// the seed's PriorityClass (cluster-scoped, shared by every test: created
-// when absent, never deleted), and the runner pods' service account (name)
-// with a Role of the rules of the manifests' strata-tf-runner ClusterRole,
-// bound to it, as flux-apps/strata/runner does.
+// RunnerAccount makes namespace ns ready for runner pods, as
+// flux-apps/strata does: it creates the runner pods' service account
+// (name) and a Role with the rules of the manifests' strata-tf-runner
+// ClusterRole, bound to it, and the manifests' PriorityClass unless the
+// cluster has it already (it is shared by every test and never deleted).
 func (c *Cluster) RunnerAccount(t testing.TB, ns, name string) {
 	t.Helper()
 	var cr rbacv1.ClusterRole
-	if readManifest(t, runnerRole, &cr); len(cr.Rules) == 0 {
-		t.Fatalf("%s has no rules", runnerRole)
+	manifest(t, runnerRole, &cr)
+	if len(cr.Rules) == 0 {
+		t.Fatalf("decode %s: no rules", runnerRole)
 	}
 	var pc schedulingv1.PriorityClass
-	readManifest(t, runnerPriorityClass, &pc)
+	manifest(t, runnerPriorityClass, &pc)
 	ctx := context.Background()
 	cs := c.Client
 	if _, err := cs.SchedulingV1().PriorityClasses().Create(ctx, &pc, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-		t.Fatalf("create PriorityClass %s: %v", pc.Name, err)
+		t.Fatalf("create priority class %s: %v", pc.Name, err)
 	}
 	if _, err := cs.CoreV1().ServiceAccounts(ns).Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("create service account %s/%s: %v", ns, name, err)
@@ -59,20 +62,20 @@ func (c *Cluster) RunnerAccount(t testing.TB, ns, name string) {
 	}
 }
 
-// readManifest decodes the manifest file (relative to the module's root)
-// into v, strictly.
-func readManifest(t testing.TB, file string, v any) {
+// manifest decodes the manifest at rel, a path from the module's root,
+// into obj, strictly: a field obj does not know fails the test.
+func manifest(t testing.TB, rel string, obj any) {
 	t.Helper()
 	gomod, err := exec.Command("go", "env", "GOMOD").Output()
 	if err != nil {
 		t.Fatalf("go env GOMOD: %v", err)
 	}
-	path := filepath.Join(filepath.Dir(strings.TrimSpace(string(gomod))), file)
-	b, err := os.ReadFile(path)
+	file := filepath.Join(filepath.Dir(strings.TrimSpace(string(gomod))), rel)
+	b, err := os.ReadFile(file)
 	if err != nil {
-		t.Fatalf("read %s: %v", path, err)
+		t.Fatalf("read %s: %v", file, err)
 	}
-	if err := yaml.UnmarshalStrict(b, v); err != nil {
-		t.Fatalf("decode %s: %v", path, err)
+	if err := yaml.UnmarshalStrict(b, obj); err != nil {
+		t.Fatalf("decode %s: %v", file, err)
 	}
 }

@@ -4,6 +4,7 @@ package controller_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -84,22 +85,27 @@ type jobWatch struct {
 	created []string
 	active  map[string]bool
 	max     int
-	// err is why the watch broke off before the test ended.
-	err error
+	// ended is why the watch ended before the test did, if it did.
+	ended error
 }
 
 // watchJobs starts recording the runner Jobs of the world's namespace
-// until the test ends. It watches from the resourceVersion of a list, and
-// watches again from the last event when the API server ends the watch or
-// answers that its cache has not reached that version yet (a loaded API
-// server does), so no Job created in between is missed. A watch that
-// cannot go on fails the test.
+// until the test ends. It lists them first, from the API server's cache,
+// and watches from that list's resource version with client-go's
+// RetryWatcher, which resumes after the last event it delivered when the
+// API server ends a watch or answers one with a retryable error (a watch
+// with no resource version waits for the cache to reach the latest one,
+// and on a shared cluster the Jobs' cache can lag behind it for longer
+// than the server waits: it ends that watch at once with "Too large
+// resource version", and every Job would go unseen). A watch that cannot
+// resume (its resource version expired) fails the test: the record would
+// miss events.
 func watchJobs(t *testing.T, w *world) *jobWatch {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	jobsAPI := w.c.Client.BatchV1().Jobs(w.ns)
+	jobsOf := w.c.Client.BatchV1().Jobs(w.ns)
 	selector := metav1.ListOptions{LabelSelector: jobs.LabelRunner}
-	list, err := jobsAPI.List(ctx, selector)
+	list, err := jobsOf.List(ctx, metav1.ListOptions{LabelSelector: selector.LabelSelector, ResourceVersion: "0"})
 	if err != nil {
 		cancel()
 		t.Fatalf("list runner jobs of %s: %v", w.ns, err)
@@ -108,10 +114,10 @@ func watchJobs(t *testing.T, w *world) *jobWatch {
 	for i := range list.Items {
 		jw.see(watch.Added, &list.Items[i])
 	}
-	wi, err := watchtools.NewRetryWatcherWithContext(ctx, list.ResourceVersion, &cache.ListWatch{
+	rw, err := watchtools.NewRetryWatcherWithContext(ctx, list.ResourceVersion, &cache.ListWatch{
 		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
 			o.LabelSelector = selector.LabelSelector
-			return jobsAPI.Watch(ctx, o)
+			return jobsOf.Watch(ctx, o)
 		},
 	})
 	if err != nil {
@@ -121,41 +127,42 @@ func watchJobs(t *testing.T, w *world) *jobWatch {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		for ev := range wi.ResultChan() {
-			switch j, ok := ev.Object.(*batchv1.Job); {
-			case ok:
+		for ev := range rw.ResultChan() {
+			switch j := ev.Object.(type) {
+			case *batchv1.Job:
 				jw.see(ev.Type, j)
-			case ev.Type == watch.Error:
-				jw.fail(fmt.Errorf("watch runner jobs of %s: %v", w.ns, apierrors.FromObject(ev.Object)))
+			default:
+				jw.end(fmt.Errorf("%s event: %v", ev.Type, apierrors.FromObject(ev.Object)))
 			}
 		}
 		if ctx.Err() == nil {
-			jw.fail(fmt.Errorf("watch runner jobs of %s: ended before the test", w.ns))
+			jw.end(errors.New("the watch closed"))
 		}
 	}()
 	t.Cleanup(func() {
 		cancel()
-		wi.Stop()
+		rw.Stop()
 		<-done
-		if err := jw.failed(); err != nil {
-			t.Errorf("the runner jobs counted are not all there were: %v", err)
+		if err := jw.Ended(); err != nil {
+			t.Errorf("the watch of the runner jobs of %s ended early, its record is incomplete: %v", w.ns, err)
 		}
 	})
 	return jw
 }
 
-func (jw *jobWatch) fail(err error) {
+func (jw *jobWatch) end(err error) {
 	jw.mu.Lock()
 	defer jw.mu.Unlock()
-	if jw.err == nil {
-		jw.err = err
+	if jw.ended == nil {
+		jw.ended = err
 	}
 }
 
-func (jw *jobWatch) failed() error {
+// Ended returns why the watch ended before the test did, or nil.
+func (jw *jobWatch) Ended() error {
 	jw.mu.Lock()
 	defer jw.mu.Unlock()
-	return jw.err
+	return jw.ended
 }
 
 func (jw *jobWatch) see(typ watch.EventType, j *batchv1.Job) {
