@@ -4,26 +4,17 @@ package controller_test
 
 import (
 	"context"
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/leaderelection"
 
-	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
 	"github.com/strata-iac/strata/orchestrator/kuberecords"
-	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
 
 // Lease timings of the failover test: short, so that it fails over fast.
@@ -46,13 +37,6 @@ const (
 	failoverMargin = failoverLease / 4
 )
 
-// replica is one strata controller process.
-type replica struct {
-	cmd *exec.Cmd
-	out testkit.Buffer
-	id  string
-}
-
 // TestLeaderFailoverInCluster is the test 4: two strata controller
 // replicas, runs as runner Jobs; the leader is killed (kill -9) while its
 // runner Job applies a stack. The follower leads within the lease
@@ -66,75 +50,20 @@ func TestLeaderFailoverInCluster(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	cs := w.c.Client
-	image := w.c.StrataImage(t)
-	tofu := tofutest.Binary(t)
 	w.c.RunnerAccount(t, w.ns, "tf-runner")
-
-	bin := filepath.Join(t.TempDir(), "strata")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/strata").CombinedOutput(); err != nil {
-		t.Fatalf("go build strata: %v\n%s", err, out)
-	}
 	start := func() *replica {
-		r := &replica{}
-		r.cmd = exec.Command(bin, "controller",
-			"--kubeconfig", w.c.Kubeconfig, "--namespace", w.ns, "--state-dir", t.TempDir(),
-			"--runners", "jobs", "--runner-image", image, "--runner-image-pull-policy", "Never",
-			// --max-runners counts the runner Jobs of the whole cluster,
-			// which other tests share: the default 10, not fewer.
-			"--runner-api-server", "127.0.0.1:6443", "--interval", "5s",
+		// --max-runners counts the runner Jobs of the whole cluster,
+		// which other tests share: the default 10, not fewer.
+		return startController(t, w,
 			"--leader-elect-namespace", w.ns, "--leader-elect-name", "strata-failover",
 			"--leader-elect-lease-duration", failoverLease.String(), "--leader-elect-renew-deadline", "4s",
 			"--leader-elect-retry-period", failoverRetry.String())
-		r.cmd.Env = append(os.Environ(), "STRATA_TOFU="+tofu)
-		r.cmd.Stdout, r.cmd.Stderr = &r.out, &r.out
-		if err := r.cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		host, _ := os.Hostname()
-		r.id = fmt.Sprintf("%s_%d", host, r.cmd.Process.Pid)
-		t.Cleanup(func() {
-			_ = r.cmd.Process.Kill()
-			_ = r.cmd.Wait()
-			if t.Failed() {
-				t.Logf("replica %s log:\n%s", r.id, r.out.String())
-			}
-		})
-		return r
 	}
 	waitLog := func(r *replica, line string, timeout time.Duration) {
 		t.Helper()
-		waitFor(t, timeout, "replica "+r.id+" logs "+line, func() (bool, error) { return strings.Contains(r.out.String(), line), nil })
+		r.waitLog(t, line, timeout)
 	}
-
-	// Every runner Job created in the namespace, as it is created, and the
-	// most of them in flight at once.
-	var mu sync.Mutex
-	var created []string
-	most, inFlight := 0, map[string]bool{}
-	wi, err := cs.BatchV1().Jobs(w.ns).Watch(ctx, metav1.ListOptions{ResourceVersion: "0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer wi.Stop()
-	go func() {
-		for ev := range wi.ResultChan() {
-			j, ok := ev.Object.(*batchv1.Job)
-			if !ok {
-				continue
-			}
-			mu.Lock()
-			if ev.Type == watch.Added {
-				created = append(created, j.Name)
-			}
-			if ev.Type == watch.Deleted || jobFinished(j) {
-				delete(inFlight, j.Name)
-			} else {
-				inFlight[j.Name] = true
-			}
-			most = max(most, len(inFlight))
-			mu.Unlock()
-		}
-	}()
+	jw := watchJobs(t, w)
 
 	a := start()
 	waitLog(a, "leader election: "+a.id+" leads", time.Minute)
@@ -209,22 +138,10 @@ func TestLeaderFailoverInCluster(t *testing.T) {
 		list, err := cs.BatchV1().Jobs(w.ns).List(ctx, metav1.ListOptions{})
 		return err == nil && len(list.Items) == 0, err
 	})
-	mu.Lock()
-	defer mu.Unlock()
-	if len(created) != 1 {
+	if created := jw.Created(); len(created) != 1 {
 		t.Errorf("runner jobs created = %v, want one: the new leader adopts the job of the killed one", created)
 	}
-	if most != 1 {
+	if most := jw.Max(); most != 1 {
 		t.Errorf("most runner jobs of network in flight at once = %d, want 1", most)
 	}
-}
-
-// jobFinished reports whether a Job has a Complete or Failed condition.
-func jobFinished(j *batchv1.Job) bool {
-	for _, c := range j.Status.Conditions {
-		if (c.Type == batchv1.JobComplete || c.Type == batchv1.JobFailed) && c.Status == corev1.ConditionTrue {
-			return true
-		}
-	}
-	return false
 }

@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -64,6 +65,9 @@ type Recorder interface {
 
 // Execute runs req as a runner Job, or adopts the Job already running it.
 func (e *Executor) Execute(ctx context.Context, req controller.Request) (controller.Outcome, error) {
+	if len(e.HashKey) == 0 {
+		return controller.Outcome{}, fmt.Errorf("run %s/%s as a job: the executor has no hash key (Executor.HashKey)", req.Namespace, req.Name)
+	}
 	docs, err := e.upstreams(ctx, req)
 	if err != nil {
 		return controller.Outcome{}, err
@@ -75,7 +79,7 @@ func (e *Executor) Execute(ctx context.Context, req controller.Request) (control
 	spec := Spec{
 		Namespace: req.Namespace,
 		Object:    req.Name,
-		Run:       RunKey(req),
+		Run:       RunKey(e.HashKey, req),
 		Request:   body,
 		Timeout:   e.Timeout,
 		Pod:       PodOf(req.Spec),
@@ -127,22 +131,29 @@ func (e *Executor) local() bool {
 }
 
 // upstreams are the documents of the controller's contract store that the
-// stack reads, by contract name, when the runner's store is local.
+// stack reads, by contract name, when the runner's store is local: every
+// contract it reads by any field (readInputsFromSecrets, and the varsFrom
+// and valueFrom entries naming another stack's output Secret), and those
+// its regular expressions select.
 func (e *Executor) upstreams(ctx context.Context, req controller.Request) (map[string]contracts.Document, error) {
 	s := req.Stack
-	if !e.local() || s == nil || (len(s.Consumes) == 0 && len(s.ConsumesMatching) == 0) {
+	if !e.local() || s == nil {
+		return nil, nil
+	}
+	read := s.ContractsRead()
+	if len(read) == 0 && len(s.ConsumesMatching) == 0 {
 		return nil, nil
 	}
 	docs := map[string]contracts.Document{}
-	for _, c := range s.Consumes {
-		doc, err := e.Contracts.Get(ctx, contracts.Key(e.ContractPrefix, c.Contract))
+	for _, name := range read {
+		doc, err := e.Contracts.Get(ctx, contracts.Key(e.ContractPrefix, name))
 		switch {
 		case errors.Is(err, contracts.ErrNotFound):
 			continue // the stack waits for it, in the pod as here
 		case err != nil:
-			return nil, fmt.Errorf("run %s/%s as a job: read contract %s: %w", req.Namespace, req.Name, c.Contract, err)
+			return nil, fmt.Errorf("run %s/%s as a job: read contract %s: %w", req.Namespace, req.Name, name, err)
 		}
-		docs[c.Contract] = doc
+		docs[name] = doc
 	}
 	if len(s.ConsumesMatching) > 0 {
 		all, err := contracts.ReadPath(ctx, e.Contracts, e.ContractPrefix)
@@ -226,11 +237,14 @@ func (e *Executor) request(req controller.Request, docs map[string]contracts.Doc
 }
 
 // RunKey tells one run of an object from its others: the operation, the
-// code's digest, and the stack and the object's spec as asked. A leader
-// that takes over asks for the same run with the same key, and so finds
-// the Job its predecessor started.
-func RunKey(req controller.Request) string {
-	h := sha256.New()
+// code's digest, and the stack and the object's spec as asked, under an
+// HMAC-SHA256 with the environment's hash key, since the spec can hold
+// private values and a Job's name is public to anyone who lists Jobs. A
+// leader that takes over reads the same key from the cluster, asks for the
+// same run with the same key, and so finds the Job its predecessor
+// started.
+func RunKey(key []byte, req controller.Request) string {
+	h := hmac.New(sha256.New, key)
 	stack, _ := json.Marshal(req.Stack)
 	spec, _ := json.Marshal(req.Spec)
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s", req.Operation, req.Artifact.Digest, stack, spec)

@@ -12,7 +12,6 @@ import (
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	schedulingv1 "k8s.io/api/scheduling/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
@@ -43,14 +42,7 @@ type world struct {
 func newWorld(t *testing.T) *world {
 	c := k8stest.Get(t)
 	w := &world{c: c, ns: c.Namespace(t, "strata-jobs"), image: c.StrataImage(t)}
-	ctx := context.Background()
-	cs := c.Client
 	c.RunnerAccount(t, w.ns, DefaultServiceAccount)
-	pc := &schedulingv1.PriorityClass{ObjectMeta: metav1.ObjectMeta{Name: DefaultPriorityClass}, Value: 0,
-		Description: "used to limit the number of terraform runners"}
-	if _, err := cs.SchedulingV1().PriorityClasses().Create(ctx, pc, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-		t.Fatal(err)
-	}
 	url, digest := testkit.ServeTarball(t, "testdata/stack")
 	w.source = source.Artifact{URL: url, Digest: digest}
 	return w
@@ -82,6 +74,7 @@ func (w *world) executor(t *testing.T, maxRunners int) *Executor {
 		Launcher: w.launcher(t, maxRunners),
 		Settings: environment.Settings{Contracts: environment.ContractSettings{Store: environment.ContractsLocal, Prefix: "/configuration"}},
 		Timeout:  3 * time.Minute,
+		HashKey:  testKey,
 	}
 }
 
@@ -146,7 +139,7 @@ func TestRunnerJobInCluster(t *testing.T) {
 	if last, ok, err := recs.Last(ctx, "acme", "dev", "network"); err != nil || !ok || last.Number != 1 || last.Result != history.ResultApplied {
 		t.Errorf("run recorded in namespace %s = #%d %s, %v, %v, want #1 applied", w.ns, last.Number, last.Result, ok, err)
 	}
-	waitGone(t, ctx, w, Name("network", RunKey(req)))
+	waitGone(t, ctx, w, Name("network", RunKey(testKey, req)))
 }
 
 // waitGone waits until the Job, its pods and its request Secret are gone.
@@ -200,7 +193,7 @@ func TestAdoptInFlightJobInCluster(t *testing.T) {
 
 	o, err := w.executor(t, 10).Execute(ctx, req)
 	applied(t, "network", o, err)
-	job := Name("network", RunKey(req))
+	job := Name("network", RunKey(testKey, req))
 	if !strings.Contains(w.log(), "adopting this run's runner job "+job) {
 		t.Errorf("log lacks the adoption of %s:\n%s", job, w.log())
 	}
@@ -234,7 +227,7 @@ func TestAdoptFinishedJobInCluster(t *testing.T) {
 			stack := fmt.Sprintf("network-%d", i)
 			req := w.request(stack)
 			req.Spec.AlwaysCleanupRunnerPod = tt.cleanup
-			job := Name(stack, RunKey(req))
+			job := Name(stack, RunKey(testKey, req))
 
 			first := w.executor(t, 10)
 			firstCtx, kill := context.WithCancel(context.Background())
@@ -321,9 +314,11 @@ func watchJobs(t *testing.T, ctx context.Context, w *world) func() []string {
 	}
 }
 
-// TestMaxRunnersInCluster is the issue's test 5: with --max-runners 2 and
-// ten stacks ready at once, never more than two runner Jobs are in flight,
-// and all ten apply.
+// TestMaxRunnersInCluster is the launcher's part of the issue's test 5:
+// with a bound of 2 and ten stacks ready at once, never more than two
+// runner Jobs are in flight, and all ten apply. The test through `strata
+// controller --max-runners 2` is the controller's
+// TestControllerMaxRunnersInCluster.
 func TestMaxRunnersInCluster(t *testing.T) {
 	w := newWorld(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
