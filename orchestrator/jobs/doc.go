@@ -8,8 +8,11 @@
 //     (Name), so a leader that takes over finds the Job its predecessor
 //     started;
 //  2. adopt: when a Job of the same object is still in flight, or the Job
-//     of this very run exists (finished or not), it is followed, never
-//     started again; no stack runs twice at once;
+//     of this very run exists (finished or not), or a Job of the object
+//     finished with an outcome no leader read (not deleted, not marked
+//     AnnotationRead), it is followed, never started again; no stack runs
+//     twice at once, and the outcome of a run whose leader stopped is
+//     read by the next one (Launcher.Unread, Executor.Adoptable);
 //  3. take a runner slot: the Jobs strata labelled (LabelRunner) that have
 //     not finished, in every namespace, are at most Config.MaxRunners. The
 //     count and the create happen under one lock, and only the leader
@@ -28,7 +31,8 @@
 //     `strata runner`) and its exit code;
 //  7. clean up: with Pod.AlwaysCleanup (the Tofu Controller's
 //     alwaysCleanupRunnerPod, true by default) the Job and its pod are
-//     deleted once read; ttlSecondsAfterFinished removes them anyway, so
+//     deleted once read; otherwise the Job is marked read
+//     (AnnotationRead); ttlSecondsAfterFinished removes them anyway, so
 //     no runner pod persists.
 //
 // The pod runs as the object's service account (default tf-runner), with
@@ -55,9 +59,11 @@
 // Controller's kubernetes backend in the object's namespace), the run key
 // (RunKey) and the pod (PodOf the object's spec). The runner pod's stores
 // are its own, so the Executor carries the contracts the stack reads from
-// the controller's store into the request, puts the contract the run
-// published back in it, and records the run in the controller's history,
-// which skip-unchanged reads.
+// the controller's store into the request (by any field:
+// readInputsFromSecrets, varsFrom and valueFrom of an output Secret, and
+// the contracts a read-contracts expression selects), puts the contract
+// the run published back in it, and records the run in the controller's
+// history, which skip-unchanged reads.
 //
 // No client-go type leaves this package: callers see Config, Spec, Pod
 // (the pod template's API types, as the Terraform object carries them)

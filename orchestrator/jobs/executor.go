@@ -114,6 +114,15 @@ func (e *Executor) Execute(ctx context.Context, req controller.Request) (control
 	}, cause), nil
 }
 
+// Adoptable reports whether a runner Job of the request's object is in
+// flight, or finished with an outcome no leader read (the leader that
+// started it stopped first): Execute adopts it and reports its outcome,
+// so the controller hands it the request even when skip-unchanged would
+// answer from the history that Job's run wrote.
+func (e *Executor) Adoptable(ctx context.Context, req controller.Request) (bool, error) {
+	return e.Launcher.Unread(ctx, req.Namespace, req.Name)
+}
+
 // local reports whether the runner's contract store is local: the pod's
 // own, which the controller's stands in for.
 func (e *Executor) local() bool {
@@ -122,22 +131,29 @@ func (e *Executor) local() bool {
 }
 
 // upstreams are the documents of the controller's contract store that the
-// stack reads, by contract name, when the runner's store is local.
+// stack reads, by contract name, when the runner's store is local: every
+// contract it reads by any field (readInputsFromSecrets, and the varsFrom
+// and valueFrom entries naming another stack's output Secret), and those
+// its regular expressions select.
 func (e *Executor) upstreams(ctx context.Context, req controller.Request) (map[string]contracts.Document, error) {
 	s := req.Stack
-	if !e.local() || s == nil || (len(s.Consumes) == 0 && len(s.ConsumesMatching) == 0) {
+	if !e.local() || s == nil {
+		return nil, nil
+	}
+	read := s.ContractsRead()
+	if len(read) == 0 && len(s.ConsumesMatching) == 0 {
 		return nil, nil
 	}
 	docs := map[string]contracts.Document{}
-	for _, c := range s.Consumes {
-		doc, err := e.Contracts.Get(ctx, contracts.Key(e.ContractPrefix, c.Contract))
+	for _, name := range read {
+		doc, err := e.Contracts.Get(ctx, contracts.Key(e.ContractPrefix, name))
 		switch {
 		case errors.Is(err, contracts.ErrNotFound):
 			continue // the stack waits for it, in the pod as here
 		case err != nil:
-			return nil, fmt.Errorf("run %s/%s as a job: read contract %s: %w", req.Namespace, req.Name, c.Contract, err)
+			return nil, fmt.Errorf("run %s/%s as a job: read contract %s: %w", req.Namespace, req.Name, name, err)
 		}
-		docs[c.Contract] = doc
+		docs[name] = doc
 	}
 	if len(s.ConsumesMatching) > 0 {
 		all, err := contracts.ReadPath(ctx, e.Contracts, e.ContractPrefix)
@@ -267,3 +283,6 @@ func PodOf(spec v1alpha2.TerraformSpec) Pod {
 	}
 	return p
 }
+
+// The Executor adopts the runs a leader before this one left.
+var _ controller.Adopter = (*Executor)(nil)
