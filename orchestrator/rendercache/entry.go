@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/strata-iac/strata/internal/atomicfile"
 )
@@ -40,12 +43,34 @@ func Read(file, key string) (result []byte, ok bool, err error) {
 	if json.Unmarshal(b, &e) != nil || e.Format != format || e.Key != key || len(e.Result) == 0 {
 		return nil, false, nil
 	}
-	for _, in := range e.Inputs {
-		if probe(in.Kind, in.Path) != in.Digest {
-			return nil, false, nil
-		}
+	if !unchanged(e.Inputs) {
+		return nil, false, nil
 	}
 	return e.Result, true, nil
+}
+
+// unchanged reports whether every input reads as it was recorded. The
+// inputs are read by one goroutine per CPU, most of the time spent in
+// system calls; the first change found stops them all.
+func unchanged(inputs []Input) bool {
+	var next atomic.Int64
+	var changed atomic.Bool
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(inputs)) {
+		wg.Go(func() {
+			for !changed.Load() {
+				i := int(next.Add(1)) - 1
+				if i >= len(inputs) {
+					return
+				}
+				if in := inputs[i]; probe(in.Kind, in.Path) != in.Digest {
+					changed.Store(true)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return !changed.Load()
 }
 
 // Write keeps result, rendered under key from inputs, in file, replacing

@@ -159,3 +159,28 @@ func TestBuild(t *testing.T) {
 		t.Errorf("Build() = %q, then %q; want one non-empty name", b, Build())
 	}
 }
+
+// TestRecordCovered: what a tree recorded before already covers is left
+// out, what it does not cover (code, a read before the tree) is kept.
+func TestRecordCovered(t *testing.T) {
+	root := fixture(t)
+	app := filepath.Join(root, "app")
+	r := NewRecorder()
+	r.Probe(Stat, app)
+	r.Probe(Tree, app)
+	r.Probe(Tree, filepath.Join(app, "sub"))
+	r.Probe(List, app)
+	r.Probe(Stat, filepath.Join(app, "kustomization.yml"))
+	r.Probe(Stat, filepath.Join(app, "gone", "kustomization.yml"))
+	r.File(filepath.Join(app, "cm.yaml"), []byte("kind: ConfigMap\n"))
+	r.File(filepath.Join(app, "main.tf"), []byte("# code\n"))
+	var got []string
+	for _, in := range r.Inputs() {
+		rel, _ := filepath.Rel(root, in.Path)
+		got = append(got, string(in.Kind)+" "+filepath.ToSlash(rel))
+	}
+	want := []string{"stat app", "tree app", "stat app/gone/kustomization.yml", "file app/main.tf"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Inputs() mismatch (-want +got):\n%s", diff)
+	}
+}

@@ -100,25 +100,44 @@ func isManifest(name string) bool {
 // digestTree hashes every name and kind below dir, and the content of
 // each manifest among them.
 func digestTree(dir string) string {
-	if _, err := os.Stat(dir); err != nil {
-		return errDigest(err)
+	d, _ := treeDigest(dir)
+	return d
+}
+
+// treeDigest is digestTree, with the paths it walked: every directory
+// (true) and every manifest that is a regular file (false). Symbolic
+// links are hashed by kind, and the content of a manifest they name, but
+// are never walked through.
+func treeDigest(dir string) (string, map[string]bool) {
+	// A directory that is a symbolic link is walked where it leads.
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return errDigest(err), nil
 	}
+	walked := map[string]bool{}
 	h := sha256.New()
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel(dir, p)
+		rel, _ := filepath.Rel(real, p)
+		p = filepath.Join(dir, rel)
 		kind := modeName(d.Type())
 		fmt.Fprintf(h, "%s\x00%s", filepath.ToSlash(rel), kind)
-		if !d.IsDir() && isManifest(d.Name()) {
+		switch {
+		case d.IsDir():
+			walked[p] = true
+		case isManifest(d.Name()):
 			fmt.Fprintf(h, "\x00%s", probe(File, p))
+			if d.Type().IsRegular() {
+				walked[p] = false
+			}
 		}
 		fmt.Fprintln(h)
 		return nil
 	})
 	if err != nil {
-		return unreadable
+		return unreadable, nil
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return hex.EncodeToString(h.Sum(nil)), walked
 }

@@ -3,6 +3,7 @@ package rendercache
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"path/filepath"
 	"sort"
 	"sync"
 )
@@ -38,9 +39,19 @@ type Input struct {
 
 // Recorder collects the inputs of one render. It is safe for concurrent
 // use.
+//
+// An input that a tree recorded before it already covers is left out of
+// Inputs: a manifest's content or kind, a directory's kind, listing or
+// tree, a name's absence from a directory of the tree. Only those first read
+// after the tree was probed are left out, so that the tree's digest is
+// never older than the read it stands for.
 type Recorder struct {
 	mu     sync.Mutex
-	inputs map[inputKey]string
+	inputs map[inputKey]recorded
+	seq    int
+	// covered are the paths trees recorded, with the order of the first
+	// tree that did: manifests (false) and directories (true).
+	covered map[string]coverage
 }
 
 type inputKey struct {
@@ -48,37 +59,84 @@ type inputKey struct {
 	path string
 }
 
+type recorded struct {
+	digest string
+	seq    int
+}
+
+type coverage struct {
+	dir bool
+	seq int
+}
+
 // NewRecorder returns a Recorder with no inputs.
-func NewRecorder() *Recorder { return &Recorder{inputs: map[inputKey]string{}} }
+func NewRecorder() *Recorder {
+	return &Recorder{inputs: map[inputKey]recorded{}, covered: map[string]coverage{}}
+}
 
 // File records the content of a file as the render read it.
 func (r *Recorder) File(path string, content []byte) {
-	r.add(File, path, digestBytes(content))
+	r.add(File, path, digestBytes(content), nil)
 }
 
 // Probe records what kind of path is now: call it before the render
 // reads the path.
 func (r *Recorder) Probe(kind Kind, path string) {
-	r.add(kind, path, probe(kind, path))
+	if kind == Tree {
+		d, walked := treeDigest(path)
+		r.add(kind, path, d, walked)
+		return
+	}
+	r.add(kind, path, probe(kind, path), nil)
 }
 
-func (r *Recorder) add(kind Kind, path, digest string) {
+func (r *Recorder) add(kind Kind, path, digest string, walked map[string]bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.seq++
 	k := inputKey{kind, path}
-	if prev, ok := r.inputs[k]; ok && prev != digest {
-		digest = conflict
+	if prev, ok := r.inputs[k]; ok {
+		if prev.digest != digest {
+			r.inputs[k] = recorded{conflict, prev.seq}
+		}
+		return
 	}
-	r.inputs[k] = digest
+	r.inputs[k] = recorded{digest, r.seq}
+	for p, dir := range walked {
+		if _, ok := r.covered[p]; !ok {
+			r.covered[p] = coverage{dir: dir, seq: r.seq}
+		}
+	}
 }
 
-// Inputs returns the inputs recorded, sorted by path and kind.
+// coveredBy reports whether a tree recorded before the input covers it.
+func (r *Recorder) coveredBy(k inputKey, in recorded) bool {
+	if k.kind == Glob || in.digest == conflict {
+		return false
+	}
+	if c, ok := r.covered[k.path]; ok && c.seq < in.seq {
+		if c.dir {
+			return k.kind == Stat || k.kind == List || k.kind == Tree
+		}
+		return k.kind == Stat || k.kind == File
+	}
+	if in.digest != absent {
+		return false
+	}
+	c, ok := r.covered[filepath.Dir(k.path)]
+	return ok && c.dir && c.seq < in.seq
+}
+
+// Inputs returns the inputs recorded, sorted by path and kind, without
+// those a tree covers.
 func (r *Recorder) Inputs() []Input {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	out := make([]Input, 0, len(r.inputs))
-	for k, d := range r.inputs {
-		out = append(out, Input{Kind: k.kind, Path: k.path, Digest: d})
+	for k, in := range r.inputs {
+		if !r.coveredBy(k, in) {
+			out = append(out, Input{Kind: k.kind, Path: k.path, Digest: in.digest})
+		}
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Path != out[j].Path {
