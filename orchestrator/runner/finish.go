@@ -100,6 +100,7 @@ func (r *Runner) finish(ctx context.Context, st *runState, err error) (Result, e
 	// The run's last tofu process has exited: the next stack takes the
 	// runner while this one is recorded.
 	scheduler.Release(ctx)
+	r.protectState(st)
 	err = explainLock(err)
 	switch {
 	case err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
