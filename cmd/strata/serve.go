@@ -63,7 +63,7 @@ recorded there.`,
 			}
 			// A cluster's held plans are written out here for the pages.
 			var held string
-			if rf.inCluster(cmd) {
+			if rf.inCluster(cmd) || rf.location != "" {
 				if held, err = os.MkdirTemp("", "strata-held-"); err != nil {
 					return fmt.Errorf("serve: %w", err)
 				}
