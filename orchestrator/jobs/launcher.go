@@ -74,8 +74,8 @@ type Config struct {
 	// Records, when set (s3://bucket/prefix), is where runner pods keep
 	// their runs' history and held plans, instead of the object's
 	// namespace; RecordsEnv is set in their environment to reach it (the
-	// region and endpoint). Their credentials are the pod's: its service
-	// account's, or the runner pod template's environment.
+	// region and endpoint). Their credentials are the pod's service
+	// account's, never the controller's.
 	Records    string
 	RecordsEnv map[string]string
 }
