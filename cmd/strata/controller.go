@@ -45,9 +45,13 @@ holds the Lease reconciles.
 The history, held plans and approvals of each namespace are objects in that
 namespace (ConfigMaps and Secrets labelled strata.dev/record), which every
 replica and every runner pod read and write; strata status, history,
-versions and approve read them with --kubeconfig and --namespace.`,
+versions and approve read them with --kubeconfig and --namespace. With
+--records s3://bucket/prefix they are objects in that S3 bucket instead,
+for every namespace, and runner Jobs are given the same location (their
+service account needs access to the bucket).`,
 		Example: `  strata controller --namespace flux-system
-  strata controller --kubeconfig ~/.kube/config --namespace team-a --namespace team-b --max-runners 10`,
+  strata controller --kubeconfig ~/.kube/config --namespace team-a --namespace team-b --max-runners 10
+  strata controller --namespace flux-system --records s3://acme-strata/records`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := g.checkOutput("text"); err != nil {

@@ -94,6 +94,9 @@ Lease over once the leader is gone: at once when it stopped, within
 --leader-elect-lease-duration when it died. A leader that cannot renew the
 Lease within --leader-elect-renew-deadline stops as on SIGTERM, then exits 1.
 
+With --records s3://bucket/prefix, the history, held plans and approvals
+are kept in that S3 bucket instead of the state directory.
+
 SIGINT or SIGTERM stops scheduling new work. A running reconcile's tofu
 processes are interrupted gracefully (SIGINT) and their runs recorded; the
 HTTP server stops after the loop, and the exit code is 0.`,

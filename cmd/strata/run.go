@@ -35,7 +35,11 @@ skipped and say so; its siblings go on.
 
 A stack whose code, variables, backend and upstream contracts have not
 changed since its last successful apply is not planned again until
---drift-interval has passed.`,
+--drift-interval has passed.
+
+With --records s3://bucket/prefix, the history, held plans and approvals
+are kept in that S3 bucket instead of the state directory, where every
+machine given the same location reads and approves them.`,
 	}[op]
 	cmd := &cobra.Command{
 		Use:     string(op) + " ENV",
