@@ -55,6 +55,8 @@ type world struct {
 	// executed counts the runs that reached the executor: each one a tofu
 	// run (a runner Job, with the Job executor).
 	executed atomic.Int32
+	// bin is strata built from this checkout, once a test runs it.
+	bin string
 }
 
 func newWorld(t *testing.T) *world {
