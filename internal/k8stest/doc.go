@@ -2,5 +2,16 @@
 // single-node cluster that `make test-k8s` starts: its admin kubeconfig, a
 // client, a fresh namespace per test, and a way to load an image tarball
 // into the node's containerd, and strata's own image built from the
-// checkout (StrataImage).
+// checkout (StrataImage); the runner pods' account with the manifests'
+// rules (RunnerAccount).
+//
+// The manifests: Kustomize builds a Kustomize directory with krusty, as
+// kustomize-controller does, Overlay writes a kustomization over a base,
+// and an Applier applies objects of any kind server-side.
+//
+// The network: the cluster runs no Service proxy and its API server
+// listens on the node's loopback. Pods on the node's network reach it
+// there; PodAPIServer forwards a port of the node's address (NodeAddress)
+// to it for pods on the pod network, and FreeNodeAddr gives test servers
+// an address that both reach.
 package k8stest
