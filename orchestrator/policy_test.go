@@ -13,6 +13,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/policy"
 )
 
 // stack returns the report of one stack.
@@ -183,5 +184,73 @@ func TestApprovedPlanGoneStale(t *testing.T) {
 	rep, logs = e.reconcile(history.OperationApply, time.Hour)
 	if again := stack(t, rep, "app"); again.Result != history.ResultHeld {
 		t.Errorf("after release: app = %s (%s), want a fresh plan held\nlogs:\n%s", again.Result, again.Message, logs)
+	}
+}
+
+// TestApprovalFromBeforeKeyedPlanIDs: a plan held and approved under the
+// unkeyed id strata gave plans before plan ids were keyed is still applied,
+// once, with its saved plan, and the log names both ids.
+func TestApprovalFromBeforeKeyedPlanIDs(t *testing.T) {
+	e := newEnv(t)
+	if rep, logs := e.reconcile(history.OperationApply, time.Hour); !rep.Converged() {
+		t.Fatalf("first apply failed:\n%s", logs)
+	}
+	setInit(t, e.root, "appGeneration", `"2"`)
+	rep, _ := e.reconcile(history.OperationApply, time.Hour)
+	held := stack(t, rep, "app")
+	if held.Result != history.ResultHeld {
+		t.Fatalf("replace: app = %s, want held", held.Result)
+	}
+
+	// Turn the hold into one made before the upgrade: the same plan, held
+	// under its unkeyed id.
+	ctx := context.Background()
+	envm, err := environment.Load(ctx, filepath.Join(e.root, "environments", "acme", "dev"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := orchestrator.Options{StateDir: e.state}.Settings(envm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := orchestrator.OpenStores(ctx, envm, set, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := st.Approvals.HeldPlan(ctx, "acme", "dev", "app", held.PlanID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	planJSON, err := os.ReadFile(filepath.Join(h.Dir, approval.JSONFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	unkeyed, err := policy.UnkeyedPlanID(planJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if unkeyed == held.PlanID {
+		t.Fatalf("UnkeyedPlanID = %s, the same as the keyed id", unkeyed)
+	}
+	h.PlanID = unkeyed
+	if _, err := st.Approvals.Hold(ctx, h, filepath.Join(h.Dir, approval.PlanFile), planJSON, "held before plan ids were keyed"); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Approvals.Release(ctx, "acme", "dev", "app", held.PlanID); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	e.approve(unkeyed, "ana")
+
+	rep, logs := e.reconcile(history.OperationApply, time.Hour)
+	if got := stack(t, rep, "app"); got.Result != history.ResultApplied || got.PlanID != held.PlanID || got.Summary.Add != 1 || got.Summary.Destroy != 1 {
+		t.Fatalf("approved before the upgrade: app = %s %s %+v, want applied as %s with 1 added and 1 destroyed\nlogs:\n%s", got.Result, got.PlanID, got.Summary, held.PlanID, logs)
+	}
+	if want := "plan " + held.PlanID + " was approved by ana"; !strings.Contains(logs, want) || !strings.Contains(logs, "as "+unkeyed+", its id before plan ids were keyed") {
+		t.Errorf("approved before the upgrade: logs do not say %q, nor name %s:\n%s", want, unkeyed, logs)
+	}
+	rep, logs = e.reconcile(history.OperationApply, time.Hour)
+	if got := stack(t, rep, "app"); got.Result != history.ResultUnchanged {
+		t.Errorf("after the apply: app = %s, want unchanged (applied once)\nlogs:\n%s", got.Result, logs)
 	}
 }

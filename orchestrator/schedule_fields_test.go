@@ -2,6 +2,7 @@ package orchestrator_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,8 +13,10 @@ import (
 
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runlog"
+	"github.com/strata-iac/strata/policy"
 )
 
 // reconcileWith runs the environment with the options o, on top of the
@@ -229,5 +232,32 @@ func TestApprovePlan(t *testing.T) {
 	rep, logs = e.reconcile(history.OperationApply, time.Hour)
 	if got := results(rep)["app"]; got != "applied/variables" {
 		t.Errorf("apply with approvePlan auto: app = %s, want applied/variables\nlogs:\n%s", got, logs)
+	}
+}
+
+// TestApprovePlanUnkeyedID: a spec.approvePlan written before plan ids were
+// keyed names the plan by its unkeyed id; the same plan is still applied,
+// and the log gives the id to write instead.
+func TestApprovePlanUnkeyedID(t *testing.T) {
+	e := newEnv(t)
+	e.editSpec("app", "service-stacks", "  approvePlan: \"\"\n")
+	rep, logs := e.reconcile(history.OperationApply, time.Hour)
+	held := stack(t, rep, "app")
+	if held.Result != history.ResultHeld {
+		t.Fatalf("apply with approvePlan empty: app = %+v, want its plan held\nlogs:\n%s", held, logs)
+	}
+	planJSON, err := os.ReadFile(filepath.Join(e.state, "held", "acme", "dev", "app", held.PlanID, approval.JSONFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	unkeyed, err := policy.UnkeyedPlanID(planJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.editSpec("app", "service-stacks", "  approvePlan: "+unkeyed+"\n")
+	rep, logs = e.reconcile(history.OperationApply, time.Hour)
+	want := fmt.Sprintf("plan %s is approved by spec.approvePlan of Terraform/app, which names it by the id it had before plan ids were keyed (%s); write approvePlan: %s", held.PlanID, unkeyed, held.PlanID)
+	if got := results(rep)["app"]; got != "applied/install" || !strings.Contains(logs, want) {
+		t.Errorf("apply with approvePlan %s: app = %s, want that plan applied and the log to say %q\nlogs:\n%s", unkeyed, got, want, logs)
 	}
 }

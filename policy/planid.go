@@ -2,6 +2,7 @@ package policy
 
 import (
 	"cmp"
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -27,21 +28,54 @@ var changeFields = []string{
 }
 
 // PlanID names a plan by its content: "plan-" and the first 12 hex digits
-// of a SHA-256 over the canonical JSON (sorted keys) of its resource changes
-// (address, actions, before, after, unknown and sensitive values, replace
-// paths) and its output changes. The same change planned twice — at other
-// times, from another source revision, by another tofu version — has the
-// same id; any other change, or the same change from another prior state,
-// has another. An approval is given to a plan id, so it applies to that
-// change only.
-func PlanID(planJSON []byte) (string, error) {
+// of an HMAC-SHA256, under key, over the canonical JSON (sorted keys) of
+// its resource changes (address, actions, before, after, unknown and
+// sensitive values, replace paths) and its output changes. The same change
+// planned twice — at other times, from another source revision, by another
+// tofu version — has the same id under the same key; any other change, or
+// the same change from another prior state, has another. An approval is
+// given to a plan id, so it applies to that change only.
+//
+// The id is keyed because a plan can hold private values: a plain hash of
+// a plan whose only unknown is a weak password could be tested offline
+// against guesses by anyone who reads an id. key is the environment's hash
+// key (orchestrator/hashkey); it must not be empty.
+func PlanID(key, planJSON []byte) (string, error) {
+	if len(key) == 0 {
+		return "", fmt.Errorf("plan id: no key")
+	}
+	canonical, err := canonicalChanges(planJSON)
+	if err != nil {
+		return "", err
+	}
+	m := hmac.New(sha256.New, key)
+	m.Write(canonical)
+	return planIDPrefix + hex.EncodeToString(m.Sum(nil))[:12], nil
+}
+
+// UnkeyedPlanID is the id strata gave a plan before plan ids were keyed: a
+// plain SHA-256 over the same canonical changes. It is never shown; a
+// runner compares it with an approval given before the upgrade, so that a
+// plan held and approved then is still applied.
+func UnkeyedPlanID(planJSON []byte) (string, error) {
+	canonical, err := canonicalChanges(planJSON)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(canonical)
+	return planIDPrefix + hex.EncodeToString(sum[:])[:12], nil
+}
+
+// canonicalChanges is the bytes a plan id is derived from: what the plan
+// changes, and nothing of how or when it was planned.
+func canonicalChanges(planJSON []byte) ([]byte, error) {
 	plan, err := decodePlan(planJSON)
 	if err != nil {
-		return "", fmt.Errorf("plan id: %w", err)
+		return nil, fmt.Errorf("plan id: %w", err)
 	}
 	changes, err := resourceChanges(plan["resource_changes"])
 	if err != nil {
-		return "", fmt.Errorf("plan id: %w", err)
+		return nil, fmt.Errorf("plan id: %w", err)
 	}
 	outputs := plan["output_changes"]
 	if outputs == nil {
@@ -54,10 +88,9 @@ func PlanID(planJSON []byte) (string, error) {
 		"output_changes":   outputs,
 	})
 	if err != nil {
-		return "", fmt.Errorf("plan id: %w", err)
+		return nil, fmt.Errorf("plan id: %w", err)
 	}
-	sum := sha256.Sum256(canonical)
-	return planIDPrefix + hex.EncodeToString(sum[:])[:12], nil
+	return canonical, nil
 }
 
 // resourceChanges keeps what each change does, sorted by address and

@@ -20,14 +20,14 @@ func FuzzPlanID(f *testing.F) {
 	f.Add([]byte(`{"format_version":"1.2","resource_changes":[]}`))
 	f.Add([]byte(`{"resource_changes":[{"address":1}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		id, err := PlanID(data)
+		id, err := PlanID(testKey, data)
 		if err != nil {
 			return
 		}
 		if !strings.HasPrefix(id, "plan-") || len(id) != len("plan-")+12 || strings.Trim(id[5:], "0123456789abcdef") != "" {
 			t.Errorf("PlanID(%q) = %q, want plan- and 12 hex digits", data, id)
 		}
-		if again, _ := PlanID(data); again != id {
+		if again, _ := PlanID(testKey, data); again != id {
 			t.Errorf("PlanID(%q) = %q then %q, want the same", data, id, again)
 		}
 	})

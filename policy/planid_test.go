@@ -32,7 +32,7 @@ func TestPlanIDFixtures(t *testing.T) {
 		"aws_iam_role_policy_attachment_delete.json",
 		"aws_s3_bucket_create.json",
 	} {
-		id, err := PlanID(fixture(t, name))
+		id, err := PlanID(testKey, fixture(t, name))
 		if err != nil {
 			t.Fatalf("PlanID(%q) = %v, want nil", name, err)
 		}
@@ -44,8 +44,8 @@ func TestPlanIDFixtures(t *testing.T) {
 		}
 		ids[id] = name
 	}
-	a, errA := PlanID(replace)
-	b, errB := PlanID(again)
+	a, errA := PlanID(testKey, replace)
+	b, errB := PlanID(testKey, again)
 	if errA != nil || errB != nil || a != b {
 		t.Errorf("PlanID of the same change planned twice = %q (%v) and %q (%v), want equal", a, errA, b, errB)
 	}
@@ -53,7 +53,7 @@ func TestPlanIDFixtures(t *testing.T) {
 
 func TestPlanIDContent(t *testing.T) {
 	base := fixture(t, "terraform_data_replace.json")
-	want, err := PlanID(base)
+	want, err := PlanID(testKey, base)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestPlanIDContent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := PlanID(b)
+			got, err := PlanID(testKey, b)
 			if err != nil {
 				t.Fatalf("PlanID() after changing %s = %v, want nil", tt.name, err)
 			}
@@ -131,13 +131,13 @@ func TestPlanIDErrors(t *testing.T) {
 		{`{"format_version":"1.2","resource_changes":[1]}`, "plan id: resource_changes[0]: want an object"},
 	}
 	for _, tt := range tests {
-		got, err := PlanID([]byte(tt.plan))
+		got, err := PlanID(testKey, []byte(tt.plan))
 		if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 			t.Errorf("PlanID(%q) = %q, %v, want an error containing %q", tt.plan, got, err, tt.wantErr)
 		}
 	}
-	if got, err := PlanID([]byte(`{"format_version":"1.2"}`)); err != nil || !planIDFormat.MatchString(got) {
-		t.Errorf("PlanID(a plan with no change) = %q, %v, want an id", got, err)
+	if got, err := PlanID(testKey, []byte(`{"format_version":"1.2"}`)); err != nil || !planIDFormat.MatchString(got) {
+		t.Errorf("PlanID(testKey, a plan with no change) = %q, %v, want an id", got, err)
 	}
 }
 
@@ -188,9 +188,9 @@ func TestPlanIDRealTofu(t *testing.T) {
 	if bytes.Equal(first, second) {
 		t.Fatal("tofu printed the same bytes for both plans; want them to differ in their timestamp")
 	}
-	a, errA := PlanID(first)
-	b, errB := PlanID(second)
-	c, errC := PlanID(other)
+	a, errA := PlanID(testKey, first)
+	b, errB := PlanID(testKey, second)
+	c, errC := PlanID(testKey, other)
 	if errA != nil || errB != nil || errC != nil {
 		t.Fatalf("PlanID() = %v, %v, %v, want nil", errA, errB, errC)
 	}
@@ -199,5 +199,32 @@ func TestPlanIDRealTofu(t *testing.T) {
 	}
 	if a == c {
 		t.Errorf("PlanID() of release v2 and of release v3 = %q, want different", a)
+	}
+}
+
+// testKey is the hash key the tests derive plan ids under.
+var testKey = []byte("0123456789abcdef0123456789abcdef")
+
+// TestPlanIDKeyed checks that a plan id depends on the key, that there is
+// no id without one, and that the unkeyed id is still the id strata gave
+// the same plan before ids were keyed.
+func TestPlanIDKeyed(t *testing.T) {
+	plan := fixture(t, "terraform_data_replace.json")
+	other := []byte("fedcba9876543210fedcba9876543210")
+	a, errA := PlanID(testKey, plan)
+	b, errB := PlanID(other, plan)
+	if errA != nil || errB != nil || a == b {
+		t.Errorf("PlanID(two keys, %q) = %q (%v) and %q (%v), want two different ids", "terraform_data_replace.json", a, errA, b, errB)
+	}
+	if got, err := PlanID(nil, plan); err == nil {
+		t.Errorf("PlanID(no key, %q) = %q, nil, want an error", "terraform_data_replace.json", got)
+	}
+	// The id of this fixture before plan ids were keyed.
+	const before = "plan-89a947d95607"
+	if got, err := UnkeyedPlanID(plan); err != nil || got != before {
+		t.Errorf("UnkeyedPlanID(%q) = %q, %v, want %q", "terraform_data_replace.json", got, err, before)
+	}
+	if a == before || b == before {
+		t.Errorf("PlanID(%q) = %q and %q, want neither to be the unkeyed id %q", "terraform_data_replace.json", a, b, before)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/strata-iac/strata/orchestrator/hashkey"
 	"github.com/strata-iac/strata/policy"
 )
 
@@ -130,9 +132,11 @@ func newPolicyEvalCommand(g *globals) *cobra.Command {
 		Short: "Judge one plan with the policies, and print its plan id",
 		Long: `eval judges one plan, given as the JSON that 'tofu show -json PLANFILE'
 prints (--plan - reads it from standard input), with the default bundle and
-the --policy directories. It prints the plan's id — derived from what the plan
-changes, so the same change planned again has the same id — then every deny,
-warning and exception with its rule, resource address and message.
+the --policy directories. With --state-dir it prints the plan's id — derived
+from what the plan changes, so the same change planned again has the same
+id, and keyed with that state directory's hash key, so it is the id strata
+gives the plan there — then every deny, warning and exception with its
+rule, resource address and message.
 
 The exit code is 1 when the plan is denied, that is held for a person's
 approval, and also when a policy fails to load or to evaluate: policies fail
@@ -159,7 +163,7 @@ strata key, for rules that read it.`,
 			if err != nil {
 				return err
 			}
-			id, err := policy.PlanID(planJSON)
+			id, err := policyPlanID(g.stateDir, planJSON)
 			if err != nil {
 				return fmt.Errorf("%s: %w", f.plan, err)
 			}
@@ -173,7 +177,7 @@ strata key, for rules that read it.`,
 			}
 			if g.output == "json" {
 				if err := writeJSON(g.stdout, map[string]any{
-					"plan": f.plan, "planId": id, "allowed": d.Allowed(),
+					"plan": f.plan, "planId": id, // "" without --state-dir "allowed": d.Allowed(),
 					"denies": d.Denies, "warnings": d.Warnings, "exceptions": d.Exceptions,
 				}); err != nil {
 					return err
@@ -182,7 +186,7 @@ strata key, for rules that read it.`,
 				writePolicyDecision(g.stdout, id, d)
 			}
 			if !d.Allowed() {
-				return &exitError{code: 1, msg: fmt.Sprintf("plan %s is held for approval: %s", id, policyCount(len(d.Denies), "deny", "denies"))}
+				return &exitError{code: 1, msg: fmt.Sprintf("plan %s is held for approval: %s", cmp.Or(id, "(no id without --state-dir)"), policyCount(len(d.Denies), "deny", "denies"))}
 			}
 			return nil
 		},
@@ -220,8 +224,27 @@ func readPolicyPlan(stdin io.Reader, name string) ([]byte, error) {
 	return b, nil
 }
 
+// policyPlanID is the id strata gives the plan in the environments of
+// stateDir: plan ids are keyed with the state directory's hash key, so
+// without one there is no id to show ("").
+func policyPlanID(stateDir string, planJSON []byte) (string, error) {
+	if stateDir == "" {
+		_, err := policy.UnkeyedPlanID(planJSON) // the plan must still decode
+		return "", err
+	}
+	key, err := hashkey.Load(stateDir)
+	if err != nil {
+		return "", err
+	}
+	return policy.PlanID(key, planJSON)
+}
+
 func writePolicyDecision(w io.Writer, id string, d policy.Decision) {
-	fmt.Fprintf(w, "plan %s\n", id)
+	if id == "" {
+		fmt.Fprintln(w, "plan id: pass --state-dir to see it (plan ids are keyed with the state directory's hash key)")
+	} else {
+		fmt.Fprintf(w, "plan %s\n", id)
+	}
 	for _, group := range []struct {
 		label    string
 		findings []policy.Finding

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/strata-iac/strata/orchestrator/hashkey"
+	"github.com/strata-iac/strata/policy"
 )
 
 func TestPolicyCommands(t *testing.T) {
@@ -29,6 +32,21 @@ warn_drift contains {"msg": sprintf("%s drifted in %s", [rc.address, input.strat
 	rc.change.actions != ["no-op"]
 }
 `})
+	// The id strata gives a plan in a state directory is keyed with that
+	// directory's hash key.
+	state := t.TempDir()
+	key, err := hashkey.Load(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	replacePlan, err := os.ReadFile(fixture("terraform_data_replace.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	replaceID, err := policy.PlanID(key, replacePlan)
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []cliCase{
 		{"test the default bundle", []string{"policy", "test"}, 0,
 			[]string{"PASS  main.test_deny_delete_destroy (policy/bundle/delete_test.rego:", "PASS  main.test_deny_iam_", " passed, 0 failed\n"}, nil},
@@ -41,11 +59,13 @@ warn_drift contains {"msg": sprintf("%s drifted in %s", [rc.address, input.strat
 		{"test a broken dir", []string{"policy", "test", broken}, 1, nil, []string{"bad.rego:4: rego_parse_error"}},
 		{"test json", []string{"policy", "test", failing, "--no-default", "-o", "json"}, 1,
 			[]string{`"passed": 1`, `"failed": 1`, `"name": "test_fails"`}, nil},
-		{"eval a replace", []string{"policy", "eval", "--plan", fixture("terraform_data_replace.json")}, 1,
-			[]string{"plan plan-", "DENY      deny_delete terraform_data.release\n          terraform_data.release: replacing it", "held for a person's approval: 1 deny, 0 warnings, 0 exceptions"},
+		{"eval a replace", []string{"policy", "eval", "--plan", fixture("terraform_data_replace.json"), "--state-dir", state}, 1,
+			[]string{"plan " + replaceID + "\n", "DENY      deny_delete terraform_data.release\n          terraform_data.release: replacing it", "held for a person's approval: 1 deny, 0 warnings, 0 exceptions"},
 			[]string{"is held for approval: 1 deny"}},
 		{"eval an update", []string{"policy", "eval", "--plan", fixture("terraform_data_update.json")}, 0,
-			[]string{"allowed: 0 denies, 0 warnings, 0 exceptions"}, nil},
+			[]string{"plan id: pass --state-dir to see it", "allowed: 0 denies, 0 warnings, 0 exceptions"}, nil},
+		{"eval without a state dir shows no id", []string{"policy", "eval", "--plan", fixture("terraform_data_replace.json")}, 1,
+			[]string{"plan id: pass --state-dir to see it"}, []string{"plan (no id without --state-dir) is held for approval"}},
 		{"eval IAM in an allowed module", []string{"policy", "eval", "--plan", fixture("aws_iam_policy_update.json"), "--iam-allowed-module", "module.iam_roles"}, 0,
 			[]string{"allowed: 0 denies"}, nil},
 		{"eval IAM outside", []string{"policy", "eval", "--plan", fixture("aws_iam_policy_update.json")}, 1,
@@ -63,7 +83,7 @@ warn_drift contains {"msg": sprintf("%s drifted in %s", [rc.address, input.strat
 	runCases(t, tests)
 
 	t.Run("eval json", func(t *testing.T) {
-		out, _, code := strata(t, "policy", "eval", "--plan", fixture("aws_iam_role_policy_attachment_delete.json"), "-o", "json")
+		out, _, code := strata(t, "policy", "eval", "--plan", fixture("aws_iam_role_policy_attachment_delete.json"), "--state-dir", state, "-o", "json")
 		if code != 1 {
 			t.Errorf("strata policy eval -o json exit code = %d, want 1", code)
 		}

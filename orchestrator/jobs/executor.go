@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -64,6 +65,9 @@ type Recorder interface {
 
 // Execute runs req as a runner Job, or adopts the Job already running it.
 func (e *Executor) Execute(ctx context.Context, req controller.Request) (controller.Outcome, error) {
+	if len(e.HashKey) == 0 {
+		return controller.Outcome{}, fmt.Errorf("run %s/%s as a job: the executor has no hash key (Executor.HashKey)", req.Namespace, req.Name)
+	}
 	docs, err := e.upstreams(ctx, req)
 	if err != nil {
 		return controller.Outcome{}, err
@@ -75,7 +79,7 @@ func (e *Executor) Execute(ctx context.Context, req controller.Request) (control
 	spec := Spec{
 		Namespace: req.Namespace,
 		Object:    req.Name,
-		Run:       RunKey(req),
+		Run:       RunKey(e.HashKey, req),
 		Request:   body,
 		Timeout:   e.Timeout,
 		Pod:       PodOf(req.Spec),
@@ -217,11 +221,14 @@ func (e *Executor) request(req controller.Request, docs map[string]contracts.Doc
 }
 
 // RunKey tells one run of an object from its others: the operation, the
-// code's digest, and the stack and the object's spec as asked. A leader
-// that takes over asks for the same run with the same key, and so finds
-// the Job its predecessor started.
-func RunKey(req controller.Request) string {
-	h := sha256.New()
+// code's digest, and the stack and the object's spec as asked, under an
+// HMAC-SHA256 with the environment's hash key, since the spec can hold
+// private values and a Job's name is public to anyone who lists Jobs. A
+// leader that takes over reads the same key from the cluster, asks for the
+// same run with the same key, and so finds the Job its predecessor
+// started.
+func RunKey(key []byte, req controller.Request) string {
+	h := hmac.New(sha256.New, key)
 	stack, _ := json.Marshal(req.Stack)
 	spec, _ := json.Marshal(req.Spec)
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s", req.Operation, req.Artifact.Digest, stack, spec)

@@ -50,12 +50,25 @@ func TestRunKey(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := RunKey(tt.req) == RunKey(base); got != tt.same {
-				t.Errorf("RunKey(%s) = %s, RunKey(base) = %s: same = %v, want %v", tt.name, RunKey(tt.req), RunKey(base), got, tt.same)
+			if got := RunKey(testKey, tt.req) == RunKey(testKey, base); got != tt.same {
+				t.Errorf("RunKey(%s) = %s, RunKey(base) = %s: same = %v, want %v", tt.name, RunKey(testKey, tt.req), RunKey(testKey, base), got, tt.same)
 			}
 		})
 	}
 }
+
+// TestRunKeyIsKeyed: the same run under another key has another key, so a
+// Job's name says nothing of the spec to whoever cannot read the key.
+func TestRunKeyIsKeyed(t *testing.T) {
+	req := request("sha256:1", map[string]any{"password": "hunter2"})
+	other := []byte("fedcba9876543210fedcba9876543210")
+	if a, b := RunKey(testKey, req), RunKey(other, req); a == b {
+		t.Errorf("RunKey(two keys, a request) = %s and %s, want different", a, b)
+	}
+}
+
+// testKey is the hash key the tests run under.
+var testKey = []byte("0123456789abcdef0123456789abcdef")
 
 func TestExecutorRequest(t *testing.T) {
 	tests := []struct {

@@ -82,6 +82,7 @@ func (w *world) executor(t *testing.T, maxRunners int) *Executor {
 		Launcher: w.launcher(t, maxRunners),
 		Settings: environment.Settings{Contracts: environment.ContractSettings{Store: environment.ContractsLocal, Prefix: "/configuration"}},
 		Timeout:  3 * time.Minute,
+		HashKey:  testKey,
 	}
 }
 
@@ -146,7 +147,7 @@ func TestRunnerJobInCluster(t *testing.T) {
 	if last, ok, err := recs.Last(ctx, "acme", "dev", "network"); err != nil || !ok || last.Number != 1 || last.Result != history.ResultApplied {
 		t.Errorf("run recorded in namespace %s = #%d %s, %v, %v, want #1 applied", w.ns, last.Number, last.Result, ok, err)
 	}
-	waitGone(t, ctx, w, Name("network", RunKey(req)))
+	waitGone(t, ctx, w, Name("network", RunKey(testKey, req)))
 }
 
 // waitGone waits until the Job, its pods and its request Secret are gone.
@@ -200,7 +201,7 @@ func TestAdoptInFlightJobInCluster(t *testing.T) {
 
 	o, err := w.executor(t, 10).Execute(ctx, req)
 	applied(t, "network", o, err)
-	job := Name("network", RunKey(req))
+	job := Name("network", RunKey(testKey, req))
 	if !strings.Contains(w.log(), "adopting this run's runner job "+job) {
 		t.Errorf("log lacks the adoption of %s:\n%s", job, w.log())
 	}

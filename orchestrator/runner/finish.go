@@ -90,6 +90,7 @@ func (r *Runner) recordOnly(ctx context.Context, st *runState, result history.Re
 // when the run was interrupted: a cancelled context must not lose
 // history.
 func (r *Runner) finish(ctx context.Context, st *runState, err error) (Result, error) {
+	r.protectState(st)
 	err = explainLock(err)
 	switch {
 	case err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):

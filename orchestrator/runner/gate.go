@@ -107,7 +107,11 @@ func (r *Runner) review(ctx context.Context, st *runState) error {
 // evaluate evaluates the plan with the policy and logs every finding.
 func (r *Runner) evaluate(ctx context.Context, st *runState) Review {
 	req, log := st.req, st.log
-	id, err := policy.PlanID(st.plan.plan.JSON)
+	key, err := r.hashKey()
+	if err != nil {
+		return Review{Err: fmt.Errorf("derive plan id: %w", err), Contract: st.contract.facts}
+	}
+	id, err := policy.PlanID(key, st.plan.plan.JSON)
 	if err != nil {
 		return Review{Err: fmt.Errorf("derive plan id: %w", err), Contract: st.contract.facts}
 	}
@@ -184,6 +188,9 @@ func (r *Runner) decide(ctx context.Context, st *runState) (planFile string, rel
 	case s.ApprovePlan == rv.PlanID:
 		log.Info(fmt.Sprintf("plan %s is approved by spec.approvePlan of Terraform/%s", rv.PlanID, s.Name))
 		return ws.planFile, nil, nil
+	case s.ApprovePlan != "auto" && s.ApprovePlan == unkeyedID(p):
+		log.Info(fmt.Sprintf("plan %s is approved by spec.approvePlan of Terraform/%s, which names it by the id it had before plan ids were keyed (%s); write approvePlan: %s", rv.PlanID, s.Name, s.ApprovePlan, rv.PlanID))
+		return ws.planFile, nil, nil
 	case s.ApprovePlan != "auto":
 		reason = fmt.Sprintf("spec.approvePlan of Terraform/%s (%s) is %q, not \"auto\"", s.Name, s.File, s.ApprovePlan)
 	default:
@@ -208,7 +215,8 @@ func (r *Runner) decide(ctx context.Context, st *runState) (planFile string, rel
 	}
 
 	// Older held plans are superseded by this one; an approval of one of
-	// them is stale and can never apply.
+	// them is stale and can never apply, unless it is this very plan held
+	// before plan ids were keyed.
 	older, err := r.cfg.Approvals.HeldPlans(ctx, req.Client, req.Env, s.Name)
 	if err != nil {
 		return "", nil, err
@@ -216,6 +224,22 @@ func (r *Runner) decide(ctx context.Context, st *runState) (planFile string, rel
 	for _, h := range older {
 		if h.PlanID == rv.PlanID {
 			continue
+		}
+		if h.PlanID == unkeyedID(p) {
+			if a, ok, err := r.cfg.Approvals.Approved(ctx, req.Client, req.Env, s.Name, h.PlanID); err != nil {
+				return "", nil, err
+			} else if ok {
+				saved, err := r.cfg.Approvals.HeldPlan(ctx, req.Client, req.Env, s.Name, h.PlanID)
+				if err != nil {
+					return "", nil, err
+				}
+				log.Info(fmt.Sprintf("plan %s was approved by %s at %s (%s) as %s, its id before plan ids were keyed: applying the saved plan",
+					rv.PlanID, a.By, a.ApprovedAt.UTC().Format("2006-01-02T15:04:05Z"), a.Reason, h.PlanID))
+				release = func() error {
+					return r.cfg.Approvals.Release(context.WithoutCancel(ctx), req.Client, req.Env, s.Name, h.PlanID)
+				}
+				return filepath.Join(saved.Dir, approval.PlanFile), release, nil
+			}
 		}
 		if a, ok, _ := r.cfg.Approvals.Approved(ctx, req.Client, req.Env, s.Name, h.PlanID); ok {
 			log.Warn(fmt.Sprintf("approval of %s by %s is stale: the plan is now %s, so it is held again", h.PlanID, a.By, rv.PlanID))
@@ -235,6 +259,16 @@ func (r *Runner) decide(ctx context.Context, st *runState) (planFile string, rel
 		Stack: s.Name, PlanID: rv.PlanID, Reason: reason, PlanFile: filepath.Join(held.Dir, approval.PlanFile),
 		Approve: fmt.Sprintf("strata approve %s %s %s --reason \"…\"", orDot(req.EnvDir), s.Name, rv.PlanID),
 	}
+}
+
+// unkeyedID is the id p had before plan ids were keyed, or "" when it has
+// none.
+func unkeyedID(p planned) string {
+	id, err := policy.UnkeyedPlanID(p.plan.JSON)
+	if err != nil {
+		return ""
+	}
+	return id
 }
 
 func denials(fs []policy.Finding) string {

@@ -41,7 +41,7 @@ func TestEvaluateFailsClosed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := New(Config{Policy: tt.policy})
+			r := New(Config{Policy: tt.policy, HashKey: []byte("0123456789abcdef0123456789abcdef")})
 			st := &runState{
 				req:  Request{Client: "acme", Env: "dev", Stack: &environment.Stack{Name: "app"}},
 				log:  r.cfg.Logger,

@@ -1,0 +1,32 @@
+package s3records
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/strata-iac/strata/orchestrator/internal/recordstest"
+)
+
+func records(s *Store) recordstest.Records {
+	return recordstest.Records{History: s, Approvals: s}
+}
+
+// bucketRecords are the records as objects under a prefix of a real
+// versitygw bucket, new for each case.
+func bucketRecords(srv server) recordstest.Impl {
+	other := func(t *testing.T, prev recordstest.Records) recordstest.Records {
+		return records(srv.open(t, prev.History.(*Store).prefix, 0))
+	}
+	return recordstest.Impl{
+		Name: "s3",
+		Open: func(t *testing.T) recordstest.Records {
+			return records(srv.open(t, "teams/"+strings.ReplaceAll(t.Name(), "/", "-"), 0))
+		},
+		Next:    other,
+		Replica: other,
+	}
+}
+
+func TestRecordsContract(t *testing.T) {
+	recordstest.Run(t, []recordstest.Impl{bucketRecords(newServer(t))})
+}

@@ -1,0 +1,157 @@
+package s3records
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/history"
+)
+
+// runs begins and records a run of stack for each result, in order; a
+// "running" result is begun only.
+func runs(t *testing.T, s *Store, env, stack string, results ...history.Result) {
+	t.Helper()
+	ctx := context.Background()
+	for _, res := range results {
+		r, err := s.Begin(ctx, history.Run{Client: "acme", Env: env, Stack: stack, Operation: history.OperationApply})
+		if err != nil {
+			t.Fatalf("Begin(%s) = %v", stack, err)
+		}
+		if res == history.ResultRunning {
+			continue
+		}
+		r.Result = res
+		if err := s.Record(ctx, r); err != nil {
+			t.Fatalf("Record(%s #%d) = %v", stack, r.Number, err)
+		}
+	}
+}
+
+// numbers lists the numbers and results of the stack's runs.
+func numbers(t *testing.T, s *Store, env, stack string) map[int]history.Result {
+	t.Helper()
+	rs, err := s.List(context.Background(), "acme", env, stack, 0)
+	if err != nil {
+		t.Fatalf("List(%s) = %v", stack, err)
+	}
+	out := map[int]history.Result{}
+	for _, r := range rs {
+		out[r.Number] = r.Result
+	}
+	return out
+}
+
+func TestRetention(t *testing.T) {
+	s := newServer(t).open(t, "retention", 3)
+	runs(t, s, "dev", "network", history.ResultApplied, history.ResultFailed, history.ResultFailed, history.ResultFailed, history.ResultFailed)
+	// The newest three, and the newest good apply beyond them.
+	want := map[int]history.Result{5: history.ResultFailed, 4: history.ResultFailed, 3: history.ResultFailed, 1: history.ResultApplied}
+	if got := numbers(t, s, "dev", "network"); !cmp.Equal(got, want) {
+		t.Errorf("runs kept with Keep 3 = %v, want %v", got, want)
+	}
+	// Runs are deleted as the next one begins: once a newer apply is
+	// good, the older one goes with the next run.
+	runs(t, s, "dev", "network", history.ResultApplied, history.ResultFailed)
+	want = map[int]history.Result{7: history.ResultFailed, 6: history.ResultApplied, 5: history.ResultFailed}
+	if got := numbers(t, s, "dev", "network"); !cmp.Equal(got, want) {
+		t.Errorf("runs kept with Keep 3 after a newer good apply = %v, want %v", got, want)
+	}
+}
+
+// TestInterrupt is a process taking over: the runs the last leader left
+// running are interrupted when the next leader opens the records to
+// reconcile, and a runner that outlived the last leader still records how
+// its run ended.
+func TestInterrupt(t *testing.T) {
+	ctx := context.Background()
+	srv := newServer(t)
+	first := srv.open(t, "interrupt", 0)
+	runs(t, first, "dev", "network", history.ResultApplied, history.ResultRunning)
+	runs(t, first, "dev", "cluster", history.ResultRunning)
+	runs(t, first, "prod", "network", history.ResultRunning)
+	running, _, err := first.Last(ctx, "acme", "dev", "cluster")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// A runner, a command or the web view opening the records changes
+	// nothing; the leader that takes over marks what the first one left
+	// running as it opens them to reconcile acme/dev.
+	next := srv.open(t, "interrupt", 0)
+	env := &environment.Environment{Client: "acme", Name: "dev"}
+	opens := []struct {
+		name     string
+		recs     orchestrator.Records
+		readOnly bool
+	}{
+		{"shared, read only", orchestrator.SharedRecords(next), true},
+		{"leader, read only", orchestrator.LeaderRecords(next), true},
+		{"shared", orchestrator.SharedRecords(next), false},
+	}
+	for _, o := range opens {
+		_, _, closeHistory, err := o.recs.OpenHistory(ctx, env, environment.Settings{}, o.readOnly)
+		if err != nil {
+			t.Fatalf("OpenHistory(acme/dev, %s) = %v", o.name, err)
+		}
+		closeHistory()
+	}
+	if got, want := numbers(t, next, "dev", "cluster"), map[int]history.Result{1: history.ResultRunning}; !cmp.Equal(got, want) {
+		t.Errorf("runs of dev/cluster after opens that do not lead = %v, want %v", got, want)
+	}
+	_, _, closeHistory, err := orchestrator.LeaderRecords(next).OpenHistory(ctx, env, environment.Settings{}, false)
+	if err != nil {
+		t.Fatalf("LeaderRecords.OpenHistory(acme/dev) = %v", err)
+	}
+	closeHistory()
+	tests := []struct {
+		env, stack string
+		want       map[int]history.Result
+	}{
+		{"dev", "network", map[int]history.Result{1: history.ResultApplied, 2: history.ResultInterrupted}},
+		{"dev", "cluster", map[int]history.Result{1: history.ResultInterrupted}},
+		{"prod", "network", map[int]history.Result{1: history.ResultRunning}},
+	}
+	for _, tt := range tests {
+		if got := numbers(t, next, tt.env, tt.stack); !cmp.Equal(got, tt.want) {
+			t.Errorf("runs of %s/%s after Interrupt(acme/dev) = %v, want %v", tt.env, tt.stack, got, tt.want)
+		}
+	}
+
+	running.Result = history.ResultApplied
+	if err := first.Record(ctx, running); err != nil {
+		t.Fatalf("Record(after Interrupt) = %v", err)
+	}
+	if got, want := numbers(t, next, "dev", "cluster"), map[int]history.Result{1: history.ResultApplied}; !cmp.Equal(got, want) {
+		t.Errorf("runs of dev/cluster recorded after Interrupt = %v, want %v", got, want)
+	}
+}
+
+// TestNames keeps stacks whose names are not plain object names apart,
+// and lists them as they are named.
+func TestNames(t *testing.T) {
+	ctx := context.Background()
+	s := newServer(t).open(t, "names", 0)
+	names := []string{"..", ".", "a/b", "a", "b", "100%", "sp ace", "ü"}
+	for _, n := range names {
+		runs(t, s, "dev", n, history.ResultApplied)
+	}
+	runs(t, s, "dev", "a", history.ResultFailed)
+	got, err := s.Stacks(ctx, "acme", "dev")
+	want := []string{".", "..", "100%", "a", "a/b", "b", "sp ace", "ü"}
+	if err != nil || !cmp.Equal(got, want) {
+		t.Errorf("Stacks(acme/dev) = %v, %v, want %v", got, err, want)
+	}
+	for _, n := range names {
+		wantRuns := map[int]history.Result{1: history.ResultApplied}
+		if n == "a" {
+			wantRuns[2] = history.ResultFailed
+		}
+		if got := numbers(t, s, "dev", n); !cmp.Equal(got, wantRuns) {
+			t.Errorf("runs of %q = %v, want %v", n, got, wantRuns)
+		}
+	}
+}
