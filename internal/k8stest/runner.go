@@ -10,32 +10,35 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 )
 
-// runnerRole is the manifests' ClusterRole of the runner pods, which the
-// tests grant in their namespace so they can never drift from it.
-const runnerRole = "flux-apps/strata/runner/clusterrole.yaml"
+// The manifests the runner pods need, which the tests apply as they are so
+// they can never drift from them: the strata-tf-runner ClusterRole (whose
+// rules the tests grant in their namespace) and the seed's PriorityClass
+// (cluster-scoped: without it the API server refuses every runner pod, and
+// its Job waits, podless, for its deadline).
+const (
+	runnerRole          = "flux-apps/strata/runner/clusterrole.yaml"
+	runnerPriorityClass = "flux-apps/strata/priorityclass.yaml"
+)
 
-// RunnerAccount creates, in namespace ns, the runner pods' service account
+// RunnerAccount makes namespace ns ready for runner pods, as
+// flux-apps/strata does: it creates the runner pods' service account
 // (name) and a Role with the rules of the manifests' strata-tf-runner
-// ClusterRole, bound to it, as flux-apps/strata/runner does.
+// ClusterRole, bound to it, and the manifests' PriorityClass unless the
+// cluster has it already (it is shared by every test and never deleted).
 func (c *Cluster) RunnerAccount(t testing.TB, ns, name string) {
 	t.Helper()
-	gomod, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		t.Fatalf("go env GOMOD: %v", err)
-	}
-	file := filepath.Join(filepath.Dir(strings.TrimSpace(string(gomod))), runnerRole)
-	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("read %s: %v", file, err)
-	}
 	var cr rbacv1.ClusterRole
-	if err := yaml.UnmarshalStrict(b, &cr); err != nil || len(cr.Rules) == 0 {
-		t.Fatalf("decode %s: %v (%d rules)", file, err, len(cr.Rules))
+	manifest(t, runnerRole, &cr)
+	if len(cr.Rules) == 0 {
+		t.Fatalf("decode %s: no rules", runnerRole)
 	}
+	c.PriorityClass(t)
 	ctx := context.Background()
 	cs := c.Client
 	if _, err := cs.CoreV1().ServiceAccounts(ns).Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{}); err != nil {
@@ -52,5 +55,35 @@ func (c *Cluster) RunnerAccount(t testing.TB, ns, name string) {
 	}
 	if _, err := cs.RbacV1().RoleBindings(ns).Create(ctx, rb, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("create role binding %s/%s: %v", ns, name, err)
+	}
+}
+
+// PriorityClass creates the manifests' PriorityClass (the seed's
+// terraform) unless the cluster has it already: it is shared by every test
+// and never deleted.
+func (c *Cluster) PriorityClass(t testing.TB) {
+	t.Helper()
+	var pc schedulingv1.PriorityClass
+	manifest(t, runnerPriorityClass, &pc)
+	if _, err := c.Client.SchedulingV1().PriorityClasses().Create(context.Background(), &pc, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+		t.Fatalf("create priority class %s: %v", pc.Name, err)
+	}
+}
+
+// manifest decodes the manifest at rel, a path from the module's root,
+// into obj, strictly: a field obj does not know fails the test.
+func manifest(t testing.TB, rel string, obj any) {
+	t.Helper()
+	gomod, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		t.Fatalf("go env GOMOD: %v", err)
+	}
+	file := filepath.Join(filepath.Dir(strings.TrimSpace(string(gomod))), rel)
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("read %s: %v", file, err)
+	}
+	if err := yaml.UnmarshalStrict(b, obj); err != nil {
+		t.Fatalf("decode %s: %v", file, err)
 	}
 }

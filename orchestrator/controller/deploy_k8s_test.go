@@ -6,20 +6,15 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	schedulingv1 "k8s.io/api/scheduling/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/strata-iac/strata/internal/k8stest"
-	"github.com/strata-iac/strata/orchestrator/jobs"
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
 )
 
@@ -121,7 +116,7 @@ func TestDeploymentInCluster(t *testing.T) {
 
 	// A Terraform object, reconciled Ready by the leader through a runner
 	// Job.
-	created := watchRunnerJobs(ctx, t, c, w.ns)
+	jw := watchJobs(t, w)
 	w.push("network", "../jobs/testdata/stack", "0.1.0")
 	w.apply(&v1alpha2.Terraform{
 		ObjectMeta: metav1.ObjectMeta{Name: "network"},
@@ -138,7 +133,7 @@ func TestDeploymentInCluster(t *testing.T) {
 	if got := tf.Status.LastAppliedRevision; !strings.HasPrefix(got, "0.1.0@") {
 		t.Errorf("network lastAppliedRevision = %q, want 0.1.0@…", got)
 	}
-	if got := created(); len(got) == 0 || !strings.HasPrefix(got[0], "network-tf-runner-") {
+	if got := jw.Created(); len(got) == 0 || !strings.HasPrefix(got[0], "network-tf-runner-") {
 		t.Errorf("runner Jobs created in %s = %v, want network's", w.ns, got)
 	}
 	log, err := podLog(ctx, c, system, lead.Name)
@@ -195,11 +190,7 @@ func isolate(t *testing.T, c *k8stest.Cluster, objs []*unstructured.Unstructured
 		case "CustomResourceDefinition":
 			continue
 		case "PriorityClass":
-			pc := &schedulingv1.PriorityClass{ObjectMeta: metav1.ObjectMeta{Name: obj.GetName()}, Value: 0,
-				Description: "used to limit the number of terraform runners"}
-			if _, err := c.Client.SchedulingV1().PriorityClasses().Create(context.Background(), pc, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-				t.Fatalf("create PriorityClass %s: %v", pc.Name, err)
-			}
+			c.PriorityClass(t)
 			continue
 		case "ClusterRole", "ClusterRoleBinding":
 			obj.SetName(obj.GetName() + "-" + suffix)
@@ -292,34 +283,5 @@ func logPods(t *testing.T, c *k8stest.Cluster, ns, selector string) {
 			restarts += int(s.RestartCount)
 		}
 		t.Logf("pod %s: phase %s, %d restarts, log (%v):\n%s", p.Name, p.Status.Phase, restarts, err, log)
-	}
-}
-
-// watchRunnerJobs records the runner Jobs created in ns until the test
-// ends; the returned function reads their names.
-func watchRunnerJobs(ctx context.Context, t *testing.T, c *k8stest.Cluster, ns string) func() []string {
-	t.Helper()
-	wi, err := c.Client.BatchV1().Jobs(ns).Watch(ctx, metav1.ListOptions{LabelSelector: jobs.LabelRunner + "=true", ResourceVersion: "0"})
-	if err != nil {
-		t.Fatalf("watch runner Jobs of %s: %v", ns, err)
-	}
-	var mu sync.Mutex
-	var created []string
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for ev := range wi.ResultChan() {
-			if j, ok := ev.Object.(*batchv1.Job); ok && ev.Type == watch.Added {
-				mu.Lock()
-				created = append(created, j.Name)
-				mu.Unlock()
-			}
-		}
-	}()
-	t.Cleanup(func() { wi.Stop(); <-done })
-	return func() []string {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]string(nil), created...)
 	}
 }

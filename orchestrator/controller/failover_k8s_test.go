@@ -4,22 +4,14 @@ package controller_test
 
 import (
 	"context"
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/watch"
 
-	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
-	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
 
 // Lease timings of the failover test: short, so that it fails over fast.
@@ -27,13 +19,6 @@ const (
 	failoverLease = 6 * time.Second
 	failoverRetry = time.Second
 )
-
-// replica is one strata controller process.
-type replica struct {
-	cmd *exec.Cmd
-	out testkit.Buffer
-	id  string
-}
 
 // TestLeaderFailoverInCluster is the test 4: two strata controller
 // replicas, runs as runner Jobs; the leader is killed (kill -9) while its
@@ -46,61 +31,18 @@ func TestLeaderFailoverInCluster(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	cs := w.c.Client
-	image := w.c.StrataImage(t)
-	tofu := tofutest.Binary(t)
 	w.c.RunnerAccount(t, w.ns, "tf-runner")
-
-	bin := filepath.Join(t.TempDir(), "strata")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/strata").CombinedOutput(); err != nil {
-		t.Fatalf("go build strata: %v\n%s", err, out)
-	}
 	start := func() *replica {
-		r := &replica{}
-		r.cmd = exec.Command(bin, "controller",
-			"--kubeconfig", w.c.Kubeconfig, "--namespace", w.ns, "--state-dir", t.TempDir(),
-			"--runners", "jobs", "--runner-image", image, "--runner-image-pull-policy", "Never",
-			"--runner-api-server", "127.0.0.1:6443", "--max-runners", "2", "--interval", "5s",
+		return startController(t, w, "--max-runners", "2",
 			"--leader-elect-namespace", w.ns, "--leader-elect-name", "strata-failover",
 			"--leader-elect-lease-duration", failoverLease.String(), "--leader-elect-renew-deadline", "4s",
 			"--leader-elect-retry-period", failoverRetry.String())
-		r.cmd.Env = append(os.Environ(), "STRATA_TOFU="+tofu)
-		r.cmd.Stdout, r.cmd.Stderr = &r.out, &r.out
-		if err := r.cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		host, _ := os.Hostname()
-		r.id = fmt.Sprintf("%s_%d", host, r.cmd.Process.Pid)
-		t.Cleanup(func() {
-			_ = r.cmd.Process.Kill()
-			_ = r.cmd.Wait()
-			if t.Failed() {
-				t.Logf("replica %s log:\n%s", r.id, r.out.String())
-			}
-		})
-		return r
 	}
 	waitLog := func(r *replica, line string, timeout time.Duration) {
 		t.Helper()
-		waitFor(t, timeout, "replica "+r.id+" logs "+line, func() (bool, error) { return strings.Contains(r.out.String(), line), nil })
+		r.waitLog(t, line, timeout)
 	}
-
-	// Every runner Job created in the namespace, as it is created.
-	var mu sync.Mutex
-	var created []string
-	wi, err := cs.BatchV1().Jobs(w.ns).Watch(ctx, metav1.ListOptions{ResourceVersion: "0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer wi.Stop()
-	go func() {
-		for ev := range wi.ResultChan() {
-			if j, ok := ev.Object.(metav1.Object); ok && ev.Type == watch.Added {
-				mu.Lock()
-				created = append(created, j.GetName())
-				mu.Unlock()
-			}
-		}
-	}()
+	jw := watchJobs(t, w)
 
 	a := start()
 	waitLog(a, "leader election: "+a.id+" leads", time.Minute)
@@ -136,9 +78,7 @@ func TestLeaderFailoverInCluster(t *testing.T) {
 	if !strings.Contains(b.out.String(), "adopting this run's runner job") && !strings.Contains(b.out.String(), "adopting another run's runner job") {
 		t.Errorf("the new leader did not adopt the runner job in flight:\n%s", b.out.String())
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(created) != 1 {
+	if created := jw.Created(); len(created) != 1 {
 		t.Errorf("runner jobs created = %v, want one: the new leader adopts the job in flight", created)
 	}
 	if got := w.get("network").Status.LastAppliedRevision; !strings.HasPrefix(got, "0.1.0@") {

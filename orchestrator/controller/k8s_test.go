@@ -20,6 +20,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 	"sigs.k8s.io/yaml"
 
@@ -55,6 +56,8 @@ type world struct {
 	// executed counts the runs that reached the executor: each one a tofu
 	// run (a runner Job, with the Job executor).
 	executed atomic.Int32
+	// bin is strata built from this checkout, once a test runs it.
+	bin string
 }
 
 func newWorld(t *testing.T) *world {
@@ -67,6 +70,9 @@ func newWorld(t *testing.T) *world {
 	}
 	w.dyn = dyn
 	installCRDs(t, c, append(crdFiles(t, sourceControllerCRDs(t)), "../../flux-apps/strata/crd/infra.contrib.fluxcd.io_terraforms.yaml"))
+	// Registered before the controllers start, so it runs after they
+	// stopped and before the namespace is deleted.
+	t.Cleanup(w.releaseFinalizers)
 	startSourceController(t, c, w.ns)
 	w.reg = ocitest.Start(t)
 	client, err := kube.NewForConfig(c.Config)
@@ -347,6 +353,30 @@ func condition(tf *v1alpha2.Terraform, typ string) metav1.Condition {
 		}
 	}
 	return metav1.Condition{}
+}
+
+// releaseFinalizers takes the finalizers off the namespace's Terraform
+// objects and OCIRepositories once the test's controllers are gone: no
+// controller is left to release them, and the namespace would stay
+// Terminating in the shared cluster for good.
+func (w *world) releaseFinalizers() {
+	ctx := context.Background()
+	patch := []byte(`{"metadata":{"finalizers":null}}`)
+	for _, gvr := range []schema.GroupVersionResource{terraforms, ociRepositories} {
+		list, err := w.dyn.Resource(gvr).Namespace(w.ns).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			w.t.Logf("release the finalizers of %s in %s: %v", gvr.Resource, w.ns, err)
+			continue
+		}
+		for _, u := range list.Items {
+			if len(u.GetFinalizers()) == 0 {
+				continue
+			}
+			if _, err := w.dyn.Resource(gvr).Namespace(w.ns).Patch(ctx, u.GetName(), types.MergePatchType, patch, metav1.PatchOptions{}); err != nil && !apierrors.IsNotFound(err) {
+				w.t.Logf("release the finalizers of %s %s/%s: %v", gvr.Resource, w.ns, u.GetName(), err)
+			}
+		}
+	}
 }
 
 // delete deletes a Terraform object; its finalizer keeps it until the

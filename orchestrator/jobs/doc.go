@@ -55,9 +55,11 @@
 // Controller's kubernetes backend in the object's namespace), the run key
 // (RunKey) and the pod (PodOf the object's spec). The runner pod's stores
 // are its own, so the Executor carries the contracts the stack reads from
-// the controller's store into the request, puts the contract the run
-// published back in it, and records the run in the controller's history,
-// which skip-unchanged reads.
+// the controller's store into the request (by any field:
+// readInputsFromSecrets, varsFrom and valueFrom of an output Secret, and
+// the contracts a read-contracts expression selects), puts the contract
+// the run published back in it, and records the run in the controller's
+// history, which skip-unchanged reads.
 //
 // No client-go type leaves this package: callers see Config, Spec, Pod
 // (the pod template's API types, as the Terraform object carries them)

@@ -122,22 +122,29 @@ func (e *Executor) local() bool {
 }
 
 // upstreams are the documents of the controller's contract store that the
-// stack reads, by contract name, when the runner's store is local.
+// stack reads, by contract name, when the runner's store is local: every
+// contract it reads by any field (readInputsFromSecrets, and the varsFrom
+// and valueFrom entries naming another stack's output Secret), and those
+// its regular expressions select.
 func (e *Executor) upstreams(ctx context.Context, req controller.Request) (map[string]contracts.Document, error) {
 	s := req.Stack
-	if !e.local() || s == nil || (len(s.Consumes) == 0 && len(s.ConsumesMatching) == 0) {
+	if !e.local() || s == nil {
+		return nil, nil
+	}
+	read := s.ContractsRead()
+	if len(read) == 0 && len(s.ConsumesMatching) == 0 {
 		return nil, nil
 	}
 	docs := map[string]contracts.Document{}
-	for _, c := range s.Consumes {
-		doc, err := e.Contracts.Get(ctx, contracts.Key(e.ContractPrefix, c.Contract))
+	for _, name := range read {
+		doc, err := e.Contracts.Get(ctx, contracts.Key(e.ContractPrefix, name))
 		switch {
 		case errors.Is(err, contracts.ErrNotFound):
 			continue // the stack waits for it, in the pod as here
 		case err != nil:
-			return nil, fmt.Errorf("run %s/%s as a job: read contract %s: %w", req.Namespace, req.Name, c.Contract, err)
+			return nil, fmt.Errorf("run %s/%s as a job: read contract %s: %w", req.Namespace, req.Name, name, err)
 		}
-		docs[c.Contract] = doc
+		docs[name] = doc
 	}
 	if len(s.ConsumesMatching) > 0 {
 		all, err := contracts.ReadPath(ctx, e.Contracts, e.ContractPrefix)

@@ -190,21 +190,51 @@ func TestExecutorContracts(t *testing.T) {
 		}
 	}
 	e := &Executor{Contracts: store, ContractPrefix: prefix}
-	req := request("sha256:1", nil)
-	req.Stack.Consumes = []environment.Input{{Contract: "network", As: "network"}, {Contract: "missing", As: "missing"}}
-	req.Stack.ConsumesMatching = []environment.MatchInput{{As: "zones", Regex: "dns"}}
-	docs, err := e.upstreams(ctx, req)
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name  string
+		stack func(*environment.Stack)
+		want  map[string]any // contract: its public id
+	}{
+		{"readInputsFromSecrets", func(s *environment.Stack) {
+			s.Consumes = []environment.Input{{Contract: "network", As: "network"}, {Contract: "missing", As: "missing"}}
+		}, map[string]any{"network": "vpc-1"}},
+		{"varsFrom and valueFrom an output Secret", func(s *environment.Stack) {
+			s.ContractVars = []environment.ContractVars{
+				{Contract: "network", Field: "spec.varsFrom[0]"},
+				{Contract: "dns", Field: "spec.vars[0].valueFrom", ValueFrom: true, Keys: []environment.KeyRename{{From: "id", To: "zone"}}},
+				{Contract: "missing", Field: "spec.varsFrom[1]", Optional: true},
+			}
+		}, map[string]any{"network": "vpc-1", "dns": "zone-1"}},
+		{"a regular expression", func(s *environment.Stack) {
+			s.ConsumesMatching = []environment.MatchInput{{As: "zones", Regex: "dns"}}
+		}, map[string]any{"dns": "zone-1"}},
+		{"every field at once", func(s *environment.Stack) {
+			s.Consumes = []environment.Input{{Contract: "network", As: "network"}}
+			s.ContractVars = []environment.ContractVars{{Contract: "network", Field: "spec.varsFrom[0]"}}
+			s.ConsumesMatching = []environment.MatchInput{{As: "zones", Regex: "dns"}}
+		}, map[string]any{"network": "vpc-1", "dns": "zone-1"}},
+		{"nothing read", func(*environment.Stack) {}, map[string]any{}},
 	}
-	got := map[string]any{}
-	for name, d := range docs {
-		got[name] = d.Public["id"]
-	}
-	if diff := cmp.Diff(map[string]any{"network": "vpc-1", "dns": "zone-1"}, got); diff != "" {
-		t.Errorf("upstreams() (-want +got):\n%s", diff)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := request("sha256:1", nil)
+			tt.stack(req.Stack)
+			docs, err := e.upstreams(ctx, req)
+			if err != nil {
+				t.Fatalf("upstreams(%s) = %v", tt.name, err)
+			}
+			got := map[string]any{}
+			for name, d := range docs {
+				got[name] = d.Public["id"]
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("upstreams(%s) (-want +got):\n%s", tt.name, diff)
+			}
+		})
 	}
 
+	req := request("sha256:1", nil)
+	req.Stack.Consumes = []environment.Input{{Contract: "network", As: "network"}}
 	req.Stack.Produces = "api"
 	if err := e.publish(ctx, req, &contracts.Document{Installed: true, Stack: "network", Public: map[string]any{"url": "https://api"}, Private: map[string]any{}}); err != nil {
 		t.Fatal(err)

@@ -12,7 +12,6 @@ import (
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	schedulingv1 "k8s.io/api/scheduling/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
@@ -43,14 +42,7 @@ type world struct {
 func newWorld(t *testing.T) *world {
 	c := k8stest.Get(t)
 	w := &world{c: c, ns: c.Namespace(t, "strata-jobs"), image: c.StrataImage(t)}
-	ctx := context.Background()
-	cs := c.Client
 	c.RunnerAccount(t, w.ns, DefaultServiceAccount)
-	pc := &schedulingv1.PriorityClass{ObjectMeta: metav1.ObjectMeta{Name: DefaultPriorityClass}, Value: 0,
-		Description: "used to limit the number of terraform runners"}
-	if _, err := cs.SchedulingV1().PriorityClasses().Create(ctx, pc, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-		t.Fatal(err)
-	}
 	url, digest := testkit.ServeTarball(t, "testdata/stack")
 	w.source = source.Artifact{URL: url, Digest: digest}
 	return w
@@ -236,9 +228,11 @@ func watchJobs(t *testing.T, ctx context.Context, w *world) func() []string {
 	}
 }
 
-// TestMaxRunnersInCluster is the issue's test 5: with --max-runners 2 and
-// ten stacks ready at once, never more than two runner Jobs are in flight,
-// and all ten apply.
+// TestMaxRunnersInCluster is the launcher's part of the issue's test 5:
+// with a bound of 2 and ten stacks ready at once, never more than two
+// runner Jobs are in flight, and all ten apply. The test through `strata
+// controller --max-runners 2` is the controller's
+// TestControllerMaxRunnersInCluster.
 func TestMaxRunnersInCluster(t *testing.T) {
 	w := newWorld(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
