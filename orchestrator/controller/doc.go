@@ -33,6 +33,10 @@
 // process: outside a cluster, inside a runner pod, and in tests. A stack
 // that skip-unchanged finds up to date never reaches the executor
 // (runner.UpToDate): a pass with nothing changed starts no tofu process and
-// no Job. The Kubernetes API is reached through Cluster, which package kube
+// no Job. An executor whose runs outlive the leader that started them
+// (Adopter: runner Jobs) is asked first whether the object has such a run
+// to adopt, in flight or finished with its outcome unread; it then gets
+// the request, adopts the run and reports its outcome, which the status
+// is written from. The Kubernetes API is reached through Cluster, which package kube
 // implements.
 package controller

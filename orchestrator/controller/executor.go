@@ -50,6 +50,17 @@ type Executor interface {
 	Execute(ctx context.Context, req Request) (Outcome, error)
 }
 
+// Adopter is an Executor whose runs outlive the process that started
+// them (runner Jobs). Adoptable reports whether the request's object has
+// such a run to adopt: one a leader before this one left going, or left
+// finished with its outcome unread. That run is the stack's run of this
+// pass: Execute adopts it and reports its outcome, which skip-unchanged
+// must not answer for, since the history already holds what the run
+// wrote but the object's status, outputs and contract do not.
+type Adopter interface {
+	Adoptable(ctx context.Context, req Request) (bool, error)
+}
+
 // NewOutcome packs what runner.Run returned.
 func NewOutcome(res runner.Result, err error) Outcome {
 	o := Outcome{Result: res, Duration: res.Run.Duration}

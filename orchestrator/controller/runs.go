@@ -10,7 +10,9 @@ import (
 
 // runs hands the orchestrator's runs to the executor. A stack that
 // skip-unchanged finds up to date is answered here, as a local apply would
-// answer it, and the executor never sees it: no runner Job starts.
+// answer it, and the executor never sees it: no runner Job starts. A
+// stack whose run the executor has to adopt (Adopter) goes to it all the
+// same: that run's outcome is the stack's.
 type runs struct {
 	p     *pass
 	local *runner.Runner
@@ -29,27 +31,48 @@ func (c *Controller) runs(p *pass) func(runner.Config) orchestrator.StackRunner 
 	}
 }
 
-// Run runs one stack.
+// Run runs one stack. A run the executor has to adopt goes to it first;
+// else a stack that skip-unchanged finds up to date is answered here.
 func (r *runs) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
-	if req.Operation == history.OperationApply {
-		if res, ok := r.local.UpToDate(ctx, req); ok {
-			return res, nil
-		}
-	}
 	cr := Request{Request: req, Namespace: r.p.ns, Name: req.Stack.Name}
 	if tf := r.p.tfs[req.Stack.Name]; tf != nil {
 		cr.Spec = tf.Spec
 	}
+	if req.Operation == history.OperationApply {
+		adopt, err := r.adoptable(ctx, cr)
+		if err != nil {
+			return failed(req, err)
+		}
+		if !adopt {
+			if res, ok := r.local.UpToDate(ctx, req); ok {
+				return res, nil
+			}
+		}
+	}
 	o, err := r.exec.Execute(ctx, cr)
 	if err != nil {
-		return runner.Result{
-			Stack:   req.Stack.Name,
-			Message: err.Error(),
-			Run: history.Run{
-				Client: req.Client, Env: req.Env, Stack: req.Stack.Name, Operation: req.Operation,
-				Result: history.ResultFailed, Error: err.Error(),
-			},
-		}, err
+		return failed(req, err)
 	}
 	return o.Unpack()
+}
+
+// adoptable reports whether the executor has a run of the stack to adopt.
+func (r *runs) adoptable(ctx context.Context, req Request) (bool, error) {
+	a, ok := r.exec.(Adopter)
+	if !ok {
+		return false, nil
+	}
+	return a.Adoptable(ctx, req)
+}
+
+// failed is the result of a run the executor could not run.
+func failed(req runner.Request, err error) (runner.Result, error) {
+	return runner.Result{
+		Stack:   req.Stack.Name,
+		Message: err.Error(),
+		Run: history.Run{
+			Client: req.Client, Env: req.Env, Stack: req.Stack.Name, Operation: req.Operation,
+			Result: history.ResultFailed, Error: err.Error(),
+		},
+	}, err
 }

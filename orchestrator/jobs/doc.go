@@ -8,8 +8,11 @@
 //     (Name), so a leader that takes over finds the Job its predecessor
 //     started;
 //  2. adopt: when a Job of the same object is still in flight, or the Job
-//     of this very run exists (finished or not), it is followed, never
-//     started again; no stack runs twice at once;
+//     of this very run exists (finished or not), or a Job of the object
+//     finished with an outcome no leader read (not deleted, not marked
+//     AnnotationRead), it is followed, never started again; no stack runs
+//     twice at once, and the outcome of a run whose leader stopped is
+//     read by the next one (Launcher.Unread, Executor.Adoptable);
 //  3. take a runner slot: the Jobs strata labelled (LabelRunner) that have
 //     not finished, in every namespace, are at most Config.MaxRunners. The
 //     count and the create happen under one lock, and only the leader
@@ -28,7 +31,8 @@
 //     `strata runner`) and its exit code;
 //  7. clean up: with Pod.AlwaysCleanup (the Tofu Controller's
 //     alwaysCleanupRunnerPod, true by default) the Job and its pod are
-//     deleted once read; ttlSecondsAfterFinished removes them anyway, so
+//     deleted once read; otherwise the Job is marked read
+//     (AnnotationRead); ttlSecondsAfterFinished removes them anyway, so
 //     no runner pod persists.
 //
 // The pod runs as the object's service account (default tf-runner), with

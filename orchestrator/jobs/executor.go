@@ -114,6 +114,15 @@ func (e *Executor) Execute(ctx context.Context, req controller.Request) (control
 	}, cause), nil
 }
 
+// Adoptable reports whether a runner Job of the request's object is in
+// flight, or finished with an outcome no leader read (the leader that
+// started it stopped first): Execute adopts it and reports its outcome,
+// so the controller hands it the request even when skip-unchanged would
+// answer from the history that Job's run wrote.
+func (e *Executor) Adoptable(ctx context.Context, req controller.Request) (bool, error) {
+	return e.Launcher.Unread(ctx, req.Namespace, req.Name)
+}
+
 // local reports whether the runner's contract store is local: the pod's
 // own, which the controller's stands in for.
 func (e *Executor) local() bool {
@@ -267,3 +276,6 @@ func PodOf(spec v1alpha2.TerraformSpec) Pod {
 	}
 	return p
 }
+
+// The Executor adopts the runs a leader before this one left.
+var _ controller.Adopter = (*Executor)(nil)

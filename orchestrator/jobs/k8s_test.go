@@ -202,6 +202,92 @@ func TestAdoptInFlightJobInCluster(t *testing.T) {
 	}
 }
 
+// TestAdoptFinishedJobInCluster is the launcher's part of a failover in
+// which the runner Job finishes during the takeover: a leader starts a
+// run's Job and dies; the Job finishes before the next leader looks. The
+// Job's outcome is unread, so the next leader adopts it (Adoptable, then
+// Execute) and reads the outcome the pod left, rather than letting
+// skip-unchanged answer from the history the pod wrote; once read, the Job
+// is removed, or marked read when the object keeps its runner pod, and
+// is no longer adoptable.
+func TestAdoptFinishedJobInCluster(t *testing.T) {
+	w := newWorld(t)
+	keep := false
+	tests := []struct {
+		name    string
+		cleanup *bool
+	}{
+		{"cleaned up", nil},
+		{"kept (alwaysCleanupRunnerPod: false)", &keep},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			defer cancel()
+			stack := fmt.Sprintf("network-%d", i)
+			req := w.request(stack)
+			req.Spec.AlwaysCleanupRunnerPod = tt.cleanup
+			job := Name(stack, RunKey(testKey, req))
+
+			first := w.executor(t, 10)
+			firstCtx, kill := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { _, err := first.Execute(firstCtx, req); done <- err }()
+			// The first leader dies once its runner pod started, and the
+			// Job finishes before the next leader looks.
+			waitJob(t, ctx, w, job, func(j *batchv1.Job) bool {
+				pods, err := w.c.Client.CoreV1().Pods(w.ns).List(ctx, metav1.ListOptions{LabelSelector: "batch.kubernetes.io/job-name=" + job})
+				return err == nil && len(pods.Items) > 0 && started(&pods.Items[0])
+			})
+			kill()
+			if err := <-done; err == nil {
+				t.Fatal("Execute() of the killed leader = nil, want the cancellation")
+			}
+			waitJob(t, ctx, w, job, finished)
+
+			next := w.executor(t, 10)
+			if ok, err := next.Adoptable(ctx, req); err != nil || !ok {
+				t.Fatalf("Adoptable(%s) with its job finished and unread = %v, %v, want true", stack, ok, err)
+			}
+			if ok, err := next.Adoptable(ctx, w.request("other")); err != nil || ok {
+				t.Errorf("Adoptable(other) = %v, %v, want false: no job of it", ok, err)
+			}
+			o, err := next.Execute(ctx, req)
+			applied(t, stack, o, err)
+			if want := "adopting this run's runner job " + job; !strings.Contains(w.log(), want) {
+				t.Errorf("log lacks %q:\n%s", want, w.log())
+			}
+			if ok, err := next.Adoptable(ctx, req); err != nil || ok {
+				t.Errorf("Adoptable(%s) once its outcome was read = %v, %v, want false", stack, ok, err)
+			}
+			if tt.cleanup == nil {
+				waitGone(t, ctx, w, job)
+				return
+			}
+			j, err := w.c.Client.BatchV1().Jobs(w.ns).Get(ctx, job, metav1.GetOptions{})
+			if err != nil || j.Annotations[AnnotationRead] != "true" {
+				t.Errorf("kept job %s: %v, annotations %v, want %s=true", job, err, j.GetAnnotations(), AnnotationRead)
+			}
+		})
+	}
+}
+
+// waitJob waits until the Job exists and cond holds of it.
+func waitJob(t *testing.T, ctx context.Context, w *world, name string, cond func(*batchv1.Job) bool) {
+	t.Helper()
+	for {
+		j, err := w.c.Client.BatchV1().Jobs(w.ns).Get(ctx, name, metav1.GetOptions{})
+		if err == nil && cond(j) {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("job %s: not there as wanted (last error: %v)", name, err)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
 // watchJobs records every runner Job created in w's namespace, and returns
 // the names seen so far.
 func watchJobs(t *testing.T, ctx context.Context, w *world) func() []string {
