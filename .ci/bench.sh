@@ -202,6 +202,7 @@ go test -run '^$' -bench . -benchmem -count "$count" ./... | tee "$micro"
 cat "$micro" >>"$out"
 pairs=(
   "BenchmarkReconcileUnchanged:BenchmarkReconcileDriftCheck"
+  "BenchmarkLoadCached:BenchmarkLoad"
 )
 say ""
 say "micro-benchmark ratios (median ns/op of each benchmark / median of its baseline, same run):"

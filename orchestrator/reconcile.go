@@ -140,12 +140,13 @@ func (o Options) Settings(env *environment.Environment) (environment.Settings, e
 }
 
 // Reconcile runs one environment: load, graph, resolve, schedule, report.
-// The error is for the reconcile as a whole (an invalid environment, a
-// state directory that cannot be opened); what each stack did is in the
-// report.
+// The environment is rendered once and kept in the state directory until
+// one of the render's inputs changes (environment.LoadCached). The error
+// is for the reconcile as a whole (an invalid environment, a state
+// directory that cannot be opened); what each stack did is in the report.
 func Reconcile(ctx context.Context, dir string, op history.Operation, opts Options) (*Report, error) {
 	started := time.Now()
-	env, g, err := Validate(ctx, dir)
+	env, g, err := validateCached(ctx, dir, opts.StateDir)
 	if err != nil {
 		return nil, err
 	}

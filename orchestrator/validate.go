@@ -15,7 +15,20 @@ import (
 // its graph: every check that runs before anything runs. The error is a
 // diag.Problems listing every problem found.
 func Validate(ctx context.Context, dir string) (*environment.Environment, *graph.Graph, error) {
-	env, err := environment.Load(ctx, dir)
+	return validate(ctx, dir, environment.Load)
+}
+
+// validateCached is Validate with the rendered environment kept in the
+// state directory (environment.LoadCached; "" is the repository's own):
+// what a reconcile, which writes there anyway, loads with.
+func validateCached(ctx context.Context, dir, stateDir string) (*environment.Environment, *graph.Graph, error) {
+	return validate(ctx, dir, func(ctx context.Context, dir string) (*environment.Environment, error) {
+		return environment.LoadCached(ctx, dir, stateDir)
+	})
+}
+
+func validate(ctx context.Context, dir string, load func(context.Context, string) (*environment.Environment, error)) (*environment.Environment, *graph.Graph, error) {
+	env, err := load(ctx, dir)
 	var problems diag.Problems
 	if err != nil && (env == nil || !errors.As(err, &problems)) {
 		return nil, nil, err

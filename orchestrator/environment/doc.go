@@ -52,6 +52,12 @@
 // (identity.go) refuses an environment whose clientId and environment
 // another environment of the repository also names.
 //
+// LoadCached (cached.go) is Load for a reconcile: it keeps the rendered
+// environment in the state directory with everything its render read
+// (package rendercache; the loader records each read through
+// recordingFS), and returns the environment kept while none of it
+// changed. Only an environment without problems is kept.
+//
 // LoadNamespace (cluster.go) builds the environment of one namespace of a
 // cluster for strata controller with the same rules: the namespace's
 // Terraform objects, ConfigMaps and Secrets as if one Kustomization had

@@ -12,6 +12,7 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator/decryption"
 	"github.com/strata-iac/strata/orchestrator/diag"
+	"github.com/strata-iac/strata/orchestrator/rendercache"
 )
 
 // The names strata looks for in an environment directory.
@@ -65,7 +66,14 @@ func read(ctx context.Context, dir string) (*loader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load environment %s: %w", dir, err)
 	}
+	return readAt(ctx, root, rel, note, nil)
+}
+
+// readAt loads the environment at rel under the repository root, with
+// the note findRoot made, recording what it reads in rec when rec is set.
+func readAt(ctx context.Context, root, rel, note string, rec *rendercache.Recorder) (*loader, error) {
 	l := newLoader(ctx, root, rel)
+	l.rec = rec
 	if _, err := l.load(); err != nil {
 		return nil, fmt.Errorf("load environment %s: %w", rel, err)
 	}
@@ -100,6 +108,9 @@ type loader struct {
 	stacks []*built
 	// dec decrypts SOPS-encrypted objects; see decryptor.
 	dec *decryption.Decryptor
+	// rec, when set, records everything the render reads, for the
+	// render cache (see LoadCached).
+	rec *rendercache.Recorder
 	// artifacts are, for an environment read from a cluster (see
 	// LoadNamespace), the source-controller artifacts of the namespace's
 	// sources, by "Kind/name"; nil for a repository.
@@ -213,6 +224,9 @@ type entryUnit struct {
 // (the seed layout's per-group service-versions), which one build would
 // refuse as a conflict.
 func (l *loader) entryUnits() ([]entryUnit, error) {
+	if l.rec != nil {
+		l.rec.Probe(rendercache.Tree, l.abs(l.dir))
+	}
 	for _, name := range kustomizeFileNames {
 		if fi, err := os.Stat(l.abs(l.rel(l.dir, name))); err == nil && !fi.IsDir() {
 			return []entryUnit{{dir: l.dir}}, nil
@@ -536,6 +550,9 @@ func (l *loader) kustomizationPath(k *kustomization) (string, bool) {
 			Fix:     "make spec.path relative to the repository root, e.g. ./flux-apps/<kind>/<service>",
 		})
 		return "", false
+	}
+	if l.rec != nil {
+		l.rec.Probe(rendercache.Stat, l.abs(dir))
 	}
 	fi, err := os.Stat(l.abs(dir))
 	if err != nil || !fi.IsDir() {

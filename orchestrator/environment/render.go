@@ -23,6 +23,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/strata-iac/strata/orchestrator/diag"
+	"github.com/strata-iac/strata/orchestrator/rendercache"
 )
 
 // originAnnotation is the annotation kustomize's buildMetadata
@@ -68,9 +69,21 @@ type renderedObject struct {
 func (l *loader) build(dir string, flux map[string]any, files []string, owner string) ([]renderedObject, *diag.Problem) {
 	entry := flux == nil
 	abs := l.abs(dir)
+	if l.rec != nil {
+		// Flux's generator reads the directory from disk itself: every
+		// manifest under it, and the components it checks for.
+		l.rec.Probe(rendercache.Tree, abs)
+		comps, _, _ := unstructured.NestedStringSlice(flux, "spec", "components")
+		for _, c := range comps {
+			l.rec.Probe(rendercache.Stat, filepath.Join(abs, filepath.FromSlash(c)))
+		}
+	}
 	disk, err := fluxfs.MakeFsOnDiskSecure(l.root)
 	if err != nil {
 		return nil, &diag.Problem{File: dir, Object: owner, Message: fmt.Sprintf("kustomize build of %s: %v", dir, err)}
+	}
+	if l.rec != nil {
+		disk = recordingFS{FileSystem: disk, rec: l.rec}
 	}
 	fsys := &checkedFS{FileSystem: disk, l: l, virtual: map[string][]byte{}}
 	var manifest []byte
@@ -371,6 +384,15 @@ var kustomizeFileNames = []string{"kustomization.yaml", "kustomization.yml", "Ku
 // kustomize is not safe for concurrent builds.
 var buildMu sync.Mutex
 
+// krustyOptions are the options of every krusty build: those of
+// fluxcd/pkg/kustomize's Build.
+func krustyOptions() *krusty.Options {
+	return &krusty.Options{
+		LoadRestrictions: kustypes.LoadRestrictionsNone,
+		PluginConfig:     kustypes.DisabledPluginConfig(),
+	}
+}
+
 // krustyBuild builds a directory with krusty and exactly the options of
 // fluxcd/pkg/kustomize's Build (load restrictions none, only the builtin
 // plugins), recovering from a kustomize panic as it does. It does not
@@ -386,10 +408,7 @@ func krustyBuild(fsys *checkedFS, dir, kfile string) (_ []*resource.Resource, er
 			err = fmt.Errorf("recovered from kustomize build panic: %v", r)
 		}
 	}()
-	k := krusty.MakeKustomizer(&krusty.Options{
-		LoadRestrictions: kustypes.LoadRestrictionsNone,
-		PluginConfig:     kustypes.DisabledPluginConfig(),
-	})
+	k := krusty.MakeKustomizer(krustyOptions())
 	rm, err := k.Run(fsys, dir)
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/strata-iac/strata/orchestrator/diag"
+	"github.com/strata-iac/strata/orchestrator/rendercache"
 	"github.com/strata-iac/strata/orchestrator/tcdata"
 )
 
@@ -277,6 +278,9 @@ func (l *loader) resolveSource(b *built) {
 // repository is a directory holding *.tf files.
 func (l *loader) checkModuleDir(tf *terraform, dir string) {
 	fix := fmt.Sprintf("point spec.path at the directory of the stack's OpenTofu code, relative to the repository root (e.g. ./%s/terraform)", path.Dir(tf.File))
+	if l.rec != nil {
+		l.rec.Probe(rendercache.List, l.abs(dir))
+	}
 	entries, err := os.ReadDir(l.abs(dir))
 	if err != nil {
 		l.problem(diag.Problem{

@@ -6,16 +6,23 @@ import (
 	"fmt"
 
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/scheduler"
 )
 
 // The run's result is decided here, once, and recorded here: by notBegun
 // for a run that never began, by finish for one that did, and by
-// unrecorded for one that could not even be recorded.
+// unrecorded for one that could not even be recorded. notBegun and
+// finish give the scheduler's runner back first (scheduler.Release): the
+// runner limit bounds tofu processes, and none runs while a run is
+// recorded.
 
 // notBegun ends a run that did not begin: unchanged when a step found
 // nothing to do; otherwise waiting for an upstream contract, or failed,
 // and recorded as such though it never got as far as tofu.
 func (r *Runner) notBegun(ctx context.Context, st *runState, err error) (Result, error) {
+	// No tofu process runs past here: the next stack takes the runner
+	// while this one is recorded.
+	scheduler.Release(ctx)
 	if err == nil {
 		return st.result(), nil
 	}
@@ -90,6 +97,9 @@ func (r *Runner) recordOnly(ctx context.Context, st *runState, result history.Re
 // when the run was interrupted: a cancelled context must not lose
 // history.
 func (r *Runner) finish(ctx context.Context, st *runState, err error) (Result, error) {
+	// The run's last tofu process has exited: the next stack takes the
+	// runner while this one is recorded.
+	scheduler.Release(ctx)
 	r.protectState(st)
 	err = explainLock(err)
 	switch {

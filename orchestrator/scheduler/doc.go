@@ -8,7 +8,9 @@
 // tasks that depend on it — directly or through others — are skipped with
 // a SkipError that names the dependency, while unrelated tasks go on.
 // Several Runs going on side by side can share one limit, a Pool, whose
-// runners they take in turn. The
+// runners they take in turn. A task that has work left that needs no
+// runner gives its runner back early (Release), and the next ready task
+// starts then. The
 // package knows nothing of stacks: the orchestrator passes names in graph
 // order and a function that runs one.
 package scheduler

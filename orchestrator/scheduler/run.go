@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // DefaultLimit is how many tasks run at once when Run is given no limit:
@@ -87,6 +88,8 @@ type run struct {
 type finished struct {
 	task int
 	err  error
+	// freed is set when the task gives its runner back only now.
+	freed bool
 }
 
 func newRun(tasks []Task) *run {
@@ -322,7 +325,12 @@ func (s *run) firstFailed(i int) (string, error) {
 // from it, returned when the task finishes.
 func (s *run) loop(ctx context.Context, limit int, pool *Pool, fn Func) {
 	results := make(chan finished)
-	inFlight := 0
+	// freed receives a task's index when it gives its runner back: by
+	// Release, else as it returns.
+	freed := make(chan int)
+	// inFlight counts the tasks holding a runner, unfinished those
+	// started that have not returned.
+	inFlight, unfinished := 0, 0
 	cancelled := false
 	// waitingFor is this Run's place in the pool's queue, while it waits
 	// for a runner.
@@ -359,9 +367,10 @@ func (s *run) loop(ctx context.Context, limit int, pool *Pool, fn Func) {
 			s.ready = s.ready[1:]
 			s.state[i] = running
 			inFlight++
-			go start(ctx, i, s.tasks[i].Name, fn, results)
+			unfinished++
+			go start(ctx, i, s.tasks[i].Name, fn, freed, results)
 		}
-		if inFlight == 0 && waitingFor == nil {
+		if unfinished == 0 && waitingFor == nil {
 			// Nothing runs, so nothing will ever make a task ready: every
 			// task is settled already. Guard against waiting forever all
 			// the same.
@@ -377,10 +386,18 @@ func (s *run) loop(ctx context.Context, limit int, pool *Pool, fn Func) {
 			granted = waitingFor.granted
 		}
 		select {
-		case r := <-results:
+		case <-freed:
 			inFlight--
 			if pool != nil {
 				pool.release()
+			}
+		case r := <-results:
+			unfinished--
+			if r.freed {
+				inFlight--
+				if pool != nil {
+					pool.release()
+				}
 			}
 			s.finish(r.task, r.err)
 		case <-granted:
@@ -403,14 +420,34 @@ func (s *run) cancelWaiting(cause error) {
 }
 
 // start runs one task and reports its result, turning a panic into an
-// error.
-func start(ctx context.Context, i int, name string, fn Func, results chan<- finished) {
+// error. The task's runner is given back once: on freed when the task
+// calls Release, else with its result, so that the dependents it makes
+// ready compete for the runner it frees.
+func start(ctx context.Context, i int, name string, fn Func, freed chan<- int, results chan<- finished) {
+	var once sync.Once
+	release := func() { once.Do(func() { freed <- i }) }
 	var err error
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("panicked: %v", p)
 		}
-		results <- finished{task: i, err: err}
+		last := false
+		once.Do(func() { last = true })
+		results <- finished{task: i, err: err, freed: last}
 	}()
-	err = fn(ctx, name)
+	err = fn(context.WithValue(ctx, releaseKey{}, release), name)
+}
+
+type releaseKey struct{}
+
+// Release gives back the runner that the task whose ctx this is holds,
+// before the task returns: a task calls it once the rest of its work is
+// not what the limit bounds (for a stack, once its last tofu process has
+// exited, while its run is recorded), so that the next ready task starts
+// at once. The task's dependents still wait for it to return. A second
+// call, or a ctx of no task, does nothing.
+func Release(ctx context.Context) {
+	if release, ok := ctx.Value(releaseKey{}).(func()); ok {
+		release()
+	}
 }

@@ -23,6 +23,9 @@ const (
 	// ContractSchemas holds each contract's schema history:
 	// contract-schemas/<client>/<env>/<contract>.json.
 	ContractSchemas = "contract-schemas"
+	// Render holds each environment's rendered environment, with what its
+	// render read: render/<hash of its directory>.json (rendercache).
+	Render = "render"
 )
 
 // Join returns root joined with the elements, each one path element. An

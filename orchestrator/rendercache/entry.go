@@ -1,0 +1,87 @@
+package rendercache
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/strata-iac/strata/internal/atomicfile"
+)
+
+// format is the version of the entry's layout; an entry of another is a
+// miss.
+const format = 1
+
+// Entry is one render kept: what it was keyed by, what it read, and its
+// result.
+type Entry struct {
+	Format int             `json:"format"`
+	Key    string          `json:"key"`
+	Inputs []Input         `json:"inputs"`
+	Result json.RawMessage `json:"result"`
+}
+
+// Read returns the result kept in file when it was rendered under key and
+// every input it read is as it was. ok is false on a miss: no entry, an
+// entry that does not decode (it is written again), of another key, or
+// with an input that changed. err is set only for a file that exists and
+// cannot be read; it is a miss too.
+func Read(file, key string) (result []byte, ok bool, err error) {
+	b, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("read render cache %s: %w", file, err)
+	}
+	var e Entry
+	if json.Unmarshal(b, &e) != nil || e.Format != format || e.Key != key || len(e.Result) == 0 {
+		return nil, false, nil
+	}
+	if !unchanged(e.Inputs) {
+		return nil, false, nil
+	}
+	return e.Result, true, nil
+}
+
+// unchanged reports whether every input reads as it was recorded. The
+// inputs are read by one goroutine per CPU, most of the time spent in
+// system calls; the first change found stops them all.
+func unchanged(inputs []Input) bool {
+	var next atomic.Int64
+	var changed atomic.Bool
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(inputs)) {
+		wg.Go(func() {
+			for !changed.Load() {
+				i := int(next.Add(1)) - 1
+				if i >= len(inputs) {
+					return
+				}
+				if in := inputs[i]; probe(in.Kind, in.Path) != in.Digest {
+					changed.Store(true)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return !changed.Load()
+}
+
+// Write keeps result, rendered under key from inputs, in file, replacing
+// what was there: atomically, mode 0600, its directory created 0700.
+func Write(file, key string, inputs []Input, result []byte) error {
+	b, err := json.Marshal(Entry{Format: format, Key: key, Inputs: inputs, Result: result})
+	if err != nil {
+		return fmt.Errorf("write render cache %s: %w", file, err)
+	}
+	if err := atomicfile.Write(file, b, 0o600); err != nil {
+		return fmt.Errorf("write render cache %s: %w", file, err)
+	}
+	return nil
+}
