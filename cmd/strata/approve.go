@@ -37,7 +37,9 @@ A stack that left the environment is approved the same way: its removal
 nor the contract store, so it works while 'strata reconcile' runs.
 
 With --kubeconfig or --namespace, the plan is one a cluster holds (strata
-controller and its runner pods), and the approval is recorded there.`,
+controller and its runner pods), and the approval is recorded there; with
+--records s3://bucket/prefix, one an S3 bucket holds, and the approval is
+recorded in the bucket, for the next apply of any machine to apply.`,
 		Example: `  strata approve environments/demo/dev network plan-3f2a9c1b7d4e --reason "planned subnet migration, CHG-1234"`,
 		Args:    cobra.ExactArgs(3),
 		RunE: func(cmd *cobra.Command, args []string) error {

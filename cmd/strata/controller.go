@@ -24,6 +24,7 @@ func newControllerCommand(g *globals) *cobra.Command {
 	f := &runFlags{}
 	lf := &leaderFlags{}
 	rf := &runnerFlags{}
+	records := &recordsFlags{}
 	var namespaces []string
 	var interval time.Duration
 	var healthAddr string
@@ -55,9 +56,13 @@ ready at once.
 The history, held plans and approvals of each namespace are objects in that
 namespace (ConfigMaps and Secrets labelled strata.dev/record), which every
 replica and every runner pod read and write; strata status, history,
-versions and approve read them with --kubeconfig and --namespace.`,
+versions and approve read them with --kubeconfig and --namespace. With
+--records s3://bucket/prefix they are objects in that S3 bucket instead,
+for every namespace, and runner Jobs are given the same location (their
+service account needs access to the bucket).`,
 		Example: `  strata controller --namespace flux-system
-  strata controller --kubeconfig ~/.kube/config --namespace team-a --namespace team-b --max-runners 10`,
+  strata controller --kubeconfig ~/.kube/config --namespace team-a --namespace team-b --max-runners 10
+  strata controller --namespace flux-system --records s3://acme-strata/records`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := g.checkOutput("text"); err != nil {
@@ -83,6 +88,9 @@ versions and approve read them with --kubeconfig and --namespace.`,
 			if err := rf.check(); err != nil {
 				return err
 			}
+			if err := records.check(); err != nil {
+				return err
+			}
 			bin, err := tofu.Find(f.tofu)
 			if err != nil {
 				return err
@@ -92,13 +100,19 @@ versions and approve read them with --kubeconfig and --namespace.`,
 				return fmt.Errorf("controller: %w", err)
 			}
 			log := g.logger()
-			executor, err := rf.executor(lf.kubeconfig, f.maxRunners, log)
+			executor, err := rf.executor(lf.kubeconfig, f.maxRunners, records.location, log)
 			if err != nil {
 				return err
 			}
 			opts := f.options(cmd, g, bin, log)
 			opts.RetryWait = true
-			opts.Records = namespaceRecords(lf.kubeconfig, filepath.Join(cmp.Or(g.stateDir, os.TempDir()), "cluster-held"))
+			held := filepath.Join(cmp.Or(g.stateDir, os.TempDir()), "cluster-held")
+			opts.Records = namespaceRecords(lf.kubeconfig, held)
+			if records.location != "" {
+				if opts.Records, err = records.leaderRecords(cmd.Context(), held); err != nil {
+					return err
+				}
+			}
 			ctrl := controller.New(controller.Config{
 				Cluster:    client,
 				Namespaces: namespaces,
@@ -132,6 +146,7 @@ versions and approve read them with --kubeconfig and --namespace.`,
 	f.register(cmd)
 	lf.registerDefault(cmd, true)
 	rf.register(cmd)
+	records.registerLocation(cmd)
 	cmd.Flags().StringArrayVar(&namespaces, "namespace", nil, "namespace whose Terraform objects to reconcile (repeat for more)")
 	cmd.Flags().DurationVar(&interval, "interval", controller.DefaultInterval, "how often every namespace is reconciled when nothing in it changed")
 	cmd.Flags().StringVar(&healthAddr, "health-addr", "", "address to serve /healthz and /readyz on, for the kubelet's probes (default: none)")

@@ -41,6 +41,9 @@ func TestInvalidFlagValues(t *testing.T) {
 		{"controller without runners", []string{"controller", "--namespace", "infra", "--max-runners", "0"}, "--max-runners is 0: it must be at least 1"},
 		{"controller lease shorter than renewal", []string{"controller", "--namespace", "infra", "--leader-elect-lease-duration", "10s"}, "--leader-elect-lease-duration 10s must be longer than --leader-elect-renew-deadline 10s"},
 		{"unknown runners", []string{"controller", "--namespace", "infra", "--runners", "pods"}, `--runners is "pods": it must be jobs or in-process`},
+		{"apply records not in a bucket", []string{"apply", env, "--records", "records/strata"}, "--records: records \"records/strata\": want s3://bucket/prefix"},
+		{"reconcile records with a query", []string{"reconcile", env, "--records", "s3://records/strata?region=x"}, "without user, query or fragment"},
+		{"controller records without a bucket", []string{"controller", "--namespace", "infra", "--records", "s3:///strata"}, "no bucket"},
 		{"unknown pull policy", []string{"controller", "--namespace", "infra", "--runner-image-pull-policy", "Sometimes"}, `--runner-image-pull-policy is "Sometimes"`},
 	}
 	for _, tt := range tests {

@@ -36,7 +36,8 @@ holds, is left alone.
 
 With --kubeconfig or --namespace, the runs are those a cluster keeps
 (strata controller and its runner pods) instead of the state directory's;
---repair is for the state directory's file only.`,
+with --records s3://bucket/prefix, those an S3 bucket keeps. --repair is for
+the state directory's file only.`,
 		Example: "  strata history environments/demo/dev\n  strata history environments/demo/dev network --limit 5 -o json",
 		Args:    cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -57,7 +58,7 @@ With --kubeconfig or --namespace, the runs are those a cluster keeps
 			}
 			if repair {
 				if recs != nil {
-					return usageError("--repair moves a damaged history file of the state directory aside: the records of a cluster have no file; leave out --kubeconfig and --namespace")
+					return usageError("--repair moves a damaged history file of the state directory aside: the records of a cluster or a bucket have no file; leave out --kubeconfig, --namespace and --records")
 				}
 				return repairHistory(cmd, g, env)
 			}

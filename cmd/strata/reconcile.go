@@ -19,6 +19,7 @@ const envAPIToken = "STRATA_API_TOKEN"
 func newReconcileCommand(g *globals) *cobra.Command {
 	f := &runFlags{}
 	lf := &leaderFlags{}
+	rf := &recordsFlags{}
 	var (
 		interval          time.Duration
 		listen            string
@@ -93,6 +94,9 @@ Lease over once the leader is gone: at once when it stopped, within
 --leader-elect-lease-duration when it died. A leader that cannot renew the
 Lease within --leader-elect-renew-deadline stops as on SIGTERM, then exits 1.
 
+With --records s3://bucket/prefix, the history, held plans and approvals
+are kept in that S3 bucket instead of the state directory.
+
 SIGINT or SIGTERM stops scheduling new work. A running reconcile's tofu
 processes are interrupted gracefully (SIGINT) and their runs recorded; the
 HTTP server stops after the loop, and the exit code is 0.`,
@@ -118,6 +122,9 @@ HTTP server stops after the loop, and the exit code is 0.`,
 			if err := f.check(cmd); err != nil {
 				return err
 			}
+			if err := rf.check(); err != nil {
+				return err
+			}
 			if err := lf.check(cmd); err != nil {
 				return err
 			}
@@ -136,6 +143,14 @@ HTTP server stops after the loop, and the exit code is 0.`,
 				Options:       f.options(cmd, g, bin, log),
 			}
 			cfg.Options.RetryWait = true
+			held, done, err := recordsDir(rf, "strata-held-")
+			if err != nil {
+				return err
+			}
+			defer done()
+			if cfg.Options.Records, err = rf.leaderRecords(cmd.Context(), held); err != nil {
+				return err
+			}
 			elector, err := lf.elector("reconcile", log)
 			if err != nil {
 				return err
@@ -163,6 +178,7 @@ HTTP server stops after the loop, and the exit code is 0.`,
 	cmd.Flags().StringVar(&approverTokenFile, "approver-token-file", "", "file holding the token that approves held plans in the web view (default: the --token-file token)")
 	f.register(cmd)
 	lf.register(cmd)
+	rf.registerLocation(cmd)
 	return cmd
 }
 

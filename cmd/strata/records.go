@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"sync"
@@ -8,33 +9,58 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/util/validation"
 
+	"github.com/strata-iac/strata/contracts/stores"
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/kuberecords"
 	"github.com/strata-iac/strata/orchestrator/leader"
+	"github.com/strata-iac/strata/orchestrator/s3records"
 )
 
 // recordsFlags say where the history and held plans a command reads and
-// writes are:
-// the state directory, or the objects of a cluster's namespace, as
-// `strata controller` and its runner pods keep them.
+// writes are: the state directory, the objects of a cluster's namespace,
+// as `strata controller` and its runner pods keep them, or an S3 bucket
+// (--records s3://bucket/prefix).
 type recordsFlags struct {
 	kubeconfig, namespace string
+	location              string
 }
+
+// recordsUsage is the help of --records.
+const recordsUsage = "the history, held plans and approvals are those kept in this S3 bucket, under this prefix: s3://bucket/prefix " +
+	"(region: AWS_REGION; endpoint: $" + stores.EnvEndpoint + ", addressed in the path; credentials: the standard AWS chain) (default: the state directory's)"
 
 func (f *recordsFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.kubeconfig, "kubeconfig", "", "the history and held plans are those a cluster keeps, reached through this kubeconfig file (default: the state directory's)")
 	cmd.Flags().StringVar(&f.namespace, "namespace", "", "namespace of the cluster's records (default: the kubeconfig context's); without --kubeconfig, the cluster strata runs in")
+	f.registerLocation(cmd)
+}
+
+// registerLocation registers --records alone, for the commands whose
+// --kubeconfig is not the records' (reconcile, controller) or that have
+// none (plan, apply).
+func (f *recordsFlags) registerLocation(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.location, "records", "", recordsUsage)
 }
 
 // records are the records the flags name: nil (the state directory's)
-// when neither is set. Held plans are written out under dir, for the web
+// when none is set. Held plans are written out under dir, for the web
 // view; "" writes none (a command that lists or approves).
 func (f *recordsFlags) records(cmd *cobra.Command) (orchestrator.Records, error) {
 	return f.recordsIn(cmd, "")
 }
 
 func (f *recordsFlags) recordsIn(cmd *cobra.Command, dir string) (orchestrator.Records, error) {
+	if f.location != "" {
+		if f.inCluster(cmd) {
+			return nil, usageError("--records %s and --kubeconfig or --namespace name two places for the records: give one", f.location)
+		}
+		s, err := f.bucket(cmd.Context(), dir)
+		if err != nil {
+			return nil, err
+		}
+		return orchestrator.SharedRecords(s), nil
+	}
 	if !f.inCluster(cmd) {
 		return nil, nil
 	}
@@ -49,6 +75,77 @@ func (f *recordsFlags) recordsIn(cmd *cobra.Command, dir string) (orchestrator.R
 		return nil, fmt.Errorf("%w: give --kubeconfig, or leave out --kubeconfig and --namespace to read the state directory", err)
 	}
 	return orchestrator.SharedRecords(s), nil
+}
+
+// leaderRecords are the records of a process that runs reconciles (plan,
+// apply, reconcile, controller): nil (the state directory's) without
+// --records; with it, the bucket's, whose runs left "running" are marked
+// interrupted as a reconcile of their environment begins. Held plans are
+// written out under dir for tofu to apply.
+func (f *recordsFlags) leaderRecords(ctx context.Context, dir string) (orchestrator.Records, error) {
+	if f.location == "" {
+		return nil, nil
+	}
+	s, err := f.bucket(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	return orchestrator.LeaderRecords(s), nil
+}
+
+// check refuses a --records that is no s3://bucket/prefix, before
+// anything runs.
+func (f *recordsFlags) check() error {
+	if f.location == "" {
+		return nil
+	}
+	if _, err := s3records.ParseURL(f.location); err != nil {
+		return usageError("--records: %v", err)
+	}
+	return nil
+}
+
+// bucket opens the S3 records of --records.
+func (f *recordsFlags) bucket(ctx context.Context, dir string) (*s3records.Store, error) {
+	cfg, err := s3records.ParseURL(f.location)
+	if err != nil {
+		return nil, usageError("--records: %v", err)
+	}
+	cfg.Endpoint = os.Getenv(stores.EnvEndpoint)
+	cfg.PathStyle = cfg.Endpoint != ""
+	cfg.Dir = dir
+	s, err := s3records.New(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("%w: set AWS_REGION, or leave out --records to keep the records in the state directory", err)
+	}
+	return s, nil
+}
+
+// recordsDir is a new temporary directory where the held plans of the
+// records --records names are written out, and removes it; "" when the
+// flag is not given.
+func recordsDir(f *recordsFlags, pattern string) (dir string, done func(), err error) {
+	if f.location == "" {
+		return "", func() {}, nil
+	}
+	dir, err = os.MkdirTemp("", pattern)
+	if err != nil {
+		return "", nil, fmt.Errorf("records %s: %w", f.location, err)
+	}
+	return dir, func() { os.RemoveAll(dir) }, nil
+}
+
+// recordsEnv is what a runner pod needs in its environment to reach the
+// bucket of --records as this process does: the region and endpoint set
+// here.
+func recordsEnv() map[string]string {
+	env := map[string]string{}
+	for _, k := range []string{"AWS_REGION", "AWS_DEFAULT_REGION", stores.EnvEndpoint} {
+		if v := os.Getenv(k); v != "" {
+			env[k] = v
+		}
+	}
+	return env
 }
 
 // inCluster reports whether the flags name a cluster's records.

@@ -14,6 +14,7 @@ import (
 
 func newRunCommand(g *globals, op history.Operation) *cobra.Command {
 	f := &runFlags{}
+	rf := &recordsFlags{}
 	short := map[history.Operation]string{
 		history.OperationPlan:  "Plan every stack of an environment, in graph order, and change nothing",
 		history.OperationApply: "Plan and apply every stack of an environment, in graph order",
@@ -34,7 +35,11 @@ skipped and say so; its siblings go on.
 
 A stack whose code, variables, backend and upstream contracts have not
 changed since its last successful apply is not planned again until
---drift-interval has passed.`,
+--drift-interval has passed.
+
+With --records s3://bucket/prefix, the history, held plans and approvals
+are kept in that S3 bucket instead of the state directory, where every
+machine given the same location reads and approves them.`,
 	}[op]
 	cmd := &cobra.Command{
 		Use:     string(op) + " ENV",
@@ -49,11 +54,23 @@ changed since its last successful apply is not planned again until
 			if err := f.check(cmd); err != nil {
 				return err
 			}
+			if err := rf.check(); err != nil {
+				return err
+			}
 			bin, err := tofu.Find(f.tofu)
 			if err != nil {
 				return err
 			}
-			rep, err := orchestrator.Reconcile(cmd.Context(), args[0], op, f.options(cmd, g, bin, g.logger()))
+			opts := f.options(cmd, g, bin, g.logger())
+			held, done, err := recordsDir(rf, "strata-held-")
+			if err != nil {
+				return err
+			}
+			defer done()
+			if opts.Records, err = rf.leaderRecords(cmd.Context(), held); err != nil {
+				return err
+			}
+			rep, err := orchestrator.Reconcile(cmd.Context(), args[0], op, opts)
 			if err != nil {
 				return err
 			}
@@ -76,6 +93,7 @@ changed since its last successful apply is not planned again until
 		},
 	}
 	f.register(cmd)
+	rf.registerLocation(cmd)
 	if op == history.OperationPlan {
 		cmd.Flags().BoolVar(&f.detailedExitCode, "detailed-exitcode", false,
 			"exit 2 when a stack has changes to apply (0: none, 1: failed, 3: held), as tofu plan -detailed-exitcode")

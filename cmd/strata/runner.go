@@ -39,8 +39,9 @@ failed, 3 held for approval.
 
 With --namespace (and --kubeconfig outside a pod), the run's history and
 held plans are the records that namespace keeps, which the controller and
-every other runner pod share; without them they stay in --state-dir, which
-the pod loses.`,
+every other runner pod share; with --records s3://bucket/prefix, those an
+S3 bucket keeps; without them they stay in --state-dir, which the pod
+loses.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if timeout <= 0 {

@@ -56,18 +56,26 @@ func (f *runnerFlags) check() error {
 
 // executor makes the controller's executor of runs: nil (in process), or
 // runner Jobs, at most maxRunners in flight across the cluster.
-func (f *runnerFlags) executor(kubeconfig string, maxRunners int, log *slog.Logger) (func(runner.Config) controller.Executor, error) {
+//
+// With records (--records), runner pods keep their runs in that bucket,
+// reached as this process reaches it, instead of the object's namespace.
+func (f *runnerFlags) executor(kubeconfig string, maxRunners int, records string, log *slog.Logger) (func(runner.Config) controller.Executor, error) {
 	if f.runners != runnersJobs {
 		return nil, nil
 	}
-	l, err := jobs.New(jobs.Config{
+	cfg := jobs.Config{
 		Kubeconfig:      kubeconfig,
 		Image:           f.image,
 		ImagePullPolicy: corev1.PullPolicy(f.pullPolicy),
 		MaxRunners:      maxRunners,
 		APIServer:       f.apiServer,
 		Logger:          log,
-	})
+		Records:         records,
+	}
+	if records != "" {
+		cfg.RecordsEnv = recordsEnv()
+	}
+	l, err := jobs.New(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("controller: %w", err)
 	}

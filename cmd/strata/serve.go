@@ -43,7 +43,7 @@ so.
 
 With --kubeconfig or --namespace, it shows the history and held plans a
 cluster keeps (strata controller and its runner pods), and approvals are
-recorded there.`,
+recorded there; with --records s3://bucket/prefix, those an S3 bucket keeps.`,
 		Example: `  strata serve environments/demo/dev environments/demo/prod --listen 127.0.0.1:8080 --token-file /run/secrets/strata-read`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -63,7 +63,7 @@ recorded there.`,
 			}
 			// A cluster's held plans are written out here for the pages.
 			var held string
-			if rf.inCluster(cmd) {
+			if rf.inCluster(cmd) || rf.location != "" {
 				if held, err = os.MkdirTemp("", "strata-held-"); err != nil {
 					return fmt.Errorf("serve: %w", err)
 				}

@@ -46,8 +46,10 @@ Contract values are never shown: only which keys are public and which are
 private. Stacks that have history but left the repository are listed too.
 
 With --kubeconfig or --namespace, the runs are those a cluster keeps
-(strata controller and its runner pods) instead of the state directory's.`,
-		Example: "  strata status environments/demo/dev\n  strata status environments/demo/dev -o json\n  strata status environments/demo/dev --kubeconfig ~/.kube/config --namespace flux-system",
+(strata controller and its runner pods) instead of the state directory's;
+with --records s3://bucket/prefix, those an S3 bucket keeps (every machine
+and runner given the same location).`,
+		Example: "  strata status environments/demo/dev\n  strata status environments/demo/dev -o json\n  strata status environments/demo/dev --kubeconfig ~/.kube/config --namespace flux-system\n  strata status environments/demo/dev --records s3://acme-strata/records",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := g.checkOutput("text", "json"); err != nil {

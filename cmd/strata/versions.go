@@ -24,7 +24,11 @@ and the result of the last run. "current" says whether what is applied is
 what the repository resolves to today.
 
 Give several environments to see which version each client runs. Nothing
-is downloaded or changed: OCI sources are resolved by listing tags.`,
+is downloaded or changed: OCI sources are resolved by listing tags.
+
+The last run is read from the state directory, or the records that
+--kubeconfig/--namespace (a cluster's) or --records s3://bucket/prefix (an
+S3 bucket's) name.`,
 		Example: "  strata versions environments/demo/dev\n  strata versions environments/*/* -o json",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -71,6 +71,13 @@ type Config struct {
 	Poll time.Duration
 	// Logger receives the runner's log lines, and the launcher's own.
 	Logger *slog.Logger
+	// Records, when set (s3://bucket/prefix), is where runner pods keep
+	// their runs' history and held plans, instead of the object's
+	// namespace; RecordsEnv is set in their environment to reach it (the
+	// region and endpoint). Their credentials are the pod's service
+	// account's, never the controller's.
+	Records    string
+	RecordsEnv map[string]string
 }
 
 // Spec is one run to start as a Job.

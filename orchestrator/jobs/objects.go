@@ -3,6 +3,7 @@ package jobs
 import (
 	"maps"
 	"net"
+	"slices"
 	"time"
 
 	batchv1 "k8s.io/api/batch/v1"
@@ -107,6 +108,20 @@ func (l *Launcher) job(spec Spec, name string) *batchv1.Job {
 				corev1.EnvVar{Name: "KUBERNETES_SERVICE_PORT", Value: port})
 		}
 	}
+	records := []string{"--namespace", spec.Namespace}
+	if l.cfg.Records != "" {
+		records = []string{"--records", l.cfg.Records}
+		for _, k := range slices.Sorted(maps.Keys(l.cfg.RecordsEnv)) {
+			env = append(env, corev1.EnvVar{Name: k, Value: l.cfg.RecordsEnv[k]})
+		}
+	}
+	args := append([]string{"runner",
+		"--request", RequestDir + "/" + RequestKey,
+		"--state-dir", WorkDir + "/.strata"},
+		// The run's history and held plans are the records of the
+		// object's namespace, or those Config.Records names.
+		records...)
+	args = append(args, "--timeout", timeout.String(), "--shutdown-grace", shutdownGrace(grace).String())
 	backoff := int32(0)
 	return &batchv1.Job{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: spec.Namespace, Labels: jobLabels(spec)},
@@ -127,18 +142,10 @@ func (l *Launcher) job(spec Spec, name string) *batchv1.Job {
 					SecurityContext:               &corev1.PodSecurityContext{RunAsNonRoot: &yes},
 					HostNetwork:                   hostNetwork,
 					Containers: []corev1.Container{{
-						Name:            Container,
-						Image:           image,
-						ImagePullPolicy: pull,
-						Args: []string{"runner",
-							"--request", RequestDir + "/" + RequestKey,
-							"--state-dir", WorkDir + "/.strata",
-							// The run's history and held plans are the
-							// records of the object's namespace.
-							"--namespace", spec.Namespace,
-							"--timeout", timeout.String(),
-							"--shutdown-grace", shutdownGrace(grace).String(),
-						},
+						Name:                     Container,
+						Image:                    image,
+						ImagePullPolicy:          pull,
+						Args:                     args,
 						Env:                      env,
 						Resources:                *p.Resources.DeepCopy(),
 						TerminationMessagePolicy: corev1.TerminationMessageReadFile,

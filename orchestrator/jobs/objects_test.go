@@ -87,6 +87,21 @@ func TestJob(t *testing.T) {
 			},
 		},
 		{
+			name: "records in a bucket",
+			cfg: Config{Image: "strata.local/strata:dev", Records: "s3://records/strata",
+				RecordsEnv: map[string]string{"AWS_REGION": "eu-west-1", "STRATA_AWS_ENDPOINT": "http://s3.local:7070"}},
+			spec: Spec{Namespace: "infra", Object: "network", Run: "r1"},
+			want: podView{
+				ServiceAccount: "tf-runner", PriorityClass: "terraform", Image: "strata.local/strata:dev",
+				Grace: 30, Deadline: 600 + 30 + 60, TTL: 600, NonRoot: true, ReadOnlyRoot: true,
+				Labels: runnerLabels, CPU: "0",
+				Args: []string{"runner", "--request", "/var/run/strata/request/request.json", "--state-dir", "/home/strata/.strata",
+					"--records", "s3://records/strata", "--timeout", "10m0s", "--shutdown-grace", "20s"},
+				Env: map[string]string{"HOME": "/home/strata", "TMPDIR": "/home/strata/tmp", "POD_NAMESPACE": "",
+					"AWS_REGION": "eu-west-1", "STRATA_AWS_ENDPOINT": "http://s3.local:7070"},
+			},
+		},
+		{
 			name: "no priority class at all",
 			cfg:  Config{Image: "strata.local/strata:dev", PriorityClass: "-"},
 			spec: Spec{Namespace: "infra", Object: "network", Run: "r1"},
