@@ -29,6 +29,10 @@ type rusage struct {
 	// strata process and reclaimable, unlike its heap. 0 where the system
 	// does not say.
 	SelfFileRSSKiB int64 `json:"selfFileRSSKiB"`
+	// SelfBinaryRSSKiB is the part of SelfFileRSSKiB that is strata's own
+	// executable, at exit; the rest is other mapped files, such as the
+	// history database. 0 where the system does not say.
+	SelfBinaryRSSKiB int64 `json:"selfBinaryRSSKiB"`
 }
 
 // writeRusage writes strata's resource usage to $STRATA_RUSAGE_FILE, when
@@ -50,6 +54,7 @@ func writeRusage() error {
 		ChildrenCPUSeconds: cpu(children),
 		SelfMaxRSSKiB:      self.Maxrss, // kilobytes on Linux
 		SelfFileRSSKiB:     fileRSS("/proc/self/status"),
+		SelfBinaryRSSKiB:   binaryRSS("/proc/self/smaps"),
 	})
 	if err != nil {
 		return fmt.Errorf("write %s: %w", envRusageFile, err)
@@ -62,6 +67,43 @@ func writeRusage() error {
 
 func cpu(r syscall.Rusage) float64 {
 	return (time.Duration(r.Utime.Nano()) + time.Duration(r.Stime.Nano())).Seconds()
+}
+
+// binaryRSS sums the Rss lines of the mappings of a /proc/<pid>/smaps file
+// that map strata's own executable, in KiB; 0 when the file is missing or
+// the executable cannot be named.
+func binaryRSS(smaps string) int64 {
+	exe, err := os.Executable()
+	if err != nil {
+		return 0
+	}
+	b, err := os.ReadFile(smaps)
+	if err != nil {
+		return 0
+	}
+	return mappedRSS(b, exe)
+}
+
+// mappedRSS sums, in KiB, the Rss lines of the mappings of path in the
+// text of a smaps file.
+func mappedRSS(smaps []byte, path string) int64 {
+	var sum int64
+	mine := false
+	sc := bufio.NewScanner(bytes.NewReader(smaps))
+	for sc.Scan() {
+		f := bytes.Fields(sc.Bytes())
+		switch {
+		case len(f) >= 5 && bytes.IndexByte(f[0], '-') > 0 && !bytes.HasSuffix(f[0], []byte(":")):
+			// A mapping's header: address range, permissions, offset,
+			// device, inode, then the path when it maps a file.
+			mine = len(f) >= 6 && string(bytes.Join(f[5:], []byte(" "))) == path
+		case mine && len(f) == 3 && string(f[0]) == "Rss:" && string(f[2]) == "kB":
+			if n, err := strconv.ParseInt(string(f[1]), 10, 64); err == nil {
+				sum += n
+			}
+		}
+	}
+	return sum
 }
 
 // fileRSS reads the RssFile line of a /proc/<pid>/status file, in KiB; 0

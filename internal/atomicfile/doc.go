@@ -7,6 +7,8 @@
 // the file is in place all the same. A failed write leaves no temporary
 // file behind.
 //
-// Write takes a path; WriteIn and CreateIn work inside an os.Root, so
-// that no name leaves the root, even through a symbolic link.
+// Write takes a path; Stream takes a path and a function that writes the
+// data, for data too large to hold in memory first; WriteIn and CreateIn
+// work inside an os.Root, so that no name leaves the root, even through a
+// symbolic link.
 package atomicfile

@@ -1,10 +1,10 @@
 package history
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -169,16 +169,16 @@ func (s *Store) update(fn func(*bolt.Tx) error) (err error) {
 }
 
 // writeSnapshot copies the history, consistently, to the snapshot that
-// readers use while this process holds the file.
+// readers use while this process holds the file. It streams the copy to
+// the file: the history grows with every run, and a copy in memory would
+// make every reconcile's memory grow with it.
 func (s *Store) writeSnapshot() error {
-	var b bytes.Buffer
 	if err := s.view(func(tx *bolt.Tx) error {
-		_, err := tx.WriteTo(&b)
-		return err
+		return atomicfile.Stream(s.path+SnapshotSuffix, 0o600, func(w io.Writer) error {
+			_, err := tx.WriteTo(w)
+			return err
+		})
 	}); err != nil {
-		return fmt.Errorf("snapshot: %w", err)
-	}
-	if err := atomicfile.Write(s.path+SnapshotSuffix, b.Bytes(), 0o600); err != nil {
 		return fmt.Errorf("snapshot: %w", err)
 	}
 	return nil
