@@ -3,7 +3,10 @@ package main
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"time"
@@ -13,6 +16,7 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator/controller"
 	"github.com/strata-iac/strata/orchestrator/kube"
+	"github.com/strata-iac/strata/orchestrator/probe"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
 
@@ -24,6 +28,7 @@ func newControllerCommand(g *globals) *cobra.Command {
 	var namespaces []string
 	var interval time.Duration
 	var allowCrossNS, noCrossNS bool
+	var healthAddr string
 	cmd := &cobra.Command{
 		Use:   "controller --namespace NS",
 		Short: "Reconcile the Tofu Controller's Terraform objects of a cluster, in its place",
@@ -44,6 +49,12 @@ Tofu Controller refuses it, unless --allow-cross-namespace-refs is given.
 It runs in the cluster (its service account's configuration) or outside it
 with --kubeconfig. With --leader-elect (the default), only the replica that
 holds the Lease reconciles.
+
+With --health-addr it serves the kubelet's probes there: GET /healthz
+answers 200 "ok" while the process runs; GET /readyz answers 200 once the
+replica has read the Lease, whether it leads or follows (the body says
+which), and 503 while it has seen no leader. Without --leader-elect it is
+ready at once.
 
 The history, held plans and approvals of each namespace are objects in that
 namespace (ConfigMaps and Secrets labelled strata.dev/record), which every
@@ -118,14 +129,22 @@ service account needs access to the bucket).`,
 			if err != nil {
 				return err
 			}
+			ready := probe.Check(func() (string, error) { return "reconciles", nil })
+			if elector != nil {
+				ready = probe.Election(elector)
+			}
+			stopProbes, err := serveProbes(cmd.Context(), healthAddr, ready, log)
+			if err != nil {
+				return err
+			}
 			if elector == nil {
-				return ctrl.Run(cmd.Context())
+				return errors.Join(ctrl.Run(cmd.Context()), stopProbes())
 			}
 			var runErr error
 			if err := elector.Lead(cmd.Context(), func(ctx context.Context) { runErr = ctrl.Run(ctx) }); err != nil {
-				return err
+				return errors.Join(err, stopProbes())
 			}
-			return runErr
+			return errors.Join(runErr, stopProbes())
 		},
 	}
 	f.register(cmd)
@@ -138,6 +157,7 @@ service account needs access to the bucket).`,
 		"let a Terraform object's spec.sourceRef name a source of another namespace, as the Tofu Controller's flag does (overrides --no-cross-namespace-refs)")
 	cmd.Flags().BoolVar(&noCrossNS, "no-cross-namespace-refs", false,
 		"refuse a spec.sourceRef into another namespace (the default); --no-cross-namespace-refs=false allows them, as in the Tofu Controller")
+	cmd.Flags().StringVar(&healthAddr, "health-addr", "", "address to serve /healthz and /readyz on, for the kubelet's probes (default: none)")
 	return cmd
 }
 
@@ -150,4 +170,21 @@ func crossNamespaceRefs(cmd *cobra.Command, allow, no bool) bool {
 		return !no
 	}
 	return allow
+}
+
+// serveProbes serves /healthz and /readyz on addr until the returned stop
+// is called; with no addr, nothing.
+func serveProbes(ctx context.Context, addr string, ready probe.Check, log *slog.Logger) (stop func() error, err error) {
+	if addr == "" {
+		return func() error { return nil }, nil
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("controller: listen on --health-addr %s: %w", addr, err)
+	}
+	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	served := make(chan error, 1)
+	go func() { served <- probe.Serve(ctx, ln, ready) }()
+	log.Info(fmt.Sprintf("serving /healthz and /readyz on http://%s", ln.Addr()))
+	return func() error { cancel(); return <-served }, nil
 }

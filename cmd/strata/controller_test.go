@@ -1,46 +1,36 @@
 package main
 
 import (
-	"strings"
+	"os"
+	"path/filepath"
 	"testing"
-
-	"github.com/spf13/cobra"
 )
 
-// TestCrossNamespaceRefs follows the Tofu Controller's table: a
-// cross-namespace spec.sourceRef is refused unless
-// --allow-cross-namespace-refs allows it, or, without it,
-// --no-cross-namespace-refs=false does.
-func TestCrossNamespaceRefs(t *testing.T) {
+// TestControllerHealthAddr: an address strata controller cannot listen on
+// for its probes is an error naming the flag, before anything runs.
+func TestControllerHealthAddr(t *testing.T) {
+	// A cluster that is never contacted: the listen fails first.
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	const kc = `apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]
+users: [{name: u, user: {token: t}}]
+contexts: [{name: c, context: {cluster: c, user: u}}]
+current-context: c
+`
+	if err := os.WriteFile(kubeconfig, []byte(kc), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
-		args []string
-		want bool
+		name, addr, want string
 	}{
-		{nil, false},
-		{[]string{"--allow-cross-namespace-refs"}, true},
-		{[]string{"--allow-cross-namespace-refs=false"}, false},
-		{[]string{"--no-cross-namespace-refs"}, false},
-		{[]string{"--no-cross-namespace-refs=false"}, true},
-		{[]string{"--allow-cross-namespace-refs", "--no-cross-namespace-refs"}, true},
-		{[]string{"--allow-cross-namespace-refs=false", "--no-cross-namespace-refs=false"}, false},
+		{"no such address", "256.0.0.1:8081", "controller: listen on --health-addr 256.0.0.1:8081: "},
+		{"no port", "127.0.0.1", "controller: listen on --health-addr 127.0.0.1: "},
 	}
 	for _, tt := range tests {
-		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			cmd := newControllerCommand(&globals{})
-			var got bool
-			cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-				allow, _ := cmd.Flags().GetBool("allow-cross-namespace-refs")
-				no, _ := cmd.Flags().GetBool("no-cross-namespace-refs")
-				got = crossNamespaceRefs(cmd, allow, no)
-				return nil
-			}
-			cmd.SetArgs(tt.args)
-			if err := cmd.Execute(); err != nil {
-				t.Fatal(err)
-			}
-			if got != tt.want {
-				t.Errorf("crossNamespaceRefs(%q) = %v, want %v", tt.args, got, tt.want)
-			}
+		t.Run(tt.name, func(t *testing.T) {
+			checkRun(t, []string{"controller", "--kubeconfig", kubeconfig, "--namespace", "infra", "--leader-elect=false",
+				"--state-dir", t.TempDir(), "--health-addr", tt.addr}, 1, nil, []string{tt.want})
 		})
 	}
 }

@@ -7,13 +7,6 @@ import (
 	"testing"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/client-go/discovery"
-	"k8s.io/client-go/discovery/cached/memory"
-	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/restmapper"
-
 	"github.com/strata-iac/strata/internal/k8stest"
 )
 
@@ -27,31 +20,11 @@ func TestManifestsApplyInCluster(t *testing.T) {
 	ns := c.Namespace(t, "strata-manifests")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	dyn, err := dynamic.NewForConfig(c.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dc, err := discovery.NewDiscoveryClientForConfig(c.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(dc))
+	a := c.Applier(t, "strata-manifests-test")
 	for _, dir := range []string{overlay(t, manifests, ns, ""), overlay(t, manifests+"/runner", ns, "")} {
-		objs, _ := render(t, dir)
-		for _, obj := range objs {
-			u := &unstructured.Unstructured{Object: obj}
-			gvk := u.GroupVersionKind()
-			m, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
-			if err != nil {
-				t.Errorf("%s %s: %v", gvk, u.GetName(), err)
-				continue
-			}
-			var ri dynamic.ResourceInterface = dyn.Resource(m.Resource)
-			if u.GetNamespace() != "" {
-				ri = dyn.Resource(m.Resource).Namespace(u.GetNamespace())
-			}
-			if _, err := ri.Apply(ctx, u.GetName(), u, metav1.ApplyOptions{FieldManager: "strata-manifests-test", Force: true, DryRun: []string{metav1.DryRunAll}}); err != nil {
-				t.Errorf("server-side dry-run apply of %s %s: %v", gvk.Kind, u.GetName(), err)
+		for _, obj := range k8stest.Kustomize(t, dir) {
+			if err := a.Apply(ctx, obj, true); err != nil {
+				t.Errorf("server-side dry run: %v", err)
 			}
 		}
 	}

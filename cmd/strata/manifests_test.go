@@ -1,17 +1,15 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"sigs.k8s.io/kustomize/api/krusty"
-	"sigs.k8s.io/kustomize/api/types"
-	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/yaml"
+
+	"github.com/strata-iac/strata/internal/k8stest"
 )
 
 // manifests is flux-apps/strata, the Kustomize base a Flux user points a
@@ -56,23 +54,14 @@ type object struct {
 	} `json:"spec"`
 }
 
-// render builds a Kustomize directory with krusty, as kustomize-controller
-// does, and returns its objects, as maps and as objects.
+// render builds a Kustomize directory as kustomize-controller does, and
+// returns its objects, as maps and as objects.
 func render(t testing.TB, dir string) ([]map[string]any, []object) {
 	t.Helper()
-	k := krusty.MakeKustomizer(&krusty.Options{LoadRestrictions: types.LoadRestrictionsNone, PluginConfig: types.DisabledPluginConfig()})
-	rm, err := k.Run(filesys.MakeFsOnDisk(), dir)
-	if err != nil {
-		t.Fatalf("kustomize build %s: %v", dir, err)
-	}
 	var maps []map[string]any
 	var objs []object
-	for _, r := range rm.Resources() {
-		m, err := r.Map()
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := r.AsYAML()
+	for _, u := range k8stest.Kustomize(t, dir) {
+		b, err := yaml.Marshal(u.Object)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,30 +69,16 @@ func render(t testing.TB, dir string) ([]map[string]any, []object) {
 		if err := yaml.Unmarshal(b, &o); err != nil {
 			t.Fatalf("%s: %v", b, err)
 		}
-		maps, objs = append(maps, m), append(objs, o)
+		maps, objs = append(maps, u.Object), append(objs, o)
 	}
 	return maps, objs
 }
 
-// overlay writes a kustomization in a temporary directory that sets the
-// namespace of the directory base, and returns the overlay.
+// overlay is a kustomization that sets the namespace of the directory
+// base, with the YAML extra.
 func overlay(t testing.TB, base, namespace string, extra string) string {
 	t.Helper()
-	abs, err := filepath.Abs(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	// kustomize takes no absolute path to a base.
-	rel, err := filepath.Rel(dir, abs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k := "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamespace: " + namespace + "\nresources:\n  - " + rel + "\n" + extra
-	if err := os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte(k), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return k8stest.Overlay(t, base, "namespace: "+namespace+"\n"+extra)
 }
 
 func TestManifests(t *testing.T) {
@@ -150,6 +125,24 @@ func TestManifests(t *testing.T) {
 				t.Errorf("PriorityClass terraform has value %d, want the seed's 0", o.Value)
 			}
 		}
+	}
+}
+
+// TestManifestsNamespace moves the base to another namespace, as an
+// overlay may: the bindings follow strata's service account there.
+func TestManifestsNamespace(t *testing.T) {
+	for _, ns := range []string{"strata-system", "platform"} {
+		t.Run(ns, func(t *testing.T) {
+			_, objs := render(t, overlay(t, manifests, ns, ""))
+			for _, o := range objs {
+				if o.Kind != "ClusterRoleBinding" && o.Kind != "RoleBinding" {
+					continue
+				}
+				if len(o.Subjects) != 1 || o.Subjects[0].Name != "strata-controller" || o.Subjects[0].Namespace != ns {
+					t.Errorf("%s %s subjects = %+v, want strata-controller of %s", o.Kind, o.Metadata.Name, o.Subjects, ns)
+				}
+			}
+		})
 	}
 }
 

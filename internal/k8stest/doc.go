@@ -4,5 +4,15 @@
 // into the node's containerd, strata's own image built from the checkout
 // (StrataImage), and what runner pods need in a namespace, taken from the
 // manifests (RunnerAccount: the seed's PriorityClass, the tf-runner
-// service account and its Role).
+// service account and its Role; PriorityClass alone).
+//
+// The manifests: Kustomize builds a Kustomize directory with krusty, as
+// kustomize-controller does, Overlay writes a kustomization over a base,
+// and an Applier applies objects of any kind server-side.
+//
+// The network: the cluster runs no Service proxy and its API server
+// listens on the node's loopback. Pods on the node's network reach it
+// there; PodAPIServer forwards a port of the node's address (NodeAddress)
+// to it for pods on the pod network, and FreeNodeAddr gives test servers
+// an address that both reach.
 package k8stest

@@ -38,13 +38,9 @@ func (c *Cluster) RunnerAccount(t testing.TB, ns, name string) {
 	if len(cr.Rules) == 0 {
 		t.Fatalf("decode %s: no rules", runnerRole)
 	}
-	var pc schedulingv1.PriorityClass
-	manifest(t, runnerPriorityClass, &pc)
+	c.PriorityClass(t)
 	ctx := context.Background()
 	cs := c.Client
-	if _, err := cs.SchedulingV1().PriorityClasses().Create(ctx, &pc, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-		t.Fatalf("create priority class %s: %v", pc.Name, err)
-	}
 	if _, err := cs.CoreV1().ServiceAccounts(ns).Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("create service account %s/%s: %v", ns, name, err)
 	}
@@ -59,6 +55,18 @@ func (c *Cluster) RunnerAccount(t testing.TB, ns, name string) {
 	}
 	if _, err := cs.RbacV1().RoleBindings(ns).Create(ctx, rb, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("create role binding %s/%s: %v", ns, name, err)
+	}
+}
+
+// PriorityClass creates the manifests' PriorityClass (the seed's
+// terraform) unless the cluster has it already: it is shared by every test
+// and never deleted.
+func (c *Cluster) PriorityClass(t testing.TB) {
+	t.Helper()
+	var pc schedulingv1.PriorityClass
+	manifest(t, runnerPriorityClass, &pc)
+	if _, err := c.Client.SchedulingV1().PriorityClasses().Create(context.Background(), &pc, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+		t.Fatalf("create priority class %s: %v", pc.Name, err)
 	}
 }
 

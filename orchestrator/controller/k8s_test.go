@@ -200,10 +200,12 @@ func installCRDs(t *testing.T, c *k8stest.Cluster, files []string) {
 
 // startSourceController runs source-controller outside the cluster, with
 // the admin kubeconfig, watching only ns, its artifacts served on a free
-// loopback port.
+// port of the node's address, which this machine, runner pods on the
+// node's network and pods on the pod network (strata's Deployment) all
+// reach.
 func startSourceController(t *testing.T, c *k8stest.Cluster, ns string) {
 	t.Helper()
-	storage := testkit.FreeAddr(t)
+	storage := c.FreeNodeAddr(t)
 	cmd := exec.Command(sourceControllerBinary(t),
 		"--watch-all-namespaces=false",
 		"--enable-leader-election=false",
