@@ -6,27 +6,14 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/strata-iac/strata/orchestrator/history"
 )
 
 // retain deletes the runs beyond the newest Keep, given the runs before
-// the one just begun (newest first), but never the newest good apply,
-// which the next run's cause and the removal of a stack start from.
+// the one just begun (newest first), as history.Expired picks them.
 func (s *Store) retain(ctx context.Context, before []stored) error {
-	// The run just begun is one of the Keep.
-	if len(before) < s.keep {
-		return nil
-	}
-	good := -1
-	for i, st := range before {
-		if st.run.Good() {
-			good = i
-			break
-		}
-	}
-	for i := s.keep - 1; i < len(before); i++ {
-		if i == good {
-			continue
-		}
+	for _, i := range history.Expired(before, func(st stored) history.Run { return st.run }, s.keep) {
 		name := before[i].cm.Name
 		err := s.client.CoreV1().ConfigMaps(s.namespace).Delete(ctx, name, metav1.DeleteOptions{})
 		if err != nil && !apierrors.IsNotFound(err) {
