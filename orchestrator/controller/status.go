@@ -116,6 +116,15 @@ func applyReport(tf *v1alpha2.Terraform, sr *orchestrator.StackReport, rev strin
 		return "Normal", reason, msg
 	case history.ResultUnchanged:
 		st.ReconciliationFailures = 0
+		if st.LastAppliedRevision == "" && rev != "" {
+			// Up to date means its last good apply ran on these very
+			// inputs, this revision among them; a status without it lost
+			// that apply's write (its leader stopped after reading the
+			// runner Job's outcome and before writing the status), so it is
+			// written now from what the history knows.
+			setCondition(tf, v1alpha2.ConditionApply, metav1.ConditionTrue, v1alpha2.ReasonApplySucceeded, "Applied successfully")
+			st.LastAppliedRevision = rev
+		}
 		reason, msg = outputsReady(tf, out, v1alpha2.ReasonNoDrift, "No drift: "+rev, rev)
 		setReady(tf, true, reason, msg, rev)
 		return "Normal", reason, msg

@@ -74,8 +74,17 @@ func TestApplyReport(t *testing.T) {
 		{
 			name:      "up to date",
 			report:    orchestrator.StackReport{Result: history.ResultUnchanged},
+			prev:      v1alpha2.TerraformStatus{LastAppliedRevision: "0.0.9@sha256:old"},
 			wantEvent: "Normal", wantReady: "No drift: " + rev,
-			wantConds: []cond{{"Ready", "True", v1alpha2.ReasonNoDrift}},
+			wantConds:  []cond{{"Ready", "True", v1alpha2.ReasonNoDrift}},
+			wantApplRv: "0.0.9@sha256:old",
+		},
+		{
+			name:      "up to date, the apply's status lost",
+			report:    orchestrator.StackReport{Result: history.ResultUnchanged},
+			wantEvent: "Normal", wantReady: "No drift: " + rev,
+			wantConds:  []cond{{"Apply", "True", v1alpha2.ReasonApplySucceeded}, {"Ready", "True", v1alpha2.ReasonNoDrift}},
+			wantApplRv: rev,
 		},
 		{
 			name:      "waiting for an upstream",
