@@ -20,7 +20,8 @@ import (
 // environment kept is returned without rendering again (see package
 // rendercache). Otherwise it renders, as Load does, and keeps the result
 // when the environment has no problems; an environment with problems is
-// never kept, so they are found again every time. A cache that cannot be
+// never kept, so they are found again every time, and neither is one whose
+// render decrypted SOPS values. A cache that cannot be
 // read or written costs a render, never the load: a write that fails
 // adds a note.
 func LoadCached(ctx context.Context, dir, stateDir string) (*Environment, error) {
@@ -53,6 +54,12 @@ func loadCached(ctx context.Context, dir, stateDir string) (_ *Environment, hit 
 	}
 	if ps := l.sortedProblems(); len(ps) > 0 {
 		return l.env, false, fmt.Errorf("load environment %s: %w", l.dir, ps)
+	}
+	if l.dec != nil {
+		// The render decrypted SOPS values: they reach the stacks'
+		// variable files and nothing else on disk, so an environment that
+		// holds them is never kept.
+		return l.env, false, nil
 	}
 	b, err := json.Marshal(l.env)
 	if err == nil {

@@ -27,9 +27,11 @@ func TestLoadCachedEqual(t *testing.T) {
 	tests := []struct {
 		name, fixture, dir string
 		keys               decryption.Keys
+		// decrypts: the render decrypts SOPS values, so it is never kept.
+		decrypts bool
 	}{
 		{name: "seed layout", fixture: "testdata/valid", dir: "environments/acme/stage"},
-		{name: "SOPS-encrypted Secrets and generator files", fixture: sops, dir: "clusters/dev", keys: keys},
+		{name: "SOPS-encrypted Secrets and generator files", fixture: sops, dir: "clusters/dev", keys: keys, decrypts: true},
 		{name: "demo dev", fixture: "../..", dir: "environments/demo/dev"},
 		{name: "demo stage", fixture: "../..", dir: "environments/demo/stage"},
 		{name: "demo prod", fixture: "../..", dir: "environments/demo/prod"},
@@ -50,6 +52,9 @@ func TestLoadCachedEqual(t *testing.T) {
 				got, hit, err := loadCached(ctx, dir, state)
 				if err != nil {
 					t.Fatalf("loadCached(%q) #%d = %v", tt.dir, i+1, err)
+				}
+				if tt.decrypts {
+					wantHit = false
 				}
 				if hit != wantHit {
 					t.Errorf("loadCached(%q) #%d hit = %v, want %v", tt.dir, i+1, hit, wantHit)
@@ -200,9 +205,10 @@ func replaceIn(t *testing.T, file, old, new string) {
 	}
 }
 
-// TestLoadCachedDecryptionKeys keeps an environment decrypted with one
-// age key: with another key the next load renders again, and finds that
-// it cannot decrypt, instead of handing out what the first key opened.
+// TestLoadCachedDecryptionKeys: an environment decrypted with an age key
+// is never kept, so no decrypted value is on disk and, with another key,
+// the next load finds that it cannot decrypt, instead of handing out what
+// the first key opened.
 func TestLoadCachedDecryptionKeys(t *testing.T) {
 	noAgeKeys(t)
 	key := sopstest.NewAgeKey(t)
@@ -210,10 +216,13 @@ func TestLoadCachedDecryptionKeys(t *testing.T) {
 	keyFile := key.WriteKeyFile(t, filepath.Join(t.TempDir(), "age.agekey"))
 	ctx := decryption.WithKeys(context.Background(), decryption.Keys{AgeKeyFile: keyFile})
 	dir, state := filepath.Join(root, "clusters", "dev"), t.TempDir()
-	for i, wantHit := range []bool{false, true} {
-		if _, hit, err := loadCached(ctx, dir, state); err != nil || hit != wantHit {
-			t.Fatalf("loadCached(clusters/dev) #%d = hit %v, %v; want hit %v, no error", i+1, hit, err, wantHit)
+	for i := range 2 {
+		if _, hit, err := loadCached(ctx, dir, state); err != nil || hit {
+			t.Fatalf("loadCached(clusters/dev) #%d = hit %v, %v; want a render, no error: a render that decrypts is never kept", i+1, hit, err)
 		}
+	}
+	if files, _ := filepath.Glob(filepath.Join(state, "render", "*")); len(files) != 0 {
+		t.Errorf("render cache files after rendering SOPS Secrets = %v, want none: decrypted values are kept nowhere", files)
 	}
 	other := sopstest.NewAgeKey(t)
 	other.WriteKeyFile(t, keyFile)
