@@ -20,7 +20,8 @@
 // changed) is a miss and the caller renders. Write replaces the entry
 // atomically (internal/atomicfile), as a file only its owner reads
 // (0600), in a directory only its owner opens (0700): the result may hold
-// values decrypted from SOPS, as the state files beside it hold secrets.
+// the values of a repository's plain Secrets. (package environment never
+// keeps a render that decrypted SOPS values.)
 //
 // Build names the running strata binary, for the key: a release by its
 // module version and VCS revision, any other build (a modified work
