@@ -21,7 +21,9 @@
 //     variables read from Secrets, so never a ConfigMap or an env var),
 //     then the Job, then make the Job the Secret's owner so both go
 //     together;
-//  5. follow the pod's log (pods/log, follow): the runner writes its slog
+//  5. follow the pod's log (pods/log, follow) once it started; while the
+//     Job has no pod, the job controller's reason (its FailedCreate
+//     Event) is logged, once for each reason. The runner writes its slog
 //     records as JSON lines, and each is logged again through
 //     Config.Logger with its level, message and attributes, so the
 //     controller's log and the run's history get the seed's format with

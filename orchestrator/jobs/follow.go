@@ -7,6 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
 )
 
 // follow streams the runner's log lines into the logger as they come,
@@ -40,7 +41,15 @@ func (l *Launcher) follow(ctx context.Context, r *run) error {
 
 // startedPod waits for the Job's pod to have started its runner (or ended
 // it), and returns its name; "" when the Job finished without one.
+//
+// While the Job has no pod at all, it says why, once for each reason: the
+// job controller's FailedCreate Event (a PriorityClass or ServiceAccount
+// that does not exist, a ResourceQuota that is full, an admission webhook
+// that denies the pod), so that a run that cannot start is not silent
+// until its deadline. The Job is left as it is: the job controller keeps
+// trying, and its pod starts once the cause is fixed.
 func (l *Launcher) startedPod(ctx context.Context, r *run) (string, error) {
+	var said string
 	for {
 		pods, err := l.client.CoreV1().Pods(r.spec.Namespace).List(ctx, metav1.ListOptions{LabelSelector: "batch.kubernetes.io/job-name=" + r.name})
 		if err != nil {
@@ -49,6 +58,12 @@ func (l *Launcher) startedPod(ctx context.Context, r *run) (string, error) {
 		for i := range pods.Items {
 			if p := &pods.Items[i]; started(p) {
 				return p.Name, nil
+			}
+		}
+		if len(pods.Items) == 0 {
+			if why := l.podNotCreated(ctx, r); why != "" && why != said {
+				l.cfg.Logger.Warn(fmt.Sprintf("runner job %s/%s cannot create its pod yet: %s; the run starts once that is fixed, or fails at the job's deadline", r.spec.Namespace, r.name, why), "stack", r.spec.Object)
+				said = why
 			}
 		}
 		j, err := l.client.BatchV1().Jobs(r.spec.Namespace).Get(ctx, r.name, metav1.GetOptions{})
@@ -74,4 +89,33 @@ func started(p *corev1.Pod) bool {
 		}
 	}
 	return false
+}
+
+// podNotCreated is the message of the newest FailedCreate Event of the
+// run's Job, or "" when there is none or the Events cannot be read.
+func (l *Launcher) podNotCreated(ctx context.Context, r *run) string {
+	evs, err := l.client.CoreV1().Events(r.spec.Namespace).List(ctx, metav1.ListOptions{FieldSelector: fields.Set{
+		"involvedObject.kind": "Job", "involvedObject.name": r.name, "reason": "FailedCreate",
+	}.String()})
+	if err != nil || len(evs.Items) == 0 {
+		return ""
+	}
+	newest := &evs.Items[0]
+	for i := range evs.Items {
+		if e := &evs.Items[i]; lastSeen(e).After(lastSeen(newest)) {
+			newest = e
+		}
+	}
+	return newest.Message
+}
+
+// lastSeen is when an Event last happened.
+func lastSeen(e *corev1.Event) time.Time {
+	switch {
+	case !e.LastTimestamp.IsZero():
+		return e.LastTimestamp.Time
+	case !e.EventTime.IsZero():
+		return e.EventTime.Time
+	}
+	return e.CreationTimestamp.Time
 }

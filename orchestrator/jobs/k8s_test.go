@@ -370,3 +370,36 @@ func TestMaxRunnersInCluster(t *testing.T) {
 		t.Errorf("log never says a run waited for a runner:\n%s", w.log())
 	}
 }
+
+// TestPodNotCreatedInCluster: a runner Job whose pod the API server
+// refuses (its PriorityClass does not exist) is not silent until its
+// deadline: the launcher logs the job controller's reason while it waits.
+func TestPodNotCreatedInCluster(t *testing.T) {
+	w := newWorld(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	req := w.request("network")
+	req.Spec.RunnerPodTemplate.Spec.PriorityClassName = "strata-no-such-class"
+	done := make(chan error, 1)
+	go func() {
+		_, err := w.executor(t, 10).Execute(ctx, req)
+		done <- err
+	}()
+	want := `cannot create its pod yet: pods "` // the job controller's message names the pod it could not create
+	for !strings.Contains(w.log(), want) {
+		select {
+		case err := <-done:
+			t.Fatalf("Execute(a pod with a missing PriorityClass) = %v before its reason was logged:\n%s", err, w.log())
+		case <-ctx.Done():
+			t.Fatalf("log lacks %q after %s:\n%s", want, "3m", w.log())
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+	if !strings.Contains(w.log(), "strata-no-such-class") {
+		t.Errorf("log does not name the missing PriorityClass:\n%s", w.log())
+	}
+	cancel()
+	if err := <-done; err == nil {
+		t.Errorf("Execute(a pod with a missing PriorityClass) = nil after cancel, want an error")
+	}
+}
