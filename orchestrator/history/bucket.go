@@ -3,7 +3,6 @@ package history
 import (
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
@@ -41,7 +40,7 @@ func stackBucket(tx *bolt.Tx, client, env, stack string) *bolt.Bucket {
 // createStackBucket returns the bucket of a stack's runs, creating it.
 func createStackBucket(tx *bolt.Tx, client, env, stack string) (*bolt.Bucket, error) {
 	if client == "" || env == "" || stack == "" {
-		return nil, errors.New("client, env and stack are required")
+		return nil, errKeysRequired
 	}
 	b, err := tx.CreateBucketIfNotExists([]byte(client))
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"k8s.io/client-go/util/retry"
 
 	"github.com/strata-iac/strata/orchestrator/approval"
+	"github.com/strata-iac/strata/orchestrator/history"
 )
 
 // Approve records an approval of a held plan, in the plan's Secret. The
@@ -18,7 +19,7 @@ func (s *Store) Approve(ctx context.Context, a approval.Approval) error {
 	if err := approval.ValidID(a.PlanID); err != nil {
 		return fmt.Errorf("approve: read held plan of stack %s: %w", a.Stack, err)
 	}
-	if err := check(ctx, a.Client, a.Env, a.Stack); err != nil {
+	if err := history.CheckKeys(ctx, a.Client, a.Env, a.Stack); err != nil {
 		return fmt.Errorf("approve plan %s of stack %s: %w", a.PlanID, a.Stack, err)
 	}
 	b, err := json.Marshal(a)
@@ -51,7 +52,7 @@ func (s *Store) Approved(ctx context.Context, client, env, stack, id string) (ap
 	if approval.ValidID(id) != nil {
 		return a, false, nil
 	}
-	if err := check(ctx, client, env, stack); err != nil {
+	if err := history.CheckKeys(ctx, client, env, stack); err != nil {
 		return a, false, fmt.Errorf("read approval %s of stack %s: %w", id, stack, err)
 	}
 	sec, err := s.client.CoreV1().Secrets(s.namespace).Get(ctx, planName(client, env, stack, id), metav1.GetOptions{})

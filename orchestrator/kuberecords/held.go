@@ -16,6 +16,7 @@ import (
 
 	"github.com/strata-iac/strata/internal/atomicfile"
 	"github.com/strata-iac/strata/orchestrator/approval"
+	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/statedir"
 )
 
@@ -25,7 +26,7 @@ func (s *Store) HeldPlan(ctx context.Context, client, env, stack, id string) (ap
 	if err := approval.ValidID(id); err != nil {
 		return approval.Held{}, fmt.Errorf("read held plan of stack %s: %w", stack, err)
 	}
-	if err := check(ctx, client, env, stack); err != nil {
+	if err := history.CheckKeys(ctx, client, env, stack); err != nil {
 		return approval.Held{}, fmt.Errorf("read held plan %s of stack %s: %w", id, stack, err)
 	}
 	sec, err := s.client.CoreV1().Secrets(s.namespace).Get(ctx, planName(client, env, stack, id), metav1.GetOptions{})
@@ -49,7 +50,7 @@ func (s *Store) HeldPlan(ctx context.Context, client, env, stack, id string) (ap
 // written out when the Store has a Dir; without one (a command that only
 // lists or approves) they are not read, and Held.Dir is "".
 func (s *Store) HeldPlans(ctx context.Context, client, env, stack string) ([]approval.Held, error) {
-	if err := check(ctx, client, env, stack); err != nil {
+	if err := history.CheckKeys(ctx, client, env, stack); err != nil {
 		return nil, fmt.Errorf("list held plans of stack %s: %w", stack, err)
 	}
 	sel := k8slabels.SelectorFromSet(map[string]string{labelRecord: recordPlan, labelStackHash: stackHash(client, env, stack)})

@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/util/retry"
 
 	"github.com/strata-iac/strata/orchestrator/approval"
+	"github.com/strata-iac/strata/orchestrator/history"
 )
 
 // Data keys of a held plan's Secret.
@@ -44,7 +45,7 @@ func (s *Store) Hold(ctx context.Context, h approval.Held, planFile string, plan
 	fail := func(err error) (approval.Held, error) {
 		return h, fmt.Errorf("hold plan %s of stack %s: %w", h.PlanID, h.Stack, err)
 	}
-	if err := check(ctx, h.Client, h.Env, h.Stack); err != nil {
+	if err := history.CheckKeys(ctx, h.Client, h.Env, h.Stack); err != nil {
 		return fail(err)
 	}
 	plan, err := os.ReadFile(planFile)

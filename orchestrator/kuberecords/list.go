@@ -26,7 +26,7 @@ func (s *Store) List(ctx context.Context, client, env, stack string, limit int) 
 
 // listRuns is runs after the checks every read makes.
 func (s *Store) listRuns(ctx context.Context, client, env, stack string) ([]stored, error) {
-	if err := check(ctx, client, env, stack); err != nil {
+	if err := history.CheckKeys(ctx, client, env, stack); err != nil {
 		return nil, err
 	}
 	return s.runs(ctx, client, env, stack)

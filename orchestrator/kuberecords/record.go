@@ -19,7 +19,7 @@ var errNoRun = errors.New("no such run: Begin it first")
 // created. It wins over a writer that marked the run interrupted
 // meanwhile: the run's own writer knows how it ended.
 func (s *Store) Record(ctx context.Context, r history.Run) error {
-	if err := check(ctx, r.Client, r.Env, r.Stack); err != nil {
+	if err := history.CheckKeys(ctx, r.Client, r.Env, r.Stack); err != nil {
 		return fmt.Errorf("record run %s #%d: %w", stackKey(r), r.Number, err)
 	}
 	if r.Number <= 0 {

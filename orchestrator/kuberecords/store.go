@@ -1,8 +1,6 @@
 package kuberecords
 
 import (
-	"context"
-	"errors"
 	"fmt"
 
 	"k8s.io/client-go/kubernetes"
@@ -83,17 +81,3 @@ func (s *Store) Namespace() string { return s.namespace }
 
 // Close releases nothing: the records outlive the process.
 func (s *Store) Close() error { return nil }
-
-// errRequired is a record without client, env or stack.
-var errRequired = errors.New("client, env and stack are required")
-
-// check refuses a record without its keys, and a cancelled context.
-func check(ctx context.Context, client, env, stack string) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if client == "" || env == "" || stack == "" {
-		return errRequired
-	}
-	return nil
-}

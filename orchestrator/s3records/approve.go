@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/strata-iac/strata/orchestrator/approval"
+	"github.com/strata-iac/strata/orchestrator/history"
 )
 
 // Approve records an approval of a held plan, in the plan's record,
@@ -16,7 +17,7 @@ func (s *Store) Approve(ctx context.Context, a approval.Approval) error {
 	if err := approval.ValidID(a.PlanID); err != nil {
 		return fmt.Errorf("approve: read held plan of stack %s: %w", a.Stack, err)
 	}
-	if err := check(ctx, a.Client, a.Env, a.Stack); err != nil {
+	if err := history.CheckKeys(ctx, a.Client, a.Env, a.Stack); err != nil {
 		return fmt.Errorf("approve plan %s of stack %s: %w", a.PlanID, a.Stack, err)
 	}
 	key := s.planDir(a.Client, a.Env, a.Stack, a.PlanID) + recordName
@@ -50,7 +51,7 @@ func (s *Store) Approved(ctx context.Context, client, env, stack, id string) (ap
 	if approval.ValidID(id) != nil {
 		return approval.Approval{}, false, nil
 	}
-	if err := check(ctx, client, env, stack); err != nil {
+	if err := history.CheckKeys(ctx, client, env, stack); err != nil {
 		return approval.Approval{}, false, fmt.Errorf("read approval %s of stack %s: %w", id, stack, err)
 	}
 	rec, _, ok, err := s.readRecord(ctx, client, env, stack, id)

@@ -23,7 +23,7 @@ const maxBeginTries = 50
 // stopped (a stack runs once at a time), and are marked interrupted. Runs
 // beyond Keep are deleted.
 func (s *Store) Begin(ctx context.Context, r history.Run) (history.Run, error) {
-	if err := check(ctx, r.Client, r.Env, r.Stack); err != nil {
+	if err := history.CheckKeys(ctx, r.Client, r.Env, r.Stack); err != nil {
 		return history.Run{}, fmt.Errorf("begin run %s: %w", stackKey(r), err)
 	}
 	r.Result = history.ResultRunning

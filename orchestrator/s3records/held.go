@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/strata-iac/strata/orchestrator/approval"
+	"github.com/strata-iac/strata/orchestrator/history"
 )
 
 // HeldPlan returns a held plan, its files written out under Config.Dir
@@ -15,7 +16,7 @@ func (s *Store) HeldPlan(ctx context.Context, client, env, stack, id string) (ap
 	if err := approval.ValidID(id); err != nil {
 		return approval.Held{}, fmt.Errorf("read held plan of stack %s: %w", stack, err)
 	}
-	if err := check(ctx, client, env, stack); err != nil {
+	if err := history.CheckKeys(ctx, client, env, stack); err != nil {
 		return approval.Held{}, fmt.Errorf("read held plan %s of stack %s: %w", id, stack, err)
 	}
 	rec, _, ok, err := s.readRecord(ctx, client, env, stack, id)
@@ -36,7 +37,7 @@ func (s *Store) HeldPlan(ctx context.Context, client, env, stack, id string) (ap
 // written out when the Store has a Dir; without one (a command that only
 // lists or approves) they are not read, and Held.Dir is "".
 func (s *Store) HeldPlans(ctx context.Context, client, env, stack string) ([]approval.Held, error) {
-	if err := check(ctx, client, env, stack); err != nil {
+	if err := history.CheckKeys(ctx, client, env, stack); err != nil {
 		return nil, fmt.Errorf("list held plans of stack %s: %w", stack, err)
 	}
 	prefix := s.stackHeld(client, env, stack)

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/strata-iac/strata/orchestrator/approval"
+	"github.com/strata-iac/strata/orchestrator/history"
 )
 
 // Hold keeps a plan: its plan file, JSON and summary as objects of their
@@ -21,7 +22,7 @@ func (s *Store) Hold(ctx context.Context, h approval.Held, planFile string, plan
 	fail := func(err error) (approval.Held, error) {
 		return h, fmt.Errorf("hold plan %s of stack %s: %w", h.PlanID, h.Stack, err)
 	}
-	if err := check(ctx, h.Client, h.Env, h.Stack); err != nil {
+	if err := history.CheckKeys(ctx, h.Client, h.Env, h.Stack); err != nil {
 		return fail(err)
 	}
 	if s.dir == "" {

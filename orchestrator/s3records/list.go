@@ -70,7 +70,7 @@ func (s *Store) newest(ctx context.Context, client, env, stack string, match fun
 // scan reads the stack's runs newest first, a few at a time, and gives
 // each to more until it returns false.
 func (s *Store) scan(ctx context.Context, client, env, stack string, more func(history.Run) bool) error {
-	if err := check(ctx, client, env, stack); err != nil {
+	if err := history.CheckKeys(ctx, client, env, stack); err != nil {
 		return err
 	}
 	keys, err := s.runKeys(ctx, client, env, stack)

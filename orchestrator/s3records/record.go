@@ -21,7 +21,7 @@ const maxWriteTries = 20
 // ETag it read (If-Match), so it never brings back a run retention
 // deleted.
 func (s *Store) Record(ctx context.Context, r history.Run) error {
-	if err := check(ctx, r.Client, r.Env, r.Stack); err != nil {
+	if err := history.CheckKeys(ctx, r.Client, r.Env, r.Stack); err != nil {
 		return fmt.Errorf("record run %s #%d: %w", stackKey(r), r.Number, err)
 	}
 	if r.Number <= 0 {

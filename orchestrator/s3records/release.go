@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/strata-iac/strata/orchestrator/approval"
+	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/statedir"
 )
 
@@ -17,7 +18,7 @@ func (s *Store) Release(ctx context.Context, client, env, stack, id string) erro
 	if err := approval.ValidID(id); err != nil {
 		return err
 	}
-	if err := check(ctx, client, env, stack); err != nil {
+	if err := history.CheckKeys(ctx, client, env, stack); err != nil {
 		return fmt.Errorf("release plan %s of stack %s: %w", id, stack, err)
 	}
 	prefix := s.planDir(client, env, stack, id)

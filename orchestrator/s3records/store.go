@@ -88,20 +88,6 @@ func (s *Store) Location() string { return "s3://" + s.bucket + "/" + s.prefix }
 // Close releases nothing: the records outlive the process.
 func (s *Store) Close() error { return nil }
 
-// errRequired is a record without client, env or stack.
-var errRequired = errors.New("client, env and stack are required")
-
-// check refuses a record without its keys, and a cancelled context.
-func check(ctx context.Context, client, env, stack string) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if client == "" || env == "" || stack == "" {
-		return errRequired
-	}
-	return nil
-}
-
 // errChanged is a conditional write that found the object changed (or
 // created) since it was read: the writer reads it again.
 var errChanged = errors.New("changed by another writer")
