@@ -1,4 +1,4 @@
-package s3records
+package records
 
 import (
 	"context"
@@ -14,18 +14,19 @@ import (
 // plan moved on, so that an old approval can never apply later: its
 // record first (it is no longer held, and its approval goes with it),
 // then its files and its local copy.
-func (s *Store) Release(ctx context.Context, client, env, stack, id string) error {
+func (s *Records) Release(ctx context.Context, client, env, stack, id string) error {
 	if err := approval.ValidID(id); err != nil {
 		return err
 	}
 	if err := history.CheckKeys(ctx, client, env, stack); err != nil {
 		return fmt.Errorf("release plan %s of stack %s: %w", id, stack, err)
 	}
-	prefix := s.planDir(client, env, stack, id)
-	for _, name := range append([]string{recordName}, planFiles...) {
-		if err := s.del(ctx, prefix+name); err != nil {
-			return fmt.Errorf("release plan %s of stack %s: %w", id, stack, err)
-		}
+	k := planKey(client, env, stack, id)
+	if err := s.objects.Delete(ctx, k); err != nil {
+		return fmt.Errorf("release plan %s of stack %s: %w", id, stack, err)
+	}
+	if err := s.deleteFiles(ctx, k, nil); err != nil {
+		return fmt.Errorf("release plan %s of stack %s: %w", id, stack, err)
 	}
 	if s.dir == "" {
 		return nil
