@@ -80,6 +80,7 @@ fuzz:
 	$(GO) test ./orchestrator/ -run '^$$' -fuzz '^FuzzBackendKey$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./contracts/readers/ -run '^$$' -fuzz '^FuzzFindInFile$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/decryption/ -run '^$$' -fuzz '^FuzzValue$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/history/ -run '^$$' -fuzz '^FuzzParseRunningKey$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/kuberecords/ -run '^$$' -fuzz '^FuzzUnpack$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/s3records/ -run '^$$' -fuzz '^FuzzParseURL$$' -fuzztime $(FUZZTIME)
 
