@@ -66,7 +66,7 @@ func TestRecordsInBucketInCluster(t *testing.T) {
 	w.apply(disk(t, "doomed", "small", true))
 	w.apply(disk(t, "kept", "small", false))
 	ctrl := startController(t, w, "--leader-elect-namespace", w.ns, "--leader-elect-name", "strata-bucket",
-		"--records", loc)
+		"--records", loc, "--runner-env-from-secret", "runner-aws")
 	waitFor(t, 2*runBudget, "doomed and kept Ready", func() (bool, error) {
 		for _, n := range []string{"doomed", "kept"} {
 			if tf := w.get(n); tf == nil || !strings.HasPrefix(ready(tf), "True ") {
