@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"sync"
 
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/diag"
@@ -36,6 +37,26 @@ type pass struct {
 	stacks map[string]*orchestrator.StackReport
 	// outputs are the outputs written, by stack.
 	outputs map[string]outputs
+	// mu guards toRelease, which the stacks' runs fill in at once.
+	mu sync.Mutex
+	// toRelease are the runs an Adopter reported, released once their
+	// objects' status is written (written).
+	toRelease []adopted
+	written   map[string]bool
+}
+
+// adopted is a run an Adopter reported: it stays adoptable until released.
+type adopted struct {
+	adopter Adopter
+	req     Request
+	out     Outcome
+}
+
+// ran notes a run an Adopter reported.
+func (p *pass) ran(a adopted) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.toRelease = append(p.toRelease, a)
 }
 
 // deleting reports whether the object is being deleted.
@@ -55,6 +76,7 @@ func (c *Controller) Reconcile(ctx context.Context, ns string) error {
 		c.run,
 		c.writeOutputs,
 		c.writeStatus,
+		c.release,
 		c.removeFinalizers,
 	} {
 		if err := step(ctx, p); err != nil {
@@ -254,7 +276,7 @@ func (c *Controller) refuse(ctx context.Context, p *pass, problems diag.Problems
 		}
 		prev := readyOf(tf)
 		setReady(tf, false, reason, msg, "")
-		c.writeObjectStatus(ctx, tf, prev, "Warning", reason, msg)
+		_ = c.writeObjectStatus(ctx, tf, prev, "Warning", reason, msg)
 	}
 }
 
