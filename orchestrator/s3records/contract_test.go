@@ -7,7 +7,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/internal/recordstest"
 )
 
-func records(s *Store) recordstest.Records {
+func recordsOf(s *Store) recordstest.Records {
 	return recordstest.Records{History: s, Approvals: s}
 }
 
@@ -15,12 +15,12 @@ func records(s *Store) recordstest.Records {
 // versitygw bucket, new for each case.
 func bucketRecords(srv server) recordstest.Impl {
 	other := func(t *testing.T, prev recordstest.Records) recordstest.Records {
-		return records(srv.open(t, prev.History.(*Store).prefix, 0))
+		return recordsOf(srv.open(t, prev.History.(*Store).objects.prefix, 0))
 	}
 	return recordstest.Impl{
 		Name: "s3",
 		Open: func(t *testing.T) recordstest.Records {
-			return records(srv.open(t, "teams/"+strings.ReplaceAll(t.Name(), "/", "-"), 0))
+			return recordsOf(srv.open(t, "teams/"+strings.ReplaceAll(t.Name(), "/", "-"), 0))
 		},
 		Next:    other,
 		Replica: other,

@@ -1,4 +1,4 @@
-package s3records
+package records
 
 import (
 	"context"
@@ -9,9 +9,9 @@ import (
 )
 
 // interrupt marks the runs still "running" as interrupted. Each write
-// names the ETag it read: a run its writer recorded meanwhile keeps its
+// names the version it read: a run its writer recorded meanwhile keeps its
 // result, and a run deleted meanwhile stays deleted.
-func (s *Store) interrupt(ctx context.Context, runs []stored) error {
+func (s *Records) interrupt(ctx context.Context, runs []stored) error {
 	for _, st := range runs {
 		if st.run.Result != history.ResultRunning {
 			continue
@@ -20,7 +20,7 @@ func (s *Store) interrupt(ctx context.Context, runs []stored) error {
 		if err != nil {
 			return err
 		}
-		if err := s.put(ctx, st.key, b, st.etag); err != nil && !errors.Is(err, errChanged) {
+		if err := s.objects.Write(ctx, st.key, b, st.version); err != nil && !errors.Is(err, ErrChanged) {
 			return fmt.Errorf("mark run #%d interrupted: %w", st.run.Number, err)
 		}
 	}
@@ -32,21 +32,15 @@ func (s *Store) interrupt(ctx context.Context, runs []stored) error {
 // as it starts a reconcile, when no run of the environment can still be
 // going. A run recorded meanwhile keeps its result. It reads every run of
 // the environment.
-func (s *Store) Interrupt(ctx context.Context, client, env string) error {
+func (s *Records) Interrupt(ctx context.Context, client, env string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("mark interrupted runs of %s/%s: %w", client, env, err)
 	}
-	keys, _, err := s.list(ctx, s.envRuns(client, env), false)
+	entries, err := s.runEntries(ctx, Key{Client: client, Env: env})
 	if err != nil {
 		return fmt.Errorf("mark interrupted runs of %s/%s: %w", client, env, err)
 	}
-	var runKeys []string
-	for _, k := range keys {
-		if _, ok := runNumber(k); ok {
-			runKeys = append(runKeys, k)
-		}
-	}
-	runs, err := s.readRuns(ctx, runKeys, func(r history.Run) bool { return r.Client == client && r.Env == env })
+	runs, err := s.readRuns(ctx, entries, func(r history.Run) bool { return r.Client == client && r.Env == env })
 	if err != nil {
 		return fmt.Errorf("mark interrupted runs of %s/%s: %w", client, env, err)
 	}

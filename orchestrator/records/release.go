@@ -1,12 +1,9 @@
-package kuberecords
+package records
 
 import (
 	"context"
 	"fmt"
 	"os"
-
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/history"
@@ -15,20 +12,20 @@ import (
 
 // Release removes a held plan once it was applied, or once the stack's
 // plan moved on, so that an old approval can never apply later: its
-// Secret first (it is no longer held), then its parts and its local copy.
-func (s *Store) Release(ctx context.Context, client, env, stack, id string) error {
+// record first (it is no longer held, and its approval goes with it),
+// then its files and its local copy.
+func (s *Records) Release(ctx context.Context, client, env, stack, id string) error {
 	if err := approval.ValidID(id); err != nil {
 		return err
 	}
 	if err := history.CheckKeys(ctx, client, env, stack); err != nil {
 		return fmt.Errorf("release plan %s of stack %s: %w", id, stack, err)
 	}
-	name := planName(client, env, stack, id)
-	err := s.client.CoreV1().Secrets(s.namespace).Delete(ctx, name, metav1.DeleteOptions{})
-	if err != nil && !apierrors.IsNotFound(err) {
+	k := planKey(client, env, stack, id)
+	if err := s.objects.Delete(ctx, k); err != nil {
 		return fmt.Errorf("release plan %s of stack %s: %w", id, stack, err)
 	}
-	if err := s.deleteParts(ctx, name, 0); err != nil {
+	if err := s.deleteFiles(ctx, k, nil); err != nil {
 		return fmt.Errorf("release plan %s of stack %s: %w", id, stack, err)
 	}
 	if s.dir == "" {

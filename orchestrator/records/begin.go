@@ -1,4 +1,4 @@
-package s3records
+package records
 
 import (
 	"context"
@@ -16,13 +16,12 @@ const maxBeginTries = 50
 // Begin stores r as the stack's next run, with Result "running", and
 // returns it with its Number, counting each stack's runs from 1.
 //
-// The number is taken by creating the run's object, whose name holds it,
-// only if there is none (If-None-Match): of two writers that read the same
-// last run, one creates the object and the other takes the number after
-// it. Runs of the stack still "running" were left by a process that
-// stopped (a stack runs once at a time), and are marked interrupted. Runs
-// beyond Keep are deleted.
-func (s *Store) Begin(ctx context.Context, r history.Run) (history.Run, error) {
+// The number is taken by creating the run's object only if there is none:
+// of two writers that read the same last run, one creates the object and
+// the other takes the number after it. Runs of the stack still "running"
+// were left by a process that stopped (a stack runs once at a time), and
+// are marked interrupted. Runs beyond Keep are deleted.
+func (s *Records) Begin(ctx context.Context, r history.Run) (history.Run, error) {
 	if err := history.CheckKeys(ctx, r.Client, r.Env, r.Stack); err != nil {
 		return history.Run{}, fmt.Errorf("begin run %s: %w", stackKey(r), err)
 	}
@@ -31,29 +30,26 @@ func (s *Store) Begin(ctx context.Context, r history.Run) (history.Run, error) {
 		r.StartedAt = time.Now().UTC()
 	}
 	for range maxBeginTries {
-		keys, err := s.runKeys(ctx, r.Client, r.Env, r.Stack)
+		entries, err := s.runEntries(ctx, Key{Client: r.Client, Env: r.Env, Stack: r.Stack})
 		if err != nil {
 			return history.Run{}, fmt.Errorf("begin run %s: %w", stackKey(r), err)
 		}
 		r.Number = 1
-		if len(keys) > 0 {
-			n, _ := runNumber(keys[0])
-			r.Number = n + 1
+		if len(entries) > 0 {
+			r.Number = entries[0].Key.Number + 1
 		}
 		b, err := encodeRun(r)
 		if err != nil {
 			return history.Run{}, fmt.Errorf("begin run %s: %w", stackKey(r), err)
 		}
-		err = s.put(ctx, s.runKey(r.Client, r.Env, r.Stack, r.Number), b, absent)
-		if errors.Is(err, errChanged) {
+		err = s.objects.Create(ctx, runKey(r.Client, r.Env, r.Stack, r.Number), b)
+		if errors.Is(err, ErrChanged) {
 			continue
 		}
 		if err != nil {
 			return history.Run{}, fmt.Errorf("begin run %s: %w", stackKey(r), err)
 		}
-		before, err := s.readRuns(ctx, keys, func(o history.Run) bool {
-			return o.Client == r.Client && o.Env == r.Env && o.Stack == r.Stack
-		})
+		before, err := s.readRuns(ctx, entries, ofStack(r.Client, r.Env, r.Stack))
 		if err != nil {
 			return r, fmt.Errorf("begin run %s #%d: %w", stackKey(r), r.Number, err)
 		}
@@ -67,6 +63,3 @@ func (s *Store) Begin(ctx context.Context, r history.Run) (history.Run, error) {
 	}
 	return history.Run{}, fmt.Errorf("begin run %s: other writers took %d numbers in a row; try again", stackKey(r), maxBeginTries)
 }
-
-// stackKey names a run's stack in errors: client/env/stack.
-func stackKey(r history.Run) string { return r.Client + "/" + r.Env + "/" + r.Stack }

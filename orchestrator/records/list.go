@@ -1,4 +1,4 @@
-package s3records
+package records
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 // List returns the stack's runs, newest first: at most limit of them, or
 // all when limit <= 0. A stack without runs has an empty list. Only the
 // runs returned are read.
-func (s *Store) List(ctx context.Context, client, env, stack string, limit int) ([]history.Run, error) {
+func (s *Records) List(ctx context.Context, client, env, stack string, limit int) ([]history.Run, error) {
 	var out []history.Run
 	err := s.scan(ctx, client, env, stack, func(r history.Run) bool {
 		out = append(out, r)
@@ -23,7 +23,7 @@ func (s *Store) List(ctx context.Context, client, env, stack string, limit int) 
 }
 
 // Last returns the stack's newest run; false when it has none.
-func (s *Store) Last(ctx context.Context, client, env, stack string) (history.Run, bool, error) {
+func (s *Records) Last(ctx context.Context, client, env, stack string) (history.Run, bool, error) {
 	r, ok, err := s.newest(ctx, client, env, stack, nil)
 	if err != nil {
 		return history.Run{}, false, fmt.Errorf("last run of %s/%s/%s: %w", client, env, stack, err)
@@ -33,7 +33,7 @@ func (s *Store) Last(ctx context.Context, client, env, stack string) (history.Ru
 
 // LastMatching returns the stack's newest run for which match is true;
 // false when there is none.
-func (s *Store) LastMatching(ctx context.Context, client, env, stack string, match func(history.Run) bool) (history.Run, bool, error) {
+func (s *Records) LastMatching(ctx context.Context, client, env, stack string, match func(history.Run) bool) (history.Run, bool, error) {
 	r, ok, err := s.newest(ctx, client, env, stack, match)
 	if err != nil {
 		return history.Run{}, false, fmt.Errorf("last matching run of %s/%s/%s: %w", client, env, stack, err)
@@ -43,7 +43,7 @@ func (s *Store) LastMatching(ctx context.Context, client, env, stack string, mat
 
 // LastGood returns the stack's last apply that succeeded (history.Run.Good);
 // false when there is none.
-func (s *Store) LastGood(ctx context.Context, client, env, stack string) (history.Run, bool, error) {
+func (s *Records) LastGood(ctx context.Context, client, env, stack string) (history.Run, bool, error) {
 	r, ok, err := s.newest(ctx, client, env, stack, history.Run.Good)
 	if err != nil {
 		return history.Run{}, false, fmt.Errorf("last good run of %s/%s/%s: %w", client, env, stack, err)
@@ -52,7 +52,7 @@ func (s *Store) LastGood(ctx context.Context, client, env, stack string) (histor
 }
 
 // newest returns the newest run that matches (any, when match is nil).
-func (s *Store) newest(ctx context.Context, client, env, stack string, match func(history.Run) bool) (history.Run, bool, error) {
+func (s *Records) newest(ctx context.Context, client, env, stack string, match func(history.Run) bool) (history.Run, bool, error) {
 	var (
 		found history.Run
 		ok    bool
@@ -69,19 +69,17 @@ func (s *Store) newest(ctx context.Context, client, env, stack string, match fun
 
 // scan reads the stack's runs newest first, a few at a time, and gives
 // each to more until it returns false.
-func (s *Store) scan(ctx context.Context, client, env, stack string, more func(history.Run) bool) error {
+func (s *Records) scan(ctx context.Context, client, env, stack string, more func(history.Run) bool) error {
 	if err := history.CheckKeys(ctx, client, env, stack); err != nil {
 		return err
 	}
-	keys, err := s.runKeys(ctx, client, env, stack)
+	entries, err := s.runEntries(ctx, Key{Client: client, Env: env, Stack: stack})
 	if err != nil {
 		return err
 	}
-	for len(keys) > 0 {
-		n := min(len(keys), readers)
-		runs, err := s.readRuns(ctx, keys[:n], func(r history.Run) bool {
-			return r.Client == client && r.Env == env && r.Stack == stack
-		})
+	for len(entries) > 0 {
+		n := min(len(entries), readers)
+		runs, err := s.readRuns(ctx, entries[:n], ofStack(client, env, stack))
 		if err != nil {
 			return err
 		}
@@ -90,7 +88,7 @@ func (s *Store) scan(ctx context.Context, client, env, stack string, more func(h
 				return nil
 			}
 		}
-		keys = keys[n:]
+		entries = entries[n:]
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package kuberecords
+package records
 
 import (
 	"bytes"
@@ -8,6 +8,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 )
+
+// partBytes are the parts of the tests: a cluster's.
+const partBytes = 768 << 10
 
 func TestPackUnpack(t *testing.T) {
 	random := func(n int) []byte {
@@ -25,11 +28,11 @@ func TestPackUnpack(t *testing.T) {
 		{"empty file", []file{{"plan.json", nil}}, 1, nil},
 		{"compressible, larger than a part", []file{{"plan.json", bytes.Repeat([]byte(`{"a":1}`), 1<<20)}}, 1, nil},
 		{"random, three parts", []file{{"plan.tfplan", random(2 * partBytes)}}, 3, nil},
-		{"too large", []file{{"plan.tfplan", random(MaxPlanBytes + 1024)}}, 0, ErrPlanTooLarge},
+		{"too large", []file{{"plan.tfplan", random(partBytes*MaxParts + 1024)}}, 0, ErrPlanTooLarge},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			parts, sum, err := pack(tt.files)
+			parts, sum, err := pack(tt.files, partBytes)
 			if !errors.Is(err, tt.wantErr) || len(parts) != tt.wantParts {
 				t.Fatalf("pack(%s) = %d parts, %v, want %d, %v", tt.name, len(parts), err, tt.wantParts, tt.wantErr)
 			}
@@ -56,7 +59,7 @@ func TestPackUnpack(t *testing.T) {
 
 // FuzzUnpack reads any bytes as a payload: an error, never a panic.
 func FuzzUnpack(f *testing.F) {
-	parts, sum, err := pack([]file{{"plan.tfplan", []byte("plan")}})
+	parts, sum, err := pack([]file{{"plan.tfplan", []byte("plan")}}, partBytes)
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package kuberecords
+package records
 
 import (
 	"archive/tar"
@@ -12,23 +12,17 @@ import (
 	"time"
 )
 
-// A held plan's files travel as one gzipped tar, its payload, split over
-// Secrets of at most partBytes each (the API server takes at most 1 MiB
-// per object), at most maxParts of them.
-const (
-	partBytes = 768 << 10
-	maxParts  = 8
-	// MaxPlanBytes is the most a held plan's files take, gzipped: beyond
-	// it Hold fails and the plan is not held.
-	MaxPlanBytes = partBytes * maxParts
-)
+// MaxParts is the most parts a held plan's payload is split over: with
+// Objects.PartBytes, the most its files take gzipped.
+const MaxParts = 8
 
-// ErrPlanTooLarge means a plan's files, gzipped, are more than the
-// cluster records keep (MaxPlanBytes).
-var ErrPlanTooLarge = errors.New("plan too large for the cluster records")
+// ErrPlanTooLarge means a plan's files, gzipped, are more than MaxParts
+// parts of a store that bounds its objects keep: the plan is not held.
+var ErrPlanTooLarge = errors.New("plan too large for the records")
 
-// pack gzips files, in order, into a tar, and splits it into parts.
-func pack(files []file) (parts [][]byte, sum string, err error) {
+// pack gzips files, in order, into a tar, and splits it into parts of at
+// most partBytes.
+func pack(files []file, partBytes int) (parts [][]byte, sum string, err error) {
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
 	tw := tar.NewWriter(zw)
@@ -48,9 +42,9 @@ func pack(files []file) (parts [][]byte, sum string, err error) {
 		return nil, "", err
 	}
 	b := buf.Bytes()
-	if len(b) > MaxPlanBytes {
-		return nil, "", fmt.Errorf("%w: its files take %d KiB gzipped, and at most %d KiB are kept (%d Secrets of %d KiB)",
-			ErrPlanTooLarge, len(b)>>10, MaxPlanBytes>>10, maxParts, partBytes>>10)
+	if limit := partBytes * MaxParts; len(b) > limit {
+		return nil, "", fmt.Errorf("%w: its files take %d KiB gzipped, and at most %d KiB are kept (%d objects of %d KiB)",
+			ErrPlanTooLarge, len(b)>>10, limit>>10, MaxParts, partBytes>>10)
 	}
 	for len(b) > 0 {
 		n := min(len(b), partBytes)
@@ -86,12 +80,6 @@ func unpack(parts [][]byte, sum string) ([]file, error) {
 		}
 		files = append(files, file{name: hdr.Name, data: data})
 	}
-}
-
-// file is one file of a held plan.
-type file struct {
-	name string
-	data []byte
 }
 
 // digest is the hex sha256 of b.
