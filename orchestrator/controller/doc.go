@@ -33,7 +33,9 @@
 //     status was not stays adoptable, and the next pass, or the next
 //     leader, adopts it and writes its status in full;
 //  9. removeFinalizers: a deleted object goes once nothing of it is left
-//     to destroy, or at once when it keeps its resources.
+//     to destroy, or at once when it keeps its resources, its
+//     writeOutputsToSecret Secret deleted first, as the Tofu Controller
+//     deletes it.
 //
 // A run of one stack is a Request, handed to an Executor, which reports
 // an Outcome. Both are plain data that encode to JSON, so that a runner Job

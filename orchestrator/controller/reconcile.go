@@ -311,7 +311,10 @@ func (c *Controller) run(ctx context.Context, p *pass) error {
 // keep their resources (no spec.destroyResourcesOnDeletion), else once
 // their destroy plan is applied (or there was nothing to destroy). A
 // destroy plan that is held keeps the object until approvePlan approves
-// it.
+// it. Its writeOutputsToSecret Secret is deleted first, as the Tofu
+// Controller deletes it when it finalizes an object: not left to its
+// owner reference, which a Secret written before strata (by the Tofu
+// Controller, by a person) may lack.
 func (c *Controller) removeFinalizers(ctx context.Context, p *pass) error {
 	for _, tf := range sortedObjects(p.tfs) {
 		if !deleting(tf) || !slices.Contains(tf.Finalizers, v1alpha2.Finalizer) {
@@ -320,6 +323,11 @@ func (c *Controller) removeFinalizers(ctx context.Context, p *pass) error {
 		if tf.Spec.DestroyResourcesOnDeletion {
 			if sr := p.stacks[tf.Name]; sr != nil && sr.Result != history.ResultApplied {
 				continue
+			}
+		}
+		if w := tf.Spec.WriteOutputsToSecret; w != nil && w.Name != "" {
+			if err := c.cfg.Cluster.DeleteSecret(ctx, tf.Namespace, w.Name); err != nil {
+				return fmt.Errorf("finalize Terraform/%s: outputs: %w", tf.Name, err)
 			}
 		}
 		rest := slices.DeleteFunc(slices.Clone(tf.Finalizers), func(f string) bool { return f == v1alpha2.Finalizer })
