@@ -26,11 +26,12 @@
 // exactly, and a run the writer that began it (Config.Writer).
 //
 // Creating an object that exists is a conflict, so of two replicas that
-// create the same run one wins; every other write is a JSON patch of the
+// create the same run one wins; every other write is an update of the
 // object's data that names the resourceVersion it read, which the API
 // server refuses when another writer came first (records.ErrChanged), and
-// which keeps the labels and annotations the object was created with. A
-// listing is one request, the objects' data with it. Reads go to the API
+// keeps the labels and annotations the object was created with. A
+// listing is one request, the objects' data with it. The verbs are get,
+// list, create, update and delete, as the manifests' roles grant them. Reads go to the API
 // server, never a cache, so a replica that takes over reads what the last
 // one wrote. No client-go type leaves this package.
 package kuberecords

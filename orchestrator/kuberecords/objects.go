@@ -11,7 +11,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	k8slabels "k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/strata-iac/strata/orchestrator/records"
@@ -100,18 +99,19 @@ func (o *objects) create(ctx context.Context, k records.Key, data []byte) error 
 }
 
 // maxAnyTries bounds how often a write of records.Any tries again when
-// the object was created or deleted between its update and its create.
+// another writer changed, created or deleted the object in between.
 const maxAnyTries = 5
 
 // Write replaces an object's data, if its resourceVersion is still
-// version: a JSON patch that sets the version it read, which the API
-// server refuses with a conflict when the object changed. Its labels and
-// annotations (who began a run) stay as they were created. A conflict,
-// or an object gone, is records.ErrChanged. With records.Any it patches
-// whatever is there, or creates the object.
+// version: it reads the object for the labels and annotations it was
+// created with (who began a run), which it keeps, and updates it naming
+// version, which the API server refuses when the object changed. A
+// version that is not the object's, a conflict, or an object gone, is
+// records.ErrChanged. With records.Any it writes over whatever is there,
+// or creates the object.
 func (o *objects) Write(ctx context.Context, k records.Key, data []byte, version string) error {
 	if version != records.Any {
-		err := o.patch(ctx, k, data, version)
+		err := o.update(ctx, k, data, version)
 		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
 			err = records.ErrChanged
 		}
@@ -121,11 +121,11 @@ func (o *objects) Write(ctx context.Context, k records.Key, data []byte, version
 		return nil
 	}
 	for range maxAnyTries {
-		err := o.patch(ctx, k, data, version)
+		err := o.update(ctx, k, data, version)
 		if apierrors.IsNotFound(err) {
 			err = o.create(ctx, k, data)
 		}
-		if apierrors.IsAlreadyExists(err) {
+		if apierrors.IsConflict(err) || apierrors.IsAlreadyExists(err) {
 			continue
 		}
 		if err != nil {
@@ -133,39 +133,49 @@ func (o *objects) Write(ctx context.Context, k records.Key, data []byte, version
 		}
 		return nil
 	}
-	return fmt.Errorf("write %s: other writers created and deleted it %d times in a row; try again", o.Name(k), maxAnyTries)
+	return fmt.Errorf("write %s: other writers changed it %d times in a row; try again", o.Name(k), maxAnyTries)
 }
 
-// patchOp is an operation of a JSON patch (RFC 6902).
-type patchOp struct {
-	Op    string `json:"op"`
-	Path  string `json:"path"`
-	Value any    `json:"value"`
-}
-
-// patch replaces an object's data, over version unless it is records.Any.
-func (o *objects) patch(ctx context.Context, k records.Key, data []byte, version string) error {
-	var ops []patchOp
-	if version != records.Any {
-		ops = append(ops, patchOp{Op: "replace", Path: "/metadata/resourceVersion", Value: version})
+// update replaces an object's data over version, or over the version it
+// reads when version is records.Any; records.ErrChanged when it reads
+// another version.
+func (o *objects) update(ctx context.Context, k records.Key, data []byte, version string) error {
+	over := func(cur string) (string, error) {
+		if version == records.Any {
+			return cur, nil
+		}
+		if cur != version {
+			return "", records.ErrChanged
+		}
+		return version, nil
 	}
-	if secret(k) {
-		d, err := toSecret(k, data)
+	if !secret(k) {
+		cms := o.client.CoreV1().ConfigMaps(o.namespace)
+		cm, err := cms.Get(ctx, objectName(k), metav1.GetOptions{})
 		if err != nil {
 			return err
 		}
-		b, err := json.Marshal(append(ops, patchOp{Op: "add", Path: "/data", Value: d}))
-		if err != nil {
+		if cm.ResourceVersion, err = over(cm.ResourceVersion); err != nil {
 			return err
 		}
-		_, err = o.client.CoreV1().Secrets(o.namespace).Patch(ctx, objectName(k), types.JSONPatchType, b, metav1.PatchOptions{})
+		cm.Data = map[string]string{dataKey(k): string(data)}
+		_, err = cms.Update(ctx, cm, metav1.UpdateOptions{})
 		return err
 	}
-	b, err := json.Marshal(append(ops, patchOp{Op: "add", Path: "/data", Value: map[string]string{dataKey(k): string(data)}}))
+	d, err := toSecret(k, data)
 	if err != nil {
 		return err
 	}
-	_, err = o.client.CoreV1().ConfigMaps(o.namespace).Patch(ctx, objectName(k), types.JSONPatchType, b, metav1.PatchOptions{})
+	secrets := o.client.CoreV1().Secrets(o.namespace)
+	sec, err := secrets.Get(ctx, objectName(k), metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	if sec.ResourceVersion, err = over(sec.ResourceVersion); err != nil {
+		return err
+	}
+	sec.Data = d
+	_, err = secrets.Update(ctx, sec, metav1.UpdateOptions{})
 	return err
 }
 

@@ -38,7 +38,7 @@ type Config struct {
 // safe for any number of goroutines and of processes.
 type Store struct {
 	*records.Records
-	namespace string
+	objects *objects
 }
 
 // New returns a Store for the cluster and namespace cfg names. It reads
@@ -67,12 +67,13 @@ func New(cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cluster records: client for %s: %w", rest.Host, err)
 	}
-	recs, err := records.New(&objects{client: client, namespace: cfg.Namespace, writer: cfg.Writer}, records.Config{Keep: cfg.Keep, Dir: cfg.Dir})
+	o := &objects{client: client, namespace: cfg.Namespace, writer: cfg.Writer}
+	recs, err := records.New(o, records.Config{Keep: cfg.Keep, Dir: cfg.Dir})
 	if err != nil {
 		return nil, fmt.Errorf("cluster records: %w", err)
 	}
-	return &Store{Records: recs, namespace: cfg.Namespace}, nil
+	return &Store{Records: recs, objects: o}, nil
 }
 
 // Namespace is the namespace that keeps the records.
-func (s *Store) Namespace() string { return s.namespace }
+func (s *Store) Namespace() string { return s.objects.namespace }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/strata-iac/strata/orchestrator/internal/recordstest"
+	"github.com/strata-iac/strata/orchestrator/records"
 )
 
 func recordsOf(s *Store) recordstest.Records {
@@ -29,4 +30,11 @@ func bucketRecords(srv server) recordstest.Impl {
 
 func TestRecordsContract(t *testing.T) {
 	recordstest.Run(t, []recordstest.Impl{bucketRecords(newServer(t))})
+}
+
+func TestObjects(t *testing.T) {
+	srv := newServer(t)
+	recordstest.RunObjects(t, func(t *testing.T) records.Objects {
+		return srv.open(t, "objects/"+strings.ReplaceAll(t.Name(), "/", "-"), 0).objects
+	})
 }
