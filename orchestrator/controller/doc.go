@@ -31,7 +31,8 @@
 //  8. release: the runs an Adopter reported (runner Jobs) whose objects'
 //     status was written are released (Adopter.Release); a run whose
 //     status was not stays adoptable, and the next pass, or the next
-//     leader, adopts it and writes its status in full;
+//     leader, adopts it and writes its status in full; the finished runs
+//     of objects that are gone are released too (Adopter.ReleaseOrphans);
 //  9. removeFinalizers: a deleted object goes once nothing of it is left
 //     to destroy, or at once when it keeps its resources, its
 //     writeOutputsToSecret Secret deleted first, as the Tofu Controller

@@ -79,10 +79,13 @@ type Executor interface {
 // A run Execute reported stays adoptable until Release: the controller
 // releases it only once the object's status and Event say what it did, so
 // that a leader lost at any point before leaves it to the next one, which
-// adopts it and writes them in full.
+// adopts it and writes them in full. ReleaseOrphans lets go the finished
+// runs of a namespace's objects that are gone (not among objects), whose
+// outcome no pass will record.
 type Adopter interface {
 	Adoptable(ctx context.Context, req Request) (bool, error)
 	Release(ctx context.Context, req Request, o Outcome) error
+	ReleaseOrphans(ctx context.Context, namespace string, objects []string) error
 }
 
 // NewOutcome packs what runner.Run returned.

@@ -37,12 +37,22 @@ type pass struct {
 	stacks map[string]*orchestrator.StackReport
 	// outputs are the outputs written, by stack.
 	outputs map[string]outputs
-	// mu guards toRelease, which the stacks' runs fill in at once.
+	// mu guards toRelease, which the stacks' runs fill in at once, and
+	// adopter.
 	mu sync.Mutex
 	// toRelease are the runs an Adopter reported, released once their
 	// objects' status is written (written).
 	toRelease []adopted
 	written   map[string]bool
+	// adopter is the pass's executor when it is an Adopter.
+	adopter Adopter
+}
+
+// setAdopter notes the pass's executor, an Adopter.
+func (p *pass) setAdopter(a Adopter) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.adopter = a
 }
 
 // adopted is a run an Adopter reported: it stays adoptable until released.

@@ -28,6 +28,9 @@ func (c *Controller) runs(p *pass) func(runner.Config) orchestrator.StackRunner 
 		if c.cfg.Executor != nil {
 			exec = c.cfg.Executor(cfg)
 		}
+		if a, ok := exec.(Adopter); ok {
+			p.setAdopter(a)
+		}
 		return &runs{c: c, p: p, local: local, exec: exec}
 	}
 }

@@ -44,7 +44,9 @@
 //     ttlSecondsAfterFinished that keeps it Config.TTL from then. A Job
 //     has no TTL before its release, so no TTL races a leader's status
 //     write: a leader lost at any point before leaves a Job, finished and
-//     unread, that the next one adopts.
+//     unread, that the next one adopts. The finished Jobs of an object
+//     that is gone are deleted (Launcher.ReleaseOrphans): no leader will
+//     record them.
 //
 // The pod runs as the object's service account (default tf-runner), with
 // the seed's PriorityClass (terraform, which its ResourceQuota caps), the

@@ -146,6 +146,12 @@ func (e *Executor) Release(ctx context.Context, req controller.Request, o contro
 	return e.Launcher.Release(ctx, req.Namespace, o.Runner, PodOf(req.Spec).KeepAfterRun)
 }
 
+// ReleaseOrphans deletes the finished runner Jobs of the namespace whose
+// object is not among objects: gone, so that no leader records them.
+func (e *Executor) ReleaseOrphans(ctx context.Context, namespace string, objects []string) error {
+	return e.Launcher.ReleaseOrphans(ctx, namespace, objects)
+}
+
 // local reports whether the runner's contract store is local: the pod's
 // own, which the controller's stands in for.
 func (e *Executor) local() bool {

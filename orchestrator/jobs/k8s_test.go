@@ -466,3 +466,35 @@ func TestPodNotCreatedInCluster(t *testing.T) {
 		t.Errorf("last Progress = %+v, want the start of runner %s (no reason)", last, job)
 	}
 }
+
+// TestReleaseOrphansInCluster: the finished Jobs of an object that is
+// gone (deleted while its leader was lost, so that no pass records its
+// outcome) are deleted; those of the objects still there are left to be
+// adopted.
+func TestReleaseOrphansInCluster(t *testing.T) {
+	w := newWorld(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	e := w.executor(t, 10)
+	stacks := []string{"network", "gone"}
+	outs := make([]controller.Outcome, len(stacks))
+	errs := make([]error, len(stacks))
+	var wg sync.WaitGroup
+	for i, stack := range stacks {
+		wg.Go(func() { outs[i], errs[i] = e.Execute(ctx, w.request(stack)) })
+	}
+	wg.Wait()
+	for i, stack := range stacks {
+		applied(t, stack, outs[i], errs[i])
+	}
+	if err := e.ReleaseOrphans(ctx, w.ns, []string{"network", "app"}); err != nil {
+		t.Fatalf("ReleaseOrphans(%s, network and app) = %v", w.ns, err)
+	}
+	waitGone(t, ctx, w, Name("gone", RunKey(testKey, w.request("gone"))))
+	if ok, err := e.Adoptable(ctx, w.request("network")); err != nil || !ok {
+		t.Errorf("Adoptable(network) after ReleaseOrphans = %v, %v, want true: its object is there", ok, err)
+	}
+	if want := "Terraform/gone is gone"; !strings.Contains(w.log(), want) {
+		t.Errorf("log lacks %q:\n%s", want, w.log())
+	}
+}

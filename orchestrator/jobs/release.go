@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	batchv1 "k8s.io/api/batch/v1"
@@ -77,4 +78,26 @@ func finishedAt(j *batchv1.Job) time.Time {
 		}
 	}
 	return time.Time{}
+}
+
+// ReleaseOrphans deletes the finished runner Jobs of the namespace whose
+// Terraform object is gone (not among objects): no leader will record
+// their outcome, and they have no TTL. A Job of a gone object still in
+// flight is left until it finishes: a later call deletes it.
+func (l *Launcher) ReleaseOrphans(ctx context.Context, namespace string, objects []string) error {
+	list, err := l.client.BatchV1().Jobs(namespace).List(ctx, metav1.ListOptions{LabelSelector: LabelRunner + "=true"})
+	if err != nil {
+		return fmt.Errorf("release the runner jobs of gone objects in %s: list jobs: %w", namespace, err)
+	}
+	for i := range list.Items {
+		j := &list.Items[i]
+		if j.DeletionTimestamp != nil || !finished(j) || slices.Contains(objects, j.Labels[LabelObject]) {
+			continue
+		}
+		l.cfg.Logger.Info(fmt.Sprintf("removing runner job %s/%s: Terraform/%s is gone", namespace, j.Name, j.Labels[LabelObject]))
+		if err := l.Release(ctx, namespace, j.Name, false); err != nil {
+			return err
+		}
+	}
+	return nil
 }
