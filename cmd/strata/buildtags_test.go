@@ -36,3 +36,18 @@ func TestBuildTagsDropGoPlugins(t *testing.T) {
 		})
 	}
 }
+
+// TestNoSOPSInStrata proves that the sops library stays out of strata:
+// it links every cloud KMS SDK, and strata decrypts through strata-sops
+// instead (package decryption).
+func TestNoSOPSInStrata(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "-tags", buildTags, ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps -tags %q . = %v", buildTags, err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if strings.HasPrefix(p, "github.com/getsops/") {
+			t.Errorf("go list -deps -tags %q . lists %s, want no package of github.com/getsops", buildTags, p)
+		}
+	}
+}
