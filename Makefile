@@ -30,9 +30,9 @@ export STRATA_TOFU := $(TOFU)
 
 all: build
 
-## build: compile strata into bin/strata
+## build: compile strata into bin/strata (static: CGO_ENABLED=0, as the image)
 build:
-	$(GO) build -tags $(GOTAGS) -o $(STRATA) ./cmd/strata
+	CGO_ENABLED=0 $(GO) build -tags $(GOTAGS) -o $(STRATA) ./cmd/strata
 
 ## tofu: build OpenTofu $(TOFU_VERSION) from its Go module into bin/tofu (skipped when already built)
 tofu:

@@ -35,8 +35,9 @@ mkdir -p "$(dirname "$out")"
 : >"$out"
 say() { echo "$@" | tee -a "$out"; }
 
-# The build tags of `make build` (see the Makefile's GOTAGS).
-go build -tags kustomize_disable_go_plugin_support -o bin/strata ./cmd/strata
+# As `make build` builds it: its build tags (the Makefile's GOTAGS), and
+# static (CGO_ENABLED=0, as the image), so no libc is mapped.
+CGO_ENABLED=0 go build -tags kustomize_disable_go_plugin_support -o bin/strata ./cmd/strata
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/strata-bench.XXXXXX")
 if [[ "${BENCH_KEEP:-0}" == 1 ]]; then
