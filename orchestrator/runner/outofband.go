@@ -78,19 +78,22 @@ func (r *Runner) s3State(ctx context.Context, req Request) (StateReader, string,
 // state changed outside strata since the last good apply ("state changed
 // outside strata: serial 7 → 9"). It returns "" when neither holds.
 func (r *Runner) checkState(ctx context.Context, st *runState) error {
-	st.in.stateChange = r.stateChange(ctx, st.log, st.req, st.prev, st.hasPrev)
-	if last, ok, err := r.lastRun(ctx, st.req); err == nil && ok && last.Result == history.ResultInterrupted {
+	last, ok, err := r.lastRunOf(ctx, st)
+	known := err == nil && ok
+	st.in.stateChange = r.stateChange(ctx, st.log, st.req, st.prev, st.hasPrev, last, known)
+	if known && last.Result == history.ResultInterrupted {
 		st.interrupted = last.Interrupted
 	}
 	return nil
 }
 
-func (r *Runner) stateChange(ctx context.Context, log *slog.Logger, req Request, prev history.Run, hasPrev bool) string {
+// stateChange is why the stack's state must be planned again although
+// its inputs are unchanged, or "". last is its last run, when known.
+func (r *Runner) stateChange(ctx context.Context, log *slog.Logger, req Request, prev history.Run, hasPrev bool, last history.Run, known bool) string {
 	if req.Operation != history.OperationApply || !hasPrev {
 		return ""
 	}
-	last, ok, err := r.lastRun(ctx, req)
-	if err == nil && ok && last.Number != prev.Number && (last.Result == history.ResultFailed || last.Result == history.ResultInterrupted) {
+	if known && last.Number != prev.Number && (last.Result == history.ResultFailed || last.Result == history.ResultInterrupted) {
 		return fmt.Sprintf("the last run, #%d, was %s, so the state is planned again", last.Number, last.Result)
 	}
 	// A state changed outside strata is drift: with drift detection
@@ -175,6 +178,17 @@ func workspaceKey(req Request, key string) string {
 		return "env:/" + ws + "/" + key
 	}
 	return key
+}
+
+// lastRunOf is the stack's last plan or apply, as lastRun reads it, read
+// once per run: the steps before the run begins record nothing, so
+// waitToRetry and checkState see the same run.
+func (r *Runner) lastRunOf(ctx context.Context, st *runState) (history.Run, bool, error) {
+	if !st.last.read {
+		st.last.run, st.last.ok, st.last.err = r.lastRun(ctx, st.req)
+		st.last.read = true
+	}
+	return st.last.run, st.last.ok, st.last.err
 }
 
 // lastRun is the stack's last plan or apply: a person's unlock in between
