@@ -44,8 +44,9 @@
 // Options.Records says where they are kept. FileRecords, the default,
 // keeps them in the state directory (history.db and held/);
 // LeaderRecords and SharedRecords keep them in a store every process
-// shares (package kuberecords: the cluster), for the leader and for
-// everyone else.
+// shares (package records' engine, over a cluster's objects in package
+// kuberecords or a bucket's in package s3records), for the leader and
+// for everyone else.
 //
 // Its subpackages are the parts; this package only wires them in order.
 package orchestrator

@@ -69,7 +69,8 @@ func (FileRecords) OpenApprovals(ctx context.Context, env *environment.Environme
 }
 
 // SharedStore is records that several processes read and write at once,
-// such as the cluster's (package kuberecords): history, held plans and
+// such as package records' engine over the cluster's objects (package
+// kuberecords) or a bucket's (package s3records): history, held plans and
 // approvals in one.
 type SharedStore interface {
 	History

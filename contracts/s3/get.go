@@ -3,16 +3,10 @@ package s3
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/aws/aws-sdk-go-v2/service/s3/types"
-	"github.com/aws/smithy-go"
 
 	"github.com/strata-iac/strata/contracts"
+	"github.com/strata-iac/strata/internal/awsconfig"
 )
 
 // Get reads the object ObjectKey(key); the error wraps
@@ -23,34 +17,18 @@ func (s *Store) Get(ctx context.Context, key string) (contracts.Document, error)
 	if err != nil {
 		return contracts.Document{}, fmt.Errorf("get contract from s3: %w", err)
 	}
-	out, err := s.api.GetObject(ctx, &awss3.GetObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(object)})
-	if isNotFound(err) {
-		return contracts.Document{}, fmt.Errorf("get contract %s from s3://%s/%s: %w", key, s.bucket, object, contracts.ErrNotFound)
+	obj, ok, err := awsconfig.GetObject(ctx, s.api, s.bucket, object)
+	if err == nil && !ok {
+		err = contracts.ErrNotFound
 	}
 	if err != nil {
 		return contracts.Document{}, fmt.Errorf("get contract %s from s3://%s/%s: %w", key, s.bucket, object, err)
 	}
-	defer out.Body.Close()
-	data, err := io.ReadAll(out.Body)
-	if err != nil {
-		return contracts.Document{}, fmt.Errorf("get contract %s from s3://%s/%s: read: %w", key, s.bucket, object, err)
-	}
-	d, err := decode(data)
+	d, err := decode(obj.Data)
 	if err != nil {
 		return contracts.Document{}, fmt.Errorf("get contract %s from s3://%s/%s: %w", key, s.bucket, object, err)
 	}
 	return d, nil
-}
-
-// isNotFound tells whether err says the object does not exist.
-func isNotFound(err error) bool {
-	var noKey *types.NoSuchKey
-	var notFound *types.NotFound
-	if errors.As(err, &noKey) || errors.As(err, &notFound) {
-		return true
-	}
-	var apiErr smithy.APIError
-	return errors.As(err, &apiErr) && (apiErr.ErrorCode() == "NoSuchKey" || apiErr.ErrorCode() == "NotFound")
 }
 
 // decode reads an object as a document. Reading is lenient where writing

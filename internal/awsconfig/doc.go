@@ -7,4 +7,9 @@
 // Making a client sends no request: a wrong endpoint or missing
 // credentials show on the first call. A missing region is an error here,
 // because every later call would fail with a less helpful one.
+//
+// It is also the one read of a whole S3 object (GetObject: its data and
+// ETag, false when there is none) and the one test of a missing object
+// (NotFound), which the state reader, the contract store and the bucket
+// records share.
 package awsconfig

@@ -5,7 +5,10 @@ import (
 	"encoding/hex"
 	"strconv"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
+
+	"github.com/strata-iac/strata/orchestrator/records"
 )
 
 // Labels and annotations of the records.
@@ -36,7 +39,27 @@ const (
 	// claimsName is the ConfigMap of the claims on identities and state
 	// keys.
 	claimsName = "strata-claims"
+
+	// Data keys: a run's JSON, the claims' JSON (key → owner), a part's
+	// bytes. A held plan's Secret keeps its record's fields as
+	// held.json, approval.json and payload.json (toSecret).
+	runKey    = "run.json"
+	claimsKey = "claims.json"
+	partKey   = "part"
+
+	// partBytes bounds a part of a held plan's files, well under the API
+	// server's 1 MiB per object.
+	partBytes = 768 << 10
 )
+
+// MaxPlanBytes is the most a held plan's files take, gzipped, in the
+// cluster: beyond it Hold fails with ErrPlanTooLarge and the plan is not
+// held.
+const MaxPlanBytes = partBytes * records.MaxParts
+
+// ErrPlanTooLarge means a plan's files, gzipped, are more than the
+// cluster records keep (MaxPlanBytes).
+var ErrPlanTooLarge = records.ErrPlanTooLarge
 
 // hash is a short, label-safe digest of the parts, each ended by a NUL so
 // that no two lists of names share one.
@@ -64,11 +87,50 @@ func planName(client, env, stack, id string) string {
 	return "strata-" + stackHash(client, env, stack) + "-" + id
 }
 
-// partName is part i of a held plan's payload.
-func partName(plan string, i int) string { return partPrefix(plan) + strconv.Itoa(i) }
+// objectName is the name of k's object; a part of a held plan is
+// <plan>-part-<i>.
+func objectName(k records.Key) string {
+	switch k.Kind {
+	case records.Run:
+		return runName(k.Client, k.Env, k.Stack, k.Number)
+	case records.Plan:
+		return planName(k.Client, k.Env, k.Stack, k.Plan)
+	case records.PlanFile:
+		return planName(k.Client, k.Env, k.Stack, k.Plan) + "-" + k.File
+	}
+	return claimsName
+}
 
-// partPrefix starts the name of every part of a held plan.
-func partPrefix(plan string) string { return plan + "-part-" }
+// meta is the name, labels and annotations of k's object: a run keeps
+// its writer; a held plan and its parts their plan id where it is a valid
+// label value, and the parts the hash of the plan's name, which selects
+// them.
+func (o *objects) meta(k records.Key) metav1.ObjectMeta {
+	m := metav1.ObjectMeta{Name: objectName(k), Namespace: o.namespace}
+	if k.Kind == records.Claims {
+		m.Labels = map[string]string{labelManagedBy: managedBy, labelRecord: recordClaims}
+		return m
+	}
+	m.Annotations = annotations(k.Client, k.Env, k.Stack)
+	switch k.Kind {
+	case records.Run:
+		m.Labels = labels(recordRun, k.Client, k.Env, k.Stack)
+		m.Labels[labelRun] = strconv.Itoa(k.Number)
+		if o.writer != "" {
+			m.Annotations[annWriter] = o.writer
+		}
+		return m
+	case records.Plan:
+		m.Labels = labels(recordPlan, k.Client, k.Env, k.Stack)
+	case records.PlanFile:
+		m.Labels = labels(recordPart, k.Client, k.Env, k.Stack)
+		m.Labels[labelPart] = hash(planName(k.Client, k.Env, k.Stack, k.Plan))
+	}
+	if len(validation.IsValidLabelValue(k.Plan)) == 0 {
+		m.Labels[labelPlan] = k.Plan
+	}
+	return m
+}
 
 // labels are a record's labels: what selects it (hashes, which any name
 // gives), and the names themselves where they are valid label values, for

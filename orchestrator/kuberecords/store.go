@@ -5,11 +5,13 @@ import (
 
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/strata-iac/strata/orchestrator/records"
 )
 
 // DefaultKeep is how many runs of each stack are kept when Config.Keep is
 // zero.
-const DefaultKeep = 100
+const DefaultKeep = records.DefaultKeep
 
 // Config says which cluster and namespace keep the records.
 type Config struct {
@@ -32,13 +34,11 @@ type Config struct {
 }
 
 // Store keeps history, held plans and approvals as objects in one
-// namespace. It is safe for any number of goroutines and of processes.
+// namespace: the records engine over its ConfigMaps and Secrets. It is
+// safe for any number of goroutines and of processes.
 type Store struct {
-	client    kubernetes.Interface
-	namespace string
-	keep      int
-	dir       string
-	writer    string
+	*records.Records
+	objects *objects
 }
 
 // New returns a Store for the cluster and namespace cfg names. It reads
@@ -59,12 +59,6 @@ func New(cfg Config) (*Store, error) {
 			cfg.Namespace = "default"
 		}
 	}
-	if cfg.Keep < 0 {
-		return nil, fmt.Errorf("cluster records: keep is %d: keep at least 1 run per stack", cfg.Keep)
-	}
-	if cfg.Keep == 0 {
-		cfg.Keep = DefaultKeep
-	}
 	rest.UserAgent = "strata"
 	// A reconcile reads and writes a few records per stack: client-go's
 	// default of 5 requests a second would hold it up.
@@ -73,11 +67,13 @@ func New(cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cluster records: client for %s: %w", rest.Host, err)
 	}
-	return &Store{client: client, namespace: cfg.Namespace, keep: cfg.Keep, dir: cfg.Dir, writer: cfg.Writer}, nil
+	o := &objects{client: client, namespace: cfg.Namespace, writer: cfg.Writer}
+	recs, err := records.New(o, records.Config{Keep: cfg.Keep, Dir: cfg.Dir})
+	if err != nil {
+		return nil, fmt.Errorf("cluster records: %w", err)
+	}
+	return &Store{Records: recs, objects: o}, nil
 }
 
 // Namespace is the namespace that keeps the records.
-func (s *Store) Namespace() string { return s.namespace }
-
-// Close releases nothing: the records outlive the process.
-func (s *Store) Close() error { return nil }
+func (s *Store) Namespace() string { return s.objects.namespace }

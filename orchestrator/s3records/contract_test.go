@@ -5,9 +5,10 @@ import (
 	"testing"
 
 	"github.com/strata-iac/strata/orchestrator/internal/recordstest"
+	"github.com/strata-iac/strata/orchestrator/records"
 )
 
-func records(s *Store) recordstest.Records {
+func recordsOf(s *Store) recordstest.Records {
 	return recordstest.Records{History: s, Approvals: s}
 }
 
@@ -15,12 +16,12 @@ func records(s *Store) recordstest.Records {
 // versitygw bucket, new for each case.
 func bucketRecords(srv server) recordstest.Impl {
 	other := func(t *testing.T, prev recordstest.Records) recordstest.Records {
-		return records(srv.open(t, prev.History.(*Store).prefix, 0))
+		return recordsOf(srv.open(t, prev.History.(*Store).objects.prefix, 0))
 	}
 	return recordstest.Impl{
 		Name: "s3",
 		Open: func(t *testing.T) recordstest.Records {
-			return records(srv.open(t, "teams/"+strings.ReplaceAll(t.Name(), "/", "-"), 0))
+			return recordsOf(srv.open(t, "teams/"+strings.ReplaceAll(t.Name(), "/", "-"), 0))
 		},
 		Next:    other,
 		Replica: other,
@@ -29,4 +30,11 @@ func bucketRecords(srv server) recordstest.Impl {
 
 func TestRecordsContract(t *testing.T) {
 	recordstest.Run(t, []recordstest.Impl{bucketRecords(newServer(t))})
+}
+
+func TestObjects(t *testing.T) {
+	srv := newServer(t)
+	recordstest.RunObjects(t, func(t *testing.T) records.Objects {
+		return srv.open(t, "objects/"+strings.ReplaceAll(t.Name(), "/", "-"), 0).objects
+	})
 }

@@ -23,7 +23,7 @@ func newServer(t *testing.T) server {
 	awstest.Env(t, access, secret)
 	s := server{endpoint: endpoint}
 	st := s.open(t, "", 0)
-	if _, err := st.api.(*awss3.Client).CreateBucket(context.Background(), &awss3.CreateBucketInput{Bucket: aws.String(bucket)}); err != nil {
+	if _, err := st.objects.api.(*awss3.Client).CreateBucket(context.Background(), &awss3.CreateBucketInput{Bucket: aws.String(bucket)}); err != nil {
 		t.Fatalf("CreateBucket(%q) = %v", bucket, err)
 	}
 	return s

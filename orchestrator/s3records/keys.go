@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/strata-iac/strata/orchestrator/records"
 )
 
 // The objects under the prefix:
@@ -46,42 +48,88 @@ func segment(name string) string {
 func unsegment(s string) (string, error) { return url.PathUnescape(s) }
 
 // envRuns is the prefix of an environment's runs.
-func (s *Store) envRuns(client, env string) string {
-	return s.prefix + runsDir + segment(client) + "/" + segment(env) + "/"
+func (o *objects) envRuns(client, env string) string {
+	return o.prefix + runsDir + segment(client) + "/" + segment(env) + "/"
 }
 
-// stackRuns is the prefix of a stack's runs.
-func (s *Store) stackRuns(client, env, stack string) string {
-	return s.envRuns(client, env) + segment(stack) + "/"
+// stackHeld is the prefix of a stack's held plans.
+func (o *objects) stackHeld(client, env, stack string) string {
+	return o.prefix + heldDir + segment(client) + "/" + segment(env) + "/" + segment(stack) + "/"
 }
 
-// runKey is the object of run n of a stack.
-func (s *Store) runKey(client, env, stack string, n int) string {
-	return s.stackRuns(client, env, stack) + fmt.Sprintf("%0*d.json", runDigits, n)
+// planDir is the prefix of a held plan's objects; its id is checked
+// (approval.ValidID) before.
+func (o *objects) planDir(k records.Key) string {
+	return o.stackHeld(k.Client, k.Env, k.Stack) + k.Plan + "/"
 }
 
-// runNumber is the number of the run object key, false for an object that
-// is not a run.
-func runNumber(key string) (int, bool) {
-	name := key[strings.LastIndex(key, "/")+1:]
+// key is the name of the object of k.
+func (o *objects) key(k records.Key) string {
+	switch k.Kind {
+	case records.Run:
+		return o.envRuns(k.Client, k.Env) + segment(k.Stack) + "/" + fmt.Sprintf("%0*d.json", runDigits, k.Number)
+	case records.Plan:
+		return o.planDir(k) + recordName
+	case records.PlanFile:
+		return o.planDir(k) + k.File
+	default:
+		return o.prefix + claimsName
+	}
+}
+
+// listPrefix is the prefix of the objects a listing of prefix returns.
+func (o *objects) listPrefix(prefix records.Key) (string, error) {
+	switch {
+	case prefix.Kind == records.Run && prefix.Stack == "":
+		return o.envRuns(prefix.Client, prefix.Env), nil
+	case prefix.Kind == records.Run:
+		return o.envRuns(prefix.Client, prefix.Env) + segment(prefix.Stack) + "/", nil
+	case prefix.Kind == records.Plan:
+		return o.stackHeld(prefix.Client, prefix.Env, prefix.Stack), nil
+	case prefix.Kind == records.PlanFile:
+		return o.planDir(prefix), nil
+	}
+	return "", fmt.Errorf("list s3://%s/%s: records of kind %d are not listed", o.bucket, o.prefix, prefix.Kind)
+}
+
+// parseKey reads the key of the object named name under the prefix of a
+// listing of prefix; false for an object that is none of the listing's.
+func parseKey(prefix records.Key, name string) (records.Key, bool, error) {
+	k := prefix
+	switch prefix.Kind {
+	case records.Run:
+		if prefix.Stack == "" {
+			stack, rest, ok := strings.Cut(name, "/")
+			if !ok {
+				return k, false, nil
+			}
+			var err error
+			if k.Stack, err = unsegment(stack); err != nil {
+				return k, false, err
+			}
+			name = rest
+		}
+		n, ok := runNumber(name)
+		k.Number = n
+		return k, ok, nil
+	case records.Plan:
+		id, ok := strings.CutSuffix(name, "/"+recordName)
+		k.Plan = id
+		return k, ok && !strings.Contains(id, "/"), nil
+	case records.PlanFile:
+		k.File = name
+		return k, name != recordName && !strings.Contains(name, "/"), nil
+	}
+	return k, false, nil
+}
+
+// runNumber is the number of a run's object name, without its levels;
+// false for an object that is not a run.
+func runNumber(name string) (int, bool) {
 	digits, ok := strings.CutSuffix(name, ".json")
-	if !ok || len(digits) != runDigits {
+	if !ok || len(digits) != runDigits || strings.Contains(name, "/") {
 		return 0, false
 	}
 	n, err := strconv.Atoi(digits)
 	return n, err == nil && n > 0
 }
-
-// stackHeld is the prefix of a stack's held plans.
-func (s *Store) stackHeld(client, env, stack string) string {
-	return s.prefix + heldDir + segment(client) + "/" + segment(env) + "/" + segment(stack) + "/"
-}
-
-// planDir is the prefix of a held plan's objects; its id is checked
-// (approval.ValidID) before.
-func (s *Store) planDir(client, env, stack, id string) string {
-	return s.stackHeld(client, env, stack) + id + "/"
-}
-
-// claimsKey is the object of the claims on identities and state keys.
-func (s *Store) claimsKey() string { return s.prefix + claimsName }

@@ -2,22 +2,13 @@ package statefile
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/aws/aws-sdk-go-v2/service/s3/types"
-	"github.com/aws/smithy-go"
 
 	"github.com/strata-iac/strata/internal/awsconfig"
 )
 
 // s3API is the part of the S3 client the reader uses.
-type s3API interface {
-	GetObject(ctx context.Context, in *awss3.GetObjectInput, opts ...func(*awss3.Options)) (*awss3.GetObjectOutput, error)
-}
+type s3API = awsconfig.S3Getter
 
 // S3 reads state objects from one bucket.
 type S3 struct {
@@ -39,32 +30,18 @@ func NewS3(ctx context.Context, bucket, region, endpoint string) (*S3, error) {
 // Read reads the version of the state object at key. It reports false
 // when there is no such object.
 func (s *S3) Read(ctx context.Context, key string) (Version, bool, error) {
-	out, err := s.api.GetObject(ctx, &awss3.GetObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(key)})
-	if notFound(err) {
+	obj, ok, err := awsconfig.GetObject(ctx, s.api, s.bucket, key)
+	if err != nil {
+		return Version{}, false, fmt.Errorf("read state s3://%s/%s: %w", s.bucket, key, err)
+	}
+	if !ok {
 		return Version{}, false, nil
 	}
-	if err != nil {
-		return Version{}, false, fmt.Errorf("read state s3://%s/%s: %w", s.bucket, key, err)
-	}
-	defer out.Body.Close()
-	data, err := io.ReadAll(out.Body)
-	if err != nil {
-		return Version{}, false, fmt.Errorf("read state s3://%s/%s: %w", s.bucket, key, err)
-	}
-	v, err := Parse(data)
+	v, err := Parse(obj.Data)
 	if err != nil {
 		return Version{}, false, fmt.Errorf("read state s3://%s/%s: %w", s.bucket, key, err)
 	}
 	return v, true, nil
-}
-
-func notFound(err error) bool {
-	var noKey *types.NoSuchKey
-	if errors.As(err, &noKey) {
-		return true
-	}
-	var apiErr smithy.APIError
-	return errors.As(err, &apiErr) && (apiErr.ErrorCode() == "NoSuchKey" || apiErr.ErrorCode() == "NotFound")
 }
 
 // ReadLock reads the lock of the S3 state at key: its .tflock object, as
@@ -72,19 +49,14 @@ func notFound(err error) bool {
 // there is none.
 func (s *S3) ReadLock(ctx context.Context, key string) (Lock, bool, error) {
 	object := key + ".tflock"
-	out, err := s.api.GetObject(ctx, &awss3.GetObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(object)})
-	if notFound(err) {
+	obj, ok, err := awsconfig.GetObject(ctx, s.api, s.bucket, object)
+	if err != nil {
+		return Lock{}, false, fmt.Errorf("read lock s3://%s/%s: %w", s.bucket, object, err)
+	}
+	if !ok {
 		return Lock{}, false, nil
 	}
-	if err != nil {
-		return Lock{}, false, fmt.Errorf("read lock s3://%s/%s: %w", s.bucket, object, err)
-	}
-	defer out.Body.Close()
-	data, err := io.ReadAll(out.Body)
-	if err != nil {
-		return Lock{}, false, fmt.Errorf("read lock s3://%s/%s: %w", s.bucket, object, err)
-	}
-	l, err := ParseLock(data)
+	l, err := ParseLock(obj.Data)
 	if err != nil {
 		return Lock{}, false, fmt.Errorf("read lock s3://%s/%s: %w", s.bucket, object, err)
 	}
