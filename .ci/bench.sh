@@ -216,6 +216,7 @@ cat "$micro" >>"$out"
 pairs=(
   "BenchmarkReconcileUnchanged:BenchmarkReconcileDriftCheck"
   "BenchmarkLoadCached:BenchmarkLoad"
+  "BenchmarkHashDir/hashDir:BenchmarkHashDir/dirhash.HashDir"
 )
 say ""
 say "micro-benchmark ratios (median ns/op of each benchmark / median of its baseline, same run):"

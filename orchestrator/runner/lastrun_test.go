@@ -42,26 +42,8 @@ func TestLastRunReadOnce(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			store, err := history.Open(ctx, filepath.Join(dir, "history.db"), history.WithTimeout(time.Second))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { store.Close() })
-			long := time.Now().Add(-time.Hour)
-			for _, run := range []history.Run{
-				{Operation: history.OperationApply, Result: history.ResultApplied},
-				{Operation: history.OperationApply, Result: tt.last, Error: "boom", Interrupted: tt.interrupted},
-			} {
-				run.Client, run.Env, run.Stack, run.StartedAt = "acme", "dev", "app", long
-				begun, err := store.Begin(ctx, run)
-				if err != nil {
-					t.Fatal(err)
-				}
-				run.Number = begun.Number
-				if err := store.Record(ctx, run); err != nil {
-					t.Fatal(err)
-				}
-			}
+			store := historyOf(t, dir, history.Run{Operation: history.OperationApply, Result: history.ResultApplied},
+				history.Run{Operation: history.OperationApply, Result: tt.last, Error: "boom", Interrupted: tt.interrupted})
 			h := &countingHistory{History: store}
 			r := New(Config{StateDir: dir, History: h, RetryWait: true})
 			st := r.newState(Request{Operation: history.OperationApply, Client: "acme", Env: "dev", Stack: &environment.Stack{Name: "app"}}, nil)
@@ -80,5 +62,50 @@ func TestLastRunReadOnce(t *testing.T) {
 				t.Errorf("checkState(%s) interrupted = %v, want %v", tt.name, st.interrupted, tt.interrupted)
 			}
 		})
+	}
+}
+
+// historyOf opens a history in dir holding runs of acme/dev/app, oldest
+// first, each begun and ended an hour ago.
+func historyOf(tb testing.TB, dir string, runs ...history.Run) *history.Store {
+	tb.Helper()
+	ctx := context.Background()
+	store, err := history.Open(ctx, filepath.Join(dir, "history.db"), history.WithTimeout(time.Second))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { store.Close() })
+	for _, run := range runs {
+		run.Client, run.Env, run.Stack, run.StartedAt = "acme", "dev", "app", time.Now().Add(-time.Hour)
+		begun, err := store.Begin(ctx, run)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		run.Number = begun.Number
+		if err := store.Record(ctx, run); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return store
+}
+
+// BenchmarkReadHistoryBeforeBegin is what a run of a stack applied, then
+// drift-checked, reads of the history before it begins, in the reconcile
+// loop: the retry wait, the last good apply and the state check.
+func BenchmarkReadHistoryBeforeBegin(b *testing.B) {
+	ctx := context.Background()
+	dir := b.TempDir()
+	store := historyOf(b, dir, history.Run{Operation: history.OperationApply, Result: history.ResultApplied},
+		history.Run{Operation: history.OperationPlan, Result: history.ResultNoChanges})
+	r := New(Config{StateDir: dir, History: store, RetryWait: true})
+	req := Request{Operation: history.OperationApply, Client: "acme", Env: "dev", Stack: &environment.Stack{Name: "app", DisableDriftDetection: true}}
+	b.ReportAllocs()
+	for b.Loop() {
+		st := r.newState(req, nil)
+		for _, s := range []step{r.waitToRetry, r.readLastGood, r.checkState} {
+			if err := s(ctx, st); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 }
