@@ -26,7 +26,10 @@ func (s *Store) Begin(ctx context.Context, r Run) (Run, error) {
 		}
 		last, _ := b.Cursor().Last()
 		r.Number = keyNumber(last) + 1
-		return putRun(b, r)
+		if err := putRun(b, r); err != nil {
+			return err
+		}
+		return indexRun(tx, b, r)
 	})
 	if err != nil {
 		return Run{}, fmt.Errorf("begin run %s: %w", stackKey(r), err)

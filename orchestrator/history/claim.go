@@ -24,6 +24,24 @@ func (s *Store) Claim(ctx context.Context, owner string, keys []string, gone fun
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("claim keys of %s: %w", owner, err)
 	}
+	// Most reconciles claim what they claimed last time: reading that
+	// writes nothing.
+	held := true
+	if err := s.view(func(tx *bolt.Tx) error {
+		b := tx.Bucket(claimsBucket)
+		for _, k := range keys {
+			if b == nil || string(b.Get([]byte(k))) != owner {
+				held = false
+				return nil
+			}
+		}
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("claim keys of %s: %w", owner, err)
+	}
+	if held {
+		return nil, nil
+	}
 	conflicts := map[string]string{}
 	err := s.update(func(tx *bolt.Tx) error {
 		b, err := tx.CreateBucketIfNotExists(claimsBucket)
@@ -34,6 +52,9 @@ func (s *Store) Claim(ctx context.Context, owner string, keys []string, gone fun
 			prev := string(b.Get([]byte(k)))
 			if prev != "" && prev != owner && !gone(prev) {
 				conflicts[k] = prev
+				continue
+			}
+			if prev == owner {
 				continue
 			}
 			if err := b.Put([]byte(k), []byte(owner)); err != nil {

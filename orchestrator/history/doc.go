@@ -7,6 +7,14 @@
 // still "running" when the file is next opened was cut short by a stopped
 // process and is marked "interrupted", so nothing is lost silently.
 //
+// What a reconcile reads costs what it needs, not what the file holds: an
+// index in the same file (see indexBucket) names the runs still running
+// and each stack's last good run, kept in the transaction that stores the
+// run. Open reads the index, and the runs it names; LastGood reads one
+// run; Last, LastMatching and List read the newest runs first and stop.
+// A file that a strata without the index wrote is indexed once, from all
+// its runs, by the next writer's Open.
+//
 // Result and Operation are strata's one vocabulary for how a run ended and
 // what it did: the runner records them, and the report, the daemon's
 // /readyz and metrics and the CLI read them. Result answers Converged
@@ -17,7 +25,9 @@
 //
 // The file is locked by one writer at a time; within that process a Store
 // is safe for any number of goroutines. When a writer opens the file it
-// copies it, consistently, to a snapshot next to it (history.db.snapshot).
+// copies it, consistently, to a snapshot next to it (history.db.snapshot),
+// unless the snapshot holds that history already (nothing was written
+// since it was made).
 // A reader (Open with ReadOnly) never waits for a writer: it takes a shared
 // lock on the file, or, while a writer holds it, reads the snapshot, which
 // is the history as it was when the writer's reconcile began.

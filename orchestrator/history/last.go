@@ -64,12 +64,57 @@ func (s *Store) newest(ctx context.Context, client, env, stack string, match fun
 // state: an apply that succeeded, with or without changes (a removal's
 // included); false when there is none. It is what the next run's cause is
 // worked out against, and what the versions report calls applied.
+//
+// It reads that run only: the index (see indexBucket) says which it is.
+// A reader of a file whose index is not current reads the stack's runs
+// back to it.
 func (s *Store) LastGood(ctx context.Context, client, env, stack string) (Run, bool, error) {
-	r, ok, err := s.newest(ctx, client, env, stack, Run.Good)
+	r, ok, indexed, err := s.indexedGood(ctx, client, env, stack)
+	if err == nil && !indexed {
+		r, ok, err = s.newest(ctx, client, env, stack, Run.Good)
+	}
 	if err != nil {
 		return Run{}, false, fmt.Errorf("last good run of %s/%s/%s: %w", client, env, stack, err)
 	}
 	return r, ok, nil
+}
+
+// indexedGood reads the stack's last good run that the index names.
+// indexed is false when the index cannot answer: it is not current, or
+// names a run that is not there or not good.
+func (s *Store) indexedGood(ctx context.Context, client, env, stack string) (r Run, ok, indexed bool, err error) {
+	if err := ctx.Err(); err != nil {
+		return Run{}, false, false, err
+	}
+	if !s.indexed {
+		return Run{}, false, false, nil
+	}
+	err = s.view(func(tx *bolt.Tx) error {
+		ib := tx.Bucket(indexBucket)
+		if ib == nil || ib.Bucket(indexGood) == nil {
+			return nil
+		}
+		n := ib.Bucket(indexGood).Get(stackID(client, env, stack))
+		if n == nil {
+			indexed = true // no good run
+			return nil
+		}
+		sb := stackBucket(tx, client, env, stack)
+		if sb == nil {
+			return nil
+		}
+		v := sb.Get(n)
+		if v == nil {
+			return nil
+		}
+		if r, err = decode(n, v); err != nil {
+			return err
+		}
+		ok = r.Good()
+		indexed = ok
+		return nil
+	})
+	return r, ok, indexed, err
 }
 
 // Good reports whether r is an apply that succeeded: what LastGood

@@ -4,14 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
-
-	"github.com/strata-iac/strata/internal/atomicfile"
 )
 
 // DefaultTimeout is how long Open waits for another process to release the
@@ -41,6 +38,10 @@ type Store struct {
 	// they read the snapshot because a writer held the file.
 	readOnly bool
 	snapshot bool
+	// indexed is set when the file's index is current (see indexBucket):
+	// always for a writer, which brings it up to date when it opens the
+	// file; for a reader, when the last writer kept it.
+	indexed bool
 }
 
 // Option changes how Open opens the file.
@@ -67,7 +68,10 @@ func ReadOnly() Option {
 // Open opens the history file at path, creating it and its parent
 // directories when missing. When another process holds the file, Open
 // fails after the timeout (DefaultTimeout) with an error wrapping ErrBusy.
-// Runs left "running" by a process that stopped are marked "interrupted".
+// Runs left "running" by a process that stopped are marked "interrupted":
+// Open finds them in the file's index of running runs, and reads no other
+// run, except once for a file written by a strata that kept no index
+// (see indexBucket), whose every run it reads to build it.
 // A damaged file is an error wrapping ErrCorrupt that says how to repair
 // it. With ReadOnly, see ReadOnly.
 func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
@@ -94,8 +98,8 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open history %s: %w", path, err)
 	}
-	s := &Store{db: db, path: path}
-	if err := s.update(markInterrupted); err != nil {
+	s := &Store{db: db, path: path, indexed: true}
+	if err := s.markInterrupted(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open history %s: mark interrupted runs: %w", path, err)
 	}
@@ -111,7 +115,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 func openReadOnly(path string) (*Store, error) {
 	db, err := openDB(path, &bolt.Options{ReadOnly: true, Timeout: readOnlyTimeout})
 	if err == nil {
-		return &Store{db: db, path: path, readOnly: true}, nil
+		return readStore(&Store{db: db, path: path, readOnly: true})
 	}
 	if !errors.Is(err, bolt.ErrTimeout) {
 		return nil, fmt.Errorf("open history %s: %w", path, err)
@@ -124,7 +128,19 @@ func openReadOnly(path string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open history %s: read its snapshot %s: %w", path, snap, err)
 	}
-	return &Store{db: db, path: path, readOnly: true, snapshot: true}, nil
+	return readStore(&Store{db: db, path: path, readOnly: true, snapshot: true})
+}
+
+// readStore notes whether a reader's file has a current index.
+func readStore(s *Store) (*Store, error) {
+	if err := s.view(func(tx *bolt.Tx) error {
+		s.indexed = indexed(tx)
+		return nil
+	}); err != nil {
+		s.db.Close()
+		return nil, fmt.Errorf("open history %s: %w", s.path, err)
+	}
+	return s, nil
 }
 
 // openDB opens a bbolt file; a damaged file, which bbolt reports with a
@@ -157,31 +173,21 @@ func (s *Store) Close() error {
 	return nil
 }
 
-// update runs fn in a write transaction. A damaged file is an error
-// wrapping ErrCorrupt.
+// update runs fn in a write transaction, which it stamps as one that kept
+// the index (see indexBucket). A damaged file is an error wrapping
+// ErrCorrupt.
 func (s *Store) update(fn func(*bolt.Tx) error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = corrupt(s.path, p)
 		}
 	}()
-	return s.db.Update(fn)
-}
-
-// writeSnapshot copies the history, consistently, to the snapshot that
-// readers use while this process holds the file. It streams the copy to
-// the file: the history grows with every run, and a copy in memory would
-// make every reconcile's memory grow with it.
-func (s *Store) writeSnapshot() error {
-	if err := s.view(func(tx *bolt.Tx) error {
-		return atomicfile.Stream(s.path+SnapshotSuffix, 0o600, func(w io.Writer) error {
-			_, err := tx.WriteTo(w)
+	return s.db.Update(func(tx *bolt.Tx) error {
+		if err := fn(tx); err != nil {
 			return err
-		})
-	}); err != nil {
-		return fmt.Errorf("snapshot: %w", err)
-	}
-	return nil
+		}
+		return stamp(tx)
+	})
 }
 
 // view runs fn in a read transaction. A damaged file is an error wrapping
@@ -193,38 +199,4 @@ func (s *Store) view(fn func(*bolt.Tx) error) (err error) {
 		}
 	}()
 	return s.db.View(fn)
-}
-
-// markInterrupted marks every run still "running" as "interrupted". Only
-// one process holds the file, so no such run can still be going.
-func markInterrupted(tx *bolt.Tx) error {
-	return tx.ForEach(func(client []byte, cb *bolt.Bucket) error {
-		return cb.ForEachBucket(func(env []byte) error {
-			eb := cb.Bucket(env)
-			return eb.ForEachBucket(func(stack []byte) error {
-				sb := eb.Bucket(stack)
-				// Collect first: a bucket must not change under ForEach.
-				var runs []Run
-				err := sb.ForEach(func(k, v []byte) error {
-					r, err := decode(k, v)
-					if err != nil {
-						return fmt.Errorf("%s/%s/%s: %w", client, env, stack, err)
-					}
-					if r.Result == ResultRunning {
-						runs = append(runs, r)
-					}
-					return nil
-				})
-				if err != nil {
-					return err
-				}
-				for _, r := range runs {
-					if err := putRun(sb, r.MarkInterrupted()); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
-		})
-	})
 }

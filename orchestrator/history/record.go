@@ -19,7 +19,10 @@ func (s *Store) Record(ctx context.Context, r Run) error {
 		if r.Number <= 0 || b == nil || b.Get(key(r.Number)) == nil {
 			return errors.New("no such run: Begin it first")
 		}
-		return putRun(b, r)
+		if err := putRun(b, r); err != nil {
+			return err
+		}
+		return indexRun(tx, b, r)
 	})
 	if err != nil {
 		return fmt.Errorf("record run %s #%d: %w", stackKey(r), r.Number, err)

@@ -77,23 +77,26 @@ func (r *Runner) s3State(ctx context.Context, req Request) (StateReader, string,
 // inputs are unchanged: its last run failed or was interrupted, or its
 // state changed outside strata since the last good apply ("state changed
 // outside strata: serial 7 → 9"). It returns "" when neither holds.
+// The last run is read once in a run (lastRunOf), for both and for the
+// retry wait before them.
 func (r *Runner) checkState(ctx context.Context, st *runState) error {
 	last, ok, err := r.lastRunOf(ctx, st)
-	known := err == nil && ok
-	st.in.stateChange = r.stateChange(ctx, st.log, st.req, st.prev, st.hasPrev, last, known)
-	if known && last.Result == history.ResultInterrupted {
+	ok = ok && err == nil
+	st.in.stateChange = r.stateChange(ctx, st.log, st.req, st.prev, st.hasPrev, last, ok)
+	if ok && last.Result == history.ResultInterrupted {
 		st.interrupted = last.Interrupted
 	}
 	return nil
 }
 
-// stateChange is why the stack's state must be planned again although
-// its inputs are unchanged, or "". last is its last run, when known.
-func (r *Runner) stateChange(ctx context.Context, log *slog.Logger, req Request, prev history.Run, hasPrev bool, last history.Run, known bool) string {
+// stateChange says why the stack's state is planned again: the last run
+// (last, when hasLast) failed or was interrupted, or the state changed
+// outside strata since the last good apply, prev; "" when neither holds.
+func (r *Runner) stateChange(ctx context.Context, log *slog.Logger, req Request, prev history.Run, hasPrev bool, last history.Run, hasLast bool) string {
 	if req.Operation != history.OperationApply || !hasPrev {
 		return ""
 	}
-	if known && last.Number != prev.Number && (last.Result == history.ResultFailed || last.Result == history.ResultInterrupted) {
+	if hasLast && last.Number != prev.Number && (last.Result == history.ResultFailed || last.Result == history.ResultInterrupted) {
 		return fmt.Sprintf("the last run, #%d, was %s, so the state is planned again", last.Number, last.Result)
 	}
 	// A state changed outside strata is drift: with drift detection

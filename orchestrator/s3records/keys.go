@@ -93,34 +93,36 @@ func (o *objects) listPrefix(prefix records.Key) (string, error) {
 }
 
 // parseKey reads the key of the object named name under the prefix of a
-// listing of prefix; false for an object that is none of the listing's.
-func parseKey(prefix records.Key, name string) (records.Key, bool, error) {
+// listing of prefix; false for an object that is none of the listing's:
+// one of another kind, or of another writer.
+func parseKey(prefix records.Key, name string) (records.Key, bool) {
 	k := prefix
 	switch prefix.Kind {
 	case records.Run:
 		if prefix.Stack == "" {
 			stack, rest, ok := strings.Cut(name, "/")
 			if !ok {
-				return k, false, nil
+				return k, false
 			}
+			// A level strata did not escape is some other writer's.
 			var err error
-			if k.Stack, err = unsegment(stack); err != nil {
-				return k, false, err
+			if k.Stack, err = unsegment(stack); err != nil || segment(k.Stack) != stack {
+				return k, false
 			}
 			name = rest
 		}
 		n, ok := runNumber(name)
 		k.Number = n
-		return k, ok, nil
+		return k, ok
 	case records.Plan:
 		id, ok := strings.CutSuffix(name, "/"+recordName)
 		k.Plan = id
-		return k, ok && !strings.Contains(id, "/"), nil
+		return k, ok && !strings.Contains(id, "/")
 	case records.PlanFile:
 		k.File = name
-		return k, name != recordName && !strings.Contains(name, "/"), nil
+		return k, name != recordName && !strings.Contains(name, "/")
 	}
-	return k, false, nil
+	return k, false
 }
 
 // runNumber is the number of a run's object name, without its levels;

@@ -111,11 +111,7 @@ func (o *objects) List(ctx context.Context, prefix records.Key) ([]records.Entry
 	}
 	var out []records.Entry
 	for _, name := range names {
-		k, ok, err := parseKey(prefix, strings.TrimPrefix(name, p))
-		if err != nil {
-			return nil, fmt.Errorf("list s3://%s/%s: object %s: %w", o.bucket, p, name, err)
-		}
-		if ok {
+		if k, ok := parseKey(prefix, strings.TrimPrefix(name, p)); ok {
 			out = append(out, records.Entry{Key: k})
 		}
 	}
