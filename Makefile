@@ -1,12 +1,15 @@
 # strata: the two commands a new machine needs are `make demo` and `make test`.
 # Both build what they need first: OpenTofu from its Go module into bin/tofu,
-# and strata itself into bin/strata.
+# and strata itself into bin/strata, with its SOPS helper bin/strata-sops.
 
 GO        ?= go
 TOFU_VERSION ?= v1.10.6
 BIN       := $(CURDIR)/bin
 TOFU      := $(BIN)/tofu
 STRATA    := $(BIN)/strata
+# strata-sops: the helper strata decrypts SOPS values with (cmd/strata-sops); it
+# goes beside strata, where strata looks for it
+STRATA_SOPS_BIN := $(BIN)/strata-sops
 DEMO_ENV  ?= environments/demo/dev
 FUZZTIME  ?= 20s
 # go test's limit per test binary: a package of end-to-end tests runs for minutes on a
@@ -25,14 +28,17 @@ CONTROLLER_GEN ?= sigs.k8s.io/controller-tools/cmd/controller-gen@v0.23.0
 K8S_TEST_PKGS = $(sort $(patsubst ./%/,./%,$(dir $(shell grep -rl --include='*_test.go' '^//go:build k8s' .))))
 
 export STRATA_TOFU := $(TOFU)
+export STRATA_SOPS := $(STRATA_SOPS_BIN)
 
 .PHONY: all build tofu source-controller test-deps demo test test-unit vet fuzz soak bench screenshots clean image crd k8s test-k8s help
 
 all: build
 
-## build: compile strata into bin/strata (static: CGO_ENABLED=0, as the image)
+## build: compile strata into bin/strata and its SOPS helper into bin/strata-sops, both
+## without cgo (nothing of either needs it; static binaries, as in the image)
 build:
 	CGO_ENABLED=0 $(GO) build -tags $(GOTAGS) -o $(STRATA) ./cmd/strata
+	CGO_ENABLED=0 $(GO) build -tags $(GOTAGS) -o $(STRATA_SOPS_BIN) ./cmd/strata-sops
 
 ## tofu: build OpenTofu $(TOFU_VERSION) from its Go module into bin/tofu (skipped when already built)
 tofu:
@@ -52,12 +58,12 @@ test-deps:
 	@./.ci/install-test-deps-aws.sh
 
 ## test: vet, then the whole test suite with the race detector against a real tofu and real servers
-test: tofu test-deps vet
+test: tofu build test-deps vet
 	$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) ./...
 
 ## test-unit: the fast tests for the edit-test loop, with the race detector: -short,
 ## so every test that runs tofu or starts a server (registry, moto, versitygw) skips
-test-unit:
+test-unit: build
 	$(GO) test -short -race ./...
 
 ## vet: go vet every package
@@ -79,7 +85,8 @@ fuzz:
 	$(GO) test ./policy/ -run '^$$' -fuzz '^FuzzPlanID$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/ -run '^$$' -fuzz '^FuzzBackendKey$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./contracts/readers/ -run '^$$' -fuzz '^FuzzFindInFile$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./orchestrator/decryption/ -run '^$$' -fuzz '^FuzzValue$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/decryption/sopsfile/ -run '^$$' -fuzz '^FuzzValue$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/decryption/ -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/history/ -run '^$$' -fuzz '^FuzzParseRunningKey$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/records/ -run '^$$' -fuzz '^FuzzUnpack$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/s3records/ -run '^$$' -fuzz '^FuzzParseURL$$' -fuzztime $(FUZZTIME)
@@ -87,20 +94,21 @@ fuzz:
 
 ## soak: strata killed (kill -9) and stopped (SIGTERM) in the middle of applies, $(TRIALS) trials of each
 ## (make test runs 5 of each): every resource created once, all in state, no process left behind
-soak: tofu
+soak: tofu build
 	STRATA_TRIALS=$(TRIALS) $(GO) test -race -count=1 -timeout 60m -run '^(TestKillDuringApply|TestStopDuringApply)$$' ./cmd/strata/
 
 ## bench: strata against bare tofu on a generated environment of BENCH_STACKS stacks (100),
 ## then the Go micro-benchmarks (BENCH_MICRO=0 skips them); every figure a ratio to a
 ## baseline measured in the same run
-bench: tofu
+bench: tofu build
 	./.ci/bench.sh
 
 ## image: strata's container image, built from Go without Docker, as bin/strata-image.tar
 ## (IMAGE_PUSH=registry/repo:tag also pushes it; IMAGE_INSECURE=1 for a plain-http registry)
 image: tofu
 	CGO_ENABLED=0 GOOS=linux GOARCH=amd64 $(GO) build -trimpath -tags $(GOTAGS) -o $(BIN)/strata-linux-amd64 ./cmd/strata
-	$(GO) run ./cmd/strata-image --strata $(BIN)/strata-linux-amd64 --tofu $(TOFU) \
+	CGO_ENABLED=0 GOOS=linux GOARCH=amd64 $(GO) build -trimpath -tags $(GOTAGS) -o $(BIN)/strata-sops-linux-amd64 ./cmd/strata-sops
+	$(GO) run ./cmd/strata-image --strata $(BIN)/strata-linux-amd64 --strata-sops $(BIN)/strata-sops-linux-amd64 --tofu $(TOFU) \
 	  --tag $(IMAGE_TAG) --out $(BIN)/strata-image.tar $(if $(IMAGE_PUSH),--push $(IMAGE_PUSH)) $(if $(IMAGE_INSECURE),--insecure)
 
 ## crd: regenerate the Terraform type's deepcopy code (orchestrator/kube/api/v1alpha2) and its
@@ -122,14 +130,14 @@ k8s:
 	@./.ci/k8s/setup.sh
 
 ## test-k8s: the cluster-mode tests (build tag k8s) against that cluster, started and stopped here
-test-k8s: tofu source-controller k8s
+test-k8s: tofu build source-controller k8s
 	@./.ci/k8s/start.sh
 	STRATA_K8S_DIR=$${STRATA_K8S_DIR:-$$HOME/.cache/strata/k8s} STRATA_SOURCE_CONTROLLER=$(BIN)/source-controller $(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) -tags k8s -run 'InCluster' $(K8S_TEST_PKGS) ; \
 	  rc=$$?; ./.ci/k8s/stop.sh --wipe; exit $$rc
 
 ## screenshots: drive chromium through the web view of a real reconcile of the
 ## demo environment, and write its pages to bin/screenshots/
-screenshots: tofu test-deps
+screenshots: tofu build test-deps
 	STRATA_SCREENSHOTS=$(BIN)/screenshots $(GO) test ./cmd/strata/ -run '^TestWebViewInBrowser$$' -count=1
 	@ls $(BIN)/screenshots
 

@@ -35,9 +35,10 @@ mkdir -p "$(dirname "$out")"
 : >"$out"
 say() { echo "$@" | tee -a "$out"; }
 
-# As `make build` builds it: its build tags (the Makefile's GOTAGS), and
-# static (CGO_ENABLED=0, as the image), so no libc is mapped.
+# As `make build` builds them (see the Makefile's GOTAGS): strata, and
+# beside it strata-sops, the helper it decrypts SOPS values with.
 CGO_ENABLED=0 go build -tags kustomize_disable_go_plugin_support -o bin/strata ./cmd/strata
+CGO_ENABLED=0 go build -tags kustomize_disable_go_plugin_support -o bin/strata-sops ./cmd/strata-sops
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/strata-bench.XXXXXX")
 if [[ "${BENCH_KEEP:-0}" == 1 ]]; then
@@ -54,6 +55,7 @@ fi
 strata="$root/bin/strata"
 if [[ "${BENCH_LINKED:-0}" != 1 ]]; then
   cp "$strata" "$work/strata"
+  cp "$root/bin/strata-sops" "$work/strata-sops"
   strata="$work/strata"
 fi
 repo="$work/repo" state="$work/state"

@@ -95,6 +95,7 @@ func TestFidelityRepositoriesApply(t *testing.T) {
 			dir := filepath.Join(root, filepath.FromSlash(tt.entry))
 			ctx := context.Background()
 			if tt.encrypted != "" {
+				sopstest.Helper(t)
 				key := sopstest.NewAgeKey(t)
 				sopstest.EncryptFile(t, filepath.Join(root, filepath.FromSlash(tt.encrypted)), sopstest.Recipients{Age: []string{key.Recipient}}, sopstest.KubernetesRegex)
 				ctx = decryption.WithKeys(ctx, decryption.Keys{AgeKeyFile: key.WriteKeyFile(t, filepath.Join(t.TempDir(), "age.agekey"))})

@@ -25,14 +25,17 @@ const (
 // Paths inside the image.
 const (
 	strataPath = "/usr/local/bin/strata"
-	tofuPath   = "/usr/local/bin/tofu"
-	caPath     = "/etc/ssl/certs/ca-certificates.crt"
+	// sopsPath is beside strata, where strata looks for its SOPS helper.
+	sopsPath = "/usr/local/bin/strata-sops"
+	tofuPath = "/usr/local/bin/tofu"
+	caPath   = "/etc/ssl/certs/ca-certificates.crt"
 )
 
 // spec is what goes into the image.
 type spec struct {
-	// Strata and Tofu are the binaries (static, linux/amd64).
-	Strata, Tofu string
+	// Strata, StrataSOPS (strata-sops) and Tofu are the binaries
+	// (static, linux/amd64).
+	Strata, StrataSOPS, Tofu string
 	// CA is a PEM bundle of certificate authorities.
 	CA string
 }
@@ -110,6 +113,7 @@ func filesLayer(s spec) (v1.Layer, error) {
 		func() error { return dir("usr/local", 0o755, 0) },
 		func() error { return dir("usr/local/bin", 0o755, 0) },
 		func() error { return file(strataPath[1:], 0o755, s.Strata) },
+		func() error { return file(sopsPath[1:], 0o755, s.StrataSOPS) },
 		func() error { return file(tofuPath[1:], 0o755, s.Tofu) },
 	}
 	for _, step := range steps {

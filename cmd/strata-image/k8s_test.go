@@ -22,7 +22,8 @@ import (
 )
 
 // TestImageRunsInCluster builds strata's image, imports it into the
-// cluster's containerd and runs `strata version` in it as a Job: as a
+// cluster's containerd and runs `strata version` and `strata-sops --help`
+// in it as a Job: as a
 // non-root user on a read-only root filesystem, as the manifests run it.
 // It needs the cluster that `make test-k8s` starts.
 func TestImageRunsInCluster(t *testing.T) {
@@ -31,11 +32,13 @@ func TestImageRunsInCluster(t *testing.T) {
 	defer cancel()
 
 	dir := t.TempDir()
-	strata := filepath.Join(dir, "strata")
-	build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-tags", "kustomize_disable_go_plugin_support", "-o", strata, "../strata")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH=amd64")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build strata: %v\n%s", err, out)
+	strata, sops := filepath.Join(dir, "strata"), filepath.Join(dir, "strata-sops")
+	for bin, pkg := range map[string]string{strata: "../strata", sops: "../strata-sops"} {
+		build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-tags", "kustomize_disable_go_plugin_support", "-o", bin, pkg)
+		build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH=amd64")
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+		}
 	}
 	tofu := os.Getenv("STRATA_TOFU")
 	if tofu == "" {
@@ -43,7 +46,7 @@ func TestImageRunsInCluster(t *testing.T) {
 	}
 	tag := fmt.Sprintf("strata.local/strata:test-%d", time.Now().UnixNano())
 	out := filepath.Join(dir, "image.tar")
-	if err := run([]string{"--strata", strata, "--tofu", tofu, "--tag", tag, "--out", out}, io.Discard); err != nil {
+	if err := run([]string{"--strata", strata, "--strata-sops", sops, "--tofu", tofu, "--tag", tag, "--out", out}, io.Discard); err != nil {
 		t.Fatalf("build image: %v", err)
 	}
 	c.ImportImage(t, out)
@@ -62,6 +65,13 @@ func TestImageRunsInCluster(t *testing.T) {
 				Containers: []corev1.Container{{
 					Name: "strata", Image: tag, ImagePullPolicy: corev1.PullNever,
 					Args: []string{"version"},
+					SecurityContext: &corev1.SecurityContext{
+						ReadOnlyRootFilesystem:   &yes,
+						AllowPrivilegeEscalation: &no,
+					},
+				}, {
+					Name: "strata-sops", Image: tag, ImagePullPolicy: corev1.PullNever,
+					Command: []string{"/usr/local/bin/strata-sops"}, Args: []string{"--help"},
 					SecurityContext: &corev1.SecurityContext{
 						ReadOnlyRootFilesystem:   &yes,
 						AllowPrivilegeEscalation: &no,
@@ -94,13 +104,18 @@ func TestImageRunsInCluster(t *testing.T) {
 	if err != nil || len(pods.Items) != 1 {
 		t.Fatalf("pods of job %s = %d, %v, want 1", job.Name, len(pods.Items), err)
 	}
-	logs, err := cs.CoreV1().Pods(ns).GetLogs(pods.Items[0].Name, &corev1.PodLogOptions{}).DoRaw(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"strata ", "OpenTofu v1.10.6"} {
-		if !bytes.Contains(logs, []byte(want)) {
-			t.Errorf("log of strata version = %q, want it to contain %q", strings.TrimSpace(string(logs)), want)
+	for container, wants := range map[string][]string{
+		"strata":      {"strata ", "OpenTofu v1.10.6"},
+		"strata-sops": {"strata-sops decrypts SOPS-encrypted values"},
+	} {
+		logs, err := cs.CoreV1().Pods(ns).GetLogs(pods.Items[0].Name, &corev1.PodLogOptions{Container: container}).DoRaw(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range wants {
+			if !bytes.Contains(logs, []byte(want)) {
+				t.Errorf("log of container %s = %q, want it to contain %q", container, strings.TrimSpace(string(logs)), want)
+			}
 		}
 	}
 }

@@ -26,6 +26,7 @@ func run(args []string, stdout io.Writer) error {
 	var tag, out, push string
 	var insecure bool
 	fs.StringVar(&s.Strata, "strata", "", "the strata binary, built for linux/amd64 with CGO_ENABLED=0")
+	fs.StringVar(&s.StrataSOPS, "strata-sops", "", "strata's SOPS helper, built as --strata is")
 	fs.StringVar(&s.Tofu, "tofu", "", "the tofu binary")
 	fs.StringVar(&s.CA, "ca", "/etc/ssl/certs/ca-certificates.crt", "a PEM bundle of certificate authorities")
 	fs.StringVar(&tag, "tag", "strata.local/strata:dev", "the image's name in the tarball")
@@ -35,8 +36,8 @@ func run(args []string, stdout io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if s.Strata == "" || s.Tofu == "" {
-		return errors.New("--strata and --tofu are required")
+	if s.Strata == "" || s.StrataSOPS == "" || s.Tofu == "" {
+		return errors.New("--strata, --strata-sops and --tofu are required")
 	}
 	if out == "" && push == "" {
 		return errors.New("say where the image goes: --out FILE, --push REF, or both")

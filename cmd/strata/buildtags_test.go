@@ -38,6 +38,21 @@ func TestBuildTagsDropGoPlugins(t *testing.T) {
 	}
 }
 
+// TestNoSOPSInStrata proves that the sops library stays out of strata:
+// it links every cloud KMS SDK, and strata decrypts through strata-sops
+// instead (package decryption).
+func TestNoSOPSInStrata(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "-tags", buildTags, ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps -tags %q . = %v", buildTags, err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if strings.HasPrefix(p, "github.com/getsops/") {
+			t.Errorf("go list -deps -tags %q . lists %s, want no package of github.com/getsops", buildTags, p)
+		}
+	}
+}
+
 // TestBuildsWithoutCgo proves that no package strata imports needs cgo,
 // so `make build`, the bench and the image build it with CGO_ENABLED=0: a
 // static binary that maps no libc. With cgo on, os/user and net would

@@ -4,11 +4,15 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/strata-iac/strata/internal/sopstest"
 )
 
 // TestInvalidFlagValues refuses flag values out of range as usage errors
-// (exit code 2) naming the flag, before anything runs.
+// (exit code 2) naming the flag, before anything runs. strata-sops checks
+// the age key file.
 func TestInvalidFlagValues(t *testing.T) {
+	sopstest.Helper(t)
 	root := repo(t)
 	env := filepath.Join(root, "environments", "acme", "dev")
 	state := filepath.Join(t.TempDir(), "state")

@@ -57,7 +57,7 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 	// keys: they travel in the context.
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		if g.sopsAgeKeyFile != "" {
-			if err := decryption.CheckAgeKeyFile(g.sopsAgeKeyFile); err != nil {
+			if err := decryption.CheckAgeKeyFile(cmd.Context(), g.sopsAgeKeyFile); err != nil {
 				return usageError("--sops-age-key-file: %v", err)
 			}
 		}

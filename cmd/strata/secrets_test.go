@@ -45,6 +45,7 @@ func withSOPSSecret(t *testing.T, root string) string {
 	t.Setenv("XDG_CONFIG_HOME", "")
 	t.Setenv(decryption.EnvAgeKeyFile, "")
 	t.Setenv(decryption.EnvAgeKey, "")
+	sopstest.Helper(t)
 	key := sopstest.NewAgeKey(t)
 	env := filepath.Join(root, "environments", "acme", "dev")
 	testkit.WriteFile(t, filepath.Join(env, "platform", "secrets.yaml"), `apiVersion: kustomize.toolkit.fluxcd.io/v1

@@ -4,7 +4,8 @@
 // into the node's containerd, strata's own image built from the checkout
 // (StrataImage), and what runner pods need in a namespace, taken from the
 // manifests (RunnerAccount: the seed's PriorityClass, the tf-runner
-// service account and its Role; PriorityClass alone).
+// service account and its Role; PriorityClass alone; PriorityClassNamed,
+// the same class under a test's own name, deleted after it).
 //
 // The manifests: Kustomize builds a Kustomize directory with krusty, as
 // kustomize-controller does, Overlay writes a kustomization over a base,

@@ -18,7 +18,7 @@ var image struct {
 }
 
 // StrataImage builds strata's image from this checkout (cmd/strata-image,
-// with $STRATA_TOFU), imports it into the node's containerd, and returns
+// with strata-sops and $STRATA_TOFU), imports it into the node's containerd, and returns
 // its tag; once per test binary. Pods run it with imagePullPolicy Never.
 func (c *Cluster) StrataImage(t testing.TB) string {
 	t.Helper()
@@ -45,16 +45,19 @@ func (c *Cluster) buildImage() (string, error) {
 	}
 	defer os.RemoveAll(dir)
 	strata := filepath.Join(dir, "strata")
-	// The build tags of `make image` (the Makefile's GOTAGS).
-	build := exec.Command("go", "build", "-trimpath", "-tags", "kustomize_disable_go_plugin_support", "-o", strata, "./cmd/strata")
-	build.Dir = root
-	build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH=amd64")
-	if out, err := build.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build strata: %v\n%s", err, out)
+	sops := filepath.Join(dir, "strata-sops")
+	for bin, pkg := range map[string]string{strata: "./cmd/strata", sops: "./cmd/strata-sops"} {
+		// The build tags of `make image` (the Makefile's GOTAGS).
+		build := exec.Command("go", "build", "-trimpath", "-tags", "kustomize_disable_go_plugin_support", "-o", bin, pkg)
+		build.Dir = root
+		build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH=amd64")
+		if out, err := build.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+		}
 	}
 	tag := fmt.Sprintf("strata.local/strata:test-%d", time.Now().UnixNano())
 	tarball := filepath.Join(dir, "image.tar")
-	img := exec.Command("go", "run", "./cmd/strata-image", "--strata", strata, "--tofu", tofu, "--tag", tag, "--out", tarball)
+	img := exec.Command("go", "run", "./cmd/strata-image", "--strata", strata, "--strata-sops", sops, "--tofu", tofu, "--tag", tag, "--out", tarball)
 	img.Dir = root
 	if out, err := img.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("build strata's image: %v\n%s", err, out)

@@ -70,6 +70,26 @@ func (c *Cluster) PriorityClass(t testing.TB) {
 	}
 }
 
+// PriorityClassNamed creates the manifests' PriorityClass under the name
+// given, deleted when the test ends: a test's own class, for a test that
+// needs it missing at first (cluster-scoped names are shared, so the name
+// should carry the test's namespace).
+func (c *Cluster) PriorityClassNamed(t testing.TB, name string) {
+	t.Helper()
+	var pc schedulingv1.PriorityClass
+	manifest(t, runnerPriorityClass, &pc)
+	pc.ObjectMeta = metav1.ObjectMeta{Name: name, Labels: pc.Labels}
+	classes := c.Client.SchedulingV1().PriorityClasses()
+	if _, err := classes.Create(context.Background(), &pc, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("create priority class %s: %v", name, err)
+	}
+	t.Cleanup(func() {
+		if err := classes.Delete(context.Background(), name, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+			t.Errorf("delete priority class %s: %v", name, err)
+		}
+	})
+}
+
 // manifest decodes the manifest at rel, a path from the module's root,
 // into obj, strictly: a field obj does not know fails the test.
 func manifest(t testing.TB, rel string, obj any) {

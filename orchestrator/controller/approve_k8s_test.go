@@ -3,10 +3,13 @@
 package controller_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
 )
@@ -76,17 +79,36 @@ func TestApprovePlanInCluster(t *testing.T) {
 // destroyResourcesOnDeletion plans a destroy, which goes through policy:
 // held by default, the object kept by its finalizer until approvePlan
 // approves the destroy; an object without it goes at once, its
-// resources left as they are.
+// resources left as they are. Each one's writeOutputsToSecret Secret is
+// deleted when its finalizer goes, as the Tofu Controller deletes it, even
+// one without an owner reference (as one written before strata may be),
+// which no garbage collection would remove.
 func TestDeleteWithDestroyInCluster(t *testing.T) {
 	w := newWorld(t)
+	ctx := context.Background()
 	w.push("replaceable", "testdata/replaceable", "1.0.0")
-	w.apply(disk(t, "doomed", "small", true))
-	w.apply(disk(t, "kept", "small", false))
+	for _, tf := range []*v1alpha2.Terraform{disk(t, "doomed", "small", true), disk(t, "kept", "small", false)} {
+		tf.Spec.WriteOutputsToSecret = &v1alpha2.WriteOutputsToSecretSpec{Name: tf.Name + "-outputs"}
+		w.apply(tf)
+	}
 	w.reconcile()
+	secrets := w.c.Client.CoreV1().Secrets(w.ns)
 	for _, n := range []string{"doomed", "kept"} {
 		if got := ready(w.get(n)); !strings.HasPrefix(got, "True ") {
 			t.Fatalf("Terraform %s Ready after the first apply = %q, want True", n, got)
 		}
+		// An outputs Secret its object does not own.
+		if _, err := secrets.Patch(ctx, n+"-outputs", types.MergePatchType, []byte(`{"metadata":{"ownerReferences":null}}`), metav1.PatchOptions{}); err != nil {
+			t.Fatalf("outputs Secret of %s: %v", n, err)
+		}
+	}
+	outputsGone := func(n string) bool {
+		t.Helper()
+		_, err := secrets.Get(ctx, n+"-outputs", metav1.GetOptions{})
+		if err != nil && !apierrors.IsNotFound(err) {
+			t.Fatal(err)
+		}
+		return apierrors.IsNotFound(err)
 	}
 	runs := w.executed.Load()
 
@@ -100,9 +122,15 @@ func TestDeleteWithDestroyInCluster(t *testing.T) {
 	if strings.Contains(w.logs.String(), "[kept] run #2") {
 		t.Errorf("Terraform kept was run again after its deletion; its resources must be left alone:\n%s", w.logs.String())
 	}
+	if !outputsGone("kept") {
+		t.Errorf("outputs Secret of kept still there once kept is gone, want it deleted with it")
+	}
 	tf := w.get("doomed")
 	if tf == nil {
 		t.Fatalf("Terraform doomed is gone before its destroy plan was approved")
+	}
+	if outputsGone("doomed") {
+		t.Errorf("outputs Secret of doomed gone while its destroy is held, want it kept until the object goes")
 	}
 	id := tf.Status.Plan.Pending
 	if !strings.HasPrefix(id, "plan-") || !tf.Status.Plan.IsDestroyPlan {
@@ -122,6 +150,9 @@ func TestDeleteWithDestroyInCluster(t *testing.T) {
 	}
 	if !strings.Contains(w.logs.String(), "[doomed] apply complete: 0 added, 0 changed, 1 destroyed") {
 		t.Errorf("run log does not show the destroy applied:\n%s", w.logs.String())
+	}
+	if !outputsGone("doomed") {
+		t.Errorf("outputs Secret of doomed still there once its destroy is applied and doomed is gone, want it deleted")
 	}
 	// The destroy, held then approved, is two runs of doomed's code handed
 	// to the executor (a runner Job with --runners jobs); kept's deletion

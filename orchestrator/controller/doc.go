@@ -26,9 +26,17 @@
 //  6. writeOutputs: writeOutputsToSecret Secrets from the stacks' contract
 //     documents;
 //  7. writeStatus: each object's status, as the Tofu Controller writes it
-//     for the same outcome (applyReport), and an Event when Ready changes;
-//  8. removeFinalizers: a deleted object goes once nothing of it is left
-//     to destroy, or at once when it keeps its resources.
+//     for the same outcome (applyReport), and an Event when Ready changes
+//     (the Event first: a leader lost between the two writes both again);
+//  8. release: the runs an Adopter reported (runner Jobs) whose objects'
+//     status was written are released (Adopter.Release); a run whose
+//     status was not stays adoptable, and the next pass, or the next
+//     leader, adopts it and writes its status in full; the finished runs
+//     of objects that are gone are released too (Adopter.ReleaseOrphans);
+//  9. removeFinalizers: a deleted object goes once nothing of it is left
+//     to destroy, or at once when it keeps its resources, its
+//     writeOutputsToSecret Secret deleted first, as the Tofu Controller
+//     deletes it.
 //
 // A run of one stack is a Request, handed to an Executor, which reports
 // an Outcome. Both are plain data that encode to JSON, so that a runner Job
@@ -41,6 +49,13 @@
 // (Adopter: runner Jobs) is asked first whether the object has such a run
 // to adopt, in flight or finished with its outcome unread; it then gets
 // the request, adopts the run and reports its outcome, which the status
-// is written from. The Kubernetes API is reached through Cluster, which package kube
-// implements.
+// is written from.
+//
+// While a run goes on, the executor may tell the request's Progress what
+// becomes of it: a runner pod the API server refuses is written in the
+// object's status at once (Ready False, reason RunnerPodRefused, with the
+// refusal's reason and message, and a Warning Event), and its start after
+// that too (Ready Unknown, Progressing), not at the end of the pass, which
+// may be the Job's deadline. The Kubernetes API is reached through
+// Cluster, which package kube implements.
 package controller

@@ -23,6 +23,21 @@ type Request struct {
 	// Spec is the Terraform object's spec: the runner's service account,
 	// pod template and grace period are there.
 	Spec v1alpha2.TerraformSpec `json:"spec"`
+	// Progress, when set, is told what becomes of the run before it ends
+	// (Progress); the controller writes it in the object's status at
+	// once. It is not part of the run: never encoded.
+	Progress func(Progress) `json:"-"`
+}
+
+// Progress is what an executor says of a run before it ends: that its
+// runner cannot start, because the API server refused it, and why; or,
+// after that, that it started after all (Reason and Message empty).
+type Progress struct {
+	// Runner is the executor's name for the run (a runner Job).
+	Runner string
+	// Reason and Message are the refusal's, as the refuser gave them
+	// (the job controller's FailedCreate Event).
+	Reason, Message string
 }
 
 // Outcome is what a run did, as plain data that encodes to JSON: a Job's
@@ -40,6 +55,9 @@ type Outcome struct {
 	Held      *runner.HeldError      `json:"held,omitempty"`
 	Waiting   *runner.WaitingError   `json:"waiting,omitempty"`
 	Suspended *runner.SuspendedError `json:"suspended,omitempty"`
+	// Runner names where an Adopter ran the run (a runner Job): what
+	// Adopter.Release lets go once the controller recorded the outcome.
+	Runner string `json:"runner,omitempty"`
 }
 
 // Executor runs one stack run and reports what it did. The error is for
@@ -57,8 +75,17 @@ type Executor interface {
 // pass: Execute adopts it and reports its outcome, which skip-unchanged
 // must not answer for, since the history already holds what the run
 // wrote but the object's status, outputs and contract do not.
+//
+// A run Execute reported stays adoptable until Release: the controller
+// releases it only once the object's status and Event say what it did, so
+// that a leader lost at any point before leaves it to the next one, which
+// adopts it and writes them in full. ReleaseOrphans lets go the finished
+// runs of a namespace's objects that are gone (not among objects), whose
+// outcome no pass will record.
 type Adopter interface {
 	Adoptable(ctx context.Context, req Request) (bool, error)
+	Release(ctx context.Context, req Request, o Outcome) error
+	ReleaseOrphans(ctx context.Context, namespace string, objects []string) error
 }
 
 // NewOutcome packs what runner.Run returned.

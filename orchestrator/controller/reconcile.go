@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"sync"
 
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/diag"
@@ -36,6 +37,36 @@ type pass struct {
 	stacks map[string]*orchestrator.StackReport
 	// outputs are the outputs written, by stack.
 	outputs map[string]outputs
+	// mu guards toRelease, which the stacks' runs fill in at once, and
+	// adopter.
+	mu sync.Mutex
+	// toRelease are the runs an Adopter reported, released once their
+	// objects' status is written (written).
+	toRelease []adopted
+	written   map[string]bool
+	// adopter is the pass's executor when it is an Adopter.
+	adopter Adopter
+}
+
+// setAdopter notes the pass's executor, an Adopter.
+func (p *pass) setAdopter(a Adopter) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.adopter = a
+}
+
+// adopted is a run an Adopter reported: it stays adoptable until released.
+type adopted struct {
+	adopter Adopter
+	req     Request
+	out     Outcome
+}
+
+// ran notes a run an Adopter reported.
+func (p *pass) ran(a adopted) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.toRelease = append(p.toRelease, a)
 }
 
 // deleting reports whether the object is being deleted.
@@ -55,6 +86,7 @@ func (c *Controller) Reconcile(ctx context.Context, ns string) error {
 		c.run,
 		c.writeOutputs,
 		c.writeStatus,
+		c.release,
 		c.removeFinalizers,
 	} {
 		if err := step(ctx, p); err != nil {
@@ -254,7 +286,7 @@ func (c *Controller) refuse(ctx context.Context, p *pass, problems diag.Problems
 		}
 		prev := readyOf(tf)
 		setReady(tf, false, reason, msg, "")
-		c.writeObjectStatus(ctx, tf, prev, "Warning", reason, msg)
+		_ = c.writeObjectStatus(ctx, tf, prev, "Warning", reason, msg)
 	}
 }
 
@@ -289,7 +321,10 @@ func (c *Controller) run(ctx context.Context, p *pass) error {
 // keep their resources (no spec.destroyResourcesOnDeletion), else once
 // their destroy plan is applied (or there was nothing to destroy). A
 // destroy plan that is held keeps the object until approvePlan approves
-// it.
+// it. Its writeOutputsToSecret Secret is deleted first, as the Tofu
+// Controller deletes it when it finalizes an object: not left to its
+// owner reference, which a Secret written before strata (by the Tofu
+// Controller, by a person) may lack.
 func (c *Controller) removeFinalizers(ctx context.Context, p *pass) error {
 	for _, tf := range sortedObjects(p.tfs) {
 		if !deleting(tf) || !slices.Contains(tf.Finalizers, v1alpha2.Finalizer) {
@@ -298,6 +333,11 @@ func (c *Controller) removeFinalizers(ctx context.Context, p *pass) error {
 		if tf.Spec.DestroyResourcesOnDeletion {
 			if sr := p.stacks[tf.Name]; sr != nil && sr.Result != history.ResultApplied {
 				continue
+			}
+		}
+		if w := tf.Spec.WriteOutputsToSecret; w != nil && w.Name != "" {
+			if err := c.cfg.Cluster.DeleteSecret(ctx, tf.Namespace, w.Name); err != nil {
+				return fmt.Errorf("finalize Terraform/%s: outputs: %w", tf.Name, err)
 			}
 		}
 		rest := slices.DeleteFunc(slices.Clone(tf.Finalizers), func(f string) bool { return f == v1alpha2.Finalizer })

@@ -14,6 +14,7 @@ import (
 // stack whose run the executor has to adopt (Adopter) goes to it all the
 // same: that run's outcome is the stack's.
 type runs struct {
+	c     *Controller
 	p     *pass
 	local *runner.Runner
 	exec  Executor
@@ -27,7 +28,10 @@ func (c *Controller) runs(p *pass) func(runner.Config) orchestrator.StackRunner 
 		if c.cfg.Executor != nil {
 			exec = c.cfg.Executor(cfg)
 		}
-		return &runs{p: p, local: local, exec: exec}
+		if a, ok := exec.(Adopter); ok {
+			p.setAdopter(a)
+		}
+		return &runs{c: c, p: p, local: local, exec: exec}
 	}
 }
 
@@ -37,6 +41,7 @@ func (r *runs) Run(ctx context.Context, req runner.Request) (runner.Result, erro
 	cr := Request{Request: req, Namespace: r.p.ns, Name: req.Stack.Name}
 	if tf := r.p.tfs[req.Stack.Name]; tf != nil {
 		cr.Spec = tf.Spec
+		cr.Progress = func(pr Progress) { r.c.progress(ctx, tf, pr) }
 	}
 	if req.Operation == history.OperationApply && req.Removal == nil {
 		adopt, err := r.adoptable(ctx, cr)
@@ -52,6 +57,9 @@ func (r *runs) Run(ctx context.Context, req runner.Request) (runner.Result, erro
 	o, err := r.exec.Execute(ctx, cr)
 	if err != nil {
 		return failed(req, err)
+	}
+	if a, ok := r.exec.(Adopter); ok && o.Runner != "" {
+		r.p.ran(adopted{adopter: a, req: cr, out: o})
 	}
 	return o.Unpack()
 }

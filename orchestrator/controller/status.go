@@ -27,8 +27,10 @@ const (
 
 // writeStatus writes, for every object the reconcile ran, the status the
 // Tofu Controller would write for the same outcome, and an Event when its
-// Ready condition changed.
+// Ready condition changed. The objects whose status it wrote are noted
+// (pass.written): their runs may be released.
 func (c *Controller) writeStatus(ctx context.Context, p *pass) error {
+	p.written = map[string]bool{}
 	for _, tf := range sortedObjects(p.tfs) {
 		sr := p.stacks[tf.Name]
 		if !writesStatus(sr) {
@@ -40,7 +42,9 @@ func (c *Controller) writeStatus(ctx context.Context, p *pass) error {
 		}
 		prev := readyOf(tf)
 		typ, reason, msg := applyReport(tf, sr, rev, p.outputs[tf.Name], time.Now())
-		c.writeObjectStatus(ctx, tf, prev, typ, reason, msg)
+		if c.writeObjectStatus(ctx, tf, prev, typ, reason, msg) == nil {
+			p.written[tf.Name] = true
+		}
 	}
 	return nil
 }
@@ -55,16 +59,22 @@ func writesStatus(sr *orchestrator.StackReport) bool {
 }
 
 // writeObjectStatus writes the object's status, and an Event when its
-// Ready condition's reason or message differs from prev, what it was.
-func (c *Controller) writeObjectStatus(ctx context.Context, tf *v1alpha2.Terraform, prev *metav1.Condition, typ, reason, msg string) {
-	tf.Status.ObservedGeneration = tf.Generation
-	if err := c.cfg.Cluster.UpdateStatus(ctx, tf); err != nil {
-		c.log.Error(err.Error(), "namespace", tf.Namespace)
-		return
-	}
+// Ready condition's reason or message differs from prev, what it was. The
+// Event goes first: a leader lost between the two leaves the status
+// unwritten (and the run unreleased), and the next one writes both; the
+// other way round, the status would already say what the Event says, and
+// the Event would never be recorded. An error (logged) means the status
+// was not written.
+func (c *Controller) writeObjectStatus(ctx context.Context, tf *v1alpha2.Terraform, prev *metav1.Condition, typ, reason, msg string) error {
 	if prev == nil || prev.Reason != reason || prev.Message != msg {
 		c.event(ctx, tf, typ, reason, msg)
 	}
+	tf.Status.ObservedGeneration = tf.Generation
+	if err := c.cfg.Cluster.UpdateStatus(ctx, tf); err != nil {
+		c.log.Error(err.Error(), "namespace", tf.Namespace)
+		return err
+	}
+	return nil
 }
 
 // readyOf returns a copy of the object's Ready condition, or nil.

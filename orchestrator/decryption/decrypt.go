@@ -1,57 +1,46 @@
 package decryption
 
 import (
-	"bytes"
+	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"os/exec"
 	"strings"
 	"sync"
-
-	"github.com/getsops/sops/v3"
-	"github.com/getsops/sops/v3/aes"
-	"github.com/getsops/sops/v3/cmd/sops/common"
-	"github.com/getsops/sops/v3/cmd/sops/formats"
-	"github.com/getsops/sops/v3/config"
-	"github.com/getsops/sops/v3/keyservice"
+	"time"
 )
 
-// maxSize is the largest encrypted value decrypted, as in
-// kustomize-controller.
-const maxSize = 5 << 20
-
 // Decryptor decrypts SOPS-encrypted objects and values with the keys of
-// one Keys. It is safe for concurrent use.
+// one Keys, through one strata-sops process that it starts on first use
+// and reuses for every value. It is safe for concurrent use; Close ends
+// the process, and so does the end of the context it was made with.
 type Decryptor struct {
+	ctx  context.Context
 	keys Keys
-	once sync.Once
-	svcs []keyservice.KeyServiceClient
-	age  ageIdentities
+
+	mu sync.Mutex
+	// h is the running helper; nil before first use and after Close.
+	h *helper
+	// err is why the helper cannot run (not found, exited); once set,
+	// every decryption fails with it.
+	err    error
+	closed bool
 }
 
-// New returns a Decryptor for keys. It reads the age identities on first
-// use.
-func New(keys Keys) *Decryptor { return &Decryptor{keys: keys} }
-
-// services returns the key services, reading the identities once.
-func (d *Decryptor) services() []keyservice.KeyServiceClient {
-	d.once.Do(func() {
-		d.age = loadAgeIdentities(d.keys)
-		d.svcs = []keyservice.KeyServiceClient{keyservice.NewCustomLocalClient(&keyServer{age: d.age})}
-	})
-	return d.svcs
+// helper is one running strata-sops.
+type helper struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout *bufio.Scanner
+	stderr *tail
 }
 
-// IsEncrypted reports whether an object is SOPS-encrypted: it has a sops
-// field with a mac, as kustomize-controller checks.
-func IsEncrypted(obj map[string]any) bool {
-	s, ok := obj["sops"].(map[string]any)
-	if !ok {
-		return false
-	}
-	mac, _ := s["mac"].(string)
-	return mac != ""
-}
+// New returns a Decryptor for keys. It starts strata-sops, with ctx, only
+// when a value must be decrypted.
+func New(ctx context.Context, keys Keys) *Decryptor { return &Decryptor{ctx: ctx, keys: keys} }
 
 // Object decrypts a SOPS-encrypted object and returns it without its sops
 // metadata.
@@ -60,7 +49,7 @@ func (d *Decryptor) Object(obj map[string]any) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := d.decrypt(in, formats.Json, formats.Json)
+	out, _, err := d.call(Request{Kind: KindObject, Data: in})
 	if err != nil {
 		return nil, err
 	}
@@ -71,121 +60,175 @@ func (d *Decryptor) Object(obj map[string]any) (map[string]any, error) {
 	return m, nil
 }
 
-// markers are the strings only a sops-encrypted file of each format
-// holds, in the order they are looked for (kustomize-controller's
-// markers; binary files are a JSON envelope).
-var markers = []struct {
-	format formats.Format
-	marker []byte
-}{
-	{formats.Yaml, []byte("mac: ENC[")},
-	{formats.Json, []byte(`"mac": "ENC[`)},
-	{formats.Dotenv, []byte("sops_mac=ENC[")},
-	{formats.Ini, []byte("[sops]")},
-}
-
-// Encrypted reports whether a value is a sops-encrypted file.
-func Encrypted(b []byte) bool {
-	_, ok := detect(b)
-	return ok
-}
-
-// detect returns the format a sops-encrypted value was written in.
-func detect(b []byte) (formats.Format, bool) {
-	for _, m := range markers {
-		if bytes.Contains(b, m.marker) {
-			return m.format, true
-		}
-	}
-	return 0, false
-}
-
 // Value decrypts a value that is a sops-encrypted file, named name (a file
 // name or a Secret's data key): the result is in the format the name
 // implies, as kustomize-controller writes it (.yaml, .json or
 // .dockerconfigjson, .env, .ini; else binary, the file's content). A value
-// that is not encrypted comes back as it is, with false.
+// that is not encrypted comes back as it is, with false, and starts no
+// process.
 func (d *Decryptor) Value(b []byte, name string) ([]byte, bool, error) {
-	in, ok := detect(b)
-	if !ok {
+	if !Encrypted(b) {
 		return b, false, nil
 	}
-	out := formats.FormatForPath(name)
-	if strings.HasSuffix(name, ".dockerconfigjson") {
-		out = formats.Json
-	}
-	plain, err := d.decrypt(b, in, out)
-	return plain, true, err
+	return d.call(Request{Kind: KindValue, Name: name, Data: b})
 }
 
 // EnvValue decrypts a sops-encrypted env file (a secretGenerator's envs
 // entry): dotenv unless its name says another format.
 func (d *Decryptor) EnvValue(b []byte, name string) ([]byte, bool, error) {
-	in, ok := detect(b)
-	if !ok {
+	if !Encrypted(b) {
 		return b, false, nil
 	}
-	out := formats.FormatForPath(name)
-	if out == formats.Binary {
-		out = formats.Dotenv
-	}
-	plain, err := d.decrypt(b, in, out)
-	return plain, true, err
+	return d.call(Request{Kind: KindEnv, Name: name, Data: b})
 }
 
-// errMalformed is what a value sops cannot read gets: sops' own messages
-// may quote the value.
-var errMalformed = errors.New("the sops-encrypted values are malformed: re-encrypt the file with sops")
-
-// decrypt loads an encrypted file in format in, gets its data key from
-// the key services and emits the plain file in format out. sops may panic
-// on malformed input; that is an error too.
-func (d *Decryptor) decrypt(b []byte, in, out formats.Format) (plain []byte, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			plain, err = nil, errMalformed
+// call sends one request to the helper, started if need be, and returns
+// its answer.
+func (d *Decryptor) call(req Request) ([]byte, bool, error) {
+	if err := CheckSize(req.Data); err != nil {
+		return nil, true, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.ctx.Err(); err != nil {
+		return nil, true, fmt.Errorf("%s: %w", HelperName, err)
+	}
+	h, err := d.helper()
+	if err != nil {
+		return nil, true, err
+	}
+	if err := WriteLine(h.stdin, req); err != nil {
+		return nil, true, d.fail(h, err)
+	}
+	if !h.stdout.Scan() {
+		err := h.stdout.Err()
+		if err == nil {
+			err = io.ErrUnexpectedEOF
 		}
-	}()
-	if len(b) > maxSize {
-		return nil, fmt.Errorf("the encrypted value is %d bytes, more than the %d decrypted", len(b), maxSize)
+		return nil, true, d.fail(h, err)
 	}
-	tree, err := common.StoreForFormat(in, config.NewStoresConfig()).LoadEncryptedFile(b)
+	resp, err := DecodeResponse(h.stdout.Bytes())
 	if err != nil {
-		return nil, fmt.Errorf("read sops metadata: %w", userError(err))
+		return nil, true, d.fail(h, err)
 	}
-	key, err := tree.Metadata.GetDataKeyWithKeyServices(d.services(), sops.DefaultDecryptionOrder)
-	if err != nil {
-		return nil, d.keyError(tree.Metadata)
+	if err := resp.Err(); err != nil {
+		return nil, true, err
 	}
-	if _, err := tree.Decrypt(key, aes.NewCipher()); err != nil {
-		return nil, errMalformed
-	}
-	plain, err = common.StoreForFormat(out, config.NewStoresConfig()).EmitPlainFile(tree.Branches)
-	if err != nil {
-		return nil, fmt.Errorf("write the decrypted value: %w", userError(err))
-	}
-	return plain, nil
+	return resp.Plain, resp.Encrypted, nil
 }
 
-// keyError names the recipients of a file no key opened.
-func (d *Decryptor) keyError(m sops.Metadata) *KeyError {
-	e := &KeyError{Sources: d.age.sources}
-	for _, g := range m.KeyGroups {
-		for _, k := range g {
-			e.Recipients = append(e.Recipients, k.TypeToIdentifier()+" "+k.ToString())
-		}
+// helper returns the running helper, starting it on first use. d.mu is
+// held.
+func (d *Decryptor) helper() (*helper, error) {
+	switch {
+	case d.err != nil:
+		return nil, d.err
+	case d.closed:
+		return nil, errors.New("decrypt: the decryptor is closed")
+	case d.h != nil:
+		return d.h, nil
 	}
-	for _, err := range d.age.errs {
-		e.Problems = append(e.Problems, err.Error())
+	h, err := start(d.ctx, d.keys)
+	if err != nil {
+		d.err = err
+		return nil, err
 	}
-	return e
+	d.h = h
+	return h, nil
 }
 
-// userError turns a sops error into its message for users.
-func userError(err error) error {
-	var ue sops.UserError
-	if errors.As(err, &ue) {
-		return errors.New(ue.UserError())
+// fail ends a helper that broke the protocol or exited, and keeps why.
+// d.mu is held.
+func (d *Decryptor) fail(h *helper, err error) error {
+	werr := h.stop()
+	d.h = nil
+	if cerr := d.ctx.Err(); cerr != nil {
+		d.err = fmt.Errorf("%s: %w", HelperName, cerr)
+		return d.err
 	}
-	return err
+	msg := fmt.Sprintf("%s stopped answering (%v", HelperName, err)
+	if werr != nil {
+		msg += "; " + werr.Error()
+	}
+	msg += ")"
+	if s := h.stderr.String(); s != "" {
+		msg += ": " + s
+	}
+	d.err = errors.New(msg)
+	return d.err
+}
+
+// Close ends the helper, if one runs. It is safe to call more than once.
+func (d *Decryptor) Close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.closed = true
+	if d.h == nil {
+		return nil
+	}
+	h := d.h
+	d.h = nil
+	if err := h.stop(); err != nil {
+		return fmt.Errorf("%s: %w", HelperName, err)
+	}
+	return nil
+}
+
+// start runs strata-sops with keys, the environment inherited.
+func start(ctx context.Context, keys Keys) (*helper, error) {
+	path, err := FindHelper()
+	if err != nil {
+		return nil, err
+	}
+	var args []string
+	if keys.AgeKeyFile != "" {
+		args = append(args, "--age-key-file", keys.AgeKeyFile)
+	}
+	cmd := exec.CommandContext(ctx, path, args...)
+	// A helper that does not exit once its input is closed is killed.
+	cmd.WaitDelay = 5 * time.Second
+	h := &helper{cmd: cmd, stderr: &tail{max: 2 << 10}}
+	cmd.Stderr = h.stderr
+	if h.stdin, err = cmd.StdinPipe(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", path, err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("start %s: %w", path, err)
+	}
+	h.stdout = NewLineScanner(out)
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", path, err)
+	}
+	return h, nil
+}
+
+// stop closes the helper's input, which ends it, and waits for it.
+func (h *helper) stop() error {
+	_ = h.stdin.Close()
+	return h.cmd.Wait()
+}
+
+// tail keeps the last max bytes written to it: the end of the helper's
+// standard error, for messages. strata-sops writes no value there.
+type tail struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if over := len(t.b) - t.max; over > 0 {
+		t.b = t.b[over:]
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return strings.TrimSpace(string(t.b))
 }

@@ -21,6 +21,7 @@ func isolate(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "xdg"))
 	t.Setenv(EnvAgeKeyFile, "")
 	t.Setenv(EnvAgeKey, "")
+	sopstest.Helper(t)
 }
 
 const secretYAML = `apiVersion: v1
@@ -69,7 +70,7 @@ func TestObjectAge(t *testing.T) {
 		t.Fatalf("IsEncrypted(plain Secret) = true, want false")
 	}
 	file := key.WriteKeyFile(t, filepath.Join(t.TempDir(), "age.agekey"))
-	got, err := New(Keys{AgeKeyFile: file}).Object(obj)
+	got, err := New(t.Context(), Keys{AgeKeyFile: file}).Object(obj)
 	if err != nil {
 		t.Fatalf("Object(encrypted Secret) = %v", err)
 	}
@@ -119,7 +120,7 @@ func TestAgeKeySources(t *testing.T) {
 			isolate(t)
 			key := sopstest.NewAgeKey(t)
 			obj := encryptedSecret(t, sopstest.Recipients{Age: []string{key.Recipient}})
-			got, err := New(tt.place(t, key)).Object(obj)
+			got, err := New(t.Context(), tt.place(t, key)).Object(obj)
 			if err != nil {
 				t.Fatalf("Object(encrypted Secret) = %v, want the Secret", err)
 			}
@@ -134,7 +135,7 @@ func TestObjectPGP(t *testing.T) {
 	isolate(t)
 	fpr := sopstest.NewPGPKey(t)
 	obj := encryptedSecret(t, sopstest.Recipients{PGP: []string{fpr}})
-	got, err := New(Keys{}).Object(obj)
+	got, err := New(t.Context(), Keys{}).Object(obj)
 	if err != nil {
 		t.Fatalf("Object(Secret encrypted for pgp %s) = %v", fpr, err)
 	}
@@ -150,7 +151,7 @@ func TestMissingKey(t *testing.T) {
 	theirs := sopstest.NewAgeKey(t)
 	mine := sopstest.NewAgeKey(t)
 	obj := encryptedSecret(t, sopstest.Recipients{Age: []string{theirs.Recipient}})
-	_, err := New(Keys{AgeKeyFile: mine.WriteKeyFile(t, filepath.Join(t.TempDir(), "mine.txt"))}).Object(obj)
+	_, err := New(t.Context(), Keys{AgeKeyFile: mine.WriteKeyFile(t, filepath.Join(t.TempDir(), "mine.txt"))}).Object(obj)
 	var ke *KeyError
 	if !errors.As(err, &ke) {
 		t.Fatalf("Object(Secret for another key) = %v, want a *KeyError", err)
@@ -175,14 +176,14 @@ func TestKeyFileProblems(t *testing.T) {
 	key := sopstest.NewAgeKey(t)
 	obj := encryptedSecret(t, sopstest.Recipients{Age: []string{key.Recipient}})
 	missing := filepath.Join(t.TempDir(), "missing.txt")
-	_, err := New(Keys{AgeKeyFile: missing}).Object(obj)
+	_, err := New(t.Context(), Keys{AgeKeyFile: missing}).Object(obj)
 	if err == nil || !strings.Contains(err.Error(), missing) || !strings.Contains(err.Error(), "no such file") {
 		t.Errorf("Object with --sops-age-key-file %s = %v, want an error naming the missing file", missing, err)
 	}
-	if err := CheckAgeKeyFile(missing); err == nil {
+	if err := CheckAgeKeyFile(t.Context(), missing); err == nil {
 		t.Errorf("CheckAgeKeyFile(%q) = nil, want an error", missing)
 	}
-	if err := CheckAgeKeyFile(key.WriteKeyFile(t, filepath.Join(t.TempDir(), "k.txt"))); err != nil {
+	if err := CheckAgeKeyFile(t.Context(), key.WriteKeyFile(t, filepath.Join(t.TempDir(), "k.txt"))); err != nil {
 		t.Errorf("CheckAgeKeyFile(key file) = %v, want nil", err)
 	}
 }
@@ -193,7 +194,7 @@ func TestValue(t *testing.T) {
 	isolate(t)
 	key := sopstest.NewAgeKey(t)
 	r := sopstest.Recipients{Age: []string{key.Recipient}}
-	d := New(Keys{AgeKeyFile: key.WriteKeyFile(t, filepath.Join(t.TempDir(), "k.txt"))})
+	d := New(t.Context(), Keys{AgeKeyFile: key.WriteKeyFile(t, filepath.Join(t.TempDir(), "k.txt"))})
 	tests := []struct {
 		name  string
 		plain string

@@ -2,13 +2,8 @@ package decryption
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-
-	sopsage "github.com/getsops/sops/v3/age"
 )
 
 // The environment variables sops reads age keys from.
@@ -45,77 +40,24 @@ func KeysFrom(ctx context.Context) Keys {
 	return k
 }
 
-// CheckAgeKeyFile reads an age key file and reports whether it holds at
-// least one age identity.
-func CheckAgeKeyFile(path string) error {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("read age key file %s: %w", path, err)
-	}
-	var ids sopsage.ParsedIdentities
-	if err := ids.Import(string(b)); err != nil {
-		return fmt.Errorf("read age key file %s: %w", path, err)
-	}
-	if len(ids) == 0 {
-		return fmt.Errorf("read age key file %s: it holds no age identity (AGE-SECRET-KEY-1…)", path)
-	}
-	return nil
-}
-
-// ageIdentities are the age identities found, with where they were looked
-// for.
-type ageIdentities struct {
-	ids sopsage.ParsedIdentities
-	// sources names every place looked at, found or not, for messages.
-	sources []string
-	// errs are the sources that exist but could not be read.
-	errs []error
-}
-
-// loadAgeIdentities reads every age identity of keys, the environment and
-// the standard locations, in that order.
-func loadAgeIdentities(keys Keys) ageIdentities {
-	var a ageIdentities
-	fromFile := func(name, path string, required bool) {
-		a.sources = append(a.sources, name)
-		b, err := os.ReadFile(path)
-		if errors.Is(err, fs.ErrNotExist) && !required {
-			return
-		}
-		if err == nil {
-			err = a.ids.Import(string(b))
-		}
-		if err != nil {
-			a.errs = append(a.errs, fmt.Errorf("%s: %w", name, err))
-		}
-	}
-	if keys.AgeKeyFile != "" {
-		fromFile("--sops-age-key-file "+keys.AgeKeyFile, keys.AgeKeyFile, true)
-	}
-	if p := os.Getenv(EnvAgeKeyFile); p != "" {
-		fromFile("$"+EnvAgeKeyFile+" ("+p+")", p, true)
-	}
-	a.sources = append(a.sources, "$"+EnvAgeKey)
-	if k := os.Getenv(EnvAgeKey); k != "" {
-		if err := a.ids.Import(k); err != nil {
-			a.errs = append(a.errs, fmt.Errorf("$%s: %w", EnvAgeKey, err))
-		}
-	}
-	seen := map[string]bool{}
-	var dirs []string
+// UserKeyFiles are the standard locations of age key files, each once, in
+// the order they are read: $XDG_CONFIG_HOME/sops/age/keys.txt (when
+// $XDG_CONFIG_HOME is absolute), then ~/.config/sops/age/keys.txt.
+func UserKeyFiles() []string {
+	var dirs, out []string
 	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
 		dirs = append(dirs, x)
 	}
 	if h, err := os.UserHomeDir(); err == nil {
 		dirs = append(dirs, filepath.Join(h, ".config"))
 	}
+	seen := map[string]bool{}
 	for _, d := range dirs {
 		p := filepath.Join(d, filepath.FromSlash(userKeyFile))
-		if seen[p] {
-			continue
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
 		}
-		seen[p] = true
-		fromFile(p, p, false)
 	}
-	return a
+	return out
 }

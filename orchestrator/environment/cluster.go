@@ -46,6 +46,7 @@ const sourceBucket = "Bucket"
 func LoadNamespace(ctx context.Context, ns Namespace) (*Environment, error) {
 	l := newLoader(ctx, ns.Root, ns.Name)
 	l.env = &Environment{Root: ns.Root, Dir: ns.Name, Client: ns.Name, Name: ns.Name, Skipped: map[string]int{}}
+	defer l.closeDecryptor()
 	l.artifacts = map[string]Artifact{}
 	l.crossNamespace = ns.CrossNamespaceRefs
 	for _, o := range ns.Sources {

@@ -57,12 +57,25 @@ func (l *loader) checkDecryption(k *kustomization) {
 }
 
 // decryptor returns the loader's decryptor, made on first use with the
-// keys of the loader's context.
+// keys of the loader's context. It starts strata-sops on the first value
+// that is encrypted; closeDecryptor ends it.
 func (l *loader) decryptor() *decryption.Decryptor {
 	if l.dec == nil {
-		l.dec = decryption.New(decryption.KeysFrom(l.ctx))
+		l.dec = decryption.New(l.ctx, decryption.KeysFrom(l.ctx))
 	}
 	return l.dec
+}
+
+// closeDecryptor ends the decryptor's strata-sops, if one runs: once the
+// load is over, nothing is decrypted. An error of it is a note, as every
+// value it was asked for has been answered.
+func (l *loader) closeDecryptor() {
+	if l.dec == nil {
+		return
+	}
+	if err := l.dec.Close(); err != nil && l.ctx.Err() == nil && l.env != nil {
+		l.env.Notes = append(l.env.Notes, fmt.Sprintf("decryption: %v", err))
+	}
 }
 
 // decryptObject decrypts one rendered object as kustomize-controller does
@@ -172,6 +185,11 @@ func decryptProblem(file, ref, what, owner string, err error) *diag.Problem {
 		Fix:     fmt.Sprintf("re-encrypt %s with sops", file),
 	}
 	var ke *decryption.KeyError
+	var he *decryption.HelperError
+	if errors.As(err, &he) {
+		p.Fix = fmt.Sprintf("install %s beside strata (`make build` builds both into bin/), or set $%s to it",
+			decryption.HelperName, decryption.EnvHelper)
+	}
 	if errors.As(err, &ke) {
 		p.Message = fmt.Sprintf("cannot decrypt %s for %s: it is encrypted for %s, and strata has none of these keys",
 			what, owner, strings.Join(ke.Recipients, ", "))

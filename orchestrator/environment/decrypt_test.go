@@ -24,6 +24,7 @@ func noAgeKeys(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "xdg"))
 	t.Setenv(decryption.EnvAgeKeyFile, "")
 	t.Setenv(decryption.EnvAgeKey, "")
+	sopstest.Helper(t)
 }
 
 // sopsRepo copies testdata/sops and encrypts its secrets for r: the

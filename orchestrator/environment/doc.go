@@ -27,6 +27,10 @@
 // problem, as kustomize-controller refuses to apply it; so is a value no
 // key opens, naming the keys it was encrypted for. The entry directory's
 // objects are decrypted as the Kustomization whose spec.path it is says.
+// One load decrypts through one strata-sops process, started on the first
+// encrypted value (never when there is none) and ended when the load
+// returns; without strata-sops each encrypted value is a problem saying
+// how to install it.
 //
 // A stack's variables are decided as the Tofu Controller decides them
 // (vars.go, values.go): spec.vars, then spec.varsFrom, later entries

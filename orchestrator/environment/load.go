@@ -74,6 +74,7 @@ func read(ctx context.Context, dir string) (*loader, error) {
 func readAt(ctx context.Context, root, rel, note string, rec *rendercache.Recorder) (*loader, error) {
 	l := newLoader(ctx, root, rel)
 	l.rec = rec
+	defer l.closeDecryptor()
 	if _, err := l.load(); err != nil {
 		return nil, fmt.Errorf("load environment %s: %w", rel, err)
 	}

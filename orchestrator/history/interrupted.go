@@ -18,9 +18,11 @@ func (s *Store) markInterrupted() error {
 	var current, idle bool
 	if err := s.view(func(tx *bolt.Tx) error {
 		current = indexed(tx)
-		if current {
-			k, _ := tx.Bucket(indexBucket).Bucket(indexRunning).Cursor().First()
-			idle = k == nil
+		if running := tx.Bucket(indexBucket); current && running != nil {
+			if running = running.Bucket(indexRunning); running != nil {
+				k, _ := running.Cursor().First()
+				idle = k == nil
+			}
 		}
 		return nil
 	}); err != nil {

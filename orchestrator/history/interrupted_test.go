@@ -206,3 +206,30 @@ func TestOpenDamagedIndex(t *testing.T) {
 		t.Errorf("Last(network) = #%d %s, %v, want #%d interrupted", got.Number, got.Result, err, left.Number)
 	}
 }
+
+// TestOpenIndexWithoutRunning opens a history whose index lost its
+// running bucket: Open makes it again instead of failing.
+func TestOpenIndexWithoutRunning(t *testing.T) {
+	ctx := context.Background()
+	s, path := open(t)
+	done := finish(t, s, begin(t, s, "acme", "dev", "network"), ResultApplied)
+	if err := s.update(func(tx *bolt.Tx) error {
+		return tx.Bucket(indexBucket).DeleteBucket(indexRunning)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatalf("Open(%q) with no running index = %v, want nil", path, err)
+	}
+	defer s.Close()
+	if got, ok, err := s.LastGood(ctx, "acme", "dev", "network"); err != nil || !ok || got.Number != done.Number {
+		t.Errorf("LastGood(network) = #%d, %v, %v, want #%d", got.Number, ok, err, done.Number)
+	}
+	left := begin(t, s, "acme", "dev", "network")
+	if left.Number != done.Number+1 {
+		t.Errorf("Begin(network) = #%d, want #%d", left.Number, done.Number+1)
+	}
+}

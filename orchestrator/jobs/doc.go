@@ -23,19 +23,30 @@
 //     together;
 //  5. follow the pod's log (pods/log, follow) once it started; while the
 //     Job has no pod, the job controller's reason (its FailedCreate
-//     Event) is logged, once for each reason. The runner writes its slog
+//     Event) is logged, once for each reason, and told to Spec.Progress
+//     (the controller writes it in the object's status), as is the pod's
+//     start after that. The runner writes its slog
 //     records as JSON lines, and each is logged again through
 //     Config.Logger with its level, message and attributes, so the
 //     controller's log and the run's history get the seed's format with
 //     the stack prefix (orchestrator/runlog);
 //  6. wait for the Job to finish, and read the outcome from the runner
 //     container's termination message (a short JSON document written by
-//     `strata runner`) and its exit code;
-//  7. clean up: with Pod.AlwaysCleanup (the Tofu Controller's
-//     alwaysCleanupRunnerPod, true by default) the Job and its pod are
-//     deleted once read; otherwise the Job is marked read
-//     (AnnotationRead); ttlSecondsAfterFinished removes them anyway, so
-//     no runner pod persists.
+//     `strata runner`) and its exit code; a Job whose runner never ran to
+//     its end (its pod deleted, evicted, never created before the
+//     deadline) has an outcome too, a failure that says so;
+//  7. leave the finished Job as it is: Run reports the outcome, and the
+//     Job is released (Launcher.Release, Executor.Release) only once the
+//     caller recorded it (the controller: the object's status and Event
+//     written). It is then deleted with its pod and request Secret, or,
+//     when the object keeps its runner pod (alwaysCleanupRunnerPod:
+//     false), marked read (AnnotationRead) and given a
+//     ttlSecondsAfterFinished that keeps it Config.TTL from then. A Job
+//     has no TTL before its release, so no TTL races a leader's status
+//     write: a leader lost at any point before leaves a Job, finished and
+//     unread, that the next one adopts. The finished Jobs of an object
+//     that is gone are deleted (Launcher.ReleaseOrphans): no leader will
+//     record them.
 //
 // The pod runs as the object's service account (default tf-runner), with
 // the seed's PriorityClass (terraform, which its ResourceQuota caps), the

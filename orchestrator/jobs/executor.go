@@ -84,10 +84,23 @@ func (e *Executor) Execute(ctx context.Context, req controller.Request) (control
 		Timeout:   e.Timeout,
 		Pod:       PodOf(req.Spec),
 	}
+	if req.Progress != nil {
+		spec.Progress = func(job, reason, message string) {
+			req.Progress(controller.Progress{Runner: job, Reason: reason, Message: message})
+		}
+	}
 	out, err := e.Launcher.Run(ctx, spec)
 	if err != nil {
 		return controller.Outcome{}, err
 	}
+	o, err := e.outcome(ctx, req, out)
+	o.Runner = out.Job
+	return o, err
+}
+
+// outcome is the controller's outcome of a finished Job: the one its
+// runner wrote, else a failure that says how the runner ended.
+func (e *Executor) outcome(ctx context.Context, req controller.Request, out Outcome) (controller.Outcome, error) {
 	if len(out.Result) > 0 {
 		var res runjob.Result
 		if err := json.Unmarshal(out.Result, &res); err != nil {
@@ -121,6 +134,22 @@ func (e *Executor) Execute(ctx context.Context, req controller.Request) (control
 // answer from the history that Job's run wrote.
 func (e *Executor) Adoptable(ctx context.Context, req controller.Request) (bool, error) {
 	return e.Launcher.Unread(ctx, req.Namespace, req.Name)
+}
+
+// Release lets the Job of an outcome Execute reported go, once the
+// controller recorded it: deleted, or marked read and kept for the
+// launcher's TTL when the object keeps its runner pod.
+func (e *Executor) Release(ctx context.Context, req controller.Request, o controller.Outcome) error {
+	if o.Runner == "" {
+		return nil
+	}
+	return e.Launcher.Release(ctx, req.Namespace, o.Runner, PodOf(req.Spec).KeepAfterRun)
+}
+
+// ReleaseOrphans deletes the finished runner Jobs of the namespace whose
+// object is not among objects: gone, so that no leader records them.
+func (e *Executor) ReleaseOrphans(ctx context.Context, namespace string, objects []string) error {
+	return e.Launcher.ReleaseOrphans(ctx, namespace, objects)
 }
 
 // local reports whether the runner's contract store is local: the pod's

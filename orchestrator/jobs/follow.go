@@ -42,12 +42,13 @@ func (l *Launcher) follow(ctx context.Context, r *run) error {
 // startedPod waits for the Job's pod to have started its runner (or ended
 // it), and returns its name; "" when the Job finished without one.
 //
-// While the Job has no pod at all, it says why, once for each reason: the
-// job controller's FailedCreate Event (a PriorityClass or ServiceAccount
-// that does not exist, a ResourceQuota that is full, an admission webhook
-// that denies the pod), so that a run that cannot start is not silent
-// until its deadline. The Job is left as it is: the job controller keeps
-// trying, and its pod starts once the cause is fixed.
+// While the Job has no pod at all, it says why, once for each reason, in
+// the log and to Spec.Progress: the job controller's FailedCreate Event
+// (a PriorityClass or ServiceAccount that does not exist, a ResourceQuota
+// that is full, an admission webhook that denies the pod), so that a run
+// that cannot start is not silent until its deadline. The Job is left as
+// it is: the job controller keeps trying, and its pod starts once the
+// cause is fixed, which Spec.Progress is told too.
 func (l *Launcher) startedPod(ctx context.Context, r *run) (string, error) {
 	var said string
 	for {
@@ -57,12 +58,16 @@ func (l *Launcher) startedPod(ctx context.Context, r *run) (string, error) {
 		}
 		for i := range pods.Items {
 			if p := &pods.Items[i]; started(p) {
+				if said != "" {
+					l.progress(r, "", "")
+				}
 				return p.Name, nil
 			}
 		}
 		if len(pods.Items) == 0 {
-			if why := l.podNotCreated(ctx, r); why != "" && why != said {
+			if reason, why := l.podNotCreated(ctx, r); why != "" && why != said {
 				l.cfg.Logger.Warn(fmt.Sprintf("runner job %s/%s cannot create its pod yet: %s; the run starts once that is fixed, or fails at the job's deadline", r.spec.Namespace, r.name, why), "stack", r.spec.Object)
+				l.progress(r, reason, why)
 				said = why
 			}
 		}
@@ -91,14 +96,22 @@ func started(p *corev1.Pod) bool {
 	return false
 }
 
-// podNotCreated is the message of the newest FailedCreate Event of the
-// run's Job, or "" when there is none or the Events cannot be read.
-func (l *Launcher) podNotCreated(ctx context.Context, r *run) string {
+// progress tells Spec.Progress, when there is one, of the run's pod.
+func (l *Launcher) progress(r *run, reason, message string) {
+	if r.spec.Progress != nil {
+		r.spec.Progress(r.name, reason, message)
+	}
+}
+
+// podNotCreated is the reason and message of the newest FailedCreate
+// Event of the run's Job, or "" when there is none or the Events cannot be
+// read.
+func (l *Launcher) podNotCreated(ctx context.Context, r *run) (reason, message string) {
 	evs, err := l.client.CoreV1().Events(r.spec.Namespace).List(ctx, metav1.ListOptions{FieldSelector: fields.Set{
 		"involvedObject.kind": "Job", "involvedObject.name": r.name, "reason": "FailedCreate",
 	}.String()})
 	if err != nil || len(evs.Items) == 0 {
-		return ""
+		return "", ""
 	}
 	newest := &evs.Items[0]
 	for i := range evs.Items {
@@ -106,7 +119,7 @@ func (l *Launcher) podNotCreated(ctx context.Context, r *run) string {
 			newest = e
 		}
 	}
-	return newest.Message
+	return newest.Reason, newest.Message
 }
 
 // lastSeen is when an Event last happened.

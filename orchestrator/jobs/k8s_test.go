@@ -104,8 +104,9 @@ func applied(t *testing.T, stack string, o controller.Outcome, err error) {
 
 // TestRunnerJobInCluster runs one stack as a runner Job: tofu applies it in
 // the pod, its state is the Tofu Controller's Secret, the run's lines
-// reach the launcher's log in the seed's format, the outcome comes back,
-// and no Job, pod or request Secret is left.
+// reach the launcher's log in the seed's format, the outcome comes back;
+// the finished Job stays, with no TTL, until it is released, and then no
+// Job, pod or request Secret is left.
 func TestRunnerJobInCluster(t *testing.T) {
 	w := newWorld(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -139,7 +140,21 @@ func TestRunnerJobInCluster(t *testing.T) {
 	if last, ok, err := recs.Last(ctx, "acme", "dev", "network"); err != nil || !ok || last.Number != 1 || last.Result != history.ResultApplied {
 		t.Errorf("run recorded in namespace %s = #%d %s, %v, %v, want #1 applied", w.ns, last.Number, last.Result, ok, err)
 	}
-	waitGone(t, ctx, w, Name("network", RunKey(testKey, req)))
+	job := Name("network", RunKey(testKey, req))
+	if o.Runner != job {
+		t.Errorf("Execute(network).Runner = %q, want its job %s", o.Runner, job)
+	}
+	j, err := w.c.Client.BatchV1().Jobs(w.ns).Get(ctx, job, metav1.GetOptions{})
+	if err != nil || j.Spec.TTLSecondsAfterFinished != nil {
+		t.Fatalf("job %s before its release: %v, ttlSecondsAfterFinished %v, want there, with none", job, err, j.Spec.TTLSecondsAfterFinished)
+	}
+	if ok, err := e.Adoptable(ctx, req); err != nil || !ok {
+		t.Errorf("Adoptable(network) before its release = %v, %v, want true", ok, err)
+	}
+	if err := e.Release(ctx, req, o); err != nil {
+		t.Fatalf("Release(network) = %v", err)
+	}
+	waitGone(t, ctx, w, job)
 }
 
 // waitGone waits until the Job, its pods and its request Secret are gone.
@@ -207,9 +222,11 @@ func TestAdoptInFlightJobInCluster(t *testing.T) {
 // run's Job and dies; the Job finishes before the next leader looks. The
 // Job's outcome is unread, so the next leader adopts it (Adoptable, then
 // Execute) and reads the outcome the pod left, rather than letting
-// skip-unchanged answer from the history the pod wrote; once read, the Job
-// is removed, or marked read when the object keeps its runner pod, and
-// is no longer adoptable.
+// skip-unchanged answer from the history the pod wrote. Read, it is still
+// adoptable: a leader lost before it recorded the outcome leaves it to
+// the next. Once released, the Job is removed, or marked read and kept
+// for the TTL when the object keeps its runner pod, and is no longer
+// adoptable.
 func TestAdoptFinishedJobInCluster(t *testing.T) {
 	w := newWorld(t)
 	keep := false
@@ -257,8 +274,14 @@ func TestAdoptFinishedJobInCluster(t *testing.T) {
 			if want := "adopting this run's runner job " + job; !strings.Contains(w.log(), want) {
 				t.Errorf("log lacks %q:\n%s", want, w.log())
 			}
+			if ok, err := next.Adoptable(ctx, req); err != nil || !ok {
+				t.Errorf("Adoptable(%s) once its outcome was read, not released = %v, %v, want true", stack, ok, err)
+			}
+			if err := next.Release(ctx, req, o); err != nil {
+				t.Fatalf("Release(%s) = %v", stack, err)
+			}
 			if ok, err := next.Adoptable(ctx, req); err != nil || ok {
-				t.Errorf("Adoptable(%s) once its outcome was read = %v, %v, want false", stack, ok, err)
+				t.Errorf("Adoptable(%s) once released = %v, %v, want false", stack, ok, err)
 			}
 			if tt.cleanup == nil {
 				waitGone(t, ctx, w, job)
@@ -266,7 +289,12 @@ func TestAdoptFinishedJobInCluster(t *testing.T) {
 			}
 			j, err := w.c.Client.BatchV1().Jobs(w.ns).Get(ctx, job, metav1.GetOptions{})
 			if err != nil || j.Annotations[AnnotationRead] != "true" {
-				t.Errorf("kept job %s: %v, annotations %v, want %s=true", job, err, j.GetAnnotations(), AnnotationRead)
+				t.Fatalf("kept job %s: %v, annotations %v, want %s=true", job, err, j.GetAnnotations(), AnnotationRead)
+			}
+			// Kept for the TTL from its release: at least DefaultTTL from
+			// when it finished.
+			if ttl := j.Spec.TTLSecondsAfterFinished; ttl == nil || *ttl < int32(DefaultTTL/time.Second) {
+				t.Errorf("kept job %s ttlSecondsAfterFinished = %v, want %d or more", job, ttl, int32(DefaultTTL/time.Second))
 			}
 		})
 	}
@@ -373,33 +401,100 @@ func TestMaxRunnersInCluster(t *testing.T) {
 
 // TestPodNotCreatedInCluster: a runner Job whose pod the API server
 // refuses (its PriorityClass does not exist) is not silent until its
-// deadline: the launcher logs the job controller's reason while it waits.
+// deadline: the launcher logs the job controller's reason while it waits,
+// and tells the request's Progress, which the controller writes in the
+// object's status; once the PriorityClass exists, the job controller
+// creates the pod, Progress is told it started, and the run applies.
 func TestPodNotCreatedInCluster(t *testing.T) {
 	w := newWorld(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
+	class := "strata-late-" + w.ns
 	req := w.request("network")
-	req.Spec.RunnerPodTemplate.Spec.PriorityClassName = "strata-no-such-class"
-	done := make(chan error, 1)
+	req.Spec.RunnerPodTemplate.Spec.PriorityClassName = class
+	job := Name("network", RunKey(testKey, req))
+	var mu sync.Mutex
+	var told []controller.Progress
+	req.Progress = func(p controller.Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		told = append(told, p)
+	}
+	progress := func() []controller.Progress {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]controller.Progress(nil), told...)
+	}
+	type result struct {
+		o   controller.Outcome
+		err error
+	}
+	done := make(chan result, 1)
 	go func() {
-		_, err := w.executor(t, 10).Execute(ctx, req)
-		done <- err
+		o, err := w.executor(t, 10).Execute(ctx, req)
+		done <- result{o, err}
 	}()
 	want := "cannot create its pod yet: "
-	for !strings.Contains(w.log(), want) {
+	for !strings.Contains(w.log(), want) || len(progress()) == 0 {
 		select {
-		case err := <-done:
-			t.Fatalf("Execute(a pod with a missing PriorityClass) = %v before its reason was logged:\n%s", err, w.log())
+		case r := <-done:
+			t.Fatalf("Execute(a pod with a missing PriorityClass) = %v before its reason was logged:\n%s", r.err, w.log())
 		case <-ctx.Done():
-			t.Fatalf("log lacks %q after %s:\n%s", want, "3m", w.log())
+			t.Fatalf("log lacks %q, or Progress was not told, after %s:\n%s", want, "5m", w.log())
 		case <-time.After(250 * time.Millisecond):
 		}
 	}
-	if !strings.Contains(w.log(), "strata-no-such-class") {
+	if !strings.Contains(w.log(), class) {
 		t.Errorf("log does not name the missing PriorityClass:\n%s", w.log())
 	}
-	cancel()
-	if err := <-done; err == nil {
-		t.Errorf("Execute(a pod with a missing PriorityClass) = nil after cancel, want an error")
+	first := progress()[0]
+	if first.Runner != job || first.Reason != "FailedCreate" || !strings.Contains(first.Message, class) {
+		t.Errorf("Progress told %+v, want runner %s, reason FailedCreate, a message naming %s", first, job, class)
+	}
+
+	// The cause fixed, the run starts and applies.
+	w.c.PriorityClassNamed(t, class)
+	var r result
+	select {
+	case r = <-done:
+	case <-ctx.Done():
+		t.Fatalf("Execute(network) did not end once its PriorityClass %s exists:\n%s", class, w.log())
+	}
+	applied(t, "network", r.o, r.err)
+	last := progress()[len(progress())-1]
+	if last != (controller.Progress{Runner: job}) {
+		t.Errorf("last Progress = %+v, want the start of runner %s (no reason)", last, job)
+	}
+}
+
+// TestReleaseOrphansInCluster: the finished Jobs of an object that is
+// gone (deleted while its leader was lost, so that no pass records its
+// outcome) are deleted; those of the objects still there are left to be
+// adopted.
+func TestReleaseOrphansInCluster(t *testing.T) {
+	w := newWorld(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	e := w.executor(t, 10)
+	stacks := []string{"network", "gone"}
+	outs := make([]controller.Outcome, len(stacks))
+	errs := make([]error, len(stacks))
+	var wg sync.WaitGroup
+	for i, stack := range stacks {
+		wg.Go(func() { outs[i], errs[i] = e.Execute(ctx, w.request(stack)) })
+	}
+	wg.Wait()
+	for i, stack := range stacks {
+		applied(t, stack, outs[i], errs[i])
+	}
+	if err := e.ReleaseOrphans(ctx, w.ns, []string{"network", "app"}); err != nil {
+		t.Fatalf("ReleaseOrphans(%s, network and app) = %v", w.ns, err)
+	}
+	waitGone(t, ctx, w, Name("gone", RunKey(testKey, w.request("gone"))))
+	if ok, err := e.Adoptable(ctx, w.request("network")); err != nil || !ok {
+		t.Errorf("Adoptable(network) after ReleaseOrphans = %v, %v, want true: its object is there", ok, err)
+	}
+	if want := "Terraform/gone is gone"; !strings.Contains(w.log(), want) {
+		t.Errorf("log lacks %q:\n%s", want, w.log())
 	}
 }

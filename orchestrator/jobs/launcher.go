@@ -22,9 +22,9 @@ const (
 	DefaultGracePeriod    = 30 * time.Second
 	DefaultMaxRunners     = 10
 	DefaultTimeout        = 10 * time.Minute
-	// DefaultTTL is how long a finished Job stays when strata did not
-	// delete it (it stopped before it read the outcome): long enough for
-	// the next leader to adopt its outcome.
+	// DefaultTTL is how long a finished Job whose object keeps its
+	// runner pod (alwaysCleanupRunnerPod: false) stays once its outcome
+	// is recorded, for kubectl logs.
 	DefaultTTL = 10 * time.Minute
 )
 
@@ -59,7 +59,9 @@ type Config struct {
 	// runnerPodTemplate names one (DefaultPriorityClass when empty; "-"
 	// for none).
 	PriorityClass string
-	// TTL is ttlSecondsAfterFinished (DefaultTTL when zero).
+	// TTL is how long a Job kept after its run (Pod.KeepAfterRun) stays
+	// once Release recorded its outcome (DefaultTTL when zero). No Job
+	// has a TTL before that: its outcome must wait for a leader.
 	TTL time.Duration
 	// APIServer, when set (host:port), runs runner pods on the host's
 	// network and points their in-cluster configuration at this address
@@ -93,6 +95,12 @@ type Spec struct {
 	Timeout time.Duration
 	// Pod is the runner pod's part of the object's spec.
 	Pod Pod
+	// Progress, when set, is told, with the Job's name, while the Job
+	// has no pod why the API server refused it (the job controller's
+	// Event: its reason, such as FailedCreate, and message), once for
+	// each reason, and told ("", "") once its pod started after such a
+	// refusal.
+	Progress func(job, reason, message string)
 }
 
 // Pod is what the Terraform object says of its runner pod.
@@ -104,7 +112,7 @@ type Pod struct {
 	// (DefaultGracePeriod when nil).
 	GracePeriod *time.Duration
 	// KeepAfterRun is spec.alwaysCleanupRunnerPod: false. The Job is then
-	// left for its TTL instead of deleted once read.
+	// left for its TTL instead of deleted once released.
 	KeepAfterRun bool
 	// Labels and Annotations are spec.runnerPodTemplate.metadata's.
 	Labels, Annotations map[string]string
@@ -135,15 +143,12 @@ type Outcome struct {
 	Reason string
 	// Result is the outcome the runner wrote as the last line of its log
 	// (a line with the one key OutcomeKey), when the log was read to its
-	// end.
+	// end; none when the runner pod ended without one (deleted, evicted,
+	// past its deadline, or never started).
 	Result []byte
 	// Message is the runner's termination message: its short outcome.
 	Message []byte
 }
-
-// ErrNoOutcome means the Job ended without a runner that ran to its end:
-// the pod was deleted, evicted or never started.
-var ErrNoOutcome = errors.New("the runner pod ended without an outcome")
 
 // Launcher starts and follows runner Jobs.
 type Launcher struct {
@@ -215,7 +220,8 @@ func newLauncher(cfg Config, cs kubernetes.Interface) *Launcher {
 // returns its outcome once it finished. The runner's log lines go to
 // Config.Logger as they come. An error means the outcome could not be
 // had: the Job may still run (a cancelled ctx leaves it running, for the
-// next leader to adopt).
+// next leader to adopt). The finished Job stays, unread, until Release:
+// the caller releases it once it recorded the outcome.
 func (l *Launcher) Run(ctx context.Context, spec Spec) (Outcome, error) {
 	r := &run{spec: spec, name: Name(spec.Object, spec.Run)}
 	for _, s := range []func(context.Context, *run) error{
@@ -223,7 +229,6 @@ func (l *Launcher) Run(ctx context.Context, spec Spec) (Outcome, error) {
 		l.start,
 		l.follow,
 		l.wait,
-		l.cleanup,
 	} {
 		if err := s(ctx, r); err != nil {
 			return r.out, fmt.Errorf("runner job %s/%s: %w", spec.Namespace, r.name, err)

@@ -42,7 +42,9 @@ func requestSecret(spec Spec, name string) *corev1.Secret {
 }
 
 // job is the runner Job of spec: one pod, never retried, that runs
-// `strata runner` on the request, as the object's service account.
+// `strata runner` on the request, as the object's service account. It has
+// no ttlSecondsAfterFinished: its outcome waits for a leader to record it
+// however long that takes, and Release removes it then.
 func (l *Launcher) job(spec Spec, name string) *batchv1.Job {
 	p := spec.Pod
 	grace := DefaultGracePeriod
@@ -80,7 +82,6 @@ func (l *Launcher) job(spec Spec, name string) *batchv1.Job {
 	yes, no := true, false
 	graceSeconds := int64(grace / time.Second)
 	deadline := int64((timeout + grace + time.Minute) / time.Second)
-	ttl := int32(l.cfg.TTL / time.Second)
 	csc := p.SecurityContext.DeepCopy()
 	if csc == nil {
 		csc = &corev1.SecurityContext{}
@@ -126,9 +127,8 @@ func (l *Launcher) job(spec Spec, name string) *batchv1.Job {
 	return &batchv1.Job{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: spec.Namespace, Labels: jobLabels(spec)},
 		Spec: batchv1.JobSpec{
-			BackoffLimit:            &backoff,
-			ActiveDeadlineSeconds:   &deadline,
-			TTLSecondsAfterFinished: &ttl,
+			BackoffLimit:          &backoff,
+			ActiveDeadlineSeconds: &deadline,
 			Template: corev1.PodTemplateSpec{
 				ObjectMeta: metav1.ObjectMeta{Labels: podLabels, Annotations: maps.Clone(p.Annotations)},
 				Spec: corev1.PodSpec{

@@ -15,13 +15,15 @@ type podView struct {
 	ServiceAccount, PriorityClass, Image string
 	Pull                                 corev1.PullPolicy
 	Grace, Deadline                      int64
-	TTL, Backoff                         int32
-	HostNetwork, NonRoot, ReadOnlyRoot   bool
-	Labels, Annotations, NodeSelector    map[string]string
-	Args                                 []string
-	Env                                  map[string]string
-	Tolerations                          int
-	CPU                                  string
+	Backoff                              int32
+	// TTL is ttlSecondsAfterFinished: none, until Release.
+	TTL                                *int32
+	HostNetwork, NonRoot, ReadOnlyRoot bool
+	Labels, Annotations, NodeSelector  map[string]string
+	Args                               []string
+	Env                                map[string]string
+	Tolerations                        int
+	CPU                                string
 }
 
 func view(j *batchv1.Job) podView {
@@ -34,7 +36,7 @@ func view(j *batchv1.Job) podView {
 	return podView{
 		ServiceAccount: p.ServiceAccountName, PriorityClass: p.PriorityClassName, Image: c.Image,
 		Pull: c.ImagePullPolicy, Grace: *p.TerminationGracePeriodSeconds, Deadline: *j.Spec.ActiveDeadlineSeconds,
-		TTL: *j.Spec.TTLSecondsAfterFinished, Backoff: *j.Spec.BackoffLimit,
+		TTL: j.Spec.TTLSecondsAfterFinished, Backoff: *j.Spec.BackoffLimit,
 		HostNetwork: p.HostNetwork, NonRoot: *p.SecurityContext.RunAsNonRoot, ReadOnlyRoot: *c.SecurityContext.ReadOnlyRootFilesystem,
 		Labels: j.Spec.Template.Labels, Annotations: j.Spec.Template.Annotations, NodeSelector: p.NodeSelector,
 		Args: c.Args, Env: env, Tolerations: len(p.Tolerations), CPU: c.Resources.Limits.Cpu().String(),
@@ -59,7 +61,7 @@ func TestJob(t *testing.T) {
 			spec: Spec{Namespace: "infra", Object: "network", Run: "r1"},
 			want: podView{
 				ServiceAccount: "tf-runner", PriorityClass: "terraform", Image: "strata.local/strata:dev",
-				Grace: 30, Deadline: 600 + 30 + 60, TTL: 600, NonRoot: true, ReadOnlyRoot: true,
+				Grace: 30, Deadline: 600 + 30 + 60, NonRoot: true, ReadOnlyRoot: true,
 				Labels: runnerLabels, Args: defaultArgs, Env: defaultEnv, CPU: "0",
 			},
 		},
@@ -76,7 +78,7 @@ func TestJob(t *testing.T) {
 			}},
 			want: podView{
 				ServiceAccount: "network-runner", PriorityClass: "runners", Image: "mirror.local/strata:dev", Pull: corev1.PullNever,
-				Grace: 90, Deadline: 300 + 90 + 60, TTL: 60, HostNetwork: true, NonRoot: true, ReadOnlyRoot: true,
+				Grace: 90, Deadline: 300 + 90 + 60, HostNetwork: true, NonRoot: true, ReadOnlyRoot: true,
 				Labels:      map[string]string{"team": "net", LabelRunner: "true", LabelObject: "network", LabelManagedBy: "strata"},
 				Annotations: map[string]string{"a": "b"}, NodeSelector: map[string]string{"pool": "runners"},
 				Args: []string{"runner", "--request", "/var/run/strata/request/request.json", "--state-dir", "/home/strata/.strata",
@@ -93,7 +95,7 @@ func TestJob(t *testing.T) {
 			spec: Spec{Namespace: "infra", Object: "network", Run: "r1"},
 			want: podView{
 				ServiceAccount: "tf-runner", PriorityClass: "terraform", Image: "strata.local/strata:dev",
-				Grace: 30, Deadline: 600 + 30 + 60, TTL: 600, NonRoot: true, ReadOnlyRoot: true,
+				Grace: 30, Deadline: 600 + 30 + 60, NonRoot: true, ReadOnlyRoot: true,
 				Labels: runnerLabels, CPU: "0",
 				Args: []string{"runner", "--request", "/var/run/strata/request/request.json", "--state-dir", "/home/strata/.strata",
 					"--records", "s3://records/strata", "--timeout", "10m0s", "--shutdown-grace", "20s"},
@@ -107,7 +109,7 @@ func TestJob(t *testing.T) {
 			spec: Spec{Namespace: "infra", Object: "network", Run: "r1"},
 			want: podView{
 				ServiceAccount: "tf-runner", Image: "strata.local/strata:dev",
-				Grace: 30, Deadline: 690, TTL: 600, NonRoot: true, ReadOnlyRoot: true,
+				Grace: 30, Deadline: 690, NonRoot: true, ReadOnlyRoot: true,
 				Labels: runnerLabels, Args: defaultArgs, Env: defaultEnv, CPU: "0",
 			},
 		},

@@ -12,7 +12,8 @@ import (
 
 // wait waits for the Job to finish and reads the outcome: the runner
 // container's exit code and termination message, and the Job's reason
-// when it failed.
+// when it failed. A Job whose runner never ran to its end has an outcome
+// all the same: exit code -1 and the Job's reason.
 func (l *Launcher) wait(ctx context.Context, r *run) error {
 	var j *batchv1.Job
 	for {
@@ -41,7 +42,7 @@ func (l *Launcher) wait(ctx context.Context, r *run) error {
 		return err
 	}
 	if term == nil {
-		return fmt.Errorf("%w (%s)", ErrNoOutcome, orUnknown(r.out.Reason))
+		return nil
 	}
 	r.out.ExitCode = int(term.ExitCode)
 	r.out.Message = []byte(term.Message)

@@ -230,6 +230,15 @@ func (c *Client) WriteSecret(ctx context.Context, owner *v1alpha2.Terraform, nam
 	return true, nil
 }
 
+// DeleteSecret deletes the Secret ns/name; one already gone is deleted.
+func (c *Client) DeleteSecret(ctx context.Context, ns, name string) error {
+	err := c.core.CoreV1().Secrets(ns).Delete(ctx, name, metav1.DeleteOptions{})
+	if err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("delete Secret %s/%s: %w", ns, name, err)
+	}
+	return nil
+}
+
 func equalBytes(a, b map[string][]byte) bool {
 	return maps.EqualFunc(a, b, func(x, y []byte) bool { return string(x) == string(y) })
 }

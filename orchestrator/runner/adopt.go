@@ -53,14 +53,14 @@ func (r *Runner) adopt(ctx context.Context, st *runState) error {
 	if err != nil {
 		return fmt.Errorf("adopt the apply of stack %s: %w", req.Stack.Name, err)
 	}
-	runs, err := r.cfg.History.List(ctx, req.Client, req.Env, req.Stack.Name, 0)
+	// The run is the stack's newest, or close to it: read back to it only.
+	run, found, err := r.cfg.History.LastMatching(ctx, req.Client, req.Env, req.Stack.Name, func(h history.Run) bool {
+		return h.Number == rec.Run
+	})
 	if err != nil {
 		return fmt.Errorf("adopt the apply of stack %s: %w", req.Stack.Name, err)
 	}
-	for _, run := range runs {
-		if run.Number != rec.Run {
-			continue
-		}
+	if found {
 		if aerr := o.Err(); aerr != nil {
 			run.Result = history.ResultFailed
 			run.Error = fmt.Sprintf("the apply went on after strata stopped, and failed: %v", aerr)
@@ -77,7 +77,6 @@ func (r *Runner) adopt(ctx context.Context, st *runState) error {
 		if err := r.cfg.History.Record(ctx, run); err != nil {
 			return fmt.Errorf("adopt the apply of stack %s: %w", req.Stack.Name, err)
 		}
-		break
 	}
 	if err := tofu.ClearRecord(dir); err != nil {
 		return err

@@ -1,10 +1,10 @@
-package decryption
+package sopsfile
 
 import (
+	"context"
 	"fmt"
 	"io"
 
-	"context"
 	sopsage "github.com/getsops/sops/v3/age"
 	"github.com/getsops/sops/v3/keyservice"
 	"github.com/getsops/sops/v3/logging"

@@ -1,0 +1,37 @@
+package controller
+
+import (
+	"context"
+)
+
+// release lets go the runs an Adopter reported (runner Jobs) whose
+// objects' status this pass wrote, and only those: a run whose status was
+// not written (the status write failed, or the leader was lost first)
+// stays adoptable, and the next pass adopts it and writes its status in
+// full. A run that cannot be released is logged and left: the next pass
+// adopts it again and writes the same status. The finished runs of
+// objects that are gone (deleted while their leader was lost) are
+// released too: no pass will record them.
+func (c *Controller) release(ctx context.Context, p *pass) error {
+	p.mu.Lock()
+	runs, adopter := p.toRelease, p.adopter
+	p.mu.Unlock()
+	for _, a := range runs {
+		if !p.written[a.req.Name] {
+			continue
+		}
+		if err := a.adopter.Release(ctx, a.req, a.out); err != nil {
+			c.log.Warn(err.Error(), "namespace", p.ns)
+		}
+	}
+	if adopter != nil {
+		objects := make([]string, 0, len(p.tfs))
+		for _, tf := range sortedObjects(p.tfs) {
+			objects = append(objects, tf.Name)
+		}
+		if err := adopter.ReleaseOrphans(ctx, p.ns, objects); err != nil {
+			c.log.Warn(err.Error(), "namespace", p.ns)
+		}
+	}
+	return nil
+}
