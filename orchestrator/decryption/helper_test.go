@@ -1,6 +1,7 @@
 package decryption
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -146,5 +147,24 @@ func TestHelperCancelled(t *testing.T) {
 	cancel()
 	if _, _, err := d.Value(enc, "token"); !errors.Is(err, context.Canceled) {
 		t.Errorf("Value(token) after cancel = %v, want context.Canceled", err)
+	}
+}
+
+// TestLargeValue: a value near the largest decrypted crosses the protocol
+// both ways; one above it is refused before it is sent.
+func TestLargeValue(t *testing.T) {
+	isolate(t)
+	key := sopstest.NewAgeKey(t)
+	d := New(t.Context(), Keys{AgeKeyFile: key.WriteKeyFile(t, filepath.Join(t.TempDir(), "k.txt"))})
+	defer d.Close()
+	plain := bytes.Repeat([]byte("0123456789abcdef"), (MaxSize/2)/16)
+	enc := sopstest.Encrypt(t, "big", plain, sopstest.Recipients{Age: []string{key.Recipient}}, "")
+	got, ok, err := d.Value(enc, "big")
+	if err != nil || !ok || !bytes.Equal(got, plain) {
+		t.Errorf("Value(%d bytes encrypted as %d) = %d bytes, %v, %v, want the %d bytes", len(plain), len(enc), len(got), ok, err, len(plain))
+	}
+	huge := append(bytes.Repeat([]byte(" "), MaxSize), enc...)
+	if _, _, err := d.Value(huge, "big"); err == nil || !strings.Contains(err.Error(), "more than the") {
+		t.Errorf("Value(%d bytes) = %v, want it refused as too large", len(huge), err)
 	}
 }

@@ -25,8 +25,10 @@ const (
 )
 
 // maxLine is the longest line of the protocol: a value of MaxSize bytes
-// in base64, with room for its name and the JSON around it.
-const maxLine = 2*MaxSize + 64<<10
+// in base64, with room for its name, the JSON around it, and a decrypted
+// value that its output format (JSON's indentation) made longer than the
+// encrypted one.
+const maxLine = 4*MaxSize + 64<<10
 
 // Request is one line strata writes to strata-sops: a value to decrypt.
 type Request struct {
