@@ -7,7 +7,7 @@ import (
 
 // gcPercent is the Go collector's target strata runs with: the heap may
 // grow to 1.5 times what was live after the last collection, not twice.
-// A reconcile's live heap is small (about 12 MB at 1,000 stacks, half of
+// A reconcile's live heap is small (8–12 MB at 1,000 stacks, about half of
 // it the libraries' initialisation) and it allocates mostly short-lived
 // data, so collecting sooner costs little CPU and keeps the peak anonymous
 // memory about a fifth lower (README, Performance). It scales with the
