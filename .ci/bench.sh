@@ -221,6 +221,8 @@ pairs=(
   # The history's cost at 20 times the runs recorded: close to 1.
   "BenchmarkOpen/runs=20000:BenchmarkOpen/runs=1000"
   "BenchmarkLastGood/runs=20000:BenchmarkLastGood/runs=1000"
+  # strata's directory hash against dirhash's own: a fraction of it.
+  "BenchmarkHashDir/hashDir:BenchmarkHashDir/dirhash.HashDir"
 )
 say ""
 say "micro-benchmark ratios (median ns/op of each benchmark / median of its baseline, same run):"

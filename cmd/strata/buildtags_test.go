@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -49,5 +50,32 @@ func TestNoSOPSInStrata(t *testing.T) {
 		if strings.HasPrefix(p, "github.com/getsops/") {
 			t.Errorf("go list -deps -tags %q . lists %s, want no package of github.com/getsops", buildTags, p)
 		}
+	}
+}
+
+// TestBuildsWithoutCgo proves that no package strata imports needs cgo,
+// so `make build`, the bench and the image build it with CGO_ENABLED=0: a
+// static binary that maps no libc. With cgo on, os/user and net would
+// link it through runtime/cgo.
+func TestBuildsWithoutCgo(t *testing.T) {
+	tests := []struct {
+		cgo  string
+		want bool
+	}{
+		{cgo: "0", want: false},
+		{cgo: "1", want: true},
+	}
+	for _, tt := range tests {
+		t.Run("CGO_ENABLED="+tt.cgo, func(t *testing.T) {
+			cmd := exec.Command("go", "list", "-deps", "-tags", buildTags, ".")
+			cmd.Env = append(os.Environ(), "CGO_ENABLED="+tt.cgo)
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("CGO_ENABLED=%s go list -deps -tags %q . = %v", tt.cgo, buildTags, err)
+			}
+			if got := slices.Contains(strings.Fields(string(out)), "runtime/cgo"); got != tt.want {
+				t.Errorf("CGO_ENABLED=%s go list -deps lists runtime/cgo = %v, want %v", tt.cgo, got, tt.want)
+			}
+		})
 	}
 }

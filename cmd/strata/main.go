@@ -16,6 +16,7 @@ func main() {
 // run executes the command line and returns the exit code: 0 on success,
 // 1 when a stack failed or validation found problems, 2 on a usage error.
 func run() int {
+	setGC()
 	stopProfile, err := startProfile()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "strata: "+err.Error())

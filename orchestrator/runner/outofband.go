@@ -77,9 +77,10 @@ func (r *Runner) s3State(ctx context.Context, req Request) (StateReader, string,
 // inputs are unchanged: its last run failed or was interrupted, or its
 // state changed outside strata since the last good apply ("state changed
 // outside strata: serial 7 → 9"). It returns "" when neither holds.
-// The last run is read once, for both.
+// The last run is read once in a run (lastRunOf), for both and for the
+// retry wait before them.
 func (r *Runner) checkState(ctx context.Context, st *runState) error {
-	last, ok, err := r.lastRun(ctx, st.req)
+	last, ok, err := r.lastRunOf(ctx, st)
 	ok = ok && err == nil
 	st.in.stateChange = r.stateChange(ctx, st.log, st.req, st.prev, st.hasPrev, last, ok)
 	if ok && last.Result == history.ResultInterrupted {
@@ -180,6 +181,17 @@ func workspaceKey(req Request, key string) string {
 		return "env:/" + ws + "/" + key
 	}
 	return key
+}
+
+// lastRunOf is the stack's last plan or apply, as lastRun reads it, read
+// once per run: the steps before the run begins record nothing, so
+// waitToRetry and checkState see the same run.
+func (r *Runner) lastRunOf(ctx context.Context, st *runState) (history.Run, bool, error) {
+	if !st.last.read {
+		st.last.run, st.last.ok, st.last.err = r.lastRun(ctx, st.req)
+		st.last.read = true
+	}
+	return st.last.run, st.last.ok, st.last.err
 }
 
 // lastRun is the stack's last plan or apply: a person's unlock in between

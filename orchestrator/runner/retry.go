@@ -41,7 +41,7 @@ func (r *Runner) waitToRetry(ctx context.Context, st *runState) error {
 	if !r.cfg.RetryWait || st.adopted {
 		return nil
 	}
-	last, ok, err := r.lastRun(ctx, st.req)
+	last, ok, err := r.lastRunOf(ctx, st)
 	if err != nil {
 		return fmt.Errorf("run stack %s: %w", st.req.Stack.Name, err)
 	}

@@ -25,6 +25,12 @@ type runState struct {
 	in      inputs
 	prev    history.Run
 	hasPrev bool
+	// last is the stack's last plan or apply (lastRunOf), read once.
+	last struct {
+		run      history.Run
+		ok, read bool
+		err      error
+	}
 	// run is the run as it will be recorded; its Number is 0 until it
 	// begins. The steps set its cause, summary, plan id, contract, and
 	// its result when they reach one; finish sets the rest.

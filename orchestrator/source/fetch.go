@@ -7,8 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"golang.org/x/mod/sumdb/dirhash"
+	"sync"
 
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/source/oci"
@@ -21,7 +20,10 @@ type Registry interface {
 	Pull(ctx context.Context, r oci.Resolved) (string, error)
 }
 
-// Resolver resolves and fetches the stacks of one repository.
+// Resolver resolves and fetches the stacks of one repository, for one
+// reconcile: it hashes each local directory once, so a directory changed
+// after its first stack resolved keeps the digest it had then until a new
+// Resolver is made.
 type Resolver struct {
 	// Root is the repository root, for GitRepository flux-system sources.
 	Root string
@@ -32,6 +34,9 @@ type Resolver struct {
 	// from a cluster (environment.Source.Artifact); *artifact.Fetcher is
 	// one.
 	Artifacts Artifacts
+
+	mu     sync.Mutex
+	hashes map[string]*dirHash
 }
 
 // Artifacts is what a Resolver needs to fetch source-controller artifacts:
@@ -136,7 +141,7 @@ func (r *Resolver) resolveLocal(s *environment.Stack) (Resolved, error) {
 	if !fi.IsDir() {
 		return Resolved{}, fmt.Errorf("resolve stack %s from %s: not a directory", s.Name, s.Path)
 	}
-	digest, err := dirhash.HashDir(dir, "", dirhash.Hash1)
+	digest, err := r.hashDir(dir)
 	if err != nil {
 		return Resolved{}, fmt.Errorf("resolve stack %s from %s: hash: %w", s.Name, s.Path, err)
 	}

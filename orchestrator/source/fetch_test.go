@@ -49,9 +49,13 @@ func TestFetchLocal(t *testing.T) {
 		t.Errorf("Fetch(%q) digest = %s, want the same %s for the same content", stack.Name, a2.Digest, a1.Digest)
 	}
 	write(`resource "terraform_data" "b" {}`)
-	a3, _ := fetch(stack)
-	if a3.Digest == a1.Digest {
-		t.Errorf("Fetch(%q) digest unchanged after the code changed", stack.Name)
+	// One Resolver is one reconcile: it keeps the digest it read first.
+	if a3, _ := fetch(stack); a3.Digest != a1.Digest {
+		t.Errorf("Fetch(%q) digest = %s on the same Resolver after the code changed, want the %s it read first", stack.Name, a3.Digest, a1.Digest)
+	}
+	r = &Resolver{Root: root}
+	if a4, _ := fetch(stack); a4.Digest == a1.Digest {
+		t.Errorf("Fetch(%q) digest unchanged on a new Resolver after the code changed", stack.Name)
 	}
 }
 
