@@ -130,7 +130,8 @@ k8s:
 	@./.ci/k8s/setup.sh
 
 ## test-k8s: the cluster-mode tests (build tag k8s) against that cluster, started and stopped here
-test-k8s: tofu build source-controller k8s
+## (with the servers of test-deps: the registry, and versitygw for the records in a bucket)
+test-k8s: tofu build source-controller test-deps k8s
 	@./.ci/k8s/start.sh
 	STRATA_K8S_DIR=$${STRATA_K8S_DIR:-$$HOME/.cache/strata/k8s} STRATA_SOURCE_CONTROLLER=$(BIN)/source-controller $(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) -tags k8s -run 'InCluster' $(K8S_TEST_PKGS) ; \
 	  rc=$$?; ./.ci/k8s/stop.sh --wipe; exit $$rc

@@ -61,11 +61,16 @@ namespace (ConfigMaps and Secrets labelled strata.dev/record), which every
 replica and every runner pod read and write; strata status, history,
 versions and approve read them with --kubeconfig and --namespace. With
 --records s3://bucket/prefix they are objects in that S3 bucket instead,
-for every namespace, and runner Jobs are given the same location (their
-service account needs access to the bucket).`,
+for every namespace, and runner Jobs are given the same location: their
+service account needs access to the bucket, or --runner-env-from-secret
+names a Secret of each namespace holding the runners' credentials
+(AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY), which runner pods get as their
+environment. The controller's environment of namespace NS is client NS,
+environment NS: strata history and approve name it with an empty directory
+environments/NS/NS.`,
 		Example: `  strata controller --namespace flux-system
   strata controller --kubeconfig ~/.kube/config --namespace team-a --namespace team-b --max-runners 10
-  strata controller --namespace flux-system --records s3://acme-strata/records`,
+  strata controller --namespace flux-system --records s3://acme-strata/records --runner-env-from-secret strata-runner-aws`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := g.checkOutput("text"); err != nil {

@@ -49,6 +49,8 @@ func TestInvalidFlagValues(t *testing.T) {
 		{"reconcile records with a query", []string{"reconcile", env, "--records", "s3://records/strata?region=x"}, "without user, query or fragment"},
 		{"controller records without a bucket", []string{"controller", "--namespace", "infra", "--records", "s3:///strata"}, "no bucket"},
 		{"unknown pull policy", []string{"controller", "--namespace", "infra", "--runner-image-pull-policy", "Sometimes"}, `--runner-image-pull-policy is "Sometimes"`},
+		{"runner env secret not a name", []string{"controller", "--namespace", "infra", "--runners", "jobs", "--runner-env-from-secret", "AWS Keys"}, `--runner-env-from-secret "AWS Keys" is not a Secret name`},
+		{"runner env secret in process", []string{"controller", "--namespace", "infra", "--runners", "in-process", "--runner-env-from-secret", "aws"}, "--runner-env-from-secret is for runner Jobs"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/strata-iac/strata/orchestrator/controller"
 	"github.com/strata-iac/strata/orchestrator/environment"
@@ -22,7 +23,7 @@ const (
 
 // runnerFlags choose where strata controller's runs go.
 type runnerFlags struct {
-	runners, image, pullPolicy, apiServer string
+	runners, image, pullPolicy, apiServer, envFromSecret string
 }
 
 func (f *runnerFlags) register(cmd *cobra.Command) {
@@ -32,6 +33,8 @@ func (f *runnerFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.pullPolicy, "runner-image-pull-policy", "", "the runner container's imagePullPolicy: Always, IfNotPresent or Never (default: Kubernetes')")
 	cmd.Flags().StringVar(&f.apiServer, "runner-api-server", "",
 		"HOST:PORT of the API server for runner pods, which then run on the node's network: for a cluster without a Service proxy (default: the kubernetes Service)")
+	cmd.Flags().StringVar(&f.envFromSecret, "runner-env-from-secret", "",
+		"a Secret of each watched namespace whose keys become the runner pods' environment: credentials their service account does not give, such as AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY for --records s3://…")
 }
 
 // check refuses a value out of range, and decides the default.
@@ -50,6 +53,14 @@ func (f *runnerFlags) check() error {
 	case "", "Always", "IfNotPresent", "Never":
 	default:
 		return usageError("--runner-image-pull-policy is %q: it must be Always, IfNotPresent or Never", f.pullPolicy)
+	}
+	if f.envFromSecret != "" {
+		if errs := validation.IsDNS1123Subdomain(f.envFromSecret); len(errs) > 0 {
+			return usageError("--runner-env-from-secret %q is not a Secret name: %s", f.envFromSecret, errs[0])
+		}
+		if f.runners != runnersJobs {
+			return usageError("--runner-env-from-secret is for runner Jobs: give --runners jobs, or leave it out (in process, runs have this process's environment)")
+		}
 	}
 	return nil
 }
@@ -71,6 +82,7 @@ func (f *runnerFlags) executor(kubeconfig string, maxRunners int, records string
 		APIServer:       f.apiServer,
 		Logger:          log,
 		Records:         records,
+		EnvFromSecret:   f.envFromSecret,
 	}
 	if records != "" {
 		cfg.RecordsEnv = recordsEnv()

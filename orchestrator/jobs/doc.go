@@ -53,9 +53,11 @@
 // Tofu Controller's runnerTerminationGracePeriodSeconds (default 30) and
 // the honoured fields of spec.runnerPodTemplate: metadata labels and
 // annotations, image, imagePullPolicy, nodeSelector, affinity,
-// tolerations, priorityClassName, securityContext and resources. The
-// container runs as non-root on a read-only root filesystem, with an
-// emptyDir for its workspace. Its deadline (activeDeadlineSeconds) is the
+// tolerations, priorityClassName, securityContext and resources; with
+// Config.EnvFromSecret, the keys of that Secret of the object's namespace
+// are the container's environment too (envFrom), and no Job starts while
+// the Secret is missing. The container runs as non-root on a read-only
+// root filesystem, with an emptyDir for its workspace. Its deadline (activeDeadlineSeconds) is the
 // run's timeout plus the grace period plus a minute, a backstop: the
 // runner stops its own run at the timeout, as a local run does.
 //

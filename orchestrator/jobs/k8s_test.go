@@ -498,3 +498,27 @@ func TestReleaseOrphansInCluster(t *testing.T) {
 		t.Errorf("log lacks %q:\n%s", want, w.log())
 	}
 }
+
+// TestEnvFromSecretMissingInCluster: with Config.EnvFromSecret naming a
+// Secret the object's namespace lacks, no Job is started (its pod would
+// wait in CreateContainerConfigError until the deadline) and the run
+// fails at once, naming the Secret and the fix.
+func TestEnvFromSecretMissingInCluster(t *testing.T) {
+	w := newWorld(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	l := w.launcher(t, 10)
+	l.cfg.EnvFromSecret = "runner-credentials"
+	_, err := l.Run(ctx, Spec{Namespace: w.ns, Object: "network", Run: "r1", Request: []byte("{}")})
+	want := "runner environment secret " + w.ns + "/runner-credentials: "
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "--runner-env-from-secret") {
+		t.Errorf("Run(EnvFromSecret missing) = %v, want an error containing %q and the fix", err, want)
+	}
+	list, err := w.c.Client.BatchV1().Jobs(w.ns).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Items) != 0 {
+		t.Errorf("jobs in %s after a run without its environment secret = %d, want none", w.ns, len(list.Items))
+	}
+}

@@ -80,6 +80,13 @@ type Config struct {
 	// account's, never the controller's.
 	Records    string
 	RecordsEnv map[string]string
+	// EnvFromSecret, when set, names a Secret of the object's namespace
+	// whose keys become the runner container's environment (envFrom):
+	// credentials the pod's service account does not give, such as
+	// AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY for Records. A Job is
+	// started only once the Secret is there. RecordsEnv and strata's own
+	// variables take precedence over its keys.
+	EnvFromSecret string
 }
 
 // Spec is one run to start as a Job.

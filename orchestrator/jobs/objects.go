@@ -116,6 +116,10 @@ func (l *Launcher) job(spec Spec, name string) *batchv1.Job {
 			env = append(env, corev1.EnvVar{Name: k, Value: l.cfg.RecordsEnv[k]})
 		}
 	}
+	var envFrom []corev1.EnvFromSource
+	if l.cfg.EnvFromSecret != "" {
+		envFrom = []corev1.EnvFromSource{{SecretRef: &corev1.SecretEnvSource{LocalObjectReference: corev1.LocalObjectReference{Name: l.cfg.EnvFromSecret}}}}
+	}
 	args := append([]string{"runner",
 		"--request", RequestDir + "/" + RequestKey,
 		"--state-dir", WorkDir + "/.strata"},
@@ -147,6 +151,7 @@ func (l *Launcher) job(spec Spec, name string) *batchv1.Job {
 						ImagePullPolicy:          pull,
 						Args:                     args,
 						Env:                      env,
+						EnvFrom:                  envFrom,
 						Resources:                *p.Resources.DeepCopy(),
 						TerminationMessagePolicy: corev1.TerminationMessageReadFile,
 						SecurityContext:          csc,

@@ -22,6 +22,7 @@ type podView struct {
 	Labels, Annotations, NodeSelector  map[string]string
 	Args                               []string
 	Env                                map[string]string
+	EnvFrom                            []string
 	Tolerations                        int
 	CPU                                string
 }
@@ -33,13 +34,17 @@ func view(j *batchv1.Job) podView {
 	for _, e := range c.Env {
 		env[e.Name] = e.Value
 	}
+	var envFrom []string
+	for _, e := range c.EnvFrom {
+		envFrom = append(envFrom, e.SecretRef.Name)
+	}
 	return podView{
 		ServiceAccount: p.ServiceAccountName, PriorityClass: p.PriorityClassName, Image: c.Image,
 		Pull: c.ImagePullPolicy, Grace: *p.TerminationGracePeriodSeconds, Deadline: *j.Spec.ActiveDeadlineSeconds,
 		TTL: j.Spec.TTLSecondsAfterFinished, Backoff: *j.Spec.BackoffLimit,
 		HostNetwork: p.HostNetwork, NonRoot: *p.SecurityContext.RunAsNonRoot, ReadOnlyRoot: *c.SecurityContext.ReadOnlyRootFilesystem,
 		Labels: j.Spec.Template.Labels, Annotations: j.Spec.Template.Annotations, NodeSelector: p.NodeSelector,
-		Args: c.Args, Env: env, Tolerations: len(p.Tolerations), CPU: c.Resources.Limits.Cpu().String(),
+		Args: c.Args, Env: env, EnvFrom: envFrom, Tolerations: len(p.Tolerations), CPU: c.Resources.Limits.Cpu().String(),
 	}
 }
 
@@ -101,6 +106,21 @@ func TestJob(t *testing.T) {
 					"--records", "s3://records/strata", "--timeout", "10m0s", "--shutdown-grace", "20s"},
 				Env: map[string]string{"HOME": "/home/strata", "TMPDIR": "/home/strata/tmp", "POD_NAMESPACE": "",
 					"AWS_REGION": "eu-west-1", "STRATA_AWS_ENDPOINT": "http://s3.local:7070"},
+			},
+		},
+		{
+			name: "records in a bucket, credentials from a secret",
+			cfg: Config{Image: "strata.local/strata:dev", Records: "s3://records/strata",
+				RecordsEnv: map[string]string{"AWS_REGION": "eu-west-1"}, EnvFromSecret: "runner-aws"},
+			spec: Spec{Namespace: "infra", Object: "network", Run: "r1"},
+			want: podView{
+				ServiceAccount: "tf-runner", PriorityClass: "terraform", Image: "strata.local/strata:dev",
+				Grace: 30, Deadline: 600 + 30 + 60, NonRoot: true, ReadOnlyRoot: true,
+				Labels: runnerLabels, CPU: "0",
+				Args: []string{"runner", "--request", "/var/run/strata/request/request.json", "--state-dir", "/home/strata/.strata",
+					"--records", "s3://records/strata", "--timeout", "10m0s", "--shutdown-grace", "20s"},
+				Env:     map[string]string{"HOME": "/home/strata", "TMPDIR": "/home/strata/tmp", "POD_NAMESPACE": "", "AWS_REGION": "eu-west-1"},
+				EnvFrom: []string{"runner-aws"},
 			},
 		},
 		{

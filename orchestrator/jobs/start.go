@@ -73,6 +73,13 @@ func (l *Launcher) inFlight(ctx context.Context) (int, error) {
 // earlier leader began) is taken as it is.
 func (l *Launcher) create(ctx context.Context, r *run) error {
 	secrets := l.client.CoreV1().Secrets(r.spec.Namespace)
+	if name := l.cfg.EnvFromSecret; name != "" {
+		// Without it the pod would wait in CreateContainerConfigError
+		// until the Job's deadline.
+		if _, err := secrets.Get(ctx, name, metav1.GetOptions{}); err != nil {
+			return fmt.Errorf("runner environment secret %s/%s: %w: create it in the namespace, or leave out --runner-env-from-secret", r.spec.Namespace, name, err)
+		}
+	}
 	if _, err := secrets.Create(ctx, requestSecret(r.spec, r.name), metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
 		return fmt.Errorf("create request secret: %w", err)
 	}
