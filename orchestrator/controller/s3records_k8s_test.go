@@ -11,14 +11,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/strata-iac/strata/contracts/awstest"
 	"github.com/strata-iac/strata/contracts/stores"
-	"github.com/strata-iac/strata/internal/awsconfig"
 	"github.com/strata-iac/strata/orchestrator/history"
 )
 
@@ -31,13 +28,7 @@ func recordsBucket(t *testing.T) (loc, access, secret string) {
 	endpoint, access, secret := awstest.Versitygw(t)
 	awstest.Env(t, access, secret)
 	t.Setenv(stores.EnvEndpoint, endpoint)
-	c, err := awsconfig.S3(context.Background(), awsconfig.Config{Endpoint: endpoint, PathStyle: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.CreateBucket(context.Background(), &awss3.CreateBucketInput{Bucket: aws.String("records")}); err != nil {
-		t.Fatalf("CreateBucket(records) = %v", err)
-	}
+	awstest.CreateBucket(t, endpoint, "records")
 	return "s3://records/strata/cluster", access, secret
 }
 
