@@ -5,7 +5,6 @@ package kuberecords_test
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/strata-iac/strata/internal/k8stest"
 	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/internal/recordstest"
 )
 
 // The objects of acme/dev's records as strata wrote them before the
@@ -105,27 +105,7 @@ func TestLayoutInCluster(t *testing.T) {
 	}
 	s := open(t, c.Kubeconfig, ns, 0)
 
-	if got, err := s.Stacks(ctx, "acme", "dev"); err != nil || !cmp.Equal(got, []string{"cluster", "network"}) {
-		t.Errorf("Stacks(acme/dev) = %v, %v, want [cluster network]", got, err)
-	}
-	if got, ok, err := s.LastGood(ctx, "acme", "dev", "network"); err != nil || !ok || got.Number != 1 || got.Summary.Add != 3 {
-		t.Errorf("LastGood(network) = %+v, %v, %v, want run #1 with 3 to add", got, ok, err)
-	}
-	h, err := s.HeldPlan(ctx, "acme", "dev", "network", "plan-0123456789ab")
-	if err != nil {
-		t.Fatalf("HeldPlan(plan-0123456789ab) = %v", err)
-	}
-	for name, want := range map[string]string{approval.PlanFile: "old plan", approval.JSONFile: `{"format_version":"1.2"}`, approval.SummaryFile: "# network\n"} {
-		if b, err := os.ReadFile(filepath.Join(h.Dir, name)); err != nil || string(b) != want {
-			t.Errorf("held %s = %q, %v, want %q", name, b, err, want)
-		}
-	}
-	if a, ok, err := s.Approved(ctx, "acme", "dev", "network", "plan-0123456789ab"); err != nil || !ok || a.By != "ana" {
-		t.Errorf("Approved(plan-0123456789ab) = %+v, %v, %v, want ana's", a, ok, err)
-	}
-	if got, err := s.Claim(ctx, "environments/acme/copy", []string{"state:s3:b,dev/net"}, func(string) bool { return false }); err != nil || got["state:s3:b,dev/net"] != "environments/acme/dev" {
-		t.Errorf("Claim(a key acme/dev claimed) = %v, %v, want acme/dev's", got, err)
-	}
+	recordstest.OldLayout(t, s, s, []string{"cluster", "network"})
 
 	// The next run of cluster interrupts the one left running, which
 	// keeps who began it; the new run is named and labelled as before.

@@ -8,11 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/strata-iac/strata/contracts/awstest"
 	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/internal/recordstest"
 )
 
 // TestLayout reads a bucket as strata wrote it before the records engine
@@ -39,27 +38,7 @@ func TestLayout(t *testing.T) {
 	}
 	s := srv.open(t, prefix, 0)
 
-	if got, err := s.Stacks(ctx, "acme", "dev"); err != nil || !cmp.Equal(got, []string{"a/b", "network"}) {
-		t.Errorf("Stacks(acme/dev) = %v, %v, want [a/b network]", got, err)
-	}
-	if got, ok, err := s.LastGood(ctx, "acme", "dev", "network"); err != nil || !ok || got.Number != 1 || got.Summary.Add != 3 {
-		t.Errorf("LastGood(network) = %+v, %v, %v, want run #1 with 3 to add", got, ok, err)
-	}
-	h, err := s.HeldPlan(ctx, "acme", "dev", "network", "plan-0123456789ab")
-	if err != nil {
-		t.Fatalf("HeldPlan(plan-0123456789ab) = %v", err)
-	}
-	for name, want := range map[string]string{approval.PlanFile: "old plan", approval.JSONFile: `{"format_version":"1.2"}`, approval.SummaryFile: "# network\n"} {
-		if b, err := os.ReadFile(filepath.Join(h.Dir, name)); err != nil || string(b) != want {
-			t.Errorf("held %s = %q, %v, want %q", name, b, err, want)
-		}
-	}
-	if a, ok, err := s.Approved(ctx, "acme", "dev", "network", "plan-0123456789ab"); err != nil || !ok || a.By != "ana" {
-		t.Errorf("Approved(plan-0123456789ab) = %+v, %v, %v, want ana's", a, ok, err)
-	}
-	if got, err := s.Claim(ctx, "environments/acme/copy", []string{"state:s3:b,dev/net"}, func(string) bool { return false }); err != nil || got["state:s3:b,dev/net"] != "environments/acme/dev" {
-		t.Errorf("Claim(a key acme/dev claimed) = %v, %v, want acme/dev's", got, err)
-	}
+	recordstest.OldLayout(t, s, s, []string{"a/b", "network"})
 
 	// The next run of a/b interrupts the one left running, and lands
 	// where the layout puts it.
@@ -70,7 +49,7 @@ func TestLayout(t *testing.T) {
 	if got, ok, err := s.LastMatching(ctx, "acme", "dev", "a/b", func(r history.Run) bool { return r.Number == 2 }); err != nil || !ok || got.Result != history.ResultInterrupted {
 		t.Errorf("run #2 of a/b = %s, %v, %v, want interrupted", got.Result, ok, err)
 	}
-	h = approval.Held{Client: "acme", Env: "dev", Stack: "network", PlanID: "plan-00000000aaaa", Reason: "deny_delete", HeldAt: time.Now()}
+	h := approval.Held{Client: "acme", Env: "dev", Stack: "network", PlanID: "plan-00000000aaaa", Reason: "deny_delete", HeldAt: time.Now()}
 	pf := filepath.Join(t.TempDir(), "plan")
 	if err := os.WriteFile(pf, []byte("new plan"), 0o600); err != nil {
 		t.Fatal(err)
