@@ -10,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/strata-iac/strata/orchestrator/controller"
-	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/jobs"
 	"github.com/strata-iac/strata/orchestrator/runner"
 )
@@ -91,24 +90,5 @@ func (f *runnerFlags) executor(kubeconfig string, maxRunners int, records string
 	if err != nil {
 		return nil, fmt.Errorf("controller: %w", err)
 	}
-	return func(cfg runner.Config) controller.Executor {
-		// The runner pod records its run in the namespace's records,
-		// which the controller reads too: nothing to record again. The
-		// pod's contract store is local, its own: the executor carries the
-		// documents a stack reads from the controller's store (whatever its
-		// kind) and puts back the one its run published.
-		return &jobs.Executor{
-			Launcher: l,
-			Settings: environment.Settings{
-				Contracts:      environment.ContractSettings{Store: environment.ContractsLocal, Prefix: cfg.ContractPrefix},
-				DriftInterval:  cfg.DriftInterval,
-				ProviderMirror: cfg.ProviderMirror,
-			},
-			StackIntervals: cfg.StackIntervals,
-			Contracts:      cfg.Contracts,
-			ContractPrefix: cfg.ContractPrefix,
-			Timeout:        cfg.Timeout,
-			HashKey:        cfg.HashKey,
-		}
-	}, nil
+	return func(cfg runner.Config) controller.Executor { return jobs.ExecutorFor(l, cfg) }, nil
 }

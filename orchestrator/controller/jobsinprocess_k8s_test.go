@@ -14,7 +14,6 @@ import (
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/controller"
-	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/jobs"
 	"github.com/strata-iac/strata/orchestrator/kuberecords"
 	"github.com/strata-iac/strata/orchestrator/runlog"
@@ -47,21 +46,8 @@ func (w *world) jobsController(t *testing.T, name string, cluster controller.Clu
 			Tofu: tofutest.Binary(t), StateDir: t.TempDir(), DriftInterval: time.Hour, RetryWait: true,
 			Records: orchestrator.LeaderRecords(recs), Logger: runlog.New(log, nil),
 		},
-		Logger: runlog.New(log, nil),
-		Executor: func(cfg runner.Config) controller.Executor {
-			return &jobs.Executor{
-				Launcher: l,
-				Settings: environment.Settings{
-					Contracts:     environment.ContractSettings{Store: environment.ContractsLocal, Prefix: cfg.ContractPrefix},
-					DriftInterval: cfg.DriftInterval,
-				},
-				StackIntervals: cfg.StackIntervals,
-				Contracts:      cfg.Contracts,
-				ContractPrefix: cfg.ContractPrefix,
-				Timeout:        cfg.Timeout,
-				HashKey:        cfg.HashKey,
-			}
-		},
+		Logger:   runlog.New(log, nil),
+		Executor: func(cfg runner.Config) controller.Executor { return jobs.ExecutorFor(l, cfg) },
 	})
 }
 

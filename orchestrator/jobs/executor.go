@@ -315,3 +315,25 @@ func PodOf(spec v1alpha2.TerraformSpec) Pod {
 
 // The Executor adopts the runs a leader before this one left.
 var _ controller.Adopter = (*Executor)(nil)
+
+// ExecutorFor is the Executor that runs the controller's runs of cfg in
+// l's runner Jobs. The runner pod records its run in the records the
+// controller reads too: nothing to record again. The pod's contract store
+// is local, its own: the executor carries the documents a stack reads
+// from the controller's store (whatever its kind) and puts back the one
+// its run published.
+func ExecutorFor(l *Launcher, cfg runner.Config) *Executor {
+	return &Executor{
+		Launcher: l,
+		Settings: environment.Settings{
+			Contracts:      environment.ContractSettings{Store: environment.ContractsLocal, Prefix: cfg.ContractPrefix},
+			DriftInterval:  cfg.DriftInterval,
+			ProviderMirror: cfg.ProviderMirror,
+		},
+		StackIntervals: cfg.StackIntervals,
+		Contracts:      cfg.Contracts,
+		ContractPrefix: cfg.ContractPrefix,
+		Timeout:        cfg.Timeout,
+		HashKey:        cfg.HashKey,
+	}
+}

@@ -255,3 +255,41 @@ func TestExecutorContracts(t *testing.T) {
 		t.Errorf("upstreams() with an S3 store = %v, %v, want none", docs, err)
 	}
 }
+
+// TestExecutorFor checks that the Executor of a controller's runner.Config
+// carries each of its settings to the runner pod's run, with the pod's
+// contract store local under the controller's prefix.
+func TestExecutorFor(t *testing.T) {
+	store := local.New(t.TempDir())
+	l := &Launcher{}
+	cfg := runner.Config{
+		ContractPrefix: "/configuration",
+		DriftInterval:  2 * time.Hour,
+		ProviderMirror: "https://mirror.example/providers/",
+		StackIntervals: true,
+		Contracts:      store,
+		Timeout:        7 * time.Minute,
+		HashKey:        []byte("key"),
+	}
+	got := ExecutorFor(l, cfg)
+	want := &Executor{
+		Launcher: l,
+		Settings: environment.Settings{
+			Contracts:      environment.ContractSettings{Store: environment.ContractsLocal, Prefix: "/configuration"},
+			DriftInterval:  2 * time.Hour,
+			ProviderMirror: "https://mirror.example/providers/",
+		},
+		StackIntervals: true,
+		Contracts:      store,
+		ContractPrefix: "/configuration",
+		Timeout:        7 * time.Minute,
+		HashKey:        []byte("key"),
+	}
+	if got.Launcher != l || got.Contracts != contracts.Store(store) {
+		t.Errorf("ExecutorFor(%+v) launcher, contracts = %p, %v, want %p, %v", cfg, got.Launcher, got.Contracts, l, store)
+	}
+	got.Launcher, got.Contracts, want.Launcher, want.Contracts = nil, nil, nil, nil
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ExecutorFor(%+v) mismatch (-want +got):\n%s", cfg, diff)
+	}
+}
