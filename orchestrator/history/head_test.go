@@ -86,7 +86,9 @@ func TestHeadFollowsRuns(t *testing.T) {
 	}{
 		{"no run", func() {}, 0, 0, 0},
 		{"an apply running", func() { run(OperationApply, "install") }, 1, 1, 0},
-		{"the apply applied", func() { end(Run{Client: "acme", Env: "dev", Stack: "network", Number: 1, Operation: OperationApply, Cause: "install", StartedAt: at}, ResultApplied, "") }, 1, 1, 1},
+		{"the apply applied", func() {
+			end(Run{Client: "acme", Env: "dev", Stack: "network", Number: 1, Operation: OperationApply, Cause: "install", StartedAt: at}, ResultApplied, "")
+		}, 1, 1, 1},
 		{"a drift check without changes", func() { end(run(OperationPlan, ""), ResultNoChanges, "") }, 2, 2, 1},
 		{"an apply failed", func() { end(run(OperationApply, "config"), ResultFailed, "tofu apply: exit status 1") }, 3, 3, 1},
 		{"a plan held for approval", func() { held = end(run(OperationApply, "config"), ResultHeld, "plan-1 waits for approval") }, 4, 4, 1},
