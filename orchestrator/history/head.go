@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -13,9 +14,10 @@ import (
 // its last good run (Good, see LastGood). A run the stack does not have
 // is the zero Run, Number 0.
 //
-// Each run of a Head holds only what a reconcile reads of it (see Brief):
-// the rest of a run (its summary, plan id, version before, note) is read
-// with Last, LastMatching, LastGood or List.
+// Each run of a Head holds only what a reconcile reads of it: Last and
+// Ran their Outcome, Good its Baseline. The rest of a run (its summary,
+// plan id, version before, note) is read with Last, LastMatching,
+// LastGood or List.
 type Head struct {
 	Last Run
 	Ran  Run
@@ -24,29 +26,52 @@ type Head struct {
 
 // HeadOf is the head of a stack whose newest run is last, newest run that
 // is not an unlock is ran and last good run is good (zero Runs for those
-// it has not): each made Brief.
+// it has not).
 func HeadOf(last, ran, good Run) Head {
-	return Head{Last: last.Brief(), Ran: ran.Brief(), Good: good.Brief()}
+	return Head{Last: last.Outcome(), Ran: ran.Outcome(), Good: good.Baseline()}
 }
 
-// Brief is r as far as a reconcile reads it, in a Head: its keys, number,
-// operation, cause, result, error and interrupted resources, when it
-// started and how long it took, the version, digest and hashes of what it
-// ran (Fingerprint, Inputs, Upstreams, Spec, Hashes), the contract it
-// published, the state it left and spec.destroyResourcesOnDeletion.
-// FromVersion, Summary, PlanID and Note are left out. The zero Run's Brief
-// is the zero Run.
-func (r Run) Brief() Run {
+// Outcome is r as far as a reconcile reads a stack's last run: its keys
+// and number, its operation, how it ended (result, error, interrupted
+// resources), when it started, how long it took (in milliseconds, as
+// stored) and the version and digest it ran. The zero Run's is the zero
+// Run.
+func (r Run) Outcome() Run {
 	if r.Number == 0 {
 		return Run{}
 	}
-	r.FromVersion, r.Summary, r.PlanID, r.Note = "", Summary{}, "", ""
-	return r
+	return Run{
+		Number: r.Number, Client: r.Client, Env: r.Env, Stack: r.Stack, Operation: r.Operation,
+		Result: r.Result, Error: r.Error, Interrupted: r.Interrupted,
+		StartedAt: r.StartedAt, Duration: r.Duration.Truncate(time.Millisecond),
+		ToVersion: r.ToVersion, Digest: r.Digest,
+	}
+}
+
+// Baseline is r as far as a reconcile reads a stack's last good run, the
+// baseline that what changed is worked out against: its keys and number,
+// operation, cause, result and start, the version and digest it applied,
+// the hashes of its inputs (Fingerprint, Inputs, Upstreams, Spec,
+// Hashes), the contract it published, the state it left and
+// spec.destroyResourcesOnDeletion. The zero Run's is the zero Run.
+func (r Run) Baseline() Run {
+	if r.Number == 0 {
+		return Run{}
+	}
+	return Run{
+		Number: r.Number, Client: r.Client, Env: r.Env, Stack: r.Stack, Operation: r.Operation,
+		Cause: r.Cause, Result: r.Result, StartedAt: r.StartedAt,
+		ToVersion: r.ToVersion, Digest: r.Digest,
+		Fingerprint: r.Fingerprint, Inputs: r.Inputs, Upstreams: r.Upstreams, Spec: r.Spec, Hashes: r.Hashes,
+		Contract: r.Contract, StateSerial: r.StateSerial, StateLineage: r.StateLineage,
+		DestroyResourcesOnDeletion: r.DestroyResourcesOnDeletion,
+	}
 }
 
 // headJSON is a Head as the heads index stores it (see indexBucket): the
-// distinct runs of the head, newest first, each once, and which of them
-// is which by number. Keys are short: every stack has one.
+// distinct runs of the head, newest first, each once with what its roles
+// read of it, and which of them is which by number. Keys are short: every
+// stack has one.
 type headJSON struct {
 	Runs []briefJSON `json:"r"`
 	Last int         `json:"l,omitempty"`
@@ -54,8 +79,8 @@ type headJSON struct {
 	Good int         `json:"g,omitempty"`
 }
 
-// briefJSON is a Brief run in a stored head. Client, env and stack are
-// the head's key, not stored.
+// briefJSON is a run in a stored head: what the head's roles read of it.
+// Client, env and stack are the head's key, not stored.
 type briefJSON struct {
 	Number                     int               `json:"n"`
 	Operation                  Operation         `json:"o,omitempty"`
@@ -103,18 +128,25 @@ func (b briefJSON) run(client, env, stack string) Run {
 
 // encodeHead writes h as the heads index stores it.
 func encodeHead(h Head) ([]byte, error) {
-	var j headJSON
+	var runs []Run
 	for _, r := range []Run{h.Last, h.Ran, h.Good} {
 		if r.Number == 0 {
 			continue
 		}
-		seen := false
-		for _, b := range j.Runs {
-			seen = seen || b.Number == r.Number
+		i := slices.IndexFunc(runs, func(o Run) bool { return o.Number == r.Number })
+		if i < 0 {
+			runs = append(runs, r)
+			continue
 		}
-		if !seen {
-			j.Runs = append(j.Runs, toBrief(r))
+		// One run in two roles: what each reads of it.
+		if r.Number == h.Good.Number {
+			runs[i], r = h.Good, runs[i]
 		}
+		runs[i].Error, runs[i].Interrupted, runs[i].Duration = r.Error, r.Interrupted, r.Duration
+	}
+	var j headJSON
+	for _, r := range runs {
+		j.Runs = append(j.Runs, toBrief(r))
 	}
 	j.Last, j.Ran, j.Good = h.Last.Number, h.Ran.Number, h.Good.Number
 	return json.Marshal(j)
@@ -154,5 +186,5 @@ func decodeHead(client, env, stack string, v []byte) (Head, error) {
 	if h.Good, err = find(j.Good); err != nil {
 		return Head{}, err
 	}
-	return h, nil
+	return HeadOf(h.Last, h.Ran, h.Good), nil
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // runsHead is the stack's head as its runs say: Last, LastMatching (not
-// an unlock) and LastGood, made Brief.
+// an unlock) and LastGood, as HeadOf makes them.
 func runsHead(t *testing.T, s *Store, client, env, stack string) Head {
 	t.Helper()
 	ctx := context.Background()
@@ -116,17 +116,31 @@ func TestHeadFollowsRuns(t *testing.T) {
 	}
 	t.Cleanup(func() { s.Close() })
 
-	// What a Head leaves out, and what it keeps.
+	// What a Head keeps of each run.
 	h, err := s.Head(ctx, "acme", "dev", "network")
 	if err != nil {
 		t.Fatal(err)
+	}
+	wantLast := Run{
+		Number: 12, Client: "acme", Env: "dev", Stack: "network", Operation: OperationUnlock,
+		Result: ResultRunning, ToVersion: "1.1.0", Digest: "sha256:aa", StartedAt: at,
+	}
+	wantRan := Run{
+		Number: 11, Client: "acme", Env: "dev", Stack: "network", Operation: OperationApply,
+		Result: ResultOrphaned, ToVersion: "1.1.0", Digest: "sha256:aa", StartedAt: at, Duration: 1234 * time.Millisecond,
+	}
+	if diff := cmp.Diff(wantLast, h.Last); diff != "" {
+		t.Errorf("Head(network).Last mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantRan, h.Ran); diff != "" {
+		t.Errorf("Head(network).Ran mismatch (-want +got):\n%s", diff)
 	}
 	want := Run{
 		Number: 10, Client: "acme", Env: "dev", Stack: "network", Operation: OperationApply, Cause: "removed",
 		ToVersion: "1.1.0", Digest: "sha256:aa", Fingerprint: "hmac-sha256:ff",
 		Inputs: map[string]string{"cidr": "0a1b"}, Upstreams: map[string]string{"account": "2c3d"},
 		Spec: map[string]string{"targets": "4e5f"}, Hashes: "hmac-sha256/k1",
-		Result: ResultApplied, Contract: "contracts/acme/dev/network.json", StartedAt: at, Duration: 1234 * time.Millisecond,
+		Result: ResultApplied, Contract: "contracts/acme/dev/network.json", StartedAt: at,
 		StateSerial: 7, StateLineage: "lineage-1", DestroyResourcesOnDeletion: true,
 	}
 	if diff := cmp.Diff(want, h.Good); diff != "" {

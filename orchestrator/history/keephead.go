@@ -13,8 +13,20 @@ func heads(tx *bolt.Tx) (*bolt.Bucket, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ib.CreateBucketIfNotExists(indexHeads)
+	hb, err := ib.CreateBucketIfNotExists(indexHeads)
+	if err != nil {
+		return nil, err
+	}
+	// A reconcile reads every stack's head: pages filled to the brim
+	// are fewer pages to map. Heads change in place, and keep their size
+	// but for a few bytes.
+	hb.FillPercent = headsFill
+	return hb, nil
 }
+
+// headsFill is how full bbolt fills the heads' pages when it splits them
+// (bbolt's default is half).
+const headsFill = 1.0
 
 // keepHead keeps the head of r's stack, which the transaction has just
 // stored r in: r is the newest run when no newer one is, the newest that
@@ -38,21 +50,22 @@ func keepHead(tx *bolt.Tx, sb *bolt.Bucket, r Run, good int) error {
 		}
 	}
 	if r.Number >= h.Last.Number {
-		h.Last = r.Brief()
+		h.Last = r
 	}
 	if r.Operation != OperationUnlock && r.Number >= h.Ran.Number {
-		h.Ran = r.Brief()
+		h.Ran = r
 	}
 	switch {
 	case good == 0:
 		h.Good = Run{}
 	case good == r.Number:
-		h.Good = r.Brief()
+		h.Good = r
 	case good != h.Good.Number:
-		if h.Good, err = runBrief(sb, good); err != nil {
+		if h.Good, err = storedRun(sb, good); err != nil {
 			return err
 		}
 	}
+	h = HeadOf(h.Last, h.Ran, h.Good)
 	v, err := encodeHead(h)
 	if err != nil {
 		return err
@@ -78,40 +91,35 @@ func putHead(hb, sb *bolt.Bucket, id []byte, client, env, stack string, good int
 // good run is number good (0: none). It reads the runs from the newest
 // back to the newest that is not an unlock, and the good run.
 func stackHead(sb *bolt.Bucket, good int) (Head, error) {
-	var h Head
+	var last, ran, g Run
 	c := sb.Cursor()
 	for k, v := c.Last(); k != nil; k, v = c.Prev() {
 		r, err := decode(k, v)
 		if err != nil {
 			return Head{}, err
 		}
-		if h.Last.Number == 0 {
-			h.Last = r.Brief()
+		if last.Number == 0 {
+			last = r
 		}
 		if r.Operation != OperationUnlock {
-			h.Ran = r.Brief()
+			ran = r
 			break
 		}
 	}
 	if good > 0 {
-		g, err := runBrief(sb, good)
-		if err != nil {
+		var err error
+		if g, err = storedRun(sb, good); err != nil {
 			return Head{}, err
 		}
-		h.Good = g
 	}
-	return h, nil
+	return HeadOf(last, ran, g), nil
 }
 
-// runBrief reads run number n of the stack, Brief.
-func runBrief(sb *bolt.Bucket, n int) (Run, error) {
+// storedRun reads run number n of the stack.
+func storedRun(sb *bolt.Bucket, n int) (Run, error) {
 	v := sb.Get(key(n))
 	if v == nil {
 		return Run{}, fmt.Errorf("no run #%d", n)
 	}
-	r, err := decode(key(n), v)
-	if err != nil {
-		return Run{}, err
-	}
-	return r.Brief(), nil
+	return decode(key(n), v)
 }

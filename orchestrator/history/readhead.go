@@ -9,8 +9,8 @@ import (
 )
 
 // Head returns the stack's head: its newest run, its newest run that is
-// not an unlock and its last good run, each Brief; the zero Head when the
-// stack has no run. It reads the stack's head in the index (see
+// not an unlock and its last good run, as far as a reconcile reads them
+// (see Head); the zero Head when the stack has no run. It reads the stack's head in the index (see
 // indexBucket) and no run. A reader of a file whose heads are not current
 // (a strata without them wrote it last), or whose head of the stack does
 // not decode, reads the stack's runs instead, as Last, LastMatching and
