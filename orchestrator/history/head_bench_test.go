@@ -12,9 +12,10 @@ import (
 
 // BenchmarkReconcileReads reads what a reconcile reads of the history of
 // 1,000 stacks with 5 runs each, from a file just opened (read-only, so
-// that nothing of it is mapped yet): each stack's head, or, as a
-// reconcile did before the heads, each stack's last run, last plan or
-// apply and last good run. It reports how much of the file is then
+// that nothing of it is mapped yet): the environment's stacks and each
+// stack's head, or, as a reconcile did before the heads, the stacks from
+// the environment's bucket and each stack's last run, last plan or apply
+// and last good run. It reports how much of the file is then
 // resident in this process (resident-KiB/op: bbolt maps the file, and the
 // kernel maps the pages around each page read) and the file's size
 // (file-KiB).
@@ -27,17 +28,18 @@ func BenchmarkReconcileReads(b *testing.B) {
 	}
 	ctx := context.Background()
 	reads := []struct {
-		name string
-		read func(s *Store, stack string) error
+		name  string
+		heads bool
+		read  func(s *Store, stack string) error
 	}{
-		{"heads", func(s *Store, stack string) error {
+		{"heads", true, func(s *Store, stack string) error {
 			h, err := s.Head(ctx, "acme", "dev", stack)
 			if err == nil && (h.Good.Number == 0 || h.Ran.Number == 0) {
 				err = fmt.Errorf("Head(%s) = %+v, want a last run and a good one", stack, h)
 			}
 			return err
 		}},
-		{"runs", func(s *Store, stack string) error {
+		{"runs", false, func(s *Store, stack string) error {
 			if _, _, err := s.Last(ctx, "acme", "dev", stack); err != nil {
 				return err
 			}
@@ -60,8 +62,13 @@ func BenchmarkReconcileReads(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				for i := range stacks {
-					if err := rd.read(s, fmt.Sprintf("stack-%04d", i)); err != nil {
+				s.heads = rd.heads
+				names, err := s.Stacks(ctx, "acme", "dev")
+				if err != nil || len(names) != stacks {
+					b.Fatalf("Stacks(acme/dev) = %d stacks, %v, want %d", len(names), err, stacks)
+				}
+				for _, name := range names {
+					if err := rd.read(s, name); err != nil {
 						b.Fatal(err)
 					}
 				}

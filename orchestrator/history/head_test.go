@@ -337,6 +337,10 @@ func TestOpenBeforeHeads(t *testing.T) {
 			for stack, n := range tt.stacks {
 				checkHead(t, r, "a reader", stack, n[0], n[1], n[2])
 			}
+			stacks, err := r.Stacks(ctx, "acme", "dev")
+			if err != nil {
+				t.Fatal(err)
+			}
 			r.Close()
 
 			s, err := Open(ctx, path)
@@ -348,6 +352,9 @@ func TestOpenBeforeHeads(t *testing.T) {
 				if _, ok, err := s.storedHead("acme", "dev", stack); err != nil || !ok {
 					t.Errorf("storedHead(%s) after the writer's Open = %v, %v, want the stored head", stack, ok, err)
 				}
+			}
+			if got, err := s.Stacks(ctx, "acme", "dev"); err != nil || !cmp.Equal(got, stacks) {
+				t.Errorf("Stacks(acme/dev) from the heads = %v, %v, want %v, as the reader listed them", got, err, stacks)
 			}
 			id := txID(t, s)
 			s.Close()

@@ -74,20 +74,32 @@ func runningKey(client, env, stack string, n int) []byte {
 
 // parseRunningKey reads a key of the running index back.
 func parseRunningKey(k []byte) (client, env, stack string, n int, err error) {
-	var parts [3]string
-	rest := k
+	parts, rest, err := splitStackID(k)
+	if err != nil || len(rest) != 8 {
+		return "", "", "", 0, fmt.Errorf("%w %q", errIndexKey, k)
+	}
+	return parts[0], parts[1], parts[2], keyNumber(rest), nil
+}
+
+// splitStackID reads the client, env and stack of a key that begins with
+// a stackID, and returns what follows it.
+func splitStackID(k []byte) (parts [3]string, rest []byte, err error) {
+	rest = k
 	for i := range parts {
 		l, w := binary.Uvarint(rest)
 		if w <= 0 || l > uint64(len(rest)-w) {
-			return "", "", "", 0, fmt.Errorf("%w %q", errIndexKey, k)
+			return parts, nil, fmt.Errorf("%w %q", errIndexKey, k)
 		}
 		parts[i] = string(rest[w : w+int(l)])
 		rest = rest[w+int(l):]
 	}
-	if len(rest) != 8 {
-		return "", "", "", 0, fmt.Errorf("%w %q", errIndexKey, k)
-	}
-	return parts[0], parts[1], parts[2], keyNumber(rest), nil
+	return parts, rest, nil
+}
+
+// envPrefix is what the stackIDs of an environment's stacks begin with.
+func envPrefix(client, env string) []byte {
+	id := stackID(client, env, "")
+	return id[:len(id)-1] // the empty stack's length, 0
 }
 
 // index returns the index's bucket and its running and good buckets,
