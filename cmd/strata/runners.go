@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
@@ -23,6 +24,8 @@ const (
 // runnerFlags choose where strata controller's runs go.
 type runnerFlags struct {
 	runners, image, pullPolicy, apiServer, envFromSecret string
+	// unreadTTL is every runner Job's backstop ttlSecondsAfterFinished.
+	unreadTTL time.Duration
 }
 
 func (f *runnerFlags) register(cmd *cobra.Command) {
@@ -34,6 +37,8 @@ func (f *runnerFlags) register(cmd *cobra.Command) {
 		"HOST:PORT of the API server for runner pods, which then run on the node's network: for a cluster without a Service proxy (default: the kubernetes Service)")
 	cmd.Flags().StringVar(&f.envFromSecret, "runner-env-from-secret", "",
 		"a Secret of each watched namespace whose keys become the runner pods' environment: credentials their service account does not give, such as AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY for --records s3://…")
+	cmd.Flags().DurationVar(&f.unreadTTL, "runner-job-ttl", jobs.DefaultUnreadTTL,
+		"how long a finished runner Job stays when no leader records its outcome (strata removed from the cluster, no leader for that long), before Kubernetes deletes it: a backstop: a leader records the outcome and deletes the Job at the end of its pass")
 }
 
 // check refuses a value out of range, and decides the default.
@@ -52,6 +57,9 @@ func (f *runnerFlags) check() error {
 	case "", "Always", "IfNotPresent", "Never":
 	default:
 		return usageError("--runner-image-pull-policy is %q: it must be Always, IfNotPresent or Never", f.pullPolicy)
+	}
+	if f.unreadTTL < time.Minute {
+		return usageError("--runner-job-ttl is %s: it must be at least 1m, long enough for a leader to record a finished Job's outcome before Kubernetes deletes the Job", f.unreadTTL)
 	}
 	if f.envFromSecret != "" {
 		if errs := validation.IsDNS1123Subdomain(f.envFromSecret); len(errs) > 0 {
@@ -82,6 +90,7 @@ func (f *runnerFlags) executor(kubeconfig string, maxRunners int, records string
 		Logger:          log,
 		Records:         records,
 		EnvFromSecret:   f.envFromSecret,
+		UnreadTTL:       f.unreadTTL,
 	}
 	if records != "" {
 		cfg.RecordsEnv = recordsEnv()

@@ -41,12 +41,16 @@
 //     written). It is then deleted with its pod and request Secret, or,
 //     when the object keeps its runner pod (alwaysCleanupRunnerPod:
 //     false), marked read (AnnotationRead) and given a
-//     ttlSecondsAfterFinished that keeps it Config.TTL from then. A Job
-//     has no TTL before its release, so no TTL races a leader's status
-//     write: a leader lost at any point before leaves a Job, finished and
-//     unread, that the next one adopts. The finished Jobs of an object
-//     that is gone are deleted (Launcher.ReleaseOrphans): no leader will
-//     record them.
+//     ttlSecondsAfterFinished that keeps it Config.TTL from then. A leader
+//     lost at any point before leaves a Job, finished and unread, that the
+//     next one adopts. The finished Jobs of an object that is gone are
+//     deleted (Launcher.ReleaseOrphans): no leader will record them.
+//     Every Job is created with a backstop ttlSecondsAfterFinished,
+//     Config.UnreadTTL (a day by default), for an outcome no leader ever
+//     records (strata removed from the cluster): it does not race a
+//     leader's status write, since the leader that follows a Job holds its
+//     outcome from the moment it finished, and one that takes over adopts
+//     an unread Job at its first pass.
 //
 // The pod runs as the object's service account (default tf-runner), with
 // the seed's PriorityClass (terraform, which its ResourceQuota caps), the

@@ -105,8 +105,8 @@ func applied(t *testing.T, stack string, o controller.Outcome, err error) {
 // TestRunnerJobInCluster runs one stack as a runner Job: tofu applies it in
 // the pod, its state is the Tofu Controller's Secret, the run's lines
 // reach the launcher's log in the seed's format, the outcome comes back;
-// the finished Job stays, with no TTL, until it is released, and then no
-// Job, pod or request Secret is left.
+// the finished Job stays, with only its backstop TTL (a day), until it is
+// released, and then no Job, pod or request Secret is left.
 func TestRunnerJobInCluster(t *testing.T) {
 	w := newWorld(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -145,8 +145,11 @@ func TestRunnerJobInCluster(t *testing.T) {
 		t.Errorf("Execute(network).Runner = %q, want its job %s", o.Runner, job)
 	}
 	j, err := w.c.Client.BatchV1().Jobs(w.ns).Get(ctx, job, metav1.GetOptions{})
-	if err != nil || j.Spec.TTLSecondsAfterFinished != nil {
-		t.Fatalf("job %s before its release: %v, ttlSecondsAfterFinished %v, want there, with none", job, err, j.Spec.TTLSecondsAfterFinished)
+	if err != nil {
+		t.Fatalf("job %s before its release: %v, want it there", job, err)
+	}
+	if got, want := j.Spec.TTLSecondsAfterFinished, int32(DefaultUnreadTTL/time.Second); got == nil || *got != want {
+		t.Errorf("job %s ttlSecondsAfterFinished = %v, want the backstop %d (DefaultUnreadTTL)", job, got, want)
 	}
 	if ok, err := e.Adoptable(ctx, req); err != nil || !ok {
 		t.Errorf("Adoptable(network) before its release = %v, %v, want true", ok, err)
@@ -172,6 +175,31 @@ func waitGone(t *testing.T, ctx context.Context, w *world, job string) {
 			t.Fatalf("job %s: still there after the run (job: %v, secret: %v, pods: %d)", job, jerr, serr, len(pods.Items))
 		case <-time.After(500 * time.Millisecond):
 		}
+	}
+}
+
+// TestUnreadTTLInCluster: a finished runner Job whose outcome no leader
+// records is removed by Kubernetes' ttl-after-finished controller at its
+// backstop TTL (Config.UnreadTTL, a few seconds here), with its pod and
+// its request Secret; the leader that followed it had its outcome all the
+// same, and its release finds nothing left to do.
+func TestUnreadTTLInCluster(t *testing.T) {
+	w := newWorld(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	e := w.executor(t, 10)
+	e.Launcher.cfg.UnreadTTL = 3 * time.Second
+	req := w.request("network")
+	job := Name("network", RunKey(testKey, req))
+	o, err := e.Execute(ctx, req)
+	applied(t, "network", o, err)
+	// Never released: its leader is gone, and no other takes over.
+	waitGone(t, ctx, w, job)
+	if err := e.Release(ctx, req, o); err != nil {
+		t.Errorf("Release(network) after its backstop TTL removed the job = %v, want nil", err)
+	}
+	if ok, err := e.Adoptable(ctx, req); err != nil || ok {
+		t.Errorf("Adoptable(network) after its backstop TTL = %v, %v, want false", ok, err)
 	}
 }
 

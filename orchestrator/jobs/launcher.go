@@ -26,6 +26,11 @@ const (
 	// runner pod (alwaysCleanupRunnerPod: false) stays once its outcome
 	// is recorded, for kubectl logs.
 	DefaultTTL = 10 * time.Minute
+	// DefaultUnreadTTL is how long a finished Job stays when no leader
+	// records its outcome (strata removed from the cluster, or no leader
+	// for that long): a backstop far beyond the seconds a live leader
+	// takes to record it.
+	DefaultUnreadTTL = 24 * time.Hour
 )
 
 // Labels strata puts on every runner Job and its pod.
@@ -63,6 +68,15 @@ type Config struct {
 	// once Release recorded its outcome (DefaultTTL when zero). No Job
 	// has a TTL before that: its outcome must wait for a leader.
 	TTL time.Duration
+	// UnreadTTL is every runner Job's ttlSecondsAfterFinished from its
+	// creation (DefaultUnreadTTL when zero): the backstop that removes a
+	// finished Job whose outcome no leader ever records. A leader that
+	// follows the Job has its outcome (the pod's log and termination
+	// message) the moment it finishes and keeps it until it wrote the
+	// status; one that takes over adopts an unread Job at its first pass.
+	// Either is far within the backstop, and a Job removed after its
+	// outcome was read loses nothing: Release finds it gone.
+	UnreadTTL time.Duration
 	// APIServer, when set (host:port), runs runner pods on the host's
 	// network and points their in-cluster configuration at this address
 	// instead of the kubernetes Service: for clusters without a Service
@@ -213,6 +227,9 @@ func newLauncher(cfg Config, cs kubernetes.Interface) *Launcher {
 	}
 	if cfg.TTL <= 0 {
 		cfg.TTL = DefaultTTL
+	}
+	if cfg.UnreadTTL <= 0 {
+		cfg.UnreadTTL = DefaultUnreadTTL
 	}
 	if cfg.Poll <= 0 {
 		cfg.Poll = time.Second

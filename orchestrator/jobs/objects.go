@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"maps"
+	"math"
 	"net"
 	"slices"
 	"time"
@@ -42,9 +43,10 @@ func requestSecret(spec Spec, name string) *corev1.Secret {
 }
 
 // job is the runner Job of spec: one pod, never retried, that runs
-// `strata runner` on the request, as the object's service account. It has
-// no ttlSecondsAfterFinished: its outcome waits for a leader to record it
-// however long that takes, and Release removes it then.
+// `strata runner` on the request, as the object's service account. Its
+// ttlSecondsAfterFinished is Config.UnreadTTL, a backstop for an outcome
+// no leader records: Release removes it (or sets the TTL that keeps it)
+// as soon as a leader recorded it.
 func (l *Launcher) job(spec Spec, name string) *batchv1.Job {
 	p := spec.Pod
 	grace := DefaultGracePeriod
@@ -128,11 +130,13 @@ func (l *Launcher) job(spec Spec, name string) *batchv1.Job {
 		records...)
 	args = append(args, "--timeout", timeout.String(), "--shutdown-grace", shutdownGrace(grace).String())
 	backoff := int32(0)
+	ttl := seconds(l.cfg.UnreadTTL)
 	return &batchv1.Job{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: spec.Namespace, Labels: jobLabels(spec)},
 		Spec: batchv1.JobSpec{
-			BackoffLimit:          &backoff,
-			ActiveDeadlineSeconds: &deadline,
+			BackoffLimit:            &backoff,
+			ActiveDeadlineSeconds:   &deadline,
+			TTLSecondsAfterFinished: &ttl,
 			Template: corev1.PodTemplateSpec{
 				ObjectMeta: metav1.ObjectMeta{Labels: podLabels, Annotations: maps.Clone(p.Annotations)},
 				Spec: corev1.PodSpec{
@@ -179,4 +183,10 @@ func shutdownGrace(grace time.Duration) time.Duration {
 		return max(grace/2, time.Second)
 	}
 	return grace - stop
+}
+
+// seconds is d in whole seconds, rounded up, as a Job's
+// ttlSecondsAfterFinished takes it.
+func seconds(d time.Duration) int32 {
+	return int32(min(math.Ceil(d.Seconds()), math.MaxInt32))
 }

@@ -16,8 +16,9 @@ type podView struct {
 	Pull                                 corev1.PullPolicy
 	Grace, Deadline                      int64
 	Backoff                              int32
-	// TTL is ttlSecondsAfterFinished: none, until Release.
-	TTL                                *int32
+	// TTL is ttlSecondsAfterFinished: the backstop Config.UnreadTTL,
+	// until Release.
+	TTL                                int32
 	HostNetwork, NonRoot, ReadOnlyRoot bool
 	Labels, Annotations, NodeSelector  map[string]string
 	Args                               []string
@@ -41,7 +42,7 @@ func view(j *batchv1.Job) podView {
 	return podView{
 		ServiceAccount: p.ServiceAccountName, PriorityClass: p.PriorityClassName, Image: c.Image,
 		Pull: c.ImagePullPolicy, Grace: *p.TerminationGracePeriodSeconds, Deadline: *j.Spec.ActiveDeadlineSeconds,
-		TTL: j.Spec.TTLSecondsAfterFinished, Backoff: *j.Spec.BackoffLimit,
+		TTL: *j.Spec.TTLSecondsAfterFinished, Backoff: *j.Spec.BackoffLimit,
 		HostNetwork: p.HostNetwork, NonRoot: *p.SecurityContext.RunAsNonRoot, ReadOnlyRoot: *c.SecurityContext.ReadOnlyRootFilesystem,
 		Labels: j.Spec.Template.Labels, Annotations: j.Spec.Template.Annotations, NodeSelector: p.NodeSelector,
 		Args: c.Args, Env: env, EnvFrom: envFrom, Tolerations: len(p.Tolerations), CPU: c.Resources.Limits.Cpu().String(),
@@ -53,6 +54,7 @@ func TestJob(t *testing.T) {
 	runnerLabels := map[string]string{LabelRunner: "true", LabelObject: "network", LabelManagedBy: "strata"}
 	defaultArgs := []string{"runner", "--request", "/var/run/strata/request/request.json", "--state-dir", "/home/strata/.strata",
 		"--namespace", "infra", "--timeout", "10m0s", "--shutdown-grace", "20s"}
+	const day = 24 * 60 * 60 // DefaultUnreadTTL
 	defaultEnv := map[string]string{"HOME": "/home/strata", "TMPDIR": "/home/strata/tmp", "POD_NAMESPACE": ""}
 	tests := []struct {
 		name string
@@ -66,13 +68,13 @@ func TestJob(t *testing.T) {
 			spec: Spec{Namespace: "infra", Object: "network", Run: "r1"},
 			want: podView{
 				ServiceAccount: "tf-runner", PriorityClass: "terraform", Image: "strata.local/strata:dev",
-				Grace: 30, Deadline: 600 + 30 + 60, NonRoot: true, ReadOnlyRoot: true,
+				Grace: 30, Deadline: 600 + 30 + 60, TTL: day, NonRoot: true, ReadOnlyRoot: true,
 				Labels: runnerLabels, Args: defaultArgs, Env: defaultEnv, CPU: "0",
 			},
 		},
 		{
 			name: "the object's runner pod",
-			cfg:  Config{Image: "strata.local/strata:dev", PriorityClass: "-", TTL: time.Minute, APIServer: "127.0.0.1:6443"},
+			cfg:  Config{Image: "strata.local/strata:dev", PriorityClass: "-", TTL: time.Minute, UnreadTTL: 90*time.Minute + 500*time.Millisecond, APIServer: "127.0.0.1:6443"},
 			spec: Spec{Namespace: "infra", Object: "network", Run: "r1", Timeout: 5 * time.Minute, Pod: Pod{
 				ServiceAccountName: "network-runner", GracePeriod: &grace,
 				Labels: map[string]string{"team": "net", LabelRunner: "false"}, Annotations: map[string]string{"a": "b"},
@@ -83,7 +85,7 @@ func TestJob(t *testing.T) {
 			}},
 			want: podView{
 				ServiceAccount: "network-runner", PriorityClass: "runners", Image: "mirror.local/strata:dev", Pull: corev1.PullNever,
-				Grace: 90, Deadline: 300 + 90 + 60, HostNetwork: true, NonRoot: true, ReadOnlyRoot: true,
+				Grace: 90, Deadline: 300 + 90 + 60, TTL: 5401, HostNetwork: true, NonRoot: true, ReadOnlyRoot: true,
 				Labels:      map[string]string{"team": "net", LabelRunner: "true", LabelObject: "network", LabelManagedBy: "strata"},
 				Annotations: map[string]string{"a": "b"}, NodeSelector: map[string]string{"pool": "runners"},
 				Args: []string{"runner", "--request", "/var/run/strata/request/request.json", "--state-dir", "/home/strata/.strata",
@@ -100,7 +102,7 @@ func TestJob(t *testing.T) {
 			spec: Spec{Namespace: "infra", Object: "network", Run: "r1"},
 			want: podView{
 				ServiceAccount: "tf-runner", PriorityClass: "terraform", Image: "strata.local/strata:dev",
-				Grace: 30, Deadline: 600 + 30 + 60, NonRoot: true, ReadOnlyRoot: true,
+				Grace: 30, Deadline: 600 + 30 + 60, TTL: day, NonRoot: true, ReadOnlyRoot: true,
 				Labels: runnerLabels, CPU: "0",
 				Args: []string{"runner", "--request", "/var/run/strata/request/request.json", "--state-dir", "/home/strata/.strata",
 					"--records", "s3://records/strata", "--timeout", "10m0s", "--shutdown-grace", "20s"},
@@ -115,7 +117,7 @@ func TestJob(t *testing.T) {
 			spec: Spec{Namespace: "infra", Object: "network", Run: "r1"},
 			want: podView{
 				ServiceAccount: "tf-runner", PriorityClass: "terraform", Image: "strata.local/strata:dev",
-				Grace: 30, Deadline: 600 + 30 + 60, NonRoot: true, ReadOnlyRoot: true,
+				Grace: 30, Deadline: 600 + 30 + 60, TTL: day, NonRoot: true, ReadOnlyRoot: true,
 				Labels: runnerLabels, CPU: "0",
 				Args: []string{"runner", "--request", "/var/run/strata/request/request.json", "--state-dir", "/home/strata/.strata",
 					"--records", "s3://records/strata", "--timeout", "10m0s", "--shutdown-grace", "20s"},
@@ -129,7 +131,7 @@ func TestJob(t *testing.T) {
 			spec: Spec{Namespace: "infra", Object: "network", Run: "r1"},
 			want: podView{
 				ServiceAccount: "tf-runner", Image: "strata.local/strata:dev",
-				Grace: 30, Deadline: 690, NonRoot: true, ReadOnlyRoot: true,
+				Grace: 30, Deadline: 690, TTL: day, NonRoot: true, ReadOnlyRoot: true,
 				Labels: runnerLabels, Args: defaultArgs, Env: defaultEnv, CPU: "0",
 			},
 		},

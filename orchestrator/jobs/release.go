@@ -3,7 +3,6 @@ package jobs
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"time"
 
@@ -66,7 +65,7 @@ func keptFor(j *batchv1.Job, ttl time.Duration, now time.Time) int32 {
 	if at := finishedAt(j); !at.IsZero() && now.After(at) {
 		since = now.Sub(at)
 	}
-	return int32(min(math.Ceil((since + ttl).Seconds()), math.MaxInt32))
+	return seconds(since + ttl)
 }
 
 // finishedAt is when a Job finished: its Complete or Failed condition's
@@ -82,7 +81,8 @@ func finishedAt(j *batchv1.Job) time.Time {
 
 // ReleaseOrphans deletes the finished runner Jobs of the namespace whose
 // Terraform object is gone (not among objects): no leader will record
-// their outcome, and they have no TTL. A Job of a gone object still in
+// their outcome, and waiting for their backstop TTL would keep them for
+// nothing. A Job of a gone object still in
 // flight is left until it finishes: a later call deletes it.
 func (l *Launcher) ReleaseOrphans(ctx context.Context, namespace string, objects []string) error {
 	list, err := l.client.BatchV1().Jobs(namespace).List(ctx, metav1.ListOptions{LabelSelector: LabelRunner + "=true"})

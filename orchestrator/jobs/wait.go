@@ -7,6 +7,7 @@ import (
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -19,6 +20,13 @@ func (l *Launcher) wait(ctx context.Context, r *run) error {
 	for {
 		var err error
 		j, err = l.client.BatchV1().Jobs(r.spec.Namespace).Get(ctx, r.name, metav1.GetOptions{})
+		if apierrors.IsNotFound(err) && len(r.out.Result) > 0 {
+			// Removed once finished (its backstop TTL), after its log
+			// gave the whole outcome: that is the outcome; the exit
+			// code went with the pod.
+			r.out.ExitCode = -1
+			return nil
+		}
 		if err != nil {
 			return fmt.Errorf("read job: %w", err)
 		}

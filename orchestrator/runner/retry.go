@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -70,4 +71,23 @@ func (st *runState) retryResult(e *RetryError) Result {
 		ToVersion: e.Last.ToVersion, Digest: e.Last.Digest,
 	}
 	return st.result()
+}
+
+// WaitToRetry runs the step of Run that ends, in the reconcile loop
+// (Config.RetryWait), the run of a stack whose last run failed less than
+// its retry interval ago, and returns what Run would return then: its
+// result and the *RetryError, with its warning logged; nil when Run
+// would go on. strata controller asks it before it starts a runner Job,
+// whose pod does not wait to retry: a failure is retried no sooner than
+// its spec.retryInterval, whichever executor ran it.
+func (r *Runner) WaitToRetry(ctx context.Context, req Request) (Result, *RetryError) {
+	if req.Stack.Suspend || req.Removal != nil {
+		return Result{}, nil
+	}
+	st := r.newState(req, nil)
+	var retry *RetryError
+	if err := r.waitToRetry(ctx, st); !errors.As(err, &retry) {
+		return Result{}, nil
+	}
+	return st.retryResult(retry), retry
 }
