@@ -129,9 +129,24 @@ func TestPolicyFailsClosed(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.policyDirs = []string{broken}
+	// A drift check that finds no change judges no plan: the policies are
+	// never loaded, and nothing is held or said about them.
+	rep, logs := e.reconcile(history.OperationPlan, 0)
+	for _, s := range rep.Stacks {
+		if s.Result != history.ResultNoChanges {
+			t.Errorf("broken policy, no change: %s = %s (%s), want no-changes\nlogs:\n%s", s.Stack, s.Result, s.Message, logs)
+		}
+	}
+	if strings.Contains(logs, "policy failed to load") {
+		t.Errorf("broken policy, no change: logs say the policy failed to load, want it never loaded:\n%s", logs)
+	}
 	setInit(t, e.root, "appSize", "large")
 	setInit(t, e.root, "cidr", "10.30.0.0/16")
-	rep, logs := e.reconcile(history.OperationApply, time.Hour)
+	rep, logs = e.reconcile(history.OperationApply, time.Hour)
+	// The reconcile says it once, when the first plan needed the policies.
+	if n := strings.Count(logs, "every plan with changes is held"); n != 1 {
+		t.Errorf("broken policy: logs say %d times that every plan with changes is held, want 1:\n%s", n, logs)
+	}
 	// Every stack with changes is held: net (variables) and app
 	// (variables). A hold blocks nothing downstream, so cluster, which
 	// reads net's unchanged contract, runs and has nothing to do.

@@ -28,7 +28,6 @@ import (
 	"github.com/strata-iac/strata/orchestrator/source/artifact"
 	"github.com/strata-iac/strata/orchestrator/source/oci"
 	"github.com/strata-iac/strata/orchestrator/statedir"
-	"github.com/strata-iac/strata/policy"
 )
 
 // DefaultMaxRunners caps the default runner limit, as the seed's
@@ -209,10 +208,9 @@ func reconcile(ctx context.Context, env *environment.Environment, g *graph.Graph
 		line = fmt.Sprintf("at most %d at once, %d shared by every environment", limit, opts.Runners.Size())
 	}
 	log.Info(fmt.Sprintf("%s %s/%s: %d stacks, %s", op, env.Client, env.Name, len(env.Stacks), line))
-	pol, err := loadPolicy(ctx, set, opts)
-	if err != nil {
-		log.Error(fmt.Sprintf("policy failed to load: %v; every plan with changes is held", err))
-	}
+	// The policies are compiled when the first plan with changes needs
+	// them: a reconcile whose plans change nothing never loads them.
+	pol := newLazyPolicy(func(ctx context.Context) (runner.Policy, error) { return loadPolicy(ctx, set, opts) }, log)
 	resolver := NewResolver(env, st.StateDir, opts)
 	arts := resolve(ctx, log, env, resolver)
 	gone, err := removedStacks(ctx, env, st.History)
@@ -271,18 +269,6 @@ func reconcile(ctx context.Context, env *environment.Environment, g *graph.Graph
 	rep.Notes = notes
 	log.Info(rep.Line())
 	return rep, nil
-}
-
-// loadPolicy prepares the policy engine once for the whole reconcile. A
-// policy that fails to load is not fatal to the reconcile: it is a
-// runner.FailingPolicy, which holds every plan with changes (policies fail
-// closed), and the error says why.
-func loadPolicy(ctx context.Context, set environment.Settings, opts Options) (runner.Policy, error) {
-	e, err := policy.Load(ctx, policy.Options{Dirs: opts.PolicyDirs, NoDefault: opts.NoDefaultPolicy, IAMAllowedModules: set.IAMAllowedModules})
-	if err != nil {
-		return runner.FailingPolicy(err), err
-	}
-	return e, nil
 }
 
 // Stores are an environment's stores: its contracts, and its history and

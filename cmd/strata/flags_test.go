@@ -51,6 +51,7 @@ func TestInvalidFlagValues(t *testing.T) {
 		{"unknown pull policy", []string{"controller", "--namespace", "infra", "--runner-image-pull-policy", "Sometimes"}, `--runner-image-pull-policy is "Sometimes"`},
 		{"runner env secret not a name", []string{"controller", "--namespace", "infra", "--runners", "jobs", "--runner-env-from-secret", "AWS Keys"}, `--runner-env-from-secret "AWS Keys" is not a Secret name`},
 		{"runner job ttl too short", []string{"controller", "--namespace", "infra", "--runner-job-ttl", "30s"}, "--runner-job-ttl is 30s: it must be at least 1m"},
+		{"no runner pod refused timeout", []string{"controller", "--namespace", "infra", "--runner-pod-refused-timeout", "0"}, "--runner-pod-refused-timeout is 0s: it must be more than 0"},
 		{"runner env secret in process", []string{"controller", "--namespace", "infra", "--runners", "in-process", "--runner-env-from-secret", "aws"}, "--runner-env-from-secret is for runner Jobs"},
 	}
 	for _, tt := range tests {

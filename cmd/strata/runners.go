@@ -26,6 +26,9 @@ type runnerFlags struct {
 	runners, image, pullPolicy, apiServer, envFromSecret string
 	// unreadTTL is every runner Job's backstop ttlSecondsAfterFinished.
 	unreadTTL time.Duration
+	// refusedTimeout is how long a runner pod may be refused before the
+	// run is given up.
+	refusedTimeout time.Duration
 }
 
 func (f *runnerFlags) register(cmd *cobra.Command) {
@@ -39,6 +42,8 @@ func (f *runnerFlags) register(cmd *cobra.Command) {
 		"a Secret of each watched namespace whose keys become the runner pods' environment: credentials their service account does not give, such as AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY for --records s3://…")
 	cmd.Flags().DurationVar(&f.unreadTTL, "runner-job-ttl", jobs.DefaultUnreadTTL,
 		"how long a finished runner Job stays when no leader records its outcome (strata removed from the cluster, no leader for that long), before Kubernetes deletes it: a backstop: a leader records the outcome and deletes the Job at the end of its pass")
+	cmd.Flags().DurationVar(&f.refusedTimeout, "runner-pod-refused-timeout", jobs.DefaultRefusedTimeout,
+		"how long the API server may refuse a runner Job's pod (a missing PriorityClass, a full ResourceQuota, a webhook) before the run is given up: the Job is deleted, the run recorded as failed (Ready False, RunnerPodRefused) and retried at the object's spec.retryInterval")
 }
 
 // check refuses a value out of range, and decides the default.
@@ -60,6 +65,9 @@ func (f *runnerFlags) check() error {
 	}
 	if f.unreadTTL < time.Minute {
 		return usageError("--runner-job-ttl is %s: it must be at least 1m, long enough for a leader to record a finished Job's outcome before Kubernetes deletes the Job", f.unreadTTL)
+	}
+	if f.refusedTimeout <= 0 {
+		return usageError("--runner-pod-refused-timeout is %s: it must be more than 0", f.refusedTimeout)
 	}
 	if f.envFromSecret != "" {
 		if errs := validation.IsDNS1123Subdomain(f.envFromSecret); len(errs) > 0 {
@@ -91,6 +99,7 @@ func (f *runnerFlags) executor(kubeconfig string, maxRunners int, records string
 		Records:         records,
 		EnvFromSecret:   f.envFromSecret,
 		UnreadTTL:       f.unreadTTL,
+		RefusedTimeout:  f.refusedTimeout,
 	}
 	if records != "" {
 		cfg.RecordsEnv = recordsEnv()

@@ -45,7 +45,8 @@
 // process: outside a cluster, inside a runner pod, and in tests. A stack
 // that skip-unchanged finds up to date never reaches the executor
 // (runner.UpToDate): a pass with nothing changed starts no tofu process and
-// no Job. An executor whose runs outlive the leader that started them
+// no Job; nor does one whose last run failed less than its
+// spec.retryInterval ago (runner.WaitToRetry). An executor whose runs outlive the leader that started them
 // (Adopter: runner Jobs) is asked first whether the object has such a run
 // to adopt, in flight or finished with its outcome unread; it then gets
 // the request, adopts the run and reports its outcome, which the status
@@ -55,7 +56,10 @@
 // becomes of it: a runner pod the API server refuses is written in the
 // object's status at once (Ready False, reason RunnerPodRefused, with the
 // refusal's reason and message, and a Warning Event), and its start after
-// that too (Ready Unknown, Progressing), not at the end of the pass, which
-// may be the Job's deadline. The Kubernetes API is reached through
+// that too (Ready Unknown, Progressing), not at the end of the pass. An
+// executor that gives such a run up reports a failed outcome marked
+// RunnerPodRefused, recorded with NoteRunnerPodRefused: its status, and
+// that of the passes waiting to retry it, keeps that reason. The
+// Kubernetes API is reached through
 // Cluster, which package kube implements.
 package controller

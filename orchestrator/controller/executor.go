@@ -58,7 +58,16 @@ type Outcome struct {
 	// Runner names where an Adopter ran the run (a runner Job): what
 	// Adopter.Release lets go once the controller recorded the outcome.
 	Runner string `json:"runner,omitempty"`
+	// RunnerPodRefused is set when the run failed because the API server
+	// refused its runner pod until the executor gave it up: the object's
+	// Ready reason is then ReasonRunnerPodRefused.
+	RunnerPodRefused bool `json:"runnerPodRefused,omitempty"`
 }
+
+// NoteRunnerPodRefused is the history Note of a run that failed because
+// its runner pod was refused (Outcome.RunnerPodRefused): the passes that
+// wait to retry it keep the object's Ready reason RunnerPodRefused.
+const NoteRunnerPodRefused = "runner pod refused"
 
 // Executor runs one stack run and reports what it did. The error is for
 // the executor itself (a Job that could not be started, a cancelled

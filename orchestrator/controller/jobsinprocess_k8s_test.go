@@ -25,13 +25,18 @@ import (
 // one, in this process: its runs are runner Jobs in strata's image, its
 // records the namespace's (which runner pods write too), its state
 // directory its own, and cluster its way to the API (the world's client,
-// or a test's hook around it). Its lines go to log.
-func (w *world) jobsController(t *testing.T, name string, cluster controller.Cluster, log *testkit.Buffer) *controller.Controller {
+// or a test's hook around it). Its lines go to log; settings change the
+// launcher's configuration.
+func (w *world) jobsController(t *testing.T, name string, cluster controller.Cluster, log *testkit.Buffer, settings ...func(*jobs.Config)) *controller.Controller {
 	t.Helper()
-	l, err := jobs.New(jobs.Config{
+	cfg := jobs.Config{
 		Kubeconfig: w.c.Kubeconfig, Image: w.c.StrataImage(t), ImagePullPolicy: corev1.PullNever,
 		APIServer: "127.0.0.1:6443", Poll: 250 * time.Millisecond, Logger: runlog.New(log, nil),
-	})
+	}
+	for _, set := range settings {
+		set(&cfg)
+	}
+	l, err := jobs.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

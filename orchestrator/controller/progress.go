@@ -13,7 +13,9 @@ import (
 const (
 	// ReasonRunnerPodRefused: the API server refused the run's runner
 	// pod (a PriorityClass that does not exist, a full ResourceQuota, an
-	// admission webhook); the run starts once that is fixed.
+	// admission webhook); the run starts once that is fixed, or fails if
+	// it stays refused (the executor gives it up: Outcome.RunnerPodRefused),
+	// and then keeps this reason while it waits to be retried.
 	ReasonRunnerPodRefused = "RunnerPodRefused"
 	// ReasonProgressing: the run started after all; Flux's word for a
 	// reconcile in progress.
@@ -36,7 +38,7 @@ func (c *Controller) progress(ctx context.Context, tf *v1alpha2.Terraform, pr Pr
 		_ = c.writeObjectStatus(ctx, tf, prev, "Normal", ReasonProgressing, msg)
 		return
 	}
-	msg := fmt.Sprintf("runner job %s cannot create its pod (%s): %s; the run starts once that is fixed, or fails at the job's deadline",
+	msg := fmt.Sprintf("runner job %s cannot create its pod (%s): %s; the run starts once that is fixed, or fails if its pod stays refused (--runner-pod-refused-timeout)",
 		pr.Runner, pr.Reason, pr.Message)
 	setReady(tf, false, ReasonRunnerPodRefused, msg, "")
 	_ = c.writeObjectStatus(ctx, tf, prev, "Warning", ReasonRunnerPodRefused, msg)

@@ -46,6 +46,28 @@ type pass struct {
 	written   map[string]bool
 	// adopter is the pass's executor when it is an Adopter.
 	adopter Adopter
+	// refused are the stacks whose run failed because their runner pod
+	// was refused, or waits to retry such a run: their Ready reason is
+	// ReasonRunnerPodRefused.
+	refused map[string]bool
+}
+
+// refusedRun notes a stack whose run failed because its runner pod was
+// refused.
+func (p *pass) refusedRun(stack string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.refused == nil {
+		p.refused = map[string]bool{}
+	}
+	p.refused[stack] = true
+}
+
+// wasRefused reports whether refusedRun noted the stack.
+func (p *pass) wasRefused(stack string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.refused[stack]
 }
 
 // setAdopter notes the pass's executor, an Adopter.

@@ -36,7 +36,10 @@ func (c *Controller) runs(p *pass) func(runner.Config) orchestrator.StackRunner 
 }
 
 // Run runs one stack. A run the executor has to adopt goes to it first;
-// else a stack that skip-unchanged finds up to date is answered here.
+// else a stack whose last run failed less than its spec.retryInterval ago,
+// or that skip-unchanged finds up to date, is answered here, as the
+// in-process runner would answer it: an executor whose runs happen
+// elsewhere (a runner Job) starts none for it.
 func (r *runs) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
 	cr := Request{Request: req, Namespace: r.p.ns, Name: req.Stack.Name}
 	if tf := r.p.tfs[req.Stack.Name]; tf != nil {
@@ -49,6 +52,12 @@ func (r *runs) Run(ctx context.Context, req runner.Request) (runner.Result, erro
 			return failed(req, err)
 		}
 		if !adopt {
+			if res, retry := r.local.WaitToRetry(ctx, req); retry != nil {
+				if retry.Last.Note == NoteRunnerPodRefused {
+					r.p.refusedRun(req.Stack.Name)
+				}
+				return res, retry
+			}
 			if res, ok := r.local.UpToDate(ctx, req); ok {
 				return res, nil
 			}
@@ -57,6 +66,9 @@ func (r *runs) Run(ctx context.Context, req runner.Request) (runner.Result, erro
 	o, err := r.exec.Execute(ctx, cr)
 	if err != nil {
 		return failed(req, err)
+	}
+	if o.RunnerPodRefused {
+		r.p.refusedRun(req.Stack.Name)
 	}
 	if a, ok := r.exec.(Adopter); ok && o.Runner != "" {
 		r.p.ran(adopted{adopter: a, req: cr, out: o})

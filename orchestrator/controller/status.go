@@ -42,6 +42,11 @@ func (c *Controller) writeStatus(ctx context.Context, p *pass) error {
 		}
 		prev := readyOf(tf)
 		typ, reason, msg := applyReport(tf, sr, rev, p.outputs[tf.Name], time.Now())
+		if sr.Result == history.ResultFailed && p.wasRefused(tf.Name) {
+			// Nothing was planned: no runner pod ran.
+			reason = ReasonRunnerPodRefused
+			setReady(tf, false, reason, msg, rev)
+		}
 		if c.writeObjectStatus(ctx, tf, prev, typ, reason, msg) == nil {
 			p.written[tf.Name] = true
 		}

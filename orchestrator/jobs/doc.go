@@ -25,7 +25,10 @@
 //     Job has no pod, the job controller's reason (its FailedCreate
 //     Event) is logged, once for each reason, and told to Spec.Progress
 //     (the controller writes it in the object's status), as is the pod's
-//     start after that. The runner writes its slog
+//     start after that. A Job refused since its creation for
+//     Config.RefusedTimeout is deleted and the run given up
+//     (*RefusedError): the Executor records it as failed, nothing having
+//     run, and marks its outcome RunnerPodRefused. The runner writes its slog
 //     records as JSON lines, and each is logged again through
 //     Config.Logger with its level, message and attributes, so the
 //     controller's log and the run's history get the seed's format with

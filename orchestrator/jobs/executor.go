@@ -51,6 +51,11 @@ type Executor struct {
 	// the runner pod's history goes with the pod, and the controller's
 	// skip-unchanged reads this one.
 	History Recorder
+	// Refusals, when set, records as failed a run given up because its
+	// runner pod was refused (a *RefusedError): no pod ran it to record
+	// it, and the retry interval counts from that failure. The
+	// controller's history (runner.Config.History).
+	Refusals Recorder
 	// HashKey keys the hashes of the pod's run, as the controller's
 	// (runner.Config.HashKey): its run is recorded, and compared, in the
 	// controller's history. It travels in the request Secret.
@@ -90,6 +95,10 @@ func (e *Executor) Execute(ctx context.Context, req controller.Request) (control
 		}
 	}
 	out, err := e.Launcher.Run(ctx, spec)
+	var refused *RefusedError
+	if errors.As(err, &refused) {
+		return e.refusedOutcome(ctx, req, refused, err)
+	}
 	if err != nil {
 		return controller.Outcome{}, err
 	}
@@ -125,6 +134,36 @@ func (e *Executor) outcome(ctx context.Context, req controller.Request, out Outc
 		Run:     history.Run{Client: req.Client, Env: req.Env, Stack: name, Operation: req.Operation, Result: history.ResultFailed},
 		Message: cause.Error(),
 	}, cause), nil
+}
+
+// refusedOutcome is the failed outcome of a run given up because its
+// runner pod was refused: recorded in the controller's history, since no
+// pod recorded it, with the refusal as its error, and marked
+// RunnerPodRefused for the object's status.
+func (e *Executor) refusedOutcome(ctx context.Context, req controller.Request, refused *RefusedError, cause error) (controller.Outcome, error) {
+	name := req.Name
+	if req.Stack != nil {
+		name = req.Stack.Name
+	}
+	run := history.Run{
+		Client: req.Client, Env: req.Env, Stack: name, Operation: req.Operation,
+		Result: history.ResultFailed, Error: cause.Error(), Note: controller.NoteRunnerPodRefused,
+		ToVersion: req.Artifact.Version, Digest: req.Artifact.Digest,
+		StartedAt: refused.Since.UTC(), Duration: refused.For,
+	}
+	if e.Refusals != nil {
+		begun, err := e.Refusals.Begin(ctx, run)
+		if err != nil {
+			return controller.Outcome{}, fmt.Errorf("run %s/%s as a job: record the refused run: %w", req.Namespace, req.Name, err)
+		}
+		run.Number = begun.Number
+		if err := e.Refusals.Record(ctx, run); err != nil {
+			return controller.Outcome{}, fmt.Errorf("run %s/%s as a job: record the refused run: %w", req.Namespace, req.Name, err)
+		}
+	}
+	o := controller.NewOutcome(runner.Result{Stack: name, Run: run, Message: cause.Error()}, cause)
+	o.RunnerPodRefused = true
+	return o, nil
 }
 
 // Adoptable reports whether a runner Job of the request's object is in
@@ -318,7 +357,8 @@ var _ controller.Adopter = (*Executor)(nil)
 
 // ExecutorFor is the Executor that runs the controller's runs of cfg in
 // l's runner Jobs. The runner pod records its run in the records the
-// controller reads too: nothing to record again. The pod's contract store
+// controller reads too: nothing to record again, except a run whose pod
+// was refused until it was given up, which no pod recorded. The pod's contract store
 // is local, its own: the executor carries the documents a stack reads
 // from the controller's store (whatever its kind) and puts back the one
 // its run published.
@@ -335,5 +375,6 @@ func ExecutorFor(l *Launcher, cfg runner.Config) *Executor {
 		ContractPrefix: cfg.ContractPrefix,
 		Timeout:        cfg.Timeout,
 		HashKey:        cfg.HashKey,
+		Refusals:       cfg.History,
 	}
 }

@@ -5,6 +5,7 @@ package jobs
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -492,6 +493,50 @@ func TestPodNotCreatedInCluster(t *testing.T) {
 	last := progress()[len(progress())-1]
 	if last != (controller.Progress{Runner: job}) {
 		t.Errorf("last Progress = %+v, want the start of runner %s (no reason)", last, job)
+	}
+}
+
+// TestPodRefusedGivenUpInCluster: a runner Job whose pod stays refused
+// (its PriorityClass never exists) for Config.RefusedTimeout is deleted
+// with its request Secret, and the run is given up: a failed outcome,
+// marked RunnerPodRefused, with the refusal as its error, recorded in the
+// executor's Refusals history, since no pod recorded it.
+func TestPodRefusedGivenUpInCluster(t *testing.T) {
+	w := newWorld(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	class := "strata-never-" + w.ns
+	req := w.request("network")
+	req.Spec.RunnerPodTemplate.Spec.PriorityClassName = class
+	job := Name("network", RunKey(testKey, req))
+	store, err := history.Open(ctx, filepath.Join(t.TempDir(), "history.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	e := w.executor(t, 10)
+	e.Launcher.cfg.RefusedTimeout = 3 * time.Second
+	e.Refusals = store
+	o, err := e.Execute(ctx, req)
+	if err != nil {
+		t.Fatalf("Execute(a pod refused for good) = %v, want a failed outcome", err)
+	}
+	res, runErr := o.Unpack()
+	if !o.RunnerPodRefused || runErr == nil || res.Run.Result != history.ResultFailed {
+		t.Fatalf("Execute(a pod refused for good) = %s, RunnerPodRefused %v, %v, want failed, refused", res.Run.Result, o.RunnerPodRefused, runErr)
+	}
+	for _, want := range []string{"runner job " + w.ns + "/" + job + ": the API server refused its pod for ", "(FailedCreate)", class, "nothing ran"} {
+		if !strings.Contains(runErr.Error(), want) {
+			t.Errorf("Execute(a pod refused for good) error = %q, want it to contain %q", runErr, want)
+		}
+	}
+	waitGone(t, ctx, w, job)
+	last, ok, err := store.Last(ctx, "acme", "dev", "network")
+	if err != nil || !ok || last.Number != 1 || last.Result != history.ResultFailed || last.Error != runErr.Error() || last.Note != controller.NoteRunnerPodRefused {
+		t.Errorf("recorded run = %+v, %v, %v, want run #1 failed with the refusal, noted %q", last, ok, err, controller.NoteRunnerPodRefused)
+	}
+	if want := "the run starts once that is fixed, or is given up 3s after the job was created"; !strings.Contains(w.log(), want) {
+		t.Errorf("log lacks %q:\n%s", want, w.log())
 	}
 }
 

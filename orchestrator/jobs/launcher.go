@@ -31,6 +31,10 @@ const (
 	// for that long): a backstop far beyond the seconds a live leader
 	// takes to record it.
 	DefaultUnreadTTL = 24 * time.Hour
+	// DefaultRefusedTimeout is how long a Job's pod may be refused by the
+	// API server before the run is given up: long enough for a passing
+	// cause (a full ResourceQuota) to clear.
+	DefaultRefusedTimeout = 5 * time.Minute
 )
 
 // Labels strata puts on every runner Job and its pod.
@@ -77,6 +81,11 @@ type Config struct {
 	// Either is far within the backstop, and a Job removed after its
 	// outcome was read loses nothing: Release finds it gone.
 	UnreadTTL time.Duration
+	// RefusedTimeout is how long a Job may go without a pod, its pod
+	// refused by the API server, before the run is given up
+	// (DefaultRefusedTimeout when zero): the Job is deleted, nothing ran,
+	// and Run returns a *RefusedError.
+	RefusedTimeout time.Duration
 	// APIServer, when set (host:port), runs runner pods on the host's
 	// network and points their in-cluster configuration at this address
 	// instead of the kubernetes Service: for clusters without a Service
@@ -230,6 +239,9 @@ func newLauncher(cfg Config, cs kubernetes.Interface) *Launcher {
 	}
 	if cfg.UnreadTTL <= 0 {
 		cfg.UnreadTTL = DefaultUnreadTTL
+	}
+	if cfg.RefusedTimeout <= 0 {
+		cfg.RefusedTimeout = DefaultRefusedTimeout
 	}
 	if cfg.Poll <= 0 {
 		cfg.Poll = time.Second
