@@ -221,6 +221,9 @@ pairs=(
   # The history's cost at 20 times the runs recorded: close to 1.
   "BenchmarkOpen/runs=20000:BenchmarkOpen/runs=1000"
   "BenchmarkLastGood/runs=20000:BenchmarkLastGood/runs=1000"
+  # What a reconcile reads of 1,000 stacks' history: their heads against
+  # their runs (each line also reports the file's resident-KiB/op).
+  "BenchmarkReconcileReads/heads:BenchmarkReconcileReads/runs"
   # strata's directory hash against dirhash's own: a fraction of it.
   "BenchmarkHashDir/hashDir:BenchmarkHashDir/dirhash.HashDir"
 )

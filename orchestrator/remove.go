@@ -27,19 +27,21 @@ func removedStacks(ctx context.Context, env *environment.Environment, h History)
 		if env.Stack(name) != nil {
 			continue
 		}
+		// The head decides; the last good run of a stack that goes is
+		// read whole, for its removal.
+		head, err := h.Head(ctx, env.Client, env.Name, name)
+		if err != nil {
+			return nil, err
+		}
+		// A stack strata let go of stays let go of.
+		if head.Good.Number == 0 || head.Good.Cause == runner.CauseRemoved || head.Last.Result == history.ResultOrphaned {
+			continue
+		}
 		last, ok, err := h.LastGood(ctx, env.Client, env.Name, name)
 		if err != nil {
 			return nil, err
 		}
-		if !ok || last.Cause == runner.CauseRemoved {
-			continue
-		}
-		// A stack strata let go of stays let go of.
-		newest, _, err := h.Last(ctx, env.Client, env.Name, name)
-		if err != nil {
-			return nil, err
-		}
-		if newest.Result != history.ResultOrphaned {
+		if ok {
 			out = append(out, last)
 		}
 	}

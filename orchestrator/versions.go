@@ -65,19 +65,15 @@ func Versions(ctx context.Context, dir string, opts Options) ([]VersionRow, erro
 		} else {
 			row.Constraint, row.Resolved, row.Digest, row.Origin = res.source.Constraint, res.source.Version, res.source.Digest, res.source.Origin
 		}
-		applied, ok, err := st.History.LastGood(ctx, env.Client, env.Name, name)
+		h, err := st.History.Head(ctx, env.Client, env.Name, name)
 		if err != nil {
 			return nil, err
 		}
-		if ok {
+		if applied := h.Good; applied.Number > 0 {
 			row.Applied, row.AppliedDigest = applied.ToVersion, applied.Digest
 			row.Current = row.Digest != "" && applied.Digest == row.Digest
 		}
-		last, ok, err := st.History.Last(ctx, env.Client, env.Name, name)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
+		if last := h.Last; last.Number > 0 {
 			row.LastRun, row.LastResult, row.LastOperation, row.LastRunAt = last.Number, last.Result, last.Operation, last.StartedAt
 		}
 		rows = append(rows, row)

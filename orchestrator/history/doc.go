@@ -9,11 +9,17 @@
 //
 // What a reconcile reads costs what it needs, not what the file holds: an
 // index in the same file (see indexBucket) names the runs still running
-// and each stack's last good run, kept in the transaction that stores the
-// run. Open reads the index, and the runs it names; LastGood reads one
-// run; Last, LastMatching and List read the newest runs first and stop.
-// A file that a strata without the index wrote is indexed once, from all
-// its runs, by the next writer's Open.
+// and each stack's last good run, and holds each stack's Head, all kept
+// in the transaction that stores the run. Open reads the index, and the
+// runs it names; a reconcile reads each stack's Head (its newest run, its
+// newest that is not an unlock and its last good run, as far as a
+// reconcile reads them, in a compact encoding) and lists an
+// environment's stacks from the heads, which lie together on a few
+// pages, where the runs lie over the whole file that bbolt maps. LastGood
+// reads one run; Last, LastMatching and List read the newest runs first
+// and stop. A file that a strata without the index, or without the heads,
+// wrote is indexed once, from all its runs, by the next writer's Open;
+// until then a reader reads the runs.
 //
 // Result and Operation are strata's one vocabulary for how a run ended and
 // what it did: the runner records them, and the report, the daemon's

@@ -22,7 +22,13 @@ import (
 //     transaction.
 //   - good: the number of each stack's last good run, under the stack's
 //     stackID; Record keeps it.
+//   - heads: each stack's Head under its stackID, in a compact encoding
+//     (headJSON): a reconcile reads a stack's head, not its runs, and the
+//     heads of all stacks lie together on a few pages, where the runs lie
+//     over the whole file. Begin and Record keep it, with the runs they
+//     store.
 //   - tx: the ID of the last write transaction that kept the index.
+//   - headsTx: the ID of the last write transaction that kept the heads.
 //   - id: random bytes that name this file's history from the index's
 //     building on: the file and a copy of it (the snapshot) with the
 //     same id and transaction ID hold the same history.
@@ -32,13 +38,17 @@ import (
 // last transaction means that something else wrote the file since: a
 // strata from before the index, which neither keeps nor stamps it. The
 // index is then rebuilt from every run, once, by the next writer's Open;
-// until then a reader reads the runs themselves (Store.indexed).
+// until then a reader reads the runs themselves (Store.indexed). headsTx
+// does the same for the heads, which a strata that kept the index but no
+// heads left stale: it stamps tx, not headsTx.
 var indexBucket = []byte("_index")
 
 var (
 	indexRunning = []byte("running")
 	indexGood    = []byte("good")
 	indexTx      = []byte("tx")
+	indexHeads   = []byte("heads")
+	indexHeadsTx = []byte("headsTx")
 	indexID      = []byte("id")
 )
 
@@ -64,20 +74,32 @@ func runningKey(client, env, stack string, n int) []byte {
 
 // parseRunningKey reads a key of the running index back.
 func parseRunningKey(k []byte) (client, env, stack string, n int, err error) {
-	var parts [3]string
-	rest := k
+	parts, rest, err := splitStackID(k)
+	if err != nil || len(rest) != 8 {
+		return "", "", "", 0, fmt.Errorf("%w %q", errIndexKey, k)
+	}
+	return parts[0], parts[1], parts[2], keyNumber(rest), nil
+}
+
+// splitStackID reads the client, env and stack of a key that begins with
+// a stackID, and returns what follows it.
+func splitStackID(k []byte) (parts [3]string, rest []byte, err error) {
+	rest = k
 	for i := range parts {
 		l, w := binary.Uvarint(rest)
 		if w <= 0 || l > uint64(len(rest)-w) {
-			return "", "", "", 0, fmt.Errorf("%w %q", errIndexKey, k)
+			return parts, nil, fmt.Errorf("%w %q", errIndexKey, k)
 		}
 		parts[i] = string(rest[w : w+int(l)])
 		rest = rest[w+int(l):]
 	}
-	if len(rest) != 8 {
-		return "", "", "", 0, fmt.Errorf("%w %q", errIndexKey, k)
-	}
-	return parts[0], parts[1], parts[2], keyNumber(rest), nil
+	return parts, rest, nil
+}
+
+// envPrefix is what the stackIDs of an environment's stacks begin with.
+func envPrefix(client, env string) []byte {
+	id := stackID(client, env, "")
+	return id[:len(id)-1] // the empty stack's length, 0
 }
 
 // index returns the index's bucket and its running and good buckets,
@@ -106,13 +128,28 @@ func indexed(tx *bolt.Tx) bool {
 	return len(stamp) == 8 && keyNumber(stamp) == tx.ID()
 }
 
-// stamp records that the write transaction tx kept the index.
+// headsCurrent reports whether the file's heads are current: the last
+// write transaction kept them.
+func headsCurrent(tx *bolt.Tx) bool {
+	ib := tx.Bucket(indexBucket)
+	if ib == nil {
+		return false
+	}
+	stamp := ib.Get(indexHeadsTx)
+	return len(stamp) == 8 && keyNumber(stamp) == tx.ID()
+}
+
+// stamp records that the write transaction tx kept the index and the
+// heads.
 func stamp(tx *bolt.Tx) error {
 	ib, err := tx.CreateBucketIfNotExists(indexBucket)
 	if err != nil {
 		return err
 	}
-	return ib.Put(indexTx, key(tx.ID()))
+	if err := ib.Put(indexTx, key(tx.ID())); err != nil {
+		return err
+	}
+	return ib.Put(indexHeadsTx, key(tx.ID()))
 }
 
 // indexRun keeps the index of r, which the transaction has just stored:
@@ -138,18 +175,22 @@ func indexRun(tx *bolt.Tx, sb *bolt.Bucket, r Run) error {
 	last := keyNumber(good.Get(id))
 	switch {
 	case r.Good() && r.Number > last:
-		return good.Put(id, key(r.Number))
+		err = good.Put(id, key(r.Number))
 	case !r.Good() && r.Number == last:
-		n, err := lastGoodBefore(sb, r.Number)
-		if err != nil {
+		var n int
+		if n, err = lastGoodBefore(sb, r.Number); err != nil {
 			return err
 		}
 		if n == 0 {
-			return good.Delete(id)
+			err = good.Delete(id)
+		} else {
+			err = good.Put(id, key(n))
 		}
-		return good.Put(id, key(n))
 	}
-	return nil
+	if err != nil {
+		return err
+	}
+	return keepHead(tx, sb, r, keyNumber(good.Get(id)))
 }
 
 // lastGoodBefore is the number of the stack's newest good run before run

@@ -17,7 +17,7 @@ import (
 func (s *Store) markInterrupted() error {
 	var current, idle bool
 	if err := s.view(func(tx *bolt.Tx) error {
-		current = indexed(tx)
+		current = indexed(tx) && headsCurrent(tx)
 		if running := tx.Bucket(indexBucket); current && running != nil {
 			if running = running.Bucket(indexRunning); running != nil {
 				k, _ := running.Cursor().First()
@@ -43,10 +43,10 @@ func (s *Store) markInterrupted() error {
 	})
 }
 
-// interruptIndexed marks the runs of the running index interrupted and
-// empties it.
+// interruptIndexed marks the runs of the running index interrupted, with
+// their stacks' heads, and empties it.
 func interruptIndexed(tx *bolt.Tx) error {
-	_, running, _, err := index(tx)
+	_, running, good, err := index(tx)
 	if err != nil {
 		return err
 	}
@@ -70,7 +70,11 @@ func interruptIndexed(tx *bolt.Tx) error {
 					return fmt.Errorf("%s/%s/%s: %w", client, env, stack, err)
 				}
 				if r.Result == ResultRunning {
-					if err := putRun(sb, r.MarkInterrupted()); err != nil {
+					r = r.MarkInterrupted()
+					if err := putRun(sb, r); err != nil {
+						return err
+					}
+					if err := keepHead(tx, sb, r, keyNumber(good.Get(stackID(client, env, stack)))); err != nil {
 						return err
 					}
 				}
@@ -83,9 +87,10 @@ func interruptIndexed(tx *bolt.Tx) error {
 	return nil
 }
 
-// rebuildIndex builds the index anew from every run of every stack,
-// marking the runs still "running" interrupted on the way: the one full
-// read of a file that a strata without the index wrote.
+// rebuildIndex builds the index and the heads anew from every run of
+// every stack, marking the runs still "running" interrupted on the way:
+// the one full read of a file that a strata without the index, or without
+// the heads, wrote.
 func rebuildIndex(tx *bolt.Tx) error {
 	if tx.Bucket(indexBucket) != nil {
 		if err := tx.DeleteBucket(indexBucket); err != nil {
@@ -97,6 +102,10 @@ func rebuildIndex(tx *bolt.Tx) error {
 		return err
 	}
 	if err := ib.Put(indexID, []byte(rand.Text())); err != nil {
+		return err
+	}
+	hb, err := heads(tx)
+	if err != nil {
 		return err
 	}
 	return tx.ForEach(func(client []byte, cb *bolt.Bucket) error {
@@ -111,10 +120,14 @@ func rebuildIndex(tx *bolt.Tx) error {
 				if err != nil {
 					return fmt.Errorf("%s/%s/%s: %w", client, env, stack, err)
 				}
+				id := stackID(string(client), string(env), string(stack))
+				if err := putHead(hb, sb, id, string(client), string(env), string(stack), last); err != nil {
+					return err
+				}
 				if last == 0 {
 					return nil
 				}
-				return good.Put(stackID(string(client), string(env), string(stack)), key(last))
+				return good.Put(id, key(last))
 			})
 		})
 	})

@@ -42,6 +42,9 @@ type Store struct {
 	// always for a writer, which brings it up to date when it opens the
 	// file; for a reader, when the last writer kept it.
 	indexed bool
+	// heads is set when the file's heads are current (see indexBucket),
+	// as indexed is.
+	heads bool
 }
 
 // Option changes how Open opens the file.
@@ -98,7 +101,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open history %s: %w", path, err)
 	}
-	s := &Store{db: db, path: path, indexed: true}
+	s := &Store{db: db, path: path, indexed: true, heads: true}
 	if err := s.markInterrupted(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open history %s: mark interrupted runs: %w", path, err)
@@ -131,10 +134,12 @@ func openReadOnly(path string) (*Store, error) {
 	return readStore(&Store{db: db, path: path, readOnly: true, snapshot: true})
 }
 
-// readStore notes whether a reader's file has a current index.
+// readStore notes whether a reader's file has a current index and
+// current heads.
 func readStore(s *Store) (*Store, error) {
 	if err := s.view(func(tx *bolt.Tx) error {
 		s.indexed = indexed(tx)
+		s.heads = s.indexed && headsCurrent(tx)
 		return nil
 	}); err != nil {
 		s.db.Close()

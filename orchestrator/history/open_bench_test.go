@@ -14,10 +14,17 @@ import (
 const benchStacks = 100
 
 // benchHistory writes a history of runs runs over benchStacks stacks of
-// acme/dev, as a reconcile loop leaves it: each stack's first run an
-// apply, then drift checks (plans) and now and then an apply without
-// changes, all ended. It is opened once, so that its index is built.
+// acme/dev (see benchHistoryOf).
 func benchHistory(b *testing.B, runs int) string {
+	b.Helper()
+	return benchHistoryOf(b, benchStacks, runs)
+}
+
+// benchHistoryOf writes a history of runs runs over stacks stacks of
+// acme/dev, as a reconcile loop leaves it: each stack's first run an
+// apply, then drift checks (plans) and now and then an apply, all ended.
+// It is opened once, so that its index is built.
+func benchHistoryOf(b *testing.B, stacks, runs int) string {
 	b.Helper()
 	path := filepath.Join(b.TempDir(), "history.db")
 	s, err := Open(context.Background(), path)
@@ -29,13 +36,13 @@ func benchHistory(b *testing.B, runs int) string {
 	for done := 0; done < runs; done += batch {
 		if err := s.update(func(tx *bolt.Tx) error {
 			for i := done; i < min(done+batch, runs); i++ {
-				stack := fmt.Sprintf("stack-%04d", i%benchStacks)
+				stack := fmt.Sprintf("stack-%04d", i%stacks)
 				sb, err := createStackBucket(tx, "acme", "dev", stack)
 				if err != nil {
 					return err
 				}
 				r := Run{
-					Number: i/benchStacks + 1, Client: "acme", Env: "dev", Stack: stack,
+					Number: i/stacks + 1, Client: "acme", Env: "dev", Stack: stack,
 					Operation: OperationPlan, Result: ResultNoChanges, Cause: "drift",
 					ToVersion: "1.4.2", Digest: "sha256:5e0e1a4c8e2f9c6d7b3a1f0e9d8c7b6a5f4e3d2c1b0a99887766554433221100",
 					Fingerprint: "hmac-sha256:4b1d", StartedAt: at.Add(time.Duration(i) * time.Second),

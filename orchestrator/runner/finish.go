@@ -39,11 +39,13 @@ func (r *Runner) notBegun(ctx context.Context, st *runState, err error) (Result,
 		st.log.Info(waiting.Error())
 		st.message = waiting.Error()
 		// Still waiting for the same contract: the run that said so first
-		// stands, so that a loop does not add a run every pass.
-		if last, ok, lerr := r.cfg.History.Last(ctx, st.req.Client, st.req.Env, st.req.Stack.Name); lerr == nil && ok &&
-			last.Result == history.ResultWaiting && last.Error == waiting.Error() {
-			st.run = last
-			return st.result(), err
+		// stands, so that a loop does not add a run every pass. The head
+		// says whether; the run itself is read only then.
+		if h, herr := r.headOf(ctx, st); herr == nil && h.Last.Result == history.ResultWaiting && h.Last.Error == waiting.Error() {
+			if last, ok, lerr := r.cfg.History.Last(ctx, st.req.Client, st.req.Env, st.req.Stack.Name); lerr == nil && ok && last.Number == h.Last.Number {
+				st.run = last
+				return st.result(), err
+			}
 		}
 		run, rerr := r.recordOnly(ctx, st, history.ResultWaiting, waiting.Error())
 		st.run = run

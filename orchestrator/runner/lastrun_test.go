@@ -12,23 +12,39 @@ import (
 	"github.com/strata-iac/strata/orchestrator/history"
 )
 
-// countingHistory is the real history, counting the walks for a stack's
-// last matching run.
+// countingHistory is the real history, counting the reads of a stack's
+// head and of its runs.
 type countingHistory struct {
 	History
-	lastMatching atomic.Int32
+	head, runs atomic.Int32
+}
+
+func (h *countingHistory) Head(ctx context.Context, client, env, stack string) (history.Head, error) {
+	h.head.Add(1)
+	return h.History.Head(ctx, client, env, stack)
+}
+
+func (h *countingHistory) Last(ctx context.Context, client, env, stack string) (history.Run, bool, error) {
+	h.runs.Add(1)
+	return h.History.Last(ctx, client, env, stack)
 }
 
 func (h *countingHistory) LastMatching(ctx context.Context, client, env, stack string, match func(history.Run) bool) (history.Run, bool, error) {
-	h.lastMatching.Add(1)
+	h.runs.Add(1)
 	return h.History.LastMatching(ctx, client, env, stack, match)
 }
 
-// TestLastRunReadOnce runs the steps before a run begins that ask for the
-// stack's last run (the reconcile loop's retry wait and the state check)
-// over a history whose last run did not end well: they read it from the
-// history once, and each still sees it.
-func TestLastRunReadOnce(t *testing.T) {
+func (h *countingHistory) LastGood(ctx context.Context, client, env, stack string) (history.Run, bool, error) {
+	h.runs.Add(1)
+	return h.History.LastGood(ctx, client, env, stack)
+}
+
+// TestHeadReadOnce runs the steps before a run begins that read the
+// stack's history (the reconcile loop's retry wait, the last good apply
+// and the state check) over a history whose last run did not end well:
+// they read the stack's head once and no run, and each still sees the
+// last run and the last good apply.
+func TestHeadReadOnce(t *testing.T) {
 	ctx := context.Background()
 	tests := []struct {
 		name        string
@@ -42,8 +58,9 @@ func TestLastRunReadOnce(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			store := historyOf(t, dir, history.Run{Operation: history.OperationApply, Result: history.ResultApplied},
-				history.Run{Operation: history.OperationApply, Result: tt.last, Error: "boom", Interrupted: tt.interrupted})
+			store := historyOf(t, dir, history.Run{Operation: history.OperationApply, Result: history.ResultApplied, ToVersion: "1.2.0"},
+				history.Run{Operation: history.OperationApply, Result: tt.last, Error: "boom", Interrupted: tt.interrupted},
+				history.Run{Operation: history.OperationUnlock, Result: history.ResultUnlocked})
 			h := &countingHistory{History: store}
 			r := New(Config{StateDir: dir, History: h, RetryWait: true})
 			st := r.newState(Request{Operation: history.OperationApply, Client: "acme", Env: "dev", Stack: &environment.Stack{Name: "app"}}, nil)
@@ -52,8 +69,11 @@ func TestLastRunReadOnce(t *testing.T) {
 					t.Fatalf("step = %v, want nil (the last run was an hour ago)", err)
 				}
 			}
-			if got := h.lastMatching.Load(); got != 1 {
-				t.Errorf("History.LastMatching called %d times by waitToRetry and checkState, want 1", got)
+			if got, runs := h.head.Load(), h.runs.Load(); got != 1 || runs != 0 {
+				t.Errorf("waitToRetry, readLastGood and checkState read the head %d times and runs %d times, want 1 and 0", got, runs)
+			}
+			if !st.hasPrev || st.prev.Number != 1 || st.run.FromVersion != "1.2.0" {
+				t.Errorf("readLastGood() prev = #%d (%v), FromVersion %q, want #1, 1.2.0", st.prev.Number, st.hasPrev, st.run.FromVersion)
 			}
 			if !strings.Contains(st.in.stateChange, tt.wantChange) {
 				t.Errorf("checkState(%s) stateChange = %q, want %q", tt.name, st.in.stateChange, tt.wantChange)

@@ -183,21 +183,10 @@ func workspaceKey(req Request, key string) string {
 	return key
 }
 
-// lastRunOf is the stack's last plan or apply, as lastRun reads it, read
-// once per run: the steps before the run begins record nothing, so
-// waitToRetry and checkState see the same run.
+// lastRunOf is the stack's last plan or apply (its head's Ran: a
+// person's unlock in between changes nothing of how that run ended), as
+// far as a reconcile reads it.
 func (r *Runner) lastRunOf(ctx context.Context, st *runState) (history.Run, bool, error) {
-	if !st.last.read {
-		st.last.run, st.last.ok, st.last.err = r.lastRun(ctx, st.req)
-		st.last.read = true
-	}
-	return st.last.run, st.last.ok, st.last.err
-}
-
-// lastRun is the stack's last plan or apply: a person's unlock in between
-// changes nothing of how that run ended.
-func (r *Runner) lastRun(ctx context.Context, req Request) (history.Run, bool, error) {
-	return r.cfg.History.LastMatching(ctx, req.Client, req.Env, req.Stack.Name, func(h history.Run) bool {
-		return h.Operation != history.OperationUnlock
-	})
+	h, err := r.headOf(ctx, st)
+	return h.Ran, err == nil && h.Ran.Number > 0, err
 }

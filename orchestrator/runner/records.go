@@ -19,6 +19,10 @@ type History interface {
 	Last(ctx context.Context, client, env, stack string) (history.Run, bool, error)
 	LastMatching(ctx context.Context, client, env, stack string, match func(history.Run) bool) (history.Run, bool, error)
 	LastGood(ctx context.Context, client, env, stack string) (history.Run, bool, error)
+	// Head returns the stack's newest run, newest that is not an unlock
+	// and last good run, as far as a run reads them (history.Head): what
+	// a run reads of the stack's history before it begins.
+	Head(ctx context.Context, client, env, stack string) (history.Head, error)
 	// List returns the stack's runs newest first, at most limit (all when
 	// limit <= 0).
 	List(ctx context.Context, client, env, stack string, limit int) ([]history.Run, error)

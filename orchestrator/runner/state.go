@@ -25,11 +25,11 @@ type runState struct {
 	in      inputs
 	prev    history.Run
 	hasPrev bool
-	// last is the stack's last plan or apply (lastRunOf), read once.
-	last struct {
-		run      history.Run
-		ok, read bool
-		err      error
+	// head is the stack's head (headOf), read once.
+	head struct {
+		h    history.Head
+		read bool
+		err  error
 	}
 	// run is the run as it will be recorded; its Number is 0 until it
 	// begins. The steps set its cause, summary, plan id, contract, and

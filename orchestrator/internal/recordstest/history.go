@@ -265,3 +265,72 @@ func testRace(t *testing.T, impl Impl) {
 		t.Errorf("List(network) after the race = %d runs, %v, want %d", len(runs), err, 2*each)
 	}
 }
+
+// testHead records every kind of run a reconcile leaves and checks, after
+// each, that the stack's head is what Last, LastMatching (not an unlock)
+// and LastGood return, made Brief.
+func testHead(t *testing.T, impl Impl) {
+	ctx := context.Background()
+	rec := impl.Open(t)
+	h := rec.History
+	check := func(step string, last, ran, good int) {
+		t.Helper()
+		got, err := h.Head(ctx, "acme", "dev", "network")
+		if err != nil {
+			t.Fatalf("%s: Head(network) = %v", step, err)
+		}
+		l, _, err := h.Last(ctx, "acme", "dev", "network")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, _, err := h.LastMatching(ctx, "acme", "dev", "network", func(r history.Run) bool { return r.Operation != history.OperationUnlock })
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, _, err := h.LastGood(ctx, "acme", "dev", "network")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(history.HeadOf(l, r, g), got); diff != "" {
+			t.Errorf("%s: Head(network) mismatch with the runs (-runs +head):\n%s", step, diff)
+		}
+		if got.Last.Number != last || got.Ran.Number != ran || got.Good.Number != good {
+			t.Errorf("%s: Head(network) = last #%d, ran #%d, good #%d, want #%d, #%d, #%d",
+				step, got.Last.Number, got.Ran.Number, got.Good.Number, last, ran, good)
+		}
+	}
+	check("no run", 0, 0, 0)
+	applied := run("network", history.OperationApply)
+	applied.Inputs, applied.StateSerial, applied.StateLineage, applied.Summary = map[string]string{"cidr": "0a1b"}, 3, "l-1", history.Summary{Add: 2}
+	finish(t, h, applied, history.ResultApplied)
+	check("applied", 1, 1, 1)
+	finish(t, h, run("network", history.OperationPlan), history.ResultNoChanges)
+	check("a drift check", 2, 2, 1)
+	finish(t, h, run("network", history.OperationApply), history.ResultHeld)
+	check("a plan held", 3, 3, 1)
+	finish(t, h, run("network", history.OperationUnlock), history.ResultUnlocked)
+	check("an unlock", 4, 3, 1)
+	failed := run("network", history.OperationApply)
+	failed.Error = "tofu apply: exit status 1"
+	finish(t, h, failed, history.ResultFailed)
+	check("failed", 5, 5, 1)
+	destroyed := run("network", history.OperationApply)
+	destroyed.Cause = "destroy"
+	finish(t, h, destroyed, history.ResultApplied)
+	check("destroyed", 6, 6, 6)
+	removed := run("network", history.OperationApply)
+	removed.Cause, removed.DestroyResourcesOnDeletion = "removed", true
+	finish(t, h, removed, history.ResultApplied)
+	check("removed", 7, 7, 7)
+	begin(t, h, run("network", history.OperationApply))
+	check("running", 8, 8, 7)
+	rec = impl.Next(t, rec)
+	h = rec.History
+	begin(t, h, run("network", history.OperationApply))
+	check("the next writer interrupted #8 and began #9", 9, 9, 7)
+	if got, err := h.Head(ctx, "acme", "dev", "network"); err == nil {
+		if got.Good.Summary != (history.Summary{}) || got.Good.Cause != "removed" || !got.Good.DestroyResourcesOnDeletion {
+			t.Errorf("Head(network).Good = %+v, want the removal without its summary", got.Good)
+		}
+	}
+}

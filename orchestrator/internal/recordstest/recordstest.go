@@ -15,6 +15,7 @@ type History interface {
 	Last(ctx context.Context, client, env, stack string) (history.Run, bool, error)
 	LastMatching(ctx context.Context, client, env, stack string, match func(history.Run) bool) (history.Run, bool, error)
 	LastGood(ctx context.Context, client, env, stack string) (history.Run, bool, error)
+	Head(ctx context.Context, client, env, stack string) (history.Head, error)
 	List(ctx context.Context, client, env, stack string, limit int) ([]history.Run, error)
 	Stacks(ctx context.Context, client, env string) ([]string, error)
 	Claim(ctx context.Context, owner string, keys []string, gone func(owner string) bool) (map[string]string, error)
@@ -69,6 +70,7 @@ var cases = []struct {
 	{"numbers runs per stack", testNumbers},
 	{"records over a begun run", testRecord},
 	{"reads last, last good and matching", testLast},
+	{"reads a stack's head", testHead},
 	{"lists stacks and runs", testList},
 	{"claims keys", testClaim},
 	{"next writer interrupts a running run", testInterrupted},
