@@ -387,7 +387,13 @@ func TestHeadDamaged(t *testing.T) {
 	finish(t, s, begin(t, s, "acme", "dev", "network"), ResultApplied) // #1
 	finish(t, s, begin(t, s, "acme", "dev", "network"), ResultFailed)  // #2
 	if err := s.update(func(tx *bolt.Tx) error {
-		return tx.Bucket(indexBucket).Bucket(indexHeads).Put(stackID("acme", "dev", "network"), []byte(`{"r":[],"l":9}`))
+		cb := tx.Bucket(indexBucket).Bucket(indexChunks)
+		k, v, _ := chunkOf(cb, "acme", "dev", "network")
+		entries, err := decodeChunk(k, v)
+		if err != nil {
+			return err
+		}
+		return putChunk(cb, "acme", "dev", k, withHead(entries, "network", []byte(`{"r":[],"l":9}`)))
 	}); err != nil {
 		t.Fatal(err)
 	}
