@@ -150,10 +150,10 @@ func chunkHead(entries []chunkEntry, stack string) []byte {
 }
 
 // putChunk stores the entries of an environment's chunk that was stored
-// under old (nil: none), splitting them into halves while they are
-// larger than chunkMax.
-func putChunk(cb *bolt.Bucket, client, env string, old []byte, entries []chunkEntry) error {
-	parts := splitChunk(entries)
+// under old (nil: none), in which the head of stack has just changed,
+// splitting them while they are larger than chunkMax (see splitChunk).
+func putChunk(cb *bolt.Bucket, client, env string, old []byte, entries []chunkEntry, stack string) error {
+	parts := splitChunk(entries, stack)
 	newFirst := stackID(client, env, parts[0][0].stack)
 	if old != nil && !bytes.Equal(old, newFirst) {
 		if err := cb.Delete(old); err != nil {
@@ -168,19 +168,27 @@ func putChunk(cb *bolt.Bucket, client, env string, old []byte, entries []chunkEn
 	return nil
 }
 
-// splitChunk halves the entries, by their size, while a half is larger
-// than chunkMax and holds more than one head.
-func splitChunk(entries []chunkEntry) [][]chunkEntry {
+// splitChunk splits the entries while a part is larger than chunkMax and
+// holds more than one head. A stack added last, or first, is split off on
+// its own, leaving the rest full, as when stacks are added in order;
+// otherwise the entries are halved by size.
+func splitChunk(entries []chunkEntry, stack string) [][]chunkEntry {
 	size := chunkSize(entries)
 	if size <= chunkMax || len(entries) < 2 {
 		return [][]chunkEntry{entries}
+	}
+	switch stack {
+	case entries[len(entries)-1].stack:
+		return append(splitChunk(entries[:len(entries)-1], ""), entries[len(entries)-1:])
+	case entries[0].stack:
+		return append([][]chunkEntry{entries[:1]}, splitChunk(entries[1:], "")...)
 	}
 	i, n := 0, 0
 	for ; i < len(entries)-1 && n < size/2; i++ {
 		n += len(entries[i].stack) + len(entries[i].head)
 	}
 	i = max(i, 1)
-	return append(splitChunk(entries[:i]), splitChunk(entries[i:])...)
+	return append(splitChunk(entries[:i], ""), splitChunk(entries[i:], "")...)
 }
 
 // chunkSize is about the size of the entries' chunk.

@@ -185,3 +185,48 @@ func FuzzDecodeChunk(f *testing.F) {
 		}
 	})
 }
+
+// TestSplitChunk splits chunks grown past chunkMax by the head of one
+// stack: a stack added last or first goes on its own, any other change
+// halves the chunk, and no part holding more than one head is larger than
+// chunkMax.
+func TestSplitChunk(t *testing.T) {
+	var full []chunkEntry
+	for i := 0; chunkSize(full) <= chunkMax-1000; i++ {
+		full = append(full, chunkEntry{fmt.Sprintf("stack-%04d", 100+i), bytes.Repeat([]byte{'h'}, 500)})
+	}
+	n := len(full)
+	big := bytes.Repeat([]byte{'h'}, 1500)
+	tests := []struct {
+		name    string
+		entries []chunkEntry
+		stack   string
+		want    []int // the parts' sizes in heads
+	}{
+		{"fits", full, full[3].stack, []int{n}},
+		{"added last", append(slices.Clone(full), chunkEntry{"stack-9999", big}), "stack-9999", []int{n, 1}},
+		{"added first", append([]chunkEntry{{"stack-0000", big}}, full...), "stack-0000", []int{1, n}},
+		{"grown in the middle", withHead(slices.Clone(full), full[n/2].stack, big), full[n/2].stack, []int{n/2 + 1, n - n/2 - 1}},
+		{"one head", []chunkEntry{{"huge", bytes.Repeat([]byte{'h'}, 2*chunkMax)}}, "huge", []int{1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			parts := splitChunk(tt.entries, tt.stack)
+			var got []int
+			var joined []chunkEntry
+			for _, p := range parts {
+				got = append(got, len(p))
+				joined = append(joined, p...)
+				if len(p) > 1 && chunkSize(p) > chunkMax {
+					t.Errorf("splitChunk(%s) has a part of %d bytes, want at most %d", tt.name, chunkSize(p), chunkMax)
+				}
+			}
+			if !cmp.Equal(got, tt.want) {
+				t.Errorf("splitChunk(%s) = parts of %v heads, want %v", tt.name, got, tt.want)
+			}
+			if !cmp.Equal(joined, tt.entries, cmp.AllowUnexported(chunkEntry{})) {
+				t.Errorf("splitChunk(%s) parts do not join back to the chunk", tt.name)
+			}
+		})
+	}
+}

@@ -377,7 +377,7 @@ func TestHeadDamaged(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		return putChunk(cb, "acme", "dev", k, withHead(entries, "network", []byte(`{"r":[],"l":9}`)))
+		return putChunk(cb, "acme", "dev", k, withHead(entries, "network", []byte(`{"r":[],"l":9}`)), "network")
 	}); err != nil {
 		t.Fatal(err)
 	}

@@ -65,7 +65,7 @@ func keepHead(tx *bolt.Tx, sb *bolt.Bucket, r Run, good int) error {
 	if err != nil {
 		return err
 	}
-	return putChunk(cb, r.Client, r.Env, ck, withHead(entries, r.Stack, v))
+	return putChunk(cb, r.Client, r.Env, ck, withHead(entries, r.Stack, v), r.Stack)
 }
 
 // updatedHead is the stack's head, stored as v (nil: none), once r is
