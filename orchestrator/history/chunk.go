@@ -64,30 +64,62 @@ func encodeChunk(entries []chunkEntry) []byte {
 // transaction).
 func decodeChunk(first, v []byte) ([]chunkEntry, error) {
 	var entries []chunkEntry
-	for rest := v; len(rest) > 0; {
-		var e chunkEntry
-		name, r, err := chunkField(rest)
-		if err != nil {
-			return nil, err
-		}
-		head, r, err := chunkField(r)
-		if err != nil {
-			return nil, err
-		}
-		rest = r
-		e.stack, e.head = string(name), bytes.Clone(head)
-		if e.stack == "" || (len(entries) > 0 && compareStacks(entries[len(entries)-1].stack, e.stack) >= 0) {
-			return nil, fmt.Errorf("%w: stack %q out of order", errChunk, e.stack)
-		}
-		entries = append(entries, e)
-	}
-	if len(entries) == 0 {
-		return nil, fmt.Errorf("%w: empty", errChunk)
-	}
-	if _, rest, err := splitStackID(first); err != nil || len(rest) != 0 || !bytes.HasSuffix(first, stackName(entries[0].stack)) {
-		return nil, fmt.Errorf("%w: key %q is not its first stack %q", errChunk, first, entries[0].stack)
+	err := walkChunk(first, v, func(stack, head []byte) {
+		entries = append(entries, chunkEntry{string(stack), bytes.Clone(head)})
+	})
+	if err != nil {
+		return nil, err
 	}
 	return entries, nil
+}
+
+// storedChunkHead finds the stack's head in a stored chunk whose key is
+// first, without copying it: nil when the chunk holds none.
+func storedChunkHead(first, v []byte, stack string) (head []byte, err error) {
+	err = walkChunk(first, v, func(s, h []byte) {
+		if string(s) == stack {
+			head = h
+		}
+	})
+	return head, err
+}
+
+// walkChunk calls fn with each entry of a stored chunk whose key is
+// first, in order, once it has checked the whole chunk: the entries
+// decode, their stacks follow one another in the order of their
+// stackIDs, and the first is the key's stack.
+func walkChunk(first, v []byte, fn func(stack, head []byte)) error {
+	var prev []byte
+	for rest := v; len(rest) > 0; {
+		stack, r, err := chunkField(rest)
+		if err != nil {
+			return err
+		}
+		_, r, err = chunkField(r)
+		if err != nil {
+			return err
+		}
+		rest = r
+		if len(stack) == 0 || (prev != nil && compareNames(prev, stack) >= 0) {
+			return fmt.Errorf("%w: stack %q out of order", errChunk, stack)
+		}
+		if prev == nil {
+			if parts, rest, err := splitStackID(first); err != nil || len(rest) != 0 || parts[2] != string(stack) {
+				return fmt.Errorf("%w: key %q is not its first stack %q", errChunk, first, stack)
+			}
+		}
+		prev = stack
+	}
+	if prev == nil {
+		return fmt.Errorf("%w: empty", errChunk)
+	}
+	for rest := v; len(rest) > 0; {
+		stack, r, _ := chunkField(rest)
+		head, r, _ := chunkField(r)
+		fn(stack, head)
+		rest = r
+	}
+	return nil
 }
 
 // chunkField reads a uvarint length and that many bytes.
@@ -99,16 +131,19 @@ func chunkField(b []byte) (field, rest []byte, err error) {
 	return b[w : w+int(l)], b[w+int(l):], nil
 }
 
-// stackName is how a stackID ends: the stack's name preceded by its
-// length as a uvarint.
-func stackName(stack string) []byte {
-	return append(binary.AppendUvarint(nil, uint64(len(stack))), stack...)
+// compareStacks orders two stacks of an environment as their stackIDs
+// sort: by the name's length as a uvarint, then the name.
+func compareStacks(a, b string) int {
+	return compareNames([]byte(a), []byte(b))
 }
 
-// compareStacks orders two stacks of an environment as their stackIDs
-// sort: by the name's length, then the name.
-func compareStacks(a, b string) int {
-	return bytes.Compare(stackName(a), stackName(b))
+// compareNames is compareStacks of names as bytes.
+func compareNames(a, b []byte) int {
+	var la, lb [binary.MaxVarintLen64]byte
+	if c := bytes.Compare(binary.AppendUvarint(la[:0], uint64(len(a))), binary.AppendUvarint(lb[:0], uint64(len(b)))); c != 0 {
+		return c
+	}
+	return bytes.Compare(a, b)
 }
 
 // chunkOf finds the chunk that holds, or would hold, the head of the

@@ -170,7 +170,8 @@ func TestChunkDamaged(t *testing.T) {
 }
 
 // FuzzDecodeChunk decodes arbitrary chunks: never a panic, and a chunk
-// that decodes encodes back to itself.
+// that decodes encodes back to itself and holds each of its heads where
+// storedChunkHead finds it.
 func FuzzDecodeChunk(f *testing.F) {
 	f.Add([]byte(stackID("acme", "dev", "api")), encodeChunk([]chunkEntry{{"api", []byte(`{"r":[]}`)}, {"db", nil}}))
 	f.Add([]byte(stackID("acme", "dev", "db")), []byte{0x02, 'd', 'b', 0xff})
@@ -182,6 +183,11 @@ func FuzzDecodeChunk(f *testing.F) {
 		}
 		if got := encodeChunk(entries); !bytes.Equal(got, v) {
 			t.Errorf("encodeChunk(decodeChunk(%q)) = %q, want it back", v, got)
+		}
+		for _, e := range entries {
+			if got, err := storedChunkHead(k, v, e.stack); err != nil || !bytes.Equal(got, e.head) {
+				t.Errorf("storedChunkHead(%q, %q) = %q, %v, want %q", v, e.stack, got, err, e.head)
+			}
 		}
 	})
 }

@@ -47,14 +47,13 @@ func (s *Store) storedHead(client, env, stack string) (h Head, ok bool, err erro
 			ok = true
 			return nil
 		}
-		entries, derr := decodeChunk(k, v)
+		hv, derr := storedChunkHead(k, v, stack)
 		if errors.Is(derr, errChunk) {
 			return nil
 		}
 		if derr != nil {
 			return derr
 		}
-		hv := chunkHead(entries, stack)
 		if hv == nil {
 			ok = true
 			return nil

@@ -53,12 +53,10 @@ func headStacks(tx *bolt.Tx, client, env string) ([]string, error) {
 	prefix := envPrefix(client, env)
 	c := ib.Bucket(indexChunks).Cursor()
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-		entries, err := decodeChunk(k, v)
-		if err != nil {
+		if err := walkChunk(k, v, func(stack, _ []byte) {
+			stacks = append(stacks, string(stack))
+		}); err != nil {
 			return nil, err
-		}
-		for _, e := range entries {
-			stacks = append(stacks, e.stack)
 		}
 	}
 	// Chunks sort by the name's length first.
