@@ -89,6 +89,7 @@ fuzz:
 	$(GO) test ./orchestrator/decryption/ -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/history/ -run '^$$' -fuzz '^FuzzParseRunningKey$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/history/ -run '^$$' -fuzz '^FuzzDecodeHead$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/history/ -run '^$$' -fuzz '^FuzzDecodeChunk$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/records/ -run '^$$' -fuzz '^FuzzUnpack$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/s3records/ -run '^$$' -fuzz '^FuzzParseURL$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/s3records/ -run '^$$' -fuzz '^FuzzParseKey$$' -fuzztime $(FUZZTIME)
