@@ -136,7 +136,8 @@ func parseKey(prefix records.Key, name string) (records.Key, bool) {
 		hex, part, ok := strings.Cut(name, "/")
 		n, err := strconv.Atoi(part)
 		k.File, k.Number = hex, n
-		return k, ok && err == nil && len(part) == runDigits && segment(hex) == hex
+		digits := strings.Trim(part, "0123456789") == ""
+		return k, ok && digits && err == nil && len(part) == runDigits && segment(hex) == hex
 	}
 	return k, false
 }

@@ -47,24 +47,34 @@ func KeptURL(client, env, stack string) string {
 
 // kept reads the artifact a KeptURL names; ok is false for another URL.
 func (f *Fetcher) kept(ctx context.Context, u, digest string) (body []byte, ok bool, err error) {
-	rest, ok := strings.CutPrefix(u, KeptScheme+":")
-	if !ok {
-		return nil, false, nil
-	}
-	parts := strings.Split(rest, "/")
-	if len(parts) != 3 {
-		return nil, true, fmt.Errorf("%s is not %s:<client>/<env>/<stack>", u, KeptScheme)
-	}
-	for i, p := range parts {
-		if parts[i], err = url.PathUnescape(p); err != nil {
-			return nil, true, fmt.Errorf("%s: %w", u, err)
-		}
+	client, env, stack, ok, err := parseKeptURL(u)
+	if !ok || err != nil {
+		return nil, ok, err
 	}
 	if f.Kept == nil {
 		return nil, true, errors.New("the artifact is kept in strata's records, which this process was not given")
 	}
-	body, err = f.Kept.KeptArtifact(ctx, parts[0], parts[1], parts[2], digest)
+	body, err = f.Kept.KeptArtifact(ctx, client, env, stack, digest)
 	return body, true, err
+}
+
+// parseKeptURL reads the client, environment and stack a KeptURL names;
+// ok is false for a URL of another scheme.
+func parseKeptURL(u string) (client, env, stack string, ok bool, err error) {
+	rest, ok := strings.CutPrefix(u, KeptScheme+":")
+	if !ok {
+		return "", "", "", false, nil
+	}
+	parts := strings.Split(rest, "/")
+	if len(parts) != 3 {
+		return "", "", "", true, fmt.Errorf("%s is not %s:<client>/<env>/<stack>", u, KeptScheme)
+	}
+	for i, p := range parts {
+		if parts[i], err = url.PathUnescape(p); err != nil {
+			return "", "", "", true, fmt.Errorf("%s: %w", u, err)
+		}
+	}
+	return parts[0], parts[1], parts[2], true, nil
 }
 
 // digestRE is the only digest form accepted: it never names a path

@@ -112,3 +112,22 @@ func TestFetchKeptWithoutRecords(t *testing.T) {
 		t.Errorf("KeptURL(a/b, dev, net work) = %q, want %q", got, want)
 	}
 }
+
+// FuzzParseKeptURL reads any URL: one of the kept scheme that reads
+// without error names what KeptURL makes it of, and KeptURL of any names
+// reads back as them.
+func FuzzParseKeptURL(f *testing.F) {
+	for _, s := range []string{KeptURL("acme", "dev", "network"), KeptURL("a/b", "", "%"), KeptScheme + ":a/b", "http://x/y.tar.gz", KeptScheme + ":%zz/b/c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, u string) {
+		client, env, stack, ok, err := parseKeptURL(u)
+		if !ok || err != nil {
+			return
+		}
+		again, aenv, astack, ok, err := parseKeptURL(KeptURL(client, env, stack))
+		if !ok || err != nil || again != client || aenv != env || astack != stack {
+			t.Fatalf("parseKeptURL(KeptURL(%q, %q, %q)) = %q, %q, %q, %v, %v, want them back", client, env, stack, again, aenv, astack, ok, err)
+		}
+	})
+}
