@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"sync"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -51,6 +52,31 @@ func kubeFlags(cmd *cobra.Command) []string {
 		set = append(set, "--"+f.Name)
 	})
 	return set
+}
+
+// beforeKube holds, by command, the usage checks strata makes before it
+// runs strata-kube for one of the command's strata-kube flags: a
+// combination of flags that is wrong whichever program runs it is
+// reported as strata reports it, strata-kube installed or not.
+var beforeKube sync.Map // *cobra.Command → []func(*cobra.Command) error
+
+// checkBeforeKube adds check to cmd's usage checks before strata-kube.
+func checkBeforeKube(cmd *cobra.Command, check func(*cobra.Command) error) {
+	checks, _ := beforeKube.Load(cmd)
+	fs, _ := checks.([]func(*cobra.Command) error)
+	beforeKube.Store(cmd, append(fs, check))
+}
+
+// checksBeforeKube runs cmd's usage checks before strata-kube.
+func checksBeforeKube(cmd *cobra.Command) error {
+	checks, _ := beforeKube.Load(cmd)
+	fs, _ := checks.([]func(*cobra.Command) error)
+	for _, check := range fs {
+		if err := check(cmd); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // execProgram replaces this process with another program (syscall.Exec);

@@ -36,6 +36,9 @@ func newRunnerCommand(*globals) *cobra.Command { return kubeCommand("runner", ru
 // PersistentPreRunE.
 func forwardToKube(cmd *cobra.Command) error {
 	if set := kubeFlags(cmd); len(set) > 0 {
+		if err := checksBeforeKube(cmd); err != nil {
+			return err
+		}
 		return runInKube(fmt.Sprintf("strata %s %s", cmd.Name(), strings.Join(set, " ")))
 	}
 	return nil

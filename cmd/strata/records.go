@@ -30,6 +30,7 @@ func (f *recordsFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.kubeconfig, "kubeconfig", "", "the history and held plans are those a cluster keeps, reached through this kubeconfig file (default: the state directory's)")
 	cmd.Flags().StringVar(&f.namespace, "namespace", "", "namespace of the cluster's records (default: the kubeconfig context's); without --kubeconfig, the cluster strata runs in")
 	markKubeOnly(cmd, "kubeconfig", "namespace")
+	checkBeforeKube(cmd, f.twoPlaces)
 	f.registerLocation(cmd)
 }
 
@@ -49,8 +50,8 @@ func (f *recordsFlags) records(cmd *cobra.Command) (orchestrator.Records, error)
 
 func (f *recordsFlags) recordsIn(cmd *cobra.Command, dir string) (orchestrator.Records, error) {
 	if f.location != "" {
-		if f.inCluster(cmd) {
-			return nil, usageError("--records %s and --kubeconfig or --namespace name two places for the records: give one", f.location)
+		if err := f.twoPlaces(cmd); err != nil {
+			return nil, err
 		}
 		s, err := f.bucket(cmd.Context(), dir)
 		if err != nil {
@@ -138,6 +139,15 @@ func recordsEnv() map[string]string {
 		}
 	}
 	return env
+}
+
+// twoPlaces is the usage error of --records with --kubeconfig or
+// --namespace, which name two places for the records.
+func (f *recordsFlags) twoPlaces(cmd *cobra.Command) error {
+	if f.location != "" && f.inCluster(cmd) {
+		return usageError("--records %s and --kubeconfig or --namespace name two places for the records: give one", f.location)
+	}
+	return nil
 }
 
 // inCluster reports whether the flags name a cluster's records.
