@@ -3,6 +3,7 @@ package history
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -11,8 +12,9 @@ import (
 
 // Stacks returns every stack of the environment that has history, sorted.
 // It reads the environment's heads (see indexBucket), which lie together;
-// a reader of a file whose heads are not current reads the environment's
-// bucket of stacks instead.
+// a reader of a file whose heads are not current, or a store whose heads
+// hold a key that does not decode, reads the environment's bucket of
+// stacks instead.
 func (s *Store) Stacks(ctx context.Context, client, env string) ([]string, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("list stacks of %s/%s: %w", client, env, err)
@@ -23,8 +25,13 @@ func (s *Store) Stacks(ctx context.Context, client, env string) ([]string, error
 	)
 	if s.heads {
 		err = s.view(func(tx *bolt.Tx) error {
-			stacks, err = headStacks(tx, client, env)
-			return err
+			var herr error
+			stacks, herr = headStacks(tx, client, env)
+			if errors.Is(herr, errIndexKey) {
+				stacks = bucketStacks(tx, client, env)
+				return nil
+			}
+			return herr
 		})
 	} else {
 		err = s.view(func(tx *bolt.Tx) error {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	bolt "go.etcd.io/bbolt"
 )
 
 func TestStacks(t *testing.T) {
@@ -44,5 +45,23 @@ func TestStacks(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestStacksDamagedHeads lists the stacks of a file whose heads hold a
+// key that does not decode: from the stacks' buckets.
+func TestStacksDamagedHeads(t *testing.T) {
+	s, _ := open(t)
+	begin(t, s, "acme", "dev", "network")
+	begin(t, s, "acme", "dev", "api")
+	if err := s.update(func(tx *bolt.Tx) error {
+		bad := append(envPrefix("acme", "dev"), 0x7f, 'x')
+		return tx.Bucket(indexBucket).Bucket(indexHeads).Put(bad, []byte("{}"))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Stacks(context.Background(), "acme", "dev")
+	if want := []string{"api", "network"}; err != nil || !cmp.Equal(got, want) {
+		t.Errorf("Stacks(acme/dev) with a damaged head key = %v, %v, want %v", got, err, want)
 	}
 }
