@@ -101,9 +101,11 @@ fuzz:
 	$(GO) test ./orchestrator/decryption/ -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/history/ -run '^$$' -fuzz '^FuzzParseRunningKey$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/history/ -run '^$$' -fuzz '^FuzzDecodeHead$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/history/ -run '^$$' -fuzz '^FuzzDecodeChunk$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/records/ -run '^$$' -fuzz '^FuzzUnpack$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/s3records/ -run '^$$' -fuzz '^FuzzParseURL$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/s3records/ -run '^$$' -fuzz '^FuzzParseKey$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/source/artifact/ -run '^$$' -fuzz '^FuzzParseKeptURL$$' -fuzztime $(FUZZTIME)
 
 ## soak: strata killed (kill -9) and stopped (SIGTERM) in the middle of applies, $(TRIALS) trials of each
 ## (make test runs 5 of each): every resource created once, all in state, no process left behind

@@ -212,6 +212,11 @@ func reconcile(ctx context.Context, env *environment.Environment, g *graph.Graph
 	// them: a reconcile whose plans change nothing never loads them.
 	pol := newLazyPolicy(func(ctx context.Context) (runner.Policy, error) { return loadPolicy(ctx, set, opts) }, log)
 	resolver := NewResolver(env, st.StateDir, opts)
+	if kept, ok := st.History.(artifact.Kept); ok {
+		// The code a deleted stack's last run left, once its source is
+		// gone (remove).
+		resolver.Artifacts.(*artifact.Fetcher).Kept = kept
+	}
 	arts := resolve(ctx, log, env, resolver)
 	gone, err := removedStacks(ctx, env, st.History)
 	if err != nil {

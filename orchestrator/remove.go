@@ -1,6 +1,7 @@
 package orchestrator
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -9,6 +10,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/source"
+	"github.com/strata-iac/strata/orchestrator/source/artifact"
 )
 
 // removedStacks finds the stacks that left the environment but whose
@@ -111,6 +113,18 @@ func (d deleted) remove(ctx context.Context, env *environment.Environment, envDi
 				Result: history.ResultFailed, Error: err.Error(),
 			},
 		}
+	}
+	if a := stack.Source.Artifact; a != nil && a.URL == "" && last.Digest != "" {
+		// Its source has no artifact any more (deleted, or not ready):
+		// its code is the one its last good run ran, which strata kept
+		// in the records (runner Jobs and this process read it there).
+		cp := *stack
+		cp.Source.Artifact = &environment.Artifact{
+			URL: artifact.KeptURL(env.Client, env.Name, stack.Name), Digest: last.Digest,
+			Revision: cmp.Or(last.ToVersion, last.Digest),
+		}
+		d.log.Info(fmt.Sprintf("%s %s has no artifact: destroying with the code of run #%d (%s), kept in the records", stack.Source.Kind, stack.Source.Name, last.Number, last.Digest), "stack", stack.Name)
+		stack = &cp
 	}
 	res, err := d.resolver.Resolve(ctx, stack)
 	if err != nil {

@@ -62,4 +62,11 @@
 // that of the passes waiting to retry it, keeps that reason. The
 // Kubernetes API is reached through
 // Cluster, which package kube implements.
+//
+// The code each run that ran tofu and converged ran is kept in the
+// records (Keeper: the source-controller tarball, one per stack, by
+// digest), so that an object deleted with destroyResourcesOnDeletion
+// after its source is still destroyed, from that code (loadDeleted keeps
+// such an object's stack, with no artifact); it is dropped with the
+// object's finalizer.
 package controller

@@ -46,10 +46,20 @@ type pass struct {
 	written   map[string]bool
 	// adopter is the pass's executor when it is an Adopter.
 	adopter Adopter
+	// keeper keeps the code each stack last ran (nil when the records
+	// cannot): an object's is dropped with its finalizer.
+	keeper Keeper
 	// refused are the stacks whose run failed because their runner pod
 	// was refused, or waits to retry such a run: their Ready reason is
 	// ReasonRunnerPodRefused.
 	refused map[string]bool
+}
+
+// setKeeper notes the pass's keeper of artifacts.
+func (p *pass) setKeeper(k Keeper) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.keeper = k
 }
 
 // refusedRun notes a stack whose run failed because its runner pod was
@@ -218,9 +228,12 @@ func (c *Controller) load(ctx context.Context, p *pass) error {
 
 // loadDeleted builds the stacks of the objects deleted with
 // destroyResourcesOnDeletion, as they still describe them, with the rest
-// of the namespace. An object that no longer loads (its source is gone)
-// has none: its destroy plan is then made in the workspace its last run
-// left, if this process has it.
+// of the namespace. An object whose source is gone (deleted, or without
+// an artifact) still has its stack, with no artifact: its destroy runs
+// the code its last good run ran, which strata kept in the records
+// (orchestrator's remove). An object that no longer loads for another
+// reason has none: its destroy plan is then made in the workspace its
+// last run left, if this process has it.
 func (c *Controller) loadDeleted(ctx context.Context, p *pass) map[string]*environment.Stack {
 	var names []string
 	for _, tf := range sortedObjects(p.tfs) {
@@ -244,9 +257,14 @@ func (c *Controller) loadDeleted(ctx context.Context, p *pass) map[string]*envir
 		if s == nil {
 			continue
 		}
-		if i := slices.IndexFunc(problems, func(pr diag.Problem) bool { return pr.File == s.File }); i >= 0 {
+		if i := slices.IndexFunc(problems, func(pr diag.Problem) bool {
+			return pr.File == s.File && pr.Code != diag.CodeSourceNotFound
+		}); i >= 0 {
 			c.log.Warn(fmt.Sprintf("deleted Terraform/%s/%s: %s", p.ns, n, problems[i]), "namespace", p.ns)
 			continue
+		}
+		if s.Source.Artifact == nil {
+			s.Source.Artifact = &environment.Artifact{}
 		}
 		out[n] = s
 	}
@@ -360,6 +378,12 @@ func (c *Controller) removeFinalizers(ctx context.Context, p *pass) error {
 		if w := tf.Spec.WriteOutputsToSecret; w != nil && w.Name != "" {
 			if err := c.cfg.Cluster.DeleteSecret(ctx, tf.Namespace, w.Name); err != nil {
 				return fmt.Errorf("finalize Terraform/%s: outputs: %w", tf.Name, err)
+			}
+		}
+		if p.keeper != nil && p.env != nil {
+			// The code its last run left: nothing will destroy it now.
+			if err := p.keeper.DropArtifacts(ctx, p.env.Client, p.env.Name, tf.Name); err != nil {
+				return fmt.Errorf("finalize Terraform/%s: %w", tf.Name, err)
 			}
 		}
 		rest := slices.DeleteFunc(slices.Clone(tf.Finalizers), func(f string) bool { return f == v1alpha2.Finalizer })

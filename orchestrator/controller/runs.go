@@ -2,10 +2,12 @@ package controller
 
 import (
 	"context"
+	"strings"
 
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runner"
+	"github.com/strata-iac/strata/orchestrator/source/artifact"
 )
 
 // runs hands the orchestrator's runs to the executor. A stack that
@@ -18,6 +20,16 @@ type runs struct {
 	p     *pass
 	local *runner.Runner
 	exec  Executor
+	// keeper keeps the code each stack last ran, when the records can.
+	keeper Keeper
+}
+
+// Keeper keeps, in the records, the code (the source-controller
+// artifact) each stack last ran, so that a deleted object's destroy can
+// run once its source is gone too (records.Records is one).
+type Keeper interface {
+	KeepArtifact(ctx context.Context, client, env, stack, digest string, content func(context.Context) ([]byte, error)) error
+	DropArtifacts(ctx context.Context, client, env, stack string) error
 }
 
 // runs returns what the orchestrator runs each stack of the pass with.
@@ -31,7 +43,9 @@ func (c *Controller) runs(p *pass) func(runner.Config) orchestrator.StackRunner 
 		if a, ok := exec.(Adopter); ok {
 			p.setAdopter(a)
 		}
-		return &runs{c: c, p: p, local: local, exec: exec}
+		keeper, _ := cfg.History.(Keeper)
+		p.setKeeper(keeper)
+		return &runs{c: c, p: p, local: local, exec: exec, keeper: keeper}
 	}
 }
 
@@ -73,7 +87,26 @@ func (r *runs) Run(ctx context.Context, req runner.Request) (runner.Result, erro
 	if a, ok := r.exec.(Adopter); ok && o.Runner != "" {
 		r.p.ran(adopted{adopter: a, req: cr, out: o})
 	}
-	return o.Unpack()
+	res, err := o.Unpack()
+	r.keep(ctx, req, res)
+	return res, err
+}
+
+// keep keeps the code of a run that ran tofu and converged (applied, or
+// planned no changes) in the records, by its digest, unless it is kept
+// already: the code a destroy of the stack's deleted object runs once the
+// source has no artifact. A failure to keep it is a warning: the run
+// stands.
+func (r *runs) keep(ctx context.Context, req runner.Request, res runner.Result) {
+	a := req.Artifact
+	if r.keeper == nil || req.Removal != nil || a.Digest == "" || !strings.HasPrefix(a.URL, "http") ||
+		(res.Run.Result != history.ResultApplied && res.Run.Result != history.ResultNoChanges) {
+		return
+	}
+	download := func(ctx context.Context) ([]byte, error) { return (&artifact.Fetcher{}).Download(ctx, a.URL, a.Digest) }
+	if err := r.keeper.KeepArtifact(ctx, req.Client, req.Env, req.Stack.Name, a.Digest, download); err != nil {
+		r.c.log.Warn(err.Error()+": the destroy of its object, once deleted, needs its source's artifact", "stack", req.Stack.Name)
+	}
 }
 
 // adoptable reports whether the executor has a run of the stack to adopt.

@@ -27,6 +27,11 @@ type Problem struct {
 // Controller's AccessDenied.
 const CodeAccessDenied = "AccessDenied"
 
+// CodeSourceNotFound is a reference to a source that does not exist: a
+// deleted object whose source went first is still destroyed, from the
+// code its last run kept.
+const CodeSourceNotFound = "SourceNotFound"
+
 // String renders the problem on one line: "file: Object: message (fix: …)".
 func (p Problem) String() string {
 	var b strings.Builder

@@ -175,6 +175,7 @@ func (l *loader) clusterSource(b *built) {
 		l.problem(diag.Problem{
 			File:    tf.File,
 			Object:  tf.ref(),
+			Code:    diag.CodeSourceNotFound,
 			Message: msg,
 			Fix:     fmt.Sprintf("create %s %s in %s, or correct spec.sourceRef", ref.Kind, ref.Name, where),
 		})

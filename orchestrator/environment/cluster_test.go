@@ -140,7 +140,7 @@ func TestLoadNamespaceCrossNamespaceSource(t *testing.T) {
 		{name: "allowed", allow: true, sources: []map[string]any{shared},
 			wantArt: &Artifact{URL: "http://127.0.0.1:9090/gitrepository/shared/platform/abc.tar.gz", Digest: "sha256:" + strings.Repeat("c", 64), Revision: "main@sha1:abc"}},
 		{name: "allowed, but not there", allow: true,
-			wantMsg: "spec.sourceRef names GitRepository/platform, which does not exist in namespace shared"},
+			wantMsg: "spec.sourceRef names GitRepository/platform, which does not exist in namespace shared", wantCode: diag.CodeSourceNotFound},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

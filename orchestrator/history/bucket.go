@@ -26,15 +26,21 @@ func keyNumber(k []byte) int {
 // stackBucket returns the bucket of a stack's runs, or nil when the stack
 // has none.
 func stackBucket(tx *bolt.Tx, client, env, stack string) *bolt.Bucket {
-	cb := tx.Bucket([]byte(client))
-	if cb == nil {
-		return nil
-	}
-	eb := cb.Bucket([]byte(env))
+	eb := envBucket(tx, client, env)
 	if eb == nil {
 		return nil
 	}
 	return eb.Bucket([]byte(stack))
+}
+
+// envBucket returns the bucket of an environment's stacks, or nil when
+// it has none.
+func envBucket(tx *bolt.Tx, client, env string) *bolt.Bucket {
+	cb := tx.Bucket([]byte(client))
+	if cb == nil {
+		return nil
+	}
+	return cb.Bucket([]byte(env))
 }
 
 // createStackBucket returns the bucket of a stack's runs, creating it.

@@ -14,12 +14,17 @@
 // runs it names; a reconcile reads each stack's Head (its newest run, its
 // newest that is not an unlock and its last good run, as far as a
 // reconcile reads them, in a compact encoding) and lists an
-// environment's stacks from the heads, which lie together on a few
-// pages, where the runs lie over the whole file that bbolt maps. LastGood
+// environment's stacks from the heads. The heads lie in chunks of an
+// environment's stacks, one bbolt value of up to 16 KiB each, which bbolt
+// stores on pages it allocates together: however many transactions wrote
+// them, reading every head reads a few contiguous stretches of the file,
+// where the runs, or a key per head, lie over the whole file that bbolt
+// maps (a transaction writes what it changes to wherever bbolt's freelist
+// has room, and the kernel maps the pages around each page read). LastGood
 // reads one run; Last, LastMatching and List read the newest runs first
-// and stop. A file that a strata without the index, or without the heads,
-// wrote is indexed once, from all its runs, by the next writer's Open;
-// until then a reader reads the runs.
+// and stop. A file that a strata without the index, or without the heads
+// in chunks, wrote is indexed once, from all its runs, by the next
+// writer's Open; until then a reader reads the runs.
 //
 // Result and Operation are strata's one vocabulary for how a run ended and
 // what it did: the runner records them, and the report, the daemon's

@@ -280,41 +280,16 @@ func FuzzDecodeHead(f *testing.F) {
 	})
 }
 
-// TestOpenBeforeHeads opens histories that a strata without heads wrote:
-// one without the index (testdata/before-index.db), and one whose index a
-// strata that kept it, but no heads, kept last. A reader reads the heads
-// from the runs; the next writer builds them once, from the runs.
+// TestOpenBeforeHeads opens histories that a strata without the heads in
+// chunks wrote: one without the index (testdata/before-index.db), and
+// ones whose index a strata that kept it, but no heads or the heads in
+// their first layout, kept last. A reader reads the heads from the runs;
+// the next writer builds them once, from the runs, and drops the first
+// layout's.
 func TestOpenBeforeHeads(t *testing.T) {
 	ctx := context.Background()
-	afterIndex := func(t *testing.T) string {
-		s, path := open(t)
-		finish(t, s, begin(t, s, "acme", "dev", "network"), ResultApplied) // #1
-		finish(t, s, begin(t, s, "acme", "dev", "network"), ResultPlanned) // #2
-		s.Close()
-		// The strata with the index and no heads: a run stored, the index
-		// kept and stamped, no head.
-		db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := db.Update(func(tx *bolt.Tx) error {
-			b := stackBucket(tx, "acme", "dev", "network")
-			r := Run{Number: 3, Client: "acme", Env: "dev", Stack: "network", Operation: OperationApply, Result: ResultNoChanges}
-			if err := putRun(b, r); err != nil {
-				return err
-			}
-			ib := tx.Bucket(indexBucket)
-			if err := ib.Bucket(indexGood).Put(stackID("acme", "dev", "network"), key(3)); err != nil {
-				return err
-			}
-			return ib.Put(indexTx, key(tx.ID()))
-		}); err != nil {
-			t.Fatal(err)
-		}
-		if err := db.Close(); err != nil {
-			t.Fatal(err)
-		}
-		return path
+	olderWriter := func(firstLayout bool) func(t *testing.T) string {
+		return func(t *testing.T) string { return afterIndex(t, firstLayout) }
 	}
 	tests := []struct {
 		name   string
@@ -322,7 +297,8 @@ func TestOpenBeforeHeads(t *testing.T) {
 		stacks map[string][3]int
 	}{
 		{"before the index", beforeIndex, map[string][3]int{"network": {6, 6, 2}, "api": {1, 1, 0}, "db": {1, 1, 0}, "none": {}}},
-		{"after the index, before the heads", afterIndex, map[string][3]int{"network": {3, 3, 3}, "none": {}}},
+		{"after the index, before the heads", olderWriter(false), map[string][3]int{"network": {3, 3, 3}, "none": {}}},
+		{"heads in their first layout", olderWriter(true), map[string][3]int{"network": {3, 3, 3}, "none": {}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -356,6 +332,14 @@ func TestOpenBeforeHeads(t *testing.T) {
 			if got, err := s.Stacks(ctx, "acme", "dev"); err != nil || !cmp.Equal(got, stacks) {
 				t.Errorf("Stacks(acme/dev) from the heads = %v, %v, want %v, as the reader listed them", got, err, stacks)
 			}
+			if err := s.view(func(tx *bolt.Tx) error {
+				if tx.Bucket(indexBucket).Bucket([]byte("heads")) != nil {
+					t.Errorf("Open(%q) kept the heads' first layout, want it dropped", path)
+				}
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
 			id := txID(t, s)
 			s.Close()
 
@@ -387,7 +371,13 @@ func TestHeadDamaged(t *testing.T) {
 	finish(t, s, begin(t, s, "acme", "dev", "network"), ResultApplied) // #1
 	finish(t, s, begin(t, s, "acme", "dev", "network"), ResultFailed)  // #2
 	if err := s.update(func(tx *bolt.Tx) error {
-		return tx.Bucket(indexBucket).Bucket(indexHeads).Put(stackID("acme", "dev", "network"), []byte(`{"r":[],"l":9}`))
+		cb := tx.Bucket(indexBucket).Bucket(indexChunks)
+		k, v, _ := chunkOf(cb, "acme", "dev", "network")
+		entries, err := decodeChunk(k, v)
+		if err != nil {
+			return err
+		}
+		return putChunk(cb, "acme", "dev", k, withHead(entries, "network", []byte(`{"r":[],"l":9}`)), "network")
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -400,4 +390,54 @@ func TestHeadDamaged(t *testing.T) {
 		t.Errorf("storedHead(network) after a run = %v, %v, want the head made anew", ok, err)
 	}
 	checkHead(t, s, "the head made anew", "network", 3, 3, 1)
+}
+
+// afterIndex writes a file with this strata, and then as a strata that
+// kept the index, and the heads under a key each (firstLayout) or none,
+// would: a run stored, the index kept and stamped, as it stamped them.
+func afterIndex(t *testing.T, firstLayout bool) string {
+	t.Helper()
+	s, path := open(t)
+	finish(t, s, begin(t, s, "acme", "dev", "network"), ResultApplied) // #1
+	finish(t, s, begin(t, s, "acme", "dev", "network"), ResultPlanned) // #2
+	s.Close()
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(func(tx *bolt.Tx) error {
+		b := stackBucket(tx, "acme", "dev", "network")
+		r := Run{Number: 3, Client: "acme", Env: "dev", Stack: "network", Operation: OperationApply, Result: ResultNoChanges}
+		if err := putRun(b, r); err != nil {
+			return err
+		}
+		ib := tx.Bucket(indexBucket)
+		id := stackID("acme", "dev", "network")
+		if err := ib.Bucket(indexGood).Put(id, key(3)); err != nil {
+			return err
+		}
+		if firstLayout {
+			hb, err := ib.CreateBucketIfNotExists([]byte("heads"))
+			if err != nil {
+				return err
+			}
+			v, err := encodeHead(HeadOf(r, r, r))
+			if err != nil {
+				return err
+			}
+			if err := hb.Put(id, v); err != nil {
+				return err
+			}
+			if err := ib.Put([]byte("headsTx"), key(tx.ID())); err != nil {
+				return err
+			}
+		}
+		return ib.Put(indexTx, key(tx.ID()))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

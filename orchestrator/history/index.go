@@ -22,13 +22,15 @@ import (
 //     transaction.
 //   - good: the number of each stack's last good run, under the stack's
 //     stackID; Record keeps it.
-//   - heads: each stack's Head under its stackID, in a compact encoding
-//     (headJSON): a reconcile reads a stack's head, not its runs, and the
-//     heads of all stacks lie together on a few pages, where the runs lie
-//     over the whole file. Begin and Record keep it, with the runs they
-//     store.
+//   - chunks: each stack's Head, in a compact encoding (headJSON), in
+//     chunks of an environment's stacks, one bbolt value each (see
+//     chunkMax): a reconcile reads a stack's head, not its runs, and the
+//     heads of an environment lie on a few contiguous stretches of pages,
+//     whatever transactions wrote them, where the runs lie over the whole
+//     file. Begin and Record keep them, with the runs they store.
 //   - tx: the ID of the last write transaction that kept the index.
-//   - headsTx: the ID of the last write transaction that kept the heads.
+//   - chunksTx: the ID of the last write transaction that kept the
+//     chunks.
 //   - id: random bytes that name this file's history from the index's
 //     building on: the file and a copy of it (the snapshot) with the
 //     same id and transaction ID hold the same history.
@@ -38,18 +40,21 @@ import (
 // last transaction means that something else wrote the file since: a
 // strata from before the index, which neither keeps nor stamps it. The
 // index is then rebuilt from every run, once, by the next writer's Open;
-// until then a reader reads the runs themselves (Store.indexed). headsTx
+// until then a reader reads the runs themselves (Store.indexed). chunksTx
 // does the same for the heads, which a strata that kept the index but no
-// heads left stale: it stamps tx, not headsTx.
+// heads, or the heads in their first layout (a key per stack in a bucket
+// "heads", stamped "headsTx"), left stale: it stamps tx, not chunksTx.
+// This strata stamps no headsTx, so such a strata rebuilds its own heads
+// in turn when it next opens the file.
 var indexBucket = []byte("_index")
 
 var (
-	indexRunning = []byte("running")
-	indexGood    = []byte("good")
-	indexTx      = []byte("tx")
-	indexHeads   = []byte("heads")
-	indexHeadsTx = []byte("headsTx")
-	indexID      = []byte("id")
+	indexRunning  = []byte("running")
+	indexGood     = []byte("good")
+	indexTx       = []byte("tx")
+	indexChunks   = []byte("chunks")
+	indexChunksTx = []byte("chunksTx")
+	indexID       = []byte("id")
 )
 
 // errIndexKey is a key of the running index that does not decode.
@@ -135,7 +140,7 @@ func headsCurrent(tx *bolt.Tx) bool {
 	if ib == nil {
 		return false
 	}
-	stamp := ib.Get(indexHeadsTx)
+	stamp := ib.Get(indexChunksTx)
 	return len(stamp) == 8 && keyNumber(stamp) == tx.ID()
 }
 
@@ -149,7 +154,7 @@ func stamp(tx *bolt.Tx) error {
 	if err := ib.Put(indexTx, key(tx.ID())); err != nil {
 		return err
 	}
-	return ib.Put(indexHeadsTx, key(tx.ID()))
+	return ib.Put(indexChunksTx, key(tx.ID()))
 }
 
 // indexRun keeps the index of r, which the transaction has just stored:

@@ -104,7 +104,7 @@ func rebuildIndex(tx *bolt.Tx) error {
 	if err := ib.Put(indexID, []byte(rand.Text())); err != nil {
 		return err
 	}
-	hb, err := heads(tx)
+	hb, err := chunks(tx)
 	if err != nil {
 		return err
 	}
@@ -114,21 +114,28 @@ func rebuildIndex(tx *bolt.Tx) error {
 		}
 		return cb.ForEachBucket(func(env []byte) error {
 			eb := cb.Bucket(env)
-			return eb.ForEachBucket(func(stack []byte) error {
+			var entries []chunkEntry
+			if err := eb.ForEachBucket(func(stack []byte) error {
 				sb := eb.Bucket(stack)
 				last, err := rebuildStack(sb)
 				if err != nil {
 					return fmt.Errorf("%s/%s/%s: %w", client, env, stack, err)
 				}
-				id := stackID(string(client), string(env), string(stack))
-				if err := putHead(hb, sb, id, string(client), string(env), string(stack), last); err != nil {
+				e, err := stackEntry(sb, string(client), string(env), string(stack), last)
+				if err != nil {
 					return err
 				}
+				entries = append(entries, e)
 				if last == 0 {
 					return nil
 				}
-				return good.Put(id, key(last))
-			})
+				return good.Put(stackID(string(client), string(env), string(stack)), key(last))
+			}); err != nil {
+				return err
+			}
+			// All of the environment's heads in one transaction: its
+			// chunks lie together.
+			return packChunks(hb, string(client), string(env), entries)
 		})
 	})
 }

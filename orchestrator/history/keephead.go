@@ -1,30 +1,31 @@
 package history
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
 )
 
-// heads returns the index's bucket of heads, creating it.
-func heads(tx *bolt.Tx) (*bolt.Bucket, error) {
+// chunks returns the index's bucket of the heads' chunks, creating it.
+func chunks(tx *bolt.Tx) (*bolt.Bucket, error) {
 	ib, err := tx.CreateBucketIfNotExists(indexBucket)
 	if err != nil {
 		return nil, err
 	}
-	hb, err := ib.CreateBucketIfNotExists(indexHeads)
+	cb, err := ib.CreateBucketIfNotExists(indexChunks)
 	if err != nil {
 		return nil, err
 	}
-	// A reconcile reads every stack's head: pages filled to the brim
-	// are fewer pages to map. Heads change in place, and keep their size
-	// but for a few bytes.
-	hb.FillPercent = headsFill
-	return hb, nil
+	// A reconcile reads every chunk: pages filled to the brim are fewer
+	// pages to map. Chunks change in place, and keep their size but for
+	// a few bytes.
+	cb.FillPercent = headsFill
+	return cb, nil
 }
 
-// headsFill is how full bbolt fills the heads' pages when it splits them
+// headsFill is how full bbolt fills the chunks' pages when it splits them
 // (bbolt's default is half).
 const headsFill = 1.0
 
@@ -32,21 +33,53 @@ const headsFill = 1.0
 // stored r in: r is the newest run when no newer one is, the newest that
 // is not an unlock when it is none and no newer one is, and the last good
 // run is run number good (0: none), as the index says. A head that does
-// not decode is made anew from the stack's runs.
+// not decode is made anew from the stack's runs; a chunk that does not
+// decode, with every head of the environment.
 func keepHead(tx *bolt.Tx, sb *bolt.Bucket, r Run, good int) error {
-	hb, err := heads(tx)
+	cb, err := chunks(tx)
 	if err != nil {
 		return err
 	}
-	id := stackID(r.Client, r.Env, r.Stack)
+	ck, cv, next := chunkOf(cb, r.Client, r.Env, r.Stack)
+	var entries []chunkEntry
+	if ck != nil {
+		if entries, err = decodeChunk(ck, cv); errors.Is(err, errChunk) {
+			return rebuildChunks(tx, cb, r.Client, r.Env)
+		}
+	} else if next != nil {
+		// The stack sorts before the environment's first chunk: it
+		// begins that chunk now.
+		ck = next
+		if entries, err = decodeChunk(ck, cb.Get(ck)); errors.Is(err, errChunk) {
+			return rebuildChunks(tx, cb, r.Client, r.Env)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	h, err := updatedHead(sb, r, good, chunkHead(entries, r.Stack))
+	if err != nil {
+		return err
+	}
+	v, err := encodeHead(h)
+	if err != nil {
+		return err
+	}
+	return putChunk(cb, r.Client, r.Env, ck, withHead(entries, r.Stack, v), r.Stack)
+}
+
+// updatedHead is the stack's head, stored as v (nil: none), once r is
+// stored and run number good is its last good run.
+func updatedHead(sb *bolt.Bucket, r Run, good int, v []byte) (Head, error) {
 	var h Head
-	if v := hb.Get(id); v != nil {
+	if v != nil {
+		var err error
 		h, err = decodeHead(r.Client, r.Env, r.Stack, v)
 		if errors.Is(err, errHead) {
-			return putHead(hb, sb, id, r.Client, r.Env, r.Stack, good)
+			return stackHead(sb, good)
 		}
 		if err != nil {
-			return err
+			return Head{}, err
 		}
 	}
 	if r.Number >= h.Last.Number {
@@ -61,30 +94,73 @@ func keepHead(tx *bolt.Tx, sb *bolt.Bucket, r Run, good int) error {
 	case good == r.Number:
 		h.Good = r
 	case good != h.Good.Number:
+		var err error
 		if h.Good, err = storedRun(sb, good); err != nil {
+			return Head{}, err
+		}
+	}
+	return HeadOf(h.Last, h.Ran, h.Good), nil
+}
+
+// withHead is the entries with the stack's head v, in its place.
+func withHead(entries []chunkEntry, stack string, v []byte) []chunkEntry {
+	for i, e := range entries {
+		switch c := compareStacks(e.stack, stack); {
+		case c == 0:
+			entries[i].head = v
+			return entries
+		case c > 0:
+			return append(entries[:i:i], append([]chunkEntry{{stack, v}}, entries[i:]...)...)
+		}
+	}
+	return append(entries, chunkEntry{stack, v})
+}
+
+// rebuildChunks makes the heads of every stack of the environment anew
+// from their runs, in new chunks.
+func rebuildChunks(tx *bolt.Tx, cb *bolt.Bucket, client, env string) error {
+	prefix := envPrefix(client, env)
+	var old [][]byte
+	c := cb.Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		old = append(old, bytes.Clone(k))
+	}
+	for _, k := range old {
+		if err := cb.Delete(k); err != nil {
 			return err
 		}
 	}
-	h = HeadOf(h.Last, h.Ran, h.Good)
-	v, err := encodeHead(h)
+	eb := envBucket(tx, client, env)
+	if eb == nil {
+		return nil
+	}
+	_, _, good, err := index(tx)
 	if err != nil {
 		return err
 	}
-	return hb.Put(id, v)
+	var entries []chunkEntry
+	if err := eb.ForEachBucket(func(stack []byte) error {
+		e, err := stackEntry(eb.Bucket(stack), client, env, string(stack), keyNumber(good.Get(stackID(client, env, string(stack)))))
+		entries = append(entries, e)
+		return err
+	}); err != nil {
+		return err
+	}
+	return packChunks(cb, client, env, entries)
 }
 
-// putHead makes the stack's head from its runs, whose last good run is
-// run number good (0: none), and stores it.
-func putHead(hb, sb *bolt.Bucket, id []byte, client, env, stack string, good int) error {
+// stackEntry is the chunk entry of the stack whose runs sb holds and
+// whose last good run is number good (0: none), made from its runs.
+func stackEntry(sb *bolt.Bucket, client, env, stack string, good int) (chunkEntry, error) {
 	h, err := stackHead(sb, good)
 	if err != nil {
-		return fmt.Errorf("%s/%s/%s: %w", client, env, stack, err)
+		return chunkEntry{}, fmt.Errorf("%s/%s/%s: %w", client, env, stack, err)
 	}
 	v, err := encodeHead(h)
 	if err != nil {
-		return err
+		return chunkEntry{}, err
 	}
-	return hb.Put(id, v)
+	return chunkEntry{stack, v}, nil
 }
 
 // stackHead is the head of the stack whose runs sb holds and whose last

@@ -29,25 +29,36 @@ func (s *Store) Head(ctx context.Context, client, env, stack string) (Head, erro
 	return h, nil
 }
 
-// storedHead reads the stack's head from the index; ok is false when the
-// index cannot answer: the heads are not current, or the stack's does
-// not decode. A stack with no head has no run.
+// storedHead reads the stack's head from its chunk in the index; ok is
+// false when the index cannot answer: the heads are not current, or the
+// stack's head or its chunk does not decode. A stack with no head has no
+// run.
 func (s *Store) storedHead(client, env, stack string) (h Head, ok bool, err error) {
 	if !s.heads {
 		return Head{}, false, nil
 	}
 	err = s.view(func(tx *bolt.Tx) error {
 		ib := tx.Bucket(indexBucket)
-		if ib == nil || ib.Bucket(indexHeads) == nil {
+		if ib == nil || ib.Bucket(indexChunks) == nil {
 			return nil
 		}
-		v := ib.Bucket(indexHeads).Get(stackID(client, env, stack))
-		if v == nil {
+		k, v, _ := chunkOf(ib.Bucket(indexChunks), client, env, stack)
+		if k == nil {
 			ok = true
 			return nil
 		}
-		var derr error
-		h, derr = decodeHead(client, env, stack, v)
+		hv, derr := storedChunkHead(k, v, stack)
+		if errors.Is(derr, errChunk) {
+			return nil
+		}
+		if derr != nil {
+			return derr
+		}
+		if hv == nil {
+			ok = true
+			return nil
+		}
+		h, derr = decodeHead(client, env, stack, hv)
 		if errors.Is(derr, errHead) {
 			return nil
 		}

@@ -11,10 +11,9 @@ import (
 )
 
 // Stacks returns every stack of the environment that has history, sorted.
-// It reads the environment's heads (see indexBucket), which lie together;
-// a reader of a file whose heads are not current, or a store whose heads
-// hold a key that does not decode, reads the environment's bucket of
-// stacks instead.
+// It reads the environment's chunks of heads (see indexBucket), which lie
+// together; a reader of a file whose heads are not current, or a damaged
+// chunk, reads the environment's bucket of stacks instead.
 func (s *Store) Stacks(ctx context.Context, client, env string) ([]string, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("list stacks of %s/%s: %w", client, env, err)
@@ -25,15 +24,12 @@ func (s *Store) Stacks(ctx context.Context, client, env string) ([]string, error
 	)
 	if s.heads {
 		err = s.view(func(tx *bolt.Tx) error {
-			var herr error
-			stacks, herr = headStacks(tx, client, env)
-			if errors.Is(herr, errIndexKey) {
-				stacks = bucketStacks(tx, client, env)
-				return nil
-			}
-			return herr
+			stacks, err = headStacks(tx, client, env)
+			return err
 		})
-	} else {
+	}
+	if !s.heads || errors.Is(err, errChunk) {
+		// A damaged chunk: the environment's bucket says.
 		err = s.view(func(tx *bolt.Tx) error {
 			stacks = bucketStacks(tx, client, env)
 			return nil
@@ -46,23 +42,24 @@ func (s *Store) Stacks(ctx context.Context, client, env string) ([]string, error
 }
 
 // headStacks lists the stacks of the environment that have a head: every
-// stack with a run, since Begin keeps the head of the run it stores.
+// stack with a run, since Begin keeps the head of the run it stores. It
+// reads the environment's chunks of heads, and decodes no head.
 func headStacks(tx *bolt.Tx, client, env string) ([]string, error) {
 	ib := tx.Bucket(indexBucket)
-	if ib == nil || ib.Bucket(indexHeads) == nil {
+	if ib == nil || ib.Bucket(indexChunks) == nil {
 		return nil, nil
 	}
 	var stacks []string
 	prefix := envPrefix(client, env)
-	c := ib.Bucket(indexHeads).Cursor()
-	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-		parts, rest, err := splitStackID(k)
-		if err != nil || len(rest) != 0 || parts[0] != client || parts[1] != env {
-			return nil, fmt.Errorf("%w %q", errIndexKey, k)
+	c := ib.Bucket(indexChunks).Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		if err := walkChunk(k, v, func(stack, _ []byte) {
+			stacks = append(stacks, string(stack))
+		}); err != nil {
+			return nil, err
 		}
-		stacks = append(stacks, parts[2])
 	}
-	// A stackID sorts by the name's length first.
+	// Chunks sort by the name's length first.
 	slices.Sort(stacks)
 	return stacks, nil
 }

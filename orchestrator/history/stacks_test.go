@@ -48,15 +48,15 @@ func TestStacks(t *testing.T) {
 	}
 }
 
-// TestStacksDamagedHeads lists the stacks of a file whose heads hold a
-// key that does not decode: from the stacks' buckets.
+// TestStacksDamagedHeads lists the stacks of a file whose chunks of heads
+// hold a key that does not decode: from the stacks' buckets.
 func TestStacksDamagedHeads(t *testing.T) {
 	s, _ := open(t)
 	begin(t, s, "acme", "dev", "network")
 	begin(t, s, "acme", "dev", "api")
 	if err := s.update(func(tx *bolt.Tx) error {
 		bad := append(envPrefix("acme", "dev"), 0x7f, 'x')
-		return tx.Bucket(indexBucket).Bucket(indexHeads).Put(bad, []byte("{}"))
+		return tx.Bucket(indexBucket).Bucket(indexChunks).Put(bad, encodeChunk([]chunkEntry{{"x", []byte("{}")}}))
 	}); err != nil {
 		t.Fatal(err)
 	}

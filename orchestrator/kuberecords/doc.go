@@ -17,10 +17,13 @@
 // "part"), since the API server takes at most 1 MiB per object; a plan
 // whose files take more than MaxPlanBytes (6 MiB) gzipped is not held,
 // and Hold says so (ErrPlanTooLarge). The claims on identities and state
-// keys are the ConfigMap strata-claims, under claims.json.
+// keys are the ConfigMap strata-claims, under claims.json. The code a
+// stack last ran (records.Records.KeepArtifact) is Secrets
+// strata-artifact-<stack hash>-<digest hash>-<i>, under "part": -0 its
+// record (how many parts), then its parts of at most 768 KiB.
 //
 // Every record is labelled strata.dev/record (run, held-plan,
-// held-plan-part, claims), with hashes of its client/environment and of its
+// held-plan-part, claims, kept-artifact), with hashes of its client/environment and of its
 // stack that select it whatever the names are, and with the names
 // themselves where they are valid label values; annotations keep the names
 // exactly, and a run the writer that began it (Config.Writer).

@@ -28,6 +28,7 @@ const (
 	annEnv    = "strata.dev/environment"
 	annStack  = "strata.dev/stack"
 	annWriter = "strata.dev/writer"
+	annDigest = "strata.dev/artifact-sha256"
 
 	managedBy = "strata"
 
@@ -35,6 +36,7 @@ const (
 	recordPlan   = "held-plan"
 	recordPart   = "held-plan-part"
 	recordClaims = "claims"
+	recordKept   = "kept-artifact"
 
 	// claimsName is the ConfigMap of the claims on identities and state
 	// keys.
@@ -87,6 +89,12 @@ func planName(client, env, stack, id string) string {
 	return "strata-" + stackHash(client, env, stack) + "-" + id
 }
 
+// artifactName is the Secret of part n (0: its record) of a stack's kept
+// artifact whose sha256 is hex.
+func artifactName(client, env, stack, hex string, n int) string {
+	return "strata-artifact-" + stackHash(client, env, stack) + "-" + hash(hex) + "-" + strconv.Itoa(n)
+}
+
 // objectName is the name of k's object; a part of a held plan is
 // <plan>-part-<i>.
 func objectName(k records.Key) string {
@@ -97,6 +105,8 @@ func objectName(k records.Key) string {
 		return planName(k.Client, k.Env, k.Stack, k.Plan)
 	case records.PlanFile:
 		return planName(k.Client, k.Env, k.Stack, k.Plan) + "-" + k.File
+	case records.Artifact:
+		return artifactName(k.Client, k.Env, k.Stack, k.File, k.Number)
 	}
 	return claimsName
 }
@@ -119,6 +129,10 @@ func (o *objects) meta(k records.Key) metav1.ObjectMeta {
 		if o.writer != "" {
 			m.Annotations[annWriter] = o.writer
 		}
+		return m
+	case records.Artifact:
+		m.Labels = labels(recordKept, k.Client, k.Env, k.Stack)
+		m.Annotations[annDigest] = k.File
 		return m
 	case records.Plan:
 		m.Labels = labels(recordPlan, k.Client, k.Env, k.Stack)

@@ -17,7 +17,8 @@ import (
 )
 
 // objects are the records' objects in a namespace (records.Objects): runs
-// and the claims as ConfigMaps, held plans and their parts as Secrets.
+// and the claims as ConfigMaps, held plans and their parts and kept
+// artifacts as Secrets.
 // An object's version is its resourceVersion.
 type objects struct {
 	client    kubernetes.Interface
@@ -244,6 +245,8 @@ func selector(prefix records.Key) (map[string]string, error) {
 		return map[string]string{labelRecord: recordPlan, labelStackHash: stackHash(prefix.Client, prefix.Env, prefix.Stack)}, nil
 	case prefix.Kind == records.PlanFile:
 		return map[string]string{labelPart: hash(objectName(withKind(prefix, records.Plan)))}, nil
+	case prefix.Kind == records.Artifact:
+		return map[string]string{labelRecord: recordKept, labelStackHash: stackHash(prefix.Client, prefix.Env, prefix.Stack)}, nil
 	}
 	return nil, fmt.Errorf("records of kind %d are not listed", prefix.Kind)
 }
@@ -268,6 +271,11 @@ func parseName(prefix records.Key, meta metav1.ObjectMeta) (records.Key, bool) {
 		file, ok := strings.CutPrefix(meta.Name, objectName(withKind(prefix, records.Plan))+"-")
 		k.File = file
 		return k, ok
+	case records.Artifact:
+		k.Client, k.Env, k.Stack, k.File = a[annClient], a[annEnv], a[annStack], a[annDigest]
+		n, err := strconv.Atoi(meta.Name[strings.LastIndex(meta.Name, "-")+1:])
+		k.Number = n
+		return k, err == nil && meta.Name == objectName(k)
 	}
 	return k, false
 }
@@ -279,8 +287,11 @@ func withKind(k records.Key, kind records.Kind) records.Key {
 }
 
 // secret reports whether k's object is a Secret (held plans: plans can
-// hold private values) rather than a ConfigMap.
-func secret(k records.Key) bool { return k.Kind == records.Plan || k.Kind == records.PlanFile }
+// hold private values; kept artifacts: code can too) rather than a
+// ConfigMap.
+func secret(k records.Key) bool {
+	return k.Kind == records.Plan || k.Kind == records.PlanFile || k.Kind == records.Artifact
+}
 
 // dataKey is the data key of a ConfigMap's record, or of a part's bytes.
 func dataKey(k records.Key) string {

@@ -39,4 +39,10 @@
 // reads what the last one wrote. A listing the store hands without the
 // objects' data is read a few objects at a time, and List and Last* read
 // only as far as they need.
+//
+// KeepArtifact keeps the code (a source-controller tarball) a stack last
+// ran, one per stack, by its sha256, so that the stack can still be
+// destroyed once its source is gone (KeptArtifact checks the digest);
+// its parts are written before the record that makes it whole, and
+// DropArtifacts deletes a stack's once it is gone.
 package records

@@ -19,6 +19,11 @@ const (
 	PlanFile
 	// Claims is the claims on identities and state keys, one object.
 	Claims
+	// Artifact is a piece of the code a stack last ran, kept so that it
+	// can be destroyed once its source is gone: Client, Env, Stack, File
+	// (the artifact's sha256, hex) and Number (0 for the record that
+	// says how many parts there are, then each part from 1).
+	Artifact
 )
 
 // Key names an object of the records. As the prefix of a listing, the

@@ -6,9 +6,10 @@
 //
 // Execute runs a Request inside the runner pod through the controller's
 // in-process executor, the path a local run takes (orchestrator/runner):
-// it fetches the stack's code from the artifact's URL with
-// source/artifact (the fetcher the controller uses) and checks its
-// digest, opens the environment's stores, loads the policy (the default
+// it opens the environment's stores, fetches the stack's code from the
+// artifact's URL with source/artifact (the fetcher the controller uses),
+// or, for a KeptURL (a destroy whose source is gone), from the records,
+// and checks its digest, loads the policy (the default
 // bundle and the environment's IAM allow-list), and runs the stack. The
 // state goes where Request.Backend says: in the cluster, the Tofu
 // Controller's default kubernetes backend (Secret

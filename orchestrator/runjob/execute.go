@@ -96,17 +96,24 @@ func prepare(ctx context.Context, req Request, cfg Config) (*prepared, error) {
 		return nil, err
 	}
 	cleanup := func() { _ = os.RemoveAll(work) }
-	a := req.Run.Artifact
-	root, err := (&artifact.Fetcher{CacheDir: work}).Fetch(ctx, a.URL, a.Digest)
-	if err != nil {
-		cleanup()
-		return nil, err
-	}
 	set := req.Settings
 	set.StateDir = cfg.StateDir
 	env := &environment.Environment{Client: req.Run.Client, Name: req.Run.Env, Class: req.Run.Class}
 	st, err := orchestrator.OpenStores(ctx, env, set, cfg.Records)
 	if err != nil {
+		cleanup()
+		return nil, err
+	}
+	// The code is the source's artifact, or, once the source is gone, the
+	// one the stack's last run left kept in the records (artifact.KeptURL).
+	fetcher := &artifact.Fetcher{CacheDir: work}
+	if kept, ok := st.History.(artifact.Kept); ok {
+		fetcher.Kept = kept
+	}
+	a := req.Run.Artifact
+	root, err := fetcher.Fetch(ctx, a.URL, a.Digest)
+	if err != nil {
+		_ = st.Close()
 		cleanup()
 		return nil, err
 	}

@@ -17,7 +17,9 @@
 // as objects of their own, and record.json, which makes it held: the Held
 // record, the approval once a person gave it, and the sha256 of each file,
 // which reads check. The claims on identities and state keys are
-// claims.json. Each name is path-escaped as one level, so no name makes
+// claims.json. The code a stack last ran (records.Records.KeepArtifact)
+// is artifacts/<client>/<env>/<stack>/<sha256 hex>/: its record
+// (0000000000) and its one part (0000000001). Each name is path-escaped as one level, so no name makes
 // another level. Every object is written encrypted at rest (SSE-S3).
 //
 // Writes are S3's conditional writes (If-None-Match: * to create only if

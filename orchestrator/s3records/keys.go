@@ -15,12 +15,14 @@ import (
 //	held/<client>/<env>/<stack>/<plan id>/record.json
 //	held/<client>/<env>/<stack>/<plan id>/<plan file, plan JSON, summary>
 //	claims.json
+//	artifacts/<client>/<env>/<stack>/<sha256 hex>/<part, 10 digits>
 //
 // Each name is path-escaped (segment), so that a "/" in a name never
 // makes another level and "." or ".." never reads as one.
 const (
 	runsDir    = "runs/"
 	heldDir    = "held/"
+	keptDir    = "artifacts/"
 	recordName = "record.json"
 	claimsName = "claims.json"
 	runDigits  = 10
@@ -63,6 +65,11 @@ func (o *objects) planDir(k records.Key) string {
 	return o.stackHeld(k.Client, k.Env, k.Stack) + k.Plan + "/"
 }
 
+// stackKept is the prefix of a stack's kept artifacts.
+func (o *objects) stackKept(client, env, stack string) string {
+	return o.prefix + keptDir + segment(client) + "/" + segment(env) + "/" + segment(stack) + "/"
+}
+
 // key is the name of the object of k.
 func (o *objects) key(k records.Key) string {
 	switch k.Kind {
@@ -72,6 +79,8 @@ func (o *objects) key(k records.Key) string {
 		return o.planDir(k) + recordName
 	case records.PlanFile:
 		return o.planDir(k) + k.File
+	case records.Artifact:
+		return o.stackKept(k.Client, k.Env, k.Stack) + segment(k.File) + "/" + fmt.Sprintf("%0*d", runDigits, k.Number)
 	default:
 		return o.prefix + claimsName
 	}
@@ -88,6 +97,8 @@ func (o *objects) listPrefix(prefix records.Key) (string, error) {
 		return o.stackHeld(prefix.Client, prefix.Env, prefix.Stack), nil
 	case prefix.Kind == records.PlanFile:
 		return o.planDir(prefix), nil
+	case prefix.Kind == records.Artifact:
+		return o.stackKept(prefix.Client, prefix.Env, prefix.Stack), nil
 	}
 	return "", fmt.Errorf("list s3://%s/%s: records of kind %d are not listed", o.bucket, o.prefix, prefix.Kind)
 }
@@ -121,6 +132,12 @@ func parseKey(prefix records.Key, name string) (records.Key, bool) {
 	case records.PlanFile:
 		k.File = name
 		return k, name != recordName && !strings.Contains(name, "/")
+	case records.Artifact:
+		hex, part, ok := strings.Cut(name, "/")
+		n, err := strconv.Atoi(part)
+		k.File, k.Number = hex, n
+		digits := strings.Trim(part, "0123456789") == ""
+		return k, ok && digits && err == nil && len(part) == runDigits && segment(hex) == hex
 	}
 	return k, false
 }

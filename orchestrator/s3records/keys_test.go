@@ -14,6 +14,7 @@ var listings = []records.Key{
 	{Kind: records.Run, Client: "acme", Env: "dev", Stack: "a/b"},
 	{Kind: records.Plan, Client: "acme", Env: "dev", Stack: "network"},
 	{Kind: records.PlanFile, Client: "acme", Env: "dev", Stack: "network", Plan: "plan-0123456789ab"},
+	{Kind: records.Artifact, Client: "acme", Env: "dev", Stack: "a/b"},
 }
 
 func TestParseKey(t *testing.T) {
@@ -36,6 +37,11 @@ func TestParseKey(t *testing.T) {
 		{listings[2], "plan-0123456789ab/plan.tfplan", records.Key{}, false},
 		{listings[3], "plan.json", records.Key{Kind: records.PlanFile, Client: "acme", Env: "dev", Stack: "network", Plan: "plan-0123456789ab", File: "plan.json"}, true},
 		{listings[3], "record.json", records.Key{}, false},
+		{listings[4], "9f86d081/0000000000", records.Key{Kind: records.Artifact, Client: "acme", Env: "dev", Stack: "a/b", File: "9f86d081"}, true},
+		{listings[4], "9f86d081/0000000002", records.Key{Kind: records.Artifact, Client: "acme", Env: "dev", Stack: "a/b", File: "9f86d081", Number: 2}, true},
+		{listings[4], "9f86d081/+000000002", records.Key{}, false},
+		{listings[4], "9f86d081/2", records.Key{}, false},
+		{listings[4], "9f86d081", records.Key{}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -57,7 +63,7 @@ func TestParseKey(t *testing.T) {
 // FuzzParseKey reads any name under a listing's prefix: an object it
 // takes for one of the listing's is named by the key it reads.
 func FuzzParseKey(f *testing.F) {
-	for _, s := range []string{"network/0000000012.json", "a%2Fb/0000000001.json", "%zz/0000000001.json", "plan-0123456789ab/record.json", "plan.json", "0000000003.json"} {
+	for _, s := range []string{"network/0000000012.json", "a%2Fb/0000000001.json", "%zz/0000000001.json", "plan-0123456789ab/record.json", "plan.json", "0000000003.json", "9f86d081/0000000002"} {
 		f.Add(s)
 	}
 	o := &objects{bucket: "b", prefix: "p/"}

@@ -32,6 +32,7 @@ var objectCases = []struct {
 	{"deletes", testDelete},
 	{"lists by prefix", testListObjects},
 	{"keeps a held plan's record", testPlanRecord},
+	{"keeps a stack's artifact", testKeepArtifact},
 }
 
 // runOf is the key of run n of acme/dev's stack.

@@ -4,4 +4,6 @@
 // downloaded, its digest checked before anything is used, and its content
 // kept in a cache by digest (<cache>/sha256/<hex>), so an artifact is
 // never downloaded twice; an entry appears whole, by rename, or not at all.
+// A KeptURL names instead the code a stack last ran, which strata keeps in
+// its records (Fetcher.Kept) for a destroy whose source is gone.
 package artifact

@@ -5,9 +5,11 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -22,6 +24,57 @@ type Fetcher struct {
 	CacheDir string
 	// Client is the HTTP client; http.DefaultClient when nil.
 	Client *http.Client
+	// Kept reads the artifacts of KeptURL: the code a stack last ran,
+	// kept in strata's records once its source is gone.
+	Kept Kept
+}
+
+// Kept is where the artifacts strata keeps are read from
+// (records.Records.KeptArtifact): the artifact of digest a stack kept.
+type Kept interface {
+	KeptArtifact(ctx context.Context, client, env, stack, digest string) ([]byte, error)
+}
+
+// KeptScheme is the scheme of KeptURL.
+const KeptScheme = "strata-kept"
+
+// KeptURL names the artifact a stack kept in strata's records, for a
+// run whose source has none any more (its source object deleted): the
+// fetch reads it from Fetcher.Kept, by the digest given with it.
+func KeptURL(client, env, stack string) string {
+	return KeptScheme + ":" + url.PathEscape(client) + "/" + url.PathEscape(env) + "/" + url.PathEscape(stack)
+}
+
+// kept reads the artifact a KeptURL names; ok is false for another URL.
+func (f *Fetcher) kept(ctx context.Context, u, digest string) (body []byte, ok bool, err error) {
+	client, env, stack, ok, err := parseKeptURL(u)
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	if f.Kept == nil {
+		return nil, true, errors.New("the artifact is kept in strata's records, which this process was not given")
+	}
+	body, err = f.Kept.KeptArtifact(ctx, client, env, stack, digest)
+	return body, true, err
+}
+
+// parseKeptURL reads the client, environment and stack a KeptURL names;
+// ok is false for a URL of another scheme.
+func parseKeptURL(u string) (client, env, stack string, ok bool, err error) {
+	rest, ok := strings.CutPrefix(u, KeptScheme+":")
+	if !ok {
+		return "", "", "", false, nil
+	}
+	parts := strings.Split(rest, "/")
+	if len(parts) != 3 {
+		return "", "", "", true, fmt.Errorf("%s is not %s:<client>/<env>/<stack>", u, KeptScheme)
+	}
+	for i, p := range parts {
+		if parts[i], err = url.PathUnescape(p); err != nil {
+			return "", "", "", true, fmt.Errorf("%s: %w", u, err)
+		}
+	}
+	return parts[0], parts[1], parts[2], true, nil
 }
 
 // digestRE is the only digest form accepted: it never names a path
@@ -39,7 +92,10 @@ func (f *Fetcher) Fetch(ctx context.Context, url, digest string) (string, error)
 	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
 		return dir, nil
 	}
-	body, err := f.download(ctx, url)
+	body, kept, err := f.kept(ctx, url, digest)
+	if !kept {
+		body, err = f.download(ctx, url)
+	}
 	if err != nil {
 		return "", fmt.Errorf("fetch artifact %s: %w", url, err)
 	}
@@ -66,6 +122,20 @@ func (f *Fetcher) Fetch(ctx context.Context, url, digest string) (string, error)
 		return "", fmt.Errorf("fetch artifact %s: %w", url, err)
 	}
 	return dir, nil
+}
+
+// Download reads the whole artifact at url and checks its sha256
+// against digest: the tarball itself, for strata to keep.
+func (f *Fetcher) Download(ctx context.Context, url, digest string) ([]byte, error) {
+	body, err := f.download(ctx, url)
+	if err != nil {
+		return nil, fmt.Errorf("download artifact %s: %w", url, err)
+	}
+	sum := sha256.Sum256(body)
+	if got := "sha256:" + hex.EncodeToString(sum[:]); got != digest {
+		return nil, fmt.Errorf("download artifact %s: digest mismatch: content is %s, status.artifact.digest says %s", url, got, digest)
+	}
+	return body, nil
 }
 
 // download reads the whole artifact: its digest must be checked before

@@ -92,3 +92,42 @@ func TestFetch(t *testing.T) {
 		})
 	}
 }
+
+// TestFetchKeptWithoutRecords: a KeptURL names code kept in strata's
+// records; a fetcher that was given none says so, and a malformed one
+// names the form, before anything is read.
+func TestFetchKeptWithoutRecords(t *testing.T) {
+	digest := "sha256:" + strings.Repeat("a", 64)
+	tests := []struct{ url, want string }{
+		{KeptURL("acme", "dev", "network"), "kept in strata's records, which this process was not given"},
+		{KeptScheme + ":acme/network", "is not " + KeptScheme + ":<client>/<env>/<stack>"},
+	}
+	for _, tt := range tests {
+		_, err := (&Fetcher{CacheDir: t.TempDir()}).Fetch(context.Background(), tt.url, digest)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Fetch(%q) = %v, want an error containing %q", tt.url, err, tt.want)
+		}
+	}
+	if got, want := KeptURL("a/b", "dev", "net work"), KeptScheme+":a%2Fb/dev/net%20work"; got != want {
+		t.Errorf("KeptURL(a/b, dev, net work) = %q, want %q", got, want)
+	}
+}
+
+// FuzzParseKeptURL reads any URL: one of the kept scheme that reads
+// without error names what KeptURL makes it of, and KeptURL of any names
+// reads back as them.
+func FuzzParseKeptURL(f *testing.F) {
+	for _, s := range []string{KeptURL("acme", "dev", "network"), KeptURL("a/b", "", "%"), KeptScheme + ":a/b", "http://x/y.tar.gz", KeptScheme + ":%zz/b/c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, u string) {
+		client, env, stack, ok, err := parseKeptURL(u)
+		if !ok || err != nil {
+			return
+		}
+		again, aenv, astack, ok, err := parseKeptURL(KeptURL(client, env, stack))
+		if !ok || err != nil || again != client || aenv != env || astack != stack {
+			t.Fatalf("parseKeptURL(KeptURL(%q, %q, %q)) = %q, %q, %q, %v, %v, want them back", client, env, stack, again, aenv, astack, ok, err)
+		}
+	})
+}
