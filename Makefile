@@ -1,6 +1,7 @@
 # strata: the two commands a new machine needs are `make demo` and `make test`.
 # Both build what they need first: OpenTofu from its Go module into bin/tofu,
-# and strata itself into bin/strata, with its SOPS helper bin/strata-sops.
+# and strata itself into bin/strata, with its SOPS helper bin/strata-sops and
+# bin/strata-kube, strata built with cluster mode.
 
 GO        ?= go
 TOFU_VERSION ?= v1.10.6
@@ -10,6 +11,10 @@ STRATA    := $(BIN)/strata
 # strata-sops: the helper strata decrypts SOPS values with (cmd/strata-sops); it
 # goes beside strata, where strata looks for it
 STRATA_SOPS_BIN := $(BIN)/strata-sops
+# strata-kube: strata built with the tag kube, which adds cluster mode (the controller, its
+# runner Jobs, leader election, a cluster's records); strata runs it in its place for those,
+# from beside itself
+STRATA_KUBE_BIN := $(BIN)/strata-kube
 DEMO_ENV  ?= environments/demo/dev
 FUZZTIME  ?= 20s
 # go test's limit per test binary: a package of end-to-end tests runs for minutes on a
@@ -29,16 +34,19 @@ K8S_TEST_PKGS = $(sort $(patsubst ./%/,./%,$(dir $(shell grep -rl --include='*_t
 
 export STRATA_TOFU := $(TOFU)
 export STRATA_SOPS := $(STRATA_SOPS_BIN)
+export STRATA_KUBE := $(STRATA_KUBE_BIN)
 
 .PHONY: all build tofu source-controller test-deps demo test test-unit vet fuzz soak bench screenshots clean image crd k8s test-k8s help
 
 all: build
 
-## build: compile strata into bin/strata and its SOPS helper into bin/strata-sops, both
-## without cgo (nothing of either needs it; static binaries, as in the image)
+## build: compile strata into bin/strata, its SOPS helper into bin/strata-sops and strata with
+## cluster mode into bin/strata-kube, all without cgo (nothing of them needs it; static
+## binaries, as in the image)
 build:
 	CGO_ENABLED=0 $(GO) build -tags $(GOTAGS) -o $(STRATA) ./cmd/strata
 	CGO_ENABLED=0 $(GO) build -tags $(GOTAGS) -o $(STRATA_SOPS_BIN) ./cmd/strata-sops
+	CGO_ENABLED=0 $(GO) build -tags "$(GOTAGS) kube" -o $(STRATA_KUBE_BIN) ./cmd/strata
 
 ## tofu: build OpenTofu $(TOFU_VERSION) from its Go module into bin/tofu (skipped when already built)
 tofu:
@@ -57,18 +65,22 @@ test-deps:
 	@./.ci/install-test-deps.sh
 	@./.ci/install-test-deps-aws.sh
 
-## test: vet, then the whole test suite with the race detector against a real tofu and real servers
+## test: vet, then the whole test suite with the race detector against a real tofu and real servers,
+## and the command line's tests again as strata-kube builds it (the tag kube)
 test: tofu build test-deps vet
 	$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) ./...
+	$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) -tags kube ./cmd/strata/
 
 ## test-unit: the fast tests for the edit-test loop, with the race detector: -short,
 ## so every test that runs tofu or starts a server (registry, moto, versitygw) skips
 test-unit: build
 	$(GO) test -short -race ./...
 
-## vet: go vet every package
+## vet: go vet every package, as strata and as strata-kube build them, with the cluster tests
 vet:
 	$(GO) vet ./...
+	$(GO) vet -tags kube ./cmd/strata/
+	$(GO) vet -tags k8s,kube ./...
 
 ## fuzz: run each parser fuzzer for $(FUZZTIME)
 fuzz:
@@ -111,7 +123,8 @@ bench: tofu build
 image: tofu
 	CGO_ENABLED=0 GOOS=linux GOARCH=amd64 $(GO) build -trimpath -tags $(GOTAGS) -o $(BIN)/strata-linux-amd64 ./cmd/strata
 	CGO_ENABLED=0 GOOS=linux GOARCH=amd64 $(GO) build -trimpath -tags $(GOTAGS) -o $(BIN)/strata-sops-linux-amd64 ./cmd/strata-sops
-	$(GO) run ./cmd/strata-image --strata $(BIN)/strata-linux-amd64 --strata-sops $(BIN)/strata-sops-linux-amd64 --tofu $(TOFU) \
+	CGO_ENABLED=0 GOOS=linux GOARCH=amd64 $(GO) build -trimpath -tags "$(GOTAGS) kube" -o $(BIN)/strata-kube-linux-amd64 ./cmd/strata
+	$(GO) run ./cmd/strata-image --strata $(BIN)/strata-linux-amd64 --strata-sops $(BIN)/strata-sops-linux-amd64 --strata-kube $(BIN)/strata-kube-linux-amd64 --tofu $(TOFU) \
 	  --tag $(IMAGE_TAG) --out $(BIN)/strata-image.tar $(if $(IMAGE_PUSH),--push $(IMAGE_PUSH)) $(if $(IMAGE_INSECURE),--insecure)
 
 ## crd: regenerate the Terraform type's deepcopy code (orchestrator/kube/api/v1alpha2) and its
@@ -132,11 +145,11 @@ source-controller:
 k8s:
 	@./.ci/k8s/setup.sh
 
-## test-k8s: the cluster-mode tests (build tag k8s) against that cluster, started and stopped here
+## test-k8s: the cluster-mode tests (build tag k8s; kube, for strata-kube's) against that cluster, started and stopped here
 ## (with the servers of test-deps: the registry, and versitygw for the records in a bucket)
 test-k8s: tofu build source-controller test-deps k8s
 	@./.ci/k8s/start.sh
-	STRATA_K8S_DIR=$${STRATA_K8S_DIR:-$$HOME/.cache/strata/k8s} STRATA_SOURCE_CONTROLLER=$(BIN)/source-controller $(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) -tags k8s -run 'InCluster' $(K8S_TEST_PKGS) ; \
+	STRATA_K8S_DIR=$${STRATA_K8S_DIR:-$$HOME/.cache/strata/k8s} STRATA_SOURCE_CONTROLLER=$(BIN)/source-controller $(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) -tags k8s,kube -run 'InCluster' $(K8S_TEST_PKGS) ; \
 	  rc=$$?; ./.ci/k8s/stop.sh --wipe; exit $$rc
 
 ## screenshots: drive chromium through the web view of a real reconcile of the

@@ -27,15 +27,18 @@ const (
 	strataPath = "/usr/local/bin/strata"
 	// sopsPath is beside strata, where strata looks for its SOPS helper.
 	sopsPath = "/usr/local/bin/strata-sops"
+	// kubePath is beside strata, where strata looks for strata-kube.
+	kubePath = "/usr/local/bin/strata-kube"
 	tofuPath = "/usr/local/bin/tofu"
 	caPath   = "/etc/ssl/certs/ca-certificates.crt"
 )
 
 // spec is what goes into the image.
 type spec struct {
-	// Strata, StrataSOPS (strata-sops) and Tofu are the binaries
+	// Strata, StrataSOPS (strata-sops), StrataKube (strata-kube) and Tofu
+	// are the binaries
 	// (static, linux/amd64).
-	Strata, StrataSOPS, Tofu string
+	Strata, StrataSOPS, StrataKube, Tofu string
 	// CA is a PEM bundle of certificate authorities.
 	CA string
 }
@@ -114,6 +117,7 @@ func filesLayer(s spec) (v1.Layer, error) {
 		func() error { return dir("usr/local/bin", 0o755, 0) },
 		func() error { return file(strataPath[1:], 0o755, s.Strata) },
 		func() error { return file(sopsPath[1:], 0o755, s.StrataSOPS) },
+		func() error { return file(kubePath[1:], 0o755, s.StrataKube) },
 		func() error { return file(tofuPath[1:], 0o755, s.Tofu) },
 	}
 	for _, step := range steps {

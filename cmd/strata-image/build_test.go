@@ -16,14 +16,14 @@ import (
 // owners and modes, and a non-root user.
 func TestBuild(t *testing.T) {
 	dir := t.TempDir()
-	files := map[string]string{"strata": "strata binary", "strata-sops": "strata-sops binary", "tofu": "tofu binary", "ca.pem": "-----BEGIN CERTIFICATE-----\n"}
+	files := map[string]string{"strata": "strata binary", "strata-sops": "strata-sops binary", "strata-kube": "strata-kube binary", "tofu": "tofu binary", "ca.pem": "-----BEGIN CERTIFICATE-----\n"}
 	for n, c := range files {
 		if err := os.WriteFile(filepath.Join(dir, n), []byte(c), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
 	out := filepath.Join(dir, "image.tar")
-	args := []string{"--strata", filepath.Join(dir, "strata"), "--strata-sops", filepath.Join(dir, "strata-sops"), "--tofu", filepath.Join(dir, "tofu"),
+	args := []string{"--strata", filepath.Join(dir, "strata"), "--strata-sops", filepath.Join(dir, "strata-sops"), "--strata-kube", filepath.Join(dir, "strata-kube"), "--tofu", filepath.Join(dir, "tofu"),
 		"--ca", filepath.Join(dir, "ca.pem"), "--tag", "strata.local/strata:test", "--out", out}
 	if err := run(args, io.Discard); err != nil {
 		t.Fatalf("run(%q) = %v, want nil", args, err)
@@ -70,6 +70,7 @@ func TestBuild(t *testing.T) {
 	want := map[string]string{
 		"usr/local/bin/strata":              "strata binary",
 		"usr/local/bin/strata-sops":         "strata-sops binary",
+		"usr/local/bin/strata-kube":         "strata-kube binary",
 		"usr/local/bin/tofu":                "tofu binary",
 		"etc/ssl/certs/ca-certificates.crt": "-----BEGIN CERTIFICATE-----\n",
 		"etc/passwd":                        "root:x:0:0:root:/root:/sbin/nologin\nstrata:x:65532:65532:strata:/home/strata:/sbin/nologin\n",
@@ -84,12 +85,12 @@ func TestBuild(t *testing.T) {
 // digest.
 func TestBuildReproducible(t *testing.T) {
 	dir := t.TempDir()
-	for _, n := range []string{"strata", "strata-sops", "tofu", "ca.pem"} {
+	for _, n := range []string{"strata", "strata-sops", "strata-kube", "tofu", "ca.pem"} {
 		if err := os.WriteFile(filepath.Join(dir, n), []byte(n), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	s := spec{Strata: filepath.Join(dir, "strata"), StrataSOPS: filepath.Join(dir, "strata-sops"), Tofu: filepath.Join(dir, "tofu"), CA: filepath.Join(dir, "ca.pem")}
+	s := spec{Strata: filepath.Join(dir, "strata"), StrataSOPS: filepath.Join(dir, "strata-sops"), StrataKube: filepath.Join(dir, "strata-kube"), Tofu: filepath.Join(dir, "tofu"), CA: filepath.Join(dir, "ca.pem")}
 	var digests []string
 	for range 2 {
 		img, err := build(s)

@@ -22,8 +22,9 @@ import (
 )
 
 // TestImageRunsInCluster builds strata's image, imports it into the
-// cluster's containerd and runs `strata version` and `strata-sops --help`
-// in it as a Job: as a
+// cluster's containerd and runs `strata version`, `strata-sops --help` and
+// `strata controller --help` (which strata runs in strata-kube) in it as a
+// Job: as a
 // non-root user on a read-only root filesystem, as the manifests run it.
 // It needs the cluster that `make test-k8s` starts.
 func TestImageRunsInCluster(t *testing.T) {
@@ -32,9 +33,14 @@ func TestImageRunsInCluster(t *testing.T) {
 	defer cancel()
 
 	dir := t.TempDir()
-	strata, sops := filepath.Join(dir, "strata"), filepath.Join(dir, "strata-sops")
-	for bin, pkg := range map[string]string{strata: "../strata", sops: "../strata-sops"} {
-		build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-tags", "kustomize_disable_go_plugin_support", "-o", bin, pkg)
+	strata, sops, kube := filepath.Join(dir, "strata"), filepath.Join(dir, "strata-sops"), filepath.Join(dir, "strata-kube")
+	for _, b := range []struct{ bin, pkg, tags string }{
+		{strata, "../strata", "kustomize_disable_go_plugin_support"},
+		{sops, "../strata-sops", "kustomize_disable_go_plugin_support"},
+		{kube, "../strata", "kustomize_disable_go_plugin_support kube"},
+	} {
+		bin, pkg := b.bin, b.pkg
+		build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-tags", b.tags, "-o", bin, pkg)
 		build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH=amd64")
 		if out, err := build.CombinedOutput(); err != nil {
 			t.Fatalf("go build %s: %v\n%s", pkg, err, out)
@@ -46,7 +52,7 @@ func TestImageRunsInCluster(t *testing.T) {
 	}
 	tag := fmt.Sprintf("strata.local/strata:test-%d", time.Now().UnixNano())
 	out := filepath.Join(dir, "image.tar")
-	if err := run([]string{"--strata", strata, "--strata-sops", sops, "--tofu", tofu, "--tag", tag, "--out", out}, io.Discard); err != nil {
+	if err := run([]string{"--strata", strata, "--strata-sops", sops, "--strata-kube", kube, "--tofu", tofu, "--tag", tag, "--out", out}, io.Discard); err != nil {
 		t.Fatalf("build image: %v", err)
 	}
 	c.ImportImage(t, out)
@@ -72,6 +78,13 @@ func TestImageRunsInCluster(t *testing.T) {
 				}, {
 					Name: "strata-sops", Image: tag, ImagePullPolicy: corev1.PullNever,
 					Command: []string{"/usr/local/bin/strata-sops"}, Args: []string{"--help"},
+					SecurityContext: &corev1.SecurityContext{
+						ReadOnlyRootFilesystem:   &yes,
+						AllowPrivilegeEscalation: &no,
+					},
+				}, {
+					Name: "strata-kube", Image: tag, ImagePullPolicy: corev1.PullNever,
+					Args: []string{"controller", "--help"},
 					SecurityContext: &corev1.SecurityContext{
 						ReadOnlyRootFilesystem:   &yes,
 						AllowPrivilegeEscalation: &no,
@@ -107,6 +120,7 @@ func TestImageRunsInCluster(t *testing.T) {
 	for container, wants := range map[string][]string{
 		"strata":      {"strata ", "OpenTofu v1.10.6"},
 		"strata-sops": {"strata-sops decrypts SOPS-encrypted values"},
+		"strata-kube": {"--runners", "--leader-elect"},
 	} {
 		logs, err := cs.CoreV1().Pods(ns).GetLogs(pods.Items[0].Name, &corev1.PodLogOptions{Container: container}).DoRaw(ctx)
 		if err != nil {

@@ -27,6 +27,7 @@ func run(args []string, stdout io.Writer) error {
 	var insecure bool
 	fs.StringVar(&s.Strata, "strata", "", "the strata binary, built for linux/amd64 with CGO_ENABLED=0")
 	fs.StringVar(&s.StrataSOPS, "strata-sops", "", "strata's SOPS helper, built as --strata is")
+	fs.StringVar(&s.StrataKube, "strata-kube", "", "strata-kube (strata built with the tag kube: cluster mode), built as --strata is")
 	fs.StringVar(&s.Tofu, "tofu", "", "the tofu binary")
 	fs.StringVar(&s.CA, "ca", "/etc/ssl/certs/ca-certificates.crt", "a PEM bundle of certificate authorities")
 	fs.StringVar(&tag, "tag", "strata.local/strata:dev", "the image's name in the tarball")
@@ -36,8 +37,8 @@ func run(args []string, stdout io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if s.Strata == "" || s.StrataSOPS == "" || s.Tofu == "" {
-		return errors.New("--strata, --strata-sops and --tofu are required")
+	if s.Strata == "" || s.StrataSOPS == "" || s.StrataKube == "" || s.Tofu == "" {
+		return errors.New("--strata, --strata-sops, --strata-kube and --tofu are required")
 	}
 	if out == "" && push == "" {
 		return errors.New("say where the image goes: --out FILE, --push REF, or both")

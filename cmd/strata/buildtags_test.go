@@ -79,3 +79,41 @@ func TestBuildsWithoutCgo(t *testing.T) {
 		})
 	}
 }
+
+// TestKubeOnlyInStrataKube proves that strata links none of what only a
+// cluster needs (client-go's clientset and informers, leader election,
+// the cluster's records, the controller and its runner Jobs), which
+// strata-kube, built with the tag kube, holds.
+func TestKubeOnlyInStrataKube(t *testing.T) {
+	kubeOnly := []string{
+		"k8s.io/client-go/kubernetes",
+		"k8s.io/client-go/informers",
+		"k8s.io/client-go/tools/leaderelection",
+		"github.com/strata-iac/strata/orchestrator/kuberecords",
+		"github.com/strata-iac/strata/orchestrator/controller",
+		"github.com/strata-iac/strata/orchestrator/jobs",
+		"github.com/strata-iac/strata/orchestrator/leader",
+	}
+	tests := []struct {
+		name string
+		tags string
+		want bool
+	}{
+		{name: "strata", tags: buildTags, want: false},
+		{name: "strata-kube", tags: buildTags + " kube", want: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := exec.Command("go", "list", "-deps", "-tags", tt.tags, ".").Output()
+			if err != nil {
+				t.Fatalf("go list -deps -tags %q . = %v", tt.tags, err)
+			}
+			deps := strings.Fields(string(out))
+			for _, p := range kubeOnly {
+				if got := slices.Contains(deps, p); got != tt.want {
+					t.Errorf("go list -deps -tags %q . lists %s = %v, want %v", tt.tags, p, got, tt.want)
+				}
+			}
+		})
+	}
+}

@@ -1,3 +1,5 @@
+//go:build kube
+
 package main
 
 import (
@@ -31,7 +33,7 @@ func newControllerCommand(g *globals) *cobra.Command {
 	var healthAddr string
 	cmd := &cobra.Command{
 		Use:   "controller --namespace NS",
-		Short: "Reconcile the Tofu Controller's Terraform objects of a cluster, in its place",
+		Short: controllerShort,
 		Long: `controller watches the Terraform objects (infra.contrib.fluxcd.io/v1alpha2)
 that Flux applies to the namespaces it is given, and reconciles each
 namespace as strata apply reconciles an environment: the same sources,

@@ -48,10 +48,15 @@ func buildStrata(t *testing.T) string {
 	if testing.Short() {
 		t.Skip("runs the strata binary against real tofu; skipped with -short")
 	}
-	bin := filepath.Join(t.TempDir(), "strata")
-	out, err := exec.Command("go", "build", "-tags", buildTags, "-o", bin, ".").CombinedOutput()
+	return buildBinary(t, filepath.Join(t.TempDir(), "strata"), buildTags)
+}
+
+// buildBinary builds this command into bin with tags.
+func buildBinary(t *testing.T, bin, tags string) string {
+	t.Helper()
+	out, err := exec.Command("go", "build", "-tags", tags, "-o", bin, ".").CombinedOutput()
 	if err != nil {
-		t.Fatalf("go build = %v\n%s", err, out)
+		t.Fatalf("go build -tags %q = %v\n%s", tags, err, out)
 	}
 	return bin
 }

@@ -33,7 +33,6 @@ func TestReconcileUsage(t *testing.T) {
 		{"empty token file", []string{"reconcile", env, "--token-file", empty}, 2, "is empty"},
 		{"empty approver token file", []string{"reconcile", env, "--approver-token-file", empty}, 2, "reconcile: --approver-token-file " + empty + " is empty"},
 		{"missing token file", []string{"reconcile", env, "--token-file", filepath.Join(t.TempDir(), "nope")}, 1, "read --token-file"},
-		{"no cluster for the lease", []string{"reconcile", env, "--tofu", tofutest.Binary(t), "--leader-elect", "--kubeconfig", filepath.Join(t.TempDir(), "nope")}, 1, "reconcile: leader election: read kubeconfig"},
 		{"bad address", []string{"reconcile", env, "--tofu", tofutest.Binary(t), "--listen", "256.0.0.1:1"}, 1, "reconcile: listen on 256.0.0.1:1"},
 	}
 	for _, tt := range tests {

@@ -4,16 +4,12 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"sync"
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/strata-iac/strata/contracts/stores"
 	"github.com/strata-iac/strata/orchestrator"
-	"github.com/strata-iac/strata/orchestrator/environment"
-	"github.com/strata-iac/strata/orchestrator/kuberecords"
-	"github.com/strata-iac/strata/orchestrator/leader"
 	"github.com/strata-iac/strata/orchestrator/s3records"
 )
 
@@ -33,6 +29,8 @@ const recordsUsage = "the history, held plans and approvals are those kept in th
 func (f *recordsFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.kubeconfig, "kubeconfig", "", "the history and held plans are those a cluster keeps, reached through this kubeconfig file (default: the state directory's)")
 	cmd.Flags().StringVar(&f.namespace, "namespace", "", "namespace of the cluster's records (default: the kubeconfig context's); without --kubeconfig, the cluster strata runs in")
+	markKubeOnly(cmd, "kubeconfig", "namespace")
+	checkBeforeKube(cmd, f.twoPlaces)
 	f.registerLocation(cmd)
 }
 
@@ -52,8 +50,8 @@ func (f *recordsFlags) records(cmd *cobra.Command) (orchestrator.Records, error)
 
 func (f *recordsFlags) recordsIn(cmd *cobra.Command, dir string) (orchestrator.Records, error) {
 	if f.location != "" {
-		if f.inCluster(cmd) {
-			return nil, usageError("--records %s and --kubeconfig or --namespace name two places for the records: give one", f.location)
+		if err := f.twoPlaces(cmd); err != nil {
+			return nil, err
 		}
 		s, err := f.bucket(cmd.Context(), dir)
 		if err != nil {
@@ -69,12 +67,7 @@ func (f *recordsFlags) recordsIn(cmd *cobra.Command, dir string) (orchestrator.R
 			return nil, usageError("--namespace %q is not a namespace name: %s", f.namespace, errs[0])
 		}
 	}
-	host, _ := os.Hostname()
-	s, err := kuberecords.New(kuberecords.Config{Kubeconfig: f.kubeconfig, Namespace: f.namespace, Dir: dir, Writer: host})
-	if err != nil {
-		return nil, fmt.Errorf("%w: give --kubeconfig, or leave out --kubeconfig and --namespace to read the state directory", err)
-	}
-	return orchestrator.SharedRecords(s), nil
+	return f.clusterRecords(dir)
 }
 
 // leaderRecords are the records of a process that runs reconciles (plan,
@@ -148,34 +141,16 @@ func recordsEnv() map[string]string {
 	return env
 }
 
+// twoPlaces is the usage error of --records with --kubeconfig or
+// --namespace, which name two places for the records.
+func (f *recordsFlags) twoPlaces(cmd *cobra.Command) error {
+	if f.location != "" && f.inCluster(cmd) {
+		return usageError("--records %s and --kubeconfig or --namespace name two places for the records: give one", f.location)
+	}
+	return nil
+}
+
 // inCluster reports whether the flags name a cluster's records.
 func (f *recordsFlags) inCluster(cmd *cobra.Command) bool {
 	return cmd.Flags().Changed("kubeconfig") || cmd.Flags().Changed("namespace")
-}
-
-// namespaceRecords are the records strata controller keeps of each
-// namespace it watches, in that namespace, through kubeconfig (the
-// in-cluster configuration when ""); held plans are written out under dir
-// for tofu to apply.
-func namespaceRecords(kubeconfig, dir string) orchestrator.Records {
-	var (
-		mu     sync.Mutex
-		stores = map[string]*kuberecords.Store{}
-	)
-	return orchestrator.LeaderRecordsBy(func(env *environment.Environment) (orchestrator.SharedStore, error) {
-		// A namespace's environment is named by its namespace
-		// (environment.LoadNamespace).
-		ns := env.Dir
-		mu.Lock()
-		defer mu.Unlock()
-		if s, ok := stores[ns]; ok {
-			return s, nil
-		}
-		s, err := kuberecords.New(kuberecords.Config{Kubeconfig: kubeconfig, Namespace: ns, Dir: dir, Writer: leader.Identity()})
-		if err != nil {
-			return nil, err
-		}
-		stores[ns] = s
-		return s, nil
-	})
 }

@@ -56,6 +56,11 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 	// Every command that loads an environment decrypts with the same
 	// keys: they travel in the context.
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		// What only strata-kube does runs there, before anything is done
+		// here.
+		if err := forwardToKube(cmd); err != nil {
+			return err
+		}
 		if g.sopsAgeKeyFile != "" {
 			if err := decryption.CheckAgeKeyFile(cmd.Context(), g.sopsAgeKeyFile); err != nil {
 				return usageError("--sops-age-key-file: %v", err)

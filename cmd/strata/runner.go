@@ -1,3 +1,5 @@
+//go:build kube
+
 package main
 
 import (
@@ -24,7 +26,7 @@ func newRunnerCommand(g *globals) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "runner",
-		Short: "Run one stack's run inside a runner pod (started by strata controller)",
+		Short: runnerShort,
 		Long: `runner runs one stack's run, as strata controller asks for it in a
 Kubernetes Job: it reads the run request (JSON) from --request, fetches the
 stack's code from its artifact (source-controller's, digest checked), runs the stack through

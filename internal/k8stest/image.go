@@ -18,7 +18,7 @@ var image struct {
 }
 
 // StrataImage builds strata's image from this checkout (cmd/strata-image,
-// with strata-sops and $STRATA_TOFU), imports it into the node's containerd, and returns
+// with strata-sops, strata-kube and $STRATA_TOFU), imports it into the node's containerd, and returns
 // its tag; once per test binary. Pods run it with imagePullPolicy Never.
 func (c *Cluster) StrataImage(t testing.TB) string {
 	t.Helper()
@@ -46,9 +46,16 @@ func (c *Cluster) buildImage() (string, error) {
 	defer os.RemoveAll(dir)
 	strata := filepath.Join(dir, "strata")
 	sops := filepath.Join(dir, "strata-sops")
-	for bin, pkg := range map[string]string{strata: "./cmd/strata", sops: "./cmd/strata-sops"} {
-		// The build tags of `make image` (the Makefile's GOTAGS).
-		build := exec.Command("go", "build", "-trimpath", "-tags", "kustomize_disable_go_plugin_support", "-o", bin, pkg)
+	kube := filepath.Join(dir, "strata-kube")
+	// The build tags of `make image` (the Makefile's GOTAGS; strata-kube
+	// is strata with the tag kube).
+	for _, b := range []struct{ bin, pkg, tags string }{
+		{strata, "./cmd/strata", "kustomize_disable_go_plugin_support"},
+		{sops, "./cmd/strata-sops", "kustomize_disable_go_plugin_support"},
+		{kube, "./cmd/strata", "kustomize_disable_go_plugin_support kube"},
+	} {
+		bin, pkg := b.bin, b.pkg
+		build := exec.Command("go", "build", "-trimpath", "-tags", b.tags, "-o", bin, pkg)
 		build.Dir = root
 		build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH=amd64")
 		if out, err := build.CombinedOutput(); err != nil {
@@ -57,7 +64,7 @@ func (c *Cluster) buildImage() (string, error) {
 	}
 	tag := fmt.Sprintf("strata.local/strata:test-%d", time.Now().UnixNano())
 	tarball := filepath.Join(dir, "image.tar")
-	img := exec.Command("go", "run", "./cmd/strata-image", "--strata", strata, "--strata-sops", sops, "--tofu", tofu, "--tag", tag, "--out", tarball)
+	img := exec.Command("go", "run", "./cmd/strata-image", "--strata", strata, "--strata-sops", sops, "--strata-kube", kube, "--tofu", tofu, "--tag", tag, "--out", tarball)
 	img.Dir = root
 	if out, err := img.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("build strata's image: %v\n%s", err, out)

@@ -34,7 +34,7 @@ type replica struct {
 	id  string
 }
 
-// startController builds strata from this checkout and runs `strata
+// startController builds strata-kube from this checkout and runs `strata
 // controller` on the world's namespace, its runs as runner Jobs in
 // strata's image (imported into the cluster), the runner pods on the
 // host's network so that they reach the API server and source-controller
@@ -44,7 +44,7 @@ func startController(t *testing.T, w *world, extra ...string) *replica {
 	image := w.c.StrataImage(t)
 	if w.bin == "" {
 		w.bin = filepath.Join(t.TempDir(), "strata")
-		if out, err := exec.Command("go", "build", "-o", w.bin, "../../cmd/strata").CombinedOutput(); err != nil {
+		if out, err := exec.Command("go", "build", "-tags", "kube", "-o", w.bin, "../../cmd/strata").CombinedOutput(); err != nil {
 			t.Fatalf("go build strata: %v\n%s", err, out)
 		}
 	}

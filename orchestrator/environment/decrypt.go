@@ -187,7 +187,7 @@ func decryptProblem(file, ref, what, owner string, err error) *diag.Problem {
 	var ke *decryption.KeyError
 	var he *decryption.HelperError
 	if errors.As(err, &he) {
-		p.Fix = fmt.Sprintf("install %s beside strata (`make build` builds both into bin/), or set $%s to it",
+		p.Fix = fmt.Sprintf("install %s beside strata (`make build` builds it into bin/ with strata), or set $%s to it",
 			decryption.HelperName, decryption.EnvHelper)
 	}
 	if errors.As(err, &ke) {

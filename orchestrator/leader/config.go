@@ -1,18 +1,20 @@
 package leader
 
 import (
+	"github.com/strata-iac/strata/orchestrator/leader/lease"
+
 	"fmt"
 	"log/slog"
 	"os"
 	"time"
 )
 
-// The defaults are client-go's core clients' (kube-controller-manager's).
+// The defaults are package lease's, which the command line shares.
 const (
-	DefaultName          = "strata"
-	DefaultLeaseDuration = 15 * time.Second
-	DefaultRenewDeadline = 10 * time.Second
-	DefaultRetryPeriod   = 2 * time.Second
+	DefaultName          = lease.DefaultName
+	DefaultLeaseDuration = lease.DefaultLeaseDuration
+	DefaultRenewDeadline = lease.DefaultRenewDeadline
+	DefaultRetryPeriod   = lease.DefaultRetryPeriod
 )
 
 // Config names the Lease and how it is held.

@@ -1,0 +1,19 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"testing"
+)
+
+// refuseExec stands for syscall.Exec in the tests, which run strata's
+// commands in the test's own process: a command that would run
+// strata-kube in its place fails instead of replacing the test.
+func refuseExec(path string, _, _ []string) error {
+	return errors.New("exec " + path + " refused: the command runs in the test's process")
+}
+
+func TestMain(m *testing.M) {
+	execProgram = refuseExec
+	os.Exit(m.Run())
+}
