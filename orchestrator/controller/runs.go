@@ -22,6 +22,19 @@ type runs struct {
 	exec  Executor
 	// keeper keeps the code each stack last ran, when the records can.
 	keeper Keeper
+	// history is the runs' history: the whole of a run the retry wait
+	// names (its head keeps only its outcome).
+	history runner.History
+}
+
+// refusedLast reports whether run n of the stack, which the stack waits
+// to retry, failed because its runner pod was refused (its Note).
+func (r *runs) refusedLast(ctx context.Context, req runner.Request, n int) bool {
+	if r.history == nil {
+		return false
+	}
+	last, ok, err := r.history.LastMatching(ctx, req.Client, req.Env, req.Stack.Name, func(h history.Run) bool { return h.Number == n })
+	return err == nil && ok && last.Note == NoteRunnerPodRefused
 }
 
 // Keeper keeps, in the records, the code (the source-controller
@@ -45,7 +58,7 @@ func (c *Controller) runs(p *pass) func(runner.Config) orchestrator.StackRunner 
 		}
 		keeper, _ := cfg.History.(Keeper)
 		p.setKeeper(keeper)
-		return &runs{c: c, p: p, local: local, exec: exec, keeper: keeper}
+		return &runs{c: c, p: p, local: local, exec: exec, keeper: keeper, history: cfg.History}
 	}
 }
 
@@ -67,7 +80,7 @@ func (r *runs) Run(ctx context.Context, req runner.Request) (runner.Result, erro
 		}
 		if !adopt {
 			if res, retry := r.local.WaitToRetry(ctx, req); retry != nil {
-				if retry.Last.Note == NoteRunnerPodRefused {
+				if r.refusedLast(ctx, req, retry.Last.Number) {
 					r.p.refusedRun(req.Stack.Name)
 				}
 				return res, retry
