@@ -3,7 +3,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -13,12 +12,7 @@ import (
 func TestInvalidKubeFlagValues(t *testing.T) {
 	root := repo(t)
 	env := filepath.Join(root, "environments", "acme", "dev")
-	state := filepath.Join(t.TempDir(), "state")
-	tests := []struct {
-		name string
-		args []string
-		want string
-	}{
+	checkUsageErrors(t, []usageCase{
 		{"bad lease namespace", []string{"reconcile", env, "--leader-elect", "--leader-elect-namespace", "Strata_NS"}, `--leader-elect-namespace "Strata_NS" is not a namespace name`},
 		{"bad lease name", []string{"reconcile", env, "--leader-elect", "--leader-elect-name", "../x"}, `--leader-elect-name "../x" is not a Lease name`},
 		{"no lease duration", []string{"reconcile", env, "--leader-elect", "--leader-elect-lease-duration", "0"}, "--leader-elect-lease-duration is 0s: it must be more than 0"},
@@ -37,13 +31,5 @@ func TestInvalidKubeFlagValues(t *testing.T) {
 		{"runner job ttl too short", []string{"controller", "--namespace", "infra", "--runner-job-ttl", "30s"}, "--runner-job-ttl is 30s: it must be at least 1m"},
 		{"no runner pod refused timeout", []string{"controller", "--namespace", "infra", "--runner-pod-refused-timeout", "0"}, "--runner-pod-refused-timeout is 0s: it must be more than 0"},
 		{"runner env secret in process", []string{"controller", "--namespace", "infra", "--runners", "in-process", "--runner-env-from-secret", "aws"}, "--runner-env-from-secret is for runner Jobs"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			checkRun(t, append(tt.args, "--state-dir", state), 2, nil, []string{tt.want})
-		})
-	}
-	if _, err := os.Stat(state); !os.IsNotExist(err) {
-		t.Errorf("Stat(%q) = %v, want nothing written for a bad command line", state, err)
-	}
+	})
 }

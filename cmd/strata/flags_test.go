@@ -15,12 +15,7 @@ func TestInvalidFlagValues(t *testing.T) {
 	sopstest.Helper(t)
 	root := repo(t)
 	env := filepath.Join(root, "environments", "acme", "dev")
-	state := filepath.Join(t.TempDir(), "state")
-	tests := []struct {
-		name string
-		args []string
-		want string
-	}{
+	checkUsageErrors(t, []usageCase{
 		{"no runners", []string{"apply", env, "--max-runners", "0"}, "--max-runners is 0: it must be at least 1"},
 		{"negative runners", []string{"plan", env, "--max-runners", "-1"}, "--max-runners is -1: it must be at least 1"},
 		{"no timeout", []string{"apply", env, "--timeout", "0"}, "--timeout is 0s: it must be more than 0"},
@@ -35,7 +30,21 @@ func TestInvalidFlagValues(t *testing.T) {
 		{"not an age key file", []string{"plan", env, "--sops-age-key-file", filepath.Join(env, "init.yaml")}, "init.yaml: failed to parse and add to age identities"},
 		{"apply records not in a bucket", []string{"apply", env, "--records", "records/strata"}, "--records: records \"records/strata\": want s3://bucket/prefix"},
 		{"reconcile records with a query", []string{"reconcile", env, "--records", "s3://records/strata?region=x"}, "without user, query or fragment"},
-	}
+	})
+}
+
+// usageCase is a command line that is a usage error saying want.
+type usageCase struct {
+	name string
+	args []string
+	want string
+}
+
+// checkUsageErrors runs each case against a state directory of its own,
+// expecting exit code 2 and the message, and nothing written there.
+func checkUsageErrors(t *testing.T, tests []usageCase) {
+	t.Helper()
+	state := filepath.Join(t.TempDir(), "state")
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			checkRun(t, append(tt.args, "--state-dir", state), 2, nil, []string{tt.want})
