@@ -13,7 +13,7 @@ import (
 
 const usage = `strata-sops decrypts SOPS-encrypted values (age and OpenPGP keys) for strata.
 strata runs it when a render decrypts; it is not meant to be run by hand.
-Install it beside the strata binary (make build builds both), or set $STRATA_SOPS to it.
+Install it beside the strata binary (make build builds it with strata), or set $STRATA_SOPS to it.
 
 Usage:
   strata-sops [--age-key-file FILE]     answer strata's requests, one JSON line each, on stdin/stdout
