@@ -18,14 +18,25 @@ type Problem struct {
 	// Fix says what to do about it.
 	Fix string `json:"fix,omitempty"`
 	// Code, when set, classifies the problem for a caller that branches
-	// on it (CodeAccessDenied).
+	// on it (CodeAccessDenied, CodeInputMissing).
 	Code string `json:"code,omitempty"`
+	// Kustomization is the Flux Kustomization whose build or objects the
+	// problem is in, and Stack the stack (Terraform object) it is about:
+	// what the problem holds back. Both empty: the whole environment.
+	Kustomization string `json:"kustomization,omitempty"`
+	Stack         string `json:"stack,omitempty"`
 }
 
 // CodeAccessDenied is a reference the configuration forbids, such as a
 // cross-namespace sourceRef when those are disabled: the Tofu
 // Controller's AccessDenied.
 const CodeAccessDenied = "AccessDenied"
+
+// CodeInputMissing is a ConfigMap or Secret that the repository names
+// but does not hold, and that no stack writes: it lives in the cluster
+// (made by hand, by a bootstrap or by External Secrets). What needs it
+// waits until it is given (--inputs, --kubeconfig).
+const CodeInputMissing = "InputMissing"
 
 // CodeSourceNotFound is a reference to a source that does not exist: a
 // deleted object whose source went first is still destroyed, from the

@@ -55,10 +55,14 @@ func loadCached(ctx context.Context, dir, stateDir string) (_ *Environment, hit 
 	if ps := l.sortedProblems(); len(ps) > 0 {
 		return l.env, false, fmt.Errorf("load environment %s: %w", l.dir, ps)
 	}
-	if l.dec != nil {
-		// The render decrypted SOPS values: they reach the stacks'
-		// variable files and nothing else on disk, so an environment that
-		// holds them is never kept.
+	if l.dec != nil || l.readSecretInput {
+		// The render decrypted SOPS values, or read Secrets from the
+		// inputs: they reach the stacks' variable files and nothing else
+		// on disk, so an environment that holds them is never kept.
+		return l.env, false, nil
+	}
+	if in := l.opts.Inputs; in != nil && in.Identity() == "" {
+		// What the cluster holds can change without a file changing.
 		return l.env, false, nil
 	}
 	b, err := json.Marshal(l.env)
@@ -99,7 +103,7 @@ func renderCacheKey(ctx context.Context, root, rel string) string {
 	return renderKey{
 		Build:   rendercache.Build(),
 		Options: string(opts),
-		Keys:    decryption.KeysFrom(ctx).Identity(),
+		Keys:    decryption.KeysFrom(ctx).Identity() + "\x00" + optionsFrom(ctx).identity(),
 		Root:    root,
 		Dir:     rel,
 	}.String()

@@ -226,9 +226,8 @@ func TestLoadCachedDecryptionKeys(t *testing.T) {
 	}
 	other := sopstest.NewAgeKey(t)
 	other.WriteKeyFile(t, keyFile)
-	_, hit, err := loadCached(ctx, dir, state)
-	var ps diag.Problems
-	if hit || !errors.As(err, &ps) {
+	env, hit, err := loadCached(ctx, dir, state)
+	if hit || len(AllProblems(env, err)) == 0 {
 		t.Errorf("loadCached(clusters/dev) with another key = hit %v, %v; want a render that cannot decrypt", hit, err)
 	}
 }

@@ -53,7 +53,7 @@ func loadKeys(t *testing.T, root, keyFile string) (*loader, diag.Problems) {
 	if err != nil {
 		t.Fatalf("read(clusters/dev) = %v", err)
 	}
-	return l, l.sortedProblems()
+	return l, untagged(AllProblems(l.env, l.sortedProblems().Err()))
 }
 
 // TestDecryptSOPS loads a repository whose Kustomization secrets has

@@ -47,8 +47,7 @@ func (l *loader) fileMappings(b *built) []File {
 		}
 		sec := l.secret(b.k.Group, ref.Name)
 		if sec == nil {
-			bad(fmt.Sprintf("names Secret %q, which is not in the repository", ref.Name),
-				fmt.Sprintf("add Secret %s in %s, or remove the entry", ref.Name, l.scopeDirs(b.k.Group)))
+			l.problem(missingInput(b.tf.File, b.tf.ref(), fmt.Sprintf("spec.fileMappings[%d]", i), kindSecret, namespaceOf(&b.tf.object), ref.Name))
 			continue
 		}
 		content, ok := sec.Data[ref.Key]

@@ -74,6 +74,8 @@ func read(ctx context.Context, dir string) (*loader, error) {
 func readAt(ctx context.Context, root, rel, note string, rec *rendercache.Recorder) (*loader, error) {
 	l := newLoader(ctx, root, rel)
 	l.rec = rec
+	l.opts = optionsFrom(ctx)
+	l.isolate = true
 	defer l.closeDecryptor()
 	if _, err := l.load(); err != nil {
 		return nil, fmt.Errorf("load environment %s: %w", rel, err)
@@ -119,6 +121,39 @@ type loader struct {
 	// sourceRef to name another namespace's.
 	artifacts      map[string]Artifact
 	crossNamespace bool
+
+	// opts are the load's options (WithOptions).
+	opts Options
+	// isolate holds back, for a problem, only what Flux would: the
+	// Kustomization it is in and what depends on it (isolate.go). A
+	// cluster's namespace (LoadNamespace) reports each problem on its
+	// object instead.
+	isolate bool
+	// unit and unitStack are the Kustomization and the stack being read,
+	// which a problem recorded now belongs to (problem).
+	unit, unitStack string
+	// unset are the variables that postBuild substitution left empty in
+	// each object, by objectKey: Flux substitutes an empty string for
+	// them unless the object is a stack's (substitute.go).
+	unset map[string][]string
+	// inputs are the ConfigMaps and Secrets read from Options.Inputs,
+	// by kind/namespace/name; a nil entry is one that was looked for and
+	// is not there.
+	inputs map[string]*inputObject
+	// entry holds the Terraform objects and OCIRepositories of the entry
+	// directory itself, which the Kustomization that applies it brings in
+	// (adoptEntry).
+	entry *app
+	// unitNS is the namespace of the Kustomization or Terraform object
+	// being read: where an input it names is looked for in the cluster.
+	unitNS string
+	// written are the Secrets that stacks write (writeOutputsToSecret):
+	// never read from the inputs, where the Tofu Controller has written
+	// them too, but from the stacks' contracts.
+	written map[string]bool
+	// readSecretInput is set once a Secret was read from the inputs: its
+	// values are the stacks', and the render is not kept (LoadCached).
+	readSecretInput bool
 }
 
 // app is what one Kustomization's spec.path renders, substituted.
@@ -152,7 +187,23 @@ func newLoader(ctx context.Context, root, dir string) *loader {
 }
 
 // problem records a problem.
-func (l *loader) problem(p diag.Problem) { l.problems = append(l.problems, p) }
+// The problem belongs to the Kustomization and the stack being read,
+// unless it names its own.
+func (l *loader) problem(p diag.Problem) {
+	if p.Kustomization == "" && p.Stack == "" {
+		p.Kustomization, p.Stack = l.unit, l.unitStack
+	}
+	l.problems = append(l.problems, p)
+}
+
+// within makes the problems f records those of the Kustomization k and
+// the stack (either may be empty), unless they name their own.
+func (l *loader) within(k, stack string, f func()) {
+	pk, ps := l.unit, l.unitStack
+	l.unit, l.unitStack = k, stack
+	defer func() { l.unit, l.unitStack = pk, ps }()
+	f()
+}
 
 // sortedProblems returns the problems sorted, each once.
 func (l *loader) sortedProblems() diag.Problems {
@@ -174,13 +225,29 @@ func (l *loader) load() (*Environment, error) {
 	if err := l.follow(queue); err != nil {
 		return nil, err
 	}
+	l.adoptEntry()
 	l.checkInit()
 	for _, k := range l.sortedKustomizations() {
-		l.checkKustomization(k)
+		if k.bootstrap {
+			continue
+		}
+		l.within(k.Name(), "", func() { l.checkKustomization(k) })
+	}
+	l.written = map[string]bool{}
+	for _, a := range l.apps {
+		for _, tf := range a.terraforms {
+			if w := tf.Spec.WriteOutputsToSecret; w != nil && w.Name != "" {
+				l.written[w.Name] = true
+			}
+		}
 	}
 	for _, k := range l.sortedKustomizations() {
 		for _, tf := range l.apps[k.Name()].terraforms {
-			l.stacks = append(l.stacks, l.buildStack(k, tf))
+			l.within(k.Name(), tf.Name(), func() {
+				l.unitNS = namespaceOf(&tf.object)
+				l.stacks = append(l.stacks, l.buildStack(k, tf))
+				l.unitNS = ""
+			})
 		}
 	}
 	return l.finish(), nil
@@ -189,6 +256,9 @@ func (l *loader) load() (*Environment, error) {
 // finish validates the stacks built and completes the model.
 func (l *loader) finish() *Environment {
 	l.validateStacks()
+	if l.isolate {
+		l.isolateProblems()
+	}
 	for _, b := range l.stacks {
 		l.env.Stacks = append(l.env.Stacks, b.stack)
 	}
@@ -291,7 +361,10 @@ func (l *loader) readEntry() ([]*kustomization, error) {
 // scope. It returns the Kustomizations among them, and the objects of the
 // kinds an app holds.
 func (l *loader) register(group string, objs []renderedObject) []*kustomization {
-	ks, _ := l.registerApp(group, objs, nil)
+	if l.entry == nil {
+		l.entry = &app{}
+	}
+	ks, _ := l.registerApp(group, objs, l.entry)
 	return ks
 }
 
@@ -318,6 +391,7 @@ func (l *loader) registerApp(group string, objs []renderedObject, a *app) ([]*ku
 			l.addSecret(group, d.Secret)
 		case d.Kustomization != nil:
 			d.Kustomization.Group = group
+			d.Kustomization.Parent = l.unit
 			if l.addKustomization(d.Kustomization) {
 				ks = append(ks, d.Kustomization)
 			}
@@ -325,13 +399,6 @@ func (l *loader) registerApp(group string, objs []renderedObject, a *app) ([]*ku
 			a.terraforms = append(a.terraforms, d.Terraform)
 		case d.OCIRepository != nil && a != nil:
 			a.sources = append(a.sources, d.OCIRepository)
-		case d.Terraform != nil:
-			l.problem(diag.Problem{
-				File:    d.Terraform.File,
-				Object:  d.Terraform.ref(),
-				Message: fmt.Sprintf("the Terraform object is in the entry directory %s, where no Flux Kustomization brings it in", l.dir),
-				Fix:     "move it under the spec.path of a Flux Kustomization, as the Tofu Controller needs it applied by one",
-			})
 		}
 	}
 	sort.SliceStable(ks, func(i, j int) bool { return ks[i].Name() < ks[j].Name() })
@@ -381,9 +448,9 @@ func (l *loader) inputsReady(k *kustomization) bool {
 	for _, ref := range k.Spec.PostBuild.SubstituteFrom {
 		switch {
 		case ref.Optional:
-		case ref.Kind == kindConfigMap && l.configMap(k.Group, ref.Name) == nil:
+		case ref.Kind == kindConfigMap && l.repoConfigMap(k.Group, ref.Name) == nil:
 			return false
-		case ref.Kind == kindSecret && l.secret(k.Group, ref.Name) == nil:
+		case ref.Kind == kindSecret && l.repoSecret(k.Group, ref.Name) == nil:
 			return false
 		}
 	}
@@ -465,21 +532,66 @@ func (l *loader) addKustomization(k *kustomization) bool {
 }
 
 // configMap looks a ConfigMap up in the group's scope, then at the
-// entry's top level.
+// entry's top level, then among those any other build rendered, then in
+// the load's inputs (the namespace of what is being read).
 func (l *loader) configMap(group, name string) *configMap {
+	if cm := l.repoConfigMap(group, name); cm != nil {
+		return cm
+	}
+	if in := l.input(kindConfigMap, l.namespace(), name); in != nil {
+		return in.configMap
+	}
+	return nil
+}
+
+// repoConfigMap is configMap without the inputs: what the repository
+// renders.
+func (l *loader) repoConfigMap(group, name string) *configMap {
 	if cm := l.configMaps[group][name]; cm != nil {
 		return cm
 	}
-	return l.configMaps[""][name]
+	if cm := l.configMaps[""][name]; cm != nil {
+		return cm
+	}
+	return anyScope(l.configMaps, name)
 }
 
-// secret looks a Secret up in the group's scope, then at the entry's top
-// level.
+// secret looks a Secret up as configMap does. A Secret that a stack
+// writes is never read from the inputs: it is that stack's contract.
 func (l *loader) secret(group, name string) *secret {
+	if s := l.repoSecret(group, name); s != nil {
+		return s
+	}
+	if l.written[name] {
+		return nil
+	}
+	if in := l.input(kindSecret, l.namespace(), name); in != nil {
+		return in.secret
+	}
+	return nil
+}
+
+// repoSecret is secret without the inputs.
+func (l *loader) repoSecret(group, name string) *secret {
 	if s := l.secrets[group][name]; s != nil {
 		return s
 	}
-	return l.secrets[""][name]
+	if s := l.secrets[""][name]; s != nil {
+		return s
+	}
+	return anyScope(l.secrets, name)
+}
+
+// namespace is the namespace of what is being read, where its inputs
+// are looked for.
+func (l *loader) namespace() string {
+	if l.unitNS != "" {
+		return l.unitNS
+	}
+	if k := l.kustomizations[l.unit]; k != nil {
+		return namespaceOf(&k.object)
+	}
+	return DefaultNamespace
 }
 
 // scopeDirs names the directories a ConfigMap of the group is looked up in,
@@ -504,7 +616,13 @@ func cleanPath(p string) (string, bool) {
 // loadKustomization builds a Kustomization's spec.path with Flux's code,
 // substitutes its postBuild variables, and registers what it renders. It
 // returns the Kustomizations among them, to follow.
-func (l *loader) loadKustomization(k *kustomization) []*kustomization {
+func (l *loader) loadKustomization(k *kustomization) (children []*kustomization) {
+	l.within(k.Name(), "", func() { children = l.buildKustomization(k) })
+	return children
+}
+
+// buildKustomization is loadKustomization, its problems recorded as k's.
+func (l *loader) buildKustomization(k *kustomization) []*kustomization {
 	a := &app{}
 	l.apps[k.Name()] = a
 	vars := l.substitutionVars(k)
@@ -516,9 +634,11 @@ func (l *loader) loadKustomization(k *kustomization) []*kustomization {
 	}
 	dir, ok := l.kustomizationPath(k)
 	if !ok {
+		k.unbuilt = k.Spec.Path
 		return nil
 	}
 	if dir == l.dir {
+		k.appliesEntry = true
 		l.env.Notes = append(l.env.Notes, fmt.Sprintf("Kustomization %s (%s) is the entry directory itself; its objects are read once", k.Name(), k.File))
 		return nil
 	}
@@ -526,6 +646,7 @@ func (l *loader) loadKustomization(k *kustomization) []*kustomization {
 	if p != nil {
 		p.Fix = strings.TrimSpace(p.Fix + fmt.Sprintf(" (Kustomization %s in %s)", k.Name(), k.File))
 		l.problem(*p)
+		k.unbuilt = dir
 		return nil
 	}
 	out := make([]renderedObject, 0, len(objs))
@@ -560,12 +681,17 @@ func (l *loader) kustomizationPath(k *kustomization) (string, bool) {
 	}
 	fi, err := os.Stat(l.abs(dir))
 	if err != nil || !fi.IsDir() {
-		l.problem(diag.Problem{
+		p := diag.Problem{
 			File:    k.File,
 			Object:  k.ref(),
 			Message: fmt.Sprintf("spec.path %q is not a directory of this repository", k.Spec.Path),
 			Fix:     "point spec.path at an existing directory relative to the repository root, e.g. ./flux-apps/<kind>/<service>",
-		})
+		}
+		if names := l.unset[unsetKey(k.File, k.ref())]; len(names) > 0 {
+			p.Message += fmt.Sprintf(": variable(s) %s were not defined when Kustomization %s substituted it, and came out empty", strings.Join(names, ", "), k.Parent)
+			p.Fix = fmt.Sprintf("define %s in postBuild.substitute or a postBuild.substituteFrom ConfigMap of Kustomization %s", strings.Join(names, ", "), k.Parent)
+		}
+		l.problem(p)
 		return "", false
 	}
 	return dir, true

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"time"
+
+	"github.com/strata-iac/strata/orchestrator/diag"
 )
 
 // Annotations and init keys that carry strata's own settings, which have no
@@ -107,6 +109,14 @@ type Environment struct {
 	// Notes are what loading has to say that is not a problem: how the
 	// repository root was found, an entry Kustomization read once, …
 	Notes []string
+	// Blocked are the stacks that a problem in their chain holds back
+	// (isolate.go), and the Kustomizations that could not be built: they
+	// are not among Stacks, and nothing of them runs. The rest of the
+	// environment runs.
+	Blocked []Blocked `json:",omitempty"`
+	// Warnings are the problems that hold back no stack: in a
+	// Kustomization that brings in none, or in what no stack uses.
+	Warnings diag.Problems `json:",omitempty"`
 }
 
 // Stack returns the stack with the given name, or nil.

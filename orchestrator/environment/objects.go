@@ -160,7 +160,20 @@ type kustomization struct {
 	// Group is the environment sub-directory the Kustomization is in, ""
 	// at the environment's root.
 	Group string
-	Spec  struct {
+	// Parent is the Kustomization whose build rendered this one, "" for
+	// the entry directory's.
+	Parent string
+	// bootstrap is set on the Kustomization strata makes for an entry
+	// directory that holds Terraform objects and that no Kustomization of
+	// the repository applies: what `flux bootstrap` makes in the cluster.
+	bootstrap bool
+	// unbuilt is the directory of a Kustomization whose build failed:
+	// what it would have brought in is not known (isolate.go).
+	unbuilt string
+	// appliesEntry is set on a Kustomization whose spec.path is the entry
+	// directory: the objects there are its own.
+	appliesEntry bool
+	Spec         struct {
 		Path      string     `json:"path"`
 		SourceRef *sourceRef `json:"sourceRef"`
 		DependsOn []namedRef `json:"dependsOn"`

@@ -258,6 +258,7 @@ func (l *loader) resolveSource(b *built) {
 			return
 		}
 		b.source = src
+		l.checkUnset(b, &src.object, "the source")
 		s.Source.File = src.File
 		s.Source.URL = src.Spec.URL
 		s.Source.Semver = src.Spec.Ref.Semver

@@ -53,12 +53,7 @@ func (l *loader) substitutionVars(k *kustomization) map[string]string {
 		}
 		if src == nil {
 			if !ref.Optional {
-				l.problem(diag.Problem{
-					File:    k.File,
-					Object:  k.ref(),
-					Message: fmt.Sprintf("postBuild.substituteFrom names %s %q, which does not exist", ref.Kind, ref.Name),
-					Fix:     fmt.Sprintf("create %s %s in %s, or mark the entry optional: true", ref.Kind, ref.Name, l.scopeDirs(k.Group)),
-				})
+				l.problem(missingInput(k.File, k.ref(), "postBuild.substituteFrom", ref.Kind, namespaceOf(&k.object), ref.Name))
 			}
 			continue
 		}
@@ -134,8 +129,12 @@ func (l *loader) substituteObject(k *kustomization, o renderedObject, vars map[s
 	}
 	if err == nil {
 		var out *resource.Resource
+		strict := l.opts.StrictSubstitution || !l.isolate || isStack(o.Object)
+		if !strict && strings.Contains(fmt.Sprint(o.Object), "${") {
+			l.noteUnset(o, sub)
+		}
 		out, err = kustomize.SubstituteVariables(l.ctx, nil, spec, res,
-			kustomize.SubstituteWithDryRun(true), kustomize.SubstituteWithStrict(true))
+			kustomize.SubstituteWithDryRun(true), kustomize.SubstituteWithStrict(strict))
 		if err == nil {
 			if out == nil {
 				return o, true
@@ -149,6 +148,84 @@ func (l *loader) substituteObject(k *kustomization, o renderedObject, vars map[s
 	}
 	l.problem(l.substitutionProblem(k, o, err))
 	return o, true
+}
+
+// isStack reports whether a rendered object is a Terraform object, whose
+// variables are substituted strictly: a stack never runs with a value
+// that came out empty.
+func isStack(obj map[string]any) bool {
+	m := meta{APIVersion: fmt.Sprint(obj["apiVersion"]), Kind: fmt.Sprint(obj["kind"])}
+	return m.group() == groupInfra && m.Kind == kindTerraform
+}
+
+// maxUnset bounds the variables noteUnset looks for in one object.
+const maxUnset = 64
+
+// noteUnset finds the variables of an object that postBuild substitution
+// leaves empty, as kustomize-controller does by default (its
+// StrictPostBuildSubstitutions feature gate off), and keeps them in
+// l.unset: a stack that uses the object (its OCIRepository, a ConfigMap
+// of its variables) is held back for them. It substitutes strictly, each
+// missing variable found set empty for the next try; what the object
+// becomes is the lenient substitution's, done after.
+func (l *loader) noteUnset(o renderedObject, sub map[string]any) {
+	u := unstructured.Unstructured{Object: o.Object}
+	try := make(map[string]any, len(sub))
+	for k, v := range sub {
+		try[k] = v
+	}
+	var names []string
+	for range maxUnset {
+		res, err := provider.NewDefaultDepProvider().GetResourceFactory().FromMap(o.Object)
+		if err != nil {
+			return
+		}
+		spec := unstructured.Unstructured{Object: map[string]any{
+			"spec": map[string]any{"postBuild": map[string]any{"substitute": try}},
+		}}
+		_, err = kustomize.SubstituteVariables(l.ctx, nil, spec, res,
+			kustomize.SubstituteWithDryRun(true), kustomize.SubstituteWithStrict(true))
+		if err == nil {
+			break
+		}
+		sm := notSet.FindStringSubmatch(err.Error())
+		if sm == nil {
+			break
+		}
+		name := sm[1]
+		if _, seen := try[name]; seen {
+			break
+		}
+		names = append(names, name)
+		try[name] = ""
+	}
+	if len(names) == 0 {
+		return
+	}
+	if l.unset == nil {
+		l.unset = map[string][]string{}
+	}
+	l.unset[unsetKey(o.File, u.GetKind()+"/"+u.GetName())] = names
+}
+
+// unsetKey keys an object by its file and Kind/name.
+func unsetKey(file, ref string) string { return file + "\x00" + ref }
+
+// checkUnset holds a stack back for the variables that substitution left
+// empty in an object it uses: Flux would run it with those values empty.
+func (l *loader) checkUnset(b *built, o *object, use string) {
+	names := l.unset[unsetKey(o.File, o.ref())]
+	if len(names) == 0 {
+		return
+	}
+	l.problem(diag.Problem{
+		File:    o.File,
+		Object:  o.ref(),
+		Message: fmt.Sprintf("%s of stack %s: variable(s) %s not defined, so postBuild substitution leaves them empty", use, b.stack.Name, strings.Join(names, ", ")),
+		Fix: fmt.Sprintf("define %s in postBuild.substitute or postBuild.substituteFrom of Kustomization %s (%s), or give a default with ${%s:=value}",
+			strings.Join(names, ", "), b.k.Name(), b.k.File, names[0]),
+		Stack: b.stack.Name,
+	})
 }
 
 // notSet matches the library's error for a variable that is missing.

@@ -133,13 +133,15 @@ func (l *loader) validateStacks() {
 	unique := l.stacks[:0]
 	sources := map[*ociRepository]bool{}
 	for _, b := range l.stacks {
+		l.unit, l.unitStack = b.k.Name(), b.stack.Name
 		if b.source != nil && !sources[b.source] {
 			sources[b.source] = true
 			l.checkObjectName(&b.source.object)
 		}
 		if !l.checkObjectName(&b.tf.object) {
 			// A name that could escape the state directory never
-			// becomes a stack.
+			// becomes a stack: its Kustomization is held back.
+			l.retag(b.k.Name(), "")
 			continue
 		}
 		if prev := byName[b.stack.Name]; prev != nil {
@@ -158,6 +160,7 @@ func (l *loader) validateStacks() {
 
 	producers := map[string]*built{}
 	for _, b := range l.stacks {
+		l.unit, l.unitStack = b.k.Name(), b.stack.Name
 		c := b.stack.Produces
 		if c == "" {
 			continue
@@ -209,6 +212,7 @@ func (l *loader) validateStacks() {
 		produced = strings.Join(contracts, ", ")
 	}
 	for _, b := range l.stacks {
+		l.unit, l.unitStack = b.k.Name(), b.stack.Name
 		for _, d := range b.tf.Spec.DependsOn {
 			if byName[d.Name] == nil {
 				l.problem(diag.Problem{
@@ -221,22 +225,16 @@ func (l *loader) validateStacks() {
 		}
 		for _, in := range b.stack.Consumes {
 			if producers[in.Contract] == nil {
-				l.problem(diag.Problem{
-					File:    b.tf.File,
-					Object:  b.tf.ref(),
-					Message: fmt.Sprintf("spec.readInputsFromSecrets names Secret %q of stack %s, which no stack in this environment writes and the repository does not hold", in.Contract, b.stack.Name),
-					Fix:     fmt.Sprintf("name a Secret a stack writes (%s), write %q with spec.writeOutputsToSecret.name on the stack that owns it, or add Secret %s to %s", produced, in.Contract, in.Contract, l.scopeDirs(b.k.Group)),
-				})
+				p := missingInput(b.tf.File, b.tf.ref(), "spec.readInputsFromSecrets", kindSecret, namespaceOf(&b.tf.object), in.Contract)
+				p.Fix = fmt.Sprintf("%s; or name a Secret a stack writes (%s)", p.Fix, produced)
+				l.problem(p)
 			}
 		}
 		for _, cv := range b.stack.ContractVars {
 			if producers[cv.Contract] == nil && !cv.Optional {
-				l.problem(diag.Problem{
-					File:    b.tf.File,
-					Object:  b.tf.ref(),
-					Message: fmt.Sprintf("%s names Secret %q of stack %s, which no stack in this environment writes and the repository does not hold", cv.Field, cv.Contract, b.stack.Name),
-					Fix:     fmt.Sprintf("name a Secret a stack writes (%s), write %q with spec.writeOutputsToSecret.name on the stack that owns it, add Secret %s to %s, or mark the entry optional: true", produced, cv.Contract, cv.Contract, l.scopeDirs(b.k.Group)),
-				})
+				p := missingInput(b.tf.File, b.tf.ref(), cv.Field, kindSecret, namespaceOf(&b.tf.object), cv.Contract)
+				p.Fix = fmt.Sprintf("%s; or name a Secret a stack writes (%s)", p.Fix, produced)
+				l.problem(p)
 			}
 		}
 		if p := b.stack.Produces; p != "" && b.tf.Spec.WriteOutputsToSecret != nil {
@@ -250,6 +248,17 @@ func (l *loader) validateStacks() {
 			}
 		}
 		l.checkVersions(b)
+	}
+	l.unit, l.unitStack = "", ""
+}
+
+// retag makes the problems of the stack being checked those of the
+// Kustomization k and the stack (either may be empty).
+func (l *loader) retag(k, stack string) {
+	for i := range l.problems {
+		if p := &l.problems[i]; p.Stack == l.unitStack && p.Kustomization == l.unit {
+			p.Kustomization, p.Stack = k, stack
+		}
 	}
 }
 

@@ -3,8 +3,10 @@ package environment
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,7 +40,20 @@ func loadProblems(t *testing.T, root string) diag.Problems {
 	if err != nil && env == nil {
 		t.Errorf("Load(%q) = nil, %v, want the partial environment with the problems", dir, err)
 	}
-	return ps
+	return untagged(AllProblems(env, err))
+}
+
+// untagged drops what each problem holds back, which the tests of
+// isolation check on their own, and returns nil for none.
+func untagged(ps diag.Problems) diag.Problems {
+	if len(ps) == 0 {
+		return nil
+	}
+	for i := range ps {
+		ps[i].Kustomization, ps[i].Stack = "", ""
+	}
+	ps.Sort()
+	return slices.Compact(ps)
 }
 
 func TestLoadProblems(t *testing.T) {
@@ -212,39 +227,19 @@ func TestLoadProblems(t *testing.T) {
 		},
 		{
 			fixture: "varsfrom_configmap_unknown",
-			want: diag.Problems{{
-				File:    appTF,
-				Object:  appT,
-				Message: `spec.varsFrom[0] names ConfigMap "app-settings", which does not exist`,
-				Fix:     "create ConfigMap app-settings in " + envDir + "/apps/ or " + envDir + "/, or mark the entry optional: true",
-			}},
+			want:    diag.Problems{missingInput(appTF, appT, "spec.varsFrom[0]", kindConfigMap, DefaultNamespace, "app-settings")},
 		},
 		{
 			fixture: "varsfrom_secret",
-			want: diag.Problems{{
-				File:    appTF,
-				Object:  appT,
-				Message: `spec.varsFrom[0] names Secret "app-credentials" of stack app, which no stack in this environment writes and the repository does not hold`,
-				Fix:     `name a Secret a stack writes (none yet), write "app-credentials" with spec.writeOutputsToSecret.name on the stack that owns it, add Secret app-credentials to ` + envDir + "/apps/ or " + envDir + "/, or mark the entry optional: true",
-			}},
+			want:    diag.Problems{withFix(missingInput(appTF, appT, "spec.varsFrom[0]", kindSecret, DefaultNamespace, "app-credentials"), "none yet")},
 		},
 		{
 			fixture: "substitutefrom_unknown",
-			want: diag.Problems{{
-				File:    appFile,
-				Object:  appK,
-				Message: `postBuild.substituteFrom names ConfigMap "app-settings", which does not exist`,
-				Fix:     "create ConfigMap app-settings in " + envDir + "/apps/ or " + envDir + "/, or mark the entry optional: true",
-			}},
+			want:    diag.Problems{missingInput(appFile, appK, "postBuild.substituteFrom", kindConfigMap, DefaultNamespace, "app-settings")},
 		},
 		{
 			fixture: "contract_unknown",
-			want: diag.Problems{{
-				File:    appTF,
-				Object:  appT,
-				Message: `spec.readInputsFromSecrets names Secret "ghost" of stack app, which no stack in this environment writes and the repository does not hold`,
-				Fix:     `name a Secret a stack writes (none yet), write "ghost" with spec.writeOutputsToSecret.name on the stack that owns it, or add Secret ghost to ` + envDir + "/apps/ or " + envDir + "/",
-			}},
+			want:    diag.Problems{withFix(missingInput(appTF, appT, "spec.readInputsFromSecrets", kindSecret, DefaultNamespace, "ghost"), "none yet")},
 		},
 		{
 			fixture: "layer_unknown",
@@ -349,15 +344,10 @@ func TestLoadProblems(t *testing.T) {
 				{
 					File:    appTF,
 					Object:  appT,
-					Message: `spec.readInputsFromSecrets names Secret "ghost" of stack app, which no stack in this environment writes and the repository does not hold`,
-					Fix:     `name a Secret a stack writes (none yet), write "ghost" with spec.writeOutputsToSecret.name on the stack that owns it, or add Secret ghost to ` + envDir + "/apps/ or " + envDir + "/",
-				},
-				{
-					File:    appTF,
-					Object:  appT,
 					Message: `variable "zone" is not defined`,
 					Fix:     "add it to postBuild.substitute of Kustomization app in " + appFile + " or to ConfigMap init (and list it in postBuild.substituteFrom), or give a default with ${zone:=value}",
 				},
+				withFix(missingInput(appTF, appT, "spec.readInputsFromSecrets", kindSecret, DefaultNamespace, "ghost"), "none yet"),
 			},
 		},
 	}
@@ -525,12 +515,7 @@ data: {clientId: acme, environment: stage, environmentClass: prod, region: eu-ce
 		{
 			name:    "a key given twice in the entry directory",
 			changes: map[string]string{initFile: baseRepo[initFile] + "data: {}\n"},
-			want: diag.Problems{{
-				File:    appFile,
-				Object:  appK,
-				Message: `postBuild.substituteFrom names ConfigMap "init", which does not exist`,
-				Fix:     "create ConfigMap init in " + envDir + "/apps/ or " + envDir + "/, or mark the entry optional: true",
-			}, {
+			want: diag.Problems{missingInput(appFile, appK, "postBuild.substituteFrom", kindConfigMap, DefaultNamespace, "init"), {
 				File:    initFile,
 				Message: `key "data" is given twice in one mapping, at line 4 and at line 5`,
 				Fix:     `keep one "data" key at line 4 or 5 of ` + initFile + ": Kubernetes refuses a duplicate key, and kustomize would keep only the last",
@@ -930,4 +915,11 @@ func TestReadersNameTheWrittenSecret(t *testing.T) {
 	if diff := cmp.Diff([]string{"network", "network"}, got); diff != "" {
 		t.Errorf("contracts read by app mismatch (-want +got):\n%s", diff)
 	}
+}
+
+// withFix is a missing input's problem with the stacks that write Secrets
+// named in its fix, as validateStacks says them.
+func withFix(p diag.Problem, produced string) diag.Problem {
+	p.Fix = fmt.Sprintf("%s; or name a Secret a stack writes (%s)", p.Fix, produced)
+	return p
 }

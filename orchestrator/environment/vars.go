@@ -119,16 +119,12 @@ func (l *loader) varsFrom(b *built, field string, vf valuesRef) (varLayer, bool)
 		cm := l.configMap(b.k.Group, vf.Name)
 		if cm == nil {
 			if !vf.Optional {
-				l.problem(diag.Problem{
-					File:    tf.File,
-					Object:  tf.ref(),
-					Message: fmt.Sprintf("%s names ConfigMap %q, which does not exist", field, vf.Name),
-					Fix:     fmt.Sprintf("create ConfigMap %s in %s, or mark the entry optional: true", vf.Name, l.scopeDirs(b.k.Group)),
-				})
+				l.problem(missingInput(tf.File, tf.ref(), field, kindConfigMap, namespaceOf(&tf.object), vf.Name))
 			}
 			return varLayer{}, false
 		}
 		data, file = cm.Data, cm.File
+		l.checkUnset(b, &cm.object, field)
 	case kindSecret:
 		sec := l.secret(b.k.Group, vf.Name)
 		if sec == nil {
@@ -137,6 +133,7 @@ func (l *loader) varsFrom(b *built, field string, vf valuesRef) (varLayer, bool)
 			return varLayer{contract: &ContractVars{Contract: vf.Name, Field: field, Keys: keys, Optional: vf.Optional}}, true
 		}
 		data, file = sec.Data, sec.File
+		l.checkUnset(b, &sec.object, field)
 	default:
 		l.problem(diag.Problem{
 			File:    tf.File,
@@ -220,12 +217,7 @@ func (l *loader) valueFrom(b *built, field, name string, vf *valueFrom) (varLaye
 		cm := l.configMap(b.k.Group, ref.Name)
 		if cm == nil {
 			if !ref.Optional {
-				l.problem(diag.Problem{
-					File:    tf.File,
-					Object:  tf.ref(),
-					Message: fmt.Sprintf("%s (%s) names ConfigMap %q, which does not exist", field, name, ref.Name),
-					Fix:     fmt.Sprintf("create ConfigMap %s in %s, or mark the reference optional: true", ref.Name, l.scopeDirs(b.k.Group)),
-				})
+				l.problem(missingInput(tf.File, tf.ref(), field+" of "+name, kindConfigMap, namespaceOf(&tf.object), ref.Name))
 			}
 			return varLayer{}, false
 		}

@@ -1,0 +1,43 @@
+package environment
+
+import "fmt"
+
+// bootstrapName is the name of the Kustomization that `flux bootstrap`
+// makes to apply a cluster's directory, which strata stands in for when
+// the repository holds none (adoptEntry).
+const bootstrapName = "flux-system"
+
+// adoptEntry gives the Terraform objects and OCIRepositories of the entry
+// directory itself to the Kustomization that applies the directory, as
+// Flux would have it: the one of the repository whose spec.path is the
+// entry directory, or else the bootstrap Kustomization, made in the
+// cluster by `flux bootstrap` and so not in the repository, which strata
+// makes in its place.
+func (l *loader) adoptEntry() {
+	if l.entry == nil || len(l.entry.terraforms) == 0 && len(l.entry.sources) == 0 {
+		return
+	}
+	for _, k := range l.sortedKustomizations() {
+		if k.appliesEntry {
+			a := l.apps[k.Name()]
+			a.terraforms = append(a.terraforms, l.entry.terraforms...)
+			a.sources = append(a.sources, l.entry.sources...)
+			return
+		}
+	}
+	if len(l.entry.terraforms) == 0 {
+		return
+	}
+	name := bootstrapName
+	for i := 2; l.kustomizations[name] != nil; i++ {
+		name = fmt.Sprintf("%s-%d", bootstrapName, i)
+	}
+	k := &kustomization{object: object{meta: meta{APIVersion: groupKustomize + "/v1", Kind: kindKustomization}, File: l.dir}, bootstrap: true}
+	k.Metadata.Name = name
+	k.Metadata.Namespace = "flux-system"
+	k.Spec.Path = "./" + l.dir
+	k.Spec.SourceRef = &sourceRef{Kind: SourceGitRepository, Name: DefaultGitSource}
+	l.kustomizations[name] = k
+	l.apps[name] = l.entry
+	l.env.Notes = append(l.env.Notes, fmt.Sprintf("the Terraform objects of %s/ itself are brought in by the Kustomization %s that `flux bootstrap` makes to apply the directory, which is not in the repository", l.dir, name))
+}

@@ -1,0 +1,135 @@
+package environment
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/strata-iac/strata/orchestrator/decryption"
+	"github.com/strata-iac/strata/orchestrator/diag"
+)
+
+// Inputs finds the ConfigMaps and Secrets that the repository names but
+// does not hold: those made in the cluster by hand, by a bootstrap or by
+// External Secrets. Package inputs has the two kinds strata reads: a
+// directory of manifests (--inputs) and a cluster (--kubeconfig).
+type Inputs interface {
+	// Get returns the object of kind (ConfigMap or Secret) as the API
+	// server would hand it out, and where it came from for messages
+	// ("inputs/creds.yaml", "cluster dev"); nil when there is none.
+	Get(ctx context.Context, kind, namespace, name string) (obj map[string]any, origin string, err error)
+	// Identity names what the inputs hold, for the render cache; ""
+	// when that can change without strata seeing it (a cluster), so that
+	// an environment that read any is rendered anew every time.
+	Identity() string
+}
+
+// DefaultNamespace is the namespace of an object that names none: the
+// one Flux's own objects live in.
+const DefaultNamespace = "flux-system"
+
+// inputObject is a ConfigMap or Secret read from Options.Inputs.
+type inputObject struct {
+	configMap *configMap
+	secret    *secret
+}
+
+// inputKey keys inputs by kind, namespace and name.
+func inputKey(kind, namespace, name string) string {
+	return kind + "/" + namespace + "/" + name
+}
+
+// namespaceOf returns an object's namespace, DefaultNamespace when it
+// names none.
+func namespaceOf(o *object) string {
+	if o.Metadata.Namespace != "" {
+		return o.Metadata.Namespace
+	}
+	return DefaultNamespace
+}
+
+// input reads a ConfigMap or Secret from the load's inputs, once per
+// load. It returns nil when there are no inputs or they hold no such
+// object; an input that cannot be read or decoded is a problem of what
+// needs it.
+func (l *loader) input(kind, namespace, name string) *inputObject {
+	if l.opts.Inputs == nil {
+		return nil
+	}
+	key := inputKey(kind, namespace, name)
+	if in, ok := l.inputs[key]; ok {
+		return in
+	}
+	if l.inputs == nil {
+		l.inputs = map[string]*inputObject{}
+	}
+	l.inputs[key] = nil
+	obj, origin, err := l.opts.Inputs.Get(l.ctx, kind, namespace, name)
+	if err != nil {
+		l.problem(diag.Problem{
+			File:    origin,
+			Object:  kind + "/" + name,
+			Message: fmt.Sprintf("read input %s/%s/%s: %v", kind, namespace, name, err),
+			Fix:     "check --inputs or --kubeconfig and --context, and that they can read it",
+		})
+		return nil
+	}
+	if obj == nil {
+		return nil
+	}
+	if decryption.IsEncrypted(obj) {
+		m, err := l.decryptor().Object(obj)
+		if err != nil {
+			l.problem(*decryptProblem(origin, kind+"/"+name, kind+"/"+name, "--inputs", err))
+			return nil
+		}
+		obj = m
+	}
+	d, p := decodeObject(origin, obj)
+	if p != nil {
+		l.problem(*p)
+		return nil
+	}
+	in := &inputObject{configMap: d.ConfigMap, secret: d.Secret}
+	switch {
+	case in.configMap != nil && kind == kindConfigMap:
+	case in.secret != nil && kind == kindSecret:
+		// Every value of a Secret given from outside is a secret: it
+		// reaches tofu and nothing else.
+		in.secret.Private = true
+		l.readSecretInput = true
+	default:
+		return nil
+	}
+	l.inputs[key] = in
+	return in
+}
+
+// anyScope looks a ConfigMap or Secret up among those every build of the
+// environment rendered: in the cluster, an object one Kustomization
+// applies exists for all the others.
+func anyScope[T any](scopes map[string]map[string]*T, name string) *T {
+	names := make([]string, 0, len(scopes))
+	for s := range scopes {
+		names = append(names, s)
+	}
+	sort.Strings(names)
+	for _, s := range names {
+		if o := scopes[s][name]; o != nil {
+			return o
+		}
+	}
+	return nil
+}
+
+// missingInput is the problem of a stack or Kustomization that needs a
+// ConfigMap or Secret that neither the repository nor the inputs hold.
+func missingInput(file, object, field, kind, namespace, name string) diag.Problem {
+	return diag.Problem{
+		File:    file,
+		Object:  object,
+		Message: fmt.Sprintf("waiting for input %s/%s/%s (%s): it is not in the repository; give it with --inputs or --kubeconfig", kind, namespace, name, field),
+		Fix:     fmt.Sprintf("pass --inputs DIR with a manifest of %s %s in namespace %s (plain or SOPS-encrypted), or --kubeconfig to read it from the cluster; or add it to the repository, or mark the entry optional: true", kind, name, namespace),
+		Code:    diag.CodeInputMissing,
+	}
+}

@@ -1,0 +1,300 @@
+package environment
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/strata-iac/strata/orchestrator/diag"
+)
+
+// Blocked is a stack that a problem in its chain holds back, as Flux holds
+// back a Kustomization that fails and everything that depends on it; or,
+// with Stack empty, a Kustomization that could not be built, so that the
+// stacks it would bring in are not known.
+type Blocked struct {
+	// Stack is the Terraform object's name, and File its file; for a
+	// Kustomization that could not be built, Stack is empty and File is
+	// the Kustomization's.
+	Stack string `json:"stack,omitempty"`
+	File  string `json:"file"`
+	// Kustomization brings the stack in, from KustomizationFile.
+	Kustomization     string `json:"kustomization"`
+	KustomizationFile string `json:"kustomizationFile,omitempty"`
+	// Waiting is set when all that holds the stack back is a ConfigMap or
+	// Secret that lives only in the cluster (diag.CodeInputMissing): it
+	// runs once that is given. Otherwise the repository needs a fix.
+	Waiting bool `json:"waiting,omitempty"`
+	// Reason says, on one line, why: the problem, or which blocked
+	// Kustomization or stack it depends on.
+	Reason string `json:"reason"`
+	// Problems are the problems behind it: its own, or those of the
+	// Kustomization or stack that blocks it.
+	Problems diag.Problems `json:"problems"`
+}
+
+// String is the blocked stack on one line.
+func (b Blocked) String() string {
+	what := "stack " + b.Stack
+	if b.Stack == "" {
+		what = "Kustomization " + b.Kustomization
+	}
+	state := "blocked"
+	if b.Waiting {
+		state = "waiting"
+	}
+	return fmt.Sprintf("%s (%s) is %s: %s", what, b.File, state, b.Reason)
+}
+
+// IsBlocked reports whether the named stack is held back, by name.
+func (e *Environment) IsBlocked(stack string) bool {
+	return slices.ContainsFunc(e.Blocked, func(b Blocked) bool { return b.Stack == stack })
+}
+
+// Incomplete reports whether a Kustomization could not be built, so that
+// the stacks it would bring in are not known: a stack missing from the
+// environment may be one of them, and is not taken as removed.
+func (e *Environment) Incomplete() bool {
+	return slices.ContainsFunc(e.Blocked, func(b Blocked) bool { return b.Stack == "" })
+}
+
+// isolateProblems sorts the problems found as Flux's reconciles would
+// meet them. A problem of the whole environment (the entry directory, the
+// init ConfigMap) stays a problem: nothing runs. A problem of a stack
+// holds that stack back; one of a Kustomization holds back the stacks it
+// brings in, and those of the Kustomizations it renders or that depend on
+// it; a stack that depends on a stack held back, or reads its contract,
+// is held back too. What holds back no stack is a warning. The stacks
+// held back leave l.stacks for l.env.Blocked.
+func (l *loader) isolateProblems() {
+	var global diag.Problems
+	byK := map[string]diag.Problems{}
+	byS := map[string]diag.Problems{}
+	for _, p := range l.sortedProblems() {
+		switch {
+		case p.Stack != "":
+			byS[p.Stack] = append(byS[p.Stack], p)
+		case p.Kustomization != "" && l.kustomizations[p.Kustomization] != nil:
+			byK[p.Kustomization] = append(byK[p.Kustomization], p)
+		default:
+			global = append(global, p)
+		}
+	}
+	ks := l.sortedKustomizations()
+	// Which Kustomizations are held back, why, and by which one's
+	// problems.
+	why := map[string]string{}
+	root := map[string]string{}
+	for _, k := range ks {
+		if ps := byK[k.Name()]; len(ps) > 0 {
+			why[k.Name()], root[k.Name()] = summary(ps), k.Name()
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, k := range ks {
+			if _, ok := why[k.Name()]; ok {
+				continue
+			}
+			if p := k.Parent; p != "" && why[p] != "" {
+				why[k.Name()], root[k.Name()] = fmt.Sprintf("Kustomization %s, which brings it in, is blocked: %s", p, why[root[p]]), root[p]
+				changed = true
+				continue
+			}
+			for _, d := range k.Spec.DependsOn {
+				if why[d.Name] != "" {
+					why[k.Name()], root[k.Name()] = fmt.Sprintf("it depends on Kustomization %s, which is blocked: %s", d.Name, why[root[d.Name]]), root[d.Name]
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	blocks := map[string]bool{} // the Kustomizations whose problems hold something back
+	var blocked []Blocked
+	for _, k := range ks {
+		if why[k.Name()] == "" || k.unbuilt == "" || !l.mayHoldStacks(k) {
+			continue
+		}
+		blocks[root[k.Name()]] = true
+		blocked = append(blocked, Blocked{
+			File: k.File, Kustomization: k.Name(), KustomizationFile: k.File,
+			Reason:   why[k.Name()] + "; the stacks it would bring in are not known",
+			Problems: byK[root[k.Name()]],
+		})
+	}
+	stackWhy := map[string]*Blocked{}
+	for _, b := range l.stacks {
+		s := b.stack
+		bl := Blocked{Stack: s.Name, File: s.File, Kustomization: s.Kustomization, KustomizationFile: s.KustomizationFile}
+		switch {
+		case len(byS[s.Name]) > 0:
+			ps := byS[s.Name]
+			bl.Problems, bl.Reason = ps, summary(ps)
+			bl.Waiting = !slices.ContainsFunc(ps, func(p diag.Problem) bool { return p.Code != diag.CodeInputMissing })
+		case why[b.k.Name()] != "":
+			r := root[b.k.Name()]
+			blocks[r] = true
+			bl.Problems = byK[r]
+			// A Kustomization missing an input is blocked, not waiting:
+			// what it renders is not known without it.
+			bl.Reason = fmt.Sprintf("Kustomization %s (%s): %s", b.k.Name(), b.k.File, why[b.k.Name()])
+		default:
+			continue
+		}
+		stackWhy[s.Name] = &bl
+	}
+	producers := map[string]string{}
+	for _, b := range l.stacks {
+		if b.stack.Produces != "" {
+			producers[b.stack.Produces] = b.stack.Name
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, b := range l.stacks {
+			s := b.stack
+			if stackWhy[s.Name] != nil {
+				continue
+			}
+			up, how := "", ""
+			for _, d := range s.DependsOn {
+				if stackWhy[d] != nil {
+					up, how = d, "it depends on stack "+d
+					break
+				}
+			}
+			if up == "" {
+				for _, c := range s.ContractsRead() {
+					if p := producers[c]; p != "" && stackWhy[p] != nil {
+						up, how = p, fmt.Sprintf("it reads contract %s of stack %s", c, p)
+						break
+					}
+				}
+			}
+			if up == "" {
+				for _, m := range s.ConsumesMatching {
+					for c, p := range producers {
+						if p != s.Name && stackWhy[p] != nil && m.Matches(c) {
+							up, how = p, fmt.Sprintf("it reads contract %s of stack %s (matches %s)", c, p, m.Regex)
+							break
+						}
+					}
+					if up != "" {
+						break
+					}
+				}
+			}
+			if up == "" {
+				continue
+			}
+			u := stackWhy[up]
+			state := "blocked"
+			if u.Waiting {
+				state = "waiting"
+			}
+			stackWhy[s.Name] = &Blocked{
+				Stack: s.Name, File: s.File, Kustomization: s.Kustomization, KustomizationFile: s.KustomizationFile,
+				Waiting:  u.Waiting,
+				Reason:   fmt.Sprintf("%s, which is %s: %s", how, state, u.Reason),
+				Problems: u.Problems,
+			}
+			changed = true
+		}
+	}
+	kept := l.stacks[:0]
+	for _, b := range l.stacks {
+		if bl := stackWhy[b.stack.Name]; bl != nil {
+			blocked = append(blocked, *bl)
+			continue
+		}
+		kept = append(kept, b)
+	}
+	l.stacks = kept
+	l.env.Blocked = blocked
+	for _, k := range ks {
+		if ps := byK[k.Name()]; len(ps) > 0 && !blocks[k.Name()] {
+			l.env.Warnings = append(l.env.Warnings, ps...)
+		}
+	}
+	l.problems = global
+}
+
+// summary is the first problem's message, and how many more there are.
+func summary(ps diag.Problems) string {
+	s := ps[0].Message
+	if ps[0].Object != "" && !strings.Contains(s, ps[0].Object) {
+		s = ps[0].Object + ": " + s
+	}
+	s = ps[0].File + ": " + s
+	if len(ps) > 1 {
+		s += fmt.Sprintf(" (and %d more)", len(ps)-1)
+	}
+	return s
+}
+
+// fluxObjects matches the apiVersion of a Terraform object or a Flux
+// Kustomization in a manifest.
+var fluxObjects = regexp.MustCompile(`(?m)^\s*apiVersion:\s*["']?(infra\.contrib\.fluxcd\.io|kustomize\.toolkit\.fluxcd\.io)/`)
+
+// maxScanned bounds the files mayHoldStacks reads.
+const maxScanned = 5000
+
+// mayHoldStacks reports whether a Kustomization that could not be built
+// may have brought in stacks: its spec.path does not exist here (a
+// variable left in it, another source), or a manifest under it is a
+// Terraform object or a Flux Kustomization. A Kustomization of unrelated
+// apps (a HelmRelease with a remote base) holds none, and its problems
+// are warnings.
+func (l *loader) mayHoldStacks(k *kustomization) bool {
+	dir, ok := cleanPath(k.unbuilt)
+	if !ok || k.Spec.SourceRef == nil || k.Spec.SourceRef.Kind != SourceGitRepository || k.Spec.SourceRef.Name != DefaultGitSource {
+		return true
+	}
+	abs := l.abs(dir)
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return true
+	}
+	found, scanned := false, 0
+	_ = filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil || found:
+			return filepath.SkipAll
+		case d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != abs:
+			return filepath.SkipDir
+		case d.IsDir() || !isManifest(p):
+			return nil
+		}
+		if scanned++; scanned > maxScanned {
+			found = true
+			return filepath.SkipAll
+		}
+		if b, err := os.ReadFile(p); err == nil && fluxObjects.Match(b) {
+			found = true
+		}
+		return nil
+	})
+	return found
+}
+
+// AllProblems returns every problem of a load, sorted, each once: those
+// of the whole environment (err's), those that hold stacks back, and
+// the warnings. It is what `validate --strict` refuses.
+func AllProblems(env *Environment, err error) diag.Problems {
+	var ps diag.Problems
+	errors.As(err, &ps)
+	ps = slices.Clone(ps)
+	if env != nil {
+		for _, b := range env.Blocked {
+			ps = append(ps, b.Problems...)
+		}
+		ps = append(ps, env.Warnings...)
+	}
+	ps.Sort()
+	return slices.Compact(ps)
+}
