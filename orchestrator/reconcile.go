@@ -208,6 +208,16 @@ func reconcile(ctx context.Context, env *environment.Environment, g *graph.Graph
 		line = fmt.Sprintf("at most %d at once, %d shared by every environment", limit, opts.Runners.Size())
 	}
 	log.Info(fmt.Sprintf("%s %s/%s: %d stacks, %s", op, env.Client, env.Name, len(env.Stacks), line))
+	for _, b := range env.Blocked {
+		if b.Stack == "" {
+			log.Warn(b.String(), "kustomization", b.Kustomization)
+			continue
+		}
+		log.Warn(b.String(), "stack", b.Stack)
+	}
+	for _, p := range slices.Concat(env.Warnings, env.Deprecations) {
+		log.Warn("warning: " + p.String())
+	}
 	// The policies are compiled when the first plan with changes needs
 	// them: a reconcile whose plans change nothing never loads them.
 	pol := newLazyPolicy(func(ctx context.Context) (runner.Policy, error) { return loadPolicy(ctx, set, opts) }, log)

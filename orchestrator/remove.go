@@ -22,9 +22,14 @@ func removedStacks(ctx context.Context, env *environment.Environment, h History)
 	if err != nil {
 		return nil, err
 	}
+	if env.Incomplete() {
+		// A Kustomization could not be built: a stack missing from the
+		// environment may be one it would bring in, not one that left.
+		return nil, nil
+	}
 	var out []history.Run
 	for _, name := range names {
-		if env.Stack(name) != nil {
+		if env.Stack(name) != nil || env.IsBlocked(name) {
 			continue
 		}
 		// The head decides; the last good run of a stack that goes is

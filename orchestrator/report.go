@@ -256,12 +256,31 @@ func report(env *environment.Environment, g *graph.Graph, op history.Operation, 
 		sr.Layer, sr.Constraint, sr.Version, sr.Digest, sr.Origin = env.Stack(name).Layer.String(), a.Constraint, a.Version, a.Digest, a.Origin
 		rep.Stacks = append(rep.Stacks, sr)
 	}
+	for _, b := range env.Blocked {
+		rep.Stacks = append(rep.Stacks, blockedReport(b))
+	}
 	for _, name := range slices.Sorted(maps.Keys(removals)) {
 		sr := stackReport(name, removals[name])
 		sr.Layer, sr.Cause = "(removed)", runner.CauseRemoved
 		rep.Stacks = append(rep.Stacks, sr)
 	}
 	return rep
+}
+
+// blockedReport is a stack that a problem in its Kustomization's chain
+// held back, or one that waits for an input that lives in the cluster:
+// neither planned nor applied. A Kustomization that could not be built
+// is listed under its own name, in brackets, as what it would bring in
+// is not known.
+func blockedReport(b environment.Blocked) StackReport {
+	sr := StackReport{Stack: b.Stack, Layer: "(blocked)", Result: history.ResultBlocked, Why: b.Reason, Message: b.String()}
+	if b.Waiting {
+		sr.Layer, sr.Result = "(waiting)", history.ResultWaiting
+	}
+	if b.Stack == "" {
+		sr.Stack = "[Kustomization " + b.Kustomization + "]"
+	}
+	return sr
 }
 
 // stackReport is what the runner says one stack did.

@@ -12,6 +12,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/decryption"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/inputs"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
@@ -24,6 +25,11 @@ type globals struct {
 	verbose        bool
 	// sopsAgeKeyFile is --sops-age-key-file.
 	sopsAgeKeyFile string
+	// inputs are --inputs: manifests of the ConfigMaps and Secrets that
+	// live only in the cluster; strictSubstitution is
+	// --strict-substitution.
+	inputs             []string
+	strictSubstitution bool
 }
 
 func newRootCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -53,8 +59,12 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 	root.PersistentFlags().BoolVarP(&g.verbose, "verbose", "v", false, "log debug lines too")
 	root.PersistentFlags().StringVar(&g.sopsAgeKeyFile, "sops-age-key-file", "",
 		"file of age identities that decrypt SOPS-encrypted Secrets, on top of $"+decryption.EnvAgeKeyFile+", $"+decryption.EnvAgeKey+" and ~/.config/sops/age/keys.txt")
+	root.PersistentFlags().StringArrayVar(&g.inputs, "inputs", nil,
+		"file or directory of ConfigMap and Secret manifests (plain or SOPS-encrypted) that live only in the cluster, for what the repository names but does not hold (repeatable)")
+	root.PersistentFlags().BoolVar(&g.strictSubstitution, "strict-substitution", false,
+		"substitute every object as Flux does with its StrictPostBuildSubstitutions feature gate: a variable that is missing and has no default is a problem, not an empty string")
 	// Every command that loads an environment decrypts with the same
-	// keys: they travel in the context.
+	// keys, and loads with the same options: they travel in the context.
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		// What only strata-kube does runs there, before anything is done
 		// here.
@@ -66,7 +76,16 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 				return usageError("--sops-age-key-file: %v", err)
 			}
 		}
-		cmd.SetContext(decryption.WithKeys(cmd.Context(), decryption.Keys{AgeKeyFile: g.sopsAgeKeyFile}))
+		ctx := decryption.WithKeys(cmd.Context(), decryption.Keys{AgeKeyFile: g.sopsAgeKeyFile})
+		opts := environment.Options{StrictSubstitution: g.strictSubstitution}
+		if len(g.inputs) > 0 {
+			files, err := inputs.ReadFiles(ctx, g.inputs)
+			if err != nil {
+				return usageError("--inputs: %v", err)
+			}
+			opts.Inputs = files
+		}
+		cmd.SetContext(environment.WithOptions(ctx, opts))
 		return nil
 	}
 	root.AddCommand(

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -24,6 +25,11 @@ type stackStatus struct {
 	PlanOnly bool         `json:"planOnly,omitempty"`
 	LastRun  *history.Run `json:"lastRun,omitempty"`
 	Contract *contractRef `json:"contract,omitempty"`
+	// Blocked says why a problem in the stack's chain holds it back, and
+	// Waiting that it waits for an input that lives in the cluster: it
+	// is in the repository, and does not run until that is fixed.
+	Blocked string `json:"blocked,omitempty"`
+	Waiting bool   `json:"waiting,omitempty"`
 }
 
 type contractRef struct {
@@ -51,7 +57,7 @@ with --records s3://bucket/prefix, those an S3 bucket keeps (every machine
 and runner given the same location).`,
 		Example: "  strata status environments/demo/dev\n  strata status environments/demo/dev -o json\n  strata status environments/demo/dev --kubeconfig ~/.kube/config --namespace flux-system\n  strata status environments/demo/dev --records s3://acme-strata/records",
 		Args:    cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) (err error) {
 			if err := g.checkOutput("text", "json"); err != nil {
 				return err
 			}
@@ -60,6 +66,11 @@ and runner given the same location).`,
 			if err != nil {
 				return err
 			}
+			defer func() {
+				if err == nil && slices.ContainsFunc(env.Blocked, func(b environment.Blocked) bool { return !b.Waiting }) {
+					err = &exitError{code: exitFailed, msg: fmt.Sprintf("%s: a stack is blocked", args[0])}
+				}
+			}()
 			set, err := g.settings(env)
 			if err != nil {
 				return err
@@ -82,6 +93,19 @@ and runner given the same location).`,
 				if err != nil {
 					return err
 				}
+				rows = append(rows, row)
+			}
+			for _, b := range env.Blocked {
+				if b.Stack == "" {
+					rows = append(rows, stackStatus{Stack: "[Kustomization " + b.Kustomization + "]", InRepo: true, Blocked: b.Reason})
+					continue
+				}
+				seen[b.Stack] = true
+				row, err := statusOf(cmd, st, env, &environment.Stack{Name: b.Stack})
+				if err != nil {
+					return err
+				}
+				row.InRepo, row.Blocked, row.Waiting = true, b.Reason, b.Waiting
 				rows = append(rows, row)
 			}
 			gone, err := st.History.Stacks(ctx, env.Client, env.Name)
@@ -112,6 +136,12 @@ and runner given the same location).`,
 				}
 				if !r.InRepo {
 					result += " (removed from repository)"
+				}
+				switch {
+				case r.Blocked != "" && r.Waiting:
+					result = "waiting: " + r.Blocked
+				case r.Blocked != "":
+					result = "blocked: " + r.Blocked
 				}
 				if r.Suspended {
 					result += " (suspended: spec.suspend is true)"

@@ -10,10 +10,12 @@ import (
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/graph"
 )
 
 func newValidateCommand(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var strict bool
+	cmd := &cobra.Command{
 		Use:   "validate ENV",
 		Short: "Load an environment and report every problem before anything runs",
 		Long: `validate loads an environment the way a reconcile does and checks all of
@@ -23,9 +25,19 @@ layout's environments/<client>/<env>, a bootstrap clusters/<name>, or the
 directory of one Flux Kustomization. Every problem is reported at once, each
 with its file, its object and a fix. Nothing runs.
 
+Problems are held where Flux holds them. A problem of a Kustomization holds
+back the stacks it brings in, those of the Kustomizations it renders or that
+depend on it, and the stacks that depend on those: they are listed as
+blocked, and the other stacks would run. A stack that needs a ConfigMap or
+Secret that lives only in the cluster is listed as waiting (give it with
+--inputs). A problem that holds back no stack (an unrelated app) is a
+warning, listed under its own heading. The exit code is 1 for a problem of
+the whole environment or a blocked stack, and 0 for warnings alone; with
+--strict warnings count as problems.
+
 With -v it also says how the repository root was found and counts the
 objects of kinds strata does not read (HelmRelease, Namespace, …).`,
-		Example: "  strata validate environments/demo/dev\n  strata validate clusters/dev -v\n  strata validate environments/demo/prod -o json",
+		Example: "  strata validate environments/demo/dev\n  strata validate clusters/dev -v\n  strata validate clusters/dev --inputs ci/inputs/ --strict\n  strata validate environments/demo/prod -o json",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := g.checkOutput("text", "json"); err != nil {
@@ -36,42 +48,117 @@ objects of kinds strata does not read (HelmRelease, Namespace, …).`,
 			if err != nil && !errors.As(err, &problems) {
 				return err
 			}
+			var blocked, waiting []environment.Blocked
+			var warnings diag.Problems
+			if env != nil {
+				for _, b := range env.Blocked {
+					if b.Waiting {
+						waiting = append(waiting, b)
+					} else {
+						blocked = append(blocked, b)
+					}
+				}
+				warnings = env.Warnings
+			}
+			if strict {
+				problems = append(problems, warnings...)
+				warnings = nil
+			}
 			if g.verbose && g.output != "json" && env != nil {
 				writeNotes(g, env)
 			}
-			switch {
-			case g.output == "json":
-				if problems == nil {
-					problems = diag.Problems{}
-				}
-				out := map[string]any{"environment": args[0], "valid": len(problems) == 0, "problems": problems}
+			failed := len(problems) > 0 || len(blocked) > 0
+			if g.output == "json" {
+				out := map[string]any{"environment": args[0], "valid": !failed, "problems": nonNilProblems(problems)}
 				if env != nil && len(env.Notes) > 0 {
 					out["notes"] = env.Notes
 				}
 				if env != nil && len(env.Skipped) > 0 {
 					out["skipped"] = env.Skipped
 				}
+				if len(blocked) > 0 {
+					out["blocked"] = blocked
+				}
+				if len(waiting) > 0 {
+					out["waiting"] = waiting
+				}
+				if len(warnings) > 0 {
+					out["warnings"] = warnings
+				}
 				if err := writeJSON(g.stdout, out); err != nil {
 					return err
 				}
-			case len(problems) > 0:
-				for _, p := range problems {
-					fmt.Fprintln(g.stdout, p.String())
-				}
-			default:
-				layers := map[string]bool{}
-				for _, s := range env.Stacks {
-					layers[s.Layer.String()] = true
-				}
-				fmt.Fprintf(g.stdout, "%s: %s/%s (%s) is valid: %d stacks in %d layers, %d dependencies\n",
-					args[0], env.Client, env.Name, env.Class, len(env.Stacks), len(layers), countEdges(gr.Nodes()))
+			} else {
+				writeValidation(g, args[0], env, gr, problems, blocked, waiting, warnings)
 			}
-			if len(problems) > 0 {
+			switch {
+			case len(problems) > 0:
 				return &exitError{code: 1, msg: fmt.Sprintf("%s: %d problem(s) found", args[0], len(problems))}
+			case len(blocked) > 0:
+				return &exitError{code: 1, msg: fmt.Sprintf("%s: %d stack(s) blocked", args[0], len(blocked))}
 			}
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&strict, "strict", false, "count warnings (problems that hold back no stack) as problems: exit 1 for any")
+	return cmd
+}
+
+// writeValidation prints validate's text report: the problems of the
+// whole environment, else the summary line; then the stacks blocked and
+// waiting, each with its problems, and the warnings.
+func writeValidation(g *globals, dir string, env *environment.Environment, gr *graph.Graph, problems diag.Problems, blocked, waiting []environment.Blocked, warnings diag.Problems) {
+	w := g.stdout
+	if len(problems) > 0 {
+		for _, p := range problems {
+			fmt.Fprintln(w, p.String())
+		}
+	} else {
+		layers := map[string]bool{}
+		for _, s := range env.Stacks {
+			layers[s.Layer.String()] = true
+		}
+		state := "is valid"
+		if len(blocked) > 0 {
+			state = fmt.Sprintf("has %d blocked stack(s)", len(blocked))
+		}
+		fmt.Fprintf(w, "%s: %s/%s (%s) %s: %d stacks in %d layers, %d dependencies\n",
+			dir, env.Client, env.Name, env.Class, state, len(env.Stacks), len(layers), countEdges(gr.Nodes()))
+	}
+	section := func(title string, bs []environment.Blocked) {
+		if len(bs) == 0 {
+			return
+		}
+		fmt.Fprintf(w, "\n%s:\n", title)
+		for _, b := range bs {
+			fmt.Fprintf(w, "  %s\n", b)
+			for _, p := range b.Problems {
+				fmt.Fprintf(w, "    %s\n", p)
+			}
+		}
+	}
+	section("blocked (a problem in their chain holds them back; the other stacks run)", blocked)
+	section("waiting for inputs that live in the cluster (--inputs, --kubeconfig)", waiting)
+	if len(warnings) > 0 {
+		fmt.Fprintf(w, "\nwarnings (they hold back no stack; --strict makes them problems):\n")
+		for _, p := range warnings {
+			fmt.Fprintf(w, "  %s\n", p)
+		}
+	}
+	if env != nil && len(env.Deprecations) > 0 {
+		fmt.Fprintf(w, "\ndeprecated kustomize fields (kustomize builds them as their successors):\n")
+		for _, p := range env.Deprecations {
+			fmt.Fprintf(w, "  %s\n", p)
+		}
+	}
+}
+
+// nonNilProblems is ps, or an empty list, for JSON.
+func nonNilProblems(ps diag.Problems) diag.Problems {
+	if ps == nil {
+		return diag.Problems{}
+	}
+	return ps
 }
 
 // writeNotes prints what loading had to say, and the objects skipped by

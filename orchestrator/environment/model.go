@@ -117,6 +117,9 @@ type Environment struct {
 	// Warnings are the problems that hold back no stack: in a
 	// Kustomization that brings in none, or in what no stack uses.
 	Warnings diag.Problems `json:",omitempty"`
+	// Deprecations are kustomize's warnings of deprecated fields, by
+	// file: logged as warnings, never problems.
+	Deprecations diag.Problems `json:",omitempty"`
 }
 
 // Stack returns the stack with the given name, or nil.

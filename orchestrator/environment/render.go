@@ -108,6 +108,7 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 	if err != nil {
 		return nil, l.buildProblem(dir, owner, err, before)
 	}
+	manifest = l.fixDeprecated(l.relPath(kfile), manifest)
 	fsys.virtual[kfile] = manifest
 	l.checkRemote(l.relPath(kfile), manifest)
 	decrypt := decrypts(flux)
@@ -308,6 +309,36 @@ func (l *loader) checkRemote(file string, data []byte) {
 	}
 }
 
+// fixDeprecated moves the deprecated fields of a kustomization file
+// (bases, commonLabels, patchesStrategicMerge, …) to their successors,
+// exactly as kustomize does before it builds, so that kustomize has
+// nothing to warn of: its own warnings go to the process's stderr. Each
+// warning is kept, naming the file, for strata's log (Deprecations). A
+// file without deprecated fields is handed on as it is.
+func (l *loader) fixDeprecated(file string, b []byte) []byte {
+	var k kustypes.Kustomization
+	if k.Unmarshal(b) != nil {
+		return b // kustomize reports it
+	}
+	warnings := k.CheckDeprecatedFields()
+	if warnings == nil || len(*warnings) == 0 {
+		return b
+	}
+	k.FixKustomization()
+	fixed, err := yaml.Marshal(k)
+	if err != nil {
+		return b
+	}
+	for _, w := range *warnings {
+		msg := strings.TrimSpace(strings.TrimPrefix(w, "# Warning:"))
+		p := diag.Problem{File: file, Message: "kustomize: " + msg, Fix: "run `kustomize edit fix` in " + path.Dir(file)}
+		if !slices.Contains(l.env.Deprecations, p) {
+			l.env.Deprecations = append(l.env.Deprecations, p)
+		}
+	}
+	return fixed
+}
+
 // checkedFS is the file system kustomize reads the repository through: the
 // repository on disk, confined to the root, with the generated
 // kustomization file laid over it in memory. It checks every YAML file it
@@ -362,6 +393,7 @@ func (f *checkedFS) ReadFile(p string) ([]byte, error) {
 		}
 		if isKustomizeFile(p) {
 			f.l.checkRemote(rel, b)
+			b = f.l.fixDeprecated(rel, b)
 		}
 	}
 	return b, nil

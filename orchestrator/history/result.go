@@ -28,6 +28,7 @@ const (
 	ResultUnchanged   Result = "unchanged"   // no input changed: neither planned nor applied
 	ResultFailed      Result = "failed"      // an error; see Error
 	ResultSkipped     Result = "skipped"     // a dependency did not succeed
+	ResultBlocked     Result = "blocked"     // a problem in its Kustomization's chain holds it back: not run
 	ResultWaiting     Result = "waiting"     // an upstream contract is missing
 	ResultHeld        Result = "held"        // the plan waits for approval
 	ResultInterrupted Result = "interrupted" // the process stopped during the run
@@ -41,7 +42,7 @@ const (
 // during the run. Running is only ever seen in history.
 var Results = []Result{
 	ResultApplied, ResultPlanned, ResultNoChanges, ResultUnchanged, ResultOrphaned,
-	ResultHeld, ResultWaiting, ResultSuspended, ResultSkipped, ResultFailed, ResultInterrupted,
+	ResultHeld, ResultWaiting, ResultSuspended, ResultSkipped, ResultBlocked, ResultFailed, ResultInterrupted,
 }
 
 // Converged reports whether the stack is where the repository says, with
@@ -67,10 +68,11 @@ func (r Result) Ready() bool {
 }
 
 // Failed reports whether the run went wrong: it failed, it was skipped
-// because a dependency did not succeed, or the process stopped during it.
+// because a dependency did not succeed, a problem in the repository
+// blocked it, or the process stopped during it.
 func (r Result) Failed() bool {
 	switch r {
-	case ResultFailed, ResultSkipped, ResultInterrupted:
+	case ResultFailed, ResultSkipped, ResultBlocked, ResultInterrupted:
 		return true
 	}
 	return false

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/strata-iac/strata/internal/sopstest"
+	"github.com/strata-iac/strata/internal/testkit"
+	"github.com/strata-iac/strata/orchestrator/decryption"
+	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
+)
+
+// dnsSentinel is the token of the Secret External Secrets would make for
+// stack dns, which only --inputs gives.
+const dnsSentinel = "SENTINEL-dns-token-0123"
+
+// homelab copies testdata/homelab, a bootstrap clusters/lab as people
+// write them: a cluster-settings ConfigMap one Kustomization renders and
+// another substitutes into its children's spec.path, patches that give
+// every child postBuild and decryption, a Terraform object in the entry
+// directory, a stack whose token lives only in the cluster, a broken
+// monitoring app that an alerting stack depends on, and an unrelated app
+// with a deprecated bases field, a remote base, a Secret encrypted for an
+// age key nobody here holds, and a HelmRelease with a variable nobody
+// sets. The encrypted Secret is written here, for a key then thrown away.
+func homelab(t *testing.T) string {
+	t.Helper()
+	root := testkit.Copy(t, filepath.Join("..", "..", "orchestrator", "testdata", "homelab"))
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Setenv(decryption.EnvAgeKeyFile, "")
+	t.Setenv(decryption.EnvAgeKey, "")
+	sopstest.Helper(t)
+	file := filepath.Join(root, "apps", "grafana", "grafana-admin.sops.yaml")
+	testkit.WriteFile(t, file, "apiVersion: v1\nkind: Secret\nmetadata:\n  name: grafana-admin\n  namespace: monitoring\nstringData:\n  password: not-for-strata\n")
+	sopstest.EncryptFile(t, file, sopstest.Recipients{Age: []string{sopstest.NewAgeKey(t).Recipient}}, sopstest.KubernetesRegex)
+	return root
+}
+
+// TestRealWorldRepository loads, plans and applies the homelab with real
+// tofu: only the alerting stack, whose Kustomization depends on the broken
+// monitoring app, is held back; the unrelated app's problems are
+// warnings; the dns stack waits for its token until --inputs gives it.
+func TestRealWorldRepository(t *testing.T) {
+	root := homelab(t)
+	env := filepath.Join(root, "clusters", "lab")
+	inputs := filepath.Join(root, "inputs")
+	state := t.TempDir()
+	tofuBin := tofutest.Binary(t)
+	blocked := "stack alerting (alerts/alerting.yaml) is blocked: Kustomization alerts (clusters/lab/monitoring.yaml): it depends on Kustomization monitoring, which is blocked: monitoring/dashboards.yaml: key \"board.json\" is given twice"
+	tests := []cliCase{
+		{"validate holds back only the broken chain", []string{"validate", env}, 1, []string{
+			"has 1 blocked stack(s): 2 stacks in 2 layers",
+			blocked,
+			"stack dns (platform/lab/stacks/dns.yaml) is waiting: platform/lab/stacks/dns.yaml: Terraform/dns: waiting for input Secret/flux-system/dns-credentials (spec.varsFrom[0]): it is not in the repository; give it with --inputs or --kubeconfig",
+			"warnings (they hold back no stack; --strict makes them problems):",
+			"apps/grafana/grafana-admin.sops.yaml: Secret/grafana-admin: cannot decrypt",
+			"apps/lab/podinfo/kustomization.yaml: \"https://raw.githubusercontent.com/example-invalid/podinfo/6.5.0/kustomize/deployment.yaml\" is a remote base",
+			"apps/lab/kustomization.yaml: kustomize: 'bases' is deprecated",
+		}, []string{"1 stack(s) blocked"}},
+		{"validate with the inputs", []string{"validate", env, "--inputs", inputs}, 1, []string{"has 1 blocked stack(s): 3 stacks in 3 layers, 1 dependencies", blocked}, nil},
+		{"validate --strict counts the warnings", []string{"validate", env, "--inputs", inputs, "--strict"}, 1, []string{"apps/grafana/grafana-admin.sops.yaml: Secret/grafana-admin: cannot decrypt"}, []string{"problem(s) found"}},
+		{"validate json", []string{"validate", env, "--inputs", inputs, "-o", "json"}, 1, []string{`"valid": false`, `"blocked": [`, `"stack": "alerting"`, `"kustomization": "alerts"`, `"warnings": [`}, nil},
+		{"graph lists what loads", []string{"graph", env, "--inputs", inputs, "-o", "json"}, 0, []string{`"seed"`, `"network"`, `"dns"`}, nil},
+		{"plan", []string{"plan", env, "--inputs", inputs, "--tofu", tofuBin, "--state-dir", state}, 1, []string{
+			"INFO [seed] run #1 started", "INFO [network] run #1 started", "2 planned, 1 waiting, 1 blocked", "alerting  (blocked)",
+		}, nil},
+		{"apply", []string{"apply", env, "--inputs", inputs, "--tofu", tofuBin, "--state-dir", state}, 1, []string{"3 applied, 1 blocked", "alerting blocked: " + blocked}, nil},
+		{"status", []string{"status", env, "--inputs", inputs, "--state-dir", state}, 1, []string{"blocked: Kustomization alerts (clusters/lab/monitoring.yaml)", "/configuration/network-outputs"}, nil},
+		{"history", []string{"history", env, "--inputs", inputs, "--state-dir", state}, 0, []string{"dns"}, nil},
+	}
+	var seen strings.Builder
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := strata(t, tt.args...)
+			seen.WriteString(out + errOut)
+			if code != tt.wantCode {
+				t.Fatalf("strata %q exit code = %d, want %d:\n%s\n%s", tt.args, code, tt.wantCode, out, errOut)
+			}
+			for _, w := range tt.wantOut {
+				if !strings.Contains(out, w) {
+					t.Errorf("strata %q stdout lacks %q:\n%s", tt.args, w, out)
+				}
+			}
+			for _, w := range tt.wantErr {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("strata %q stderr lacks %q:\n%s", tt.args, w, errOut)
+				}
+			}
+			if strings.Contains(out, "# Warning") {
+				t.Errorf("strata %q stdout holds kustomize's own warning:\n%s", tt.args, out)
+			}
+		})
+	}
+	if strings.Contains(seen.String(), dnsSentinel) {
+		t.Errorf("the token given with --inputs appears in strata's output:\n%s", seen.String())
+	}
+	assertNoPlainHash(t, state, dnsSentinel)
+
+	t.Run("the JSON report says why", func(t *testing.T) {
+		out, _, code := strata(t, "plan", env, "--inputs", inputs, "--tofu", tofuBin, "--state-dir", state, "-o", "json")
+		if code != 1 {
+			t.Fatalf("strata plan -o json exit code = %d, want 1:\n%s", code, out)
+		}
+		var rep struct {
+			Stacks []struct {
+				Stack  string `json:"stack"`
+				Result string `json:"result"`
+				Why    string `json:"why"`
+			} `json:"stacks"`
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("strata plan -o json = %v:\n%s", err, out)
+		}
+		got := map[string]string{}
+		for _, s := range rep.Stacks {
+			got[s.Stack] = s.Result
+		}
+		for _, k := range []string{"seed", "network", "dns"} {
+			if got[k] != "no-changes" && got[k] != "unchanged" {
+				t.Errorf("strata plan -o json: stack %s result %q, want no-changes or unchanged (all: %v)", k, got[k], got)
+			}
+		}
+		if got["alerting"] != "blocked" {
+			t.Errorf("strata plan -o json: stack alerting result %q, want blocked (all: %v)", got["alerting"], got)
+		}
+	})
+
+	t.Run("only unrelated problems validate", func(t *testing.T) {
+		testkit.EditFile(t, root, "monitoring/dashboards.yaml", "  board.json: \"{\\\"dup\\\": true}\"\n", "")
+		out, errOut, code := strata(t, "validate", env, "--inputs", inputs)
+		if code != 0 || !strings.Contains(out, "is valid: 4 stacks in 3 layers") || !strings.Contains(out, "warnings (they hold back no stack") {
+			t.Errorf("strata validate with only an unrelated app broken = %d, want 0, valid, and the warnings:\n%s\n%s", code, out, errOut)
+		}
+	})
+}
