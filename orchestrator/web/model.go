@@ -66,6 +66,9 @@ type stackView struct {
 	report            *orchestrator.StackReport
 	// Removed is true for a stack that left the environment but has runs.
 	Removed bool
+	// Blocked says why a problem in its Kustomization's chain holds the
+	// stack back (or, with Result waiting, which input it waits for).
+	Blocked string
 }
 
 // snapshot is the runs of every stack, as read from one history file,
@@ -141,6 +144,15 @@ func (s *Server) fillStacks(ctx context.Context, v *envView) {
 		}
 	}
 	names := v.graph.Order()
+	blocked := map[string]environment.Blocked{}
+	for _, b := range v.env.Blocked {
+		name := b.Stack
+		if name == "" {
+			name = "[Kustomization " + b.Kustomization + "]"
+		}
+		blocked[name] = b
+		names = append(names, name)
+	}
 	for _, rs := range reports {
 		if !slices.Contains(names, rs.Stack) {
 			names = append(names, rs.Stack)
@@ -148,9 +160,13 @@ func (s *Server) fillStacks(ctx context.Context, v *envView) {
 	}
 	for _, name := range names {
 		sv := stackView{Client: v.Client, Env: v.Name, Name: name, Runs: snap.runs[runKey(v.Client, v.Name, name)], report: reports[name]}
-		if st := v.env.Stack(name); st != nil {
+		b, isBlocked := blocked[name]
+		switch st := v.env.Stack(name); {
+		case st != nil:
 			sv.Layer = st.Layer.String()
-		} else {
+		case isBlocked:
+			sv.Layer, sv.Blocked = "(blocked)", b.Reason
+		default:
 			sv.Removed, sv.Layer = true, "removed"
 		}
 		if good, ok := snap.good[runKey(v.Client, v.Name, name)]; ok {
@@ -164,6 +180,13 @@ func (s *Server) fillStacks(ctx context.Context, v *envView) {
 			sv.Cause = cmp.Or(rs.Cause, sv.Cause)
 			if sv.Applied == "" && rs.Result == history.ResultUnchanged {
 				sv.Applied = rs.Version
+			}
+		}
+		if isBlocked {
+			// Whatever its last run was, it does not run now.
+			sv.Result = history.ResultBlocked
+			if b.Waiting {
+				sv.Result, sv.Layer = history.ResultWaiting, "(waiting)"
 			}
 		}
 		sv.Newer = newer(sv.Resolved, sv.Applied)
