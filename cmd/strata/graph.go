@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"github.com/spf13/cobra"
 
 	"github.com/strata-iac/strata/orchestrator"
@@ -8,22 +9,26 @@ import (
 )
 
 func newGraphCommand(g *globals) *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "graph ENV",
 		Short: "Print an environment's stack graph as text, Graphviz DOT or Mermaid",
 		Long: `graph prints the stacks of an environment in their layers (account,
 network, cluster, services) with their dependencies: those named in
 dependsOn and those that come from contracts (a stack that reads another's
-outputs depends on it).`,
+outputs depends on it). Stacks that a problem holds back (see validate) are
+left out, and said on stderr.`,
 		Example: "  strata graph environments/demo/dev\n  strata graph environments/demo/dev -o dot | dot -Tsvg > graph.svg\n  strata graph environments/demo/dev -o mermaid",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := g.checkOutput("text", "dot", "mermaid", "json"); err != nil {
 				return err
 			}
-			_, gr, err := orchestrator.Validate(cmd.Context(), args[0])
+			env, gr, err := orchestrator.Validate(cmd.Context(), args[0])
 			if err != nil {
 				return err
+			}
+			for _, b := range env.Blocked {
+				fmt.Fprintf(g.stderr, "not in the graph: %s\n", b)
 			}
 			switch g.output {
 			case "dot":
@@ -37,6 +42,8 @@ outputs depends on it).`,
 			}
 		},
 	}
+	g.registerClusterInputs(cmd)
+	return cmd
 }
 
 type jsonNode struct {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/daemon"
+	"github.com/strata-iac/strata/orchestrator/inputs"
 )
 
 // kubeCommand is a command only strata-kube has: strata runs it there,
@@ -57,4 +58,10 @@ func (f *leaderFlags) elector(cmd string, _ *slog.Logger) (daemon.Elector, error
 // strata-kube runs the command (forwardToKube).
 func (f *recordsFlags) clusterRecords(string) (orchestrator.Records, error) {
 	return nil, fmt.Errorf("a cluster's records are strata-kube's, and strata-kube did not run the command")
+}
+
+// clusterInputs is never reached with --kubeconfig or --context of the
+// inputs: strata-kube runs the command (forwardToKube).
+func clusterInputs(string, string) (inputs.Source, error) {
+	return nil, fmt.Errorf("reading inputs from a cluster is strata-kube's, and strata-kube did not run the command")
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/strata-iac/strata/orchestrator/decryption"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
-	"github.com/strata-iac/strata/orchestrator/inputs"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
@@ -30,6 +29,9 @@ type globals struct {
 	// --strict-substitution.
 	inputs             []string
 	strictSubstitution bool
+	// inputsKubeconfig and inputsContext are --kubeconfig and --context
+	// of the commands whose cluster is their inputs' (registerClusterInputs).
+	inputsKubeconfig, inputsContext string
 }
 
 func newRootCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -77,13 +79,10 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 			}
 		}
 		ctx := decryption.WithKeys(cmd.Context(), decryption.Keys{AgeKeyFile: g.sopsAgeKeyFile})
-		opts := environment.Options{StrictSubstitution: g.strictSubstitution}
-		if len(g.inputs) > 0 {
-			files, err := inputs.ReadFiles(ctx, g.inputs)
-			if err != nil {
-				return usageError("--inputs: %v", err)
-			}
-			opts.Inputs = files
+		cmd.SetContext(ctx)
+		opts, err := g.loadOptions(cmd)
+		if err != nil {
+			return err
 		}
 		cmd.SetContext(environment.WithOptions(ctx, opts))
 		return nil

@@ -93,6 +93,7 @@ machine given the same location reads and approves them.`,
 		},
 	}
 	f.register(cmd)
+	g.registerClusterInputs(cmd)
 	rf.registerLocation(cmd)
 	if op == history.OperationPlan {
 		cmd.Flags().BoolVar(&f.detailedExitCode, "detailed-exitcode", false,

@@ -101,6 +101,7 @@ objects of kinds strata does not read (HelmRelease, Namespace, …).`,
 		},
 	}
 	cmd.Flags().BoolVar(&strict, "strict", false, "count warnings (problems that hold back no stack) as problems: exit 1 for any")
+	g.registerClusterInputs(cmd)
 	return cmd
 }
 
