@@ -167,7 +167,7 @@ func TestIsolation(t *testing.T) {
 		{
 			name: "a missing variable of the stack's source blocks it",
 			changes: map[string]string{
-				appTF: strings.Replace(baseRepo[appTF], "{kind: GitRepository, name: flux-system}", "{kind: OCIRepository, name: app-iac}", 1),
+				appTF:                       strings.Replace(baseRepo[appTF], "{kind: GitRepository, name: flux-system}", "{kind: OCIRepository, name: app-iac}", 1),
 				"flux-apps/app/source.yaml": "apiVersion: source.toolkit.fluxcd.io/v1beta2\nkind: OCIRepository\nmetadata: {name: app-iac}\nspec:\n  url: oci://${registry}/app\n  ref: {semver: \"1.0.0\"}\n",
 			},
 			want:   isolation{Blocked: []string{"app@app"}},
@@ -187,10 +187,10 @@ func TestIsolation(t *testing.T) {
 		{
 			name: "a ConfigMap another Kustomization renders is there for the others",
 			changes: map[string]string{
-				envDir + "/cfg/cfg.yaml": "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: cfg}\nspec:\n  path: ./flux-apps/cfg\n  sourceRef: {kind: GitRepository, name: flux-system}\n",
+				envDir + "/cfg/cfg.yaml":      "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: cfg}\nspec:\n  path: ./flux-apps/cfg\n  sourceRef: {kind: GitRepository, name: flux-system}\n",
 				"flux-apps/cfg/settings.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cluster-settings}\ndata: {zone: z1}\n",
-				appFile: strings.Replace(baseRepo[appFile], "[{kind: ConfigMap, name: init}]", "[{kind: ConfigMap, name: init}, {kind: ConfigMap, name: cluster-settings}]", 1),
-				appTF:   strings.Replace(baseRepo[appTF], "${region}", "${zone}", 1),
+				appFile:                       strings.Replace(baseRepo[appFile], "[{kind: ConfigMap, name: init}]", "[{kind: ConfigMap, name: init}, {kind: ConfigMap, name: cluster-settings}]", 1),
+				appTF:                         strings.Replace(baseRepo[appTF], "${region}", "${zone}", 1),
 			},
 			want: isolation{Stacks: []string{"app"}},
 		},

@@ -26,7 +26,7 @@ func write(t *testing.T, dir string, files map[string]string) {
 func TestReadFiles(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, map[string]string{
-		"creds.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: creds, namespace: infra}\nstringData: {token: t}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {zone: z1}\n",
+		"creds.yaml":    "apiVersion: v1\nkind: Secret\nmetadata: {name: creds, namespace: infra}\nstringData: {token: t}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {zone: z1}\n",
 		"sub/other.yml": "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ignored}\n",
 		".git/x.yaml":   "not: [yaml",
 		"notes.txt":     "not: [yaml",
