@@ -37,8 +37,18 @@ func homelab(t *testing.T) string {
 	file := filepath.Join(root, "apps", "grafana", "grafana-admin.sops.yaml")
 	testkit.WriteFile(t, file, "apiVersion: v1\nkind: Secret\nmetadata:\n  name: grafana-admin\n  namespace: monitoring\nstringData:\n  password: not-for-strata\n")
 	sopstest.EncryptFile(t, file, sopstest.Recipients{Age: []string{sopstest.NewAgeKey(t).Recipient}}, sopstest.KubernetesRegex)
+	// The network stack's tag is encrypted for a key strata is given: the
+	// platform's patches give platform-stacks its decryption.
+	key := sopstest.NewAgeKey(t)
+	tag := filepath.Join(root, "platform", "lab", "stacks", "network-tag.sops.yaml")
+	testkit.WriteFile(t, tag, "apiVersion: v1\nkind: Secret\nmetadata:\n  name: network-tag\n  namespace: flux-system\nstringData:\n  tag: "+tagSentinel+"\n")
+	sopstest.EncryptFile(t, tag, sopstest.Recipients{Age: []string{key.Recipient}}, sopstest.KubernetesRegex)
+	t.Setenv(decryption.EnvAgeKeyFile, key.WriteKeyFile(t, filepath.Join(t.TempDir(), "age.agekey")))
 	return root
 }
+
+// tagSentinel is the network stack's tag, which only decryption opens.
+const tagSentinel = "SENTINEL-sops-network-tag"
 
 // TestRealWorldRepository loads, plans and applies the homelab with real
 // tofu: only the alerting stack, whose Kustomization depends on the broken
@@ -105,10 +115,15 @@ func TestRealWorldRepository(t *testing.T) {
 	if b, err := os.ReadFile(files[0]); err != nil || !strings.Contains(string(b), `"eu-west-1"`) || !strings.Contains(string(b), `"lab.example.invalid"`) {
 		t.Errorf("var file of network = %s, %v; want region and domain from cluster-settings", b, err)
 	}
-	if strings.Contains(seen.String(), dnsSentinel) {
-		t.Errorf("the token given with --inputs appears in strata's output:\n%s", seen.String())
+	if b, _ := os.ReadFile(files[0]); !strings.Contains(string(b), tagSentinel) {
+		t.Errorf("var file of network = %s; want the tag decrypted", b)
 	}
-	assertNoPlainHash(t, state, dnsSentinel)
+	for _, s := range []string{dnsSentinel, tagSentinel} {
+		if strings.Contains(seen.String(), s) {
+			t.Errorf("%s appears in strata's output:\n%s", s, seen.String())
+		}
+	}
+	assertNoPlainHash(t, state, dnsSentinel, tagSentinel)
 
 	t.Run("the JSON report says why", func(t *testing.T) {
 		out, _, code := strata(t, "plan", env, "--inputs", inputs, "--tofu", tofuBin, "--state-dir", state, "-o", "json")
