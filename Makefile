@@ -25,7 +25,7 @@ IMAGE_TAG ?= strata.local/strata:dev
 # Build tags of every strata binary: kustomize without Go plugin support.
 # strata runs only kustomize's builtin plugins, and importing package plugin
 # makes the linker keep and export every symbol: a third larger binary and
-# twice the resident memory (README, Performance).
+# twice the resident memory (docs/performance.md).
 GOTAGS    := kustomize_disable_go_plugin_support
 # controller-gen writes the Terraform type's deepcopy code and CRD (make crd)
 CONTROLLER_GEN ?= sigs.k8s.io/controller-tools/cmd/controller-gen@v0.23.0
