@@ -1,7 +1,8 @@
 # strata: the two commands a new machine needs are `make demo` and `make test`.
 # Both build what they need first: OpenTofu from its Go module into bin/tofu,
-# and strata itself into bin/strata, with its SOPS helper bin/strata-sops and
-# bin/strata-kube, strata built with cluster mode.
+# and strata itself into bin/strata; make test (and make build) also its SOPS
+# helper bin/strata-sops and bin/strata-kube, strata built with cluster mode,
+# which the demo does not run.
 
 GO        ?= go
 TOFU_VERSION ?= v1.10.6
@@ -25,7 +26,7 @@ IMAGE_TAG ?= strata.local/strata:dev
 # Build tags of every strata binary: kustomize without Go plugin support.
 # strata runs only kustomize's builtin plugins, and importing package plugin
 # makes the linker keep and export every symbol: a third larger binary and
-# twice the resident memory (README, Performance).
+# twice the resident memory (docs/performance.md).
 GOTAGS    := kustomize_disable_go_plugin_support
 # controller-gen writes the Terraform type's deepcopy code and CRD (make crd)
 CONTROLLER_GEN ?= sigs.k8s.io/controller-tools/cmd/controller-gen@v0.23.0
@@ -36,27 +37,36 @@ export STRATA_TOFU := $(TOFU)
 export STRATA_SOPS := $(STRATA_SOPS_BIN)
 export STRATA_KUBE := $(STRATA_KUBE_BIN)
 
-.PHONY: all build tofu source-controller test-deps demo test test-unit vet fuzz soak bench screenshots clean image crd k8s test-k8s help
+.PHONY: all build strata strata-sops strata-kube tofu source-controller test-deps demo test test-unit vet fuzz soak bench screenshots clean image crd k8s test-k8s help
 
 all: build
 
 ## build: compile strata into bin/strata, its SOPS helper into bin/strata-sops and strata with
 ## cluster mode into bin/strata-kube, all without cgo (nothing of them needs it; static
 ## binaries, as in the image)
-build:
+build: strata strata-sops strata-kube
+
+## strata: compile bin/strata alone, the one binary make demo runs
+strata:
 	CGO_ENABLED=0 $(GO) build -tags $(GOTAGS) -o $(STRATA) ./cmd/strata
+
+## strata-sops: compile bin/strata-sops, the helper strata decrypts SOPS values with
+strata-sops:
 	CGO_ENABLED=0 $(GO) build -tags $(GOTAGS) -o $(STRATA_SOPS_BIN) ./cmd/strata-sops
+
+## strata-kube: compile bin/strata-kube, strata with cluster mode
+strata-kube:
 	CGO_ENABLED=0 $(GO) build -tags "$(GOTAGS) kube" -o $(STRATA_KUBE_BIN) ./cmd/strata
 
 ## tofu: build OpenTofu $(TOFU_VERSION) from its Go module into bin/tofu (skipped when already built)
 tofu:
 	@TOFU_VERSION=$(TOFU_VERSION) ./.ci/build-tofu.sh $(TOFU)
 
-## demo: apply the example environment with the embedded defaults (local source, state, contracts)
-demo: tofu build
-	$(STRATA) validate $(DEMO_ENV)
-	$(STRATA) apply $(DEMO_ENV) --tofu $(TOFU)
-	$(STRATA) status $(DEMO_ENV)
+## demo: build bin/tofu and bin/strata, one line a step with its time, then validate, apply and
+## show the example environment with the embedded defaults (local source, state, contracts)
+demo:
+	@MAKE="$(MAKE)" GO="$(GO)" GOTAGS="$(GOTAGS)" TOFU="$(TOFU)" TOFU_VERSION="$(TOFU_VERSION)" \
+	  STRATA="$(STRATA)" DEMO_ENV="$(DEMO_ENV)" ./.ci/demo.sh
 
 ## test-deps: install the real servers the tests start on 127.0.0.1:
 ## Debian's docker-registry, moto_server (PyPI) and versitygw (Go);

@@ -50,7 +50,7 @@ fi
 # image layer): the Go linker writes its output through a shared mapping,
 # and the page cache then holds it in 2 MiB folios that every process
 # running it maps whole, which made the same binary's pages 88 MiB of its
-# peak RSS instead of 62 (README, Performance). BENCH_LINKED=1 runs
+# peak RSS instead of 62 (docs/performance.md). BENCH_LINKED=1 runs
 # bin/strata as the linker left it.
 strata="$root/bin/strata"
 if [[ "${BENCH_LINKED:-0}" != 1 ]]; then

@@ -3,12 +3,21 @@
 # `go install module@version` refuses opentofu because of its replace
 # directives, so the module is downloaded, copied to a writable tree and
 # built there with the release version string.
+# With --check it builds nothing, and exits 0 when that version is built.
 set -euo pipefail
 version="${TOFU_VERSION:-v1.10.6}"
+check=
+if [ "${1:-}" = --check ]; then
+  check=1
+  shift
+fi
 out="${1:-bin/tofu}"
 if [ -x "$out" ] && TF_CLI_CONFIG_FILE=/dev/null "$out" version -json 2>/dev/null | grep -q "\"terraform_version\": \"${version#v}\""; then
-  echo "tofu ${version} already built at ${out}"
+  [ -n "$check" ] || echo "tofu ${version} already built at ${out}"
   exit 0
+fi
+if [ -n "$check" ]; then
+  exit 1
 fi
 mkdir -p "$(dirname "$out")"
 echo "downloading github.com/opentofu/opentofu@${version}"

@@ -9,7 +9,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/history"
 )
 
-// TestRunnerPodFieldsChangeNothing backs the README rows of the fields
+// TestRunnerPodFieldsChangeNothing backs the rows of docs/terraform-fields.md of the fields
 // that configure the Tofu Controller's runner pod or its bookkeeping
 // (serviceAccountName, alwaysCleanupRunnerPod,
 // runnerTerminationGracePeriodSeconds, runnerPodTemplate, enableInventory,

@@ -107,7 +107,7 @@ func hasFlag(t *testing.T, argv, verb, flag string) bool {
 
 var both = []string{"terraform_data.a", "terraform_data.b"}
 
-// TestTerraformRunFields backs the README's rows for the Terraform fields
+// TestTerraformRunFields backs the rows of docs/terraform-fields.md for the Terraform fields
 // that change how tofu runs a stack, with real tofu and terraform_data.
 func TestTerraformRunFields(t *testing.T) {
 	tests := []struct {

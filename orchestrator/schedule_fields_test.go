@@ -55,7 +55,7 @@ func (e *env) editSpec(stack, group, add string) {
 	testkit.EditFile(e.t, e.root, file, line, line+add)
 }
 
-// TestSuspend backs the README row of spec.suspend: a suspended stack is
+// TestSuspend backs the row of docs/terraform-fields.md of spec.suspend: a suspended stack is
 // neither planned nor applied nor recorded, says so, and its dependents
 // wait for it as for a stack that is not ready (as the Tofu Controller's
 // do: suspending changes the object's generation, which its status never
@@ -93,7 +93,7 @@ func TestSuspend(t *testing.T) {
 	}
 }
 
-// TestStackInterval backs the README row of spec.interval: it is the
+// TestStackInterval backs the row of docs/terraform-fields.md of spec.interval: it is the
 // stack's own drift interval when --drift-interval is not given
 // (StackIntervals), and the flag, when given, holds for every stack.
 func TestStackInterval(t *testing.T) {
@@ -122,7 +122,7 @@ func TestStackInterval(t *testing.T) {
 	}
 }
 
-// TestDisableDriftDetection backs the README row of
+// TestDisableDriftDetection backs the row of docs/terraform-fields.md of
 // spec.disableDriftDetection: the stack is not planned for drift alone,
 // whatever the drift interval, but is when an input changes.
 func TestDisableDriftDetection(t *testing.T) {
@@ -145,7 +145,7 @@ func TestDisableDriftDetection(t *testing.T) {
 	}
 }
 
-// TestRetryInterval backs the README row of spec.retryInterval: in the
+// TestRetryInterval backs the row of docs/terraform-fields.md of spec.retryInterval: in the
 // reconcile loop (RetryWait), a stack whose last run failed is not run
 // again before its retry interval (the Tofu Controller's 15s when unset)
 // has passed, and stays failed; a one-shot apply runs it at once.
@@ -181,7 +181,7 @@ func TestRetryInterval(t *testing.T) {
 	}
 }
 
-// TestApprovePlan backs the README row of approvePlan, with the Tofu
+// TestApprovePlan backs the row of docs/terraform-fields.md of approvePlan, with the Tofu
 // Controller's four values: disable plans and reports, never holds nor
 // applies, and publishes nothing; empty holds the plan; the held plan's id
 // applies that plan; auto lets policy decide.

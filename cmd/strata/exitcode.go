@@ -9,7 +9,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/history"
 )
 
-// Exit codes, for CI (the README has the table).
+// Exit codes, for CI (docs/cli.md has the table).
 const (
 	// exitConverged: every stack is where the repository says (or waits,
 	// by design, for an upstream contract).

@@ -12,8 +12,7 @@ import (
 // data, so collecting sooner keeps the peak anonymous memory about a
 // third lower than the default's for a little CPU. 35 is where both hold
 // at 100 and at 1,000 stacks: 25 took 2 MiB more off the peak at 1,000
-// stacks but cost about 1 ms a stack of a drift check at 100 (README,
-// Performance). It scales with the environment, as a fixed memory limit
+// stacks but cost about 1 ms a stack of a drift check at 100 (docs/performance.md). It scales with the environment, as a fixed memory limit
 // would not: a limit a larger environment's live heap passes makes the
 // collector run without pause.
 const gcPercent = 35

@@ -16,7 +16,7 @@ import (
 // (client-go's clientset and informers, leader election, the cluster's
 // records, the controller and its runner Jobs). strata runs it in its own
 // place (exec, same process) for those commands and flags; see
-// README "Installing".
+// docs/installing.md.
 var kubeProgram = helperbin.Program{Name: "strata-kube", Env: "STRATA_KUBE", Does: "runs cluster mode with"}
 
 // The commands only strata-kube runs, as both list them.

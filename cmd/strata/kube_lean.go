@@ -20,7 +20,7 @@ func kubeCommand(use, short string) *cobra.Command {
 	return &cobra.Command{
 		Use:                use,
 		Short:              short,
-		Long:               short + ".\n\nstrata runs it in strata-kube, installed beside it (see README, Installing).",
+		Long:               short + ".\n\nstrata runs it in strata-kube, installed beside it (see docs/installing.md).",
 		DisableFlagParsing: true,
 		RunE: func(*cobra.Command, []string) error {
 			return runInKube("strata " + use)

@@ -13,8 +13,8 @@ import (
 )
 
 // envProfileDir names a directory strata writes profiles of its own run
-// to, for finding where time and memory go (see the README's
-// Performance section): cpu.pprof, trace.out, peak-heap.pprof (the heap
+// to, for finding where time and memory go (see
+// docs/performance.md): cpu.pprof, trace.out, peak-heap.pprof (the heap
 // when the live heap was largest, sampled every 20ms), and heap.pprof
 // and allocs.pprof at exit. Unset, nothing is profiled.
 const envProfileDir = "STRATA_PROFILE_DIR"

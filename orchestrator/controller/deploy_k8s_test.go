@@ -22,7 +22,7 @@ import (
 const manifests = "../../flux-apps/strata"
 
 // deployOverlay is what the test cluster needs patched into the shipped
-// Deployment, and nothing else (see the README): strata's image as the
+// Deployment, and nothing else (see docs/cluster-mode.md): strata's image as the
 // test built and imported it (never pulled); the API server, which
 // listens on the node's loopback only and has no Service proxy in front,
 // reached through PodAPIServer's forwarder under the name its certificate

@@ -10,7 +10,7 @@ import (
 
 // A fieldRule decides one field of a Terraform object's spec: it returns
 // why strata refuses the value, or "" when strata honours it (perhaps with
-// a difference the README states).
+// a difference docs/terraform-fields.md states).
 type fieldRule func(v any) string
 
 // honoured accepts any value.
@@ -78,7 +78,7 @@ func subFields(field string, rules map[string]fieldRule) fieldRule {
 const noKubernetes = "strata runs tofu itself, with no Kubernetes cluster: "
 
 // terraformFields decides every field of the Tofu Controller's
-// TerraformSpec (infra.contrib.fluxcd.io/v1alpha2). The README has one row
+// TerraformSpec (infra.contrib.fluxcd.io/v1alpha2). docs/terraform-fields.md has one row
 // per field; a field that is not here is not a Tofu Controller field.
 var terraformFields = map[string]fieldRule{
 	"approvePlan": honoured,
@@ -204,7 +204,7 @@ func (l *loader) checkTerraformFields(tf *terraform) {
 				File:    tf.File,
 				Object:  tf.ref(),
 				Message: why,
-				Fix:     fmt.Sprintf("remove the field from %s, or see the README's table of Terraform fields", tf.File),
+				Fix:     fmt.Sprintf("remove the field from %s, or see the table of Terraform fields in strata's docs/terraform-fields.md", tf.File),
 			})
 		}
 	}

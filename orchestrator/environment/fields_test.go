@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// TestTerraformFields backs the README's table of Terraform fields: every
+// TestTerraformFields backs the table of Terraform fields (docs/terraform-fields.md): every
 // field of the Tofu Controller's TerraformSpec is either honoured (no
 // problem) or refused with a message; none is silently ignored.
 func TestTerraformFields(t *testing.T) {
@@ -112,7 +112,7 @@ func TestTerraformFields(t *testing.T) {
 	}
 }
 
-// fieldBacking names, for every row of the README's table of Terraform
+// fieldBacking names, for every row of the table of Terraform
 // fields, the tests that prove what the row says. TestTerraformFields
 // backs every refusal, and every acceptance of a value; the others prove
 // what strata does with the value.
@@ -156,12 +156,12 @@ var fieldBacking = map[string][]string{
 	"breakTheGlass":                       {"TestTerraformFields"},
 }
 
-// TestEveryFieldIsBacked checks the audit of the README's table: every
-// TerraformSpec field has a row in the README and a test that proves it,
+// TestEveryFieldIsBacked checks the audit of docs/terraform-fields.md: every
+// TerraformSpec field has a row in its table and a test that proves it,
 // and every test named in fieldBacking exists in the repository.
 func TestEveryFieldIsBacked(t *testing.T) {
 	root := filepath.Join("..", "..")
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	readme, err := os.ReadFile(filepath.Join(root, "docs", "terraform-fields.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestEveryFieldIsBacked(t *testing.T) {
 	}
 	for _, field := range sortedKeys(terraformFields) {
 		if !strings.Contains(string(readme), "\n| `"+field+"` | ") {
-			t.Errorf("README's table of Terraform fields has no row for %s", field)
+			t.Errorf("docs/terraform-fields.md has no row for %s", field)
 		}
 		names, ok := fieldBacking[field]
 		if !ok || len(names) == 0 {

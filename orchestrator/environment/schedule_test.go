@@ -9,7 +9,7 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// TestScheduleFields backs the README rows of suspend, interval,
+// TestScheduleFields backs the rows of docs/terraform-fields.md of suspend, interval,
 // retryInterval, disableDriftDetection, destroyResourcesOnDeletion and
 // tfstate: each reaches the stack's model, and a bad value is a problem
 // that names the field and a fix.
