@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
@@ -42,6 +43,12 @@ func validate(ctx context.Context, dir string, load func(context.Context, string
 	}
 	problems = append(problems, ids...)
 	g, gp := graph.Build(knownEdges(Nodes(env)))
+	for len(gp) > 0 && len(problems) == 0 && blockGraphProblems(env, gp) {
+		// The stacks of a cycle or a dependency on a higher layer are
+		// held back with their dependents, as a problem of their own; the
+		// rest of the graph is built again without them.
+		g, gp = graph.Build(knownEdges(Nodes(env)))
+	}
 	problems = append(problems, gp...)
 	if len(problems) > 0 {
 		problems.Sort()
@@ -93,4 +100,54 @@ func Nodes(env *environment.Environment) []graph.Node {
 		nodes = append(nodes, n)
 	}
 	return nodes
+}
+
+// blockGraphProblems moves the stacks that the graph's problems name, and
+// every stack that depends on one of them, from env.Stacks to env.Blocked.
+// It reports false when a problem names no stack of the environment, which
+// then stays a problem of the whole environment.
+func blockGraphProblems(env *environment.Environment, gp diag.Problems) bool {
+	byStack := map[string]diag.Problems{}
+	for _, p := range gp {
+		name, ok := strings.CutPrefix(p.Object, "Terraform/")
+		if !ok || env.Stack(name) == nil {
+			return false
+		}
+		byStack[name] = append(byStack[name], p)
+	}
+	why := map[string]string{}
+	for name, ps := range byStack {
+		why[name] = ps[0].Message
+	}
+	nodes := Nodes(env)
+	for changed := true; changed; {
+		changed = false
+		for _, n := range nodes {
+			if _, ok := why[n.Name]; ok {
+				continue
+			}
+			for _, e := range n.Deps {
+				if _, ok := why[e.To]; ok {
+					why[n.Name] = fmt.Sprintf("it depends on stack %s (%s), which is blocked: %s", e.To, e.Why, why[e.To])
+					byStack[n.Name] = byStack[e.To]
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	kept := env.Stacks[:0]
+	for _, s := range env.Stacks {
+		r, ok := why[s.Name]
+		if !ok {
+			kept = append(kept, s)
+			continue
+		}
+		env.Blocked = append(env.Blocked, environment.Blocked{
+			Stack: s.Name, File: s.File, Kustomization: s.Kustomization, KustomizationFile: s.KustomizationFile,
+			Reason: r, Problems: byStack[s.Name],
+		})
+	}
+	env.Stacks = kept
+	return true
 }

@@ -5,13 +5,16 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/diag"
+	"github.com/strata-iac/strata/orchestrator/environment"
 )
 
 // addDependsOn gives a Terraform object of the layered fixture a
@@ -72,12 +75,15 @@ func TestValidateGraphProblems(t *testing.T) {
 			root := fixture(t, "layered")
 			tt.mutate(t, root)
 			dir := filepath.Join(root, "environments", "acme", "dev")
-			_, _, err := orchestrator.Validate(context.Background(), dir)
-			var got diag.Problems
-			if err != nil && !errors.As(err, &got) {
+			env, _, err := orchestrator.Validate(context.Background(), dir)
+			var ps diag.Problems
+			if err != nil && !errors.As(err, &ps) {
 				t.Fatalf("Validate(%q) = %v, want diag.Problems", dir, err)
 			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
+			// The stacks of a graph problem are blocked, with what
+			// depends on them; the rest would run.
+			got := environment.AllProblems(env, err)
+			if diff := cmp.Diff(tt.want, got, cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("Validate(%q) problems diff (-want +got):\n%s", dir, diff)
 			}
 		})
@@ -115,5 +121,32 @@ func TestValidateReportsLoaderAndGraphProblemsTogether(t *testing.T) {
 		if !found {
 			t.Errorf("Validate(%q) problems = %q, want one starting with %q", dir, files, want)
 		}
+	}
+}
+
+// TestValidateHoldsBackOnlyTheCycle checks that a cycle between two
+// stacks blocks them and what depends on them, and leaves the graph of
+// the others to run.
+func TestValidateHoldsBackOnlyTheCycle(t *testing.T) {
+	root := fixture(t, "layered")
+	addDependsOn(t, root, "flux-apps/service-stacks/app/terraform.yaml", "jobs")
+	addDependsOn(t, root, "flux-apps/service-stacks/jobs/terraform.yaml", "app")
+	dir := filepath.Join(root, "environments", "acme", "dev")
+	env, g, err := orchestrator.Validate(context.Background(), dir)
+	if err != nil || g == nil {
+		t.Fatalf("Validate(%q) = %v, %v, want the graph of the stacks outside the cycle", dir, g, err)
+	}
+	var blocked, order []string
+	for _, b := range env.Blocked {
+		blocked = append(blocked, b.Stack)
+	}
+	order = g.Order()
+	slices.Sort(blocked)
+	slices.Sort(order)
+	if diff := cmp.Diff([]string{"app", "jobs", "report"}, blocked); diff != "" {
+		t.Errorf("Validate(%q) blocked diff (-want +got):\n%s", dir, diff)
+	}
+	if diff := cmp.Diff([]string{"base", "cluster", "net"}, order); diff != "" {
+		t.Errorf("Validate(%q) graph diff (-want +got):\n%s", dir, diff)
 	}
 }
