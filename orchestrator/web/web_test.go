@@ -195,6 +195,21 @@ func TestWebView(t *testing.T) {
 		}
 	})
 
+	t.Run("a blocked stack shows why, not as removed", func(t *testing.T) {
+		testkit.EditFile(t, v.root, "flux-apps/service-stacks/report/terraform.yaml", "strata.dev/layer: services", "strata.dev/layer: servics")
+		defer testkit.EditFile(t, v.root, "flux-apps/service-stacks/report/terraform.yaml", "strata.dev/layer: servics", "strata.dev/layer: services")
+		body := v.do(request{method: "GET", path: "/env/acme/dev", token: readToken}).Body.String()
+		for _, w := range []string{`<a href="/stack/acme/dev/report">report</a></td><td>(blocked)</td><td><span class="result result-blocked">blocked</span>`,
+			`annotation strata.dev/layer is &#34;servics&#34;, which is not a layer`} {
+			if !strings.Contains(body, w) {
+				t.Errorf("GET /env/acme/dev with report blocked lacks %q:\n%s", w, body)
+			}
+		}
+		if strings.Contains(body, "removed") {
+			t.Errorf("GET /env/acme/dev shows a blocked stack as removed:\n%s", body)
+		}
+	})
+
 	t.Run("access", func(t *testing.T) {
 		approve := func(id, reason string) url.Values {
 			return url.Values{"environment": {"acme/dev"}, "stack": {"app"}, "planId": {id}, "reason": {reason}, "by": {"ana"}}
