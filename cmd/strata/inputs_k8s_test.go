@@ -48,21 +48,8 @@ func TestClusterInputsInCluster(t *testing.T) {
 		{"a context that does not exist", []string{"validate", env, "--kubeconfig", c.Kubeconfig, "--context", "nope"}, 2, nil, []string{`context "nope" does not exist`}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			out, errOut, code := strata(t, tt.args...)
+			out, errOut := checkRun(t, tt.args, tt.wantCode, tt.wantOut, tt.wantErr)
 			seen.WriteString(out + errOut)
-			if code != tt.wantCode {
-				t.Fatalf("strata %q exit code = %d, want %d:\n%s\n%s", tt.args, code, tt.wantCode, out, errOut)
-			}
-			for _, w := range tt.wantOut {
-				if !strings.Contains(out, w) {
-					t.Errorf("strata %q stdout lacks %q:\n%s", tt.args, w, out)
-				}
-			}
-			for _, w := range tt.wantErr {
-				if !strings.Contains(errOut, w) {
-					t.Errorf("strata %q stderr lacks %q:\n%s", tt.args, w, errOut)
-				}
-			}
 		})
 	}
 	if strings.Contains(seen.String(), dnsSentinel) {
