@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,7 +40,10 @@ func TestValidateSettings(t *testing.T) {
 
 // TestEscapingNames reproduces the names: a stack named
 // ../../../../../x or team/foo, and clientId ../../x. Each is refused by
-// validation, naming the file, and apply writes nothing anywhere.
+// validation, naming the file. A stack's name blocks that Terraform
+// object, and the other stacks run: apply writes nothing outside the
+// state directory. clientId is the whole environment's: apply writes
+// nothing anywhere.
 func TestEscapingNames(t *testing.T) {
 	tests := []struct {
 		name, file, old, new, want string
@@ -62,10 +66,23 @@ func TestEscapingNames(t *testing.T) {
 			env := filepath.Join(root, "environments", "acme", "dev")
 			base := t.TempDir()
 			state := filepath.Join(base, "a", "b", "c", "state")
-			checkRun(t, []string{"apply", env, "--state-dir", state, "--tofu", tofutest.Binary(t)}, 1, nil, []string{tt.file, tt.want})
-			entries, err := os.ReadDir(base)
-			if err != nil || len(entries) != 0 {
-				t.Errorf("apply with %s wrote %v (%v), want nothing", tt.new, entries, err)
+			if strings.HasPrefix(tt.file, "environments/") {
+				checkRun(t, []string{"apply", env, "--state-dir", state, "--tofu", tofutest.Binary(t)}, 1, nil, []string{tt.file, tt.want})
+				entries, err := os.ReadDir(base)
+				if err != nil || len(entries) != 0 {
+					t.Errorf("apply with %s wrote %v (%v), want nothing", tt.new, entries, err)
+				}
+				return
+			}
+			checkRun(t, []string{"apply", env, "--state-dir", state, "--tofu", tofutest.Binary(t)}, 1, []string{"blocked: " + tt.file, tt.want}, nil)
+			err = filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
+				if err == nil && p != base && !strings.HasPrefix(p, state) && !strings.HasPrefix(state, p) {
+					t.Errorf("apply with %s wrote %s, outside the state directory %s", tt.new, p, state)
+				}
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -206,6 +207,17 @@ func (l *loader) isolateProblems() {
 			}
 			changed = true
 		}
+	}
+	// A Terraform object whose problems kept it from becoming a stack (a
+	// name that is not one) is blocked as an object: no stack of that
+	// name runs, and none missing is taken as removed.
+	for _, name := range slices.Sorted(maps.Keys(byS)) {
+		if stackWhy[name] != nil || slices.ContainsFunc(l.stacks, func(b *built) bool { return b.stack.Name == name }) {
+			continue
+		}
+		ps := byS[name]
+		blocks[ps[0].Kustomization] = true
+		blocked = append(blocked, Blocked{File: ps[0].File, Kustomization: ps[0].Kustomization, Reason: summary(ps), Problems: ps})
 	}
 	kept := l.stacks[:0]
 	for _, b := range l.stacks {

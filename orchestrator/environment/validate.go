@@ -140,8 +140,8 @@ func (l *loader) validateStacks() {
 		}
 		if !l.checkObjectName(&b.tf.object) {
 			// A name that could escape the state directory never
-			// becomes a stack: its Kustomization is held back.
-			l.retag(b.k.Name(), "")
+			// becomes a stack: its problem blocks the Terraform object
+			// (isolateProblems).
 			continue
 		}
 		if prev := byName[b.stack.Name]; prev != nil {
@@ -252,15 +252,6 @@ func (l *loader) validateStacks() {
 	l.unit, l.unitStack = "", ""
 }
 
-// retag makes the problems of the stack being checked those of the
-// Kustomization k and the stack (either may be empty).
-func (l *loader) retag(k, stack string) {
-	for i := range l.problems {
-		if p := &l.problems[i]; p.Stack == l.unitStack && p.Kustomization == l.unit {
-			p.Kustomization, p.Stack = k, stack
-		}
-	}
-}
 
 // checkVersions checks that a stack's version and its OCIRepository's
 // ref.semver are versions or constraints, and that a prod environment pins
