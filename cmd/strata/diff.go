@@ -288,8 +288,9 @@ func (f *baseFlags) plan(ctx context.Context, g *globals, args []string, opts or
 
 // planBaseExit is the exit code of plan --base, as plan's over every
 // environment: 1 when one does not load, could not be planned or a stack
-// failed, then 3 when a plan is held (a policy denial, a contract break),
-// then with --detailed-exitcode 2 when a stack has changes.
+// failed, then 3 when apply would hold a plan (a policy denial, a
+// contract break, a policy that failed), then with --detailed-exitcode 2
+// when a stack has changes.
 func planBaseExit(d *change.Report, envs []change.EnvPlan, detailed bool) error {
 	code, msgs := exitConverged, []string{}
 	worse := func(c int) {
@@ -311,10 +312,29 @@ func planBaseExit(d *change.Report, envs []change.EnvPlan, detailed bool) error 
 				worse(c)
 				msgs = append(msgs, fmt.Sprintf("%s: %s", e.Identity(), e.Report.Line()))
 			}
+			// A plan only plans; apply would hold what the policy denies
+			// or what breaks a consumer, and the review fails on it.
+			for _, s := range e.Report.Stacks {
+				if p := s.Policy; p != nil && (!p.Allowed || p.Error != "") {
+					worse(exitHeld)
+					msgs = append(msgs, fmt.Sprintf("%s: apply would hold the plan of %s (%s)", e.Identity(), s.Stack, holdReason(p)))
+				}
+			}
 		}
 	}
 	if code == exitConverged {
 		return nil
 	}
 	return &exitError{code: code, msg: strings.Join(msgs, "; ")}
+}
+
+// holdReason says why apply would hold a plan.
+func holdReason(p *orchestrator.PolicyReport) string {
+	switch {
+	case p.Error != "":
+		return "the policy failed"
+	case len(p.Denies) == 0:
+		return "it breaks a consumer of its contract"
+	}
+	return fmt.Sprintf("%d policy denial(s)", len(p.Denies))
 }

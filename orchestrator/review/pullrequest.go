@@ -77,7 +77,9 @@ func writeSection(b *strings.Builder, e change.EnvPlan, s change.Stack) {
 		fmt.Fprintf(b, " — %s", r.Result)
 	}
 	fmt.Fprintf(b, " (%s)\n\n", s.Cause)
-	fmt.Fprintf(b, "Changed by this pull request: %s.\n\n", strings.TrimSuffix(s.Why, "."))
+	if r == nil || !strings.EqualFold(strings.TrimSuffix(r.Why, "."), strings.TrimSuffix(s.Why, ".")) {
+		fmt.Fprintf(b, "Changed by this pull request: %s.\n\n", strings.TrimSuffix(s.Why, "."))
+	}
 	if r != nil {
 		stackBody(b, *r, true)
 	}
