@@ -87,7 +87,8 @@ func CheckoutBase(ctx context.Context, root, ref string) (*Checkout, error) {
 	return &Checkout{Ref: ref, Commit: commit, Dir: dir, repo: root, tmp: tmp}, nil
 }
 
-// Close removes the checkout and git's record of it.
+// Close removes the checkout and git's record of it. It takes no context:
+// it runs when the command ends, cancelled or not.
 func (c *Checkout) Close() error {
 	_, err := git(context.Background(), c.repo, "worktree", "remove", "--force", c.Dir)
 	if rerr := os.RemoveAll(c.tmp); err == nil && rerr != nil {

@@ -318,7 +318,7 @@ func following(changed []Stack, head, base *environment.Environment, byName map[
 	for {
 		grew := false
 		for _, s := range head.Stacks {
-			reads := readsOf(s, head, changedContracts)
+			reads := readsOf(s, changedContracts)
 			if len(reads) == 0 {
 				continue
 			}
@@ -347,7 +347,7 @@ func following(changed []Stack, head, base *environment.Environment, byName map[
 
 // readsOf lists the changed contracts s reads, by name or by regular
 // expression, never its own.
-func readsOf(s *environment.Stack, env *environment.Environment, changed map[string]string) []Read {
+func readsOf(s *environment.Stack, changed map[string]string) []Read {
 	var out []Read
 	for _, contract := range slices.Sorted(maps.Keys(changed)) {
 		producer := changed[contract]

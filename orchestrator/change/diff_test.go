@@ -70,7 +70,9 @@ func TestDiff(t *testing.T) {
 		},
 		{
 			name: "code shared by every stack",
-			edit: func() { writeFile(t, root, "flux-apps/stacks/app/main.tf", "variable \"name\" {\n  type = string\n}\n\noutput \"x\" {\n  value = 1\n}\n") },
+			edit: func() {
+				writeFile(t, root, "flux-apps/stacks/app/main.tf", "variable \"name\" {\n  type = string\n}\n\noutput \"x\" {\n  value = 1\n}\n")
+			},
 			want: map[string]string{
 				"environments/acme/dev":  "changed s000:code s001:code<s000 s002:code<s000",
 				"environments/acme/prod": "changed s000:code s001:code<s000 s002:code<s000",
