@@ -257,7 +257,7 @@ func compareEnv(ctx context.Context, dir string, base, head *environment.Environ
 				return e, fmt.Errorf("diff %s: %w", dir, err)
 			}
 			if c.Cause != "" {
-				c.Stack, c.Layer, c.From, c.To = name, h.Layer.String(), b.Version, h.Version
+				c.Stack, c.Layer = name, h.Layer.String()
 				changes = append(changes, c)
 			}
 		}
@@ -380,7 +380,9 @@ func compareStack(ctx context.Context, b, h *environment.Stack, bases, heads *so
 	if err != nil {
 		return Stack{}, err
 	}
-	out := Stack{Why: c.Why}
+	// The versions as the run would be handed them (an OCI source's ref
+	// as written), else as the repository writes them.
+	out := Stack{Why: c.Why, From: cmpOr(ba.Version, b.Version), To: cmpOr(ha.Version, h.Version)}
 	switch {
 	case c.Cause == "":
 		return Stack{}, nil
@@ -423,6 +425,13 @@ func pin(ctx context.Context, r *source.Resolver, s *environment.Stack) (source.
 		Version: version,
 		Digest:  fmt.Sprintf("%s/%s %s %s@%s", s.Source.Kind, s.Source.Name, s.Source.URL, s.Path, ref),
 	}, nil
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 func stacksOf(env *environment.Environment) []*environment.Stack {
