@@ -52,7 +52,9 @@ are kept in that S3 bucket instead of the state directory, where every
 machine given the same location reads and approves them.`,
 	}[op]
 	cmd := &cobra.Command{
-		Use:   string(op) + " ENV",
+		Use: string(op) + " ENV" + map[history.Operation]string{
+			history.OperationPlan: " | plan --base REF [ENV…]",
+		}[op],
 		Short: short,
 		Long:  long,
 		Example: fmt.Sprintf("  strata %s environments/demo/dev\n  strata %s environments/demo/dev --max-runners 4 -o json\n  strata %s environments/demo/dev -o markdown > review.md", op, op, op) + map[history.Operation]string{
