@@ -121,6 +121,12 @@ type Options struct {
 	// configuration: runner.New (tofu in this process) when nil. strata
 	// controller hands the runs to its Executor this way.
 	Runs func(runner.Config) StackRunner
+	// Only, when set, selects the stacks that run: every other stack is
+	// reported unchanged and no tofu process starts for it, and its
+	// dependents run as if it had succeeded. strata plan --base runs only
+	// the stacks a pull request changes, and the consumers of their
+	// contracts.
+	Only func(stack string) bool
 }
 
 // StackRunner runs one stack and records it; *runner.Runner is the
@@ -276,6 +282,9 @@ func reconcile(ctx context.Context, env *environment.Environment, g *graph.Graph
 	var r StackRunner = runner.New(cfg)
 	if opts.Runs != nil {
 		r = opts.Runs(cfg)
+	}
+	if opts.Only != nil {
+		r = only{r, opts.Only}
 	}
 	results := schedule(ctx, env, dir, g, arts, resolver, readers, op, r, limit, opts.Runners, log)
 	removals := remove(ctx, env, dir, op, cfg, gone, deleted{opts.Deleted, resolver, r, log})

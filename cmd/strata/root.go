@@ -56,7 +56,7 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.PersistentFlags().StringVarP(&g.output, "output", "o", "text", "output format: text or json (graph also takes dot and mermaid; plan and apply markdown)")
+	root.PersistentFlags().StringVarP(&g.output, "output", "o", "text", "output format: text or json (graph also takes dot and mermaid; plan, apply and diff markdown)")
 	root.PersistentFlags().StringVar(&g.stateDir, "state-dir", "", "directory for state, contracts, history and workspaces (default: .strata/ at the repository root)")
 	root.PersistentFlags().BoolVarP(&g.verbose, "verbose", "v", false, "log debug lines too")
 	root.PersistentFlags().StringVar(&g.sopsAgeKeyFile, "sops-age-key-file", "",
@@ -92,6 +92,7 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		newGraphCommand(g),
 		newRunCommand(g, history.OperationPlan),
 		newRunCommand(g, history.OperationApply),
+		newDiffCommand(g),
 		newStatusCommand(g),
 		newHistoryCommand(g),
 		newApproveCommand(g),

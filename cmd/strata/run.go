@@ -15,6 +15,7 @@ import (
 func newRunCommand(g *globals, op history.Operation) *cobra.Command {
 	f := &runFlags{}
 	rf := &recordsFlags{}
+	bf := &baseFlags{}
 	short := map[history.Operation]string{
 		history.OperationPlan:  "Plan every stack of an environment, in graph order, and change nothing",
 		history.OperationApply: "Plan and apply every stack of an environment, in graph order",
@@ -25,7 +26,16 @@ at most --max-runners at once, and reports what would change and why
 (install, upgrade, config, variables, upstream, drift, or rehashed when
 the key of the input hashes changed). Nothing is applied
 and no contract is published. A stack whose upstream contract does not exist
-yet is reported as waiting.`,
+yet is reported as waiting.
+
+With --base REF, plan reviews a pull request: it lists the stacks whose
+inputs differ from those at REF as strata diff does (every environment of
+the repository when no ENV is named) and plans only those, and the
+consumers of their contracts, against the state their backends, the state
+directory or --records hold, with policy and the contract-break checks of
+every plan. Every other stack is listed unchanged and no tofu process starts
+for it. -o markdown renders one review for the whole pull request, and
+--comment-file writes it for CI to post.`,
 		history.OperationApply: `apply runs every stack of an environment in graph order, at most
 --max-runners at once: init, plan to a file, then apply exactly that plan
 file when spec.approvePlan is "auto" (otherwise the plan is held). After an
@@ -42,14 +52,29 @@ are kept in that S3 bucket instead of the state directory, where every
 machine given the same location reads and approves them.`,
 	}[op]
 	cmd := &cobra.Command{
-		Use:     string(op) + " ENV",
-		Short:   short,
-		Long:    long,
-		Example: fmt.Sprintf("  strata %s environments/demo/dev\n  strata %s environments/demo/dev --max-runners 4 -o json\n  strata %s environments/demo/dev -o markdown > review.md", op, op, op),
-		Args:    cobra.ExactArgs(1),
+		Use: string(op) + " ENV" + map[history.Operation]string{
+			history.OperationPlan: " | plan --base REF [ENV…]",
+		}[op],
+		Short: short,
+		Long:  long,
+		Example: fmt.Sprintf("  strata %s environments/demo/dev\n  strata %s environments/demo/dev --max-runners 4 -o json\n  strata %s environments/demo/dev -o markdown > review.md", op, op, op) + map[history.Operation]string{
+			history.OperationPlan: "\n  strata plan --base origin/main -o markdown --comment-file review.md",
+		}[op],
+		Args: func(cmd *cobra.Command, args []string) error {
+			if bf.base != "" {
+				return nil
+			}
+			return cobra.ExactArgs(1)(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := g.checkOutput("text", "json", "markdown"); err != nil {
 				return err
+			}
+			if bf.commentFile != "" && g.output != "markdown" {
+				return usageError("--comment-file writes the markdown review: give -o markdown with it")
+			}
+			if bf.commentFile != "" && bf.base == "" {
+				return usageError("--comment-file writes the review of a pull request: give --base REF with it")
 			}
 			if err := f.check(cmd); err != nil {
 				return err
@@ -69,6 +94,9 @@ machine given the same location reads and approves them.`,
 			defer done()
 			if opts.Records, err = rf.leaderRecords(cmd.Context(), held); err != nil {
 				return err
+			}
+			if bf.base != "" {
+				return bf.plan(cmd.Context(), g, args, opts, f.detailedExitCode)
 			}
 			rep, err := orchestrator.Reconcile(cmd.Context(), args[0], op, opts)
 			if err != nil {
@@ -98,6 +126,9 @@ machine given the same location reads and approves them.`,
 	if op == history.OperationPlan {
 		cmd.Flags().BoolVar(&f.detailedExitCode, "detailed-exitcode", false,
 			"exit 2 when a stack has changes to apply (0: none, 1: failed, 3: held), as tofu plan -detailed-exitcode")
+		cmd.Flags().StringVar(&bf.base, "base", "",
+			"plan only the stacks whose inputs differ from those at this revision (as strata diff --base lists them) and the consumers of their contracts, in the ENVs named or, with none, in every environment of the repository")
+		bf.registerComment(cmd)
 	}
 	return cmd
 }

@@ -35,55 +35,69 @@ func Markdown(w io.Writer, rep *orchestrator.Report) error {
 			fmt.Fprintf(&b, " (%s)", s.Cause)
 		}
 		b.WriteString("\n\n")
-		if s.Why != "" {
-			fmt.Fprintf(&b, "%s.\n\n", capitalize(s.Why))
-		}
-		if s.PlanID != "" {
-			fmt.Fprintf(&b, "Plan `%s`: %d to add, %d to change, %d to destroy.\n\n", s.PlanID, s.Summary.Add, s.Summary.Change, s.Summary.Destroy)
-		}
-		for _, c := range s.Changes {
-			verb, addr, _ := strings.Cut(c, " ")
-			fmt.Fprintf(&b, "- %s `%s`\n", verb, addr)
-		}
-		if len(s.Changes) > 0 {
-			b.WriteString("\n")
-		}
-		if p := s.Policy; p != nil {
-			switch {
-			case p.Error != "":
-				fmt.Fprintf(&b, "**Policy failed, so the plan is held:** %s\n\n", oneLine(p.Error))
-			case p.Allowed:
-				b.WriteString("**Policy:** allowed.\n\n")
-			case len(p.Denies) == 0:
-				b.WriteString("**Policy:** allowed; held for a person's approval because it breaks a consumer of its contract.\n\n")
-			default:
-				b.WriteString("**Policy:** held for a person's approval.\n\n")
-			}
-			findings(&b, "Denied", p.Denies)
-			findings(&b, "Warnings", p.Warnings)
-			findings(&b, "Excepted", p.Exceptions)
-		}
-		contractChange(&b, s)
-		for _, u := range s.Upstream {
-			if u.Known {
-				fmt.Fprintf(&b, "**Previewed** against the contract that %s's plan would publish (upstream: %s): this is the plan it will make once %s applies.\n\n", u.Producer, upstreamKeys(u), u.Producer)
-				continue
-			}
-			fmt.Fprintf(&b, "**Will re-plan after %s applies** (upstream: %s): this plan ran against the contracts published now.\n\n", u.Producer, upstreamKeys(u))
-		}
-		if len(s.Downstream) > 0 {
-			b.WriteString("**Downstream:** once this plan is applied, these stacks re-plan with cause `upstream`:\n")
-			for _, d := range s.Downstream {
-				fmt.Fprintf(&b, "- %s: will re-plan (upstream: %s) after %s applies\n", d.Stack, upstreamKeys(d), d.Producer)
-			}
-			b.WriteString("\n")
-		}
-		if !s.Result.Converged() && s.Message != "" {
-			fmt.Fprintf(&b, "> %s\n", oneLine(s.Message))
-		}
+		stackBody(&b, s, false)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// stackBody writes what a stack's plan says: why, the plan and its
+// changes (folded away in a <details> when collapsible), the policy's
+// decisions, what it does to its contract, and who re-plans. Names and
+// addresses only: no value of a plan is ever written.
+func stackBody(b *strings.Builder, s orchestrator.StackReport, collapsible bool) {
+	if s.Why != "" {
+		fmt.Fprintf(b, "%s.\n\n", capitalize(s.Why))
+	}
+	if s.PlanID != "" {
+		fmt.Fprintf(b, "Plan `%s`: %d to add, %d to change, %d to destroy.\n\n", s.PlanID, s.Summary.Add, s.Summary.Change, s.Summary.Destroy)
+	}
+	if collapsible && len(s.Changes) > 0 {
+		b.WriteString("<details><summary>The plan's changes</summary>\n\n")
+	}
+	for _, c := range s.Changes {
+		verb, addr, _ := strings.Cut(c, " ")
+		fmt.Fprintf(b, "- %s `%s`\n", verb, addr)
+	}
+	if len(s.Changes) > 0 {
+		b.WriteString("\n")
+	}
+	if collapsible && len(s.Changes) > 0 {
+		b.WriteString("</details>\n\n")
+	}
+	if p := s.Policy; p != nil {
+		switch {
+		case p.Error != "":
+			fmt.Fprintf(b, "**Policy failed, so the plan is held:** %s\n\n", oneLine(p.Error))
+		case p.Allowed:
+			b.WriteString("**Policy:** allowed.\n\n")
+		case len(p.Denies) == 0:
+			b.WriteString("**Policy:** allowed; held for a person's approval because it breaks a consumer of its contract.\n\n")
+		default:
+			b.WriteString("**Policy:** held for a person's approval.\n\n")
+		}
+		findings(b, "Denied", p.Denies)
+		findings(b, "Warnings", p.Warnings)
+		findings(b, "Excepted", p.Exceptions)
+	}
+	contractChange(b, s)
+	for _, u := range s.Upstream {
+		if u.Known {
+			fmt.Fprintf(b, "**Previewed** against the contract that %s's plan would publish (upstream: %s): this is the plan it will make once %s applies.\n\n", u.Producer, upstreamKeys(u), u.Producer)
+			continue
+		}
+		fmt.Fprintf(b, "**Will re-plan after %s applies** (upstream: %s): this plan ran against the contracts published now.\n\n", u.Producer, upstreamKeys(u))
+	}
+	if len(s.Downstream) > 0 {
+		b.WriteString("**Downstream:** once this plan is applied, these stacks re-plan with cause `upstream`:\n")
+		for _, d := range s.Downstream {
+			fmt.Fprintf(b, "- %s: will re-plan (upstream: %s) after %s applies\n", d.Stack, upstreamKeys(d), d.Producer)
+		}
+		b.WriteString("\n")
+	}
+	if !s.Result.Converged() && s.Message != "" {
+		fmt.Fprintf(b, "> %s\n", oneLine(s.Message))
+	}
 }
 
 // contractChange writes what a plan does to the stack's contract, and the

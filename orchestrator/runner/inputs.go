@@ -12,6 +12,7 @@ import (
 	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/contracts/readers"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/source"
 )
 
 // AppVersionVar is the variable that receives the stack's resolved
@@ -94,23 +95,9 @@ func (r *Runner) gatherInputs(ctx context.Context, st *runState) error {
 // regular expression.
 func (r *Runner) readInputs(ctx context.Context, req Request) (inputs, error) {
 	s := req.Stack
-	in := inputs{
-		vars:      make(map[string]any, len(s.Vars)+len(s.Consumes)+1),
-		documents: make(map[string]any, len(s.Consumes)),
-		ownVars:   make(map[string][]byte, len(s.Vars)+1),
-		upstreams: make(map[string][]byte, len(s.Consumes)),
-		derived:   map[string][]byte{},
-	}
-	if _, set := s.Vars[AppVersionVar]; !set && req.Artifact.Version != "" {
-		in.version = req.Artifact.Version
-		in.ownVars[AppVersionVar], _ = json.Marshal(in.version)
-	}
-	for name, v := range s.Vars {
-		b, err := json.Marshal(v) // map keys are sorted, so this is canonical
-		if err != nil {
-			return in, fmt.Errorf("gather inputs of stack %s: variable %s: %w", s.Name, name, err)
-		}
-		in.ownVars[name] = b
+	in, err := ownInputs(s, req.Artifact)
+	if err != nil {
+		return in, err
 	}
 	docs := map[string]*contracts.Document{}
 	// readDoc reads a contract once. A contract a stack of the environment
@@ -208,9 +195,36 @@ func (r *Runner) readInputs(ctx context.Context, req Request) (inputs, error) {
 		}
 		in.vars[m.As] = set
 	}
+	return in, nil
+}
+
+// ownInputs are the inputs of a stack that the repository alone decides,
+// before any contract is read: its own variables (and the version it is
+// handed as var.app_version), and its spec fields. readInputs adds what
+// the contracts give; Compare compares two renders of the repository
+// with these alone.
+func ownInputs(s *environment.Stack, art source.Artifact) (inputs, error) {
+	in := inputs{
+		vars:      make(map[string]any, len(s.Vars)+len(s.Consumes)+1),
+		documents: make(map[string]any, len(s.Consumes)),
+		ownVars:   make(map[string][]byte, len(s.Vars)+1),
+		upstreams: make(map[string][]byte, len(s.Consumes)),
+		derived:   map[string][]byte{},
+	}
+	if _, set := s.Vars[AppVersionVar]; !set && art.Version != "" {
+		in.version = art.Version
+		in.ownVars[AppVersionVar], _ = json.Marshal(in.version)
+	}
+	for name, v := range s.Vars {
+		b, err := json.Marshal(v) // map keys are sorted, so this is canonical
+		if err != nil {
+			return in, fmt.Errorf("gather inputs of stack %s: variable %s: %w", s.Name, name, err)
+		}
+		in.ownVars[name] = b
+	}
 	in.spec = []specField{
-		{"digest", req.Artifact.Digest},
-		{"version", req.Artifact.Version},
+		{"digest", art.Digest},
+		{"version", art.Version},
 		{"backend", s.BackendConfig},
 		// What the stack publishes, and what it reads under which name,
 		// are part of its spec: a change there re-plans it too.

@@ -1,0 +1,101 @@
+package change
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// Checkout is the repository at a base revision, laid out in a temporary
+// directory.
+type Checkout struct {
+	// Ref is the revision as the user named it; Commit the commit it is.
+	Ref, Commit string
+	// Dir is the checkout's root.
+	Dir string
+
+	repo string
+	tmp  string
+}
+
+// git runs git in dir and returns its standard output.
+func git(ctx context.Context, dir string, args ...string) (string, error) {
+	var out, errOut bytes.Buffer
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir, "-c", "core.hooksPath=" + os.DevNull}, args...)...)
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	// The user's git environment must not point git at another
+	// repository or index.
+	cmd.Env = slicesWithout(os.Environ(), "GIT_DIR=", "GIT_WORK_TREE=", "GIT_INDEX_FILE=")
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(errOut.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return "", fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
+	}
+	return strings.TrimSpace(out.String()), nil
+}
+
+// slicesWithout drops the variables with the given prefixes.
+func slicesWithout(env []string, prefixes ...string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		drop := false
+		for _, p := range prefixes {
+			if strings.HasPrefix(kv, p) {
+				drop = true
+			}
+		}
+		if !drop {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// RepoRoot returns the root of the git work tree that holds dir.
+func RepoRoot(ctx context.Context, dir string) (string, error) {
+	root, err := git(ctx, dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return "", fmt.Errorf("find the repository of %s: %w (run strata in a git work tree, or name an environment in one)", dir, err)
+	}
+	return filepath.Clean(root), nil
+}
+
+// CheckoutBase lays out the repository whose work tree is root at ref, in
+// a new temporary directory, as a detached linked work tree: from git's
+// objects, leaving root's files, index and HEAD as they are. Close removes
+// it.
+func CheckoutBase(ctx context.Context, root, ref string) (*Checkout, error) {
+	commit, err := git(ctx, root, "rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}")
+	if err != nil || commit == "" {
+		return nil, fmt.Errorf("check out base %s: %s names no commit of %s (fetch it first, for example git fetch origin main, and check out with history: fetch-depth 0)", ref, ref, root)
+	}
+	tmp, err := os.MkdirTemp("", "strata-base-")
+	if err != nil {
+		return nil, fmt.Errorf("check out base %s: %w", ref, err)
+	}
+	dir := filepath.Join(tmp, "base")
+	if _, err := git(ctx, root, "worktree", "add", "--detach", "--quiet", dir, commit); err != nil {
+		_ = os.RemoveAll(tmp)
+		return nil, fmt.Errorf("check out base %s: %w", ref, err)
+	}
+	return &Checkout{Ref: ref, Commit: commit, Dir: dir, repo: root, tmp: tmp}, nil
+}
+
+// Close removes the checkout and git's record of it. It takes no context:
+// it runs when the command ends, cancelled or not.
+func (c *Checkout) Close() error {
+	_, err := git(context.Background(), c.repo, "worktree", "remove", "--force", c.Dir)
+	if rerr := os.RemoveAll(c.tmp); err == nil && rerr != nil {
+		err = rerr
+	}
+	if err != nil {
+		return fmt.Errorf("remove the checkout of base %s: %w", c.Ref, err)
+	}
+	return nil
+}
