@@ -28,6 +28,7 @@ const (
 	CauseNew       = "new"       // the stack is new
 	CauseRemoved   = "removed"   // the stack left the environment
 	CauseContract  = "contract"  // a contract it reads is produced by a stack that changes
+	CauseBlocked   = "blocked"   // a problem in its chain holds it back at the work tree
 )
 
 // Statuses of an environment.
@@ -241,11 +242,32 @@ func compareEnv(ctx context.Context, dir string, base, head *environment.Environ
 	for _, s := range stacksOf(base) {
 		names = append(names, s.Name)
 	}
+	blocked := map[string]environment.Blocked{}
+	if head != nil {
+		for _, bl := range head.Blocked {
+			if bl.Stack != "" {
+				blocked[bl.Stack] = bl
+				names = append(names, bl.Stack)
+			}
+		}
+	}
 	slices.Sort(names)
 	names = slices.Compact(names)
 	var changes []Stack
 	for _, name := range names {
 		h, b := stackOf(head, name), stackOf(base, name)
+		if bl, ok := blocked[name]; ok {
+			// Neither removed nor planned: the pull request leaves it
+			// blocked, and the review says why.
+			layer := "(blocked)"
+			if b != nil {
+				layer = b.Layer.String()
+			}
+			if b != nil || !(base != nil && base.IsBlocked(name)) {
+				changes = append(changes, Stack{Stack: name, Layer: layer, Cause: CauseBlocked, Why: bl.String()})
+			}
+			continue
+		}
 		switch {
 		case b == nil:
 			changes = append(changes, Stack{Stack: name, Layer: h.Layer.String(), Cause: CauseNew, Why: fmt.Sprintf("new in %s", h.File), To: h.Version})

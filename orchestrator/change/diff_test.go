@@ -108,6 +108,16 @@ func TestDiff(t *testing.T) {
 			}),
 		},
 		{
+			name: "a stack a problem now blocks, neither removed nor planned",
+			edit: func() { edit("flux-apps/base/s001/terraform.yaml", "  interval: 10m\n", "  interval: often\n") },
+			want: map[string]string{
+				"environments/acme/dev":  "changed s001:blocked",
+				"environments/acme/prod": "changed s001:blocked",
+				"environments/beta/dev":  "changed s001:blocked",
+				"environments/beta/prod": "changed s001:blocked",
+			},
+		},
+		{
 			name: "an environment that does not load",
 			edit: func() { writeFile(t, root, "environments/acme/prod/stacks/s001.yaml", "kind: [unclosed\n") },
 			want: with(map[string]string{"environments/acme/prod": "invalid "}),
