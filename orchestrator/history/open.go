@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -45,6 +46,9 @@ type Store struct {
 	// heads is set when the file's heads are current (see indexBucket),
 	// as indexed is.
 	heads bool
+	// policies are how each environment's runs are kept (Retain).
+	mu       sync.Mutex
+	policies map[[2]string]policy
 }
 
 // Option changes how Open opens the file.
