@@ -43,6 +43,9 @@ type Retention struct {
 // String says what r keeps, as the history and the web view show it.
 func (r Retention) String() string {
 	s := fmt.Sprintf("the last %d runs of each stack", r.Runs)
+	if r.Runs == 1 {
+		s = "the last run of each stack"
+	}
 	if r.Age > 0 {
 		s += " and those of the last " + days(r.Age)
 	}
