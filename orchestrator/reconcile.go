@@ -101,6 +101,12 @@ type Options struct {
 	// ProviderMirrorCA is a PEM file of the CAs tofu trusts for it.
 	ProviderMirror   string
 	ProviderMirrorCA string
+	// KeepRuns and KeepDays say how long the history keeps each stack's
+	// runs (see history.Retention); default the init keys keepRuns and
+	// keepDays, else environment.DefaultKeepRuns and DefaultKeepDays.
+	// KeepRuns 0 and KeepDays nil leave them as the init keys say.
+	KeepRuns int
+	KeepDays *int
 	// Records keeps the history and held plans; nil is FileRecords, the
 	// state directory.
 	Records Records
@@ -144,6 +150,8 @@ func (o Options) Settings(env *environment.Environment) (environment.Settings, e
 		DriftInterval:    o.DriftInterval,
 		ProviderMirror:   o.ProviderMirror,
 		ProviderMirrorCA: o.ProviderMirrorCA,
+		KeepRuns:         o.KeepRuns,
+		KeepDays:         o.KeepDays,
 	})
 	if err != nil {
 		return set, fmt.Errorf("settings of %s/%s: %w", env.Client, env.Name, err)

@@ -3,10 +3,12 @@ package orchestrator
 import (
 	"context"
 	"path/filepath"
+	"time"
 
 	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/statedir"
 )
@@ -60,7 +62,35 @@ func (FileRecords) OpenHistory(ctx context.Context, env *environment.Environment
 	if err != nil {
 		return nil, false, nil, err
 	}
+	retain(h, env, set)
 	return h, h.FromSnapshot(), closeHistory, nil
+}
+
+// Retention is how long the history of an environment with settings set
+// keeps each stack's runs: set.KeepRuns, or set.KeepDays days.
+func Retention(set environment.Settings) history.Retention {
+	return history.Retention{Runs: set.KeepRuns, Age: time.Duration(set.KeepDays) * history.Day}
+}
+
+// retainer is a history that lets runs go (history.Store, and the shared
+// records of package records).
+type retainer interface {
+	Retain(client, env string, keep history.Retention, gone func(stack string, number int))
+}
+
+// retain tells the history how long to keep the environment's runs, as
+// its settings say, and to remove each run's log file (RunLogDir) with
+// its run. A log file that cannot be removed stays, and harms nothing: no
+// run refers to it, and the run's number is never given again.
+func retain(h any, env *environment.Environment, set environment.Settings) {
+	r, ok := h.(retainer)
+	if !ok {
+		return
+	}
+	logs := RunLogDir(set.StateDir, env.Client, env.Name)
+	r.Retain(env.Client, env.Name, Retention(set), func(stack string, number int) {
+		_ = runlog.RemoveRunLog(logs, stack, number)
+	})
 }
 
 // OpenApprovals opens the held plans under the state directory.
@@ -119,6 +149,9 @@ func (r sharedRecords) OpenHistory(ctx context.Context, env *environment.Environ
 		if err := s.Interrupt(ctx, env.Client, env.Name); err != nil {
 			return nil, false, nil, err
 		}
+	}
+	if !readOnly {
+		retain(s, env, set)
 	}
 	return s, false, func() error { return nil }, nil
 }

@@ -23,6 +23,8 @@ func TestInvalidFlagValues(t *testing.T) {
 		{"no shutdown grace", []string{"apply", env, "--shutdown-grace", "0"}, "--shutdown-grace is 0s: it must be more than 0"},
 		{"negative drift interval", []string{"apply", env, "--drift-interval", "-1h"}, "--drift-interval is -1h0m0s: it must be 0"},
 		{"reconcile without runners", []string{"reconcile", env, "--max-runners", "0"}, "--max-runners is 0: it must be at least 1"},
+		{"no runs kept", []string{"apply", env, "--keep-runs", "0"}, "--keep-runs is 0: it must be at least 1"},
+		{"negative days kept", []string{"reconcile", env, "--keep-days", "-1"}, "--keep-days is -1: it must be 0 (keep by count alone) or more"},
 		{"negative interval", []string{"reconcile", env, "--interval", "-1m"}, "--interval must be positive"},
 		{"election flag without --leader-elect", []string{"reconcile", env, "--leader-elect-name", "x"}, "--leader-elect-name is set without --leader-elect"},
 		{"negative history limit", []string{"history", env, "--limit", "-1"}, "--limit is -1: it must be 0"},

@@ -15,6 +15,7 @@ import (
 func newHistoryCommand(g *globals) *cobra.Command {
 	var (
 		limit  int
+		all    bool
 		repair bool
 		rf     recordsFlags
 	)
@@ -23,9 +24,17 @@ func newHistoryCommand(g *globals) *cobra.Command {
 		Short: "List the runs of an environment's stacks, newest first",
 		Long: `history lists the recorded runs of every stack of an environment, or of
 one stack: number, operation, cause, versions, changes, plan id, result and
-duration, newest first. Every run is kept, including those of stacks that
-have since left the repository, and runs that a killed process left
-unfinished (shown as interrupted).
+duration, newest first: the last --limit of each stack, or with --all every
+run the history keeps, including those of stacks that have since left the
+repository, and runs that a killed process left unfinished (shown as
+interrupted).
+
+The history keeps a run while it is one of its stack's last 100 runs, or
+younger than 14 days (the init keys keepRuns and keepDays, or --keep-runs
+and --keep-days of plan, apply and reconcile; keepDays 0 keeps by count
+alone). A stack's first run and its last good one are always kept; the
+others go, with their log files, as newer runs begin. The text output
+ends with what the history keeps.
 
 A damaged history file (bbolt cannot read it) is reported as such.
 --repair moves it aside, to history.db.corrupt-<time> in the state
@@ -38,7 +47,7 @@ With --kubeconfig or --namespace, the runs are those a cluster keeps
 (strata controller and its runner pods) instead of the state directory's;
 with --records s3://bucket/prefix, those an S3 bucket keeps. --repair is for
 the state directory's file only.`,
-		Example: "  strata history environments/demo/dev\n  strata history environments/demo/dev network --limit 5 -o json",
+		Example: "  strata history environments/demo/dev\n  strata history environments/demo/dev network --limit 5 -o json\n  strata history environments/demo/dev network --all",
 		Args:    cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := g.checkOutput("text", "json"); err != nil {
@@ -46,6 +55,12 @@ the state directory's file only.`,
 			}
 			if limit < 0 {
 				return usageError("--limit is %d: it must be 0 (every run) or more", limit)
+			}
+			if all {
+				if cmd.Flags().Changed("limit") && limit != 0 {
+					return usageError("--all lists every run kept and --limit %d at most %d of each stack: give one of them", limit, limit)
+				}
+				limit = 0
 			}
 			ctx := cmd.Context()
 			env, err := environment.Load(ctx, args[0])
@@ -110,10 +125,15 @@ the state directory's file only.`,
 				fmt.Fprintf(tw, "%s\t#%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Stack, r.Number, r.Operation,
 					r.StartedAt.Local().Format(time.DateTime), dash(r.Cause), version, changes, dash(r.PlanID), r.Result, r.Duration.Round(time.Millisecond))
 			}
-			return tw.Flush()
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(g.stdout, "\nThe history keeps %s (keepRuns %d, keepDays %d).\n", orchestrator.Retention(set), set.KeepRuns, set.KeepDays)
+			return err
 		},
 	}
 	cmd.Flags().IntVar(&limit, "limit", 20, "most runs per stack; 0 lists them all")
+	cmd.Flags().BoolVar(&all, "all", false, "list every run the history keeps (--limit 0)")
 	cmd.Flags().BoolVar(&repair, "repair", false, "move a damaged history file aside so that a new one starts")
 	rf.register(cmd)
 	return cmd

@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
@@ -99,5 +102,54 @@ func TestDamagedHistory(t *testing.T) {
 	})
 	if after, err := os.ReadFile(stateFile); err != nil || !bytes.Equal(before, after) {
 		t.Errorf("state %s changed by the repair (%v)", stateFile, err)
+	}
+}
+
+// TestHistoryRetention applies an environment four times keeping one run
+// by count alone: history --all lists what is kept (each stack's first
+// run, its last good one and its newest), says what the history keeps,
+// and the run logs of the runs let go are gone with them.
+func TestHistoryRetention(t *testing.T) {
+	root := repo(t)
+	env := filepath.Join(root, "environments", "acme", "dev")
+	state := t.TempDir()
+	for i := range 4 {
+		if _, errOut, code := strata(t, "apply", env, "--tofu", tofutest.Binary(t), "--state-dir", state, "--drift-interval", "0", "--keep-runs", "1", "--keep-days", "0"); code != 0 {
+			t.Fatalf("apply #%d exit code = %d:\n%s", i+1, code, errOut)
+		}
+	}
+	out, errOut, code := strata(t, "history", env, "base", "--all", "--state-dir", state, "-o", "json")
+	if code != 0 {
+		t.Fatalf("history --all exit code = %d:\n%s", code, errOut)
+	}
+	var runs []history.Run
+	if err := json.Unmarshal([]byte(out), &runs); err != nil {
+		t.Fatalf("history -o json = %v:\n%s", err, out)
+	}
+	var kept []int
+	for _, r := range runs {
+		kept = append(kept, r.Number)
+	}
+	// #4 the newest, #3 the last good one when #4 began, #1 the first.
+	if want := []int{4, 3, 1}; !cmp.Equal(kept, want) {
+		t.Errorf("history --all of base = %v, want %v", kept, want)
+	}
+	logs, err := filepath.Glob(filepath.Join(state, "logs", "acme", "dev", "base", "*.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, l := range logs {
+		names = append(names, filepath.Base(l))
+	}
+	if want := []string{"1.log", "3.log", "4.log"}; !cmp.Equal(names, want) {
+		t.Errorf("run logs of base = %v, want %v", names, want)
+	}
+	out, _, _ = strata(t, "history", env, "--all", "--state-dir", state)
+	if want := "The history keeps the last 100 runs of each stack and those of the last 14 days, its first run and its last good one (keepRuns 100, keepDays 14)."; !strings.Contains(out, want) {
+		t.Errorf("history --all does not say %q:\n%s", want, out)
+	}
+	if _, errOut, code := strata(t, "history", env, "--all", "--limit", "3", "--state-dir", state); code != 2 || !strings.Contains(errOut, "give one of them") {
+		t.Errorf("history --all --limit 3 = exit %d, %s, want a usage error", code, errOut)
 	}
 }

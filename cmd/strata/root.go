@@ -124,6 +124,8 @@ type runFlags struct {
 	policyDirs       []string
 	noDefaultPolicy  bool
 	mirror, mirrorCA string
+	keepRuns         int
+	keepDays         int
 }
 
 func (f *runFlags) register(cmd *cobra.Command) {
@@ -139,6 +141,10 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	f.registryFlags.register(cmd)
 	cmd.Flags().StringVar(&f.mirror, "provider-mirror", "", "https URL of a provider network mirror every init installs providers from (default: the init key providerMirror)")
 	cmd.Flags().StringVar(&f.mirrorCA, "provider-mirror-ca", "", "PEM file of the certificate authorities tofu trusts for the provider mirror")
+	cmd.Flags().IntVar(&f.keepRuns, "keep-runs", environment.DefaultKeepRuns,
+		"the history keeps a run while it is one of its stack's last N runs, or younger than --keep-days; a stack's first run and last good one are always kept, and a run's log goes with it (default: the init key keepRuns, else this)")
+	cmd.Flags().IntVar(&f.keepDays, "keep-days", environment.DefaultKeepDays,
+		"the history keeps a run while it is younger than D days, or one of its stack's last --keep-runs; 0 keeps by count alone (default: the init key keepDays, else this)")
 }
 
 // check refuses flag values out of range: a usage error naming the flag
@@ -153,6 +159,12 @@ func (f *runFlags) check(cmd *cobra.Command) error {
 	if f.shutdownGrace <= 0 {
 		return usageError("--shutdown-grace is %s: it must be more than 0, such as 5m", f.shutdownGrace)
 	}
+	if f.keepRuns < 1 {
+		return usageError("--keep-runs is %d: it must be at least 1 (the history keeps each stack's last N runs)", f.keepRuns)
+	}
+	if f.keepDays < 0 {
+		return usageError("--keep-days is %d: it must be 0 (keep by count alone) or more", f.keepDays)
+	}
 	if f.driftInterval < 0 {
 		return usageError("--drift-interval is %s: it must be 0 (plan every stack every time) or more", f.driftInterval)
 	}
@@ -163,8 +175,17 @@ func (f *runFlags) check(cmd *cobra.Command) error {
 // commands that reconcile (plan, apply, reconcile, controller): tofu, the
 // state directory, the runner limit, the timeouts, the drift interval
 // (each stack's own spec.interval unless --drift-interval is given), the
-// policy, the registries and the provider mirror.
+// policy, the registries, the provider mirror and how long the history
+// keeps runs (the init keys unless --keep-runs or --keep-days is given).
 func (f *runFlags) options(cmd *cobra.Command, g *globals, bin string, log *slog.Logger) orchestrator.Options {
+	var keepRuns int
+	var keepDays *int
+	if cmd.Flags().Changed("keep-runs") {
+		keepRuns = f.keepRuns
+	}
+	if cmd.Flags().Changed("keep-days") {
+		keepDays = &f.keepDays
+	}
 	return orchestrator.Options{
 		Tofu:               bin,
 		StateDir:           g.stateDir,
@@ -180,6 +201,8 @@ func (f *runFlags) options(cmd *cobra.Command, g *globals, bin string, log *slog
 		DockerConfig:       f.dockerConfig,
 		ProviderMirror:     f.mirror,
 		ProviderMirrorCA:   f.mirrorCA,
+		KeepRuns:           keepRuns,
+		KeepDays:           keepDays,
 	}
 }
 

@@ -19,7 +19,9 @@ import (
 	"github.com/strata-iac/strata/internal/sopstest"
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/decryption"
+	"github.com/strata-iac/strata/orchestrator/hashkey"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
+	"github.com/strata-iac/strata/policy"
 )
 
 // sopsSentinel is the value of the SOPS-encrypted Secret withSOPSSecret
@@ -210,12 +212,18 @@ func TestSensitiveSentinelNeverLeaks(t *testing.T) {
 // testdata/datapass (a writer's sensitive output, read through varsFrom,
 // and a Secret of the repository, read through varsFrom) through an
 // apply, a plan review, status, history and versions: they reach the
-// readers' var files, and no output of strata.
+// readers' var files, and no output of strata. No output and no file
+// holds a plain SHA-256 of a sentinel, nor of a plan that holds one: the
+// plan ids strata shows and records are keyed, and none is the id an
+// unkeyed hash of its plan would give.
 func TestSentinelNeverLeaksThroughDataPassing(t *testing.T) {
 	root := testkit.Copy(t, filepath.Join("..", "..", "orchestrator", "testdata", "datapass"))
 	env := filepath.Join(root, "environments", "acme", "dev")
 	state := t.TempDir()
 	var seen strings.Builder
+	// plans are the plan JSONs of every stack's workspace after each
+	// command, as tofu show -json wrote them.
+	plans := map[string][]byte{}
 	for _, args := range [][]string{
 		{"validate", env, "-v"},
 		{"apply", env, "--tofu", tofutest.Binary(t)},
@@ -233,6 +241,12 @@ func TestSentinelNeverLeaksThroughDataPassing(t *testing.T) {
 			t.Fatalf("strata %q exit code = %d:\n%s\n%s", args, code, out, errOut)
 		}
 		seen.WriteString(out + errOut)
+		files, _ := filepath.Glob(filepath.Join(state, "work", "acme", "dev", "*", "strata.plan.json"))
+		for _, f := range files {
+			if b, err := os.ReadFile(f); err == nil {
+				plans[string(b)] = b
+			}
+		}
 	}
 	if strings.Contains(seen.String(), "SENTINEL") {
 		t.Errorf("a sentinel appears in strata's output:\n%s", seen.String())
@@ -246,11 +260,45 @@ func TestSentinelNeverLeaksThroughDataPassing(t *testing.T) {
 		}
 	}
 	assertNoPlainHash(t, state, sentinels...)
+	// The plans that hold a sentinel: their unkeyed ids (and plain
+	// hashes) are nowhere, and the ids recorded are keyed.
+	key, err := hashkey.Load(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyed := map[string]bool{}
+	var unkeyed []string
+	for _, b := range plans {
+		if !bytes.Contains(b, []byte("SENTINEL")) {
+			continue
+		}
+		id, err := policy.UnkeyedPlanID(b)
+		if err != nil {
+			t.Fatalf("UnkeyedPlanID(a plan of the state directory) = %v", err)
+		}
+		kid, err := policy.PlanID(key, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(b)
+		keyed[kid] = true
+		unkeyed = append(unkeyed, id, strings.TrimPrefix(id, "plan-"), hex.EncodeToString(sum[:]))
+	}
+	if len(unkeyed) == 0 {
+		t.Fatalf("no plan of the %d in the workspaces holds a sentinel: the plan ids are not put to the test", len(plans))
+	}
+	for _, h := range unkeyed {
+		if strings.Contains(seen.String(), h) {
+			t.Errorf("strata's output holds %s, an unkeyed hash of a plan that holds a sentinel", h)
+		}
+	}
+	assertNoString(t, state, unkeyed, "an unkeyed hash of a plan that holds a sentinel")
 	out, _, _ := strata(t, "history", env, "-o", "json", "--state-dir", state)
 	var runs []struct {
 		Stack       string `json:"stack"`
 		Fingerprint string `json:"fingerprint"`
 		Hashes      string `json:"hashes"`
+		PlanID      string `json:"planId"`
 	}
 	if err := json.Unmarshal([]byte(out), &runs); err != nil {
 		t.Fatalf("strata history -o json = %v:\n%s", err, out)
@@ -258,10 +306,17 @@ func TestSentinelNeverLeaksThroughDataPassing(t *testing.T) {
 	if len(runs) == 0 {
 		t.Fatalf("strata history -o json lists no run:\n%s", out)
 	}
+	ids := 0
 	for _, r := range runs {
 		if r.Fingerprint != "" && (!strings.HasPrefix(r.Fingerprint, "hmac-sha256:") || !strings.HasPrefix(r.Hashes, "hmac-sha256/")) {
 			t.Errorf("history of %s: fingerprint %q under %q, want a keyed one", r.Stack, r.Fingerprint, r.Hashes)
 		}
+		if keyed[r.PlanID] {
+			ids++
+		}
+	}
+	if ids == 0 {
+		t.Errorf("no run of the history records the keyed id of a plan that holds a sentinel (%v)", keyed)
 	}
 	files, _ := filepath.Glob(filepath.Join(state, "work", "acme", "dev", "varsfrom", "strata.tfvars.json"))
 	if len(files) != 1 {
@@ -297,7 +352,13 @@ func plainHashes(values ...string) []string {
 // one of values.
 func assertNoPlainHash(t *testing.T, dir string, values ...string) {
 	t.Helper()
-	hashes := plainHashes(values...)
+	assertNoString(t, dir, plainHashes(values...), "a plain hash of a sentinel")
+}
+
+// assertNoString fails when a file under dir holds one of hashes, which
+// are what.
+func assertNoString(t *testing.T, dir string, hashes []string, what string) {
+	t.Helper()
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -308,7 +369,7 @@ func assertNoPlainHash(t *testing.T, dir string, values ...string) {
 		}
 		for _, h := range hashes {
 			if bytes.Contains(b, []byte(h)) {
-				t.Errorf("%s holds %s, a plain hash of a sentinel", path, h)
+				t.Errorf("%s holds %s, %s", path, h, what)
 			}
 		}
 		return nil

@@ -60,6 +60,12 @@ const (
 	// InitIAMAllowedModules lists, comma separated, the module addresses
 	// allowed to change IAM resources.
 	InitIAMAllowedModules = "policyIAMAllowedModules"
+
+	// InitKeepRuns and InitKeepDays say how long the history keeps a
+	// stack's runs: while one of its last keepRuns, or younger than
+	// keepDays days ("0": by count alone).
+	InitKeepRuns = "keepRuns"
+	InitKeepDays = "keepDays"
 )
 
 // State backends, the values of InitStateBackend.
@@ -89,6 +95,11 @@ const (
 	// DefaultDriftInterval is how long an unchanged stack goes without a
 	// plan when no --drift-interval is given.
 	DefaultDriftInterval = time.Hour
+	// DefaultKeepRuns and DefaultKeepDays are how long the history keeps
+	// a stack's runs without keepRuns and keepDays: while one of its last
+	// 100 runs, or younger than 14 days.
+	DefaultKeepRuns = 100
+	DefaultKeepDays = 14
 )
 
 // DefaultRunners bounds the tofu processes when neither the command line
@@ -121,6 +132,11 @@ type Settings struct {
 	// IAMAllowedModules are the module addresses allowed to change IAM
 	// resources.
 	IAMAllowedModules []string
+	// KeepRuns (at least 1) and KeepDays (0: by count alone) say how long
+	// the history keeps a stack's runs: while one of its last KeepRuns,
+	// or younger than KeepDays days.
+	KeepRuns int
+	KeepDays int
 }
 
 // StateSettings choose the default state backend.
@@ -152,6 +168,9 @@ type Overrides struct {
 	DriftInterval    time.Duration
 	ProviderMirror   string
 	ProviderMirrorCA string
+	// KeepRuns overrides when above 0, KeepDays when not nil.
+	KeepRuns int
+	KeepDays *int
 }
 
 // With returns the settings with the overrides applied. Relative paths are
@@ -170,6 +189,12 @@ func (s Settings) With(o Overrides) (Settings, error) {
 	s.DriftInterval = o.DriftInterval
 	if o.ProviderMirror != "" {
 		s.ProviderMirror = o.ProviderMirror
+	}
+	if o.KeepRuns > 0 {
+		s.KeepRuns = o.KeepRuns
+	}
+	if o.KeepDays != nil {
+		s.KeepDays = *o.KeepDays
 	}
 	if o.ProviderMirrorCA != "" {
 		abs, err := filepath.Abs(o.ProviderMirrorCA)
@@ -190,6 +215,8 @@ func DefaultSettings(root string) Settings {
 		Contracts:     ContractSettings{Store: ContractsLocal, Prefix: DefaultContractPrefix},
 		MaxRunners:    DefaultRunners(),
 		DriftInterval: DefaultDriftInterval,
+		KeepRuns:      DefaultKeepRuns,
+		KeepDays:      DefaultKeepDays,
 	}
 }
 
@@ -214,6 +241,25 @@ func parseSettings(root string, cm *configMap) (Settings, diag.Problems) {
 				fmt.Sprintf("set %s to a number such as \"10\"%s, or remove it", InitMaxRunners, in))
 		} else {
 			s.MaxRunners = n
+		}
+	}
+
+	for _, k := range []struct {
+		key      string
+		min, def int
+		to       *int
+		what     string
+	}{
+		{InitKeepRuns, 1, DefaultKeepRuns, &s.KeepRuns, "a whole number of runs of each stack, at least 1"},
+		{InitKeepDays, 0, DefaultKeepDays, &s.KeepDays, "a whole number of days, 0 to keep by count alone"},
+	} {
+		if v, ok := data[k.key]; ok {
+			if n, err := strconv.Atoi(strings.TrimSpace(v)); err != nil || n < k.min {
+				bad(fmt.Sprintf("data.%s is %q; it must be %s", k.key, v, k.what),
+					fmt.Sprintf("set %s to a number such as \"%d\"%s, or remove it", k.key, k.def, in))
+			} else {
+				*k.to = n
+			}
 		}
 	}
 

@@ -38,6 +38,8 @@ func TestParseSettings(t *testing.T) {
 				InitContractKMSKeyID:  "alias/contracts",
 				InitProviderMirror:    "https://mirror.example:8443/",
 				InitIAMAllowedModules: "module.iam, ,module.roles",
+				InitKeepRuns:          "20",
+				InitKeepDays:          " 0",
 			},
 			want: func(s *Settings) {
 				s.MaxRunners = 4
@@ -48,6 +50,7 @@ func TestParseSettings(t *testing.T) {
 				}
 				s.ProviderMirror = "https://mirror.example:8443/"
 				s.IAMAllowedModules = []string{"module.iam", "module.roles"}
+				s.KeepRuns, s.KeepDays = 20, 0
 			},
 		},
 		{
@@ -60,7 +63,7 @@ func TestParseSettings(t *testing.T) {
 		},
 		{
 			name: "a bad key keeps its default",
-			data: map[string]string{InitMaxRunners: "0", InitStateBackend: "s3", InitContractStore: "vault"},
+			data: map[string]string{InitMaxRunners: "0", InitStateBackend: "s3", InitContractStore: "vault", InitKeepRuns: "0", InitKeepDays: "-1"},
 			want: func(*Settings) {},
 		},
 	}
@@ -98,6 +101,7 @@ func TestSettingsWith(t *testing.T) {
 			o: Overrides{
 				StateDir: "state", MaxRunners: 2, DriftInterval: time.Minute,
 				ProviderMirror: "https://flag.example/", ProviderMirrorCA: "ca.pem",
+				KeepRuns: 7, KeepDays: new(0),
 			},
 			want: func(s *Settings) {
 				s.StateDir = filepath.Join(wd, "state")
@@ -105,6 +109,7 @@ func TestSettingsWith(t *testing.T) {
 				s.DriftInterval = time.Minute
 				s.ProviderMirror = "https://flag.example/"
 				s.ProviderMirrorCA = filepath.Join(wd, "ca.pem")
+				s.KeepRuns, s.KeepDays = 7, 0
 			},
 		},
 	}
@@ -177,4 +182,28 @@ func FuzzParseSettings(f *testing.F) {
 			t.Errorf("parseSettings(%v) dropped stateBackend %q without a problem", data, backend)
 		}
 	})
+}
+
+func TestKeepSettingsProblems(t *testing.T) {
+	tests := []struct {
+		data map[string]string
+		want []string
+	}{
+		{map[string]string{InitKeepRuns: "0"}, []string{`data.keepRuns is "0"; it must be a whole number of runs of each stack, at least 1`}},
+		{map[string]string{InitKeepDays: "two weeks"}, []string{`data.keepDays is "two weeks"; it must be a whole number of days, 0 to keep by count alone`}},
+		{map[string]string{InitKeepRuns: "1", InitKeepDays: "0"}, nil},
+	}
+	for _, tt := range tests {
+		_, problems := parseSettings("/repo", func() *configMap { cm := &configMap{Data: tt.data}; cm.File = "init.yaml"; return cm }())
+		var got []string
+		for _, p := range problems {
+			got = append(got, p.Message)
+			if !strings.Contains(p.Fix, "init.yaml") {
+				t.Errorf("parseSettings(%v) fix %q does not name the file", tt.data, p.Fix)
+			}
+		}
+		if !cmp.Equal(got, tt.want) {
+			t.Errorf("parseSettings(%v) problems = %q, want %q", tt.data, got, tt.want)
+		}
+	}
 }

@@ -1,4 +1,5 @@
-// Package history keeps every run of every stack in a bbolt file.
+// Package history keeps the runs of every stack in a bbolt file, as long
+// as a Retention says.
 //
 // Runs are numbered per stack, from 1. Each is stored as JSON under nested
 // buckets client → env → stack, keyed by its number as a big-endian
@@ -6,6 +7,22 @@
 // stored when it begins, as "running", and overwritten when it ends; a run
 // still "running" when the file is next opened was cut short by a stopped
 // process and is marked "interrupted", so nothing is lost silently.
+//
+// A run is kept while it is one of its stack's last Retention.Runs runs,
+// or younger than Retention.Age (DefaultRetention: 100 runs or 14 days,
+// set per environment with Store.Retain); a stack's first run and its
+// last good run are always kept. Begin deletes the others in the
+// transaction that stores the new run, reading the stack's runs from the
+// oldest only as far as the first one kept, and tells the environment's
+// gone function of each (its run log goes with it). Expired is the same
+// rule over a list of runs, for the shared records (package records).
+//
+// bbolt reuses the pages of deleted runs and never gives them back to
+// the disk; a writer's Open does, when they are more than half of the
+// file (and at least 8 MiB): it copies the history into a new file
+// (history.db.compact), which it locks, and renames it over the file,
+// so that a crash at any point leaves the whole history, in the old file
+// or the new one (see compact).
 //
 // What a reconcile reads costs what it needs, not what the file holds: an
 // index in the same file (see indexBucket) names the runs still running

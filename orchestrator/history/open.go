@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -45,6 +46,9 @@ type Store struct {
 	// heads is set when the file's heads are current (see indexBucket),
 	// as indexed is.
 	heads bool
+	// policies are how each environment's runs are kept (Retain).
+	mu       sync.Mutex
+	policies map[[2]string]policy
 }
 
 // Option changes how Open opens the file.
@@ -94,7 +98,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("open history %s: %w", path, err)
 	}
-	db, err := openDB(path, &bolt.Options{Timeout: o.timeout})
+	db, err := openWriter(path, o.timeout)
 	if errors.Is(err, bolt.ErrTimeout) {
 		return nil, fmt.Errorf("open history %s: %w (timeout after %s)", path, ErrBusy, o.timeout)
 	}
@@ -102,15 +106,59 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("open history %s: %w", path, err)
 	}
 	s := &Store{db: db, path: path, indexed: true, heads: true}
-	if err := s.markInterrupted(); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("open history %s: mark interrupted runs: %w", path, err)
-	}
-	if err := s.writeSnapshot(); err != nil {
+	if err := removeStaleCompact(path); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open history %s: %w", path, err)
 	}
+	if err := s.markInterrupted(); err != nil {
+		s.db.Close()
+		return nil, fmt.Errorf("open history %s: mark interrupted runs: %w", path, err)
+	}
+	if err := s.compactIfFree(); err != nil {
+		s.db.Close()
+		return nil, fmt.Errorf("open history %s: %w", path, err)
+	}
+	if err := s.writeSnapshot(); err != nil {
+		s.db.Close()
+		return nil, fmt.Errorf("open history %s: %w", path, err)
+	}
 	return s, nil
+}
+
+// openWriter opens the file at path for writing, waiting up to timeout for
+// its lock. A file that a compaction replaced while this process waited
+// for the old one's lock is no longer at path: it opens the new one.
+func openWriter(path string, timeout time.Duration) (*bolt.DB, error) {
+	deadline := time.Now().Add(timeout)
+	for {
+		var file *os.File
+		db, err := openDB(path, &bolt.Options{
+			Timeout: max(time.Until(deadline), time.Millisecond),
+			OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
+				f, err := os.OpenFile(name, flag, perm)
+				file = f
+				return f, err
+			},
+		})
+		if err != nil {
+			return nil, err
+		}
+		held, herr := file.Stat()
+		named, nerr := os.Stat(path)
+		if herr == nil && nerr == nil && os.SameFile(held, named) {
+			return db, nil
+		}
+		db.Close()
+		if herr != nil {
+			return nil, herr
+		}
+		if nerr != nil && !errors.Is(nerr, os.ErrNotExist) {
+			return nil, nerr
+		}
+		if time.Now().After(deadline) {
+			return nil, bolt.ErrTimeout
+		}
+	}
 }
 
 // openReadOnly opens the file with a shared lock, or its snapshot when a

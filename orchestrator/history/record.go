@@ -19,6 +19,7 @@ func (s *Store) Record(ctx context.Context, r Run) error {
 		if r.Number <= 0 || b == nil || b.Get(key(r.Number)) == nil {
 			return errors.New("no such run: Begin it first")
 		}
+		b.FillPercent = runsFill
 		if err := putRun(b, r); err != nil {
 			return err
 		}

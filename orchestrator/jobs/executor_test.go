@@ -2,8 +2,12 @@ package jobs
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -69,6 +73,20 @@ func TestRunKeyIsKeyed(t *testing.T) {
 	other := []byte("fedcba9876543210fedcba9876543210")
 	if a, b := RunKey(testKey, req), RunKey(other, req); a == b {
 		t.Errorf("RunKey(two keys, a request) = %s and %s, want different", a, b)
+	}
+	// Nor is it a plain SHA-256 of what it names, nor of the private
+	// value in the spec.
+	stack, _ := json.Marshal(req.Stack)
+	spec, _ := json.Marshal(req.Spec)
+	name := RunKey(testKey, req)
+	for _, b := range [][]byte{
+		[]byte(fmt.Sprintf("%s\x00%s\x00%s\x00%s", req.Operation, req.Artifact.Digest, stack, spec)),
+		spec, []byte("hunter2"), []byte(`"hunter2"`),
+	} {
+		sum := sha256.Sum256(b)
+		if h := hex.EncodeToString(sum[:]); strings.Contains(h, name[strings.LastIndex(name, "-")+1:]) {
+			t.Errorf("RunKey(a request) = %s, a plain SHA-256 (%s) of %q", name, h, b)
+		}
 	}
 }
 

@@ -20,7 +20,8 @@ const maxBeginTries = 50
 // of two writers that read the same last run, one creates the object and
 // the other takes the number after it. Runs of the stack still "running"
 // were left by a process that stopped (a stack runs once at a time), and
-// are marked interrupted. Runs beyond Keep are deleted.
+// are marked interrupted. The runs that the environment's retention no
+// longer keeps are deleted (see Retain).
 func (s *Records) Begin(ctx context.Context, r history.Run) (history.Run, error) {
 	if err := history.CheckKeys(ctx, r.Client, r.Env, r.Stack); err != nil {
 		return history.Run{}, fmt.Errorf("begin run %s: %w", stackKey(r), err)
@@ -56,7 +57,7 @@ func (s *Records) Begin(ctx context.Context, r history.Run) (history.Run, error)
 		if err := s.interrupt(ctx, before); err != nil {
 			return r, fmt.Errorf("begin run %s #%d: %w", stackKey(r), r.Number, err)
 		}
-		if err := s.retain(ctx, before); err != nil {
+		if err := s.retain(ctx, r.Client, r.Env, before, r.StartedAt); err != nil {
 			return r, fmt.Errorf("begin run %s #%d: %w", stackKey(r), r.Number, err)
 		}
 		return r, nil

@@ -20,10 +20,11 @@
 // A run still "running" when the next run of its stack begins, or when
 // the leader calls Interrupt as it starts a reconcile, was left by a
 // process that stopped, and is marked interrupted; a run its own writer
-// records later keeps the result it records. Begin deletes a stack's runs
-// beyond the newest Keep (DefaultKeep, 100), but never its newest good
-// apply (history.Expired), which the next run's cause and a removed stack
-// start from.
+// records later keeps the result it records. Begin deletes the stack's
+// runs that its environment's history.Retention no longer keeps (Retain;
+// until then, the newest Keep, DefaultKeep 100, by count alone), but
+// never its first run nor its newest good apply (history.Expired), which
+// the next run's cause and a removed stack start from.
 //
 // A held plan's record says where its files are. Over a store whose
 // objects can be of any size (Objects.PartBytes 0), each file is an object

@@ -2,6 +2,7 @@ package records
 
 import (
 	"fmt"
+	"sync"
 )
 
 // DefaultKeep is how many runs of each stack are kept when Config.Keep is
@@ -15,7 +16,9 @@ const maxWriteTries = 20
 // Config says how the records are kept.
 type Config struct {
 	// Keep is how many runs of each stack are kept (DefaultKeep when
-	// zero); the newest good apply is kept beyond them.
+	// zero), by count alone, in the environments that Retain says
+	// nothing of; the first run and the newest good apply are kept
+	// beyond them.
 	Keep int
 	// Dir is a local directory where held plans are written out for tofu
 	// and people to read (Held.Dir). Hold and HeldPlan need it; without
@@ -29,6 +32,9 @@ type Records struct {
 	objects Objects
 	keep    int
 	dir     string
+	// policies are how each environment's runs are kept (Retain).
+	mu       sync.Mutex
+	policies map[[2]string]policy
 }
 
 // New returns the records kept in objects.

@@ -2,6 +2,7 @@ package runlog
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -13,8 +14,9 @@ import (
 // Files is a slog.Handler that keeps each run's lines in a file of its
 // own, <dir>/<stack>/<run>.log, in the run log format: the lines that
 // carry both the stack (StackKey) and the run number (RunKey). Other lines
-// are not kept. Files are appended to, and never removed: like the
-// history, they are the record of what ran.
+// are not kept. Files are appended to; a run's file is removed
+// (RemoveRunLog) when the history lets its run go, and not before: like
+// the history, they are the record of what ran.
 type Files struct {
 	dir    string
 	format *Handler
@@ -97,4 +99,17 @@ func runNumber(v slog.Value) int {
 	}
 	n, _ := strconv.Atoi(v.String())
 	return n
+}
+
+// RemoveRunLog removes the file of one run's lines, if there is one: a
+// run's log goes with its run, when the history lets the run go.
+func RemoveRunLog(dir, stack string, run int) error {
+	if !filepath.IsLocal(stack) {
+		return nil
+	}
+	path := RunLogFile(dir, stack, run)
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("remove run log of %s #%d: %w", stack, run, err)
+	}
+	return nil
 }

@@ -62,3 +62,33 @@ func TestFiles(t *testing.T) {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+func TestRemoveRunLog(t *testing.T) {
+	dir := t.TempDir()
+	log := slog.New(NewFiles(dir, nil))
+	log.Info("run #1 started", StackKey, "network", RunKey, 1)
+	log.Info("run #2 started", StackKey, "network", RunKey, 2)
+	tests := []struct {
+		name  string
+		stack string
+		run   int
+	}{
+		{"a run's log", "network", 1},
+		{"again: nothing to remove", "network", 1},
+		{"a run without a log", "network", 7},
+		{"no stack outside the directory", "../network", 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := RemoveRunLog(dir, tt.stack, tt.run); err != nil {
+				t.Errorf("RemoveRunLog(%q, %d) = %v, want nil", tt.stack, tt.run, err)
+			}
+		})
+	}
+	if _, err := os.Stat(RunLogFile(dir, "network", 1)); !os.IsNotExist(err) {
+		t.Errorf("Stat(run #1's log) = %v, want no such file", err)
+	}
+	if _, err := os.Stat(RunLogFile(dir, "network", 2)); err != nil {
+		t.Errorf("Stat(run #2's log) = %v, want it kept", err)
+	}
+}

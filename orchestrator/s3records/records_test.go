@@ -3,6 +3,7 @@ package s3records
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -47,18 +48,39 @@ func numbers(t *testing.T, s *Store, env, stack string) map[int]history.Result {
 
 func TestRetention(t *testing.T) {
 	s := newServer(t).open(t, "retention", 3)
-	runs(t, s, "dev", "network", history.ResultApplied, history.ResultFailed, history.ResultFailed, history.ResultFailed, history.ResultFailed)
-	// The newest three, and the newest good apply beyond them.
-	want := map[int]history.Result{5: history.ResultFailed, 4: history.ResultFailed, 3: history.ResultFailed, 1: history.ResultApplied}
+	runs(t, s, "dev", "network", history.ResultFailed, history.ResultApplied, history.ResultFailed, history.ResultFailed, history.ResultFailed, history.ResultFailed)
+	// The newest three, the first run and the newest good apply beyond
+	// them.
+	want := map[int]history.Result{6: history.ResultFailed, 5: history.ResultFailed, 4: history.ResultFailed, 2: history.ResultApplied, 1: history.ResultFailed}
 	if got := numbers(t, s, "dev", "network"); !cmp.Equal(got, want) {
 		t.Errorf("runs kept with Keep 3 = %v, want %v", got, want)
 	}
 	// Runs are deleted as the next one begins: once a newer apply is
-	// good, the older one goes with the next run.
+	// good, the older one goes with the next run; the first stays.
 	runs(t, s, "dev", "network", history.ResultApplied, history.ResultFailed)
-	want = map[int]history.Result{7: history.ResultFailed, 6: history.ResultApplied, 5: history.ResultFailed}
+	want = map[int]history.Result{8: history.ResultFailed, 7: history.ResultApplied, 6: history.ResultFailed, 1: history.ResultFailed}
 	if got := numbers(t, s, "dev", "network"); !cmp.Equal(got, want) {
 		t.Errorf("runs kept with Keep 3 after a newer good apply = %v, want %v", got, want)
+	}
+	// An environment's own retention (Retain): by count or by age, and
+	// gone told of each run deleted.
+	var gone []int
+	s.Retain("acme", "prod", history.Retention{Runs: 2, Age: 90 * time.Minute}, func(stack string, n int) { gone = append(gone, n) })
+	start := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 5 {
+		r, err := s.Begin(context.Background(), history.Run{Client: "acme", Env: "prod", Stack: "network", Operation: history.OperationApply, StartedAt: start.Add(time.Duration(i) * time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Result = history.ResultFailed
+		if err := s.Record(context.Background(), r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// #5 and #4 by count, #4 by age (an hour before #5), #1 the first.
+	want = map[int]history.Result{5: history.ResultFailed, 4: history.ResultFailed, 1: history.ResultFailed}
+	if got := numbers(t, s, "prod", "network"); !cmp.Equal(got, want) || !cmp.Equal(gone, []int{2, 3}) {
+		t.Errorf("runs kept with keep 2 runs or 90m = %v, gone %v, want %v, gone [2 3]", got, gone, want)
 	}
 }
 

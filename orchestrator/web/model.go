@@ -49,6 +49,11 @@ type envView struct {
 	HistoryAsOf time.Time
 	HistoryBusy bool
 	HistoryErr  string
+	// Keeps says how far back the history goes: what it keeps of each
+	// stack's runs (orchestrator.Retention), and KeptSince the start of
+	// the days it keeps whole (zero when it keeps by count alone).
+	Keeps     string
+	KeptSince time.Time
 }
 
 // stackView is one stack of an environment.
@@ -134,6 +139,11 @@ func (s *Server) fillStacks(ctx context.Context, v *envView) {
 		snap, busy, err = s.readHistory(ctx, orchestrator.HistoryFile(v.set))
 	}
 	v.HistoryAsOf, v.HistoryBusy = snap.at, busy
+	keep := orchestrator.Retention(v.set)
+	v.Keeps = keep.String()
+	if keep.Age > 0 {
+		v.KeptSince = snap.at.Add(-keep.Age)
+	}
 	if err != nil {
 		v.HistoryErr = oneLine(err.Error())
 	}

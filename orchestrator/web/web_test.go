@@ -178,11 +178,12 @@ func TestWebView(t *testing.T) {
 				`aria-label="base in acme/dev: unchanged"`, `<span class="cause">variables</span>`}},
 			{"/env/acme/dev", []string{`<a href="/stack/acme/dev/base" data-stack="base" aria-label="base: unchanged">`,
 				`<rect class="node result-held"`, `class="edge dependsOn contract" data-from="base" data-to="net"`,
-				`class="edge contract" data-from="net" data-to="report"`, `class="edge dependsOn" data-from="jobs" data-to="report"`}},
+				`class="edge contract" data-from="net" data-to="report"`, `class="edge dependsOn" data-from="jobs" data-to="report"`,
+				"History kept: the last 100 runs of each stack and those of the last 14 days, its first run and its last good one, so every run back to "}},
 			{"/stack/acme/dev/base?run=1", []string{"Log of run #1", "INFO [base] run #1 started", "published contract /configuration/base",
 				"private value(s), never shown here", "<code>/configuration/base</code>"}},
 			{"/stack/acme/dev/app", []string{"Log of run #2", "WARN [app] policy: deny_delete denies terraform_data.app", "### app: held",
-				"1 plan(s) of this stack are held"}},
+				"1 plan(s) of this stack are held", "History kept: the last 100 runs of each stack"}},
 			{"/held", []string{"deny_delete", "replace terraform_data.app", `name="planId" value="` + held.PlanID + `"`}},
 		}
 		for _, tt := range tests {

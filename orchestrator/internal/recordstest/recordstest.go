@@ -19,6 +19,7 @@ type History interface {
 	List(ctx context.Context, client, env, stack string, limit int) ([]history.Run, error)
 	Stacks(ctx context.Context, client, env string) ([]string, error)
 	Claim(ctx context.Context, owner string, keys []string, gone func(owner string) bool) (map[string]string, error)
+	Retain(client, env string, keep history.Retention, gone func(stack string, number int))
 }
 
 // Approvals is the held plans and approvals under test.
@@ -74,6 +75,7 @@ var cases = []struct {
 	{"lists stacks and runs", testList},
 	{"claims keys", testClaim},
 	{"next writer interrupts a running run", testInterrupted},
+	{"keeps runs as its retention says", testRetain},
 	{"replicas racing never share a number", testRace},
 	{"holds, approves and releases plans", testHold},
 	{"holds a large plan whole", testLargePlan},
