@@ -15,5 +15,7 @@ func refuseExec(path string, _, _ []string) error {
 
 func TestMain(m *testing.M) {
 	execProgram = refuseExec
-	os.Exit(m.Run())
+	code := m.Run()
+	removeBuilt()
+	os.Exit(code)
 }
