@@ -121,6 +121,7 @@ fuzz:
 	$(GO) test ./orchestrator/s3records/ -run '^$$' -fuzz '^FuzzParseURL$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/s3records/ -run '^$$' -fuzz '^FuzzParseKey$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/source/artifact/ -run '^$$' -fuzz '^FuzzParseKeptURL$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/doclinks/ -run '^$$' -fuzz '^FuzzLinks$$' -fuzztime $(FUZZTIME)
 
 ## soak: strata killed (kill -9) and stopped (SIGTERM) in the middle of applies, $(TRIALS) trials of each
 ## (make test runs 5 of each): every resource created once, all in state, no process left behind
