@@ -76,10 +76,14 @@ test-deps:
 	@./.ci/install-test-deps-aws.sh
 
 ## test: vet, then the whole test suite with the race detector against a real tofu and real servers,
-## and the command line's tests again as strata-kube builds it (the tag kube)
+## and the command line's tests again as strata-kube builds it (the tag kube); .ci/testreport
+## prints each package's result, the output of failed tests, and the slowest tests and packages
+## (the events are kept in bin/test.json and bin/test-kube.json)
 test: tofu build test-deps vet
-	$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) ./...
-	$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) -tags kube ./cmd/strata/
+	bash -o pipefail -c '$(GO) test -json -race -count=1 -timeout $(TEST_TIMEOUT) ./... ./.ci/testreport 2>&1 | \
+	  $(GO) run ./.ci/testreport -title "go test ./..." -json $(BIN)/test.json'
+	bash -o pipefail -c '$(GO) test -json -race -count=1 -timeout $(TEST_TIMEOUT) -tags kube ./cmd/strata/ 2>&1 | \
+	  $(GO) run ./.ci/testreport -title "go test -tags kube ./cmd/strata/" -json $(BIN)/test-kube.json'
 
 ## test-unit: the fast tests for the edit-test loop, with the race detector: -short,
 ## so every test that runs tofu or starts a server (registry, moto, versitygw) skips
@@ -87,10 +91,11 @@ test-unit: build
 	$(GO) test -short -race ./...
 
 ## vet: go vet every package, as strata builds them, then as strata-kube builds them with the
-## cluster tests (no file is left out by the tag k8s, so that covers -tags kube too)
+## cluster tests (no file is left out by the tag k8s, so that covers -tags kube too); with make
+## build's tags and without cgo, so that vet compiles nothing make build compiled
 vet:
-	$(GO) vet ./...
-	$(GO) vet -tags k8s,kube ./...
+	CGO_ENABLED=0 $(GO) vet -tags $(GOTAGS) ./... ./.ci/testreport
+	CGO_ENABLED=0 $(GO) vet -tags "$(GOTAGS) k8s kube" ./...
 
 ## fuzz: run each parser fuzzer for $(FUZZTIME)
 fuzz:
@@ -117,6 +122,7 @@ fuzz:
 	$(GO) test ./orchestrator/s3records/ -run '^$$' -fuzz '^FuzzParseKey$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/source/artifact/ -run '^$$' -fuzz '^FuzzParseKeptURL$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/inputs/ -run '^$$' -fuzz '^FuzzAdd$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/doclinks/ -run '^$$' -fuzz '^FuzzLinks$$' -fuzztime $(FUZZTIME)
 
 ## soak: strata killed (kill -9) and stopped (SIGTERM) in the middle of applies, $(TRIALS) trials of each
 ## (make test runs 5 of each): every resource created once, all in state, no process left behind;

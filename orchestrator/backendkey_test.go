@@ -3,6 +3,7 @@ package orchestrator
 import "testing"
 
 func TestBackendKey(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, config, want string
 	}{

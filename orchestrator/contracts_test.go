@@ -103,6 +103,7 @@ func (d *demo) applied() {
 // nothing is applied. Approved, it applies, and the consumer then fails
 // as it would have without the check.
 func TestContractBreakRemovedKey(t *testing.T) {
+	t.Parallel()
 	d := newDemo(t)
 	d.applied()
 	b, err := os.ReadFile(filepath.Join(d.root, networkOutputs))
@@ -173,6 +174,7 @@ func TestContractBreakRemovedKey(t *testing.T) {
 // A key added is no break, and consumers that do not read it are not
 // re-planned.
 func TestContractAddedKey(t *testing.T) {
+	t.Parallel()
 	d := newDemo(t)
 	d.applied()
 	f, err := os.OpenFile(filepath.Join(d.root, networkOutputs), os.O_APPEND|os.O_WRONLY, 0)
@@ -202,6 +204,7 @@ func TestContractAddedKey(t *testing.T) {
 // A key whose type changes from string to list, and that a consumer
 // reads, is held.
 func TestContractBreakTypeChange(t *testing.T) {
+	t.Parallel()
 	d := newDemo(t)
 	d.applied()
 	testkit.EditFile(t, d.root, networkOutputs, "value       = terraform_data.network.output.vpc_id", "value       = [terraform_data.network.output.vpc_id]")
@@ -221,6 +224,7 @@ func TestContractBreakTypeChange(t *testing.T) {
 // reads a changed key is planned against it: the review shows the changes
 // it will make, and lists only the stacks that really read what changes.
 func TestPreviewUpstream(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if rep, logs := e.reconcile(history.OperationApply, time.Hour); !rep.Converged() {
 		t.Fatalf("first apply failed:\n%s", logs)
@@ -269,6 +273,7 @@ func TestPreviewUpstream(t *testing.T) {
 // A consumer that reads a key through try() copes with it missing: its
 // removal is no break, and the consumer re-plans with its fallback.
 func TestContractOptionalRead(t *testing.T) {
+	t.Parallel()
 	d := newDemo(t)
 	testkit.EditFile(t, d.root, "flux-apps/platform-stacks/cluster/terraform/main.tf",
 		"subnet_ids         = var.network.public.subnet_ids", "subnet_ids         = try(var.network.public.subnet_ids, [])")

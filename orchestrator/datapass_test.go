@@ -31,6 +31,7 @@ import (
 // tofu computes from them: a number adds, a bool negates, a map's JSON
 // text decodes.
 func TestDataPassingAsTheTofuController(t *testing.T) {
+	t.Parallel()
 	tofu := tofutest.Binary(t)
 	root := fixture(t, "datapass")
 	dir := filepath.Join(root, "environments", "acme", "dev")

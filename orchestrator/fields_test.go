@@ -17,6 +17,7 @@ import (
 // records, so setting them on an applied stack changes nothing, not even
 // its fingerprint.
 func TestRunnerPodFieldsChangeNothing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if rep, logs := e.reconcile(history.OperationApply, time.Hour); !rep.Converged() {
 		t.Fatalf("first apply failed:\n%s", logs)

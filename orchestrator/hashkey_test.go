@@ -17,6 +17,7 @@ import (
 // (cause rehashed, nothing applied: its plan has no changes), and the run
 // after is up to date again under the new key.
 func TestHashKeyLost(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if rep, logs := e.reconcile(history.OperationApply, time.Hour); rep.Failed() {
 		t.Fatalf("first apply failed:\n%s", logs)

@@ -14,6 +14,7 @@ import (
 // the history file is not written, and its snapshot, which the reconcile
 // before made, is kept rather than copied again.
 func TestNothingDueLeavesHistory(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if rep, logs := e.reconcile(history.OperationApply, time.Hour); !rep.Converged() {
 		t.Fatalf("first apply failed:\n%s", logs)

@@ -31,6 +31,7 @@ func copyEnv(t *testing.T, root, client, env, clientID string) string {
 // says clientId client-b, which is environments/client-b/stage's. Neither
 // validates, and nothing runs.
 func TestIdentityIsTheDirectory(t *testing.T) {
+	t.Parallel()
 	root := fixture(t, "layered")
 	b := copyEnv(t, root, "client-b", "stage", "client-b")
 	a := copyEnv(t, root, "client-a", "stage", "client-b")
@@ -55,6 +56,7 @@ func TestIdentityIsTheDirectory(t *testing.T) {
 // whose state key every environment shares: the first environment to
 // apply owns it, and another is refused, naming both, before anything runs.
 func TestStateKeyOfAnotherEnvironment(t *testing.T) {
+	t.Parallel()
 	root := fixture(t, "layered")
 	shared := filepath.Join(t.TempDir(), "shared.tfstate")
 	tf := filepath.Join(root, "flux-apps", "service-stacks", "report", "terraform.yaml")

@@ -22,6 +22,7 @@ func (allowAll) Eval(context.Context, []byte, policy.Meta) (policy.Decision, err
 }
 
 func TestLazyPolicy(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		evals   int

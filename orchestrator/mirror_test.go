@@ -22,6 +22,7 @@ import (
 // downloaded once, and no later reconcile downloads it again, not even
 // when the stack's code changes and init runs again.
 func TestProvidersFromMirror(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds a provider")
 	}

@@ -11,6 +11,7 @@ import (
 )
 
 func TestNotRun(t *testing.T) {
+	t.Parallel()
 	// The scheduler's own errors: net fails (waiting, or an error), app
 	// depends on it, web on app.
 	errsOf := func(netErr error) map[string]error {

@@ -22,6 +22,7 @@ import (
 )
 
 func TestReconcileOCISources(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	reg := ocitest.Start(t)
 	root := fixture(t, "oci")
@@ -147,6 +148,7 @@ func historyOf(t *testing.T, root, state, client, envName, name string) []histor
 // its service stacks are released to a real registry first, as a user
 // would with strata push.
 func TestDemoStage(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	reg := ocitest.Start(t)
 	root := t.TempDir()

@@ -19,6 +19,7 @@ import (
 // the stack is planned with cause drift, and the log says how the state
 // changed.
 func TestStateChangedOutsideStrata(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if rep, logs := e.reconcile(history.OperationApply, time.Hour); rep.Failed() {
 		t.Fatalf("first apply failed:\n%s", logs)
@@ -51,6 +52,7 @@ func TestStateChangedOutsideStrata(t *testing.T) {
 // TestFailedRunIsNotUpToDate: a stack whose last run failed is planned
 // again even when its inputs are back to those of its last good apply.
 func TestFailedRunIsNotUpToDate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if rep, logs := e.reconcile(history.OperationApply, time.Hour); rep.Failed() {
 		t.Fatalf("first apply failed:\n%s", logs)

@@ -51,6 +51,7 @@ func (e *env) approve(id, by string) {
 }
 
 func TestPolicyGate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if rep, logs := e.reconcile(history.OperationApply, time.Hour); !rep.Converged() {
 		t.Fatalf("first apply failed:\n%s", logs)
@@ -120,6 +121,7 @@ func TestPolicyGate(t *testing.T) {
 }
 
 func TestPolicyFailsClosed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if rep, logs := e.reconcile(history.OperationApply, time.Hour); !rep.Converged() {
 		t.Fatalf("first apply failed:\n%s", logs)
@@ -167,6 +169,7 @@ func TestPolicyFailsClosed(t *testing.T) {
 // by hand), so tofu refuses the saved plan. The approval is released rather
 // than tried forever, and the next run holds a fresh plan.
 func TestApprovedPlanGoneStale(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if rep, logs := e.reconcile(history.OperationApply, time.Hour); !rep.Converged() {
 		t.Fatalf("first apply failed:\n%s", logs)
@@ -206,6 +209,7 @@ func TestApprovedPlanGoneStale(t *testing.T) {
 // unkeyed id strata gave plans before plan ids were keyed is still applied,
 // once, with its saved plan, and the log names both ids.
 func TestApprovalFromBeforeKeyedPlanIDs(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if rep, logs := e.reconcile(history.OperationApply, time.Hour); !rep.Converged() {
 		t.Fatalf("first apply failed:\n%s", logs)

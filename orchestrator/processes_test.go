@@ -46,6 +46,7 @@ func commands(t *testing.T, log string) []string {
 // asked per stack, a plan without changes is not shown, and an unchanged
 // contract is not read back from the outputs.
 func TestDriftCheckStartsOneTofuPerStack(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var log string
 	e.tofu, log = countingTofu(t, e.tofu)

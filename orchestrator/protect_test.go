@@ -13,6 +13,7 @@ import (
 // backups, are left readable by their owner only, and a file an older
 // strata left 0644 is tightened by the stack's next run, a plan included.
 func TestStateFilesPrivate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if rep, logs := e.reconcile(history.OperationApply, time.Hour); !rep.Converged() {
 		t.Fatalf("first apply failed:\n%s", logs)

@@ -72,6 +72,7 @@ func results(rep *orchestrator.Report) map[string]string {
 }
 
 func TestReconcileApply(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 
 	// A first apply installs every stack, in graph order, and publishes
@@ -167,6 +168,7 @@ func TestReconcileApply(t *testing.T) {
 }
 
 func TestReconcileFailureSkipsDependents(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	setInit(t, e.root, "jobsFail", `"yes"`)
 	rep, logs := e.reconcile(history.OperationApply, time.Hour)
@@ -207,6 +209,7 @@ func TestReconcileFailureSkipsDependents(t *testing.T) {
 }
 
 func TestReconcilePlanWaitsForUpstream(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	rep, logs := e.reconcile(history.OperationPlan, time.Hour)
 	want := map[string]string{
@@ -281,6 +284,7 @@ func readContract(t *testing.T, state, client, env, name string) document {
 // see the change: report reads base whole; net reads only its account_id,
 // which stays, so net is not planned again.
 func TestSpecChangeRepublishes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if rep, logs := e.reconcile(history.OperationApply, time.Hour); !rep.Converged() {
 		t.Fatalf("first apply failed:\n%s", logs)
@@ -305,6 +309,7 @@ func TestSpecChangeRepublishes(t *testing.T) {
 // TestMaxRunnersFromInit bounds the tofu processes from the environment's
 // init ConfigMap when no option says otherwise.
 func TestMaxRunnersFromInit(t *testing.T) {
+	t.Parallel()
 	root := fixture(t, "layered")
 	testkit.EditFile(t, root, "environments/acme/dev/init.yaml", "  region: eu-west-1\n", "  region: eu-west-1\n  maxRunners: \"1\"\n")
 	dir := filepath.Join(root, "environments", "acme", "dev")

@@ -40,5 +40,6 @@ func openFileRecords(t *testing.T, dir string) recordstest.Records {
 }
 
 func TestRecordsContract(t *testing.T) {
+	t.Parallel()
 	recordstest.Run(t, []recordstest.Impl{fileRecords})
 }

@@ -22,6 +22,7 @@ import (
 // approves it; then its resources are destroyed and its contract says it
 // is not installed.
 func TestRemovedStack(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if rep, logs := e.reconcile(history.OperationApply, time.Hour); !rep.Converged() {
 		t.Fatalf("first apply failed:\n%s", logs)
@@ -83,6 +84,7 @@ func TestRemovedStack(t *testing.T) {
 // not in the workspace its last run left, which is gone; it goes through
 // policy, held until approved, then destroys and unpublishes.
 func TestDeletedStack(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if rep, logs := e.reconcile(history.OperationApply, time.Hour); !rep.Converged() {
 		t.Fatalf("first apply failed:\n%s", logs)
@@ -145,6 +147,7 @@ func TestDeletedStack(t *testing.T) {
 // such a Terraform object is deleted: strata stops managing it, and keeps
 // its resources, its state and its contract, and says so once.
 func TestOrphanedStack(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if rep, logs := e.reconcile(history.OperationApply, time.Hour); !rep.Converged() {
 		t.Fatalf("first apply failed:\n%s", logs)

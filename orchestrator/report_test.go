@@ -10,6 +10,7 @@ import (
 )
 
 func TestReportAnswers(t *testing.T) {
+	t.Parallel()
 	type answers struct{ Converged, Ready, Held, Failed bool }
 	tests := []struct {
 		name    string
@@ -40,6 +41,7 @@ func TestReportAnswers(t *testing.T) {
 }
 
 func TestReportLine(t *testing.T) {
+	t.Parallel()
 	rep := &orchestrator.Report{Client: "acme", Environment: "dev", Operation: history.OperationApply}
 	for _, r := range []history.Result{history.ResultFailed, history.ResultApplied, history.ResultHeld, history.ResultApplied, history.ResultWaiting} {
 		rep.Stacks = append(rep.Stacks, orchestrator.StackReport{Result: r})

@@ -110,6 +110,7 @@ var both = []string{"terraform_data.a", "terraform_data.b"}
 // TestTerraformRunFields backs the rows of docs/terraform-fields.md for the Terraform fields
 // that change how tofu runs a stack, with real tofu and terraform_data.
 func TestTerraformRunFields(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		run  func(t *testing.T, e *fieldsEnv)

@@ -61,6 +61,7 @@ func (e *env) editSpec(stack, group, add string) {
 // do: suspending changes the object's generation, which its status never
 // catches up with); once resumed, both run.
 func TestSuspend(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.editSpec("jobs", "service-stacks", "  suspend: true\n")
 	rep, logs := e.reconcile(history.OperationApply, time.Hour)
@@ -97,6 +98,7 @@ func TestSuspend(t *testing.T) {
 // stack's own drift interval when --drift-interval is not given
 // (StackIntervals), and the flag, when given, holds for every stack.
 func TestStackInterval(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	own := orchestrator.Options{DriftInterval: time.Hour, StackIntervals: true}
 	if rep, logs := e.reconcileWith(history.OperationApply, own); !rep.Converged() {
@@ -126,6 +128,7 @@ func TestStackInterval(t *testing.T) {
 // spec.disableDriftDetection: the stack is not planned for drift alone,
 // whatever the drift interval, but is when an input changes.
 func TestDisableDriftDetection(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.editSpec("app", "service-stacks", "  disableDriftDetection: true\n")
 	if rep, logs := e.reconcile(history.OperationApply, time.Hour); !rep.Converged() {
@@ -150,6 +153,7 @@ func TestDisableDriftDetection(t *testing.T) {
 // again before its retry interval (the Tofu Controller's 15s when unset)
 // has passed, and stays failed; a one-shot apply runs it at once.
 func TestRetryInterval(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	testkit.EditFile(t, e.root, "flux-apps/service-stacks/app/terraform/main.tf", "resource \"terraform_data\" \"app\" {",
 		"resource \"terraform_data\" \"broken\" {\n  input = file(\"no-such-file\")\n}\n\nresource \"terraform_data\" \"app\" {")
@@ -186,6 +190,7 @@ func TestRetryInterval(t *testing.T) {
 // applies, and publishes nothing; empty holds the plan; the held plan's id
 // applies that plan; auto lets policy decide.
 func TestApprovePlan(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.editSpec("app", "service-stacks", "  approvePlan: disable\n")
 	rep, logs := e.reconcile(history.OperationApply, time.Hour)
@@ -239,6 +244,7 @@ func TestApprovePlan(t *testing.T) {
 // keyed names the plan by its unkeyed id; the same plan is still applied,
 // and the log gives the id to write instead.
 func TestApprovePlanUnkeyedID(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.editSpec("app", "service-stacks", "  approvePlan: \"\"\n")
 	rep, logs := e.reconcile(history.OperationApply, time.Hour)

@@ -35,6 +35,7 @@ func trackingTofu(t *testing.T, real string) (bin, log string) {
 // they never run more tofu processes than the pool holds, and each gets
 // runners in its turn, so neither waits for the other to finish.
 func TestReconcilesShareOneRunnerLimit(t *testing.T) {
+	t.Parallel()
 	root := fixture(t, "layered")
 	testkit.CopyInto(t, filepath.Join(root, "environments", "acme", "stage"), filepath.Join(root, "environments", "acme", "dev"))
 	testkit.EditFile(t, root, "environments/acme/stage/init.yaml", "environment: dev", "environment: stage")

@@ -33,6 +33,7 @@ func addDependsOn(t *testing.T, root, file, on string) {
 }
 
 func TestValidateGraphProblems(t *testing.T) {
+	t.Parallel()
 	const (
 		baseFile = "flux-apps/platform-stacks/base/terraform.yaml"
 		appFile  = "flux-apps/service-stacks/app/terraform.yaml"
@@ -91,6 +92,7 @@ func TestValidateGraphProblems(t *testing.T) {
 }
 
 func TestValidateReportsLoaderAndGraphProblemsTogether(t *testing.T) {
+	t.Parallel()
 	root := fixture(t, "layered")
 	addDependsOn(t, root, "flux-apps/service-stacks/app/terraform.yaml", "jobs")
 	addDependsOn(t, root, "flux-apps/service-stacks/jobs/terraform.yaml", "app")

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -40,25 +41,64 @@ func trials(t *testing.T) int {
 	return n
 }
 
-// buildStrata builds the strata binary into a temporary directory. The
-// tests that run it drive real tofu, so they skip under -short, before
-// the build.
+// built is the strata binary buildStrata built, once per test binary, in
+// a directory TestMain removes when the tests are over.
+var built struct {
+	sync.Once
+	dir, bin string
+	err      error
+}
+
+// buildStrata returns the strata binary, built the first time a test asks
+// for it: the tests that run it share it, as they only run it. They drive
+// real tofu, so they skip under -short, before the build.
 func buildStrata(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("runs the strata binary against real tofu; skipped with -short")
 	}
-	return buildBinary(t, filepath.Join(t.TempDir(), "strata"), buildTags)
+	built.Do(func() {
+		built.dir, built.err = os.MkdirTemp("", "strata-test-bin-")
+		if built.err != nil {
+			return
+		}
+		bin := filepath.Join(built.dir, "strata")
+		if out, err := goBuild(bin, buildTags); err != nil {
+			built.err = fmt.Errorf("go build -tags %q: %w\n%s", buildTags, err, out)
+			return
+		}
+		built.bin = bin
+	})
+	if built.err != nil {
+		t.Fatalf("build strata: %v", built.err)
+	}
+	return built.bin
+}
+
+// removeBuilt removes the binary buildStrata built, if it did.
+func removeBuilt() {
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
 }
 
 // buildBinary builds this command into bin with tags.
 func buildBinary(t *testing.T, bin, tags string) string {
 	t.Helper()
-	out, err := exec.Command("go", "build", "-tags", tags, "-o", bin, ".").CombinedOutput()
+	out, err := goBuild(bin, tags)
 	if err != nil {
 		t.Fatalf("go build -tags %q = %v\n%s", tags, err, out)
 	}
 	return bin
+}
+
+// goBuild builds this command into bin with tags and without cgo, as
+// make build does: the packages make build compiled are not compiled
+// again, only linked.
+func goBuild(bin, tags string) ([]byte, error) {
+	cmd := exec.Command("go", "build", "-tags", tags, "-o", bin, ".")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	return cmd.CombinedOutput()
 }
 
 // crashTrial is one trial's repository, state and side-effect file.

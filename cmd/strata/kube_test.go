@@ -20,5 +20,7 @@ func TestMain(m *testing.M) {
 		os.Exit(run())
 	}
 	execProgram = refuseExec
-	os.Exit(m.Run())
+	code := m.Run()
+	removeBuilt()
+	os.Exit(code)
 }
