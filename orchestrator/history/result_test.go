@@ -48,7 +48,7 @@ func TestResultsListEveryEndOfAReconcile(t *testing.T) {
 			t.Errorf("Results lists %q, which only history holds", r)
 		}
 	}
-	if len(Results) != 11 || !seen[ResultInterrupted] || !seen[ResultSuspended] || !seen[ResultOrphaned] {
-		t.Errorf("Results = %v, want 11 with interrupted (a stopped reconcile's run), suspended and orphaned", Results)
+	if len(Results) != 12 || !seen[ResultInterrupted] || !seen[ResultSuspended] || !seen[ResultOrphaned] || !seen[ResultBlocked] {
+		t.Errorf("Results = %v, want 12 with interrupted (a stopped reconcile's run), suspended, orphaned and blocked", Results)
 	}
 }
