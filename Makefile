@@ -97,6 +97,7 @@ fuzz:
 	$(GO) test ./policy/ -run '^$$' -fuzz '^FuzzPlanID$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/ -run '^$$' -fuzz '^FuzzBackendKey$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./contracts/readers/ -run '^$$' -fuzz '^FuzzFindInFile$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./contracts/readers/ -run '^$$' -fuzz '^FuzzFindInJSONFile$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/decryption/sopsfile/ -run '^$$' -fuzz '^FuzzValue$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/decryption/ -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/history/ -run '^$$' -fuzz '^FuzzParseRunningKey$$' -fuzztime $(FUZZTIME)
