@@ -162,7 +162,8 @@ var terraformFields = map[string]fieldRule{
 	"dependsOn":         honoured,
 	"enterprise":        refused("spec.enterprise is not supported"),
 	"planOnly":          honoured,
-	"breakTheGlass":     refused("spec.breakTheGlass is not supported"),
+	// breakTheGlass is accepted with a note (see noteTerraform).
+	"breakTheGlass": honoured,
 }
 
 // wholeNumber returns a decoded number as an integer, when it is one.
@@ -181,8 +182,10 @@ func wholeNumber(v any) (int64, bool) {
 }
 
 // checkTerraformFields decides every field of a Terraform object's spec:
-// a field strata does not honour is a problem, never silently ignored.
+// a field strata does not honour is a problem, never silently ignored; a
+// field or label accepted with no effect is a note.
 func (l *loader) checkTerraformFields(tf *terraform) {
+	l.noteTerraform(tf)
 	spec, _ := tf.raw["spec"].(map[string]any)
 	for _, k := range sortedKeys(spec) {
 		rule, ok := terraformFields[k]

@@ -38,6 +38,7 @@ type meta struct {
 	Metadata   struct {
 		Name        string            `json:"name"`
 		Namespace   string            `json:"namespace"`
+		Labels      map[string]string `json:"labels"`
 		Annotations map[string]string `json:"annotations"`
 	} `json:"metadata"`
 }
