@@ -47,6 +47,8 @@ func (l *loader) buildStack(k *kustomization, tf *terraform) *built {
 		Force:              tf.Spec.Force,
 		Destroy:            tf.Spec.Destroy,
 		Files:              l.fileMappings(b),
+		BackendConfigs:     l.backendConfigs(b),
+		Env:                l.runnerEnv(b),
 	}
 	if ws := tf.Spec.Workspace; ws != "default" {
 		s.Run.Workspace = ws
