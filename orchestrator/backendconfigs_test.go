@@ -82,11 +82,12 @@ stringData:
 
 	dir := filepath.Join(root, "environments", "acme", "dev")
 	state := t.TempDir()
+	bin, argv := tofutest.Recording(t)
 	var logs testkit.Buffer
 	reconcile := func(op history.Operation) *orchestrator.Report {
 		t.Helper()
 		rep, err := orchestrator.Reconcile(ctx, dir, op, orchestrator.Options{
-			Tofu: tofutest.Binary(t), StateDir: state, Logger: runlog.New(&logs, nil),
+			Tofu: bin, StateDir: state, Logger: runlog.New(&logs, nil),
 		})
 		if err != nil {
 			t.Fatalf("Reconcile(%s) = %v\nlogs:\n%s", op, err, logs.String())
@@ -108,9 +109,16 @@ stringData:
 		t.Errorf("app with a wrong secret_key = %s (%s), want failed: init must run again with the new secret\nlogs:\n%s", got.Result, got.Message, logs.String())
 	}
 
-	// The secret reaches no log, report or record.
+	// The secret reaches no log, report, record or command line.
 	out, _ := json.Marshal(got)
-	for what, s := range map[string]string{"logs": logs.String(), "report": string(out)} {
+	args, err := os.ReadFile(argv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tofutest.Commands(t, argv, "init")) == 0 {
+		t.Errorf("no tofu init recorded in %s", argv)
+	}
+	for what, s := range map[string]string{"logs": logs.String(), "report": string(out), "command lines": string(args)} {
 		if strings.Contains(s, secret) {
 			t.Errorf("the Secret's secret_key appears in the %s", what)
 		}
@@ -119,7 +127,7 @@ stringData:
 	if !awstest.ObjectExists(t, endpoint, "backend-states", "acme/dev/app.tfstate") {
 		t.Errorf("no state object acme/dev/app.tfstate in backend-states: the ConfigMap's bucket and key did not reach init")
 	}
-	err := filepath.WalkDir(state, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(state, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
