@@ -37,6 +37,23 @@ const (
 	backendSentinel = "SENTINEL-BACKEND-dir"
 )
 
+// withRunSecrets makes base of a copy of testdata/layered read a Secret's
+// key into a sensitive variable through its environment
+// (runnerPodTemplate env, envSentinel), and give its backend a Secret's
+// key (backendConfigsFrom, a directory named backendSentinel): both as
+// private as a sensitive output.
+func withRunSecrets(t *testing.T, root string) {
+	t.Helper()
+	base := filepath.Join(root, "flux-apps", "platform-stacks", "base")
+	testkit.WriteFile(t, filepath.Join(base, "run-creds.yaml"), "apiVersion: v1\nkind: Secret\nmetadata: {name: run-creds}\nstringData: {env_token: "+envSentinel+
+		", workspace_dir: "+filepath.Join(t.TempDir(), backendSentinel)+"}\n")
+	testkit.EditFile(t, root, "flux-apps/platform-stacks/base/kustomization.yaml", "  - terraform.yaml", "  - terraform.yaml\n  - run-creds.yaml")
+	testkit.EditFile(t, root, "flux-apps/platform-stacks/base/terraform.yaml", "  writeOutputsToSecret:",
+		"  runnerPodTemplate:\n    spec:\n      env:\n        - {name: TF_VAR_env_token, valueFrom: {secretKeyRef: {name: run-creds, key: env_token}}}\n"+
+			"  backendConfigsFrom:\n    - {kind: Secret, name: run-creds, keys: [workspace_dir]}\n  writeOutputsToSecret:")
+	testkit.WriteFile(t, filepath.Join(base, "terraform", "env.tf"), "variable \"env_token\" {\n  type      = string\n  sensitive = true\n}\n\nresource \"terraform_data\" \"env\" {\n  input = var.env_token\n}\n")
+}
+
 // runnerVarFile is the file of variables strata writes in a stack's
 // workspace for tofu.
 const runnerVarFile = "strata.tfvars.json"
@@ -115,18 +132,11 @@ func TestSensitiveSentinelNeverLeaks(t *testing.T) {
 	// base maps a Secret's key to a file (spec.fileMappings): the file's
 	// content is as private as a sensitive output.
 	base := filepath.Join(root, "flux-apps", "platform-stacks", "base")
-	testkit.WriteFile(t, filepath.Join(base, "creds.yaml"), "apiVersion: v1\nkind: Secret\nmetadata: {name: creds}\nstringData: {token: "+fileSentinel+", env_token: "+envSentinel+
-		", workspace_dir: "+filepath.Join(t.TempDir(), backendSentinel)+"}\n")
+	testkit.WriteFile(t, filepath.Join(base, "creds.yaml"), "apiVersion: v1\nkind: Secret\nmetadata: {name: creds}\nstringData: {token: "+fileSentinel+"}\n")
 	testkit.EditFile(t, root, "flux-apps/platform-stacks/base/kustomization.yaml", "  - terraform.yaml", "  - terraform.yaml\n  - creds.yaml")
 	testkit.EditFile(t, root, "flux-apps/platform-stacks/base/terraform.yaml", "  writeOutputsToSecret:",
 		"  fileMappings:\n    - {location: home, path: .creds/token, secretRef: {name: creds, key: token}}\n    - {location: workspace, path: token, secretRef: {name: creds, key: token}}\n  writeOutputsToSecret:")
-	// base's environment reads a Secret's key into a sensitive variable
-	// (runnerPodTemplate env), and its backend a Secret's key
-	// (backendConfigsFrom): both as private as the mapped file.
-	testkit.EditFile(t, root, "flux-apps/platform-stacks/base/terraform.yaml", "  writeOutputsToSecret:",
-		"  runnerPodTemplate:\n    spec:\n      env:\n        - {name: TF_VAR_env_token, valueFrom: {secretKeyRef: {name: creds, key: env_token}}}\n"+
-			"  backendConfigsFrom:\n    - {kind: Secret, name: creds, keys: [workspace_dir]}\n  writeOutputsToSecret:")
-	testkit.WriteFile(t, filepath.Join(base, "terraform", "env.tf"), "variable \"env_token\" {\n  type      = string\n  sensitive = true\n}\n\nresource \"terraform_data\" \"env\" {\n  input = var.env_token\n}\n")
+	withRunSecrets(t, root)
 
 	var seen strings.Builder
 	for _, args := range [][]string{
