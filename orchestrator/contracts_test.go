@@ -293,3 +293,43 @@ func TestContractOptionalRead(t *testing.T) {
 		}
 	}
 }
+
+// A consumer whose code is in .tofu files, and a producer whose outputs
+// are, are checked as .tf code is: tofu reads main.tofu in place of
+// main.tf, and so does the contract check.
+func TestContractBreakInTofuFiles(t *testing.T) {
+	d := newDemo(t)
+	const (
+		clusterTF = "flux-apps/platform-stacks/cluster/terraform/main.tf"
+		outputs   = "flux-apps/platform-stacks/network/terraform/outputs.tofu"
+	)
+	if err := os.Rename(filepath.Join(d.root, clusterTF), filepath.Join(d.root, strings.TrimSuffix(clusterTF, ".tf")+".tofu")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(d.root, networkOutputs), filepath.Join(d.root, outputs)); err != nil {
+		t.Fatal(err)
+	}
+	// A main.tf beside main.tofu is not read, by tofu or by the check.
+	testkit.WriteFile(t, filepath.Join(d.root, clusterTF), "this is not HCL, and tofu never reads it {\n")
+	d.applied()
+	b, err := os.ReadFile(filepath.Join(d.root, outputs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, _, ok := strings.Cut(string(b), `output "subnet_ids"`)
+	if !ok {
+		t.Fatalf("%s has no output subnet_ids", outputs)
+	}
+	if err := os.WriteFile(filepath.Join(d.root, outputs), []byte(kept), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const where = "flux-apps/platform-stacks/cluster/terraform/main.tofu:14"
+	rep, logs := d.reconcile(history.OperationApply)
+	network := stack(t, rep, "network")
+	if network.Result != history.ResultHeld || network.Cause != runner.CauseContractBreak {
+		t.Fatalf("network = %s/%s, want held/contract-break\nlogs:\n%s", network.Result, network.Cause, logs)
+	}
+	if want := "read by cluster at " + where; !strings.Contains(network.Message, want) {
+		t.Errorf("network's message %q does not say %q", network.Message, want)
+	}
+}

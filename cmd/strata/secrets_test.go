@@ -31,6 +31,31 @@ const sopsSentinel = "SENTINEL-SOPS-db-password"
 // fileSentinel is the content of the file base maps from a Secret.
 const fileSentinel = "SENTINEL-FILE-CONTENT"
 
+// envSentinel is the value of a Secret's key base's environment reads
+// (runnerPodTemplate env), and backendSentinel the name of a directory
+// its backend is given (backendConfigsFrom).
+const (
+	envSentinel     = "SENTINEL-ENV-token"
+	backendSentinel = "SENTINEL-BACKEND-dir"
+)
+
+// withRunSecrets makes base of a copy of testdata/layered read a Secret's
+// key into a sensitive variable through its environment
+// (runnerPodTemplate env, envSentinel), and give its backend a Secret's
+// key (backendConfigsFrom, a directory named backendSentinel): both as
+// private as a sensitive output.
+func withRunSecrets(t *testing.T, root string) {
+	t.Helper()
+	base := filepath.Join(root, "flux-apps", "platform-stacks", "base")
+	testkit.WriteFile(t, filepath.Join(base, "run-creds.yaml"), "apiVersion: v1\nkind: Secret\nmetadata: {name: run-creds}\nstringData: {env_token: "+envSentinel+
+		", workspace_dir: "+filepath.Join(t.TempDir(), backendSentinel)+"}\n")
+	testkit.EditFile(t, root, "flux-apps/platform-stacks/base/kustomization.yaml", "  - terraform.yaml", "  - terraform.yaml\n  - run-creds.yaml")
+	testkit.EditFile(t, root, "flux-apps/platform-stacks/base/terraform.yaml", "  writeOutputsToSecret:",
+		"  runnerPodTemplate:\n    spec:\n      env:\n        - {name: TF_VAR_env_token, valueFrom: {secretKeyRef: {name: run-creds, key: env_token}}}\n"+
+			"  backendConfigsFrom:\n    - {kind: Secret, name: run-creds, keys: [workspace_dir]}\n  writeOutputsToSecret:")
+	testkit.WriteFile(t, filepath.Join(base, "terraform", "env.tf"), "variable \"env_token\" {\n  type      = string\n  sensitive = true\n}\n\nresource \"terraform_data\" \"env\" {\n  input = var.env_token\n}\n")
+}
+
 // runnerVarFile is the file of variables strata writes in a stack's
 // workspace for tofu.
 const runnerVarFile = "strata.tfvars.json"
@@ -90,7 +115,9 @@ stringData:
 // as a SecureString, and nowhere else. A Secret's key that base maps to a
 // file (spec.fileMappings) reaches that file only. A third sentinel is the
 // value of a SOPS-encrypted Secret that base reads into a sensitive
-// variable: no command's output, log, report or history holds it.
+// variable: no command's output, log, report or history holds it. So it
+// goes for a Secret's key in base's environment (runnerPodTemplate env)
+// and one in its backend settings (backendConfigsFrom).
 func TestSensitiveSentinelNeverLeaks(t *testing.T) {
 	endpoint := awstest.Moto(t)
 	awstest.Env(t, "test", "test")
@@ -111,6 +138,7 @@ func TestSensitiveSentinelNeverLeaks(t *testing.T) {
 	testkit.EditFile(t, root, "flux-apps/platform-stacks/base/kustomization.yaml", "  - terraform.yaml", "  - terraform.yaml\n  - creds.yaml")
 	testkit.EditFile(t, root, "flux-apps/platform-stacks/base/terraform.yaml", "  writeOutputsToSecret:",
 		"  fileMappings:\n    - {location: home, path: .creds/token, secretRef: {name: creds, key: token}}\n    - {location: workspace, path: token, secretRef: {name: creds, key: token}}\n  writeOutputsToSecret:")
+	withRunSecrets(t, root)
 
 	var seen strings.Builder
 	for _, args := range [][]string{
@@ -174,6 +202,38 @@ func TestSensitiveSentinelNeverLeaks(t *testing.T) {
 	// no log, history or held plan of the state directory.
 	if b, err := os.ReadFile(filepath.Join(state, "work", "acme", "dev", "base", "token")); err != nil || string(b) != fileSentinel {
 		t.Errorf("base's workspace file token = %q, %v, want the Secret's key", b, err)
+	}
+	// The environment's and the backend's values are in base's workspace
+	// only (init keeps its backend settings there), never hashed plainly.
+	err = filepath.WalkDir(state, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(state, p)
+		for _, s := range []string{envSentinel, backendSentinel} {
+			if strings.Contains(string(b), s) && !strings.HasPrefix(filepath.ToSlash(rel), "work/acme/dev/base/") && !strings.HasPrefix(filepath.ToSlash(rel), "state/") {
+				t.Errorf("%s holds %s", rel, s)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertNoPlainHash(t, state, envSentinel)
+	// They did reach tofu: the variable is in base's state, the setting in
+	// the backend configuration init keeps.
+	for file, want := range map[string]string{
+		filepath.Join(state, "state", "acme", "dev", "base.tfstate"):                           envSentinel,
+		filepath.Join(state, "work", "acme", "dev", "base", ".terraform", "terraform.tfstate"): backendSentinel,
+	} {
+		if b, err := os.ReadFile(file); err != nil || !strings.Contains(string(b), want) {
+			t.Errorf("%s lacks %s (read: %v): it did not reach tofu", file, want, err)
+		}
 	}
 	for _, dir := range []string{"logs", "held", "history.db"} {
 		filepath.WalkDir(filepath.Join(state, dir), func(path string, d fs.DirEntry, err error) error {

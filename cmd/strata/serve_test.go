@@ -19,11 +19,13 @@ import (
 // TestServeCommand serves the web view of a state directory without
 // reconciling: it shows the runs, and approves a held plan as `strata
 // approve` does, which the next apply applies. No page holds a sensitive
-// output or the value of a SOPS-encrypted Secret (the sentinels).
+// output, the value of a SOPS-encrypted Secret, or a Secret's key in a
+// stack's environment or backend settings (the sentinels).
 func TestServeCommand(t *testing.T) {
 	root := repo(t)
 	env := filepath.Join(root, "environments", "acme", "dev")
 	ageKey := withSOPSSecret(t, root)
+	withRunSecrets(t, root)
 	state := t.TempDir()
 	tofuBin := tofutest.Binary(t)
 	apply := func() string {

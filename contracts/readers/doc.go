@@ -8,7 +8,8 @@
 // entry: var.subnet_ids; AnyVar: every variable, by the key of its name), or a map of documents by contract name
 // (strata.dev/read-contracts: var.values["network"].public.vpc_id).
 //
-// Find parses the stack's .tf files with hashicorp/hcl/v2 and turns every
+// Find parses the stack's module files (.tf and .tofu, and their JSON
+// forms, as tofu picks them) with hashicorp/hcl/v2 and turns every
 // reference to a fed variable into a Read: the contract, the section
 // (public, private, or either), the key, and the file:line of the
 // reference. A reference that stops short of a key — the object passed on

@@ -7,11 +7,12 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/strata-iac/strata/internal/tofufiles"
 )
 
 // wildcard stands for a step whose name is only known when tofu runs.
@@ -20,25 +21,34 @@ const wildcard = "*"
 // Find returns every read of contract data by the root module in dir,
 // through the fed variables. Positions name files as display/<file>, so
 // that a message can point at the file in the repository rather than in a
-// workspace. Only the root module's own .tf files are read: a variable
-// passed to a module is passed on whole, so it reads every key.
+// workspace. Only the root module's own files are read, those tofu reads
+// (.tf, .tofu and their JSON forms, a .tofu file standing in for the .tf
+// of the same name): a variable passed to a module is passed on whole, so
+// it reads every key.
 func Find(dir, display string, feeds []Feed) ([]Read, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("find contract reads in %s: %w", display, err)
 	}
+	var names []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
 	var reads []Read
 	var errs []error
-	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".tf") {
-			continue
-		}
-		src, err := os.ReadFile(filepath.Join(dir, e.Name()))
+	for _, name := range tofufiles.Module(names) {
+		src, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
-			errs = append(errs, fmt.Errorf("find contract reads in %s: %w", path.Join(display, e.Name()), err))
+			errs = append(errs, fmt.Errorf("find contract reads in %s: %w", path.Join(display, name), err))
 			continue
 		}
-		rs, err := FindInFile(src, path.Join(display, e.Name()), feeds)
+		find := FindInFile
+		if tofufiles.IsJSON(name) {
+			find = FindInJSONFile
+		}
+		rs, err := find(src, path.Join(display, name), feeds)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -59,11 +69,7 @@ func FindInFile(src []byte, file string, feeds []Feed) ([]Read, error) {
 	if diags.HasErrors() {
 		return nil, fmt.Errorf("find contract reads in %s: %w", file, diags)
 	}
-	byVar := make(map[string]Feed, len(feeds))
-	for _, fd := range feeds {
-		byVar[fd.Var] = fd
-	}
-	w := &walker{feeds: byVar}
+	w := newWalker(feeds)
 	body, ok := f.Body.(*hclsyntax.Body)
 	if !ok {
 		return nil, nil
@@ -71,6 +77,15 @@ func FindInFile(src []byte, file string, feeds []Feed) ([]Read, error) {
 	// Walk returns the walker's diagnostics, and this walker has none.
 	_ = hclsyntax.Walk(body, w)
 	return sortReads(w.reads), nil
+}
+
+// newWalker is a walker of the fed variables.
+func newWalker(feeds []Feed) *walker {
+	byVar := make(map[string]Feed, len(feeds))
+	for _, fd := range feeds {
+		byVar[fd.Var] = fd
+	}
+	return &walker{feeds: byVar}
 }
 
 // walker collects the reads of fed variables, keeping the chain of nodes

@@ -86,6 +86,20 @@ func TestFind(t *testing.T) {
 			},
 		},
 		{
+			// .tofu and .tofu.json files are read, .tf.json too; a .tofu
+			// file stands in for the .tf of its name, hidden files are
+			// not code, and JSON object keys are names, never reads.
+			dir:   "tofu",
+			feeds: []Feed{{Var: "network", Contract: "network"}},
+			want: []Read{
+				{Var: "network", Contract: "network", Section: "private", Key: "token", Pos: Pos{"stack/outputs.tf.json", 4, 31}},
+				{Var: "network", Contract: "network", Section: "public", Key: "nat", Optional: true, Pos: Pos{"stack/more.tofu.json", 1, 111}},
+				{Var: "network", Contract: "network", Section: "public", Key: "subnet_ids", Pos: Pos{"stack/more.tofu.json", 1, 50}},
+				{Var: "network", Contract: "network", Section: "public", Key: "vpc_id", Pos: Pos{"stack/main.tofu", 2, 11}},
+				{Var: "network", Contract: "network", Section: "public", Key: "zone", Pos: Pos{"stack/outputs.tf.json", 3, 26}},
+			},
+		},
+		{
 			dir:   "document",
 			feeds: []Feed{{Var: "account", Contract: "account"}},
 			want:  nil, // the stack reads no fed variable
@@ -132,6 +146,8 @@ func TestFindErrors(t *testing.T) {
 	}{
 		{"broken", "find contract reads in stack/main.tf: stack/main.tf:2,30-3,1: Invalid attribute name"},
 		{"nonesuch", "find contract reads in stack: open testdata/nonesuch"},
+		{"brokenjson", "find contract reads in stack/main.tf.json: stack/main.tf.json:2,"},
+		{"brokentemplate", "find contract reads in stack/main.tofu.json: stack/main.tofu.json:1,"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.dir, func(t *testing.T) {

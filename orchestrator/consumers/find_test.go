@@ -3,6 +3,7 @@ package consumers
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -123,6 +124,33 @@ func TestFindWithoutCode(t *testing.T) {
 	}
 	if len(got) != 1 || len(got[0].Reads) != 1 || !got[0].Reads[0].Reads("public", "subnet_ids") {
 		t.Errorf("Find(%q).Readers(network) = %+v, want one read of every key", dir, got)
+	}
+}
+
+// A consumer's code in .tofu and .tofu.json files is read as .tf code is,
+// a .tofu file standing in for the .tf file of its name.
+func TestFindTofuFiles(t *testing.T) {
+	root := testkit.Copy(t, "../testdata/layered")
+	code := filepath.Join(root, "flux-apps", "service-stacks", "report", "terraform")
+	if err := os.Rename(filepath.Join(code, "main.tf"), filepath.Join(code, "main.tofu")); err != nil {
+		t.Fatal(err)
+	}
+	testkit.WriteFile(t, filepath.Join(code, "main.tf"), `locals { ignored = var.configuration["base"].public.ignored }`)
+	testkit.WriteFile(t, filepath.Join(code, "more.tofu.json"), `{"locals": {"zone": "${var.configuration[\"net\"].public.zone}"}}`)
+	dir := filepath.Join(root, "environments", "acme", "dev")
+	env, err := environment.Load(context.Background(), dir)
+	if err != nil {
+		t.Fatalf("Load(%q): %v", dir, err)
+	}
+	const report = "flux-apps/service-stacks/report/terraform/"
+	want := []string{
+		"base: report base.* " + report + "main.tofu:27",
+		"net: report net.* " + report + "main.tofu:27",
+		"net: report net.public.vpc_id " + report + "main.tofu:22",
+		"net: report net.public.zone " + report + "more.tofu.json:1",
+	}
+	if diff := cmp.Diff(want, summary(Find(env, codeDirs(env)), "report")); diff != "" {
+		t.Errorf("Find(%q) mismatch (-want +got):\n%s", dir, diff)
 	}
 }
 

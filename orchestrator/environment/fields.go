@@ -91,7 +91,9 @@ var terraformFields = map[string]fieldRule{
 		"configPath":          refused(noKubernetes + "spec.backendConfig.configPath names a kubeconfig for the Kubernetes backend; use customConfiguration"),
 		"labels":              refused(noKubernetes + "spec.backendConfig.labels label a Kubernetes state Secret"),
 	}),
-	"backendConfigsFrom": refused("spec.backendConfigsFrom is not supported: write the backend in spec.backendConfig.customConfiguration"),
+	// backendConfigsFrom: each entry's keys go to init (backendConfigs);
+	// one that reads nothing is refused where the stack is built.
+	"backendConfigsFrom": honoured,
 	"cloud":              refused("spec.cloud (Terraform Cloud) is not supported: use spec.backendConfig.customConfiguration"),
 	"workspace": func(v any) string {
 		// tofu's own rule for a workspace name.
@@ -135,8 +137,9 @@ var terraformFields = map[string]fieldRule{
 		"spec": subFields("spec.runnerPodTemplate.spec", map[string]fieldRule{
 			"image": honoured, "imagePullPolicy": honoured, "nodeSelector": honoured, "affinity": honoured,
 			"tolerations": honoured, "priorityClassName": honoured, "securityContext": honoured, "resources": honoured,
-			"env":            refused(noKubernetes + "spec.runnerPodTemplate.spec.env would change tofu's environment; set the variables in strata's own environment"),
-			"envFrom":        refused(noKubernetes + "spec.runnerPodTemplate.spec.envFrom would change tofu's environment; set the variables in strata's own environment"),
+			// env and envFrom are tofu's environment (runnerEnv); what
+			// reads nothing is refused where the stack is built.
+			"env": honoured, "envFrom": honoured,
 			"volumes":        refused(noKubernetes + "spec.runnerPodTemplate.spec.volumes would give tofu files"),
 			"volumeMounts":   refused(noKubernetes + "spec.runnerPodTemplate.spec.volumeMounts would give tofu files"),
 			"initContainers": refused(noKubernetes + "spec.runnerPodTemplate.spec.initContainers would prepare tofu's workspace"),
@@ -162,7 +165,8 @@ var terraformFields = map[string]fieldRule{
 	"dependsOn":         honoured,
 	"enterprise":        refused("spec.enterprise is not supported"),
 	"planOnly":          honoured,
-	"breakTheGlass":     refused("spec.breakTheGlass is not supported"),
+	// breakTheGlass is accepted with a note (see noteTerraform).
+	"breakTheGlass": honoured,
 }
 
 // wholeNumber returns a decoded number as an integer, when it is one.
@@ -181,8 +185,10 @@ func wholeNumber(v any) (int64, bool) {
 }
 
 // checkTerraformFields decides every field of a Terraform object's spec:
-// a field strata does not honour is a problem, never silently ignored.
+// a field strata does not honour is a problem, never silently ignored; a
+// field or label accepted with no effect is a note.
 func (l *loader) checkTerraformFields(tf *terraform) {
+	l.noteTerraform(tf)
 	spec, _ := tf.raw["spec"].(map[string]any)
 	for _, k := range sortedKeys(spec) {
 		rule, ok := terraformFields[k]

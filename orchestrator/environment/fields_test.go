@@ -33,7 +33,7 @@ func TestTerraformFields(t *testing.T) {
 		{"backendConfig configPath", "backendConfig: {configPath: /k}", noKubernetes + "spec.backendConfig.configPath names a kubeconfig for the Kubernetes backend; use customConfiguration"},
 		{"backendConfig labels", "backendConfig: {labels: {a: b}}", noKubernetes + "spec.backendConfig.labels label a Kubernetes state Secret"},
 		{"backendConfig typo", "backendConfig: {customConfig: x}", "spec.backendConfig.customConfig is not a field of the Tofu Controller's Terraform"},
-		{"backendConfigsFrom", "backendConfigsFrom: [{kind: Secret, name: b}]", "spec.backendConfigsFrom is not supported: write the backend in spec.backendConfig.customConfiguration"},
+		{"backendConfigsFrom", "backendConfigsFrom: [{kind: Secret, name: b, keys: [access_key], optional: true}]", ""},
 		{"cloud", "cloud: {organization: o}", "spec.cloud (Terraform Cloud) is not supported: use spec.backendConfig.customConfiguration"},
 		{"workspace default", "workspace: default", ""},
 		{"workspace", "workspace: blue", ""},
@@ -61,7 +61,8 @@ func TestTerraformFields(t *testing.T) {
 		{"runnerTerminationGracePeriodSeconds", "runnerTerminationGracePeriodSeconds: 60", ""},
 		{"refreshBeforeApply", "refreshBeforeApply: true", ""},
 		{"runnerPodTemplate", "runnerPodTemplate: {metadata: {labels: {a: b}}, spec: {image: x, resources: {}}}", ""},
-		{"runnerPodTemplate env", "runnerPodTemplate: {spec: {env: [{name: A, value: b}]}}", noKubernetes + "spec.runnerPodTemplate.spec.env would change tofu's environment; set the variables in strata's own environment"},
+		{"runnerPodTemplate env", "runnerPodTemplate: {spec: {env: [{name: A, value: b}], envFrom: [{secretRef: {name: s}}]}}", ""},
+		{"runnerPodTemplate volumes", "runnerPodTemplate: {spec: {volumes: [{name: v}]}}", noKubernetes + "spec.runnerPodTemplate.spec.volumes would give tofu files"},
 		{"enableInventory", "enableInventory: true", ""},
 		{"tfstate", "tfstate: {forceUnlock: 'no', lockIdentifier: x}", ""},
 		{"tfstate forceUnlock auto", "tfstate: {forceUnlock: auto}", ""},
@@ -74,7 +75,7 @@ func TestTerraformFields(t *testing.T) {
 		{"dependsOn", "dependsOn: [{name: a}]", ""},
 		{"enterprise", "enterprise: {a: 1}", "spec.enterprise is not supported"},
 		{"planOnly", "planOnly: true", ""},
-		{"breakTheGlass", "breakTheGlass: true", "spec.breakTheGlass is not supported"},
+		{"breakTheGlass", "breakTheGlass: true", ""},
 		{"unknown field", "varsFromm: []", "spec.varsFromm is not a field of the Tofu Controller's Terraform (infra.contrib.fluxcd.io/v1alpha2)"},
 	}
 	covered := map[string]bool{}
@@ -88,6 +89,7 @@ func TestTerraformFields(t *testing.T) {
 				covered[k] = true
 			}
 			l := newLoader(context.Background(), "/repo", "e")
+			l.env = &Environment{}
 			tf := &terraform{raw: map[string]any{"spec": spec}}
 			tf.Kind, tf.Metadata.Name, tf.File = kindTerraform, "t", "t.yaml"
 			l.checkTerraformFields(tf)
@@ -120,7 +122,7 @@ var fieldBacking = map[string][]string{
 	"approvePlan":                         {"TestApprovePlan", "TestPolicyGate"},
 	"destroy":                             {"TestTerraformFields"},
 	"backendConfig":                       {"TestTerraformFields", "TestSeedBackendConfigOnS3"},
-	"backendConfigsFrom":                  {"TestTerraformFields"},
+	"backendConfigsFrom":                  {"TestTerraformFields", "TestBackendConfigs", "TestBackendConfigsFromOnS3"},
 	"cloud":                               {"TestTerraformFields"},
 	"workspace":                           {"TestTerraformFields"},
 	"vars":                                {"TestTerraformFields", "TestReconcileApply", "TestDataPassingAsTheTofuController"},
@@ -143,7 +145,7 @@ var fieldBacking = map[string][]string{
 	"alwaysCleanupRunnerPod":              {"TestTerraformFields", "TestRunnerPodFieldsChangeNothing"},
 	"runnerTerminationGracePeriodSeconds": {"TestTerraformFields", "TestRunnerPodFieldsChangeNothing"},
 	"refreshBeforeApply":                  {"TestTerraformFields"},
-	"runnerPodTemplate":                   {"TestTerraformFields", "TestRunnerPodFieldsChangeNothing"},
+	"runnerPodTemplate":                   {"TestTerraformFields", "TestRunnerPodFieldsChangeNothing", "TestRunnerEnv", "TestRunnerEnvReachesTofu", "TestJobRunnerEnv"},
 	"enableInventory":                     {"TestTerraformFields", "TestRunnerPodFieldsChangeNothing"},
 	"tfstate":                             {"TestScheduleFields", "TestStaleS3Lock"},
 	"targets":                             {"TestTerraformFields"},
@@ -153,7 +155,7 @@ var fieldBacking = map[string][]string{
 	"dependsOn":                           {"TestReconcileApply"},
 	"enterprise":                          {"TestTerraformFields"},
 	"planOnly":                            {"TestTerraformFields"},
-	"breakTheGlass":                       {"TestTerraformFields"},
+	"breakTheGlass":                       {"TestTerraformFields", "TestNoteTerraform"},
 }
 
 // TestEveryFieldIsBacked checks the audit of docs/terraform-fields.md: every

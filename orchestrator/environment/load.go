@@ -171,6 +171,9 @@ type built struct {
 	versions *configMap
 	// source is the OCIRepository the stack's code comes from, if any.
 	source *ociRepository
+	// backendSecrets are the spec.backendConfigsFrom Secrets the
+	// repository does not hold (see checkBackendSecrets).
+	backendSecrets []missingRef
 }
 
 func newLoader(ctx context.Context, root, dir string) *loader {

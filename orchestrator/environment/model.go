@@ -260,7 +260,50 @@ type Run struct {
 	Destroy bool
 	// Files are spec.fileMappings, resolved.
 	Files []File
+	// BackendConfigs are spec.backendConfigsFrom, resolved: each is given
+	// to init as -backend-config=key=value, in order (a later one wins),
+	// as the Tofu Controller gives them.
+	BackendConfigs []BackendConfig `json:",omitempty"`
+	// Env is spec.runnerPodTemplate.spec.env and envFrom, resolved as
+	// the kubelet resolves a container's environment: tofu's environment
+	// in a repository. Read from a cluster, it stays empty: the runner
+	// pod has those fields, as the Tofu Controller's has.
+	Env []EnvVar `json:",omitempty"`
 }
+
+// BackendConfig is one backend setting from spec.backendConfigsFrom.
+type BackendConfig struct {
+	// Key is the backend's argument.
+	Key string
+	// Source names where the value comes from ("Secret NAME key KEY"),
+	// for messages; never the value.
+	Source string
+	// Value is private, as File.Content is.
+	Value string `json:"value"`
+}
+
+// String names the setting and its source, never its value.
+func (b BackendConfig) String() string { return fmt.Sprintf("%s (from %s)", b.Key, b.Source) }
+
+// GoString keeps the value out of %#v too.
+func (b BackendConfig) GoString() string { return "environment.BackendConfig{" + b.String() + "}" }
+
+// EnvVar is one variable of a stack's environment, from
+// spec.runnerPodTemplate.spec.env or envFrom.
+type EnvVar struct {
+	Name string
+	// Source names where the value comes from ("value", "Secret NAME key
+	// KEY"), for messages; never the value.
+	Source string
+	// Value is private, as File.Content is.
+	Value string `json:"value"`
+}
+
+// String names the variable and its source, never its value.
+func (e EnvVar) String() string { return fmt.Sprintf("%s (from %s)", e.Name, e.Source) }
+
+// GoString keeps the value out of %#v too.
+func (e EnvVar) GoString() string { return "environment.EnvVar{" + e.String() + "}" }
 
 // Locations of a File.
 const (

@@ -38,6 +38,7 @@ type meta struct {
 	Metadata   struct {
 		Name        string            `json:"name"`
 		Namespace   string            `json:"namespace"`
+		Labels      map[string]string `json:"labels"`
 		Annotations map[string]string `json:"annotations"`
 	} `json:"metadata"`
 }
@@ -218,20 +219,58 @@ type terraform struct {
 			ForceUnlock    string `json:"forceUnlock"`
 			LockIdentifier string `json:"lockIdentifier"`
 		} `json:"tfstate"`
-		Suspend                    bool          `json:"suspend"`
-		Interval                   string        `json:"interval"`
-		RetryInterval              string        `json:"retryInterval"`
-		DisableDriftDetection      bool          `json:"disableDriftDetection"`
-		DestroyResourcesOnDeletion bool          `json:"destroyResourcesOnDeletion"`
-		Targets                    []string      `json:"targets"`
-		Parallelism                int           `json:"parallelism"`
-		RefreshBeforeApply         bool          `json:"refreshBeforeApply"`
-		PlanOnly                   bool          `json:"planOnly"`
-		Workspace                  string        `json:"workspace"`
-		Force                      bool          `json:"force"`
-		Destroy                    bool          `json:"destroy"`
-		FileMappings               []fileMapping `json:"fileMappings"`
+		Suspend                    bool                `json:"suspend"`
+		Interval                   string              `json:"interval"`
+		RetryInterval              string              `json:"retryInterval"`
+		DisableDriftDetection      bool                `json:"disableDriftDetection"`
+		DestroyResourcesOnDeletion bool                `json:"destroyResourcesOnDeletion"`
+		Targets                    []string            `json:"targets"`
+		Parallelism                int                 `json:"parallelism"`
+		RefreshBeforeApply         bool                `json:"refreshBeforeApply"`
+		PlanOnly                   bool                `json:"planOnly"`
+		Workspace                  string              `json:"workspace"`
+		Force                      bool                `json:"force"`
+		Destroy                    bool                `json:"destroy"`
+		FileMappings               []fileMapping       `json:"fileMappings"`
+		BackendConfigsFrom         []backendConfigsRef `json:"backendConfigsFrom"`
+		RunnerPodTemplate          struct {
+			Spec struct {
+				Env     []envVar        `json:"env"`
+				EnvFrom []envFromSource `json:"envFrom"`
+			} `json:"spec"`
+		} `json:"runnerPodTemplate"`
 	} `json:"spec"`
+}
+
+// backendConfigsRef is one entry of a Terraform object's
+// spec.backendConfigsFrom.
+type backendConfigsRef struct {
+	Kind     string   `json:"kind"`
+	Name     string   `json:"name"`
+	Keys     []string `json:"keys"`
+	Optional bool     `json:"optional"`
+}
+
+// envVar is one entry of spec.runnerPodTemplate.spec.env: Kubernetes'
+// EnvVar.
+type envVar struct {
+	Name      string     `json:"name"`
+	Value     string     `json:"value"`
+	ValueFrom *valueFrom `json:"valueFrom"`
+}
+
+// envFromSource is one entry of spec.runnerPodTemplate.spec.envFrom:
+// Kubernetes' EnvFromSource.
+type envFromSource struct {
+	Prefix       string       `json:"prefix"`
+	ConfigMapRef *optionalRef `json:"configMapRef"`
+	SecretRef    *optionalRef `json:"secretRef"`
+}
+
+// optionalRef names a ConfigMap or Secret that may be missing.
+type optionalRef struct {
+	Name     string `json:"name"`
+	Optional bool   `json:"optional"`
 }
 
 // fileMapping is one entry of a Terraform object's spec.fileMappings: the

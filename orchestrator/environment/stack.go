@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/strata-iac/strata/internal/tofufiles"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/rendercache"
 	"github.com/strata-iac/strata/orchestrator/tcdata"
@@ -46,6 +47,8 @@ func (l *loader) buildStack(k *kustomization, tf *terraform) *built {
 		Force:              tf.Spec.Force,
 		Destroy:            tf.Spec.Destroy,
 		Files:              l.fileMappings(b),
+		BackendConfigs:     l.backendConfigs(b),
+		Env:                l.runnerEnv(b),
 	}
 	if ws := tf.Spec.Workspace; ws != "default" {
 		s.Run.Workspace = ws
@@ -276,7 +279,8 @@ func (l *loader) resolveSource(b *built) {
 }
 
 // checkModuleDir checks that the path of a stack whose code is in this
-// repository is a directory holding *.tf files.
+// repository is a directory holding module files: .tf, .tf.json, .tofu or
+// .tofu.json.
 func (l *loader) checkModuleDir(tf *terraform, dir string) {
 	fix := fmt.Sprintf("point spec.path at the directory of the stack's OpenTofu code, relative to the repository root (e.g. ./%s/terraform)", path.Dir(tf.File))
 	if l.rec != nil {
@@ -293,14 +297,14 @@ func (l *loader) checkModuleDir(tf *terraform, dir string) {
 		return
 	}
 	for _, e := range entries {
-		if !e.IsDir() && strings.HasSuffix(e.Name(), ".tf") {
+		if !e.IsDir() && tofufiles.IsCode(e.Name()) {
 			return
 		}
 	}
 	l.problem(diag.Problem{
 		File:    tf.File,
 		Object:  tf.ref(),
-		Message: fmt.Sprintf("spec.path %q holds no *.tf files", tf.Spec.Path),
+		Message: fmt.Sprintf("spec.path %q holds no .tf, .tf.json, .tofu or .tofu.json files", tf.Spec.Path),
 		Fix:     fix,
 	})
 }

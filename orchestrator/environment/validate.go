@@ -200,8 +200,12 @@ func (l *loader) validateStacks() {
 	}
 
 	var names, contracts []string
+	writers := map[string]string{}
 	for _, b := range l.stacks {
 		names = append(names, b.stack.Name)
+		if w := b.tf.Spec.WriteOutputsToSecret; w != nil && w.Name != "" {
+			writers[w.Name] = b.stack.Name
+		}
 	}
 	for c := range producers {
 		contracts = append(contracts, c)
@@ -247,6 +251,7 @@ func (l *loader) validateStacks() {
 				})
 			}
 		}
+		l.checkBackendSecrets(b, writers)
 		l.checkVersions(b)
 	}
 	l.unit, l.unitStack = "", ""

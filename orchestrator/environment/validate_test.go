@@ -185,7 +185,7 @@ func TestLoadProblems(t *testing.T) {
 			want: diag.Problems{{
 				File:    appTF,
 				Object:  appT,
-				Message: `spec.path "./flux-apps" holds no *.tf files`,
+				Message: `spec.path "./flux-apps" holds no .tf, .tf.json, .tofu or .tofu.json files`,
 				Fix:     "point spec.path at the directory of the stack's OpenTofu code, relative to the repository root (e.g. ./flux-apps/app/terraform)",
 			}},
 		},

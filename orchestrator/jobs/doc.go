@@ -60,10 +60,12 @@
 // Tofu Controller's runnerTerminationGracePeriodSeconds (default 30) and
 // the honoured fields of spec.runnerPodTemplate: metadata labels and
 // annotations, image, imagePullPolicy, nodeSelector, affinity,
-// tolerations, priorityClassName, securityContext and resources; with
+// tolerations, priorityClassName, securityContext, resources, and env and
+// envFrom, after strata's own variables (which win) and sources; with
 // Config.EnvFromSecret, the keys of that Secret of the object's namespace
-// are the container's environment too (envFrom), and no Job starts while
-// the Secret is missing. The container runs as non-root on a read-only
+// are the container's environment too (envFrom, before the object's), and
+// no Job starts while the Secret is missing. The runner hands the pod's
+// TF_VAR_ variables to tofu, as the Tofu Controller's runner does. The container runs as non-root on a read-only
 // root filesystem, with an emptyDir for its workspace. Its deadline (activeDeadlineSeconds) is the
 // run's timeout plus the grace period plus a minute, a backstop: the
 // runner stops its own run at the timeout, as a local run does.

@@ -341,6 +341,8 @@ func PodOf(spec v1alpha2.TerraformSpec) Pod {
 		Tolerations:        t.Spec.Tolerations,
 		PriorityClassName:  t.Spec.PriorityClassName,
 		SecurityContext:    t.Spec.SecurityContext,
+		Env:                t.Spec.Env,
+		EnvFrom:            t.Spec.EnvFrom,
 	}
 	if spec.RunnerTerminationGracePeriodSeconds != nil {
 		g := time.Duration(*spec.RunnerTerminationGracePeriodSeconds) * time.Second

@@ -155,6 +155,13 @@ type Pod struct {
 	PriorityClassName string
 	SecurityContext   *corev1.SecurityContext
 	Resources         corev1.ResourceRequirements
+	// Env and EnvFrom are spec.runnerPodTemplate.spec's, put on the
+	// runner container as the Tofu Controller puts them on its runner's:
+	// the kubelet resolves them, and the runner hands its TF_VAR_
+	// variables to tofu (runner.Config.PodEnv). The variables strata
+	// sets itself win over them.
+	Env     []corev1.EnvVar
+	EnvFrom []corev1.EnvFromSource
 }
 
 // Outcome is how a runner Job ended.

@@ -118,9 +118,26 @@ func (l *Launcher) job(spec Spec, name string) *batchv1.Job {
 			env = append(env, corev1.EnvVar{Name: k, Value: l.cfg.RecordsEnv[k]})
 		}
 	}
+	// The object's own variables come after strata's, less those strata
+	// sets: a container's env is read in order, the last of a name
+	// winning, and strata's must.
+	own := map[string]bool{}
+	for _, e := range env {
+		own[e.Name] = true
+	}
+	for _, e := range p.Env {
+		if !own[e.Name] {
+			env = append(env, *e.DeepCopy())
+		}
+	}
 	var envFrom []corev1.EnvFromSource
 	if l.cfg.EnvFromSecret != "" {
 		envFrom = []corev1.EnvFromSource{{SecretRef: &corev1.SecretEnvSource{LocalObjectReference: corev1.LocalObjectReference{Name: l.cfg.EnvFromSecret}}}}
+	}
+	// envFrom's sources are read in order too, and env wins over them
+	// all.
+	for _, e := range p.EnvFrom {
+		envFrom = append(envFrom, *e.DeepCopy())
 	}
 	args := append([]string{"runner",
 		"--request", RequestDir + "/" + RequestKey,

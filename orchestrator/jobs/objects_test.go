@@ -8,6 +8,8 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
 )
 
 // podView is what a test checks of a runner Job.
@@ -161,5 +163,43 @@ func TestShutdownGrace(t *testing.T) {
 		if got := shutdownGrace(tt.grace); got != tt.want {
 			t.Errorf("shutdownGrace(%v) = %v, want %v", tt.grace, got, tt.want)
 		}
+	}
+}
+
+// TestJobRunnerEnv: the object's runnerPodTemplate env and envFrom go on
+// the runner container as the Tofu Controller puts them on its runner's,
+// references and all, for the kubelet to resolve; the variables strata
+// sets itself keep their values, and its --runner-env-from-secret comes
+// before the object's sources.
+func TestJobRunnerEnv(t *testing.T) {
+	secretKey := &corev1.EnvVarSource{SecretKeyRef: &corev1.SecretKeySelector{LocalObjectReference: corev1.LocalObjectReference{Name: "aws"}, Key: "secret"}}
+	var spec v1alpha2.TerraformSpec
+	spec.RunnerPodTemplate.Spec.Env = []corev1.EnvVar{
+		{Name: "TF_VAR_region", Value: "eu-west-1"},
+		{Name: "AWS_SECRET_ACCESS_KEY", ValueFrom: secretKey},
+		{Name: "HOME", Value: "/root"},
+	}
+	spec.RunnerPodTemplate.Spec.EnvFrom = []corev1.EnvFromSource{
+		{Prefix: "TF_VAR_", ConfigMapRef: &corev1.ConfigMapEnvSource{LocalObjectReference: corev1.LocalObjectReference{Name: "settings"}}},
+	}
+	l := newLauncher(Config{Image: "strata.local/strata:dev", EnvFromSecret: "runner-aws"}, nil)
+	j := l.job(Spec{Namespace: "infra", Object: "network", Run: "r1", Pod: PodOf(spec)}, Name("network", "r1"))
+	c := j.Spec.Template.Spec.Containers[0]
+	wantEnv := []corev1.EnvVar{
+		{Name: "HOME", Value: WorkDir},
+		{Name: "TMPDIR", Value: WorkDir + "/tmp"},
+		{Name: "POD_NAMESPACE", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.namespace"}}},
+		{Name: "TF_VAR_region", Value: "eu-west-1"},
+		{Name: "AWS_SECRET_ACCESS_KEY", ValueFrom: secretKey},
+	}
+	if diff := cmp.Diff(wantEnv, c.Env); diff != "" {
+		t.Errorf("runner container env (-want +got):\n%s", diff)
+	}
+	wantFrom := []corev1.EnvFromSource{
+		{SecretRef: &corev1.SecretEnvSource{LocalObjectReference: corev1.LocalObjectReference{Name: "runner-aws"}}},
+		spec.RunnerPodTemplate.Spec.EnvFrom[0],
+	}
+	if diff := cmp.Diff(wantFrom, c.EnvFrom); diff != "" {
+		t.Errorf("runner container envFrom (-want +got):\n%s", diff)
 	}
 }

@@ -150,6 +150,8 @@ func prepare(ctx context.Context, req Request, cfg Config) (*prepared, error) {
 		DriftInterval:  set.DriftInterval,
 		StackIntervals: req.StackIntervals,
 		ProviderMirror: set.ProviderMirror,
+		// The pod's environment is the object's runnerPodTemplate's.
+		PodEnv: true,
 	})
 	return &prepared{
 		runner: r, root: root, stores: st, local: local,

@@ -8,12 +8,13 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/strata-iac/strata/internal/tofufiles"
 	"github.com/strata-iac/strata/orchestrator/source"
 )
 
 // copyStack lays the stack's code into the workspace dst, and fails when
-// the result has no .tf file: a stack without code would plan the
-// destruction of everything it manages.
+// the result has no module file (.tf, .tf.json, .tofu or .tofu.json): a
+// stack without code would plan the destruction of everything it manages.
 func copyStack(a source.Artifact, dst string) error {
 	root := a.Root
 	if root == "" {
@@ -27,7 +28,7 @@ func copyStack(a source.Artifact, dst string) error {
 		return err
 	}
 	if !ok {
-		return fmt.Errorf("%s holds no .tf files, so there is nothing to plan: put the stack's code there or fix spec.path", a.Dir)
+		return fmt.Errorf("%s holds no .tf, .tf.json, .tofu or .tofu.json files, so there is nothing to plan: put the stack's code there or fix spec.path", a.Dir)
 	}
 	return nil
 }
@@ -124,15 +125,15 @@ func inside(rel string) bool {
 	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-// hasTofuFiles reports whether dir holds a root module: a .tf or .tf.json
-// file.
+// hasTofuFiles reports whether dir holds a root module: a file tofu reads
+// module code from (.tf, .tf.json, .tofu or .tofu.json).
 func hasTofuFiles(dir string) (bool, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return false, err
 	}
 	for _, e := range entries {
-		if e.Type().IsRegular() && (strings.HasSuffix(e.Name(), ".tf") || strings.HasSuffix(e.Name(), ".tf.json")) {
+		if e.Type().IsRegular() && tofufiles.IsCode(e.Name()) {
 			return true, nil
 		}
 	}

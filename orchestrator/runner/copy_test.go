@@ -15,7 +15,8 @@ import (
 // TestCopyStackSymlinks: links inside the repository are followed (a
 // main.tf that is a link used to be dropped, and the stack planned with no
 // code); links that leave it, dangle or loop are errors naming the link; a
-// stack with no .tf file is an error, never a plan.
+// stack with no module file (.tf, .tf.json, .tofu, .tofu.json) is an
+// error, never a plan.
 func TestCopyStackSymlinks(t *testing.T) {
 	type link struct{ name, target string }
 	tests := []struct {
@@ -63,8 +64,23 @@ func TestCopyStackSymlinks(t *testing.T) {
 		},
 		{
 			name:    "a stack with no .tf file is an error",
-			files:   []string{"stack/README.md"},
-			wantErr: "holds no .tf files",
+			files:   []string{"stack/README.md", "stack/.hidden.tofu", "stack/main.tf~"},
+			wantErr: "holds no .tf, .tf.json, .tofu or .tofu.json files",
+		},
+		{
+			name:  "a stack of .tofu files is copied",
+			files: []string{"stack/main.tofu", "stack/modules/m/main.tofu"},
+			want:  []string{"main.tofu", "modules/m/main.tofu"},
+		},
+		{
+			name:  "a stack of .tofu.json files is copied",
+			files: []string{"stack/main.tofu.json"},
+			want:  []string{"main.tofu.json"},
+		},
+		{
+			name:  "a stack of .tf.json files is copied",
+			files: []string{"stack/main.tf.json"},
+			want:  []string{"main.tf.json"},
 		},
 		{
 			name:    "a stack whose only .tf file is a link that leaves is an error",

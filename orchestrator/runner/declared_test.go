@@ -21,6 +21,16 @@ func TestDeclaredVariables(t *testing.T) {
 			"notes.md":           `variable "ignored" {}`,
 			"strata.tfvars.json": `{"x": 1}`,
 		}, map[string]bool{"app_version": true, "region": true, "size": true}},
+		{"tofu and tofu.json", map[string]string{
+			"main.tofu":       `variable "region" {}`,
+			"more.tofu.json":  `{"variable": {"size": {}}}`,
+			"old.tf":          `variable "gone" {}`,
+			"old.tofu":        `variable "kept" {}`,
+			"other.tf.json":   `{"variable": {"replaced": {}}}`,
+			"other.tofu.json": `{"variable": {"replacement": {}}}`,
+			".hidden.tofu":    `variable "hidden" {}`,
+			"main.tofu~":      `variable "backup" {}`,
+		}, map[string]bool{"region": true, "size": true, "kept": true, "replacement": true}},
 		{"a broken file is left to tofu", map[string]string{"main.tf": "variable \"a\" {}\nvariable {", "ok.tf": `variable "b" {}`}, map[string]bool{"a": true, "b": true}},
 	}
 	for _, tt := range tests {

@@ -106,11 +106,15 @@ func (r *Runner) prepare(ctx context.Context, st *runState) error {
 	if err != nil {
 		return fail(err)
 	}
-	tw, err := r.openTofu(dir, home)
+	tw, err := r.openTofu(dir, home, s.Run)
 	if err != nil {
 		return fail(err)
 	}
-	key := sha256.Sum256([]byte(req.Artifact.Digest + "\n" + backend))
+	// Init runs again when the code, the backend or what init is given
+	// changes: the backend settings of spec.backendConfigsFrom and the
+	// stack's environment, by their keyed hashes only.
+	key := sha256.Sum256([]byte(req.Artifact.Digest + "\n" + backend + "\n" +
+		in.specHashes[specBackendConfigsFrom] + "\n" + in.specHashes[specEnv]))
 	st.ws = &workspace{
 		dir:      dir,
 		planFile: filepath.Join(dir, planFileName),
@@ -158,8 +162,12 @@ func (r *Runner) localState(req Request) bool {
 
 // openTofu returns the tofu workspace of dir, with the shared CLI
 // configuration and plugin cache; home, when set, is the HOME tofu runs
-// with (the stack maps files there).
-func (r *Runner) openTofu(dir, home string) (*tofu.Workspace, error) {
+// with (the stack maps files there). run gives init the stack's backend
+// settings (spec.backendConfigsFrom) and tofu the stack's environment
+// (spec.runnerPodTemplate.spec.env and envFrom); in a runner pod
+// (Config.PodEnv) the pod's own TF_VAR_ variables are the stack's too, as
+// the Tofu Controller's runner hands its environment to tofu.
+func (r *Runner) openTofu(dir, home string, run environment.Run) (*tofu.Workspace, error) {
 	cliConfig, err := r.writeCLIConfig()
 	if err != nil {
 		return nil, err
@@ -174,7 +182,22 @@ func (r *Runner) openTofu(dir, home string) (*tofu.Workspace, error) {
 	if home != "" {
 		env["HOME"] = home
 	}
-	return tofu.New(r.cfg.Tofu, dir, tofu.Options{Env: env})
+	stackEnv := map[string]string{}
+	if r.cfg.PodEnv {
+		for _, kv := range os.Environ() {
+			if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, "TF_VAR_") {
+				stackEnv[k] = v
+			}
+		}
+	}
+	for _, e := range run.Env {
+		stackEnv[e.Name] = e.Value
+	}
+	var backendConfig []string
+	for _, b := range run.BackendConfigs {
+		backendConfig = append(backendConfig, b.Key+"="+b.Value)
+	}
+	return tofu.New(r.cfg.Tofu, dir, tofu.Options{Env: env, StackEnv: stackEnv, BackendConfig: backendConfig})
 }
 
 // backend returns the backend override: the stack's

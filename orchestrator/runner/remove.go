@@ -72,7 +72,7 @@ func (r *Runner) reopenWorkspace(_ context.Context, st *runState) error {
 	if err != nil {
 		return err
 	}
-	tw, err := r.openTofu(dir, "")
+	tw, err := r.openTofu(dir, "", environment.Run{})
 	if err != nil {
 		return err
 	}

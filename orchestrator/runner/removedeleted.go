@@ -28,6 +28,7 @@ func (r *Runner) RemoveDeleted(ctx context.Context, req Request) (Result, error)
 	stack.ApprovePlan = "auto"
 	stack.Run = environment.Run{
 		Workspace: stack.Run.Workspace, Parallelism: stack.Run.Parallelism, Files: stack.Run.Files,
+		BackendConfigs: stack.Run.BackendConfigs, Env: stack.Run.Env,
 		Destroy: true,
 	}
 	req.Stack, req.Removal = &stack, nil

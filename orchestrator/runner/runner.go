@@ -88,6 +88,11 @@ type Config struct {
 	// nil, the key kept in StateDir is used, created on first use (see
 	// hashkey).
 	HashKey []byte
+	// PodEnv is set in a runner pod (strata runner): the pod's TF_VAR_
+	// variables, which its Job took from the object's
+	// spec.runnerPodTemplate.spec.env and envFrom, reach tofu as the
+	// stack's own. Elsewhere strata's own TF_VAR_ variables never do.
+	PodEnv bool
 }
 
 // Runner runs stacks.

@@ -11,7 +11,15 @@ import (
 // canonical JSON to hash (keyed, see hashes.go): a field set, changed or
 // unset changes the stack's fingerprint, and the next run names it as the
 // cause. The content of spec.fileMappings is hashed with where it goes,
-// never kept.
+// the values of spec.backendConfigsFrom with their keys and the stack's
+// environment with its names, never kept.
+// The spec fields whose values are private, by the names specFields
+// gives them.
+const (
+	specBackendConfigsFrom = "spec.backendConfigsFrom"
+	specEnv                = "spec.runnerPodTemplate.spec.env"
+)
+
 func specFields(run environment.Run) (map[string][]byte, error) {
 	fields := map[string]any{}
 	if len(run.Targets) > 0 {
@@ -45,6 +53,21 @@ func specFields(run environment.Run) (map[string][]byte, error) {
 			files = append(files, file{f.Location, f.Path, f.Content})
 		}
 		fields["spec.fileMappings"] = files
+	}
+	if len(run.BackendConfigs) > 0 {
+		type setting struct{ Key, Value string }
+		settings := make([]setting, 0, len(run.BackendConfigs))
+		for _, b := range run.BackendConfigs {
+			settings = append(settings, setting{b.Key, b.Value})
+		}
+		fields[specBackendConfigsFrom] = settings
+	}
+	if len(run.Env) > 0 {
+		env := make(map[string]string, len(run.Env))
+		for _, e := range run.Env {
+			env[e.Name] = e.Value
+		}
+		fields[specEnv] = env
 	}
 	if len(fields) == 0 {
 		return nil, nil

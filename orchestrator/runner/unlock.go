@@ -66,7 +66,7 @@ func (r *Runner) Unlock(ctx context.Context, req UnlockRequest) (history.Run, er
 			return fail(err)
 		}
 	default:
-		tw, err := r.openTofu(dir, "")
+		tw, err := r.openTofu(dir, "", environment.Run{})
 		if err != nil {
 			return fail(err)
 		}

@@ -2,12 +2,16 @@ package source
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 
 	"golang.org/x/mod/sumdb/dirhash"
+
+	"github.com/strata-iac/strata/internal/tofufiles"
+	"github.com/strata-iac/strata/orchestrator/environment"
 )
 
 // writeTree writes files (slash-separated names) under dir.
@@ -110,4 +114,45 @@ func BenchmarkHashDir(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestFetchLocalCodeKinds: a stack whose code is in any of the files tofu
+// reads a module from is fetched, and a change to that file changes the
+// stack's digest.
+func TestFetchLocalCodeKinds(t *testing.T) {
+	for _, name := range []string{"main.tf", "main.tf.json", "main.tofu", "main.tofu.json"} {
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			body := []byte(`resource "terraform_data" "a" {}`)
+			if tofufiles.IsJSON(name) {
+				body = []byte(`{"resource": {"terraform_data": {"a": {}}}}`)
+			}
+			writeTree(t, root, map[string][]byte{"stack/" + name: body})
+			stack := &environment.Stack{
+				Name:   "x",
+				Path:   "stack",
+				Source: environment.Source{Kind: environment.SourceGitRepository, Name: environment.DefaultGitSource},
+			}
+			fetch := func() Artifact {
+				r := &Resolver{Root: root}
+				res, err := r.Resolve(context.Background(), stack)
+				if err != nil {
+					t.Fatalf("Resolve(%s) = %v", name, err)
+				}
+				a, err := r.Fetch(context.Background(), stack, res)
+				if err != nil {
+					t.Fatalf("Fetch(%s) = %v", name, err)
+				}
+				return a
+			}
+			before := fetch()
+			if b, err := os.ReadFile(filepath.Join(before.Dir, name)); err != nil || !bytes.Equal(b, body) {
+				t.Errorf("Fetch(%s) dir holds %q, %v, want the stack's code", name, b, err)
+			}
+			writeTree(t, root, map[string][]byte{"stack/" + name: append(body, '\n')})
+			if after := fetch(); after.Digest == before.Digest {
+				t.Errorf("Fetch(%s) digest = %s after %s changed, want another", name, after.Digest, name)
+			}
+		})
+	}
 }

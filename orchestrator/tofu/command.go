@@ -21,12 +21,20 @@ import (
 // strata; a cancelled ctx interrupts it (SIGINT) and kills it only after
 // the grace period, so that it is never killed while it writes state.
 func (w *Workspace) command(ctx context.Context, stdout io.Writer, args ...string) (int, error) {
+	return w.commandEnv(ctx, stdout, nil, args...)
+}
+
+// commandEnv is command with extra variables in tofu's environment.
+func (w *Workspace) commandEnv(ctx context.Context, stdout io.Writer, extra map[string]string, args ...string) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return -1, err
 	}
 	cmd := exec.CommandContext(ctx, w.binary, args...)
 	cmd.Dir = w.dir
 	cmd.Env = w.environ()
+	for k, v := range extra {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
 	cmd.Stdout = stdout
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -14,9 +15,13 @@ import (
 type Workspace struct {
 	dir    string
 	binary string
-	env    map[string]string
-	grace  time.Duration
-	tf     *tfexec.Terraform
+	// env is the environment of the commands strata runs itself: the
+	// process environment, the stack's own and Options.Env.
+	env map[string]string
+	// backendConfig are the -backend-config values of init.
+	backendConfig []string
+	grace         time.Duration
+	tf            *tfexec.Terraform
 }
 
 // Options configure a Workspace.
@@ -24,6 +29,16 @@ type Options struct {
 	// Env is added to the process environment of every tofu command
 	// (for example TF_PLUGIN_CACHE_DIR or TF_CLI_CONFIG_FILE).
 	Env map[string]string
+	// StackEnv is the stack's own environment (the Tofu Controller's
+	// runnerPodTemplate env and envFrom), over the process environment
+	// and under Env. Unlike the process environment's, its TF_VAR_
+	// variables reach tofu: the stack asked for them. Private.
+	StackEnv map[string]string
+	// BackendConfig are given to init as -backend-config, each
+	// "key=value", in order, as the Tofu Controller gives
+	// spec.backendConfigsFrom. They never appear on a command line (see
+	// Init). Private.
+	BackendConfig []string
 	// GracePeriod is how long tofu may take to stop after an interrupt
 	// before it is killed. It is generous by default (5 minutes), so that
 	// tofu is never killed while it writes state.
@@ -37,6 +52,7 @@ func New(binary, dir string, opts Options) (*Workspace, error) {
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}
 	env := envMap(os.Environ())
+	maps.Copy(env, opts.StackEnv)
 	maps.Copy(env, opts.Env)
 	// A CLI configuration file that does not exist makes tofu print a
 	// warning on stdout, in the middle of its JSON; tofu's defaults serve
@@ -46,9 +62,17 @@ func New(binary, dir string, opts Options) (*Workspace, error) {
 			delete(env, "TF_CLI_CONFIG_FILE")
 		}
 	}
-	env = tfexec.CleanEnv(env)
-	if err := tf.SetEnv(env); err != nil {
+	// terraform-exec refuses the variables it manages, TF_VAR_ among
+	// them: its commands (output) run without the stack's TF_VAR_
+	// variables, which only plan and apply read.
+	if err := tf.SetEnv(tfexec.CleanEnv(maps.Clone(env))); err != nil {
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
+	}
+	env = tfexec.CleanEnv(env)
+	for k, v := range opts.StackEnv {
+		if strings.HasPrefix(k, "TF_VAR_") {
+			env[k] = v
+		}
 	}
 	grace := opts.GracePeriod
 	if grace <= 0 {
@@ -59,7 +83,7 @@ func New(binary, dir string, opts Options) (*Workspace, error) {
 	if err := tf.SetWaitDelay(grace); err != nil {
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}
-	return &Workspace{dir: dir, binary: binary, env: env, grace: grace, tf: tf}, nil
+	return &Workspace{dir: dir, binary: binary, env: env, backendConfig: slices.Clone(opts.BackendConfig), grace: grace, tf: tf}, nil
 }
 
 // Dir is the workspace directory.
