@@ -86,7 +86,7 @@ func (l *loader) checkKustomization(k *kustomization) {
 			Message: "spec.sourceRef is missing",
 			Fix:     fmt.Sprintf("set spec.sourceRef to kind %s, name %s (this repository)", SourceGitRepository, DefaultGitSource),
 		})
-	case ref.Kind != SourceGitRepository || ref.Name != DefaultGitSource:
+	case !l.isSelf(ref, &k.object):
 		l.problem(diag.Problem{
 			File:    k.File,
 			Object:  k.ref(),

@@ -100,7 +100,7 @@ func (r *Resolver) Resolve(ctx context.Context, s *environment.Stack) (Resolved,
 	switch {
 	case s.Source.Artifact != nil:
 		return resolveArtifact(s)
-	case s.Source.Kind == environment.SourceGitRepository && s.Source.Name == environment.DefaultGitSource:
+	case s.Source.Local():
 		return r.resolveLocal(s)
 	case s.Source.Kind == environment.SourceOCIRepository:
 		return r.resolveOCI(ctx, s)
@@ -149,7 +149,7 @@ func (r *Resolver) resolveLocal(s *environment.Stack) (Resolved, error) {
 		Constraint: s.Version,
 		Version:    exactVersion(s.Version),
 		Digest:     digest,
-		Origin:     environment.DefaultGitSource + ":" + s.Path,
+		Origin:     s.Source.Name + ":" + s.Path,
 		localDir:   dir,
 	}, nil
 }
