@@ -24,6 +24,8 @@ type globals struct {
 	verbose        bool
 	// sopsAgeKeyFile is --sops-age-key-file.
 	sopsAgeKeyFile string
+	// selfSources are --self-source.
+	selfSources []string
 }
 
 func newRootCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -53,8 +55,10 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 	root.PersistentFlags().BoolVarP(&g.verbose, "verbose", "v", false, "log debug lines too")
 	root.PersistentFlags().StringVar(&g.sopsAgeKeyFile, "sops-age-key-file", "",
 		"file of age identities that decrypt SOPS-encrypted Secrets, on top of $"+decryption.EnvAgeKeyFile+", $"+decryption.EnvAgeKey+" and ~/.config/sops/age/keys.txt")
+	root.PersistentFlags().StringArrayVar(&g.selfSources, "self-source", nil,
+		"GitRepository/<namespace>/<name>: that GitRepository is this repository, read from the checkout (repeatable); a GitRepository whose spec.url is one of the checkout's git remotes is without it")
 	// Every command that loads an environment decrypts with the same
-	// keys: they travel in the context.
+	// keys, and loads with the same options: they travel in the context.
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		// What only strata-kube does runs there, before anything is done
 		// here.
@@ -66,7 +70,13 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 				return usageError("--sops-age-key-file: %v", err)
 			}
 		}
-		cmd.SetContext(decryption.WithKeys(cmd.Context(), decryption.Keys{AgeKeyFile: g.sopsAgeKeyFile}))
+		for _, s := range g.selfSources {
+			if _, err := environment.ParseSelfSource(s); err != nil {
+				return usageError("--self-source: %v", err)
+			}
+		}
+		ctx := decryption.WithKeys(cmd.Context(), decryption.Keys{AgeKeyFile: g.sopsAgeKeyFile})
+		cmd.SetContext(environment.WithOptions(ctx, environment.Options{SelfSources: g.selfSources}))
 		return nil
 	}
 	root.AddCommand(

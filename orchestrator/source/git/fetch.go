@@ -14,12 +14,12 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/Masterminds/semver/v3"
 	fluxgit "github.com/fluxcd/pkg/git"
 	"github.com/fluxcd/pkg/git/gogit"
 	"github.com/fluxcd/pkg/git/repository"
 	"github.com/fluxcd/pkg/sourceignore"
 	"github.com/fluxcd/pkg/version"
-	"github.com/Masterminds/semver/v3"
 )
 
 // Repository is a GitRepository's spec, with its Secret's data.
@@ -149,7 +149,7 @@ func (f *Fetcher) fetch(ctx context.Context, repo Repository) (Tree, error) {
 // pinned is a ref pinned to a commit.
 type pinned struct {
 	commit, tag, ref string
-	strategy        repository.CheckoutStrategy
+	strategy         repository.CheckoutStrategy
 }
 
 // tree is the Tree of the pinned commit in dir.

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	fluxssh "github.com/fluxcd/pkg/ssh"
 	"github.com/fluxcd/pkg/gittestserver"
+	fluxssh "github.com/fluxcd/pkg/ssh"
 	gogit "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
