@@ -55,10 +55,14 @@ func (r *Resolver) resolveTree(s *environment.Stack, root, constraint, version, 
 	}, nil
 }
 
-// redactURL is a URL without the user and password it may hold.
+// redactURL is a URL without the password it may hold (and then without
+// its user either).
 func redactURL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.User == nil {
+		return raw
+	}
+	if _, ok := u.User.Password(); !ok {
 		return raw
 	}
 	u.User = nil
