@@ -2,6 +2,8 @@ package environment
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -416,4 +418,64 @@ func plainHost(s string) bool {
 		}
 	}
 	return true
+}
+
+// TestLoadCachedSources checks that the render cache keys on the load's
+// options and on the checkout's remotes, which both say which
+// GitRepositories are this repository, and never keeps an environment
+// whose sources hold credentials.
+func TestLoadCachedSources(t *testing.T) {
+	root := sourcesRepo(t, "flux-system", "GitRepository/platform", "")
+	dir := filepath.Join(root, envDir)
+	state := t.TempDir()
+	self := WithOptions(context.Background(), Options{SelfSources: []string{"GitRepository/flux-system/platform"}})
+	steps := []struct {
+		name     string
+		ctx      context.Context
+		remote   string
+		wantHit  bool
+		wantSelf bool
+	}{
+		{name: "--self-source renders", ctx: self, wantSelf: true},
+		{name: "the same options read the cache", ctx: self, wantHit: true, wantSelf: true},
+		{name: "other options render again", ctx: context.Background()},
+		{name: "a new remote renders again", ctx: context.Background(), remote: "https://github.com/acme/platform", wantSelf: true},
+		{name: "the same remote reads the cache", ctx: context.Background(), wantHit: true, wantSelf: true},
+	}
+	for _, st := range steps {
+		if st.remote != "" {
+			withRemote(t, root, st.remote)
+		}
+		env, hit, err := loadCached(st.ctx, dir, state)
+		var ps diag.Problems
+		if err != nil && !errors.As(err, &ps) {
+			t.Fatalf("%s: loadCached(%q) = %v", st.name, dir, err)
+		}
+		if hit != st.wantHit {
+			t.Errorf("%s: loadCached(%q) hit = %v, want %v", st.name, dir, hit, st.wantHit)
+		}
+		s := env.Stack("app")
+		if got := s != nil && s.Source.Self; got != st.wantSelf {
+			t.Errorf("%s: loadCached(%q) stack app from this repository = %v, want %v (problems: %v)", st.name, dir, got, st.wantSelf, ps)
+		}
+	}
+
+	creds := sourcesRepo(t, "flux-system", "GitRepository/modules", modulesRepo+modulesAuth)
+	dir = filepath.Join(creds, envDir)
+	for i := range 2 {
+		env, hit, err := loadCached(context.Background(), dir, state)
+		if err != nil {
+			t.Fatalf("loadCached(%q) #%d = %v", dir, i+1, err)
+		}
+		if hit {
+			t.Errorf("loadCached(%q) #%d hit the cache, want an environment whose source holds credentials never kept", dir, i+1)
+		}
+		b, err := json.Marshal(env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), "SENTINEL") || strings.Contains(string(b), base64.StdEncoding.EncodeToString([]byte("SENTINEL-IDENTITY"))) {
+			t.Errorf("json.Marshal(environment) holds a source's credentials: %s", b)
+		}
+	}
 }

@@ -91,7 +91,7 @@ func (l *loader) checkKustomization(k *kustomization) {
 			File:    k.File,
 			Object:  k.ref(),
 			Message: fmt.Sprintf("spec.sourceRef names %s, but strata reads Kustomizations only from %s/%s (this repository)", ref, SourceGitRepository, DefaultGitSource),
-			Fix:     fmt.Sprintf("set spec.sourceRef to kind %s, name %s, and keep the manifests under flux-apps/ in this repository", SourceGitRepository, DefaultGitSource),
+			Fix:     fmt.Sprintf("set spec.sourceRef to kind %s, name %s, and keep the manifests under flux-apps/ in this repository; a GitRepository that is this repository under another name is one whose spec.url is a remote of the checkout, or one --self-source GitRepository/<namespace>/<name> names", SourceGitRepository, DefaultGitSource),
 		})
 	}
 	for _, d := range k.Spec.DependsOn {

@@ -508,7 +508,7 @@ data: {clientId: acme, environment: stage, environmentClass: prod, region: eu-ce
 				File:    appFile,
 				Object:  appK,
 				Message: "spec.sourceRef names OCIRepository/manifests, but strata reads Kustomizations only from GitRepository/flux-system (this repository)",
-				Fix:     "set spec.sourceRef to kind GitRepository, name flux-system, and keep the manifests under flux-apps/ in this repository",
+				Fix:     "set spec.sourceRef to kind GitRepository, name flux-system, and keep the manifests under flux-apps/ in this repository; a GitRepository that is this repository under another name is one whose spec.url is a remote of the checkout, or one --self-source GitRepository/<namespace>/<name> names",
 			}},
 		},
 		{
