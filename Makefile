@@ -103,6 +103,7 @@ fuzz:
 	$(GO) test ./orchestrator/environment/ -run '^$$' -fuzz '^FuzzDecodeDocuments$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/environment/ -run '^$$' -fuzz '^FuzzParseSettings$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/environment/ -run '^$$' -fuzz '^FuzzExpandEnv$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/environment/ -run '^$$' -fuzz '^FuzzNormalGitURL$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/tofu/ -run '^$$' -fuzz '^FuzzParsePlan$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/tofu/ -run '^$$' -fuzz '^FuzzParseVersion$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/tofu/ -run '^$$' -fuzz '^FuzzDecodeEvent$$' -fuzztime $(FUZZTIME)

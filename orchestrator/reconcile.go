@@ -26,6 +26,8 @@ import (
 	"github.com/strata-iac/strata/orchestrator/scheduler"
 	"github.com/strata-iac/strata/orchestrator/source"
 	"github.com/strata-iac/strata/orchestrator/source/artifact"
+	"github.com/strata-iac/strata/orchestrator/source/bucket"
+	"github.com/strata-iac/strata/orchestrator/source/git"
 	"github.com/strata-iac/strata/orchestrator/source/oci"
 	"github.com/strata-iac/strata/orchestrator/statedir"
 )
@@ -423,8 +425,9 @@ type resolved struct {
 }
 
 // NewResolver returns the resolver for an environment's sources: this
-// repository's checkout, and OCI registries through a client whose cache
-// is under the state directory.
+// repository's checkout, OCI registries, other git repositories and
+// buckets, each through a client whose cache is under the state
+// directory.
 func NewResolver(env *environment.Environment, stateDir string, opts Options) *source.Resolver {
 	return &source.Resolver{
 		Root: env.Root,
@@ -434,6 +437,8 @@ func NewResolver(env *environment.Environment, stateDir string, opts Options) *s
 			DockerConfig: opts.DockerConfig,
 		}),
 		Artifacts: &artifact.Fetcher{CacheDir: filepath.Join(stateDir, "cache", "artifacts")},
+		Git:       &git.Fetcher{CacheDir: filepath.Join(stateDir, "cache", "git")},
+		Buckets:   &bucket.Fetcher{CacheDir: filepath.Join(stateDir, "cache", "buckets")},
 	}
 }
 

@@ -20,10 +20,10 @@ func (g *globals) registerClusterInputs(cmd *cobra.Command) {
 }
 
 // loadOptions are the environment's load options of the command line:
-// --strict-substitution, and the inputs of --inputs, then of the cluster
+// --self-source, --strict-substitution, and the inputs of --inputs, then of the cluster
 // of --kubeconfig or --context.
 func (g *globals) loadOptions(cmd *cobra.Command) (environment.Options, error) {
-	opts := environment.Options{StrictSubstitution: g.strictSubstitution}
+	opts := environment.Options{StrictSubstitution: g.strictSubstitution, SelfSources: g.selfSources}
 	var chain inputs.Chain
 	if len(g.inputs) > 0 {
 		files, err := inputs.ReadFiles(cmd.Context(), g.inputs)

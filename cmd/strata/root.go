@@ -32,6 +32,8 @@ type globals struct {
 	// inputsKubeconfig and inputsContext are --kubeconfig and --context
 	// of the commands whose cluster is their inputs' (registerClusterInputs).
 	inputsKubeconfig, inputsContext string
+	// selfSources are --self-source.
+	selfSources []string
 }
 
 func newRootCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -65,6 +67,8 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		"file or directory of ConfigMap and Secret manifests (plain or SOPS-encrypted) that live only in the cluster, for what the repository names but does not hold (repeatable)")
 	root.PersistentFlags().BoolVar(&g.strictSubstitution, "strict-substitution", false,
 		"substitute every object as Flux does with its StrictPostBuildSubstitutions feature gate: a variable that is missing and has no default is a problem, not an empty string")
+	root.PersistentFlags().StringArrayVar(&g.selfSources, "self-source", nil,
+		"GitRepository/<namespace>/<name>: that GitRepository is this repository, read from the checkout (repeatable); a GitRepository whose spec.url is one of the checkout's git remotes is without it")
 	// Every command that loads an environment decrypts with the same
 	// keys, and loads with the same options: they travel in the context.
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
@@ -76,6 +80,11 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		if g.sopsAgeKeyFile != "" {
 			if err := decryption.CheckAgeKeyFile(cmd.Context(), g.sopsAgeKeyFile); err != nil {
 				return usageError("--sops-age-key-file: %v", err)
+			}
+		}
+		for _, s := range g.selfSources {
+			if _, err := environment.ParseSelfSource(s); err != nil {
+				return usageError("--self-source: %v", err)
 			}
 		}
 		ctx := decryption.WithKeys(cmd.Context(), decryption.Keys{AgeKeyFile: g.sopsAgeKeyFile})

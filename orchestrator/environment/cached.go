@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/strata-iac/strata/orchestrator/decryption"
 	"github.com/strata-iac/strata/orchestrator/rendercache"
@@ -55,6 +56,11 @@ func loadCached(ctx context.Context, dir, stateDir string) (_ *Environment, hit 
 	if ps := l.sortedProblems(); len(ps) > 0 {
 		return l.env, false, fmt.Errorf("load environment %s: %w", l.dir, ps)
 	}
+	if l.env.hasCredentials() {
+		// A source's credentials reach the fetch and nothing else on
+		// disk.
+		return l.env, false, nil
+	}
 	if l.dec != nil || l.readSecretInput {
 		// The render decrypted SOPS values, or read Secrets from the
 		// inputs: they reach the stacks' variable files and nothing else
@@ -94,6 +100,9 @@ func renderCacheFile(root, rel, stateDir string) (string, error) {
 // where the environment is.
 type renderKey struct {
 	Build, Options, Keys, Root, Dir string
+	// Load is the load's Options; Remotes are the checkout's git
+	// remotes, which say which GitRepositories are this repository.
+	Load, Remotes string
 }
 
 // renderCacheKey is the render key of the environment at rel under root,
@@ -103,16 +112,18 @@ func renderCacheKey(ctx context.Context, root, rel string) string {
 	return renderKey{
 		Build:   rendercache.Build(),
 		Options: string(opts),
-		Keys:    decryption.KeysFrom(ctx).Identity() + "\x00" + optionsFrom(ctx).identity(),
+		Keys:    decryption.KeysFrom(ctx).Identity(),
 		Root:    root,
 		Dir:     rel,
+		Load:    optionsFrom(ctx).key(),
+		Remotes: strings.Join(gitRemotes(root), "\n"),
 	}.String()
 }
 
 // String is the key as a SHA-256 over its parts, each length-prefixed.
 func (k renderKey) String() string {
 	h := sha256.New()
-	for _, p := range []string{k.Build, k.Options, k.Keys, k.Root, k.Dir} {
+	for _, p := range []string{k.Build, k.Options, k.Keys, k.Root, k.Dir, k.Load, k.Remotes} {
 		fmt.Fprintf(h, "%d:%s", len(p), p)
 	}
 	return hex.EncodeToString(h.Sum(nil))

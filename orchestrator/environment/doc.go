@@ -12,7 +12,7 @@
 // postBuild substitution, and every Flux Kustomization rendered is followed
 // in turn, as kustomize-controller would apply and reconcile it. Of what is
 // rendered it reads Kustomization, Terraform (infra.contrib.fluxcd.io/
-// v1alpha2), OCIRepository, GitRepository, ConfigMap and Secret; other
+// v1alpha2), OCIRepository, GitRepository, Bucket, ConfigMap and Secret; other
 // kinds are skipped and counted. Input that Flux or the API server would
 // refuse (a duplicate key, an unknown kind of a Flux group, a misspelt
 // group, broken substitution) is a problem naming the file and the fix.
@@ -42,6 +42,17 @@
 // repository (SecretInputs), the inputs of the spec.values template
 // (Values). A Secret that no stack writes and the repository does not hold
 // is a problem, unless the entry is optional.
+//
+// A stack's source (sources.go, selfsource.go) is this repository's
+// checkout when its sourceRef is GitRepository flux-system, a
+// GitRepository whose spec.url is one of the checkout's git remotes
+// (compared as normalGitURL reduces them: SSH, scp-like and HTTPS forms,
+// .git and case alike), or one that --self-source names (Options, carried
+// in the context by WithOptions); a Kustomization is followed only from
+// such a source. Another GitRepository, and a Bucket, become
+// Source.Git and Source.Bucket with their spec and their spec.secretRef
+// Secret's data (Credentials: never printed, never kept in the render
+// cache), fetched by package source when the stack runs.
 //
 // strata's own settings (state backend, contract store, runner limit,
 // provider mirror, IAM allow-list, state directory) are keys of the init

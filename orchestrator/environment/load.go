@@ -154,6 +154,10 @@ type loader struct {
 	// readSecretInput is set once a Secret was read from the inputs: its
 	// values are the stacks', and the render is not kept (LoadCached).
 	readSecretInput bool
+	// sources are the GitRepositories and Buckets rendered, and self
+	// says which GitRepositories are this repository (selfsource.go).
+	sources sourceObjects
+	self    *selfSources
 }
 
 // app is what one Kustomization's spec.path renders, substituted.
@@ -186,6 +190,7 @@ func newLoader(ctx context.Context, root, dir string) *loader {
 		kustomizations: map[string]*kustomization{},
 		apps:           map[string]*app{},
 		rendered:       map[string][]renderedObject{},
+		self:           newSelfSources(ctx, root),
 	}
 }
 
@@ -402,6 +407,10 @@ func (l *loader) registerApp(group string, objs []renderedObject, a *app) ([]*ku
 			a.terraforms = append(a.terraforms, d.Terraform)
 		case d.OCIRepository != nil && a != nil:
 			a.sources = append(a.sources, d.OCIRepository)
+		case d.GitRepository != nil:
+			l.sources.git = append(l.sources.git, d.GitRepository)
+		case d.Bucket != nil:
+			l.sources.buckets = append(l.sources.buckets, d.Bucket)
 		}
 	}
 	sort.SliceStable(ks, func(i, j int) bool { return ks[i].Name() < ks[j].Name() })
@@ -666,7 +675,7 @@ func (l *loader) buildKustomization(k *kustomization) []*kustomization {
 // kustomizationPath returns the Kustomization's spec.path relative to the
 // root, and whether it is a directory there.
 func (l *loader) kustomizationPath(k *kustomization) (string, bool) {
-	if k.Spec.SourceRef == nil || k.Spec.SourceRef.Kind != SourceGitRepository || k.Spec.SourceRef.Name != DefaultGitSource {
+	if !l.isSelf(k.Spec.SourceRef, &k.object) {
 		return "", false
 	}
 	dir, ok := cleanPath(k.Spec.Path)

@@ -409,6 +409,7 @@ func (m MatchInput) Matches(contract string) bool {
 const (
 	SourceGitRepository = "GitRepository"
 	SourceOCIRepository = "OCIRepository"
+	SourceBucket        = "Bucket"
 )
 
 // DefaultGitSource is the GitRepository name that means "this repository's
@@ -437,7 +438,65 @@ type Source struct {
 	// the artifact source-controller made of the source. Its URL is empty
 	// while the source has none yet.
 	Artifact *Artifact `json:",omitempty"`
+	// Self is set on a GitRepository other than flux-system that is this
+	// repository: its URL is one of the checkout's remotes, or
+	// --self-source names it. Its code is read from the checkout.
+	Self bool `json:",omitempty"`
+	// Git is a GitRepository that is another repository, fetched.
+	Git *GitSource `json:",omitempty"`
+	// Bucket is a Bucket source, fetched.
+	Bucket *BucketSource `json:",omitempty"`
 }
+
+// Local reports whether the source is this repository's own checkout.
+func (s Source) Local() bool {
+	return s.Kind == SourceGitRepository && (s.Name == DefaultGitSource || s.Self)
+}
+
+// GitSource is a GitRepository's spec, as source-controller fetches it.
+type GitSource struct {
+	// URL is spec.url.
+	URL string
+	// Branch, Tag, Semver, RefName and Commit are spec.ref's branch,
+	// tag, semver, name and commit.
+	Branch, Tag, Semver, RefName, Commit string
+	// Ignore is spec.ignore; nil when unset.
+	Ignore *string `json:",omitempty"`
+	// SecretRef names spec.secretRef's Secret, "" when unset.
+	SecretRef string `json:",omitempty"`
+	// Credentials are that Secret's data. Private: they are never
+	// logged, shown or kept (see Credentials).
+	Credentials Credentials `json:"-"`
+}
+
+// BucketSource is a Bucket's spec, as source-controller fetches it.
+type BucketSource struct {
+	// Provider is spec.provider: generic or aws.
+	Provider string
+	// BucketName, Endpoint, Region and Prefix are the spec fields of the
+	// same names.
+	BucketName, Endpoint, Region, Prefix string
+	// Insecure is spec.insecure: the endpoint is plain http.
+	Insecure bool `json:",omitempty"`
+	// Ignore is spec.ignore; nil when unset.
+	Ignore *string `json:",omitempty"`
+	// SecretRef names spec.secretRef's Secret, "" when unset.
+	SecretRef string `json:",omitempty"`
+	// Credentials are that Secret's data (accesskey, secretkey).
+	// Private, as GitSource's.
+	Credentials Credentials `json:"-"`
+}
+
+// Credentials are the data of a source's spec.secretRef Secret. They
+// reach only the fetch: they print as a count of keys, and an
+// environment that holds any is never kept in the render cache.
+type Credentials map[string][]byte
+
+// String names how many keys there are, never their values.
+func (c Credentials) String() string { return fmt.Sprintf("credentials(%d keys)", len(c)) }
+
+// GoString keeps the values out of %#v too.
+func (c Credentials) GoString() string { return c.String() }
 
 // Artifact is the artifact source-controller made of a source
 // (status.artifact): a tarball at URL whose sha256 is Digest, of the

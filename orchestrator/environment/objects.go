@@ -305,7 +305,8 @@ type decoded struct {
 	Kustomization *kustomization
 	Terraform     *terraform
 	OCIRepository *ociRepository
-	GitRepository *object
+	GitRepository *gitRepository
+	Bucket        *bucket
 	Secret        *secret
 	// Skipped is the kind of an object strata does not read.
 	Skipped string
@@ -347,8 +348,11 @@ func decodeObject(file string, obj map[string]any) (decoded, *diag.Problem) {
 		d.OCIRepository = &ociRepository{object: o}
 		target = d.OCIRepository
 	case m.group() == groupSource && m.Kind == SourceGitRepository:
-		d.GitRepository = &o
-		return d, nil
+		d.GitRepository = &gitRepository{object: o}
+		target = d.GitRepository
+	case m.group() == groupSource && m.Kind == SourceBucket:
+		d.Bucket = &bucket{object: o}
+		target = d.Bucket
 	default:
 		d.Skipped = m.Kind
 		return d, nil

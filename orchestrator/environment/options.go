@@ -3,15 +3,18 @@ package environment
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 )
 
 // Options change how an environment loads. They travel in the context
 // (WithOptions), so that Load, LoadCached and every caller between the
 // command line and the loader keep their signatures.
 type Options struct {
-	// SelfSources name, as Kind/namespace/name, sources that are this
-	// repository under another name (a checkout with no remote).
-	SelfSources []string `json:",omitempty"`
+	// SelfSources name GitRepository objects that are this repository
+	// under another name, as "GitRepository/<namespace>/<name>"
+	// (--self-source): for a checkout whose remotes do not say so.
+	SelfSources []string `json:"selfSources,omitempty"`
 	// StrictSubstitution is Flux's StrictPostBuildSubstitutions feature
 	// gate for every object: a variable that is missing and has no
 	// default is a problem of the object, not an empty string.
@@ -44,4 +47,25 @@ func (o Options) identity() string {
 		id += "\x00" + o.Inputs.Identity()
 	}
 	return id
+}
+
+// key is the options as the render cache keys on them.
+func (o Options) key() string {
+	return o.identity()
+}
+
+// SelfSource is one --self-source: a GitRepository that is this
+// repository.
+type SelfSource struct {
+	Namespace, Name string
+}
+
+// ParseSelfSource parses a --self-source value:
+// GitRepository/<namespace>/<name>.
+func ParseSelfSource(s string) (SelfSource, error) {
+	parts := strings.Split(s, "/")
+	if len(parts) != 3 || parts[0] != SourceGitRepository || parts[1] == "" || parts[2] == "" {
+		return SelfSource{}, fmt.Errorf("%q is not GitRepository/<namespace>/<name>, e.g. GitRepository/flux-system/platform", s)
+	}
+	return SelfSource{Namespace: parts[1], Name: parts[2]}, nil
 }

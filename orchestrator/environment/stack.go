@@ -237,18 +237,16 @@ func (l *loader) resolveSource(b *built) {
 	}
 	switch ref.Kind {
 	case SourceGitRepository:
-		if ref.Name != DefaultGitSource {
-			l.problem(diag.Problem{
-				File:    tf.File,
-				Object:  tf.ref(),
-				Message: fmt.Sprintf("spec.sourceRef names %s, but the only GitRepository strata reads is %s (this repository)", ref, DefaultGitSource),
-				Fix:     fmt.Sprintf("use sourceRef GitRepository %s, or publish the code as an OCI artefact and refer to an OCIRepository", DefaultGitSource),
-			})
+		if !l.isSelf(ref, &tf.object) {
+			l.gitSource(b)
 			return
 		}
+		s.Source.Self = ref.Name != DefaultGitSource
 		if ok {
 			l.checkModuleDir(tf, p)
 		}
+	case SourceBucket:
+		l.bucketSource(b)
 	case SourceOCIRepository:
 		src := l.findSource(tf, ref.Name)
 		if src == nil {
@@ -273,7 +271,7 @@ func (l *loader) resolveSource(b *built) {
 			File:    tf.File,
 			Object:  tf.ref(),
 			Message: fmt.Sprintf("spec.sourceRef is of kind %q, which strata does not read", ref.Kind),
-			Fix:     fmt.Sprintf("use kind %s (name %s) or %s", SourceGitRepository, DefaultGitSource, SourceOCIRepository),
+			Fix:     fmt.Sprintf("use kind %s, %s or %s", SourceGitRepository, SourceOCIRepository, SourceBucket),
 		})
 	}
 }

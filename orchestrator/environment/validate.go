@@ -86,12 +86,12 @@ func (l *loader) checkKustomization(k *kustomization) {
 			Message: "spec.sourceRef is missing",
 			Fix:     fmt.Sprintf("set spec.sourceRef to kind %s, name %s (this repository)", SourceGitRepository, DefaultGitSource),
 		})
-	case ref.Kind != SourceGitRepository || ref.Name != DefaultGitSource:
+	case !l.isSelf(ref, &k.object):
 		l.problem(diag.Problem{
 			File:    k.File,
 			Object:  k.ref(),
 			Message: fmt.Sprintf("spec.sourceRef names %s, but strata reads Kustomizations only from %s/%s (this repository)", ref, SourceGitRepository, DefaultGitSource),
-			Fix:     fmt.Sprintf("set spec.sourceRef to kind %s, name %s, and keep the manifests under flux-apps/ in this repository", SourceGitRepository, DefaultGitSource),
+			Fix:     fmt.Sprintf("set spec.sourceRef to kind %s, name %s, and keep the manifests under flux-apps/ in this repository; a GitRepository that is this repository under another name is one whose spec.url is a remote of the checkout, or one --self-source GitRepository/<namespace>/<name> names", SourceGitRepository, DefaultGitSource),
 		})
 	}
 	for _, d := range k.Spec.DependsOn {
@@ -256,7 +256,6 @@ func (l *loader) validateStacks() {
 	}
 	l.unit, l.unitStack = "", ""
 }
-
 
 // checkVersions checks that a stack's version and its OCIRepository's
 // ref.semver are versions or constraints, and that a prod environment pins

@@ -221,8 +221,8 @@ func TestLoadProblems(t *testing.T) {
 			want: diag.Problems{{
 				File:    appTF,
 				Object:  appT,
-				Message: "spec.sourceRef names GitRepository/other-repo, but the only GitRepository strata reads is flux-system (this repository)",
-				Fix:     "use sourceRef GitRepository flux-system, or publish the code as an OCI artefact and refer to an OCIRepository",
+				Message: "spec.sourceRef names GitRepository/other-repo, which is neither this repository (flux-system, a GitRepository whose spec.url is one of the checkout's remotes, or a --self-source) nor a GitRepository of this environment",
+				Fix:     "define GitRepository other-repo in flux-apps/app/ (next to the Terraform object), pass --self-source GitRepository/<namespace>/other-repo when it is this repository, or correct spec.sourceRef",
 			}},
 		},
 		{
@@ -498,7 +498,7 @@ data: {clientId: acme, environment: stage, environmentClass: prod, region: eu-ce
 				File:    appFile,
 				Object:  appK,
 				Message: "spec.sourceRef names OCIRepository/manifests, but strata reads Kustomizations only from GitRepository/flux-system (this repository)",
-				Fix:     "set spec.sourceRef to kind GitRepository, name flux-system, and keep the manifests under flux-apps/ in this repository",
+				Fix:     "set spec.sourceRef to kind GitRepository, name flux-system, and keep the manifests under flux-apps/ in this repository; a GitRepository that is this repository under another name is one whose spec.url is a remote of the checkout, or one --self-source GitRepository/<namespace>/<name> names",
 			}},
 		},
 		{

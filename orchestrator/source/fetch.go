@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/source/git"
 	"github.com/strata-iac/strata/orchestrator/source/oci"
 )
 
@@ -34,6 +35,11 @@ type Resolver struct {
 	// from a cluster (environment.Source.Artifact); *artifact.Fetcher is
 	// one.
 	Artifacts Artifacts
+	// Git fetches GitRepositories that are not this repository;
+	// *git.Fetcher is one.
+	Git GitFetcher
+	// Buckets fetches Bucket sources; *bucket.Fetcher is one.
+	Buckets BucketFetcher
 
 	mu     sync.Mutex
 	hashes map[string]*dirHash
@@ -43,6 +49,12 @@ type Resolver struct {
 // the directory of the content at url, whose digest is checked.
 type Artifacts interface {
 	Fetch(ctx context.Context, url, digest string) (string, error)
+}
+
+// GitFetcher is what a Resolver needs to fetch a GitRepository: its tree
+// at the commit its ref names.
+type GitFetcher interface {
+	Fetch(ctx context.Context, repo git.Repository) (git.Tree, error)
 }
 
 // Resolved is a stack's source pinned to one exact version and digest,
@@ -61,6 +73,9 @@ type Resolved struct {
 
 	artifact *oci.Resolved
 	localDir string
+	// localRoot is what localDir lies in when it is not the
+	// repository's checkout: a fetched tree.
+	localRoot string
 	// remote is the source-controller artifact of a stack read from a
 	// cluster.
 	remote *environment.Artifact
@@ -100,10 +115,14 @@ func (r *Resolver) Resolve(ctx context.Context, s *environment.Stack) (Resolved,
 	switch {
 	case s.Source.Artifact != nil:
 		return resolveArtifact(s)
-	case s.Source.Kind == environment.SourceGitRepository && s.Source.Name == environment.DefaultGitSource:
+	case s.Source.Local():
 		return r.resolveLocal(s)
 	case s.Source.Kind == environment.SourceOCIRepository:
 		return r.resolveOCI(ctx, s)
+	case s.Source.Git != nil:
+		return r.resolveGit(ctx, s)
+	case s.Source.Bucket != nil:
+		return r.resolveBucket(ctx, s)
 	default:
 		return Resolved{}, fmt.Errorf("resolve stack %s: %s %q: %w", s.Name, s.Source.Kind, s.Source.Name, ErrUnsupported)
 	}
@@ -119,6 +138,9 @@ func (r *Resolver) Fetch(ctx context.Context, s *environment.Stack, res Resolved
 	}
 	if res.artifact == nil {
 		a.Dir, a.Root = res.localDir, r.Root
+		if res.localRoot != "" {
+			a.Root = res.localRoot
+		}
 		return a, nil
 	}
 	dir, err := r.Registry.Pull(ctx, *res.artifact)
@@ -149,7 +171,7 @@ func (r *Resolver) resolveLocal(s *environment.Stack) (Resolved, error) {
 		Constraint: s.Version,
 		Version:    exactVersion(s.Version),
 		Digest:     digest,
-		Origin:     environment.DefaultGitSource + ":" + s.Path,
+		Origin:     s.Source.Name + ":" + s.Path,
 		localDir:   dir,
 	}, nil
 }

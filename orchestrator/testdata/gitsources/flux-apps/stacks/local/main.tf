@@ -1,0 +1,7 @@
+resource "terraform_data" "this" {
+  input = "local"
+}
+
+output "where" {
+  value = terraform_data.this.output
+}
