@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -71,6 +72,16 @@ func renderedData(l *loader, scope, name string) map[string]any {
 	return nil
 }
 
+// cpuTime is the CPU time the test process used so far.
+func cpuTime(t testing.TB) time.Duration {
+	t.Helper()
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		t.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 // TestWideConfigMap loads an environment holding one unused ConfigMap of
 // 10 MB and 190,000 keys, in the entry directory or in a Kustomization's
 // path, within 10 s, with every key rendered.
@@ -96,18 +107,21 @@ func TestWideConfigMap(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := wideRepo(t, tc.files)
-			start := time.Now()
+			start, cpu := time.Now(), cpuTime(t)
 			l, err := read(context.Background(), dir)
-			took := time.Since(start)
+			took, used := time.Since(start), cpuTime(t)-cpu
 			if err != nil {
 				t.Fatalf("read(%q) = %v, want no error", dir, err)
 			}
 			if ps := l.sortedProblems(); len(ps) > 0 {
 				t.Fatalf("read(%q) problems = %v, want none", dir, ps)
 			}
-			t.Logf("loaded a ConfigMap of %d keys (%d bytes) in %v", keys, len(body), took)
-			if took > 10*time.Second {
-				t.Errorf("read(%q) took %v, want at most 10s", dir, took)
+			t.Logf("loaded a ConfigMap of %d keys (%d bytes) in %v, %v of CPU", keys, len(body), took, used)
+			// The machine is shared: the bound is on the CPU time the load
+			// takes, which a busy machine does not stretch as it does the
+			// wall clock.
+			if used > 10*time.Second && !raceEnabled {
+				t.Errorf("read(%q) took %v of CPU, want at most 10s", dir, used)
 			}
 			data := renderedData(l, tc.scope, "big")
 			if len(data) != keys {
@@ -255,15 +269,15 @@ func TestLimits(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := wideRepo(t, tc.files)
-			start := time.Now()
+			cpu := cpuTime(t)
 			_, err := Load(context.Background(), dir)
-			took := time.Since(start)
+			took := cpuTime(t) - cpu
 			var ps diag.Problems
 			if !errors.As(err, &ps) {
 				t.Fatalf("Load(%q) = %v, want problems", dir, err)
 			}
-			if took > 2*time.Second {
-				t.Errorf("Load(%q) took %v, want at most 2s", dir, took)
+			if took > 2*time.Second && !raceEnabled {
+				t.Errorf("Load(%q) took %v of CPU, want at most 2s", dir, took)
 			}
 			text := ps.Error()
 			for _, w := range tc.want {

@@ -148,6 +148,10 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 			resources, err = build(l.ctx, fsys, abs, kfile)
 		}
 	}
+	if err != nil && l.ctx.Err() != nil {
+		// Stopped, not broken: the loader returns l.stopped().
+		return nil, nil
+	}
 	if err != nil {
 		return nil, l.buildProblem(dir, owner, err, before)
 	}
@@ -528,6 +532,15 @@ func krustyBuild(ctx context.Context, fsys *checkedFS, dir, kfile string) ([]*re
 		fsys.detach()
 		return nil, fmt.Errorf("kustomize build of %s: %w", filepath.Base(dir), context.Cause(ctx))
 	}
+}
+
+// stopped is the error of a load whose ctx is done, saying why (the
+// signal received, say), or nil.
+func (l *loader) stopped() error {
+	if err := l.ctx.Err(); err != nil {
+		return fmt.Errorf("stopped (%v): %w", context.Cause(l.ctx), err)
+	}
+	return nil
 }
 
 // runKrusty runs one krusty build, one at a time.
