@@ -108,10 +108,12 @@ fuzz:
 	$(GO) test ./orchestrator/s3records/ -run '^$$' -fuzz '^FuzzParseKey$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/source/artifact/ -run '^$$' -fuzz '^FuzzParseKeptURL$$' -fuzztime $(FUZZTIME)
 
-## soak: strata killed (kill -9) and stopped (SIGTERM) in the middle of applies, $(TRIALS) trials of each
-## (make test runs 5 of each): every resource created once, all in state, no process left behind
+## soak: strata killed (kill -9), stopped (SIGTERM), and killed with tofu and its whole session (a pod's
+## death) in the middle of applies, $(TRIALS) trials of each (make test runs 5 of each): every resource
+## created once, all in state, no process left behind; a create in flight at a pod's death held, never
+## made again silently
 soak: tofu build
-	STRATA_TRIALS=$(TRIALS) $(GO) test -race -count=1 -timeout 60m -run '^(TestKillDuringApply|TestStopDuringApply)$$' ./cmd/strata/
+	STRATA_TRIALS=$(TRIALS) $(GO) test -race -count=1 -timeout 60m -run '^(TestKillDuringApply|TestStopDuringApply|TestKillPodDuringApply)$$' ./cmd/strata/
 
 ## bench: strata against bare tofu on a generated environment of BENCH_STACKS stacks (100),
 ## then the Go micro-benchmarks (BENCH_MICRO=0 skips them); every figure a ratio to a
