@@ -93,14 +93,15 @@ func BenchmarkLoadCached(b *testing.B) {
 
 // largeShapes are the shapes of the loader's largest inputs, each written
 // to about mb megabytes: one wide ConfigMap (the mapping kustomize's
-// reader is quadratic in), many ConfigMaps in one file, and one value on
-// one long line.
+// reader is quadratic in), a hundred ConfigMaps of 10 KB a megabyte in one
+// file (kustomize checks each object against those before it: past
+// MaxBuildObjects the file is refused), and one value on one long line.
 var largeShapes = map[string]func(mb int) string{
 	"wide": func(mb int) string { return wideConfigMap("big", mb*19_000) },
 	"many": func(mb int) string {
 		var s strings.Builder
-		for i := range mb * 1000 {
-			s.WriteString(wideConfigMap(fmt.Sprintf("cm-%07d", i), 18))
+		for i := range mb * 100 {
+			s.WriteString(wideConfigMap(fmt.Sprintf("cm-%07d", i), 190))
 			s.WriteString("---\n")
 		}
 		return s.String()
