@@ -537,10 +537,11 @@ func krustyBuild(ctx context.Context, fsys *checkedFS, dir, kfile string) ([]*re
 // stopped is the error of a load whose ctx is done, saying why (the
 // signal received, say), or nil.
 func (l *loader) stopped() error {
-	if err := l.ctx.Err(); err != nil {
-		return fmt.Errorf("stopped (%v): %w", context.Cause(l.ctx), err)
+	err := l.ctx.Err()
+	if cause := context.Cause(l.ctx); err != nil && cause != err {
+		return fmt.Errorf("stopped (%v): %w", cause, err)
 	}
-	return nil
+	return err
 }
 
 // runKrusty runs one krusty build, one at a time.
