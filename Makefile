@@ -104,6 +104,7 @@ fuzz:
 	$(GO) test ./orchestrator/environment/ -run '^$$' -fuzz '^FuzzParseSettings$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/environment/ -run '^$$' -fuzz '^FuzzExpandEnv$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/environment/ -run '^$$' -fuzz '^FuzzNormalGitURL$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/environment/ -run '^$$' -fuzz '^FuzzReadShaped$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/tofu/ -run '^$$' -fuzz '^FuzzParsePlan$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/tofu/ -run '^$$' -fuzz '^FuzzParseVersion$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/tofu/ -run '^$$' -fuzz '^FuzzDecodeEvent$$' -fuzztime $(FUZZTIME)
@@ -127,12 +128,13 @@ fuzz:
 	$(GO) test ./orchestrator/inputs/ -run '^$$' -fuzz '^FuzzAdd$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/doclinks/ -run '^$$' -fuzz '^FuzzLinks$$' -fuzztime $(FUZZTIME)
 
-## soak: strata killed (kill -9) and stopped (SIGTERM) in the middle of applies, $(TRIALS) trials of each
-## (make test runs 5 of each): every resource created once, all in state, no process left behind;
-## then a simulated fortnight of 10-minute drift checks of 1,000 stacks (make test runs 8): the state
-## directory's size levels off
+## soak: strata killed (kill -9), stopped (SIGTERM), and killed with tofu and its whole session (a pod's
+## death) in the middle of applies, $(TRIALS) trials of each (make test runs 5 of each): every resource
+## created once, all in state, no process left behind; a create in flight at a pod's death held, never
+## made again silently; then a simulated fortnight of 10-minute drift checks of 1,000 stacks
+## (make test runs 8): the state directory's size levels off
 soak: tofu build
-	STRATA_TRIALS=$(TRIALS) $(GO) test -race -count=1 -timeout 60m -run '^(TestKillDuringApply|TestStopDuringApply)$$' ./cmd/strata/
+	STRATA_TRIALS=$(TRIALS) $(GO) test -race -count=1 -timeout 60m -run '^(TestKillDuringApply|TestStopDuringApply|TestKillPodDuringApply)$$' ./cmd/strata/
 	STRATA_SOAK_STACKS=1000 $(GO) test -count=1 -timeout 60m -v -run '^TestSoakLevelsOff$$' ./orchestrator/history/
 
 ## bench: strata against bare tofu on a generated environment of BENCH_STACKS stacks (100),

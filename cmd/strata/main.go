@@ -36,6 +36,13 @@ func run() int {
 	// gracefully (SIGINT) and given time to write its state.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// A second signal ends strata at once: once the first cancelled ctx,
+	// the signals get their default action back. A tofu apply in flight
+	// goes on, as when strata is killed.
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
 	cmd := newRootCommand(os.Stdout, os.Stderr)
 	err = cmd.ExecuteContext(ctx)
 	if err == nil {

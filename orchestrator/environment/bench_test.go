@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -86,6 +87,51 @@ func BenchmarkLoadCached(b *testing.B) {
 	for b.Loop() {
 		if _, hit, err := loadCached(context.Background(), dir, state); err != nil || !hit {
 			b.Fatalf("loadCached(%q) = hit %v, %v; want a hit", dir, hit, err)
+		}
+	}
+}
+
+// largeShapes are the shapes of the loader's largest inputs, each written
+// to about mb megabytes: one wide ConfigMap (the mapping kustomize's
+// reader is quadratic in), a hundred ConfigMaps of 10 KB a megabyte in one
+// file (kustomize checks each object against those before it: past
+// MaxBuildObjects the file is refused), and one value on one long line.
+var largeShapes = map[string]func(mb int) string{
+	"wide": func(mb int) string { return wideConfigMap("big", mb*19_000) },
+	"many": func(mb int) string {
+		var s strings.Builder
+		for i := range mb * 100 {
+			s.WriteString(wideConfigMap(fmt.Sprintf("cm-%07d", i), 190))
+			s.WriteString("---\n")
+		}
+		return s.String()
+	},
+	"long-line": func(mb int) string {
+		return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: long\n  namespace: flux-system\ndata:\n  value: " + strings.Repeat("x", mb<<20) + "\n"
+	},
+}
+
+// BenchmarkLoadLarge loads an environment whose entry directory holds one
+// file of 1, 2, 5 and 10 MB of each shape. Its ms/MB stays flat when the
+// load is linear in its input: a quadratic step shows as a ratio of the
+// ms/MB of 10 MB to that of 1 MB near 10.
+func BenchmarkLoadLarge(b *testing.B) {
+	for _, shape := range []string{"wide", "many", "long-line"} {
+		for _, mb := range []int{1, 2, 5, 10} {
+			b.Run(fmt.Sprintf("%s/%dMB", shape, mb), func(b *testing.B) {
+				body := largeShapes[shape](mb)
+				dir := benchRepo(b, 1)
+				if err := os.WriteFile(filepath.Join(dir, "large.yaml"), []byte(body), 0o644); err != nil {
+					b.Fatal(err)
+				}
+				b.SetBytes(int64(len(body)))
+				for b.Loop() {
+					if _, err := Load(context.Background(), dir); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N)/(float64(len(body))/(1<<20)), "ms/MB")
+			})
 		}
 	}
 }

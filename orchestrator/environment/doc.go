@@ -73,6 +73,17 @@
 // recordingFS), and returns the environment kept while none of it
 // changed. Only an environment without problems is kept.
 //
+// No input makes the loader spin (limits.go, elide.go): a file past one of
+// the limits (its size, a mapping's keys, nesting, alias expansion, the
+// objects of one build) is a problem naming the file and the limit, found
+// before kustomize reads it. kustomize's reader takes time that grows
+// with the square of a mapping's keys; a mapping of more than 1,000 keys
+// that holds no anchor, alias or merge key is read past it, as a
+// placeholder put back in the built objects, which keeps Flux's rendering
+// (a build that changes the mapping is made again with kustomize reading
+// it). kustomize builds run on a goroutine of their own, abandoned when
+// the context is done.
+//
 // LoadNamespace (cluster.go) builds the environment of one namespace of a
 // cluster for strata controller with the same rules: the namespace's
 // Terraform objects, ConfigMaps and Secrets as if one Kustomization had

@@ -233,6 +233,9 @@ func (l *loader) load() (*Environment, error) {
 	if err := l.follow(queue); err != nil {
 		return nil, err
 	}
+	if err := l.stopped(); err != nil {
+		return nil, err
+	}
 	l.adoptEntry()
 	l.checkInit()
 	for _, k := range l.sortedKustomizations() {
@@ -346,7 +349,7 @@ func (l *loader) readEntry() ([]*kustomization, error) {
 	}
 	built := make([][]renderedObject, len(units))
 	for i, u := range units {
-		if err := l.ctx.Err(); err != nil {
+		if err := l.stopped(); err != nil {
 			return nil, err
 		}
 		objs, p := l.build(u.dir, nil, u.files, "")
@@ -426,7 +429,7 @@ func (l *loader) follow(queue []*kustomization) error {
 		var waiting []*kustomization
 		progress := false
 		for len(queue) > 0 {
-			if err := l.ctx.Err(); err != nil {
+			if err := l.stopped(); err != nil {
 				return err
 			}
 			k := queue[0]

@@ -1,6 +1,7 @@
 package environment
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/fluxcd/pkg/kustomize"
 	fluxfs "github.com/fluxcd/pkg/kustomize/filesys"
+	yaml3 "go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/resource"
@@ -86,6 +88,9 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 		disk = recordingFS{FileSystem: disk, rec: l.rec}
 	}
 	fsys := &checkedFS{FileSystem: disk, l: l, virtual: map[string][]byte{}}
+	if elideWide {
+		fsys.elision = newElision()
+	}
 	var manifest []byte
 	var kfile string
 	if files != nil {
@@ -120,7 +125,34 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 	if entry {
 		build = buildInParts
 	}
-	resources, err := build(fsys, abs, kfile)
+	beforeBuild := len(l.problems)
+	resources, err := build(l.ctx, fsys, abs, kfile)
+	if e := fsys.elision; e != nil && len(e.mappings) > 0 && l.ctx.Err() == nil {
+		if err == nil {
+			err = e.restore(resources)
+		}
+		if err != nil {
+			// The build changed or needed a mapping read past kustomize:
+			// build again with the mappings themselves, when kustomize
+			// can read them.
+			if w := e.widest(); w.keys > MaxMappingKeys {
+				why := "this build changes it, so kustomize must read it"
+				if !errors.Is(err, errTouched) {
+					why = fmt.Sprintf("the build failed with it read past kustomize (%v), so kustomize must read it", l.relError(err))
+				}
+				p := widthProblem(w.file, w.path, 0, w.keys, why)
+				p.Object = owner
+				return nil, &p
+			}
+			l.problems = l.problems[:beforeBuild]
+			fsys.elision = nil
+			resources, err = build(l.ctx, fsys, abs, kfile)
+		}
+	}
+	if err != nil && l.ctx.Err() != nil {
+		// Stopped, not broken: the loader returns l.stopped().
+		return nil, nil
+	}
 	if err != nil {
 		return nil, l.buildProblem(dir, owner, err, before)
 	}
@@ -149,7 +181,7 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 				return nil, &diag.Problem{File: file, Object: owner, Message: fmt.Sprintf("kustomize build of %s: %v", dir, err)}
 			}
 		}
-		m, err := r.Map()
+		m, err := objectMap(r)
 		if err != nil {
 			if l.reported(file, before) {
 				// The file's own check said what is wrong with it.
@@ -225,8 +257,7 @@ func (l *loader) buildProblem(dir, owner string, err error, before int) *diag.Pr
 	if len(l.problems) > before {
 		return nil
 	}
-	msg := strings.ReplaceAll(err.Error(), l.root+string(filepath.Separator), "")
-	msg = strings.ReplaceAll(msg, l.root, ".")
+	msg := l.relError(err)
 	if m := decodeFailed.FindStringSubmatch(msg); m != nil {
 		if b, rerr := os.ReadFile(l.abs(m[1])); rerr == nil {
 			if ps := checkYAML(m[1], b); len(ps) > 0 {
@@ -273,6 +304,13 @@ func (l *loader) buildProblem(dir, owner string, err error, before int) *diag.Pr
 		Message: "kustomize build failed: " + msg,
 		Fix:     fix,
 	}
+}
+
+// relError is an error's message with the paths under the root made
+// relative to it.
+func (l *loader) relError(err error) string {
+	msg := strings.ReplaceAll(err.Error(), l.root+string(filepath.Separator), "")
+	return strings.ReplaceAll(msg, l.root, ".")
 }
 
 // kustomizeFileIn returns the kustomization file of a directory (relative
@@ -356,10 +394,42 @@ type checkedFS struct {
 	sources           map[string]sourceUse
 	owner             string
 	decrypted, failed bool
+	// mu guards everything a build reads through fsys from the loader;
+	// detached says the build was abandoned (see krustyBuild).
+	mu       sync.Mutex
+	detached bool
+	// objects counts the documents the current krusty run read.
+	objects int
+	// elision holds the wide mappings read past kustomize (see elide.go);
+	// nil when the build reads every mapping itself.
+	elision *elision
 }
+
+// detach cuts fsys off from its loader once its build is abandoned: every
+// read after it fails, and the read under way, if any, is waited for.
+func (f *checkedFS) detach() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.detached = true
+}
+
+// setVirtual sets a file that exists only in memory.
+func (f *checkedFS) setVirtual(p string, b []byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.virtual[p] = b
+}
+
+// errDetached is what a read of an abandoned build gets.
+var errDetached = errors.New("the build was abandoned")
 
 // Exists reports whether a file exists in memory or on disk.
 func (f *checkedFS) Exists(p string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.detached {
+		return false
+	}
 	if _, ok := f.virtual[filepath.Clean(p)]; ok {
 		return true
 	}
@@ -368,6 +438,11 @@ func (f *checkedFS) Exists(p string) bool {
 
 // IsDir reports whether a path is a directory on disk.
 func (f *checkedFS) IsDir(p string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.detached {
+		return false
+	}
 	if _, ok := f.virtual[filepath.Clean(p)]; ok {
 		return false
 	}
@@ -376,25 +451,62 @@ func (f *checkedFS) IsDir(p string) bool {
 
 // ReadFile reads a file and checks it.
 func (f *checkedFS) ReadFile(p string) ([]byte, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.detached {
+		return nil, errDetached
+	}
 	if b, ok := f.virtual[filepath.Clean(p)]; ok {
 		return b, nil
+	}
+	if err := f.l.ctx.Err(); err != nil {
+		return nil, err
+	}
+	rel := f.l.relPath(p)
+	manifest := isManifest(p) && !strings.HasPrefix(rel, "../")
+	if fi, err := os.Stat(p); manifest && err == nil && fi.Size() > MaxManifestBytes {
+		f.l.problem(sizeProblem(rel, fi.Size()))
+		return nil, fmt.Errorf("read %s: larger than %d bytes", rel, MaxManifestBytes)
 	}
 	b, err := f.FileSystem.ReadFile(p)
 	if err == nil {
 		b, err = f.decryptSource(p, b)
 	}
-	if err != nil || !isManifest(p) {
+	if err != nil || !manifest {
 		return b, err
 	}
-	rel := f.l.relPath(p)
-	if !strings.HasPrefix(rel, "../") {
-		for _, pr := range checkYAML(rel, b) {
-			f.l.problem(pr)
+	docs, ps := decodeYAML(rel, b)
+	for _, pr := range ps {
+		f.l.problem(pr)
+	}
+	if isKustomizeFile(p) {
+		f.l.checkRemote(rel, b)
+	}
+	if docs == nil {
+		return b, nil
+	}
+	e := f.elision
+	if isKustomizeFile(p) {
+		e = nil
+	}
+	for _, d := range docs {
+		if !(d.Kind == yaml3.DocumentNode && len(d.Content) == 0) {
+			f.objects++
 		}
-		if isKustomizeFile(p) {
-			f.l.checkRemote(rel, b)
-			b = f.l.fixDeprecated(rel, b)
-		}
+	}
+	if f.objects > MaxBuildObjects && !isKustomizeFile(p) {
+		f.l.problem(countProblem(rel, f.objects))
+		return nil, fmt.Errorf("read %s: more than %d objects", rel, MaxBuildObjects)
+	}
+	b, ps = readShaped(rel, b, docs, e)
+	for _, pr := range ps {
+		f.l.problem(pr)
+	}
+	if len(ps) > 0 {
+		return nil, fmt.Errorf("read %s: %s", rel, ps[0].Message)
+	}
+	if isKustomizeFile(p) {
+		b = f.l.fixDeprecated(rel, b)
 	}
 	return b, nil
 }
@@ -432,14 +544,55 @@ func krustyOptions() *krusty.Options {
 // parse of the whole Kubernetes schema every time: strata's builds never
 // set an openapi schema of their own. kfile, the directory's kustomization
 // file, is not read: kustomize finds it in dir.
-func krustyBuild(fsys *checkedFS, dir, kfile string) (_ []*resource.Resource, err error) {
+//
+// kustomize takes no context, so the build runs on a goroutine of its own
+// and krustyBuild returns as soon as ctx is done: fsys is then detached,
+// so that whatever the build still reads fails at once and touches
+// nothing of the loader's.
+func krustyBuild(ctx context.Context, fsys *checkedFS, dir, kfile string) ([]*resource.Resource, error) {
+	type result struct {
+		rs  []*resource.Resource
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		rs, err := runKrusty(ctx, fsys, dir)
+		done <- result{rs, err}
+	}()
+	select {
+	case r := <-done:
+		return r.rs, r.err
+	case <-ctx.Done():
+		fsys.detach()
+		return nil, fmt.Errorf("kustomize build of %s: %w", filepath.Base(dir), context.Cause(ctx))
+	}
+}
+
+// stopped is the error of a load whose ctx is done, saying why (the
+// signal received, say), or nil.
+func (l *loader) stopped() error {
+	err := l.ctx.Err()
+	if cause := context.Cause(l.ctx); err != nil && cause != err {
+		return fmt.Errorf("stopped (%v): %w", cause, err)
+	}
+	return err
+}
+
+// runKrusty runs one krusty build, one at a time.
+func runKrusty(ctx context.Context, fsys *checkedFS, dir string) (_ []*resource.Resource, err error) {
 	buildMu.Lock()
 	defer buildMu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("recovered from kustomize build panic: %v", r)
 		}
 	}()
+	fsys.mu.Lock()
+	fsys.objects = 0
+	fsys.mu.Unlock()
 	k := krusty.MakeKustomizer(krustyOptions())
 	rm, err := k.Run(fsys, dir)
 	if err != nil {
@@ -461,18 +614,18 @@ const partSize = 32
 // Kustomizations take most of a reconcile's time; the parts keep that
 // check linear. A kustomization file that does more than list resources
 // is built whole.
-func buildInParts(fsys *checkedFS, dir, kfile string) ([]*resource.Resource, error) {
+func buildInParts(ctx context.Context, fsys *checkedFS, dir, kfile string) ([]*resource.Resource, error) {
 	manifest := fsys.virtual[kfile]
 	var k kustypes.Kustomization
 	if err := yaml.Unmarshal(manifest, &k); err != nil || len(k.Resources) <= partSize {
-		return krustyBuild(fsys, dir, kfile)
+		return krustyBuild(ctx, fsys, dir, kfile)
 	}
 	rest := k
 	rest.TypeMeta, rest.Resources, rest.BuildMetadata = kustypes.TypeMeta{}, nil, nil
 	if !reflect.DeepEqual(rest, kustypes.Kustomization{}) {
-		return krustyBuild(fsys, dir, kfile)
+		return krustyBuild(ctx, fsys, dir, kfile)
 	}
-	defer func() { fsys.virtual[kfile] = manifest }()
+	defer fsys.setVirtual(kfile, manifest)
 	var out []*resource.Resource
 	seen := map[resid.ResId]bool{}
 	for part := range slices.Chunk(k.Resources, partSize) {
@@ -481,8 +634,8 @@ func buildInParts(fsys *checkedFS, dir, kfile string) ([]*resource.Resource, err
 		if err != nil {
 			return nil, err
 		}
-		fsys.virtual[kfile] = b
-		rs, err := krustyBuild(fsys, dir, kfile)
+		fsys.setVirtual(kfile, b)
+		rs, err := krustyBuild(ctx, fsys, dir, kfile)
 		if err != nil {
 			return nil, err
 		}

@@ -21,31 +21,40 @@ var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 // mapping are problems of the file, with their line. (Kustomize itself
 // keeps the last of two equal keys without a word.)
 func checkYAML(file string, data []byte) []diag.Problem {
+	_, ps := decodeYAML(file, data)
+	return ps
+}
+
+// decodeYAML is checkYAML that also returns the documents, when the file
+// is well-formed YAML.
+func decodeYAML(file string, data []byte) ([]*yaml.Node, []diag.Problem) {
 	var ps []diag.Problem
+	var docs []*yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for {
-		var n yaml.Node
-		err := dec.Decode(&n)
+		n := &yaml.Node{}
+		err := dec.Decode(n)
 		if errors.Is(err, io.EOF) {
-			return ps
+			return docs, ps
 		}
 		if err != nil {
 			msg := err.Error()
 			if m := yamlLine.FindStringSubmatch(msg); m != nil {
 				line, _ := strconv.Atoi(m[1])
-				return append(ps, diag.Problem{
+				return nil, append(ps, diag.Problem{
 					File:    file,
 					Message: fmt.Sprintf("malformed YAML at line %d: %s", line, m[2]),
 					Fix:     fmt.Sprintf("fix the YAML syntax at line %d of %s", line, file),
 				})
 			}
-			return append(ps, diag.Problem{
+			return nil, append(ps, diag.Problem{
 				File:    file,
 				Message: "malformed YAML: " + msg,
 				Fix:     fmt.Sprintf("fix the YAML syntax of %s", file),
 			})
 		}
-		ps = append(ps, duplicateKeys(file, &n)...)
+		ps = append(ps, duplicateKeys(file, n)...)
+		docs = append(docs, n)
 	}
 }
 

@@ -3,6 +3,9 @@ package runner
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/strata-iac/strata/orchestrator/history"
@@ -60,8 +63,18 @@ func (r *Runner) adopt(ctx context.Context, st *runState) error {
 	if err != nil {
 		return fmt.Errorf("adopt the apply of stack %s: %w", req.Stack.Name, err)
 	}
+	if rec.Exit == nil && !o.Completed {
+		dead := rec
+		st.dead = &dead
+	}
 	if found {
-		if aerr := o.Err(); aerr != nil {
+		lost := lostCreates(dir, rec, o)
+		if aerr := o.Err(); aerr != nil && len(lost) > 0 {
+			run.Result, run.Cause, run.Interrupted = history.ResultInterrupted, CauseInterrupted, lost
+			run.Error = fmt.Sprintf("the apply died with strata and tofu (a pod or machine crash: tofu pid %d is gone) while it created %s, which may exist in the cloud without state", rec.PID, strings.Join(lost, ", "))
+			log.Error(fmt.Sprintf("run #%d: %s", run.Number, run.Error))
+			st.lost = lost
+		} else if aerr != nil {
 			run.Result = history.ResultFailed
 			run.Error = fmt.Sprintf("the apply went on after strata stopped, and failed: %v", aerr)
 			log.Error(fmt.Sprintf("run #%d: %s", run.Number, run.Error))
@@ -97,4 +110,24 @@ func (r *Runner) clearRecord(run history.Run) error {
 		return err
 	}
 	return tofu.ClearRecord(dir)
+}
+
+// lostCreates returns the resources whose create the adopted apply
+// started and never ended, when that apply's tofu died without an exit
+// status (killed with strata, as a pod or a machine dies): nil for an
+// apply that completed or whose exit strata saw.
+func lostCreates(dir string, rec tofu.Record, o tofu.Outcome) []string {
+	if o.Completed || rec.Exit != nil {
+		return nil
+	}
+	f, err := os.Open(filepath.Join(dir, tofu.StreamFile))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var out []string
+	for _, c := range tofu.InFlightCreates(f) {
+		out = append(out, c.Address)
+	}
+	return out
 }

@@ -22,6 +22,10 @@ const (
 	CauseRehashed = "rehashed"
 	// CauseDestroy is a plan of spec.destroy: true.
 	CauseDestroy = "destroy"
+	// CauseInterrupted: the last apply died with strata and tofu (a pod
+	// or machine crash) while it created resources, which may exist in
+	// the cloud without state. Also the cause of that apply's run.
+	CauseInterrupted = "interrupted"
 )
 
 // cause is a classified change: its name and the log line that says why.

@@ -58,7 +58,10 @@
 //     with spec.planOnly, ends there;
 //  17. gate: the fresh plan may be applied, or the saved plan a person
 //     approved, or the plan is held for approval — with cause
-//     contract-break when it breaks a consumer;
+//     contract-break when it breaks a consumer, and with cause
+//     interrupted when it creates a resource whose create was in flight
+//     when an apply died with strata and tofu (adopt reads those from
+//     tofu's stream; lost.go), until a person approves;
 //  18. apply exactly that plan file, in a tofu that outlives strata, with
 //     the shutdown grace when strata is asked to stop (and, as the Tofu
 //     Controller does, spec.targets, spec.parallelism and, for

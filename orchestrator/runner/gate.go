@@ -176,7 +176,15 @@ func (r *Runner) decide(ctx context.Context, st *runState) (planFile string, rel
 	req, log, ws, p, c, rv := st.req, st.log, st.ws, st.plan, st.cause, *st.review
 	s := req.Stack
 	var reason string
+	lost := lostIn(st.lost, p)
+	if len(lost) > 0 {
+		st.run.Interrupted = st.lost
+		c.name, st.run.Cause = CauseInterrupted, CauseInterrupted
+		st.cause.name = CauseInterrupted
+	}
 	switch {
+	case len(lost) > 0:
+		reason = lostReason(lost, p)
 	case rv.Err != nil:
 		reason = rv.Err.Error()
 	case len(rv.Decision.Denies) > 0 && rv.Contract.Breaks():

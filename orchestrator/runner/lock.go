@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"strings"
+	"time"
 
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/statefile"
@@ -26,8 +28,40 @@ const ForceUnlockAuto = "auto"
 // stack's workspace) is released; with forceUnlock: yes, the lock whose ID
 // is spec.tfstate.lockIdentifier is released, and no other.
 func (r *Runner) checkLock(ctx context.Context, st *runState) error {
+	if st.dead != nil && r.releaseDeadLock(ctx, st) {
+		return nil
+	}
 	r.reportLock(ctx, st.log, st.req, st.ws)
 	return nil
+}
+
+// releaseDeadLock releases the state lock that the apply adopt found
+// took, when its holder is provably dead by the run record: an apply's
+// lock, taken on this host by the record's user after that tofu started,
+// whose tofu (by process ID and start time) is gone, and no tofu runs in
+// the workspace. It reports whether it released one.
+func (r *Runner) releaseDeadLock(ctx context.Context, st *runState) bool {
+	l, ok, err := r.stateLock(ctx, st.req)
+	if err != nil || !ok || !l.Held || !lockOfDeadApply(l, *st.dead, hostname()) || len(tofu.RunningIn(st.ws.dir)) > 0 {
+		return false
+	}
+	if err := st.ws.tofu.ForceUnlock(ctx, l.ID); err != nil {
+		st.log.Warn(err.Error())
+		return false
+	}
+	st.log.Warn(fmt.Sprintf("released the state lock of run #%d's apply, whose tofu (pid %d) died with strata: %s", st.dead.Run, st.dead.PID, l.Describe(r.cfg.Now())))
+	return true
+}
+
+// lockOfDeadApply reports whether lock l is the one the apply of rec
+// took: an apply's lock, taken on host (the record's, and this one) no
+// earlier than that apply started, held by no process of this host, and
+// the record's tofu gone.
+func lockOfDeadApply(l statefile.Lock, rec tofu.Record, host string) bool {
+	return rec.Host == host && l.Host() == host && l.HolderPID == 0 &&
+		strings.Contains(strings.ToLower(l.Operation), "apply") &&
+		!l.Created.Before(rec.Started.Add(-time.Second)) &&
+		rec.Exit == nil && !rec.TofuAlive()
 }
 
 func (r *Runner) reportLock(ctx context.Context, log *slog.Logger, req Request, ws *workspace) {

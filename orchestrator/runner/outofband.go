@@ -90,7 +90,11 @@ func (r *Runner) checkState(ctx context.Context, st *runState) error {
 	last, ok, err := r.lastRunOf(ctx, st)
 	ok = ok && err == nil
 	st.in.stateChange = r.stateChange(ctx, st.log, st.req, st.prev, st.hasPrev, last, ok)
-	if ok && last.Result == history.ResultInterrupted {
+	switch {
+	case ok && last.Cause == CauseInterrupted && (last.Result == history.ResultInterrupted || last.Result == history.ResultHeld):
+		// The crash's resources stay lost until an apply succeeds.
+		st.lost = last.Interrupted
+	case ok && last.Result == history.ResultInterrupted:
 		st.interrupted = last.Interrupted
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/tofu"
 )
 
 // runState is one run of one stack: what it was asked to do, and what its
@@ -59,6 +60,14 @@ type runState struct {
 	// interrupted are the resources whose apply strata stopped in the
 	// stack's last run, when that run was interrupted.
 	interrupted []string
+	// lost are the resources whose create was in flight when an apply
+	// died with strata and tofu (see CauseInterrupted): a plan that
+	// creates one is held until a person approves it.
+	lost []string
+	// dead is the record of the apply adopt found, when its tofu died
+	// without strata seeing it exit: the state lock that apply took, if
+	// any is left, is released (see releaseDeadLock).
+	dead *tofu.Record
 }
 
 // step is one step of a run: it reads what earlier steps found in the

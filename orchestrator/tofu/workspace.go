@@ -78,9 +78,11 @@ func New(binary, dir string, opts Options) (*Workspace, error) {
 	if grace <= 0 {
 		grace = 5 * time.Minute
 	}
-	// Cancelling the context sends tofu an interrupt (SIGINT); it is only
-	// killed if it has not stopped after the grace period.
-	if err := tf.SetWaitDelay(grace); err != nil {
+	// Cancelling the context sends tofu an interrupt (SIGINT). An apply is
+	// only killed if it has not stopped after the grace period (see
+	// Apply); every other command writes no state, and is killed once
+	// commandGrace has passed.
+	if err := tf.SetWaitDelay(min(grace, commandGrace)); err != nil {
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}
 	return &Workspace{dir: dir, binary: binary, env: env, backendConfig: slices.Clone(opts.BackendConfig), grace: grace, tf: tf}, nil
