@@ -41,12 +41,19 @@ func writeFile(t testing.TB, root, rel, body string) {
 	}
 }
 
-// wideRepo writes an environment of one stack, with files laid over it.
+// wideRepo writes an environment of one stack, with files laid over it
+// (an empty one removed).
 func wideRepo(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir := benchRepo(t, 1)
 	root := filepath.Dir(filepath.Dir(filepath.Dir(dir)))
 	for rel, body := range files {
+		if body == "" {
+			if err := os.Remove(filepath.Join(root, filepath.FromSlash(rel))); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
 		writeFile(t, root, rel, body)
 	}
 	return dir
@@ -291,6 +298,10 @@ func TestLimits(t *testing.T) {
 			"flux-apps/bench/services-0000/p.yaml":             patched,
 			"flux-apps/bench/services-0000/kustomization.yaml": appKustomization("  - p.yaml", "patches:\n  - patch: |\n      apiVersion: v1\n      kind: ConfigMap\n      metadata:\n        name: patched\n        namespace: flux-system\n      data:\n        added: x"),
 		}, []string{"flux-apps/bench/services-0000/p.yaml", "data", "10001 keys", "this build changes it"}},
+		{"wide mapping Flux's generator reads", map[string]string{
+			"flux-apps/bench/services-0000/p.yaml":             patched,
+			"flux-apps/bench/services-0000/kustomization.yaml": "",
+		}, []string{"flux-apps/bench/services-0000/p.yaml", "data", "10001 keys", "has no kustomization file", "add a kustomization.yaml to flux-apps/bench/services-0000/"}},
 		{"nesting", map[string]string{"environments/bench/dev/deep.yaml": deep.String()},
 			[]string{"environments/bench/dev/deep.yaml", "105 levels", "100"}},
 		{"objects of one build", map[string]string{"environments/bench/dev/many.yaml": strings.Repeat("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n---\n", MaxBuildObjects+1)},
