@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -12,6 +13,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/api/resource"
+	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
+	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/strata-iac/strata/orchestrator/diag"
 )
@@ -47,6 +50,9 @@ type elision struct {
 	key string
 	// mappings are the mappings read past kustomize, by placeholder id.
 	mappings map[string]*elided
+	// transform, when set, turns a mapping's content into what it
+	// becomes where it was read past (see substituted).
+	transform func(content []*yaml.Node) ([]*yaml.Node, error)
 }
 
 // elided is one mapping read past kustomize.
@@ -293,6 +299,14 @@ func (e *elision) restoreNode(n *yaml.Node) error {
 			if len(n.Content) != 2 || !ok || v.Kind != yaml.ScalarNode {
 				return errTouched
 			}
+			if e.transform != nil {
+				c, err := e.transform(m.content)
+				if err != nil {
+					return err
+				}
+				n.Content = c
+				return nil
+			}
 			n.Content = copyNodes(m.content)
 			return nil
 		}
@@ -401,4 +415,105 @@ func decodeNode(n *yaml.Node) (any, error) {
 		return nil, err
 	}
 	return v, nil
+}
+
+// elideForSubstitution reads the wide mappings of a built object past
+// postBuild substitution, which Flux runs on the object's YAML through
+// yaml.v3's quadratic decoding: a plain mapping of more than elideKeys
+// keys (see plainMapping) in which no scalar holds a "$" comes through
+// substitution unchanged, and is replaced by a placeholder (put back with
+// restoreNode). It returns the widest mapping it had to leave, with its
+// path, when that is wider than MaxMappingKeys.
+func (e *elision) elideForSubstitution(n *yaml.Node) (path string, keys int) {
+	var walk func(n *yaml.Node, at []string)
+	walk = func(n *yaml.Node, at []string) {
+		if n.Kind == yaml.MappingNode && len(n.Content)/2 > elideKeys {
+			if plainMapping(n) && !holdsDollar(n) && len(at) > 0 {
+				id := "m" + strconv.Itoa(len(e.mappings))
+				e.mappings[id] = &elided{path: strings.Join(at, "."), keys: len(n.Content) / 2, content: n.Content}
+				n.Content = []*yaml.Node{
+					{Kind: yaml.ScalarNode, Tag: "!!str", Value: e.key},
+					{Kind: yaml.ScalarNode, Tag: "!!str", Value: id},
+				}
+				return
+			}
+			if k := len(n.Content) / 2; k > MaxMappingKeys && k > keys {
+				path, keys = strings.Join(at, "."), k
+			}
+		}
+		for i, c := range n.Content {
+			step := "[" + strconv.Itoa(i) + "]"
+			if n.Kind == yaml.MappingNode {
+				if i%2 == 0 {
+					continue
+				}
+				step = n.Content[i-1].Value
+			}
+			walk(c, append(at, step))
+		}
+	}
+	walk(n, nil)
+	return path, keys
+}
+
+// holdsDollar reports whether a scalar under n holds a "$", which
+// substitution may change.
+func holdsDollar(n *yaml.Node) bool {
+	if n.Kind == yaml.ScalarNode || n.Kind == yaml.AliasNode {
+		return strings.Contains(n.Value, "$")
+	}
+	for _, c := range n.Content {
+		if holdsDollar(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// substituted is what postBuild substitution makes of a mapping's content
+// that holds no "$": Flux's SubstituteVariables writes the object as JSON
+// (kyaml's YAML of it, decoded), as YAML again, substitutes, and reads it
+// back through JSON, which turns, say, a timestamp into its string. This
+// is that path for the mapping alone, decoded without yaml.v3's quadratic
+// key check.
+func substituted(content []*yaml.Node) ([]*yaml.Node, error) {
+	s, err := kyaml.NewRNode(&yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: content}).String()
+	if err != nil {
+		return nil, err
+	}
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(s), &n); err != nil {
+		return nil, err
+	}
+	v, err := decodeNode(&n)
+	if err != nil {
+		return nil, err
+	}
+	j, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	y, err := sigsyaml.JSONToYAML(j)
+	if err != nil {
+		return nil, err
+	}
+	if j, err = sigsyaml.YAMLToJSON(y); err != nil {
+		return nil, err
+	}
+	var back any
+	if err := json.Unmarshal(j, &back); err != nil {
+		return nil, err
+	}
+	text, err := kyaml.Marshal(back)
+	if err != nil {
+		return nil, err
+	}
+	r, err := kyaml.Parse(string(text))
+	if err != nil {
+		return nil, err
+	}
+	if r.YNode().Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("substituted mapping reads back as %v", r.YNode().Kind)
+	}
+	return r.YNode().Content, nil
 }

@@ -41,12 +41,19 @@ func writeFile(t testing.TB, root, rel, body string) {
 	}
 }
 
-// wideRepo writes an environment of one stack, with files laid over it.
+// wideRepo writes an environment of one stack, with files laid over it
+// (an empty one removed).
 func wideRepo(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir := benchRepo(t, 1)
 	root := filepath.Dir(filepath.Dir(filepath.Dir(dir)))
 	for rel, body := range files {
+		if body == "" {
+			if err := os.Remove(filepath.Join(root, filepath.FromSlash(rel))); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
 		writeFile(t, root, rel, body)
 	}
 	return dir
@@ -103,6 +110,11 @@ func TestWideConfigMap(t *testing.T) {
 		{"Kustomization path", map[string]string{
 			"flux-apps/bench/services-0000/big.yaml":           body,
 			"flux-apps/bench/services-0000/kustomization.yaml": appKustomization("  - big.yaml"),
+		}, "services-0000"},
+		{"Kustomization path with postBuild", map[string]string{
+			"flux-apps/bench/services-0000/big.yaml":             body,
+			"flux-apps/bench/services-0000/kustomization.yaml":   appKustomization("  - big.yaml"),
+			"environments/bench/dev/services/services-0000.yaml": "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: services-0000\n  namespace: flux-system\nspec:\n  interval: 10m\n  path: ./flux-apps/bench/services-0000\n  prune: true\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n  postBuild:\n    substitute:\n      region: eu-central-1\n",
 		}, "services-0000"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -181,25 +193,39 @@ func TestElisionKeepsRendering(t *testing.T) {
 	patch := func(p string) string {
 		return appKustomization("  - wide.yaml", "  - nested.yaml", p)
 	}
+	postBuild := "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: services-0000\n  namespace: flux-system\nspec:\n  interval: 10m\n  path: ./flux-apps/bench/services-0000\n  prune: true\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n  postBuild:\n    substitute:\n      region: eu-central-1\n"
 	for _, tc := range []struct {
-		name string
-		kust string
+		name  string
+		kust  string
+		flux  string
+		extra string
 	}{
-		{"plain", appKustomization("  - wide.yaml", "  - nested.yaml")},
-		{"transformers that leave it alone", patch("namePrefix: p-\nlabels:\n  - pairs:\n      team: a\ncommonAnnotations:\n  note: b\nnamespace: other")},
-		{"strategic merge patch into the mapping", patch("patches:\n  - patch: |\n      apiVersion: v1\n      kind: ConfigMap\n      metadata:\n        name: wide\n        namespace: flux-system\n      data:\n        added: by a patch\n        k0: replaced")},
-		{"json6902 patch of a key", patch("patches:\n  - target:\n      kind: ConfigMap\n      name: wide\n    patch: |\n      - op: replace\n        path: /data/k1\n        value: patched")},
-		{"patch of another field", patch("patches:\n  - target:\n      kind: ConfigMap\n      name: wide\n    patch: |\n      - op: add\n        path: /metadata/labels/x\n        value: y")},
-		{"merging generator", patch("configMapGenerator:\n  - name: wide\n    namespace: flux-system\n    behavior: merge\n    literals:\n      - merged=yes")},
-		{"replacement from the mapping", patch("replacements:\n  - source:\n      kind: ConfigMap\n      name: wide\n      fieldPath: data.k6\n    targets:\n      - select:\n          kind: ConfigMap\n          name: after\n        fieldPaths:\n          - data.a")},
-		{"replacement of the whole mapping", patch("replacements:\n  - source:\n      kind: ConfigMap\n      name: wide\n      fieldPath: data\n    targets:\n      - select:\n          kind: ConfigMap\n          name: after\n        fieldPaths:\n          - data")},
+		{"plain", appKustomization("  - wide.yaml", "  - nested.yaml"), "", ""},
+		{"postBuild, no variable in the mapping", appKustomization("  - wide.yaml", "  - nested.yaml", "  - vars.yaml"), postBuild, ""},
+		{"postBuild, a variable in the mapping", appKustomization("  - wide.yaml", "  - nested.yaml", "  - vars.yaml"), postBuild, "  k1: in ${region}\n"},
+		{"transformers that leave it alone", patch("namePrefix: p-\nlabels:\n  - pairs:\n      team: a\ncommonAnnotations:\n  note: b\nnamespace: other"), "", ""},
+		{"strategic merge patch into the mapping", patch("patches:\n  - patch: |\n      apiVersion: v1\n      kind: ConfigMap\n      metadata:\n        name: wide\n        namespace: flux-system\n      data:\n        added: by a patch\n        k0: replaced"), "", ""},
+		{"json6902 patch of a key", patch("patches:\n  - target:\n      kind: ConfigMap\n      name: wide\n    patch: |\n      - op: replace\n        path: /data/k1\n        value: patched"), "", ""},
+		{"patch of another field", patch("patches:\n  - target:\n      kind: ConfigMap\n      name: wide\n    patch: |\n      - op: add\n        path: /metadata/labels/x\n        value: y"), "", ""},
+		{"merging generator", patch("configMapGenerator:\n  - name: wide\n    namespace: flux-system\n    behavior: merge\n    literals:\n      - merged=yes"), "", ""},
+		{"replacement from the mapping", patch("replacements:\n  - source:\n      kind: ConfigMap\n      name: wide\n      fieldPath: data.k6\n    targets:\n      - select:\n          kind: ConfigMap\n          name: after\n        fieldPaths:\n          - data.a"), "", ""},
+		{"replacement of the whole mapping", patch("replacements:\n  - source:\n      kind: ConfigMap\n      name: wide\n      fieldPath: data\n    targets:\n      - select:\n          kind: ConfigMap\n          name: after\n        fieldPaths:\n          - data"), "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := wideRepo(t, map[string]string{
-				"flux-apps/bench/services-0000/wide.yaml":          wide,
+			body := wide
+			if tc.extra != "" {
+				body = strings.Replace(wide, "\n  k1: \"1\"\n", "\n"+tc.extra, 1)
+			}
+			files := map[string]string{
+				"flux-apps/bench/services-0000/wide.yaml":          body,
 				"flux-apps/bench/services-0000/nested.yaml":        nested,
 				"flux-apps/bench/services-0000/kustomization.yaml": tc.kust,
-			})
+				"flux-apps/bench/services-0000/vars.yaml":          "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: vars\n  namespace: flux-system\ndata:\n  where: ${region}\n  plain: \"1\"\n",
+			}
+			if tc.flux != "" {
+				files["environments/bench/dev/services/services-0000.yaml"] = tc.flux
+			}
+			dir := wideRepo(t, files)
 			render := func(elide bool) ([]map[string]any, diag.Problems) {
 				t.Helper()
 				elideWide = elide
@@ -218,6 +244,18 @@ func TestElisionKeepsRendering(t *testing.T) {
 			got, gotProblems := render(true)
 			if len(want) < 3 {
 				t.Fatalf("kustomize rendered %d objects, want at least 3", len(want))
+			}
+			if tc.flux != "" {
+				for _, o := range got {
+					md, _ := o["metadata"].(map[string]any)
+					data, _ := o["data"].(map[string]any)
+					if md["name"] == "vars" && data["where"] != "eu-central-1" {
+						t.Errorf("ConfigMap vars where = %v, want eu-central-1: substituted", data["where"])
+					}
+					if md["name"] == "wide" && tc.extra != "" && data["k1"] != "in eu-central-1" {
+						t.Errorf("ConfigMap wide k1 = %v, want in eu-central-1: substituted", data["k1"])
+					}
+				}
 			}
 			if d := cmp.Diff(want, got); d != "" {
 				t.Errorf("objects read past kustomize differ from kustomize's (-kustomize +strata):\n%s", d)
@@ -260,6 +298,10 @@ func TestLimits(t *testing.T) {
 			"flux-apps/bench/services-0000/p.yaml":             patched,
 			"flux-apps/bench/services-0000/kustomization.yaml": appKustomization("  - p.yaml", "patches:\n  - patch: |\n      apiVersion: v1\n      kind: ConfigMap\n      metadata:\n        name: patched\n        namespace: flux-system\n      data:\n        added: x"),
 		}, []string{"flux-apps/bench/services-0000/p.yaml", "data", "10001 keys", "this build changes it"}},
+		{"wide mapping Flux's generator reads", map[string]string{
+			"flux-apps/bench/services-0000/p.yaml":             patched,
+			"flux-apps/bench/services-0000/kustomization.yaml": "",
+		}, []string{"flux-apps/bench/services-0000/p.yaml", "data", "10001 keys", "has no kustomization file", "add a kustomization.yaml to flux-apps/bench/services-0000/"}},
 		{"nesting", map[string]string{"environments/bench/dev/deep.yaml": deep.String()},
 			[]string{"environments/bench/dev/deep.yaml", "105 levels", "100"}},
 		{"objects of one build", map[string]string{"environments/bench/dev/many.yaml": strings.Repeat("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n---\n", MaxBuildObjects+1)},

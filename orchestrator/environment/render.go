@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -102,6 +103,9 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 	} else {
 		if flux == nil {
 			flux = map[string]any{}
+		}
+		if p := l.checkScanned(abs, owner); p != nil {
+			return nil, p
 		}
 		gen := kustomize.NewGenerator(l.root, unstructured.Unstructured{Object: flux})
 		manifest, kfile, _, err = gen.GenerateManifest(abs)
@@ -652,4 +656,63 @@ func buildInParts(ctx context.Context, fsys *checkedFS, dir, kfile string) ([]*r
 		}
 	}
 	return out, nil
+}
+
+// scannedMin is the smallest file checkScanned reads: a mapping of more
+// than MaxMappingKeys keys takes more than 60 KB.
+const scannedMin = 32 << 10
+
+// checkScanned checks, for a directory without a kustomization file, the
+// files Flux's generator reads to list them (every .yaml and .yml file
+// under it, but in directories with a kustomization file of their own):
+// it decodes each with kustomize's reader itself, from disk, so a mapping
+// wider than MaxMappingKeys there is a problem before the generator
+// reads it.
+func (l *loader) checkScanned(abs, owner string) *diag.Problem {
+	if l.kustomizeFileIn(l.relPath(abs)) != l.relPath(abs) {
+		return nil
+	}
+	var found *diag.Problem
+	_ = filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || found != nil {
+			return filepath.SkipAll
+		}
+		if d.IsDir() {
+			if p != abs && l.kustomizeFileIn(l.relPath(p)) != l.relPath(p) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if ext := filepath.Ext(p); ext != ".yaml" && ext != ".yml" {
+			return nil
+		}
+		fi, err := d.Info()
+		if err != nil || fi.Size() < scannedMin {
+			return nil
+		}
+		rel := l.relPath(p)
+		if fi.Size() > MaxManifestBytes {
+			pr := sizeProblem(rel, fi.Size())
+			found = &pr
+			return filepath.SkipAll
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		docs, _ := decodeYAML(rel, b)
+		for _, doc := range docs {
+			for _, w := range wideMappings(doc, true) {
+				if w.keys > MaxMappingKeys {
+					pr := widthProblem(rel, w.path, w.node.Line, w.keys, fmt.Sprintf("%s/ has no kustomization file, so Flux's generator reads every file under it with kustomize's reader to list it", l.relPath(abs)))
+					pr.Object = owner
+					pr.Fix = fmt.Sprintf("add a kustomization.yaml to %s/ listing its files (strata then reads the mapping past kustomize), or split %s of %s into objects of at most %d keys", l.relPath(abs), w.path, rel, MaxMappingKeys)
+					found = &pr
+					return filepath.SkipAll
+				}
+			}
+		}
+		return nil
+	})
+	return found
 }

@@ -128,19 +128,41 @@ func (l *loader) substituteObject(k *kustomization, o renderedObject, vars map[s
 		res, err = provider.NewDefaultDepProvider().GetResourceFactory().FromMap(o.Object)
 	}
 	if err == nil {
+		// Wide mappings substitution leaves alone are read past it, as
+		// past kustomize's reader (see elideForSubstitution).
+		e := newElision()
+		e.transform = substituted
+		if !elideWide {
+			e.key = "" // nothing is elided
+		} else if path, keys := e.elideForSubstitution(res.YNode()); keys > 0 {
+			_ = e.restoreNode(res.YNode())
+			p := widthProblem(o.File, path, 0, keys, fmt.Sprintf("postBuild substitution of Kustomization/%s must read it, since it holds a $", k.Name()))
+			p.Object = k.ref()
+			l.problem(p)
+			return o, true
+		}
 		var out *resource.Resource
 		strict := l.opts.StrictSubstitution || !l.isolate || isStack(o.Object)
 		if !strict && strings.Contains(fmt.Sprint(o.Object), "${") {
 			l.noteUnset(o, sub)
 		}
+		before := res.YNode()
 		out, err = kustomize.SubstituteVariables(l.ctx, nil, spec, res,
 			kustomize.SubstituteWithDryRun(true), kustomize.SubstituteWithStrict(strict))
+		if res.YNode() == before {
+			// Not substituted (disabled, failed, or no variable): the
+			// object is as it was built.
+			e.transform = nil
+		}
+		if rerr := e.restoreNode(res.YNode()); e.key != "" && err == nil && rerr != nil {
+			err = fmt.Errorf("substitution changed a mapping it does not hold a variable of: %w", rerr)
+		}
 		if err == nil {
 			if out == nil {
 				return o, true
 			}
 			var m map[string]any
-			if m, err = out.Map(); err == nil {
+			if m, err = objectMap(out); err == nil {
 				o.Object, o.res = m, nil
 				return o, true
 			}
