@@ -273,12 +273,9 @@ func report(env *environment.Environment, g *graph.Graph, op history.Operation, 
 // is listed under its own name, in brackets, as what it would bring in
 // is not known.
 func blockedReport(b environment.Blocked) StackReport {
-	sr := StackReport{Stack: b.Stack, Layer: "(blocked)", Result: history.ResultBlocked, Why: b.Reason, Message: b.String()}
+	sr := StackReport{Stack: b.Name(), Layer: "(blocked)", Result: history.ResultBlocked, Why: b.Reason, Message: b.String()}
 	if b.Waiting {
 		sr.Layer, sr.Result = "(waiting)", history.ResultWaiting
-	}
-	if b.Stack == "" {
-		sr.Stack = "[Kustomization " + b.Kustomization + "]"
 	}
 	return sr
 }

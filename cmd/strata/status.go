@@ -97,7 +97,7 @@ and runner given the same location).`,
 			}
 			for _, b := range env.Blocked {
 				if b.Stack == "" {
-					rows = append(rows, stackStatus{Stack: "[Kustomization " + b.Kustomization + "]", InRepo: true, Blocked: b.Reason})
+					rows = append(rows, stackStatus{Stack: b.Name(), InRepo: true, Blocked: b.Reason})
 					continue
 				}
 				seen[b.Stack] = true

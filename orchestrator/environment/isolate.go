@@ -39,6 +39,16 @@ type Blocked struct {
 	Problems diag.Problems `json:"problems"`
 }
 
+// Name is the stack's name, or for a Kustomization that could not be
+// built "[Kustomization <name>]": how reports, status and the web view
+// list it.
+func (b Blocked) Name() string {
+	if b.Stack == "" {
+		return "[Kustomization " + b.Kustomization + "]"
+	}
+	return b.Stack
+}
+
 // String is the blocked stack on one line.
 func (b Blocked) String() string {
 	what := "stack " + b.Stack

@@ -38,20 +38,15 @@ func optionsFrom(ctx context.Context) Options {
 	return opts
 }
 
-// identity is what of the options a render depends on, for the render
+// key is what of the options a render depends on, for the render
 // cache's key. Inputs say their own (Inputs.Identity).
-func (o Options) identity() string {
+func (o Options) key() string {
 	b, _ := json.Marshal(o)
 	id := string(b)
 	if o.Inputs != nil {
 		id += "\x00" + o.Inputs.Identity()
 	}
 	return id
-}
-
-// key is the options as the render cache keys on them.
-func (o Options) key() string {
-	return o.identity()
 }
 
 // SelfSource is one --self-source: a GitRepository that is this

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/runtime"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 )
@@ -147,7 +148,7 @@ func (f *Files) add(file string, b []byte) error {
 func (f *Files) Get(_ context.Context, kind, namespace, name string) (map[string]any, string, error) {
 	for _, key := range []string{kind + "/" + namespace + "/" + name, kind + "//" + name} {
 		if o, ok := f.objects[key]; ok {
-			return deepCopy(o.obj), o.file, nil
+			return runtime.DeepCopyJSON(o.obj), o.file, nil
 		}
 	}
 	return nil, "", nil
@@ -158,27 +159,3 @@ func (f *Files) Identity() string { return "files:" + f.id }
 
 // Len is how many ConfigMaps and Secrets the files hold.
 func (f *Files) Len() int { return len(f.objects) }
-
-// deepCopy copies a decoded manifest, so that the loader's decryption
-// and decoding never change the one kept.
-func deepCopy(v map[string]any) map[string]any {
-	out := make(map[string]any, len(v))
-	for k, x := range v {
-		out[k] = copyValue(x)
-	}
-	return out
-}
-
-func copyValue(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		return deepCopy(x)
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = copyValue(e)
-		}
-		return out
-	}
-	return v
-}

@@ -156,10 +156,7 @@ func (s *Server) fillStacks(ctx context.Context, v *envView) {
 	names := v.graph.Order()
 	blocked := map[string]environment.Blocked{}
 	for _, b := range v.env.Blocked {
-		name := b.Stack
-		if name == "" {
-			name = "[Kustomization " + b.Kustomization + "]"
-		}
+		name := b.Name()
 		blocked[name] = b
 		names = append(names, name)
 	}
