@@ -78,12 +78,14 @@ test-deps:
 ## test: vet, then the whole test suite with the race detector against a real tofu and real servers,
 ## and the command line's tests again as strata-kube builds it (the tag kube); .ci/testreport
 ## prints each package's result, the output of failed tests, and the slowest tests and packages
-## (the events are kept in bin/test.json and bin/test-kube.json)
+## (the events are kept in bin/test.json and bin/test-kube.json); last, without the race detector,
+## the one test whose bound is on CPU time: a 10 MB ConfigMap loaded in at most 10 s
 test: tofu build test-deps vet
 	bash -o pipefail -c '$(GO) test -json -race -count=1 -timeout $(TEST_TIMEOUT) ./... ./.ci/testreport 2>&1 | \
 	  $(GO) run ./.ci/testreport -title "go test ./..." -json $(BIN)/test.json'
 	bash -o pipefail -c '$(GO) test -json -race -count=1 -timeout $(TEST_TIMEOUT) -tags kube ./cmd/strata/ 2>&1 | \
 	  $(GO) run ./.ci/testreport -title "go test -tags kube ./cmd/strata/" -json $(BIN)/test-kube.json'
+	CGO_ENABLED=0 $(GO) test -count=1 -tags $(GOTAGS) -run '^TestWideConfigMap$$' ./orchestrator/environment/
 
 ## test-unit: the fast tests for the edit-test loop, with the race detector: -short,
 ## so every test that runs tofu or starts a server (registry, moto, versitygw) skips

@@ -127,17 +127,22 @@ func (c *crashTrial) command(args ...string) (*exec.Cmd, *bytes.Buffer) {
 	return cmd, &out
 }
 
-// startApply starts `strata apply` and returns once tofu is applying.
+// startApply starts `strata apply` and returns once tofu is applying: a
+// new apply record, and its stream (which the apply starts empty) holds
+// an apply_start. A record an earlier apply left is not taken for it.
 func (c *crashTrial) startApply(extra ...string) (*exec.Cmd, *bytes.Buffer) {
 	c.t.Helper()
+	dir := filepath.Join(c.state, "work", "acme", "dev", "crash")
+	before, _, _ := tofu.ReadRecord(dir)
 	cmd, out := c.command(append([]string{"apply", c.env}, extra...)...)
 	if err := cmd.Start(); err != nil {
 		c.t.Fatal(err)
 	}
-	stream := filepath.Join(c.state, "work", "acme", "dev", "crash", tofu.StreamFile)
+	stream := filepath.Join(dir, tofu.StreamFile)
 	deadline := time.Now().Add(3 * time.Minute)
 	for {
-		if b, _ := os.ReadFile(stream); bytes.Contains(b, []byte(`"apply_start"`)) {
+		rec, ok, _ := tofu.ReadRecord(dir)
+		if b, _ := os.ReadFile(stream); ok && rec.Run != before.Run && rec.PID != 0 && bytes.Contains(b, []byte(`"apply_start"`)) {
 			return cmd, out
 		}
 		if time.Now().After(deadline) {
@@ -324,6 +329,67 @@ func TestStopPastGrace(t *testing.T) {
 	got, code := c.apply()
 	if code != exitConverged || strings.Contains(got, "held") || !strings.Contains(got, "replace terraform_data.crash") {
 		t.Fatalf("strata apply after the interruption exited %d, want %d: the tainted resources replaced, nothing held\nfirst:\n%s\nsecond:\n%s", code, exitConverged, out, got)
+	}
+	c.check()
+}
+
+// running reports whether process pid runs (a zombie has exited).
+func running(pid int) bool {
+	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return false
+	}
+	i := bytes.LastIndexByte(stat, ')')
+	return i > 0 && !bytes.HasPrefix(bytes.TrimSpace(stat[i+1:]), []byte("Z"))
+}
+
+// TestSecondSignalDuringApply sends strata SIGTERM in the middle of an
+// apply, and a second one while the apply has its shutdown grace: the
+// first lets the apply go on, the second ends strata at once, and tofu
+// goes on without it, as when strata is killed. The next apply adopts
+// that tofu's outcome and converges, each resource created once.
+func TestSecondSignalDuringApply(t *testing.T) {
+	bin := buildStrata(t)
+	c := newCrashTrial(t, bin)
+	cmd, out := c.startApply()
+	exited := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(exited)
+	}()
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-exited:
+		t.Fatalf("strata apply exited on the first SIGTERM, want the apply in flight given its grace:\n%s", out)
+	case <-time.After(time.Second):
+	}
+	if !running(cmd.Process.Pid) {
+		t.Fatalf("strata apply is not running a second after the first SIGTERM, want it in the shutdown grace")
+	}
+	signalled := time.Now()
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-exited:
+	case <-time.After(2 * time.Second):
+		_ = cmd.Process.Kill()
+		<-exited
+		t.Fatalf("strata apply did not exit within 2s of a second SIGTERM:\n%s", out)
+	}
+	t.Logf("strata exited %v after the second SIGTERM", time.Since(signalled))
+	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
+		t.Errorf("strata apply after a second SIGTERM = %v, want it ended by the signal", cmd.ProcessState)
+	}
+	if !strings.Contains(out.String(), "the apply in flight has 5m0s to finish") {
+		t.Errorf("strata apply after the first SIGTERM = %s, want the apply in flight given its grace", out)
+	}
+	got, code := c.apply()
+	if code != exitConverged || strings.Contains(got, "held") {
+		t.Fatalf("strata apply after strata was ended exited %d, want %d with nothing held\nfirst:\n%s\nsecond:\n%s", code, exitConverged, out, got)
 	}
 	c.check()
 }

@@ -120,47 +120,103 @@ func TestKillPodDuringApply(t *testing.T) {
 			time.Sleep(delay(i))
 			killSession(t, cmd.Process.Pid)
 			_ = cmd.Wait()
-			inFlight := inFlightCreates(t, stream)
-			t.Logf("in flight at the crash: %v", inFlight)
-
-			got, code := c.runBounded(2*time.Minute, "apply", c.env)
-			for _, args := range [][]string{{"status", c.env}, {"history", c.env}} {
-				start := time.Now()
-				if _, code := c.runBounded(30*time.Second, args...); code != 0 {
-					t.Errorf("strata %s after the crash exited %d, want 0", args[0], code)
-				}
-				if took := time.Since(start); took > 10*time.Second {
-					t.Errorf("strata %s after the crash took %v, want an answer at once", args[0], took)
-				}
-			}
-			if len(inFlight) > 0 {
-				if code != exitHeld || !strings.Contains(got, "interrupted") || !strings.Contains(got, "may exist in the cloud without state: import it or approve to create again") {
-					t.Fatalf("strata apply after the pod was killed with %v in flight exited %d, want %d with the stack held as interrupted\nfirst:\n%s\nsecond:\n%s", inFlight, code, exitHeld, out, got)
-				}
-				for _, a := range inFlight {
-					if !strings.Contains(got, a) {
-						t.Errorf("strata apply after the crash = %s, want it to name %s, in flight at the crash", got, a)
-					}
-				}
-				if b, _ := os.ReadFile(c.creates); strings.Count(string(b), "\n") > crashResources {
-					t.Errorf("creations = %q before any approval, want no resource created again", b)
-				}
-				id := heldPlanID(t, got)
-				if _, code := c.runBounded(30*time.Second, "approve", c.env, "crash", id, "--reason", "the crash left nothing in the cloud"); code != 0 {
-					t.Fatalf("strata approve %s exited %d, want 0", id, code)
-				}
-				got, code = c.runBounded(2*time.Minute, "apply", c.env)
-			}
-			if code != 0 {
-				t.Fatalf("strata apply after the crash exited %d, want 0 (converged)\nfirst:\n%s\nlast:\n%s", code, out, got)
-			}
-			if n := c.stateInstances(); n != crashResources {
-				t.Errorf("resources in state = %d, want %d", n, crashResources)
-			}
-			if left := c.leftovers(); len(left) > 0 {
-				t.Errorf("provisioner processes left running: %v, want none", left)
-			}
+			c.convergeAfterKill(out.String(), stream)
 		})
+	}
+}
+
+// TestKillTofuDuringApply kills tofu alone (its process group, with
+// SIGKILL) in the middle of an apply, as the OOM killer does, or a pod's
+// death that reaches tofu a moment before strata: strata sees tofu exit
+// without ending the creates it started. The run is recorded as
+// interrupted, and the next apply holds a plan that would create them
+// again, as after the death of the whole pod.
+func TestKillTofuDuringApply(t *testing.T) {
+	bin := buildStrata(t)
+	for i := range trials(t) {
+		t.Run(fmt.Sprintf("trial %d", i+1), func(t *testing.T) {
+			c := newCrashTrial(t, bin)
+			cmd, out := c.startApply()
+			stream := filepath.Join(c.state, "work", "acme", "dev", "crash", tofu.StreamFile)
+			dir := filepath.Dir(stream)
+			var rec tofu.Record
+			for deadline := time.Now().Add(30 * time.Second); rec.PID == 0; time.Sleep(10 * time.Millisecond) {
+				rec, _, _ = tofu.ReadRecord(dir)
+				if time.Now().After(deadline) {
+					_ = cmd.Process.Kill()
+					_ = cmd.Wait()
+					t.Fatalf("the apply record never named tofu's pid:\n%s", out)
+				}
+			}
+			time.Sleep(delay(i))
+			_ = syscall.Kill(-rec.PID, syscall.SIGKILL)
+			_ = cmd.Wait()
+			if code := cmd.ProcessState.ExitCode(); code == 0 {
+				t.Fatalf("strata apply whose tofu was killed exited 0, want a failure:\n%s", out)
+			}
+			c.convergeAfterKill(out.String(), stream)
+		})
+	}
+}
+
+// convergeAfterKill checks what follows an apply whose tofu was killed
+// (first is that apply's output): the next apply never waits on the tofu
+// that is gone, status and history answer at once, and a resource whose
+// create was in flight is never created again silently: the stack is
+// held with cause interrupted, naming it, until a person approves; then
+// it converges.
+func (c *crashTrial) convergeAfterKill(first, stream string) {
+	t := c.t
+	t.Helper()
+	inFlight := inFlightCreates(t, stream)
+	t.Logf("in flight at the kill: %v", inFlight)
+	// What the failure of a trial needs to be read: both outputs, the
+	// apply record and the end of tofu's stream as the kill left them.
+	record, _ := os.ReadFile(filepath.Join(filepath.Dir(stream), tofu.RecordFile))
+	events, _ := os.ReadFile(stream)
+	if len(events) > 4000 {
+		events = events[len(events)-4000:]
+	}
+	evidence := func(got string) string {
+		return fmt.Sprintf("in flight: %v\nrecord: %s\nstream (end):\n%s\nfirst:\n%s\nsecond:\n%s", inFlight, record, events, first, got)
+	}
+
+	got, code := c.runBounded(2*time.Minute, "apply", c.env)
+	for _, args := range [][]string{{"status", c.env}, {"history", c.env}} {
+		start := time.Now()
+		if _, code := c.runBounded(30*time.Second, args...); code != 0 {
+			t.Errorf("strata %s after the kill exited %d, want 0", args[0], code)
+		}
+		if took := time.Since(start); took > 10*time.Second {
+			t.Errorf("strata %s after the kill took %v, want an answer at once", args[0], took)
+		}
+	}
+	if len(inFlight) > 0 {
+		if code != exitHeld || !strings.Contains(got, "interrupted") || !strings.Contains(got, "may exist in the cloud without state: import it or approve to create again") {
+			t.Fatalf("strata apply after the kill exited %d, want %d with the stack held as interrupted\n%s", code, exitHeld, evidence(got))
+		}
+		for _, a := range inFlight {
+			if !strings.Contains(got, a) {
+				t.Errorf("strata apply after the kill = %s, want it to name %s, in flight at the kill", got, a)
+			}
+		}
+		if b, _ := os.ReadFile(c.creates); strings.Count(string(b), "\n") > crashResources {
+			t.Errorf("creations = %q before any approval, want no resource created again", b)
+		}
+		id := heldPlanID(t, got)
+		if _, code := c.runBounded(30*time.Second, "approve", c.env, "crash", id, "--reason", "the kill left nothing in the cloud"); code != 0 {
+			t.Fatalf("strata approve %s exited %d, want 0", id, code)
+		}
+		got, code = c.runBounded(2*time.Minute, "apply", c.env)
+	}
+	if code != 0 {
+		t.Fatalf("strata apply after the kill exited %d, want 0 (converged)\n%s", code, evidence(got))
+	}
+	if n := c.stateInstances(); n != crashResources {
+		t.Errorf("resources in state = %d, want %d\n%s", n, crashResources, evidence(got))
+	}
+	if left := c.leftovers(); len(left) > 0 {
+		t.Errorf("provisioner processes left running: %v, want none", left)
 	}
 }
 

@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/strata-iac/strata/contracts/awstest"
 	"github.com/strata-iac/strata/internal/testkit"
@@ -56,19 +58,47 @@ func TestStaleLocalLock(t *testing.T) {
 		t.Errorf("strata history -o json is not JSON:\n%s", out)
 	}
 
+	// The first crash's creates were in flight: the next apply holds
+	// them until a person approves, then converges. Two more resources
+	// give the next apply something to do.
+	if got, code := c.applyApproving(); code != exitConverged {
+		t.Fatalf("strata apply after tofu crashed and the lock was released = %d, want %d\n%s", code, exitConverged, got)
+	}
+	testkit.EditFile(t, c.env, "init.yaml", "  resources: \"4\"\n", "  resources: \"6\"\n")
 	l = crashTofu()
-	got, code := c.apply()
+	got, code := c.applyApproving()
 	if code != 0 || !strings.Contains(got, "stale state lock left by a crashed run: lock "+l.ID) {
 		t.Errorf("strata apply after tofu crashed = %d\n%s\nwant the stale lock %s reported and the stack applied", code, got, l.ID)
 	}
 }
 
-// TestStaleS3Lock crashes tofu (kill -9) in the middle of an apply whose
-// state is in S3 (versitygw): its .tflock object stays. The next apply
-// reports it, with holder, age, ID and the command that releases it;
-// `strata unlock` releases it; with spec.tfstate.forceUnlock: auto,
-// strata releases a lock whose holder is provably dead by itself; and
-// with forceUnlock: yes, the lock spec.tfstate.lockIdentifier names.
+// applyApproving runs `strata apply`; when it holds the stack because
+// creates were in flight when tofu was killed, it approves the held plan
+// (the test's resources leave nothing in the cloud) and applies again. It
+// returns both outputs and the last exit code.
+func (c *crashTrial) applyApproving() (string, int) {
+	c.t.Helper()
+	got, code := c.apply()
+	if code != exitHeld || !strings.Contains(got, "may exist in the cloud without state") {
+		return got, code
+	}
+	id := heldPlanID(c.t, got)
+	if _, code := c.runBounded(30*time.Second, "approve", c.env, "crash", id, "--reason", "the test's resources leave nothing in the cloud"); code != 0 {
+		c.t.Fatalf("strata approve %s exited %d, want 0", id, code)
+	}
+	again, code := c.apply()
+	return got + again, code
+}
+
+// TestStaleS3Lock works with the .tflock object beside a state in S3
+// (versitygw). A tofu killed in the middle of an apply leaves its lock,
+// provably dead by the apply's record: the next apply releases it by
+// itself, and holds the creates that were in flight. A lock of a tofu that
+// strata did not start is reported, with holder, age, ID and the command
+// that releases it; `strata unlock` releases it; with
+// spec.tfstate.forceUnlock: auto, strata releases it when its holder is
+// provably dead; and with forceUnlock: yes, only the lock that
+// lockIdentifier names.
 func TestStaleS3Lock(t *testing.T) {
 	endpoint, access, secret := awstest.Versitygw(t)
 	awstest.Env(t, access, secret)
@@ -83,24 +113,46 @@ func TestStaleS3Lock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	crashTofu := func() statefile.Lock {
+
+	// The apply's tofu killed, strata watching.
+	cmd, out := c.startApply()
+	rec, ok, err := tofu.ReadRecord(filepath.Join(c.state, "work", "acme", "dev", "crash"))
+	if err != nil || !ok || rec.PID == 0 {
+		t.Fatalf("ReadRecord() = %+v, %v, %v, want the apply's tofu", rec, ok, err)
+	}
+	_ = syscall.Kill(-rec.PID, syscall.SIGKILL)
+	_ = cmd.Wait()
+	dead, ok, err := reader.ReadLock(context.Background(), key)
+	if err != nil || !ok {
+		t.Fatalf("ReadLock(%q) after tofu was killed = %+v, %v, %v, want the lock it left\n%s", key, dead, ok, err, out)
+	}
+	got, code := c.applyApproving()
+	if code != exitConverged || !strings.Contains(got, fmt.Sprintf("released the state lock of run #%d's apply, whose tofu (pid %d) is gone: lock %s", rec.Run, rec.PID, dead.ID)) {
+		t.Fatalf("strata apply after its tofu was killed = %d\n%s\nwant the dead apply's lock %s released and the stack applied", code, got, dead.ID)
+	}
+
+	// orphanLock leaves a lock as a tofu of this host that strata did not
+	// start (a person's, run by hand) leaves it when it dies: no apply
+	// record speaks for it. Each new resource gives the next apply
+	// something to do.
+	n := 4
+	orphanLock := func() statefile.Lock {
 		t.Helper()
-		cmd, out := c.startApply()
-		rec, ok, err := tofu.ReadRecord(filepath.Join(c.state, "work", "acme", "dev", "crash"))
-		if err != nil || !ok || rec.PID == 0 {
-			t.Fatalf("ReadRecord() = %+v, %v, %v, want the apply's tofu", rec, ok, err)
+		testkit.EditFile(t, c.env, "init.yaml", fmt.Sprintf("  resources: \"%d\"\n", n), fmt.Sprintf("  resources: \"%d\"\n", n+1))
+		n++
+		l := dead
+		l.ID = fmt.Sprintf("0f1e2d3c-0000-4000-8000-%012d", n)
+		l.Created = time.Now().UTC()
+		b, err := json.Marshal(l)
+		if err != nil {
+			t.Fatal(err)
 		}
-		_ = syscall.Kill(-rec.PID, syscall.SIGKILL)
-		_ = cmd.Wait()
-		l, ok, err := reader.ReadLock(context.Background(), key)
-		if err != nil || !ok {
-			t.Fatalf("ReadLock(%q) after tofu was killed = %+v, %v, %v, want the lock it left\n%s", key, l, ok, err, out)
-		}
+		awstest.PutObject(t, endpoint, "states", key+".tflock", string(b))
 		return l
 	}
 
-	l := crashTofu()
-	got, code := c.apply()
+	l := orphanLock()
+	got, code = c.apply()
 	if code != exitFailed || !strings.Contains(got, "the state is locked: lock "+l.ID) || !strings.Contains(got, "strata unlock "+c.env+" crash "+l.ID) {
 		t.Errorf("strata apply with a stale S3 lock = %d\n%s\nwant it failed, the lock %s reported and the command that releases it", code, got, l.ID)
 	}
@@ -112,7 +164,7 @@ func TestStaleS3Lock(t *testing.T) {
 		t.Errorf("ReadLock(%q) after strata unlock = %v, %v, want no lock", key, ok, err)
 	}
 
-	l = crashTofu()
+	l = orphanLock()
 	testkit.EditFile(t, root, "flux-apps/crash/terraform.yaml", "  approvePlan: auto\n", "  approvePlan: auto\n  tfstate:\n    forceUnlock: auto\n")
 	got, code = c.apply()
 	if code != exitConverged || !strings.Contains(got, "released the state lock its holder left: lock "+l.ID) {
@@ -120,10 +172,8 @@ func TestStaleS3Lock(t *testing.T) {
 	}
 
 	// forceUnlock: yes releases the lock lockIdentifier names, and no
-	// other, as the Tofu Controller does. The stack is whole by now: two
-	// more resources give the apply something to do.
-	testkit.EditFile(t, c.env, "init.yaml", "  resources: \"4\"\n", "  resources: \"6\"\n")
-	l = crashTofu()
+	// other, as the Tofu Controller does.
+	l = orphanLock()
 	testkit.EditFile(t, root, "flux-apps/crash/terraform.yaml", "    forceUnlock: auto\n", "    forceUnlock: \"yes\"\n    lockIdentifier: not-the-lock\n")
 	got, code = c.apply()
 	if code != exitFailed || !strings.Contains(got, "spec.tfstate.lockIdentifier is not-the-lock, but the state's lock is "+l.ID+": it is not released") {

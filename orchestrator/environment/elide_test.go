@@ -91,15 +91,22 @@ func cpuTime(t testing.TB) time.Duration {
 
 // TestWideConfigMap loads an environment holding one unused ConfigMap of
 // 10 MB and 190,000 keys, in the entry directory or in a Kustomization's
-// path, within 10 s, with every key rendered.
+// path, within 10 s of CPU, with every key rendered.
 func TestWideConfigMap(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes 10 MB of YAML")
 	}
-	const keys = 190_000
+	keys := 190_000
+	if raceEnabled {
+		// The race detector slows kyaml about tenfold, and the bound is
+		// not checked under it: 20,000 keys, twice the width kustomize's
+		// reader is spared, prove the rendering. make test runs this test
+		// again without -race, for the bound on 10 MB.
+		keys = 20_000
+	}
 	body := wideConfigMap("big", keys)
-	if len(body) < 10<<20 {
-		t.Fatalf("fixture holds %d bytes, want 10 MB", len(body))
+	if len(body) < keys*55 {
+		t.Fatalf("fixture holds %d bytes, want %d", len(body), keys*55)
 	}
 	for _, tc := range []struct {
 		name  string
@@ -139,8 +146,9 @@ func TestWideConfigMap(t *testing.T) {
 			if len(data) != keys {
 				t.Fatalf("ConfigMap big rendered with %d keys, want %d", len(data), keys)
 			}
-			if got, want := data["key-0123456"], "value-0123456-abcdefghijklmnopqrstuvwxyz-0123"; got != want {
-				t.Errorf("ConfigMap big key-0123456 = %v, want %v", got, want)
+			last := fmt.Sprintf("key-%07d", keys-1)
+			if got, want := data[last], fmt.Sprintf("value-%07d-abcdefghijklmnopqrstuvwxyz-0123", keys-1); got != want {
+				t.Errorf("ConfigMap big %s = %v, want %v", last, got, want)
 			}
 		})
 	}

@@ -32,8 +32,8 @@ func HeadOf(last, ran, good Run) Head {
 }
 
 // Outcome is r as far as a reconcile reads a stack's last run: its keys
-// and number, its operation, how it ended (result, error, interrupted
-// resources), when it started, how long it took (in milliseconds, as
+// and number, its operation, how it ended (result, cause, error,
+// interrupted resources), when it started, how long it took (in milliseconds, as
 // stored) and the version and digest it ran. The zero Run's is the zero
 // Run.
 func (r Run) Outcome() Run {
@@ -42,7 +42,7 @@ func (r Run) Outcome() Run {
 	}
 	return Run{
 		Number: r.Number, Client: r.Client, Env: r.Env, Stack: r.Stack, Operation: r.Operation,
-		Result: r.Result, Error: r.Error, Interrupted: r.Interrupted,
+		Cause: r.Cause, Result: r.Result, Error: r.Error, Interrupted: r.Interrupted,
 		StartedAt: r.StartedAt, Duration: r.Duration.Truncate(time.Millisecond),
 		ToVersion: r.ToVersion, Digest: r.Digest,
 	}

@@ -127,7 +127,7 @@ func TestHeadFollowsRuns(t *testing.T) {
 	}
 	wantRan := Run{
 		Number: 11, Client: "acme", Env: "dev", Stack: "network", Operation: OperationApply,
-		Result: ResultOrphaned, ToVersion: "1.1.0", Digest: "sha256:aa", StartedAt: at, Duration: 1234 * time.Millisecond,
+		Cause: "removed", Result: ResultOrphaned, ToVersion: "1.1.0", Digest: "sha256:aa", StartedAt: at, Duration: 1234 * time.Millisecond,
 	}
 	if diff := cmp.Diff(wantLast, h.Last); diff != "" {
 		t.Errorf("Head(network).Last mismatch (-want +got):\n%s", diff)

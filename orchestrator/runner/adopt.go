@@ -63,15 +63,20 @@ func (r *Runner) adopt(ctx context.Context, st *runState) error {
 	if err != nil {
 		return fmt.Errorf("adopt the apply of stack %s: %w", req.Stack.Name, err)
 	}
-	if rec.Exit == nil && !o.Completed {
+	if (rec.Exit == nil || rec.Killed()) && !o.Completed {
 		dead := rec
 		st.dead = &dead
 	}
+	if rec.Recorded {
+		// strata saw its tofu killed, and recorded the run itself (see
+		// keepRecord): the record was kept for the lock only.
+		found = false
+	}
 	if found {
-		lost := lostCreates(dir, rec, o)
+		lost := lostCreates(dir, o)
 		if aerr := o.Err(); aerr != nil && len(lost) > 0 {
 			run.Result, run.Cause, run.Interrupted = history.ResultInterrupted, CauseInterrupted, lost
-			run.Error = fmt.Sprintf("the apply died with strata and tofu (a pod or machine crash: tofu pid %d is gone) while it created %s, which may exist in the cloud without state", rec.PID, strings.Join(lost, ", "))
+			run.Error = lostMessage(rec.PID, lost)
 			log.Error(fmt.Sprintf("run #%d: %s", run.Number, run.Error))
 			st.lost = lost
 		} else if aerr != nil {
@@ -98,6 +103,12 @@ func (r *Runner) adopt(ctx context.Context, st *runState) error {
 	return nil
 }
 
+// lostMessage says what an apply whose tofu (pid) was killed in the
+// middle of creating lost left behind.
+func lostMessage(pid int, lost []string) string {
+	return fmt.Sprintf("the apply's tofu (pid %d) was killed, with strata as in a pod or machine crash or on its own, while it created %s, which may exist in the cloud without state", pid, strings.Join(lost, ", "))
+}
+
 // clearRecord removes the workspace's apply record once its run is
 // recorded in history.
 func (r *Runner) clearRecord(run history.Run) error {
@@ -113,13 +124,20 @@ func (r *Runner) clearRecord(run history.Run) error {
 }
 
 // lostCreates returns the resources whose create the adopted apply
-// started and never ended, when that apply's tofu died without an exit
-// status (killed with strata, as a pod or a machine dies): nil for an
-// apply that completed or whose exit strata saw.
-func lostCreates(dir string, rec tofu.Record, o tofu.Outcome) []string {
-	if o.Completed || rec.Exit != nil {
+// started and never ended: nil for an apply that completed. tofu ends
+// every create it started when it fails or is interrupted, so such a
+// create means its tofu was killed (with strata, as a pod or a machine
+// dies, or on its own just before strata was).
+func lostCreates(dir string, o tofu.Outcome) []string {
+	if o.Completed {
 		return nil
 	}
+	return inFlightCreates(dir)
+}
+
+// inFlightCreates reads the apply stream of workspace dir for the
+// resources whose create started and never ended.
+func inFlightCreates(dir string) []string {
 	f, err := os.Open(filepath.Join(dir, tofu.StreamFile))
 	if err != nil {
 		return nil

@@ -27,6 +27,15 @@ func (r *Runner) apply(ctx context.Context, st *runState) error {
 		}
 	}
 	if err != nil {
+		if rec, ok, _ := tofu.ReadRecord(st.ws.dir); ok && rec.Killed() {
+			// tofu was killed (a failure or an interruption of its own
+			// ends every create it started): its record stays for the
+			// next run to adopt, which releases the lock tofu held.
+			st.keepRecord = true
+			if lost := inFlightCreates(st.ws.dir); len(lost) > 0 {
+				err = &lostError{lost: lost, msg: lostMessage(rec.PID, lost), err: err}
+			}
+		}
 		if st.release != nil {
 			return fmt.Errorf("the approved plan %s could not be applied, so it was released and the next run holds a fresh plan: %w", st.review.PlanID, err)
 		}
@@ -36,6 +45,18 @@ func (r *Runner) apply(ctx context.Context, st *runState) error {
 	st.message = st.applied
 	return nil
 }
+
+// lostError is an apply whose tofu was killed while it created lost: the
+// run is recorded as interrupted with cause interrupted, and a plan that
+// creates any of lost is held for a person.
+type lostError struct {
+	lost []string
+	msg  string
+	err  error
+}
+
+func (e *lostError) Error() string { return e.msg + ": " + e.err.Error() }
+func (e *lostError) Unwrap() error { return e.err }
 
 // applyPlan applies exactly the saved plan file and logs each resource as
 // it completes, in the seed's words. tofu outlives strata (see

@@ -7,6 +7,7 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/scheduler"
+	"github.com/strata-iac/strata/orchestrator/tofu"
 )
 
 // The run's result is decided here, once, and recorded here: by notBegun
@@ -114,12 +115,18 @@ func (r *Runner) finish(ctx context.Context, st *runState, err error) (Result, e
 	run := &st.run
 	run.Duration = r.cfg.Now().Sub(st.started)
 	var held *HeldError
+	var lost *lostError
 	switch {
 	case errors.As(err, &held):
 		run.Result = history.ResultHeld
 		run.Error = held.Error()
 		st.message = held.Error()
 		st.log.Warn(fmt.Sprintf("run #%d finished in %s: %s", run.Number, round(run.Duration), held.Error()))
+	case errors.As(err, &lost):
+		run.Result, run.Cause, run.Interrupted = history.ResultInterrupted, CauseInterrupted, lost.lost
+		run.Error = err.Error()
+		st.message = err.Error()
+		st.log.Error(fmt.Sprintf("run #%d failed after %s: %s", run.Number, round(run.Duration), err.Error()))
 	case interrupted:
 		run.Result = history.ResultInterrupted
 		run.Error = err.Error()
@@ -137,6 +144,12 @@ func (r *Runner) finish(ctx context.Context, st *runState, err error) (Result, e
 	}
 	if rerr := r.cfg.History.Record(context.WithoutCancel(ctx), *run); rerr != nil {
 		err = errors.Join(err, fmt.Errorf("record run of stack %s: %w", run.Stack, rerr))
+	} else if st.keepRecord {
+		// The next run adopts the record only to release the state lock
+		// the killed tofu held.
+		if merr := tofu.MarkRecorded(st.ws.dir); merr != nil {
+			st.log.Warn(merr.Error())
+		}
 	} else if cerr := r.clearRecord(*run); cerr != nil {
 		// The apply's record stays; the next run adopts what it says.
 		st.log.Warn(cerr.Error())

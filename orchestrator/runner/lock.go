@@ -49,19 +49,19 @@ func (r *Runner) releaseDeadLock(ctx context.Context, st *runState) bool {
 		st.log.Warn(err.Error())
 		return false
 	}
-	st.log.Warn(fmt.Sprintf("released the state lock of run #%d's apply, whose tofu (pid %d) died with strata: %s", st.dead.Run, st.dead.PID, l.Describe(r.cfg.Now())))
+	st.log.Warn(fmt.Sprintf("released the state lock of run #%d's apply, whose tofu (pid %d) is gone: %s", st.dead.Run, st.dead.PID, l.Describe(r.cfg.Now())))
 	return true
 }
 
 // lockOfDeadApply reports whether lock l is the one the apply of rec
 // took: an apply's lock, taken on host (the record's, and this one) no
 // earlier than that apply started, held by no process of this host, and
-// the record's tofu gone.
+// the record's tofu gone (strata never saw it exit, or saw it killed).
 func lockOfDeadApply(l statefile.Lock, rec tofu.Record, host string) bool {
 	return rec.Host == host && l.Host() == host && l.HolderPID == 0 &&
 		strings.Contains(strings.ToLower(l.Operation), "apply") &&
 		!l.Created.Before(rec.Started.Add(-time.Second)) &&
-		rec.Exit == nil && !rec.TofuAlive()
+		(rec.Exit == nil || rec.Killed()) && !rec.TofuAlive()
 }
 
 func (r *Runner) reportLock(ctx context.Context, log *slog.Logger, req Request, ws *workspace) {

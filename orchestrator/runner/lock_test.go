@@ -18,7 +18,7 @@ func TestLockOfDeadApply(t *testing.T) {
 	started := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 	dead := tofu.Record{Run: 3, Host: host, PID: gone.Process.Pid, PIDStart: "1", Started: started}
 	lock := statefile.Lock{ID: "abc", Operation: "OperationTypeApply", Who: "ci@" + host, Created: started.Add(2 * time.Second), Held: true}
-	exit := 0
+	exit, killed := 0, -1
 	for _, tc := range []struct {
 		name string
 		lock func(*statefile.Lock)
@@ -31,6 +31,7 @@ func TestLockOfDeadApply(t *testing.T) {
 		{"taken before the apply started", func(l *statefile.Lock) { l.Created = started.Add(-time.Hour) }, nil, false},
 		{"held by a process here", func(l *statefile.Lock) { l.HolderPID = 1 }, nil, false},
 		{"an apply strata saw exit", nil, func(r *tofu.Record) { r.Exit = &exit }, false},
+		{"an apply strata saw killed", nil, func(r *tofu.Record) { r.Exit = &killed }, true},
 		{"a record of another host", nil, func(r *tofu.Record) { r.Host = "elsewhere" }, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

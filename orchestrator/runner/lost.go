@@ -34,7 +34,7 @@ func lostReason(lost []string, p planned) string {
 		}
 		parts = append(parts, s)
 	}
-	return CauseInterrupted + ": the last apply died with strata and tofu (a pod or machine crash) while it created " +
+	return CauseInterrupted + ": the last apply's tofu was killed (a pod or machine crash, or the OOM killer) while it created " +
 		strings.Join(lost, ", ") + "; " + strings.Join(parts, "; ")
 }
 

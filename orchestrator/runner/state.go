@@ -68,6 +68,10 @@ type runState struct {
 	// without strata seeing it exit: the state lock that apply took, if
 	// any is left, is released (see releaseDeadLock).
 	dead *tofu.Record
+	// keepRecord is set when the run's tofu was killed in its apply: the
+	// apply record stays when the run is recorded, and the next run
+	// adopts it (it releases the state lock the dead tofu held).
+	keepRecord bool
 }
 
 // step is one step of a run: it reads what earlier steps found in the

@@ -50,7 +50,16 @@ type Record struct {
 	Exit *int `json:"exit,omitempty"`
 	// Finished is when tofu exited, with Exit.
 	Finished time.Time `json:"finished,omitzero"`
+	// Recorded is set when the run's outcome is in history although the
+	// record stays (its tofu was killed: the next run adopts the record
+	// only to release the state lock that tofu held).
+	Recorded bool `json:"recorded,omitempty"`
 }
+
+// Killed reports whether strata saw tofu exit by a signal (killed, as by
+// the OOM killer, or by a pod's death that strata outlived for a moment):
+// tofu wrote neither its state nor the end of what it was doing.
+func (r Record) Killed() bool { return r.Exit != nil && *r.Exit < 0 }
 
 // ReadRecord reads the run record of the workspace dir. It reports false
 // when there is none: no apply was left unrecorded.
@@ -78,6 +87,17 @@ func ClearRecord(dir string) error {
 		}
 	}
 	return nil
+}
+
+// MarkRecorded notes in the record of workspace dir that its run's
+// outcome is in history (see Record.Recorded).
+func MarkRecorded(dir string) error {
+	rec, ok, err := ReadRecord(dir)
+	if err != nil || !ok {
+		return err
+	}
+	rec.Recorded = true
+	return writeRecord(dir, rec)
 }
 
 func writeRecord(dir string, rec Record) error {
