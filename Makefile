@@ -76,14 +76,18 @@ test-deps:
 	@./.ci/install-test-deps-aws.sh
 
 ## test: vet, then the whole test suite with the race detector against a real tofu and real servers,
-## and the command line's tests again as strata-kube builds it (the tag kube); .ci/testreport
+## and the command line's tests again as strata-kube builds it (the tag kube; one trial of each
+## crash test there, since the code they kill is the same as in the first pass); .ci/testreport
 ## prints each package's result, the output of failed tests, and the slowest tests and packages
 ## (the events are kept in bin/test.json and bin/test-kube.json); last, without the race detector,
-## the one test whose bound is on CPU time: a 10 MB ConfigMap loaded in at most 10 s
-test: tofu build test-deps vet
+## the one test whose bound is on CPU time: a 10 MB ConfigMap loaded in at most 10 s. What the tests
+## run is built first, side by side (OpenTofu, the three binaries, the test servers' install), then vetted
+test:
+	@$(MAKE) --no-print-directory -j4 --output-sync=target tofu build test-deps
+	@$(MAKE) --no-print-directory vet
 	bash -o pipefail -c '$(GO) test -json -race -count=1 -timeout $(TEST_TIMEOUT) ./... ./.ci/testreport 2>&1 | \
 	  $(GO) run ./.ci/testreport -title "go test ./..." -json $(BIN)/test.json'
-	bash -o pipefail -c '$(GO) test -json -race -count=1 -timeout $(TEST_TIMEOUT) -tags kube ./cmd/strata/ 2>&1 | \
+	bash -o pipefail -c 'STRATA_TRIALS=1 $(GO) test -json -race -count=1 -timeout $(TEST_TIMEOUT) -tags kube ./cmd/strata/ 2>&1 | \
 	  $(GO) run ./.ci/testreport -title "go test -tags kube ./cmd/strata/" -json $(BIN)/test-kube.json'
 	CGO_ENABLED=0 $(GO) test -count=1 -tags $(GOTAGS) -run '^TestWideConfigMap$$' ./orchestrator/environment/
 
@@ -130,13 +134,13 @@ fuzz:
 	$(GO) test ./orchestrator/inputs/ -run '^$$' -fuzz '^FuzzAdd$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/doclinks/ -run '^$$' -fuzz '^FuzzLinks$$' -fuzztime $(FUZZTIME)
 
-## soak: strata killed (kill -9), stopped (SIGTERM), and killed with tofu and its whole session (a pod's
-## death) in the middle of applies, $(TRIALS) trials of each (make test runs 5 of each): every resource
-## created once, all in state, no process left behind; a create in flight at a pod's death held, never
+## soak: strata killed (kill -9), stopped (SIGTERM), killed with tofu and its whole session (a pod's
+## death), and tofu killed alone (the OOM killer) in the middle of applies, $(TRIALS) trials of each (make test runs 5 of each): every resource
+## created once, all in state, no process left behind; a create in flight at tofu's death held, never
 ## made again silently; then a simulated fortnight of 10-minute drift checks of 1,000 stacks
 ## (make test runs 8): the state directory's size levels off
 soak: tofu build
-	STRATA_TRIALS=$(TRIALS) $(GO) test -race -count=1 -timeout 60m -run '^(TestKillDuringApply|TestStopDuringApply|TestKillPodDuringApply)$$' ./cmd/strata/
+	STRATA_TRIALS=$(TRIALS) $(GO) test -race -count=1 -timeout 60m -run '^(TestKillDuringApply|TestStopDuringApply|TestKillPodDuringApply|TestKillTofuDuringApply)$$' ./cmd/strata/
 	STRATA_SOAK_STACKS=1000 $(GO) test -count=1 -timeout 60m -v -run '^TestSoakLevelsOff$$' ./orchestrator/history/
 
 ## bench: strata against bare tofu on a generated environment of BENCH_STACKS stacks (100),

@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/strata-iac/strata/contracts/awstest"
+	"github.com/strata-iac/strata/contracts/stores"
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/change"
@@ -32,7 +34,18 @@ type fleet struct {
 
 func newFleet(t *testing.T) *fleet {
 	t.Helper()
+	return newFleetOf(t, fleetEnvs, nil)
+}
+
+// newFleetOf is a fleet whose environments envs are applied, with
+// settings edited into the base before it is committed (edit may be nil)
+// and run given to every apply.
+func newFleetOf(t *testing.T, envs []string, edit func(root string), run ...string) *fleet {
+	t.Helper()
 	f := &fleet{t: t, root: testkit.Copy(t, filepath.Join("testdata", "fleet")), state: t.TempDir(), tofu: tofutest.Binary(t)}
+	if edit != nil {
+		edit(f.root)
+	}
 	f.git("init", "--quiet", "--initial-branch", "main")
 	f.git("add", "-A")
 	f.git("commit", "--quiet", "-m", "base")
@@ -40,8 +53,8 @@ func newFleet(t *testing.T) *fleet {
 	f.git("clone", "--quiet", "--bare", f.root, origin)
 	f.git("remote", "add", "origin", origin)
 	f.git("fetch", "--quiet", "origin")
-	for _, e := range fleetEnvs {
-		if out, errOut, code := strata(t, "apply", f.env(e), "--tofu", f.tofu, "--state-dir", f.state); code != 0 {
+	for _, e := range envs {
+		if out, errOut, code := strata(t, append([]string{"apply", f.env(e), "--tofu", f.tofu, "--state-dir", f.state}, run...)...); code != 0 {
 			t.Fatalf("strata apply %s exit code = %d\nstdout:\n%s\nstderr:\n%s", e, code, out, errOut)
 		}
 	}
@@ -331,4 +344,61 @@ func TestDiffUsage(t *testing.T) {
 		{name: "comment file without markdown", args: []string{"plan", "--base", "main", "--comment-file", "x.md"}, wantCode: exitUsage, wantErr: []string{"give -o markdown with it"}},
 		{name: "plan without ENV nor base", args: []string{"plan"}, wantCode: exitUsage, wantErr: []string{"accepts 1 arg(s)"}},
 	})
+}
+
+// TestPullRequestReviewS3 reviews a pull request in CI, where there is no
+// state directory: the stacks' state is in their S3 backend, their
+// contracts in an S3 store and the records in an S3 bucket (versitygw),
+// all written by the applies of another machine. plan --base, from an empty state directory, plans the
+// changed stack against its real state (1 to change, not a new install)
+// and starts no tofu for the others.
+func TestPullRequestReviewS3(t *testing.T) {
+	loc := recordsBucket(t)
+	endpoint := os.Getenv(stores.EnvEndpoint)
+	awstest.CreateBucket(t, endpoint, "states")
+	awstest.CreateBucket(t, endpoint, "contracts")
+	envs := []string{"acme/dev", "beta/prod"}
+	f := newFleetOf(t, envs, func(root string) {
+		for _, e := range envs {
+			testkit.EditFile(t, filepath.Join(root, "environments", filepath.FromSlash(e)), "init.yaml", "  clientId:",
+				"  stateBackend: s3\n  stateBucket: states\n  stateRegion: "+awstest.Region+"\n  stateEndpoint: "+endpoint+"\n"+
+					"  contractStore: s3\n  contractBucket: contracts\n  contractRegion: "+awstest.Region+"\n  contractEndpoint: "+endpoint+"\n  contractPathStyle: \"true\"\n  clientId:")
+		}
+	}, "--records", loc)
+	for _, key := range []string{"acme/dev/stacks/app.tfstate", "beta/prod/stacks/network.tfstate"} {
+		if !awstest.ObjectExists(t, endpoint, "states", key) {
+			t.Fatalf("no state s3://states/%s after the applies, want it there", key)
+		}
+	}
+	f.pullRequest("bump", func() {
+		testkit.EditFile(t, f.root, "shared/versions/_versions.yaml", `version_app_tf: "0.1.0"`, `version_app_tf: "0.2.0"`)
+	})
+	t.Chdir(f.root)
+	ci := t.TempDir()
+	out, errOut, code := strata(t, "plan", "--base", "main", "--tofu", f.tofu, "--state-dir", ci, "--records", loc, "-o", "json",
+		"environments/acme/dev", "environments/beta/prod")
+	if code != exitConverged {
+		t.Fatalf("strata plan --base with S3 state and records exit code = %d, want 0\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	var p planReport
+	if err := json.Unmarshal([]byte(out), &p); err != nil {
+		t.Fatalf("strata plan --base -o json = %v\n%s", err, out)
+	}
+	want := map[string][]string{"acme/dev": {"network:unchanged", "app:planned"}, "beta/prod": {"network:unchanged", "app:planned"}}
+	if diff := cmp.Diff(want, results(p)); diff != "" {
+		t.Errorf("strata plan --base results (-want +got):\n%s", diff)
+	}
+	for _, e := range p.Environments {
+		for _, s := range e.Report.Stacks {
+			if s.Stack == "network" && s.Run != 0 {
+				t.Errorf("plan --base %s network = run %d, want no run", e.Dir, s.Run)
+			}
+			if s.Stack == "app" && (s.Cause != "upgrade" || s.Summary.Add != 0 || s.Summary.Change != 1) {
+				t.Errorf("plan --base %s app = cause %q, %+v; want upgrade, 1 to change and none to add: planned against the S3 state and records", e.Dir, s.Cause, s.Summary)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(ci, "history.db")); !os.IsNotExist(err) {
+		t.Errorf("plan --base --records left a history.db in the state directory (%v), want the records in the bucket alone", err)
+	}
 }
