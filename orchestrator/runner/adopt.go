@@ -106,7 +106,7 @@ func (r *Runner) adopt(ctx context.Context, st *runState) error {
 // lostMessage says what an apply whose tofu (pid) was killed in the
 // middle of creating lost left behind.
 func lostMessage(pid int, lost []string) string {
-	return fmt.Sprintf("the apply's tofu (pid %d) was killed, with strata as in a pod or machine crash or on its own, while it created %s, which may exist in the cloud without state", pid, strings.Join(lost, ", "))
+	return fmt.Sprintf("the apply's tofu (pid %d) was killed (with strata, as in a pod or machine crash, or alone, as by the OOM killer) while it created %s, which may exist in the cloud without state", pid, strings.Join(lost, ", "))
 }
 
 // clearRecord removes the workspace's apply record once its run is

@@ -126,7 +126,7 @@ func (r *Runner) finish(ctx context.Context, st *runState, err error) (Result, e
 		run.Result, run.Cause, run.Interrupted = history.ResultInterrupted, CauseInterrupted, lost.lost
 		run.Error = err.Error()
 		st.message = err.Error()
-		st.log.Error(fmt.Sprintf("run #%d failed after %s: %s", run.Number, round(run.Duration), err.Error()))
+		st.log.Error(fmt.Sprintf("run #%d interrupted after %s: %s", run.Number, round(run.Duration), err.Error()))
 	case interrupted:
 		run.Result = history.ResultInterrupted
 		run.Error = err.Error()
