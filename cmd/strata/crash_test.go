@@ -154,6 +154,21 @@ func (c *crashTrial) startApply(extra ...string) (*exec.Cmd, *bytes.Buffer) {
 	}
 }
 
+// killTofu kills the process group of the apply's tofu (tofu and its
+// provisioners) with SIGKILL, as the OOM killer does, leaving strata (cmd)
+// alive to see it, and waits for strata to end. It returns the apply's
+// record, which startApply saw name tofu's pid.
+func (c *crashTrial) killTofu(cmd *exec.Cmd) tofu.Record {
+	c.t.Helper()
+	rec, ok, err := tofu.ReadRecord(filepath.Join(c.state, "work", "acme", "dev", "crash"))
+	if err != nil || !ok || rec.PID == 0 {
+		c.t.Fatalf("ReadRecord() = %+v, %v, %v, want the apply's tofu", rec, ok, err)
+	}
+	_ = syscall.Kill(-rec.PID, syscall.SIGKILL)
+	_ = cmd.Wait()
+	return rec
+}
+
 // apply runs `strata apply` to its end and returns its output and exit
 // code.
 func (c *crashTrial) apply() (string, int) {

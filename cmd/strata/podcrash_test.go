@@ -138,19 +138,8 @@ func TestKillTofuDuringApply(t *testing.T) {
 			c := newCrashTrial(t, bin)
 			cmd, out := c.startApply()
 			stream := filepath.Join(c.state, "work", "acme", "dev", "crash", tofu.StreamFile)
-			dir := filepath.Dir(stream)
-			var rec tofu.Record
-			for deadline := time.Now().Add(30 * time.Second); rec.PID == 0; time.Sleep(10 * time.Millisecond) {
-				rec, _, _ = tofu.ReadRecord(dir)
-				if time.Now().After(deadline) {
-					_ = cmd.Process.Kill()
-					_ = cmd.Wait()
-					t.Fatalf("the apply record never named tofu's pid:\n%s", out)
-				}
-			}
 			time.Sleep(delay(i))
-			_ = syscall.Kill(-rec.PID, syscall.SIGKILL)
-			_ = cmd.Wait()
+			c.killTofu(cmd)
 			if code := cmd.ProcessState.ExitCode(); code == 0 {
 				t.Fatalf("strata apply whose tofu was killed exited 0, want a failure:\n%s", out)
 			}

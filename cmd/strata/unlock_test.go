@@ -6,14 +6,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/strata-iac/strata/contracts/awstest"
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/statefile"
-	"github.com/strata-iac/strata/orchestrator/tofu"
 )
 
 // TestStaleLocalLock crashes tofu (kill -9) in the middle of an apply: the
@@ -26,12 +24,7 @@ func TestStaleLocalLock(t *testing.T) {
 	crashTofu := func() statefile.Lock {
 		t.Helper()
 		cmd, out := c.startApply()
-		rec, ok, err := tofu.ReadRecord(filepath.Join(c.state, "work", "acme", "dev", "crash"))
-		if err != nil || !ok || rec.PID == 0 {
-			t.Fatalf("ReadRecord() = %+v, %v, %v, want the apply's tofu", rec, ok, err)
-		}
-		_ = syscall.Kill(-rec.PID, syscall.SIGKILL)
-		_ = cmd.Wait()
+		c.killTofu(cmd)
 		l, ok, err := statefile.ReadLocalLock(filepath.Join(c.state, "state", "acme", "dev", "crash.tfstate"))
 		if err != nil || !ok || l.Held {
 			t.Fatalf("ReadLocalLock() after tofu was killed = %+v, %v, %v, want a lock no one holds\n%s", l, ok, err, out)
@@ -116,12 +109,7 @@ func TestStaleS3Lock(t *testing.T) {
 
 	// The apply's tofu killed, strata watching.
 	cmd, out := c.startApply()
-	rec, ok, err := tofu.ReadRecord(filepath.Join(c.state, "work", "acme", "dev", "crash"))
-	if err != nil || !ok || rec.PID == 0 {
-		t.Fatalf("ReadRecord() = %+v, %v, %v, want the apply's tofu", rec, ok, err)
-	}
-	_ = syscall.Kill(-rec.PID, syscall.SIGKILL)
-	_ = cmd.Wait()
+	rec := c.killTofu(cmd)
 	dead, ok, err := reader.ReadLock(context.Background(), key)
 	if err != nil || !ok {
 		t.Fatalf("ReadLock(%q) after tofu was killed = %+v, %v, %v, want the lock it left\n%s", key, dead, ok, err, out)
