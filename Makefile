@@ -34,6 +34,8 @@ CONTROLLER_GEN ?= sigs.k8s.io/controller-tools/cmd/controller-gen@v0.23.0
 K8S_TEST_PKGS = $(sort $(patsubst ./%/,./%,$(dir $(shell grep -rl --include='*_test.go' '^//go:build k8s' .))))
 
 export STRATA_TOFU := $(TOFU)
+# the cluster tests put these three in strata's image (internal/k8stest.StrataBinaries)
+export STRATA_BIN := $(STRATA)
 export STRATA_SOPS := $(STRATA_SOPS_BIN)
 export STRATA_KUBE := $(STRATA_KUBE_BIN)
 

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,7 +20,8 @@ import (
 	"github.com/strata-iac/strata/internal/k8stest"
 )
 
-// TestImageRunsInCluster builds strata's image, imports it into the
+// TestImageRunsInCluster builds strata's image of the binaries make build
+// built (k8stest.StrataBinaries), imports it into the
 // cluster's containerd and runs `strata version`, `strata-sops --help` and
 // `strata controller --help` (which strata runs in strata-kube) in it as a
 // Job: as a
@@ -29,33 +29,20 @@ import (
 // It needs the cluster that `make test-k8s` starts.
 func TestImageRunsInCluster(t *testing.T) {
 	c := k8stest.Get(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-
-	dir := t.TempDir()
-	strata, sops, kube := filepath.Join(dir, "strata"), filepath.Join(dir, "strata-sops"), filepath.Join(dir, "strata-kube")
-	for _, b := range []struct{ bin, pkg, tags string }{
-		{strata, "../strata", "kustomize_disable_go_plugin_support"},
-		{sops, "../strata-sops", "kustomize_disable_go_plugin_support"},
-		{kube, "../strata", "kustomize_disable_go_plugin_support kube"},
-	} {
-		bin, pkg := b.bin, b.pkg
-		build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-tags", b.tags, "-o", bin, pkg)
-		build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH=amd64")
-		if out, err := build.CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", pkg, err, out)
-		}
-	}
+	bins := k8stest.StrataBinaries(t)
 	tofu := os.Getenv("STRATA_TOFU")
 	if tofu == "" {
 		t.Fatal("STRATA_TOFU is not set: make test-k8s sets it to bin/tofu")
 	}
 	tag := fmt.Sprintf("strata.local/strata:test-%d", time.Now().UnixNano())
-	out := filepath.Join(dir, "image.tar")
-	if err := run([]string{"--strata", strata, "--strata-sops", sops, "--strata-kube", kube, "--tofu", tofu, "--tag", tag, "--out", out}, io.Discard); err != nil {
+	out := filepath.Join(t.TempDir(), "image.tar")
+	if err := run([]string{"--strata", bins.Strata, "--strata-sops", bins.Sops, "--strata-kube", bins.Kube, "--tofu", tofu, "--tag", tag, "--out", out}, io.Discard); err != nil {
 		t.Fatalf("build image: %v", err)
 	}
 	c.ImportImage(t, out)
+	// The Job's own bound: the image is built and imported by now.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
 	cs := c.Client
 	ns := c.Namespace(t, "strata-image")
 

@@ -2,6 +2,7 @@ package k8stest
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,8 +65,15 @@ func (c *Cluster) Namespace(t testing.TB, prefix string) string {
 // containerd, where the kubelet finds it without a registry.
 func (c *Cluster) ImportImage(t testing.TB, tarball string) {
 	t.Helper()
+	if err := c.importImage(tarball); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (c *Cluster) importImage(tarball string) error {
 	cmd := exec.Command("ctr", "-a", filepath.Join(c.Dir, "run", "containerd.sock"), "-n", "k8s.io", "images", "import", tarball)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("ctr images import %s: %v\n%s", tarball, err, out)
+		return fmt.Errorf("ctr images import %s: %v\n%s", tarball, err, out)
 	}
+	return nil
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -22,6 +21,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	watchtools "k8s.io/client-go/tools/watch"
 
+	"github.com/strata-iac/strata/internal/k8stest"
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/jobs"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
@@ -34,7 +34,7 @@ type replica struct {
 	id  string
 }
 
-// startController builds strata-kube from this checkout and runs `strata
+// startController runs, as strata-kube (k8stest.StrataBinaries), `strata
 // controller` on the world's namespace, its runs as runner Jobs in
 // strata's image (imported into the cluster), the runner pods on the
 // host's network so that they reach the API server and source-controller
@@ -43,10 +43,7 @@ func startController(t *testing.T, w *world, extra ...string) *replica {
 	t.Helper()
 	image := w.c.StrataImage(t)
 	if w.bin == "" {
-		w.bin = filepath.Join(t.TempDir(), "strata")
-		if out, err := exec.Command("go", "build", "-tags", "kube", "-o", w.bin, "../../cmd/strata").CombinedOutput(); err != nil {
-			t.Fatalf("go build strata: %v\n%s", err, out)
-		}
+		w.bin = k8stest.StrataBinaries(t).Kube
 	}
 	r := &replica{}
 	r.cmd = exec.Command(w.bin, append([]string{"controller",

@@ -69,38 +69,32 @@ func refNamespace(ref *sourceRef, from *object) string {
 // one of them unknown (an object rendered without metadata.namespace).
 func sameNamespace(a, b string) bool { return a == "" || b == "" || a == b }
 
-// findGitRepository finds the GitRepository a reference names: one in the
-// reference's namespace, first one in the same directory as the object.
+// findGitRepository finds the GitRepository a reference names (findSource).
 func (l *loader) findGitRepository(ref *sourceRef, from *object) *gitRepository {
-	ns := refNamespace(ref, from)
-	var found *gitRepository
-	for _, g := range l.sources.git {
-		if g.Name() != ref.Name || !sameNamespace(ns, g.Metadata.Namespace) {
-			continue
-		}
-		if path.Dir(g.File) == path.Dir(from.File) {
-			return g
-		}
-		if found == nil {
-			found = g
-		}
-	}
-	return found
+	return findSource(l.sources.git, func(g *gitRepository) *object { return &g.object }, ref, from)
 }
 
-// findBucket finds the Bucket a reference names, as findGitRepository.
+// findBucket finds the Bucket a reference names (findSource).
 func (l *loader) findBucket(ref *sourceRef, from *object) *bucket {
+	return findSource(l.sources.buckets, func(b *bucket) *object { return &b.object }, ref, from)
+}
+
+// findSource finds the source a reference from the object from names: one
+// of that name in the reference's namespace, first one in the same
+// directory as the object, else the first found; nil when there is none.
+func findSource[S any](sources []*S, obj func(*S) *object, ref *sourceRef, from *object) *S {
 	ns := refNamespace(ref, from)
-	var found *bucket
-	for _, b := range l.sources.buckets {
-		if b.Name() != ref.Name || !sameNamespace(ns, b.Metadata.Namespace) {
+	var found *S
+	for _, src := range sources {
+		o := obj(src)
+		if o.Name() != ref.Name || !sameNamespace(ns, o.Metadata.Namespace) {
 			continue
 		}
-		if path.Dir(b.File) == path.Dir(from.File) {
-			return b
+		if path.Dir(o.File) == path.Dir(from.File) {
+			return src
 		}
 		if found == nil {
-			found = b
+			found = src
 		}
 	}
 	return found
@@ -175,6 +169,14 @@ func (l *loader) gitSource(b *built) {
 	if gs.Semver != "" && gs.Commit == "" && gs.RefName == "" && gs.Tag == "" {
 		if _, err := semver.NewConstraint(gs.Semver); err != nil {
 			bad(fmt.Sprintf("spec.ref.semver %q is not a semver range: %v", gs.Semver, err), "write spec.ref.semver as a range such as \">=1.0.0 <2.0.0\" or \"~1.2\"")
+			return
+		}
+		// The rule of OCIRepository's ref.semver (checkVersions): a
+		// prod environment runs one version it names, never the newest
+		// tag that a range lets in.
+		if l.env.Class == ClassProd && !ExactSemver(gs.Semver) {
+			bad(fmt.Sprintf("spec.ref.semver is %q, a range; a prod environment must pin an exact version", gs.Semver),
+				fmt.Sprintf("pin spec.ref.semver to one exact version, e.g. %q, or set spec.ref.tag or spec.ref.commit", exampleVersion(gs.Semver)))
 			return
 		}
 	}

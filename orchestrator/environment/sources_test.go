@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -229,6 +230,7 @@ func TestLoadSourceProblems(t *testing.T) {
 		name    string
 		tfRef   string
 		sources string
+		prod    bool
 		want    diag.Problems
 	}{
 		{
@@ -252,6 +254,24 @@ func TestLoadSourceProblems(t *testing.T) {
 				Message: `spec.sourceRef names GitRepository/modules (flux-apps/app/sources.yaml), whose spec.ref.semver "one" is not a semver range: improper constraint: "one"`,
 				Fix:     `write spec.ref.semver as a range such as ">=1.0.0 <2.0.0" or "~1.2" in flux-apps/app/sources.yaml`,
 			}},
+		},
+		{
+			name:    "a prod environment's GitRepository pins no version",
+			tfRef:   "GitRepository/modules",
+			sources: modulesRepo + modulesAuth,
+			prod:    true,
+			want: diag.Problems{{
+				File:    appTF,
+				Object:  appT,
+				Message: `spec.sourceRef names GitRepository/modules (flux-apps/app/sources.yaml), whose spec.ref.semver is ">=1.0.0 <2.0.0", a range; a prod environment must pin an exact version`,
+				Fix:     `pin spec.ref.semver to one exact version, e.g. "1.0.0", or set spec.ref.tag or spec.ref.commit in flux-apps/app/sources.yaml`,
+			}},
+		},
+		{
+			name:    "a prod environment's GitRepository pins one version",
+			tfRef:   "GitRepository/modules",
+			sources: strings.Replace(modulesRepo, `">=1.0.0 <2.0.0"`, `"v1.4.2"`, 1) + modulesAuth,
+			prod:    true,
 		},
 		{
 			name:    "a GitRepository's url has no scheme source-controller clones",
@@ -300,6 +320,14 @@ func TestLoadSourceProblems(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			root := sourcesRepo(t, "flux-system", tt.tfRef, tt.sources)
+			if tt.prod {
+				init := filepath.Join(root, envDir, "init.yaml")
+				b, err := os.ReadFile(init)
+				if err != nil {
+					t.Fatal(err)
+				}
+				testkit.WriteFile(t, init, strings.Replace(string(b), "environmentClass: non-prod", "environmentClass: prod", 1))
+			}
 			got := loadProblems(t, root)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("Load(%q) = %v, want %v; diff (-want +got):\n%s", root, got, tt.want, diff)
