@@ -78,8 +78,9 @@ test-deps:
 	@./.ci/install-test-deps-aws.sh
 
 ## test: vet, then the whole test suite with the race detector against a real tofu and real servers,
-## and the command line's tests again as strata-kube builds it (the tag kube; one trial of each
-## crash test there, since the code they kill is the same as in the first pass); .ci/testreport
+## and the command line's tests of cluster mode again as strata-kube builds it (the tag kube: the
+## tests of the files built only with it, and those that pass a flag of strata-kube's, as
+## .ci/kube-tests.sh lists them; the rest compiles to the same code either way); .ci/testreport
 ## prints each package's result, the output of failed tests, and the slowest tests and packages
 ## (the events are kept in bin/test.json and bin/test-kube.json); last, without the race detector,
 ## the one test whose bound is on CPU time: a 10 MB ConfigMap loaded in at most 10 s. What the tests
@@ -89,7 +90,7 @@ test:
 	@$(MAKE) --no-print-directory vet
 	bash -o pipefail -c '$(GO) test -json -race -count=1 -timeout $(TEST_TIMEOUT) ./... ./.ci/testreport 2>&1 | \
 	  $(GO) run ./.ci/testreport -title "go test ./..." -json $(BIN)/test.json'
-	bash -o pipefail -c 'STRATA_TRIALS=1 $(GO) test -json -race -count=1 -timeout $(TEST_TIMEOUT) -tags kube ./cmd/strata/ 2>&1 | \
+	bash -o pipefail -c '$(GO) test -json -race -count=1 -timeout $(TEST_TIMEOUT) -tags kube -run "$$(./.ci/kube-tests.sh)" ./cmd/strata/ 2>&1 | \
 	  $(GO) run ./.ci/testreport -title "go test -tags kube ./cmd/strata/" -json $(BIN)/test-kube.json'
 	CGO_ENABLED=0 $(GO) test -count=1 -tags $(GOTAGS) -run '^TestWideConfigMap$$' ./orchestrator/environment/
 
@@ -98,11 +99,11 @@ test:
 test-unit: build
 	$(GO) test -short -race ./...
 
-## vet: go vet every package, as strata builds them, then as strata-kube builds them with the
-## cluster tests (no file is left out by the tag k8s, so that covers -tags kube too); with make
-## build's tags and without cgo, so that vet compiles nothing make build compiled
+## vet: go vet cmd/strata as strata builds it (for its kube_lean*.go, the only files the tags
+## kube and k8s leave out), then every package as strata-kube builds them with the cluster
+## tests; with make build's tags and without cgo, so that vet compiles nothing make build compiled
 vet:
-	CGO_ENABLED=0 $(GO) vet -tags $(GOTAGS) ./... ./.ci/testreport
+	CGO_ENABLED=0 $(GO) vet -tags $(GOTAGS) ./cmd/strata ./.ci/testreport
 	CGO_ENABLED=0 $(GO) vet -tags "$(GOTAGS) k8s kube" ./...
 
 ## fuzz: run each parser fuzzer for $(FUZZTIME)

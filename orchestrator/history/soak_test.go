@@ -32,7 +32,7 @@ func TestSoakLevelsOff(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a simulated fortnight of runs")
 	}
-	stacks := 8
+	stacks := 3
 	if v := os.Getenv("STRATA_SOAK_STACKS"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {

@@ -56,7 +56,10 @@ func BuildProvider(t testing.TB, version string) Provider {
 		exe += ".exe"
 	}
 	bin := filepath.Join(dir, exe)
-	cmd := exec.CommandContext(t.Context(), goCmd, "build", "-trimpath",
+	// The flags of make build (no -trimpath, no cgo), so that the plugin
+	// SDK's packages it compiled (gRPC, protobuf) are linked here, not
+	// compiled again.
+	cmd := exec.CommandContext(t.Context(), goCmd, "build",
 		"-ldflags", "-s -w -X main.version="+version, "-o", bin, providerPackage)
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+runtime.GOOS, "GOARCH="+runtime.GOARCH)
 	start := time.Now()
