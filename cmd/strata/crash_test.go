@@ -265,6 +265,9 @@ func delay(i int) time.Duration {
 // tofu goes on and writes its state; the next strata waits for it, adopts
 // its outcome and converges without creating anything twice.
 func TestKillDuringApply(t *testing.T) {
+	// It execs strata, each run in a session, repository and state
+	// directory of its own: it runs beside the other crash tests.
+	t.Parallel()
 	bin := buildStrata(t)
 	for i := range trials(t) {
 		t.Run(fmt.Sprintf("trial %d", i+1), func(t *testing.T) {
@@ -295,6 +298,9 @@ func TestKillDuringApply(t *testing.T) {
 // new run starts, the apply in flight finishes within the shutdown grace,
 // and the next apply converges with no approval needed.
 func TestStopDuringApply(t *testing.T) {
+	// It execs strata, each run in a session, repository and state
+	// directory of its own: it runs beside the other crash tests.
+	t.Parallel()
 	bin := buildStrata(t)
 	for i := range trials(t) {
 		t.Run(fmt.Sprintf("trial %d", i+1), func(t *testing.T) {
@@ -326,6 +332,9 @@ func TestStopDuringApply(t *testing.T) {
 // replaces what strata's own interruption tainted without holding it for
 // an approval, and converges.
 func TestStopPastGrace(t *testing.T) {
+	// It execs strata, each run in a session, repository and state
+	// directory of its own: it runs beside the other crash tests.
+	t.Parallel()
 	bin := buildStrata(t)
 	c := newCrashTrial(t, bin)
 	cmd, out := c.startApply("--shutdown-grace", "500ms")

@@ -95,6 +95,9 @@ func (c *crashTrial) runBounded(limit time.Duration, args ...string) (string, in
 // the stack is held with cause interrupted, naming it, until a person
 // approves; then it converges.
 func TestKillPodDuringApply(t *testing.T) {
+	// It execs strata, each run in a session, repository and state
+	// directory of its own: it runs beside the other crash tests.
+	t.Parallel()
 	bin := buildStrata(t)
 	for i := range trials(t) {
 		t.Run(fmt.Sprintf("trial %d", i+1), func(t *testing.T) {
@@ -132,6 +135,9 @@ func TestKillPodDuringApply(t *testing.T) {
 // interrupted, and the next apply holds a plan that would create them
 // again, as after the death of the whole pod.
 func TestKillTofuDuringApply(t *testing.T) {
+	// It execs strata, each run in a session, repository and state
+	// directory of its own: it runs beside the other crash tests.
+	t.Parallel()
 	bin := buildStrata(t)
 	for i := range trials(t) {
 		t.Run(fmt.Sprintf("trial %d", i+1), func(t *testing.T) {

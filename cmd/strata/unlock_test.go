@@ -19,6 +19,9 @@ import (
 // released by `strata unlock` (who and why recorded in history) or, on the
 // next apply, by strata itself, since no process holds the lock.
 func TestStaleLocalLock(t *testing.T) {
+	// It execs strata, each run in a session, repository and state
+	// directory of its own: it runs beside the other crash tests.
+	t.Parallel()
 	bin := buildStrata(t)
 	c := newCrashTrial(t, bin)
 	crashTofu := func() statefile.Lock {
