@@ -32,7 +32,9 @@ cp -r "$dir/." "$work/"
 chmod -R u+w "$work"
 echo "building tofu ${version} (this takes a few minutes the first time)"
 abs_out="$(cd "$(dirname "$out")" && pwd)/$(basename "$out")"
-(cd "$work" && CGO_ENABLED=0 go build -trimpath \
+# No -trimpath, and no cgo as in make build: Go's standard library, about a
+# minute of CPU to compile, is then compiled once for tofu and strata.
+(cd "$work" && CGO_ENABLED=0 go build \
   -ldflags "-s -w -X github.com/opentofu/opentofu/version.dev=no" \
   -o "$abs_out" ./cmd/tofu)
 TF_CLI_CONFIG_FILE=/dev/null "$out" version
