@@ -125,11 +125,17 @@ func anyScope[T any](scopes map[string]map[string]*T, name string) *T {
 // missingInput is the problem of a stack or Kustomization that needs a
 // ConfigMap or Secret that neither the repository nor the inputs hold.
 func missingInput(file, object, field, kind, namespace, name string) diag.Problem {
+	return missingInputOr(file, object, field, kind, namespace, name, "mark the entry optional: true")
+}
+
+// missingInputOr is missingInput whose fix ends with another way out
+// than an optional entry: or, as "remove spec.secretRef from FILE".
+func missingInputOr(file, object, field, kind, namespace, name, or string) diag.Problem {
 	return diag.Problem{
 		File:    file,
 		Object:  object,
 		Message: fmt.Sprintf("waiting for input %s/%s/%s (%s): it is not in the repository; give it with --inputs or --kubeconfig", kind, namespace, name, field),
-		Fix:     fmt.Sprintf("pass --inputs DIR with a manifest of %s %s in namespace %s (plain or SOPS-encrypted), or --kubeconfig to read it from the cluster; or add it to the repository, or mark the entry optional: true", kind, name, namespace),
+		Fix:     fmt.Sprintf("pass --inputs DIR with a manifest of %s %s in namespace %s (plain or SOPS-encrypted), or --kubeconfig to read it from the cluster; or add it to the repository, or %s", kind, name, namespace, or),
 		Code:    diag.CodeInputMissing,
 	}
 }
