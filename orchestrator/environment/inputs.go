@@ -32,6 +32,9 @@ const DefaultNamespace = "flux-system"
 type inputObject struct {
 	configMap *configMap
 	secret    *secret
+	// failed is the problem of an input that could not be decrypted:
+	// it is there, but holds nothing strata can read.
+	failed *diag.Problem
 }
 
 // inputKey keys inputs by kind, namespace and name.
@@ -51,6 +54,7 @@ func namespaceOf(o *object) string {
 // input reads a ConfigMap or Secret from the load's inputs, once per
 // load. It returns nil when there are no inputs or they hold no such
 // object; an input that cannot be read or decoded is a problem of what
+// needs it, and one that cannot be decrypted a problem of everything that
 // needs it.
 func (l *loader) input(kind, namespace, name string) *inputObject {
 	if l.opts.Inputs == nil {
@@ -58,6 +62,10 @@ func (l *loader) input(kind, namespace, name string) *inputObject {
 	}
 	key := inputKey(kind, namespace, name)
 	if in, ok := l.inputs[key]; ok {
+		if in != nil && in.failed != nil {
+			l.problem(*in.failed)
+			return nil
+		}
 		return in
 	}
 	if l.inputs == nil {
@@ -80,7 +88,9 @@ func (l *loader) input(kind, namespace, name string) *inputObject {
 	if decryption.IsEncrypted(obj) {
 		m, err := l.decryptor().Object(obj)
 		if err != nil {
-			l.problem(*decryptProblem(origin, kind+"/"+name, kind+"/"+name, "--inputs", err))
+			p := decryptProblem(origin, kind+"/"+name, kind+"/"+name, "--inputs", err)
+			l.inputs[key] = &inputObject{failed: p}
+			l.problem(*p)
 			return nil
 		}
 		obj = m
@@ -120,6 +130,17 @@ func anyScope[T any](scopes map[string]map[string]*T, name string) *T {
 		}
 	}
 	return nil
+}
+
+// missing records p, the problem missingInput makes of a ConfigMap or
+// Secret that neither the repository nor the inputs hold; when the inputs
+// hold it but it could not be decrypted, that problem instead: it was
+// given, and waiting for it would not help.
+func (l *loader) missing(p diag.Problem, kind, namespace, name string) {
+	if in := l.inputs[inputKey(kind, namespace, name)]; in != nil && in.failed != nil {
+		p = *in.failed
+	}
+	l.problem(p)
 }
 
 // missingInput is the problem of a stack or Kustomization that needs a

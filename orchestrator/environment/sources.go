@@ -118,7 +118,7 @@ func (l *loader) sourceCredentials(tf *terraform, group, kind string, src *objec
 	l.inNamespace(ns, func() { sec = l.secret(group, ref.Name) })
 	if sec == nil {
 		field := fmt.Sprintf("spec.secretRef of %s/%s, %s", kind, src.Name(), src.File)
-		l.problem(missingInputOr(tf.File, tf.ref(), field, kindSecret, ns, ref.Name, "remove spec.secretRef from "+src.File))
+		l.missing(missingInputOr(tf.File, tf.ref(), field, kindSecret, ns, ref.Name, "remove spec.secretRef from "+src.File), kindSecret, ns, ref.Name)
 		return nil, false
 	}
 	if sec.Failed {
