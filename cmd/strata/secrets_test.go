@@ -56,6 +56,25 @@ func withRunSecrets(t *testing.T, root string) {
 	testkit.WriteFile(t, filepath.Join(base, "terraform", "env.tf"), "variable \"env_token\" {\n  type      = string\n  sensitive = true\n}\n\nresource \"terraform_data\" \"env\" {\n  input = var.env_token\n}\n")
 }
 
+// inputSentinel is the value of a Secret that only --inputs gives, which
+// base reads through spec.varsFrom.
+const inputSentinel = "SENTINEL-INPUT-api-key"
+
+// withInputSecret makes base of a copy of testdata/layered read, through
+// spec.varsFrom, Secret api-creds into a sensitive variable it uses: a
+// Secret the repository does not hold, which External Secrets would make
+// in the cluster. It returns a directory of manifests for --inputs that
+// holds it (api_key: inputSentinel), outside the repository.
+func withInputSecret(t *testing.T, root string) string {
+	t.Helper()
+	inputs := t.TempDir()
+	testkit.WriteFile(t, filepath.Join(inputs, "api-creds.yaml"), "apiVersion: v1\nkind: Secret\nmetadata: {name: api-creds, namespace: flux-system}\nstringData: {api_key: "+inputSentinel+"}\n")
+	testkit.EditFile(t, root, "flux-apps/platform-stacks/base/terraform.yaml", "  writeOutputsToSecret:",
+		"  varsFrom:\n    - {kind: Secret, name: api-creds}\n  writeOutputsToSecret:")
+	testkit.WriteFile(t, filepath.Join(root, "flux-apps", "platform-stacks", "base", "terraform", "input.tf"), "variable \"api_key\" {\n  type      = string\n  sensitive = true\n}\n\nresource \"terraform_data\" \"api\" {\n  input = var.api_key\n}\n")
+	return inputs
+}
+
 // runnerVarFile is the file of variables strata writes in a stack's
 // workspace for tofu.
 const runnerVarFile = "strata.tfvars.json"
@@ -116,8 +135,9 @@ stringData:
 // file (spec.fileMappings) reaches that file only. A third sentinel is the
 // value of a SOPS-encrypted Secret that base reads into a sensitive
 // variable: no command's output, log, report or history holds it. So it
-// goes for a Secret's key in base's environment (runnerPodTemplate env)
-// and one in its backend settings (backendConfigsFrom).
+// goes for a Secret's key in base's environment (runnerPodTemplate env),
+// one in its backend settings (backendConfigsFrom), and a Secret that only
+// --inputs gives, which base reads through spec.varsFrom.
 func TestSensitiveSentinelNeverLeaks(t *testing.T) {
 	endpoint := awstest.Moto(t)
 	awstest.Env(t, "test", "test")
@@ -139,6 +159,7 @@ func TestSensitiveSentinelNeverLeaks(t *testing.T) {
 	testkit.EditFile(t, root, "flux-apps/platform-stacks/base/terraform.yaml", "  writeOutputsToSecret:",
 		"  fileMappings:\n    - {location: home, path: .creds/token, secretRef: {name: creds, key: token}}\n    - {location: workspace, path: token, secretRef: {name: creds, key: token}}\n  writeOutputsToSecret:")
 	withRunSecrets(t, root)
+	inputs := withInputSecret(t, root)
 
 	var seen strings.Builder
 	for _, args := range [][]string{
@@ -149,13 +170,14 @@ func TestSensitiveSentinelNeverLeaks(t *testing.T) {
 		{"apply", env, "--tofu", tofutest.Binary(t), "-o", "json"},
 		{"plan", env, "--tofu", tofutest.Binary(t), "--drift-interval", "0", "-o", "markdown"},
 		{"plan", env, "--tofu", tofutest.Binary(t), "--drift-interval", "0", "-v"},
+		{"plan", env, "--tofu", tofutest.Binary(t), "--drift-interval", "0", "-o", "json"},
 		{"status", env},
 		{"status", env, "-o", "json"},
 		{"history", env},
 		{"history", env, "-o", "json"},
 		{"versions", env, "-o", "json"},
 	} {
-		out, errOut, code := strata(t, append(args, "--state-dir", state, "--sops-age-key-file", ageKey)...)
+		out, errOut, code := strata(t, append(args, "--state-dir", state, "--sops-age-key-file", ageKey, "--inputs", inputs)...)
 		if code != 0 {
 			t.Fatalf("strata %q exit code = %d:\n%s\n%s", args, code, out, errOut)
 		}
@@ -203,8 +225,9 @@ func TestSensitiveSentinelNeverLeaks(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(state, "work", "acme", "dev", "base", "token")); err != nil || string(b) != fileSentinel {
 		t.Errorf("base's workspace file token = %q, %v, want the Secret's key", b, err)
 	}
-	// The environment's and the backend's values are in base's workspace
-	// only (init keeps its backend settings there), never hashed plainly.
+	// The environment's, the backend's and the input's values are in
+	// base's workspace only (init keeps its backend settings there), and
+	// the state tofu writes; never hashed plainly.
 	err = filepath.WalkDir(state, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -214,7 +237,7 @@ func TestSensitiveSentinelNeverLeaks(t *testing.T) {
 			return err
 		}
 		rel, _ := filepath.Rel(state, p)
-		for _, s := range []string{envSentinel, backendSentinel} {
+		for _, s := range []string{envSentinel, backendSentinel, inputSentinel} {
 			if strings.Contains(string(b), s) && !strings.HasPrefix(filepath.ToSlash(rel), "work/acme/dev/base/") && !strings.HasPrefix(filepath.ToSlash(rel), "state/") {
 				t.Errorf("%s holds %s", rel, s)
 			}
@@ -224,15 +247,18 @@ func TestSensitiveSentinelNeverLeaks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertNoPlainHash(t, state, envSentinel)
-	// They did reach tofu: the variable is in base's state, the setting in
-	// the backend configuration init keeps.
-	for file, want := range map[string]string{
-		filepath.Join(state, "state", "acme", "dev", "base.tfstate"):                           envSentinel,
-		filepath.Join(state, "work", "acme", "dev", "base", ".terraform", "terraform.tfstate"): backendSentinel,
+	assertNoPlainHash(t, state, envSentinel, inputSentinel)
+	// They did reach tofu: the variables are in base's state, the input's
+	// in the variable file strata wrote for tofu, the setting in the
+	// backend configuration init keeps.
+	for _, r := range []struct{ file, want string }{
+		{filepath.Join(state, "state", "acme", "dev", "base.tfstate"), envSentinel},
+		{filepath.Join(state, "state", "acme", "dev", "base.tfstate"), inputSentinel},
+		{filepath.Join(state, "work", "acme", "dev", "base", runnerVarFile), inputSentinel},
+		{filepath.Join(state, "work", "acme", "dev", "base", ".terraform", "terraform.tfstate"), backendSentinel},
 	} {
-		if b, err := os.ReadFile(file); err != nil || !strings.Contains(string(b), want) {
-			t.Errorf("%s lacks %s (read: %v): it did not reach tofu", file, want, err)
+		if b, err := os.ReadFile(r.file); err != nil || !strings.Contains(string(b), r.want) {
+			t.Errorf("%s lacks %s (read: %v): it did not reach tofu", r.file, r.want, err)
 		}
 	}
 	for _, dir := range []string{"logs", "held", "history.db"} {

@@ -2,6 +2,8 @@ package environment
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +15,7 @@ import (
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/decryption"
 	"github.com/strata-iac/strata/orchestrator/diag"
+	"github.com/strata-iac/strata/orchestrator/inputs"
 )
 
 // noAgeKeys clears the age key sources of the environment, so that a test
@@ -316,5 +319,85 @@ spec:
 	}}
 	if diff := cmp.Diff(want, ps); diff != "" {
 		t.Errorf("Load(clusters/dev) without decryption on flux-system: problems mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestDecryptInputs gives with --inputs a Secret encrypted with sops, as
+// a CI job keeps what External Secrets makes in the cluster: the stack
+// that reads it through spec.varsFrom gets its value decrypted; encrypted
+// for a key the run does not hold, it blocks the stack (it does not wait:
+// it was given) with one problem that names the input's file, the key it
+// is encrypted for and how to give strata the key.
+func TestDecryptInputs(t *testing.T) {
+	noAgeKeys(t)
+	held, other := sopstest.NewAgeKey(t), sopstest.NewAgeKey(t)
+	keyFile := held.WriteKeyFile(t, filepath.Join(t.TempDir(), "age.agekey"))
+	root := writeRepo(t, map[string]string{appTF: baseRepo[appTF] + "  varsFrom: [{kind: Secret, name: creds}]\n"})
+	dir := filepath.Join(root, envDir)
+	plain, err := os.ReadFile(filepath.Join("testdata", "inputs", "creds.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name      string
+		recipient string
+		wantVars  map[string]any
+		// wantProblem, with %s for the input's file, is the one problem.
+		wantProblem *diag.Problem
+	}{
+		{
+			name:      "encrypted for the run's key",
+			recipient: held.Recipient,
+			wantVars:  map[string]any{"region": "eu-central-1", "token": "SENTINEL-input-token"},
+		},
+		{
+			name:      "encrypted for a key the run does not hold",
+			recipient: other.Recipient,
+			wantProblem: &diag.Problem{
+				File:    "%s",
+				Object:  "Secret/creds",
+				Message: "cannot decrypt Secret/creds for --inputs: it is encrypted for age " + other.Recipient + ", and strata has none of these keys",
+				Fix:     "give strata the private key of one of them: an age key with " + keySources + "; or re-encrypt %s for a key strata has (sops updatekeys %s)",
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := filepath.Join(t.TempDir(), "creds.yaml")
+			testkit.WriteFile(t, in, string(sopstest.Encrypt(t, in, plain, sopstest.Recipients{Age: []string{tt.recipient}}, sopstest.KubernetesRegex)))
+			if b, _ := os.ReadFile(in); strings.Contains(string(b), "SENTINEL") {
+				t.Fatalf("%s holds the value in the clear: it is not encrypted", in)
+			}
+			files, err := inputs.ReadFiles(context.Background(), []string{filepath.Dir(in)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := decryption.WithKeys(WithOptions(context.Background(), Options{Inputs: files}), decryption.Keys{AgeKeyFile: keyFile})
+			env, err := Load(ctx, dir)
+			var ps diag.Problems
+			if err != nil && !errors.As(err, &ps) {
+				t.Fatalf("Load(%q) = %v, want problems or none", dir, err)
+			}
+			var want diag.Problems
+			if p := tt.wantProblem; p != nil {
+				want = diag.Problems{{File: in, Object: p.Object, Message: p.Message, Fix: fmt.Sprintf(p.Fix, in, in)}}
+			}
+			if diff := cmp.Diff(want, untagged(AllProblems(env, err))); diff != "" {
+				t.Errorf("Load(%q) problems diff (-want +got):\n%s", dir, diff)
+			}
+			if tt.wantProblem != nil {
+				if len(env.Blocked) != 1 || env.Blocked[0].Stack != "app" || env.Blocked[0].Waiting {
+					t.Errorf("Load(%q) blocked = %+v, want stack app blocked, not waiting", dir, env.Blocked)
+				}
+				return
+			}
+			s := env.Stack("app")
+			if s == nil {
+				t.Fatalf("Load(%q) has no stack app (blocked: %+v)", dir, env.Blocked)
+			}
+			if diff := cmp.Diff(tt.wantVars, s.Vars); diff != "" {
+				t.Errorf("Load(%q) stack app vars diff (-want +got):\n%s", dir, diff)
+			}
+		})
 	}
 }

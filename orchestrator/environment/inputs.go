@@ -32,6 +32,9 @@ const DefaultNamespace = "flux-system"
 type inputObject struct {
 	configMap *configMap
 	secret    *secret
+	// failed is the problem of an input that could not be decrypted:
+	// it is there, but holds nothing strata can read.
+	failed *diag.Problem
 }
 
 // inputKey keys inputs by kind, namespace and name.
@@ -51,6 +54,7 @@ func namespaceOf(o *object) string {
 // input reads a ConfigMap or Secret from the load's inputs, once per
 // load. It returns nil when there are no inputs or they hold no such
 // object; an input that cannot be read or decoded is a problem of what
+// needs it, and one that cannot be decrypted a problem of everything that
 // needs it.
 func (l *loader) input(kind, namespace, name string) *inputObject {
 	if l.opts.Inputs == nil {
@@ -58,6 +62,10 @@ func (l *loader) input(kind, namespace, name string) *inputObject {
 	}
 	key := inputKey(kind, namespace, name)
 	if in, ok := l.inputs[key]; ok {
+		if in != nil && in.failed != nil {
+			l.problem(*in.failed)
+			return nil
+		}
 		return in
 	}
 	if l.inputs == nil {
@@ -80,7 +88,9 @@ func (l *loader) input(kind, namespace, name string) *inputObject {
 	if decryption.IsEncrypted(obj) {
 		m, err := l.decryptor().Object(obj)
 		if err != nil {
-			l.problem(*decryptProblem(origin, kind+"/"+name, kind+"/"+name, "--inputs", err))
+			p := decryptProblem(origin, kind+"/"+name, kind+"/"+name, "--inputs", err)
+			l.inputs[key] = &inputObject{failed: p}
+			l.problem(*p)
 			return nil
 		}
 		obj = m
@@ -122,14 +132,31 @@ func anyScope[T any](scopes map[string]map[string]*T, name string) *T {
 	return nil
 }
 
+// missing records p, the problem missingInput makes of a ConfigMap or
+// Secret that neither the repository nor the inputs hold; when the inputs
+// hold it but it could not be decrypted, that problem instead: it was
+// given, and waiting for it would not help.
+func (l *loader) missing(p diag.Problem, kind, namespace, name string) {
+	if in := l.inputs[inputKey(kind, namespace, name)]; in != nil && in.failed != nil {
+		p = *in.failed
+	}
+	l.problem(p)
+}
+
 // missingInput is the problem of a stack or Kustomization that needs a
 // ConfigMap or Secret that neither the repository nor the inputs hold.
 func missingInput(file, object, field, kind, namespace, name string) diag.Problem {
+	return missingInputOr(file, object, field, kind, namespace, name, "mark the entry optional: true")
+}
+
+// missingInputOr is missingInput whose fix ends with another way out
+// than an optional entry: or, as "remove spec.secretRef from FILE".
+func missingInputOr(file, object, field, kind, namespace, name, or string) diag.Problem {
 	return diag.Problem{
 		File:    file,
 		Object:  object,
 		Message: fmt.Sprintf("waiting for input %s/%s/%s (%s): it is not in the repository; give it with --inputs or --kubeconfig", kind, namespace, name, field),
-		Fix:     fmt.Sprintf("pass --inputs DIR with a manifest of %s %s in namespace %s (plain or SOPS-encrypted), or --kubeconfig to read it from the cluster; or add it to the repository, or mark the entry optional: true", kind, name, namespace),
+		Fix:     fmt.Sprintf("pass --inputs DIR with a manifest of %s %s in namespace %s (plain or SOPS-encrypted), or --kubeconfig to read it from the cluster; or add it to the repository, or %s", kind, name, namespace, or),
 		Code:    diag.CodeInputMissing,
 	}
 }

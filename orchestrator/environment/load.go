@@ -597,6 +597,15 @@ func (l *loader) repoSecret(group, name string) *secret {
 	return anyScope(l.secrets, name)
 }
 
+// inNamespace runs f with the inputs looked for in namespace ns: that of
+// a source whose spec.secretRef is read.
+func (l *loader) inNamespace(ns string, f func()) {
+	prev := l.unitNS
+	l.unitNS = ns
+	defer func() { l.unitNS = prev }()
+	f()
+}
+
 // namespace is the namespace of what is being read, where its inputs
 // are looked for.
 func (l *loader) namespace() string {

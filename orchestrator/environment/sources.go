@@ -101,20 +101,24 @@ func findSource[S any](sources []*S, obj func(*S) *object, ref *sourceRef, from 
 }
 
 // sourceCredentials reads a source's spec.secretRef from the Secrets the
-// environment renders. It reports false, with a problem on the Terraform
-// object, when the Secret is missing or could not be decrypted.
+// environment renders, else from the load's inputs (--inputs,
+// --kubeconfig) in the source's namespace. It reports false, with a
+// problem on the Terraform object, when the Secret is missing (the stack
+// waits for it, as for a Secret of spec.varsFrom) or could not be
+// decrypted.
 func (l *loader) sourceCredentials(tf *terraform, group, kind string, src *object, ref *namedRef) (Credentials, bool) {
 	if ref == nil || ref.Name == "" {
 		return nil, true
 	}
-	sec := l.secret(group, ref.Name)
+	ns := l.namespace()
+	if src.Metadata.Namespace != "" {
+		ns = src.Metadata.Namespace
+	}
+	var sec *secret
+	l.inNamespace(ns, func() { sec = l.secret(group, ref.Name) })
 	if sec == nil {
-		l.problem(diag.Problem{
-			File:    tf.File,
-			Object:  tf.ref(),
-			Message: fmt.Sprintf("spec.sourceRef names %s/%s (%s), whose spec.secretRef names Secret %q, which does not exist", kind, src.Name(), src.File, ref.Name),
-			Fix:     fmt.Sprintf("add Secret %s in %s, or remove spec.secretRef from %s", ref.Name, l.scopeDirs(group), src.File),
-		})
+		field := fmt.Sprintf("spec.secretRef of %s/%s, %s", kind, src.Name(), src.File)
+		l.missing(missingInputOr(tf.File, tf.ref(), field, kindSecret, ns, ref.Name, "remove spec.secretRef from "+src.File), kindSecret, ns, ref.Name)
 		return nil, false
 	}
 	if sec.Failed {

@@ -16,10 +16,12 @@ import (
 
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/diag"
+	"github.com/strata-iac/strata/orchestrator/inputs"
 )
 
 // sourcesRepo writes a repository whose Kustomization app (sourceRef
-// kustomizationSource) brings in Terraform app (sourceRef tfRef), with
+// kustomizationSource) brings in Terraform app (sourceRef tfRef,
+// kind/name or kind/namespace/name), with
 // the extra manifests of flux-apps/app/sources.yaml. It returns the root.
 func sourcesRepo(t *testing.T, kustomizationSource, tfRef, sources string) string {
 	t.Helper()
@@ -60,6 +62,9 @@ spec:
   path: ./flux-apps/app
 `)
 	kind, name, _ := strings.Cut(tfRef, "/")
+	if ns, n, ok := strings.Cut(name, "/"); ok {
+		name = n + "\n    namespace: " + ns
+	}
 	testkit.WriteFile(t, filepath.Join(root, "flux-apps", "app", "terraform.yaml"), `apiVersion: infra.contrib.fluxcd.io/v1alpha2
 kind: Terraform
 metadata:
@@ -154,7 +159,9 @@ func TestLoadSources(t *testing.T) {
 		sources    string
 		remote     string
 		selfSource []string
-		want       Source
+		// inputs, when set, is the manifest given with --inputs.
+		inputs string
+		want   Source
 	}{
 		{
 			name:    "a GitRepository whose url is a remote is this repository",
@@ -189,6 +196,50 @@ func TestLoadSources(t *testing.T) {
 			},
 		},
 		{
+			name:    "a GitRepository's Secret given with --inputs",
+			kSource: "flux-system", tfRef: "GitRepository/modules",
+			sources: modulesRepo,
+			inputs:  modulesAuth,
+			want: Source{
+				Kind: SourceGitRepository, Name: "modules", File: "flux-apps/app/sources.yaml",
+				URL: "ssh://git@git.example/acme/modules", Semver: ">=1.0.0 <2.0.0",
+				Git: &GitSource{
+					URL: "ssh://git@git.example/acme/modules", Semver: ">=1.0.0 <2.0.0", Ignore: &ignore,
+					SecretRef:   "modules-auth",
+					Credentials: Credentials{"identity": []byte("SENTINEL-IDENTITY"), "known_hosts": []byte("git.example ssh-ed25519 AAAA")},
+				},
+			},
+		},
+		{
+			name:    "a GitRepository's Secret given with --inputs in the GitRepository's namespace",
+			kSource: "flux-system", tfRef: "GitRepository/sources/modules",
+			sources: strings.Replace(modulesRepo, "namespace: flux-system", "namespace: sources", 1),
+			inputs:  strings.Replace(modulesAuth, "namespace: flux-system", "namespace: sources", 1),
+			want: Source{
+				Kind: SourceGitRepository, Name: "modules", File: "flux-apps/app/sources.yaml",
+				URL: "ssh://git@git.example/acme/modules", Semver: ">=1.0.0 <2.0.0",
+				Git: &GitSource{
+					URL: "ssh://git@git.example/acme/modules", Semver: ">=1.0.0 <2.0.0", Ignore: &ignore,
+					SecretRef:   "modules-auth",
+					Credentials: Credentials{"identity": []byte("SENTINEL-IDENTITY"), "known_hosts": []byte("git.example ssh-ed25519 AAAA")},
+				},
+			},
+		},
+		{
+			name:    "a Bucket's Secret given with --inputs",
+			kSource: "flux-system", tfRef: "Bucket/code",
+			sources: modulesBucket[:strings.Index(modulesBucket, "---")],
+			inputs:  modulesBucket[strings.Index(modulesBucket, "---"):],
+			want: Source{
+				Kind: SourceBucket, Name: "code", File: "flux-apps/app/sources.yaml",
+				Bucket: &BucketSource{
+					Provider: "generic", BucketName: "iac", Endpoint: "127.0.0.1:9000", Prefix: "app/", Insecure: true,
+					SecretRef:   "code-auth",
+					Credentials: Credentials{"accesskey": []byte("key"), "secretkey": []byte("SENTINEL-SECRET")},
+				},
+			},
+		},
+		{
 			name:    "a Bucket is fetched, with its Secret",
 			kSource: "flux-system", tfRef: "Bucket/code",
 			sources: modulesBucket,
@@ -208,7 +259,11 @@ func TestLoadSources(t *testing.T) {
 			if tt.remote != "" {
 				withRemote(t, root, tt.remote)
 			}
-			ctx := WithOptions(context.Background(), Options{SelfSources: tt.selfSource})
+			opts := Options{SelfSources: tt.selfSource}
+			if tt.inputs != "" {
+				opts.Inputs = inputFiles(t, tt.inputs)
+			}
+			ctx := WithOptions(context.Background(), opts)
 			dir := filepath.Join(root, envDir)
 			env, err := Load(ctx, dir)
 			if err != nil {
@@ -230,8 +285,10 @@ func TestLoadSourceProblems(t *testing.T) {
 		name    string
 		tfRef   string
 		sources string
-		prod    bool
-		want    diag.Problems
+		// inputs, when set, is the manifest given with --inputs.
+		inputs string
+		prod   bool
+		want   diag.Problems
 	}{
 		{
 			name:    "the Secret of a GitRepository is missing",
@@ -240,8 +297,35 @@ func TestLoadSourceProblems(t *testing.T) {
 			want: diag.Problems{{
 				File:    appTF,
 				Object:  appT,
-				Message: `spec.sourceRef names GitRepository/modules (flux-apps/app/sources.yaml), whose spec.secretRef names Secret "modules-auth", which does not exist`,
-				Fix:     "add Secret modules-auth in " + envDir + "/apps/ or " + envDir + "/, or remove spec.secretRef from flux-apps/app/sources.yaml",
+				Message: "waiting for input Secret/flux-system/modules-auth (spec.secretRef of GitRepository/modules, flux-apps/app/sources.yaml): it is not in the repository; give it with --inputs or --kubeconfig",
+				Fix:     "pass --inputs DIR with a manifest of Secret modules-auth in namespace flux-system (plain or SOPS-encrypted), or --kubeconfig to read it from the cluster; or add it to the repository, or remove spec.secretRef from flux-apps/app/sources.yaml",
+				Code:    diag.CodeInputMissing,
+			}},
+		},
+		{
+			name:    "the Secret of a Bucket is in neither the repository nor the inputs",
+			tfRef:   "Bucket/code",
+			sources: modulesBucket[:strings.Index(modulesBucket, "---")],
+			inputs:  strings.Replace(modulesBucket[strings.Index(modulesBucket, "---"):], "name: code-auth", "name: other-auth", 1),
+			want: diag.Problems{{
+				File:    appTF,
+				Object:  appT,
+				Message: "waiting for input Secret/flux-system/code-auth (spec.secretRef of Bucket/code, flux-apps/app/sources.yaml): it is not in the repository; give it with --inputs or --kubeconfig",
+				Fix:     "pass --inputs DIR with a manifest of Secret code-auth in namespace flux-system (plain or SOPS-encrypted), or --kubeconfig to read it from the cluster; or add it to the repository, or remove spec.secretRef from flux-apps/app/sources.yaml",
+				Code:    diag.CodeInputMissing,
+			}},
+		},
+		{
+			name:    "the Secret of a GitRepository is given in another namespace than the GitRepository's",
+			tfRef:   "GitRepository/sources/modules",
+			sources: strings.Replace(modulesRepo, "namespace: flux-system", "namespace: sources", 1),
+			inputs:  modulesAuth,
+			want: diag.Problems{{
+				File:    appTF,
+				Object:  appT,
+				Message: "waiting for input Secret/sources/modules-auth (spec.secretRef of GitRepository/modules, flux-apps/app/sources.yaml): it is not in the repository; give it with --inputs or --kubeconfig",
+				Fix:     "pass --inputs DIR with a manifest of Secret modules-auth in namespace sources (plain or SOPS-encrypted), or --kubeconfig to read it from the cluster; or add it to the repository, or remove spec.secretRef from flux-apps/app/sources.yaml",
+				Code:    diag.CodeInputMissing,
 			}},
 		},
 		{
@@ -328,12 +412,29 @@ func TestLoadSourceProblems(t *testing.T) {
 				}
 				testkit.WriteFile(t, init, strings.Replace(string(b), "environmentClass: non-prod", "environmentClass: prod", 1))
 			}
-			got := loadProblems(t, root)
+			opts := Options{}
+			if tt.inputs != "" {
+				opts.Inputs = inputFiles(t, tt.inputs)
+			}
+			got := loadProblemsWith(t, root, opts)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("Load(%q) = %v, want %v; diff (-want +got):\n%s", root, got, tt.want, diff)
 			}
 		})
 	}
+}
+
+// inputFiles writes manifests to a file of a fresh directory and reads
+// it as --inputs does.
+func inputFiles(t *testing.T, manifests string) *inputs.Files {
+	t.Helper()
+	dir := t.TempDir()
+	testkit.WriteFile(t, filepath.Join(dir, "inputs.yaml"), manifests)
+	files, err := inputs.ReadFiles(context.Background(), []string{dir})
+	if err != nil {
+		t.Fatalf("inputs.ReadFiles(%q) = %v", dir, err)
+	}
+	return files
 }
 
 // TestLoadSelfKustomization checks that a Kustomization whose source is

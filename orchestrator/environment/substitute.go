@@ -53,7 +53,7 @@ func (l *loader) substitutionVars(k *kustomization) map[string]string {
 		}
 		if src == nil {
 			if !ref.Optional {
-				l.problem(missingInput(k.File, k.ref(), "postBuild.substituteFrom", ref.Kind, namespaceOf(&k.object), ref.Name))
+				l.missing(missingInput(k.File, k.ref(), "postBuild.substituteFrom", ref.Kind, namespaceOf(&k.object), ref.Name), ref.Kind, namespaceOf(&k.object), ref.Name)
 			}
 			continue
 		}

@@ -231,14 +231,14 @@ func (l *loader) validateStacks() {
 			if producers[in.Contract] == nil {
 				p := missingInput(b.tf.File, b.tf.ref(), "spec.readInputsFromSecrets", kindSecret, namespaceOf(&b.tf.object), in.Contract)
 				p.Fix = fmt.Sprintf("%s; or name a Secret a stack writes (%s)", p.Fix, produced)
-				l.problem(p)
+				l.missing(p, kindSecret, namespaceOf(&b.tf.object), in.Contract)
 			}
 		}
 		for _, cv := range b.stack.ContractVars {
 			if producers[cv.Contract] == nil && !cv.Optional {
 				p := missingInput(b.tf.File, b.tf.ref(), cv.Field, kindSecret, namespaceOf(&b.tf.object), cv.Contract)
 				p.Fix = fmt.Sprintf("%s; or name a Secret a stack writes (%s)", p.Fix, produced)
-				l.problem(p)
+				l.missing(p, kindSecret, namespaceOf(&b.tf.object), cv.Contract)
 			}
 		}
 		if p := b.stack.Produces; p != "" && b.tf.Spec.WriteOutputsToSecret != nil {

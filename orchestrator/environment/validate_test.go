@@ -31,8 +31,14 @@ const (
 // its problems.
 func loadProblems(t *testing.T, root string) diag.Problems {
 	t.Helper()
+	return loadProblemsWith(t, root, Options{})
+}
+
+// loadProblemsWith is loadProblems with the load's options.
+func loadProblemsWith(t *testing.T, root string, opts Options) diag.Problems {
+	t.Helper()
 	dir := filepath.Join(root, envDir)
-	env, err := Load(context.Background(), dir)
+	env, err := Load(WithOptions(context.Background(), opts), dir)
 	var ps diag.Problems
 	if err != nil && !errors.As(err, &ps) {
 		t.Fatalf("Load(%q) = %v, want problems", dir, err)

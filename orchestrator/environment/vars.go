@@ -119,7 +119,7 @@ func (l *loader) varsFrom(b *built, field string, vf valuesRef) (varLayer, bool)
 		cm := l.configMap(b.k.Group, vf.Name)
 		if cm == nil {
 			if !vf.Optional {
-				l.problem(missingInput(tf.File, tf.ref(), field, kindConfigMap, namespaceOf(&tf.object), vf.Name))
+				l.missing(missingInput(tf.File, tf.ref(), field, kindConfigMap, namespaceOf(&tf.object), vf.Name), kindConfigMap, namespaceOf(&tf.object), vf.Name)
 			}
 			return varLayer{}, false
 		}
@@ -217,7 +217,7 @@ func (l *loader) valueFrom(b *built, field, name string, vf *valueFrom) (varLaye
 		cm := l.configMap(b.k.Group, ref.Name)
 		if cm == nil {
 			if !ref.Optional {
-				l.problem(missingInput(tf.File, tf.ref(), field+" of "+name, kindConfigMap, namespaceOf(&tf.object), ref.Name))
+				l.missing(missingInput(tf.File, tf.ref(), field+" of "+name, kindConfigMap, namespaceOf(&tf.object), ref.Name), kindConfigMap, namespaceOf(&tf.object), ref.Name)
 			}
 			return varLayer{}, false
 		}
