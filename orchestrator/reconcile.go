@@ -231,9 +231,7 @@ func reconcile(ctx context.Context, env *environment.Environment, g *graph.Graph
 		}
 		log.Warn(b.String(), "stack", b.Stack)
 	}
-	for _, p := range slices.Concat(env.Warnings, env.Deprecations) {
-		log.Warn("warning: " + p.String())
-	}
+	LogWarnings(log, env)
 	// The policies are compiled when the first plan with changes needs
 	// them: a reconcile whose plans change nothing never loads them.
 	pol := newLazyPolicy(func(ctx context.Context) (runner.Policy, error) { return loadPolicy(ctx, set, opts) }, log)

@@ -4,12 +4,33 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/graph"
 )
+
+// LogWarnings logs, one WARN line each, what a load found that holds back
+// no stack: its warnings, then kustomize's deprecation warnings
+// (LogDeprecations).
+func LogWarnings(log *slog.Logger, env *environment.Environment) {
+	for _, p := range env.Warnings {
+		log.Warn("warning: " + p.String())
+	}
+	LogDeprecations(log, env)
+}
+
+// LogDeprecations logs kustomize's warnings of deprecated fields, one WARN
+// line each naming its kustomization file. kustomize would print them on
+// the process's stderr; strata keeps them from it (and from stdout, which
+// may be JSON) and says them through its log instead.
+func LogDeprecations(log *slog.Logger, env *environment.Environment) {
+	for _, p := range env.Deprecations {
+		log.Warn("warning: " + p.String())
+	}
+}
 
 // Validate loads an environment, checks that no other environment of the
 // repository shares its identity (clientId and environment), and builds

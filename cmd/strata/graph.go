@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+
 	"github.com/spf13/cobra"
 
 	"github.com/strata-iac/strata/orchestrator"
@@ -16,7 +17,8 @@ func newGraphCommand(g *globals) *cobra.Command {
 network, cluster, services) with their dependencies: those named in
 dependsOn and those that come from contracts (a stack that reads another's
 outputs depends on it). Stacks that a problem holds back (see validate) are
-left out, and said on stderr.`,
+left out, and said on stderr, as are the warnings and kustomize's
+deprecation warnings, each naming its file: stdout holds the graph alone.`,
 		Example: "  strata graph environments/demo/dev\n  strata graph environments/demo/dev -o dot | dot -Tsvg > graph.svg\n  strata graph environments/demo/dev -o mermaid",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -30,6 +32,7 @@ left out, and said on stderr.`,
 			for _, b := range env.Blocked {
 				fmt.Fprintf(g.stderr, "not in the graph: %s\n", b)
 			}
+			orchestrator.LogWarnings(runLogTo(g, g.stderr), env)
 			switch g.output {
 			case "dot":
 				return gr.WriteDOT(g.stdout)

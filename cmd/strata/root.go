@@ -66,7 +66,7 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 	root.PersistentFlags().StringArrayVar(&g.inputs, "inputs", nil,
 		"file or directory of ConfigMap and Secret manifests (plain or SOPS-encrypted) that live only in the cluster, for what the repository names but does not hold (repeatable)")
 	root.PersistentFlags().BoolVar(&g.strictSubstitution, "strict-substitution", false,
-		"substitute every object as Flux does with its StrictPostBuildSubstitutions feature gate: a variable that is missing and has no default is a problem, not an empty string")
+		"substitute every object as Flux does with its StrictPostBuildSubstitutions feature gate: a variable that is missing and has no default is a problem of its Kustomization, which blocks the stacks it brings in, not an empty string; a warning when that Kustomization brings in no stack (validate --strict counts it)")
 	root.PersistentFlags().StringArrayVar(&g.selfSources, "self-source", nil,
 		"GitRepository/<namespace>/<name>: that GitRepository is this repository, read from the checkout (repeatable); a GitRepository whose spec.url is one of the checkout's git remotes is without it")
 	// Every command that loads an environment decrypts with the same

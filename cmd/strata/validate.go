@@ -35,6 +35,10 @@ warning, listed under its own heading. The exit code is 1 for a problem of
 the whole environment or a blocked stack, and 0 for warnings alone; with
 --strict warnings count as problems.
 
+kustomize's warnings of deprecated fields (bases, commonLabels, …) are
+logged on stderr, one WARN line each naming its kustomization file; they
+are not problems, even with --strict.
+
 With -v it also says how the repository root was found and counts the
 objects of kinds strata does not read (HelmRelease, Namespace, …).`,
 		Example: "  strata validate environments/demo/dev\n  strata validate clusters/dev -v\n  strata validate clusters/dev --inputs ci/inputs/ --strict\n  strata validate environments/demo/prod -o json",
@@ -66,6 +70,11 @@ objects of kinds strata does not read (HelmRelease, Namespace, …).`,
 			}
 			if g.verbose && g.output != "json" && env != nil {
 				writeNotes(g, env)
+			}
+			if env != nil {
+				// kustomize's deprecation warnings are the log's, on
+				// stderr, never the report's.
+				orchestrator.LogDeprecations(runLogTo(g, g.stderr), env)
 			}
 			failed := len(problems) > 0 || len(blocked) > 0
 			if g.output == "json" {
@@ -143,12 +152,6 @@ func writeValidation(g *globals, dir string, env *environment.Environment, gr *g
 	if len(warnings) > 0 {
 		fmt.Fprintf(w, "\nwarnings (they hold back no stack; --strict makes them problems):\n")
 		for _, p := range warnings {
-			fmt.Fprintf(w, "  %s\n", p)
-		}
-	}
-	if env != nil && len(env.Deprecations) > 0 {
-		fmt.Fprintf(w, "\ndeprecated kustomize fields (kustomize builds them as their successors):\n")
-		for _, p := range env.Deprecations {
 			fmt.Fprintf(w, "  %s\n", p)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -51,6 +52,18 @@ spec:
   sourceRef: {kind: GitRepository, name: flux-system}
 `
 )
+
+// kustomizationAt is a Flux Kustomization of this repository at path.
+func kustomizationAt(name, path string) string {
+	return "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: " + name + "}\nspec:\n  path: " + path +
+		"\n  sourceRef: {kind: GitRepository, name: flux-system}\n"
+}
+
+// terraformAt is a Terraform object of the app's code.
+func terraformAt(name string) string {
+	return "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata: {name: " + name + "}\nspec:\n  path: ./flux-apps/app\n" +
+		"  sourceRef: {kind: GitRepository, name: flux-system}\n"
+}
 
 // isolation is what a load held back, in short.
 type isolation struct {
@@ -103,8 +116,10 @@ func TestIsolation(t *testing.T) {
 		changes map[string]string
 		opts    Options
 		want    isolation
-		// reason is a part of the first blocked entry's reason.
-		reason string
+		// reason is a part of the first blocked entry's reason; reasons
+		// a part of the reason of each blocked entry named, by stack.
+		reason  string
+		reasons map[string]string
 	}{
 		{
 			name:    "an unrelated app's problem is a warning",
@@ -180,6 +195,25 @@ func TestIsolation(t *testing.T) {
 			reason:  `spec.path "./flux-apps/${cluster}/web" is not a directory`,
 		},
 		{
+			name: "a broken parent holds back the stacks of the Kustomizations it renders, not a sibling chain's",
+			changes: map[string]string{
+				envDir + "/apps/platform.yaml": kustomizationAt("platform", "./flux-apps/platform"),
+				"flux-apps/platform/net.yaml":  kustomizationAt("platform-net", "./flux-apps/net"),
+				"flux-apps/platform/dash.yaml": dupKey,
+				"flux-apps/net/terraform.yaml": terraformAt("net"),
+				"flux-apps/net/dns.yaml":       kustomizationAt("platform-dns", "./flux-apps/dns"),
+				"flux-apps/dns/terraform.yaml": terraformAt("dns"),
+				envDir + "/apps/tools.yaml":    kustomizationAt("tools", "./flux-apps/tools"),
+				"flux-apps/tools/ci.yaml":      kustomizationAt("tools-ci", "./flux-apps/ci"),
+				"flux-apps/ci/terraform.yaml":  terraformAt("ci"),
+			},
+			want: isolation{Stacks: []string{"app", "ci"}, Blocked: []string{"dns@platform-dns", "net@platform-net"}},
+			reasons: map[string]string{
+				"net": `Kustomization platform-net (flux-apps/platform/net.yaml): Kustomization platform, which brings it in, is blocked: flux-apps/platform/dash.yaml: key "a" is given twice`,
+				"dns": `Kustomization platform-dns (flux-apps/net/dns.yaml): Kustomization platform-net, which brings it in, is blocked: flux-apps/platform/dash.yaml: key "a" is given twice`,
+			},
+		},
+		{
 			name:    "a Terraform object of the entry directory is the bootstrap Kustomization's",
 			changes: map[string]string{envDir + "/seed.yaml": strings.Replace(baseRepo[appTF], "name: app", "name: seed", 1)},
 			want:    isolation{Stacks: []string{"app", "seed"}},
@@ -215,6 +249,12 @@ func TestIsolation(t *testing.T) {
 			}
 			if tt.reason != "" && (len(env.Blocked) == 0 || !strings.Contains(env.Blocked[0].Reason, tt.reason)) {
 				t.Errorf("Load(%q) blocked = %+v, want the first one's reason to hold %q", dir, env.Blocked, tt.reason)
+			}
+			for stack, want := range tt.reasons {
+				i := slices.IndexFunc(env.Blocked, func(b Blocked) bool { return b.Stack == stack })
+				if i < 0 || !strings.Contains(env.Blocked[i].Reason, want) {
+					t.Errorf("Load(%q) blocked = %+v, want stack %s blocked with a reason holding %q", dir, env.Blocked, stack, want)
+				}
 			}
 		})
 	}

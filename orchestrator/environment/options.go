@@ -17,7 +17,9 @@ type Options struct {
 	SelfSources []string `json:"selfSources,omitempty"`
 	// StrictSubstitution is Flux's StrictPostBuildSubstitutions feature
 	// gate for every object: a variable that is missing and has no
-	// default is a problem of the object, not an empty string.
+	// default is a problem of the object's Kustomization, not an empty
+	// string: it blocks that Kustomization's stacks, or is a warning
+	// when it brings in none.
 	StrictSubstitution bool `json:",omitempty"`
 	// Inputs finds the ConfigMaps and Secrets the repository names but
 	// does not hold (--inputs, --kubeconfig); nil finds none, and what

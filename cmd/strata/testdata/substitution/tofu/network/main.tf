@@ -1,0 +1,4 @@
+variable "domain" { type = string }
+resource "terraform_data" "zone" {
+  input = var.domain
+}
