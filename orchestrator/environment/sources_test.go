@@ -152,6 +152,25 @@ stringData:
 
 func TestLoadSources(t *testing.T) {
 	ignore := "/docs\n"
+	// What the GitRepository modules and the Bucket code give, their
+	// Secrets read: the same from the repository and from --inputs.
+	modules := Source{
+		Kind: SourceGitRepository, Name: "modules", File: "flux-apps/app/sources.yaml",
+		URL: "ssh://git@git.example/acme/modules", Semver: ">=1.0.0 <2.0.0",
+		Git: &GitSource{
+			URL: "ssh://git@git.example/acme/modules", Semver: ">=1.0.0 <2.0.0", Ignore: &ignore,
+			SecretRef:   "modules-auth",
+			Credentials: Credentials{"identity": []byte("SENTINEL-IDENTITY"), "known_hosts": []byte("git.example ssh-ed25519 AAAA")},
+		},
+	}
+	code := Source{
+		Kind: SourceBucket, Name: "code", File: "flux-apps/app/sources.yaml",
+		Bucket: &BucketSource{
+			Provider: "generic", BucketName: "iac", Endpoint: "127.0.0.1:9000", Prefix: "app/", Insecure: true,
+			SecretRef:   "code-auth",
+			Credentials: Credentials{"accesskey": []byte("key"), "secretkey": []byte("SENTINEL-SECRET")},
+		},
+	}
 	tests := []struct {
 		name       string
 		kSource    string
@@ -185,72 +204,34 @@ func TestLoadSources(t *testing.T) {
 			kSource: "flux-system", tfRef: "GitRepository/modules",
 			sources: modulesRepo + modulesAuth,
 			remote:  "git@github.com:acme/platform",
-			want: Source{
-				Kind: SourceGitRepository, Name: "modules", File: "flux-apps/app/sources.yaml",
-				URL: "ssh://git@git.example/acme/modules", Semver: ">=1.0.0 <2.0.0",
-				Git: &GitSource{
-					URL: "ssh://git@git.example/acme/modules", Semver: ">=1.0.0 <2.0.0", Ignore: &ignore,
-					SecretRef:   "modules-auth",
-					Credentials: Credentials{"identity": []byte("SENTINEL-IDENTITY"), "known_hosts": []byte("git.example ssh-ed25519 AAAA")},
-				},
-			},
+			want:    modules,
 		},
 		{
 			name:    "a GitRepository's Secret given with --inputs",
 			kSource: "flux-system", tfRef: "GitRepository/modules",
 			sources: modulesRepo,
 			inputs:  modulesAuth,
-			want: Source{
-				Kind: SourceGitRepository, Name: "modules", File: "flux-apps/app/sources.yaml",
-				URL: "ssh://git@git.example/acme/modules", Semver: ">=1.0.0 <2.0.0",
-				Git: &GitSource{
-					URL: "ssh://git@git.example/acme/modules", Semver: ">=1.0.0 <2.0.0", Ignore: &ignore,
-					SecretRef:   "modules-auth",
-					Credentials: Credentials{"identity": []byte("SENTINEL-IDENTITY"), "known_hosts": []byte("git.example ssh-ed25519 AAAA")},
-				},
-			},
+			want:    modules,
 		},
 		{
 			name:    "a GitRepository's Secret given with --inputs in the GitRepository's namespace",
 			kSource: "flux-system", tfRef: "GitRepository/sources/modules",
 			sources: strings.Replace(modulesRepo, "namespace: flux-system", "namespace: sources", 1),
 			inputs:  strings.Replace(modulesAuth, "namespace: flux-system", "namespace: sources", 1),
-			want: Source{
-				Kind: SourceGitRepository, Name: "modules", File: "flux-apps/app/sources.yaml",
-				URL: "ssh://git@git.example/acme/modules", Semver: ">=1.0.0 <2.0.0",
-				Git: &GitSource{
-					URL: "ssh://git@git.example/acme/modules", Semver: ">=1.0.0 <2.0.0", Ignore: &ignore,
-					SecretRef:   "modules-auth",
-					Credentials: Credentials{"identity": []byte("SENTINEL-IDENTITY"), "known_hosts": []byte("git.example ssh-ed25519 AAAA")},
-				},
-			},
+			want:    modules,
 		},
 		{
 			name:    "a Bucket's Secret given with --inputs",
 			kSource: "flux-system", tfRef: "Bucket/code",
 			sources: modulesBucket[:strings.Index(modulesBucket, "---")],
 			inputs:  modulesBucket[strings.Index(modulesBucket, "---"):],
-			want: Source{
-				Kind: SourceBucket, Name: "code", File: "flux-apps/app/sources.yaml",
-				Bucket: &BucketSource{
-					Provider: "generic", BucketName: "iac", Endpoint: "127.0.0.1:9000", Prefix: "app/", Insecure: true,
-					SecretRef:   "code-auth",
-					Credentials: Credentials{"accesskey": []byte("key"), "secretkey": []byte("SENTINEL-SECRET")},
-				},
-			},
+			want:    code,
 		},
 		{
 			name:    "a Bucket is fetched, with its Secret",
 			kSource: "flux-system", tfRef: "Bucket/code",
 			sources: modulesBucket,
-			want: Source{
-				Kind: SourceBucket, Name: "code", File: "flux-apps/app/sources.yaml",
-				Bucket: &BucketSource{
-					Provider: "generic", BucketName: "iac", Endpoint: "127.0.0.1:9000", Prefix: "app/", Insecure: true,
-					SecretRef:   "code-auth",
-					Credentials: Credentials{"accesskey": []byte("key"), "secretkey": []byte("SENTINEL-SECRET")},
-				},
-			},
+			want:    code,
 		},
 	}
 	for _, tt := range tests {
