@@ -24,7 +24,7 @@ import (
 // (--keep-days 1). The state directory's size must level off: the last 7
 // days add less than 5% to what the first 7 left.
 //
-// make test runs it with STRATA_SOAK_STACKS stacks (default 8, under the
+// make test runs it with STRATA_SOAK_STACKS stacks (default 3, under the
 // race detector); make soak with 1,000 (STRATA_SOAK_STACKS=1000), which
 // the README's figures are from. fsync is off: it changes how long a run
 // takes, not what the file holds.
