@@ -55,11 +55,10 @@ func findBinaries() (Binaries, error) {
 		}
 		return b, nil
 	}
-	gomod, err := exec.Command("go", "env", "GOMOD").Output()
+	root, err := moduleRoot()
 	if err != nil {
-		return Binaries{}, fmt.Errorf("go env GOMOD: %w", err)
+		return Binaries{}, err
 	}
-	root := filepath.Dir(strings.TrimSpace(string(gomod)))
 	dir, err := os.MkdirTemp("", "strata-binaries-")
 	if err != nil {
 		return Binaries{}, err
@@ -78,4 +77,14 @@ func findBinaries() (Binaries, error) {
 		}
 	}
 	return b, nil
+}
+
+// moduleRoot is the directory of this checkout's go.mod, where the tests
+// build strata and its image from.
+func moduleRoot() (string, error) {
+	gomod, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMOD: %w", err)
+	}
+	return filepath.Dir(strings.TrimSpace(string(gomod))), nil
 }

@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -36,11 +35,10 @@ func (c *Cluster) buildImage(bins Binaries) (string, error) {
 	if tofu == "" {
 		return "", fmt.Errorf("STRATA_TOFU is not set: make test-k8s sets it to bin/tofu")
 	}
-	gomod, err := exec.Command("go", "env", "GOMOD").Output()
+	root, err := moduleRoot()
 	if err != nil {
-		return "", fmt.Errorf("go env GOMOD: %w", err)
+		return "", err
 	}
-	root := filepath.Dir(strings.TrimSpace(string(gomod)))
 	dir, err := os.MkdirTemp("", "strata-image-")
 	if err != nil {
 		return "", err
