@@ -31,6 +31,15 @@ TEST_FIRST := ./cmd/strata ./orchestrator ./registry-mirror/mirror ./orchestrato
   ./orchestrator/environment ./contracts/ssm ./orchestrator/s3records ./orchestrator/daemon
 TEST_P    ?= 3
 IMAGE_TAG ?= strata.local/strata:dev
+# Everything is compiled without DWARF debugging data (the compiler's -dwarf=false), for OpenTofu,
+# the binaries and the tests alike, through GOFLAGS, which the scripts and the tests' own go build
+# inherit: no binary needs it (panics and the race detector's reports are symbolised from the
+# binary's line tables, not from DWARF), and it costs a tenth of a cold build's compile time
+# (docs/performance.md). `make GCFLAGS= …` compiles with it, for a debugger such as Delve.
+GCFLAGS   ?= all=-dwarf=false
+ifneq ($(strip $(GCFLAGS)),)
+export GOFLAGS := $(strip $(GOFLAGS) -gcflags=$(GCFLAGS))
+endif
 # Build tags of every strata binary: kustomize without Go plugin support.
 # strata runs only kustomize's builtin plugins, and importing package plugin
 # makes the linker keep and export every symbol: a third larger binary and
