@@ -56,14 +56,23 @@ export STRATA_BIN := $(STRATA)
 export STRATA_SOPS := $(STRATA_SOPS_BIN)
 export STRATA_KUBE := $(STRATA_KUBE_BIN)
 
-.PHONY: all build strata strata-sops strata-kube tofu source-controller test-deps demo test test-unit vet fuzz soak bench screenshots clean image crd k8s test-k8s help
+.PHONY: all build binaries strata strata-sops strata-kube tofu source-controller test-deps demo test test-unit vet fuzz soak bench screenshots clean image crd k8s test-k8s help
 
 all: build
 
 ## build: compile strata into bin/strata, its SOPS helper into bin/strata-sops and strata with
 ## cluster mode into bin/strata-kube, all without cgo (nothing of them needs it; static
-## binaries, as in the image)
-build: strata strata-sops strata-kube
+## binaries, as in the image). One go build compiles the first two, then strata-kube is built
+## from the same cache: go builds side by side would each compile the packages they share
+build:
+	CGO_ENABLED=0 $(GO) build -tags $(GOTAGS) -o $(BIN)/ ./cmd/strata ./cmd/strata-sops
+	CGO_ENABLED=0 $(GO) build -tags "$(GOTAGS) kube" -o $(STRATA_KUBE_BIN) ./cmd/strata
+
+## binaries: make tofu, then make build, one after the other, for the same reason (Go's standard
+## library, which OpenTofu's build and strata's share)
+binaries:
+	@$(MAKE) --no-print-directory tofu
+	@$(MAKE) --no-print-directory build
 
 ## strata: compile bin/strata alone, the one binary make demo runs
 strata:
@@ -101,9 +110,9 @@ test-deps:
 ## prints each package's result, the output of failed tests, and the slowest tests and packages
 ## (the events are kept in bin/test.json and bin/test-kube.json); last, without the race detector,
 ## the one test whose bound is on CPU time: a 10 MB ConfigMap loaded in at most 10 s. What the tests
-## run is built first, side by side (OpenTofu, the three binaries, the test servers' install), then vetted
+## run is built first (OpenTofu, then the three binaries), beside the test servers' install, then vetted
 test:
-	@$(MAKE) --no-print-directory -j4 --output-sync=target tofu build test-deps
+	@$(MAKE) --no-print-directory -j2 --output-sync=target binaries test-deps
 	@$(MAKE) --no-print-directory vet
 	bash -o pipefail -c '$(GO) test -json -race -count=1 -p $(TEST_P) -timeout $(TEST_TIMEOUT) $(TEST_FIRST) ./... ./.ci/testreport 2>&1 | \
 	  $(GO) run ./.ci/testreport -title "go test ./..." -json $(BIN)/test.json'
