@@ -37,8 +37,11 @@ IMAGE_TAG ?= strata.local/strata:dev
 # binary's line tables, not from DWARF), and it costs a tenth of a cold build's compile time
 # (docs/performance.md). `make GCFLAGS= …` compiles with it, for a debugger such as Delve.
 GCFLAGS   ?= all=-dwarf=false
+# (once: a recursive make inherits the exported GOFLAGS)
 ifneq ($(strip $(GCFLAGS)),)
+ifeq ($(findstring -gcflags=$(GCFLAGS),$(GOFLAGS)),)
 export GOFLAGS := $(strip $(GOFLAGS) -gcflags=$(GCFLAGS))
+endif
 endif
 # Build tags of every strata binary: kustomize without Go plugin support.
 # strata runs only kustomize's builtin plugins, and importing package plugin
