@@ -59,7 +59,7 @@ export STRATA_BIN := $(STRATA)
 export STRATA_SOPS := $(STRATA_SOPS_BIN)
 export STRATA_KUBE := $(STRATA_KUBE_BIN)
 
-.PHONY: all build binaries strata strata-sops strata-kube tofu source-controller test-deps demo test test-unit vet fuzz soak bench screenshots clean image crd k8s test-k8s help
+.PHONY: all build binaries modules strata strata-sops strata-kube tofu source-controller test-deps demo test test-unit vet fuzz soak bench screenshots clean image crd k8s test-k8s help
 
 all: build
 
@@ -76,6 +76,12 @@ build:
 binaries:
 	@$(MAKE) --no-print-directory tofu
 	@$(MAKE) --no-print-directory build
+
+## modules: download every module strata's builds, vet and tests need (go list downloads the
+## modules of the packages it lists, and compiles nothing), so that make test fetches them while
+## OpenTofu compiles, not while strata's build waits for them
+modules:
+	@$(GO) list -deps -test -tags "$(GOTAGS) k8s kube" ./... ./.ci/testreport ./registry-mirror/mirrortest/testdata/provider >/dev/null
 
 ## strata: compile bin/strata alone, the one binary make demo runs
 strata:
@@ -113,9 +119,10 @@ test-deps:
 ## prints each package's result, the output of failed tests, and the slowest tests and packages
 ## (the events are kept in bin/test.json and bin/test-kube.json); last, without the race detector,
 ## the one test whose bound is on CPU time: a 10 MB ConfigMap loaded in at most 10 s. What the tests
-## run is built first (OpenTofu, then the three binaries), beside the test servers' install, then vetted
+## run is built first (OpenTofu, then the three binaries), beside the test servers' install and
+## the modules' download, then vetted
 test:
-	@$(MAKE) --no-print-directory -j2 --output-sync=target binaries test-deps
+	@$(MAKE) --no-print-directory -j3 --output-sync=target binaries test-deps modules
 	@$(MAKE) --no-print-directory vet
 	bash -o pipefail -c '$(GO) test -json -race -count=1 -p $(TEST_P) -timeout $(TEST_TIMEOUT) $(TEST_FIRST) ./... ./.ci/testreport 2>&1 | \
 	  $(GO) run ./.ci/testreport -title "go test ./..." -json $(BIN)/test.json'
