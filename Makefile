@@ -69,7 +69,7 @@ all: build
 ## from the same cache: go builds side by side would each compile the packages they share
 build:
 	CGO_ENABLED=0 $(GO) build -tags $(GOTAGS) -o $(BIN)/ ./cmd/strata ./cmd/strata-sops
-	CGO_ENABLED=0 $(GO) build -tags "$(GOTAGS) kube" -o $(STRATA_KUBE_BIN) ./cmd/strata
+	@$(MAKE) --no-print-directory strata-kube
 
 ## binaries: make tofu, then make build, one after the other, for the same reason (Go's standard
 ## library, which OpenTofu's build and strata's share)
