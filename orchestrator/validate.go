@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 
 	"github.com/strata-iac/strata/orchestrator/diag"
@@ -76,6 +77,36 @@ func validate(ctx context.Context, dir string, load func(context.Context, string
 		return env, nil, problems
 	}
 	return env, g, nil
+}
+
+// WithWaiting returns the graph g of an environment with the stacks that
+// wait only for inputs from the cluster put in their places, marked as
+// waiting with the inputs they need: what `graph` shows. A waiting stack
+// never runs, so the graph reconciles and schedules is g itself. When the
+// waiting stacks cannot be placed (their edges would make a cycle), g is
+// returned as it is.
+func WithWaiting(env *environment.Environment, g *graph.Graph) *graph.Graph {
+	waiting := env.Waiting()
+	if len(waiting) == 0 || g == nil {
+		return g
+	}
+	inputs := map[string][]string{}
+	for _, b := range env.Blocked {
+		if b.Waiting && b.Held != nil {
+			inputs[b.Held.Name] = b.WaitingFor()
+		}
+	}
+	all := *env
+	all.Stacks = append(slices.Clone(env.Stacks), waiting...)
+	nodes := knownEdges(Nodes(&all))
+	for i := range nodes {
+		nodes[i].Waiting = inputs[nodes[i].Name]
+	}
+	full, ps := graph.Build(nodes)
+	if len(ps) > 0 {
+		return g
+	}
+	return full
 }
 
 // knownEdges drops the edges to stacks that are not among nodes.

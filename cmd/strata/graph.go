@@ -2,10 +2,13 @@ package main
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/spf13/cobra"
 
 	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/diag"
+	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/graph"
 )
 
@@ -16,9 +19,13 @@ func newGraphCommand(g *globals) *cobra.Command {
 		Long: `graph prints the stacks of an environment in their layers (account,
 network, cluster, services) with their dependencies: those named in
 dependsOn and those that come from contracts (a stack that reads another's
-outputs depends on it). Stacks that a problem holds back (see validate) are
-left out, and said on stderr, as are the warnings and kustomize's
-deprecation warnings, each naming its file: stdout holds the graph alone.`,
+outputs depends on it). A stack that waits only for a ConfigMap or Secret
+that lives in the cluster (see validate, --inputs, --kubeconfig) keeps its
+place, marked as waiting with the inputs it needs ("waiting": true and
+"inputs" in -o json); it does not run until they are given. Stacks that
+a problem holds back are left out, and said on stderr, as are the warnings
+and kustomize's deprecation warnings, each naming its file: stdout holds
+the graph alone.`,
 		Example: "  strata graph environments/demo/dev\n  strata graph environments/demo/dev -o dot | dot -Tsvg > graph.svg\n  strata graph environments/demo/dev -o mermaid",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -30,8 +37,13 @@ deprecation warnings, each naming its file: stdout holds the graph alone.`,
 				return err
 			}
 			for _, b := range env.Blocked {
+				if b.Waiting && b.Held != nil {
+					fmt.Fprintf(g.stderr, "waiting, in the graph but not run: %s\n", b)
+					continue
+				}
 				fmt.Fprintf(g.stderr, "not in the graph: %s\n", b)
 			}
+			gr = orchestrator.WithWaiting(env, gr)
 			orchestrator.LogWarnings(runLogTo(g, g.stderr), env)
 			switch g.output {
 			case "dot":
@@ -39,7 +51,7 @@ deprecation warnings, each naming its file: stdout holds the graph alone.`,
 			case "mermaid":
 				return gr.WriteMermaid(g.stdout)
 			case "json":
-				return writeJSON(g.stdout, graphJSON(gr))
+				return writeJSON(g.stdout, graphJSON(gr, env))
 			default:
 				return gr.WriteText(g.stdout)
 			}
@@ -54,16 +66,33 @@ type jsonNode struct {
 	Layer     string       `json:"layer"`
 	File      string       `json:"file"`
 	DependsOn []graph.Edge `json:"dependsOn"`
+	// Waiting is set on a stack that waits for inputs from the cluster,
+	// and Inputs lists them: it has its place, and does not run.
+	Waiting bool         `json:"waiting,omitempty"`
+	Inputs  []diag.Input `json:"inputs,omitempty"`
 }
 
-func graphJSON(gr *graph.Graph) []jsonNode {
+func graphJSON(gr *graph.Graph, env *environment.Environment) []jsonNode {
+	inputs := map[string][]diag.Input{}
+	for _, b := range env.Blocked {
+		if !b.Waiting || b.Held == nil {
+			continue
+		}
+		for _, p := range b.Problems {
+			if p.Input != nil && !slices.ContainsFunc(inputs[b.Stack], func(in diag.Input) bool {
+				return in.Kind == p.Input.Kind && in.Namespace == p.Input.Namespace && in.Name == p.Input.Name
+			}) {
+				inputs[b.Stack] = append(inputs[b.Stack], *p.Input)
+			}
+		}
+	}
 	out := []jsonNode{}
 	for _, n := range gr.Nodes() {
 		deps := gr.Deps(n.Name)
 		if deps == nil {
 			deps = []graph.Edge{}
 		}
-		out = append(out, jsonNode{Stack: n.Name, Layer: n.LayerName, File: n.File, DependsOn: deps})
+		out = append(out, jsonNode{Stack: n.Name, Layer: n.LayerName, File: n.File, DependsOn: deps, Waiting: len(n.Waiting) > 0, Inputs: inputs[n.Name]})
 	}
 	return out
 }

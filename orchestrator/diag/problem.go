@@ -2,6 +2,7 @@ package diag
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -25,6 +26,18 @@ type Problem struct {
 	// what the problem holds back. Both empty: the whole environment.
 	Kustomization string `json:"kustomization,omitempty"`
 	Stack         string `json:"stack,omitempty"`
+	// Input, on a problem of Code CodeInputMissing, names the ConfigMap
+	// or Secret waited for, for a script that gives it (--inputs).
+	Input *Input `json:"input,omitempty"`
+}
+
+// Input is a ConfigMap or Secret that lives only in the cluster, with the
+// keys read of it when they are known.
+type Input struct {
+	Kind      string   `json:"kind"`
+	Namespace string   `json:"namespace"`
+	Name      string   `json:"name"`
+	Keys      []string `json:"keys,omitempty"`
 }
 
 // CodeAccessDenied is a reference the configuration forbids, such as a
@@ -86,6 +99,22 @@ func (ps Problems) Sort() {
 		}
 		return a.Message < b.Message
 	})
+}
+
+// Equal reports whether two problems say the same thing.
+func (p Problem) Equal(q Problem) bool {
+	pi, qi := p.Input, q.Input
+	p.Input, q.Input = nil, nil
+	if p != q || (pi == nil) != (qi == nil) {
+		return false
+	}
+	return pi == nil || (pi.Kind == qi.Kind && pi.Namespace == qi.Namespace && pi.Name == qi.Name && slices.Equal(pi.Keys, qi.Keys))
+}
+
+// Compact drops each problem equal to the one before it, as
+// slices.Compact does, and returns what is left.
+func (ps Problems) Compact() Problems {
+	return slices.CompactFunc(ps, Problem.Equal)
 }
 
 // Err returns ps as an error, or nil when there are none.

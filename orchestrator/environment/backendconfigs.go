@@ -16,9 +16,11 @@ import (
 // With a difference, as for varsFrom: a key missing from a non-optional
 // entry is a problem, where the Tofu Controller passes a Secret's empty.
 //
-// A Secret the repository does not hold is checked once every stack is
-// known (checkBackendSecrets): strata reads backend settings from the
-// repository, never from another stack's outputs.
+// A ConfigMap or Secret that neither the repository nor the inputs hold
+// makes the stack wait for it, as every reference to the cluster does; a
+// Secret is checked once every stack is known (checkBackendSecrets):
+// strata reads backend settings from the repository or the inputs, never
+// from another stack's outputs.
 func (l *loader) backendConfigs(b *built) []BackendConfig {
 	tf := b.tf
 	var out []BackendConfig
@@ -38,8 +40,8 @@ func (l *loader) backendConfigs(b *built) []BackendConfig {
 			cm := l.configMap(b.k.Group, ref.Name)
 			if cm == nil {
 				if !ref.Optional {
-					bad(fmt.Sprintf("names ConfigMap %q, which does not exist", ref.Name),
-						fmt.Sprintf("create ConfigMap %s in %s, or mark the entry optional: true", ref.Name, l.scopeDirs(b.k.Group)))
+					ns := namespaceOf(&tf.object)
+					l.missing(missingInput(tf.File, tf.ref(), field, kindConfigMap, ns, ref.Name, ref.Keys...), kindConfigMap, ns, ref.Name)
 				}
 				continue
 			}
@@ -54,7 +56,7 @@ func (l *loader) backendConfigs(b *built) []BackendConfig {
 						out = append(out, BackendConfig{Key: k, Source: fmt.Sprintf("Secret %s (optional, missing)", ref.Name)})
 					}
 				} else {
-					b.backendSecrets = append(b.backendSecrets, missingRef{field: field, name: ref.Name})
+					b.backendSecrets = append(b.backendSecrets, missingRef{field: field, name: ref.Name, keys: ref.Keys})
 				}
 				continue
 			}
@@ -93,6 +95,7 @@ func (l *loader) backendConfigs(b *built) []BackendConfig {
 // missingRef is a reference to a Secret the repository does not hold.
 type missingRef struct {
 	field, name string
+	keys        []string
 }
 
 // checkBackendSecrets reports each non-optional spec.backendConfigsFrom
@@ -110,11 +113,9 @@ func (l *loader) checkBackendSecrets(b *built, writers map[string]string) {
 			})
 			continue
 		}
-		l.problem(diag.Problem{
-			File:    b.tf.File,
-			Object:  b.tf.ref(),
-			Message: fmt.Sprintf("%s names Secret %q of stack %s, which no stack in this environment writes and the repository does not hold", m.field, m.name, b.stack.Name),
-			Fix:     fmt.Sprintf("add Secret %s to %s, or mark the entry optional: true", m.name, l.scopeDirs(b.k.Group)),
-		})
+		// Like any ConfigMap or Secret that lives in the cluster: the
+		// stack waits until it is given.
+		ns := namespaceOf(&b.tf.object)
+		l.missing(missingInput(b.tf.File, b.tf.ref(), m.field, kindSecret, ns, m.name, m.keys...), kindSecret, ns, m.name)
 	}
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/yaml"
+
+	"github.com/strata-iac/strata/orchestrator/diag"
 )
 
 // testLoader is a loader whose entry directory holds the ConfigMap cm
@@ -84,9 +86,9 @@ func TestBackendConfigs(t *testing.T) {
 			want: []BackendConfig{bc("access_key", "Secret gone (optional, missing)", "")},
 		},
 		{
-			name:     "a missing ConfigMap",
+			name:     "a missing ConfigMap is waited for, as every input from the cluster",
 			spec:     "  backendConfigsFrom: [{kind: ConfigMap, name: gone}]",
-			problems: []string{`spec.backendConfigsFrom[0] names ConfigMap "gone", which does not exist`},
+			problems: []string{`waiting for input ConfigMap/flux-system/gone (spec.backendConfigsFrom[0]): it is not in the repository; give it with --inputs or --kubeconfig`},
 		},
 		{
 			name:    "a missing Secret is checked with the other stacks",
@@ -123,11 +125,20 @@ func TestCheckBackendSecrets(t *testing.T) {
 	l.backendConfigs(b)
 	l.checkBackendSecrets(b, map[string]string{"outputs": "network"})
 	want := []string{
-		`spec.backendConfigsFrom[0] names Secret "gone" of stack t, which no stack in this environment writes and the repository does not hold`,
 		`spec.backendConfigsFrom[1] names Secret "outputs", which stack network writes: strata reads backend settings from the repository, not from another stack's outputs`,
+		`waiting for input Secret/flux-system/gone (spec.backendConfigsFrom[0]): it is not in the repository; give it with --inputs or --kubeconfig`,
 	}
 	if diff := cmp.Diff(want, problemMessages(l)); diff != "" {
 		t.Errorf("checkBackendSecrets problems diff (-want +got):\n%s", diff)
+	}
+	var inputs []diag.Input
+	for _, p := range l.sortedProblems() {
+		if p.Input != nil {
+			inputs = append(inputs, *p.Input)
+		}
+	}
+	if diff := cmp.Diff([]diag.Input{{Kind: kindSecret, Namespace: DefaultNamespace, Name: "gone"}}, inputs); diff != "" {
+		t.Errorf("checkBackendSecrets inputs diff (-want +got):\n%s", diff)
 	}
 	for _, p := range l.sortedProblems() {
 		if p.File != "t.yaml" || p.Fix == "" {

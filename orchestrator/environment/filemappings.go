@@ -47,7 +47,7 @@ func (l *loader) fileMappings(b *built) []File {
 		}
 		sec := l.secret(b.k.Group, ref.Name)
 		if sec == nil {
-			l.missing(missingInput(b.tf.File, b.tf.ref(), fmt.Sprintf("spec.fileMappings[%d]", i), kindSecret, namespaceOf(&b.tf.object), ref.Name), kindSecret, namespaceOf(&b.tf.object), ref.Name)
+			l.missing(missingInput(b.tf.File, b.tf.ref(), fmt.Sprintf("spec.fileMappings[%d]", i), kindSecret, namespaceOf(&b.tf.object), ref.Name, ref.Key), kindSecret, namespaceOf(&b.tf.object), ref.Name)
 			continue
 		}
 		content, ok := sec.Data[ref.Key]

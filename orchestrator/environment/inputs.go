@@ -3,7 +3,7 @@ package environment
 import (
 	"context"
 	"fmt"
-	"sort"
+	"slices"
 
 	"github.com/strata-iac/strata/orchestrator/decryption"
 	"github.com/strata-iac/strata/orchestrator/diag"
@@ -115,23 +115,6 @@ func (l *loader) input(kind, namespace, name string) *inputObject {
 	return in
 }
 
-// anyScope looks a ConfigMap or Secret up among those every build of the
-// environment rendered: in the cluster, an object one Kustomization
-// applies exists for all the others.
-func anyScope[T any](scopes map[string]map[string]*T, name string) *T {
-	names := make([]string, 0, len(scopes))
-	for s := range scopes {
-		names = append(names, s)
-	}
-	sort.Strings(names)
-	for _, s := range names {
-		if o := scopes[s][name]; o != nil {
-			return o
-		}
-	}
-	return nil
-}
-
 // missing records p, the problem missingInput makes of a ConfigMap or
 // Secret that neither the repository nor the inputs hold; when the inputs
 // hold it but it could not be decrypted, that problem instead: it was
@@ -145,7 +128,12 @@ func (l *loader) missing(p diag.Problem, kind, namespace, name string) {
 
 // missingInput is the problem of a stack or Kustomization that needs a
 // ConfigMap or Secret that neither the repository nor the inputs hold.
-func missingInput(file, object, field, kind, namespace, name string) diag.Problem {
+func missingInput(file, object, field, kind, namespace, name string, keys ...string) diag.Problem {
+	if len(keys) > 0 {
+		p := missingInputOr(file, object, field, kind, namespace, name, "mark the entry optional: true")
+		p.Input.Keys = slices.Clone(keys)
+		return p
+	}
 	return missingInputOr(file, object, field, kind, namespace, name, "mark the entry optional: true")
 }
 
@@ -158,5 +146,6 @@ func missingInputOr(file, object, field, kind, namespace, name, or string) diag.
 		Message: fmt.Sprintf("waiting for input %s/%s/%s (%s): it is not in the repository; give it with --inputs or --kubeconfig", kind, namespace, name, field),
 		Fix:     fmt.Sprintf("pass --inputs DIR with a manifest of %s %s in namespace %s (plain or SOPS-encrypted), or --kubeconfig to read it from the cluster; or add it to the repository, or %s", kind, name, namespace, or),
 		Code:    diag.CodeInputMissing,
+		Input:   &diag.Input{Kind: kind, Namespace: namespace, Name: name},
 	}
 }

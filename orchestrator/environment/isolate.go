@@ -34,6 +34,9 @@ type Blocked struct {
 	// Reason says, on one line, why: the problem, or which blocked
 	// Kustomization or stack it depends on.
 	Reason string `json:"reason"`
+	// Held is the stack of a Waiting entry, as it would run once its
+	// inputs are given: its place in the graph (Environment.Waiting).
+	Held *Stack `json:"held,omitempty"`
 	// Problems are the problems behind it: its own, or those of the
 	// Kustomization or stack that blocks it.
 	Problems diag.Problems `json:"problems"`
@@ -65,6 +68,32 @@ func (b Blocked) String() string {
 // IsBlocked reports whether the named stack is held back, by name.
 func (e *Environment) IsBlocked(stack string) bool {
 	return slices.ContainsFunc(e.Blocked, func(b Blocked) bool { return b.Stack == stack })
+}
+
+// Waiting returns the stacks that wait only for inputs that live in the
+// cluster, as they would run once those are given: they have their place
+// in the graph, and do not run.
+func (e *Environment) Waiting() []*Stack {
+	var out []*Stack
+	for _, b := range e.Blocked {
+		if b.Waiting && b.Held != nil {
+			out = append(out, b.Held)
+		}
+	}
+	return out
+}
+
+// WaitingFor lists the inputs ("Kind/namespace/name") that a waiting
+// stack waits for, sorted, each once.
+func (b Blocked) WaitingFor() []string {
+	var out []string
+	for _, p := range b.Problems {
+		if p.Input != nil {
+			out = append(out, p.Input.Kind+"/"+p.Input.Namespace+"/"+p.Input.Name)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // Incomplete reports whether a Kustomization could not be built, so that
@@ -232,6 +261,9 @@ func (l *loader) isolateProblems() {
 	kept := l.stacks[:0]
 	for _, b := range l.stacks {
 		if bl := stackWhy[b.stack.Name]; bl != nil {
+			if bl.Waiting {
+				bl.Held = b.stack
+			}
 			blocked = append(blocked, *bl)
 			continue
 		}
@@ -318,5 +350,5 @@ func AllProblems(env *Environment, err error) diag.Problems {
 		ps = append(ps, env.Warnings...)
 	}
 	ps.Sort()
-	return slices.Compact(ps)
+	return ps.Compact()
 }

@@ -3,9 +3,11 @@ package environment
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -96,8 +98,8 @@ type loader struct {
 	// configMaps and secrets hold the ConfigMaps and Secrets rendered, by
 	// scope and name; scope "" is the entry directory's top level, any
 	// other scope a group (see kustomization.Group).
-	configMaps map[string]map[string]*configMap
-	secrets    map[string]map[string]*secret
+	configMaps scoped[*configMap]
+	secrets    scoped[*secret]
 	// kustomizations are the Flux Kustomizations followed, by name.
 	kustomizations map[string]*kustomization
 	// apps are the objects each Kustomization brings in, by its name.
@@ -185,8 +187,8 @@ func newLoader(ctx context.Context, root, dir string) *loader {
 		ctx:            ctx,
 		root:           root,
 		dir:            dir,
-		configMaps:     map[string]map[string]*configMap{},
-		secrets:        map[string]map[string]*secret{},
+		configMaps:     scoped[*configMap]{},
+		secrets:        scoped[*secret]{},
 		kustomizations: map[string]*kustomization{},
 		apps:           map[string]*app{},
 		rendered:       map[string][]renderedObject{},
@@ -217,7 +219,7 @@ func (l *loader) within(k, stack string, f func()) {
 func (l *loader) sortedProblems() diag.Problems {
 	ps := slices.Clone(l.problems)
 	ps.Sort()
-	return slices.Compact(ps)
+	return ps.Compact()
 }
 
 // load reads and validates the whole environment: the entry directory's
@@ -393,9 +395,11 @@ func (l *loader) registerApp(group string, objs []renderedObject, a *app) ([]*ku
 		case d.Skipped != "":
 			l.env.Skipped[d.Skipped]++
 		case d.ConfigMap != nil:
+			d.ConfigMap.by = l.unit
 			l.addConfigMap(group, d.ConfigMap)
 		case d.Secret != nil:
 			d.Secret.Private, d.Secret.Failed = o.Private, o.Failed
+			d.Secret.by = l.unit
 			if o.Failed {
 				d.Secret.Data = nil
 			}
@@ -403,6 +407,7 @@ func (l *loader) registerApp(group string, objs []renderedObject, a *app) ([]*ku
 		case d.Kustomization != nil:
 			d.Kustomization.Group = group
 			d.Kustomization.Parent = l.unit
+			d.Kustomization.by = l.unit
 			if l.addKustomization(d.Kustomization) {
 				ks = append(ks, d.Kustomization)
 			}
@@ -507,39 +512,32 @@ func isYAML(name string) bool {
 	return strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")
 }
 
-// addConfigMap registers a ConfigMap in a scope.
+// addConfigMap registers a ConfigMap in a scope. The same ConfigMap
+// rendered again (the same file through another Kustomization) is kept
+// once, with a warning when two Flux Kustomizations apply it.
 func (l *loader) addConfigMap(scope string, cm *configMap) {
-	s := l.configMaps[scope]
-	if s == nil {
-		s = map[string]*configMap{}
-		l.configMaps[scope] = s
+	if prev, dup := l.configMaps.add(scope, cm); dup {
+		l.duplicate(&cm.object, &prev.object, "in the same directory", maps.Equal(cm.Data, prev.Data))
 	}
-	if prev := s[cm.Name()]; prev != nil {
-		l.problem(duplicateObject(&cm.object, &prev.object, "in the same directory"))
-		return
-	}
-	s[cm.Name()] = cm
 }
 
-// addSecret registers a Secret in a scope.
+// addSecret registers a Secret in a scope, as addConfigMap does.
 func (l *loader) addSecret(scope string, sec *secret) {
-	s := l.secrets[scope]
-	if s == nil {
-		s = map[string]*secret{}
-		l.secrets[scope] = s
+	if prev, dup := l.secrets.add(scope, sec); dup {
+		l.duplicate(&sec.object, &prev.object, "in the same directory", maps.Equal(sec.Data, prev.Data))
 	}
-	if prev := s[sec.Name()]; prev != nil {
-		l.problem(duplicateObject(&sec.object, &prev.object, "in the same directory"))
-		return
-	}
-	s[sec.Name()] = sec
 }
 
 // addKustomization registers a Kustomization; names are unique in the
 // environment. It reports false for a duplicate.
 func (l *loader) addKustomization(k *kustomization) bool {
 	if prev := l.kustomizations[k.Name()]; prev != nil {
-		l.problem(duplicateObject(&k.object, &prev.object, "in this environment"))
+		if prev.Metadata.Namespace == k.Metadata.Namespace {
+			// One Kustomization reached through two parents.
+			l.duplicate(&k.object, &prev.object, "in this environment", reflect.DeepEqual(k.Spec, prev.Spec))
+		} else {
+			l.problem(duplicateObject(&k.object, &prev.object, "in this environment"))
+		}
 		return false
 	}
 	l.kustomizations[k.Name()] = k
@@ -562,13 +560,14 @@ func (l *loader) configMap(group, name string) *configMap {
 // repoConfigMap is configMap without the inputs: what the repository
 // renders.
 func (l *loader) repoConfigMap(group, name string) *configMap {
-	if cm := l.configMaps[group][name]; cm != nil {
+	ns := l.namespace()
+	if cm := l.configMaps.get(group, name, ns); cm != nil {
 		return cm
 	}
-	if cm := l.configMaps[""][name]; cm != nil {
+	if cm := l.configMaps.get("", name, ns); cm != nil {
 		return cm
 	}
-	return anyScope(l.configMaps, name)
+	return l.configMaps.inAny(name, ns)
 }
 
 // secret looks a Secret up as configMap does. A Secret that a stack
@@ -588,13 +587,14 @@ func (l *loader) secret(group, name string) *secret {
 
 // repoSecret is secret without the inputs.
 func (l *loader) repoSecret(group, name string) *secret {
-	if s := l.secrets[group][name]; s != nil {
+	ns := l.namespace()
+	if s := l.secrets.get(group, name, ns); s != nil {
 		return s
 	}
-	if s := l.secrets[""][name]; s != nil {
+	if s := l.secrets.get("", name, ns); s != nil {
 		return s
 	}
-	return anyScope(l.secrets, name)
+	return l.secrets.inAny(name, ns)
 }
 
 // inNamespace runs f with the inputs looked for in namespace ns: that of

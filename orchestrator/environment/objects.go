@@ -60,6 +60,9 @@ type object struct {
 	meta
 	// File is the file the object came from, relative to the root.
 	File string
+	// by is the Flux Kustomization whose build rendered it, "" for the
+	// entry directory's.
+	by string
 }
 
 // Name returns metadata.name.

@@ -117,7 +117,7 @@ func (l *loader) runnerEnv(b *built) []EnvVar {
 			bad(field+".valueFrom", fmt.Sprintf("(%s) needs both name and key", e.Name), fmt.Sprintf("set the name and key of %s's %s", e.Name, kind))
 			continue
 		}
-		data, file, ok := l.envSource(b, field+".valueFrom", kind, ref.Name, ref.Optional)
+		data, file, ok := l.envSource(b, field+".valueFrom", kind, ref.Name, ref.Optional, ref.Key)
 		if !ok {
 			continue
 		}
@@ -148,7 +148,7 @@ func (l *loader) runnerEnv(b *built) []EnvVar {
 // envSource is the data of the ConfigMap or Secret of the repository a
 // stack's environment reads, and its file. ok is false when there is
 // none: a problem says so, unless the reference is optional.
-func (l *loader) envSource(b *built, field, kind, name string, optional bool) (map[string]string, string, bool) {
+func (l *loader) envSource(b *built, field, kind, name string, optional bool, keys ...string) (map[string]string, string, bool) {
 	tf := b.tf
 	switch kind {
 	case kindConfigMap:
@@ -161,12 +161,10 @@ func (l *loader) envSource(b *built, field, kind, name string, optional bool) (m
 		}
 	}
 	if !optional {
-		l.problem(diag.Problem{
-			File:    tf.File,
-			Object:  tf.ref(),
-			Message: fmt.Sprintf("%s names %s %q, which the repository does not hold", field, kind, name),
-			Fix:     fmt.Sprintf("add %s %s to %s, or mark the reference optional: true", kind, name, l.scopeDirs(b.k.Group)),
-		})
+		ns := namespaceOf(&tf.object)
+		p := missingInputOr(tf.File, tf.ref(), field, kind, ns, name, "mark the reference optional: true")
+		p.Input.Keys = keys
+		l.missing(p, kind, ns, name)
 	}
 	return nil, "", false
 }

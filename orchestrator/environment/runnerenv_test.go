@@ -87,13 +87,14 @@ func TestRunnerEnv(t *testing.T) {
         - {name: TF_WORKSPACE, value: blue}
         - {name: "A=B", value: x}`,
 			problems: []string{
-				`spec.runnerPodTemplate.spec.envFrom[0] names Secret "gone", which the repository does not hold`,
 				"spec.runnerPodTemplate.spec.envFrom[1] must name exactly one configMapRef or secretRef",
 				`spec.runnerPodTemplate.spec.env[0].valueFrom (A) names key "nope" of Secret creds, which has no such key`,
 				`spec.runnerPodTemplate.spec.env[1].valueFrom (B) must name exactly one secretKeyRef or configMapKeyRef: strata runs no pod, so fieldRef and resourceFieldRef have nothing to read`,
-				`spec.runnerPodTemplate.spec.env[2].valueFrom names ConfigMap "gone", which the repository does not hold`,
 				`spec.runnerPodTemplate.spec.env[3] sets TF_WORKSPACE, by which strata drives tofu`,
 				`spec.runnerPodTemplate.spec.env[4] names variable "A=B", which is not a valid variable name`,
+				// What lives in the cluster is waited for, as every input.
+				"waiting for input ConfigMap/flux-system/gone (spec.runnerPodTemplate.spec.env[2].valueFrom): it is not in the repository; give it with --inputs or --kubeconfig",
+				"waiting for input Secret/flux-system/gone (spec.runnerPodTemplate.spec.envFrom[0]): it is not in the repository; give it with --inputs or --kubeconfig",
 			},
 		},
 	}

@@ -281,6 +281,7 @@ func TestLoadSourceProblems(t *testing.T) {
 				Message: "waiting for input Secret/flux-system/modules-auth (spec.secretRef of GitRepository/modules, flux-apps/app/sources.yaml): it is not in the repository; give it with --inputs or --kubeconfig",
 				Fix:     "pass --inputs DIR with a manifest of Secret modules-auth in namespace flux-system (plain or SOPS-encrypted), or --kubeconfig to read it from the cluster; or add it to the repository, or remove spec.secretRef from flux-apps/app/sources.yaml",
 				Code:    diag.CodeInputMissing,
+				Input:   &diag.Input{Kind: kindSecret, Namespace: "flux-system", Name: "modules-auth"},
 			}},
 		},
 		{
@@ -294,6 +295,7 @@ func TestLoadSourceProblems(t *testing.T) {
 				Message: "waiting for input Secret/flux-system/code-auth (spec.secretRef of Bucket/code, flux-apps/app/sources.yaml): it is not in the repository; give it with --inputs or --kubeconfig",
 				Fix:     "pass --inputs DIR with a manifest of Secret code-auth in namespace flux-system (plain or SOPS-encrypted), or --kubeconfig to read it from the cluster; or add it to the repository, or remove spec.secretRef from flux-apps/app/sources.yaml",
 				Code:    diag.CodeInputMissing,
+				Input:   &diag.Input{Kind: kindSecret, Namespace: "flux-system", Name: "code-auth"},
 			}},
 		},
 		{
@@ -307,6 +309,7 @@ func TestLoadSourceProblems(t *testing.T) {
 				Message: "waiting for input Secret/sources/modules-auth (spec.secretRef of GitRepository/modules, flux-apps/app/sources.yaml): it is not in the repository; give it with --inputs or --kubeconfig",
 				Fix:     "pass --inputs DIR with a manifest of Secret modules-auth in namespace sources (plain or SOPS-encrypted), or --kubeconfig to read it from the cluster; or add it to the repository, or remove spec.secretRef from flux-apps/app/sources.yaml",
 				Code:    diag.CodeInputMissing,
+				Input:   &diag.Input{Kind: kindSecret, Namespace: "sources", Name: "modules-auth"},
 			}},
 		},
 		{

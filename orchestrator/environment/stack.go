@@ -107,7 +107,7 @@ func (l *loader) buildStack(k *kustomization, tf *terraform) *built {
 	s.ConsumesMatching = l.readContracts(tf)
 	key := VersionKey(s.Name)
 	for _, scope := range []string{k.Group, ""} {
-		if cm := l.configMaps[scope][VersionsConfigMap]; cm != nil {
+		if cm := l.configMaps.get(scope, VersionsConfigMap, namespaceOf(&tf.object)); cm != nil {
 			if v, ok := cm.Data[key]; ok {
 				s.Version, s.VersionKey, b.versions = v, key, cm
 				break

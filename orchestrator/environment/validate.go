@@ -2,6 +2,7 @@ package environment
 
 import (
 	"fmt"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -27,7 +28,7 @@ func duplicateObject(o, prev *object, where string) diag.Problem {
 // strata's settings from it.
 func (l *loader) checkInit() {
 	l.env.Settings = DefaultSettings(l.root)
-	cm := l.configMaps[""][InitConfigMap]
+	cm := l.configMaps.get("", InitConfigMap, "")
 	if cm == nil {
 		// The init ConfigMap is optional: without it, the names are the
 		// directories' and the class is non-prod.
@@ -144,6 +145,13 @@ func (l *loader) validateStacks() {
 			// (isolateProblems).
 			continue
 		}
+		if prev := byName[b.stack.Name]; prev != nil && prev.tf.Metadata.Namespace == b.tf.Metadata.Namespace && prev.tf.File == b.tf.File {
+			// One Terraform object that two Kustomizations apply: one
+			// stack, and a warning of the conflict.
+			b.tf.by, prev.tf.by = b.k.Name(), prev.k.Name()
+			l.duplicate(&b.tf.object, &prev.tf.object, "", reflect.DeepEqual(b.tf.raw, prev.tf.raw))
+			continue
+		}
 		if prev := byName[b.stack.Name]; prev != nil {
 			l.problem(diag.Problem{
 				File:    b.tf.File,
@@ -236,7 +244,7 @@ func (l *loader) validateStacks() {
 		}
 		for _, cv := range b.stack.ContractVars {
 			if producers[cv.Contract] == nil && !cv.Optional {
-				p := missingInput(b.tf.File, b.tf.ref(), cv.Field, kindSecret, namespaceOf(&b.tf.object), cv.Contract)
+				p := missingInput(b.tf.File, b.tf.ref(), cv.Field, kindSecret, namespaceOf(&b.tf.object), cv.Contract, renamedFrom(cv.Keys)...)
 				p.Fix = fmt.Sprintf("%s; or name a Secret a stack writes (%s)", p.Fix, produced)
 				l.missing(p, kindSecret, namespaceOf(&b.tf.object), cv.Contract)
 			}

@@ -119,7 +119,7 @@ func (l *loader) varsFrom(b *built, field string, vf valuesRef) (varLayer, bool)
 		cm := l.configMap(b.k.Group, vf.Name)
 		if cm == nil {
 			if !vf.Optional {
-				l.missing(missingInput(tf.File, tf.ref(), field, kindConfigMap, namespaceOf(&tf.object), vf.Name), kindConfigMap, namespaceOf(&tf.object), vf.Name)
+				l.missing(missingInput(tf.File, tf.ref(), field, kindConfigMap, namespaceOf(&tf.object), vf.Name, renamedFrom(keys)...), kindConfigMap, namespaceOf(&tf.object), vf.Name)
 			}
 			return varLayer{}, false
 		}
@@ -217,7 +217,7 @@ func (l *loader) valueFrom(b *built, field, name string, vf *valueFrom) (varLaye
 		cm := l.configMap(b.k.Group, ref.Name)
 		if cm == nil {
 			if !ref.Optional {
-				l.missing(missingInput(tf.File, tf.ref(), field+" of "+name, kindConfigMap, namespaceOf(&tf.object), ref.Name), kindConfigMap, namespaceOf(&tf.object), ref.Name)
+				l.missing(missingInput(tf.File, tf.ref(), field+" of "+name, kindConfigMap, namespaceOf(&tf.object), ref.Name, ref.Key), kindConfigMap, namespaceOf(&tf.object), ref.Name)
 			}
 			return varLayer{}, false
 		}
@@ -236,4 +236,13 @@ func (l *loader) valueFrom(b *built, field, name string, vf *valueFrom) (varLaye
 		return varLayer{}, false
 	}
 	return varLayer{static: map[string]any{name: v}}, true
+}
+
+// renamedFrom returns the keys that renames read.
+func renamedFrom(rs []KeyRename) []string {
+	out := make([]string, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, r.From)
+	}
+	return out
 }

@@ -19,6 +19,10 @@ func (g *Graph) WriteDOT(w io.Writer) error {
 		fmt.Fprintf(bw, "  subgraph %s {\n", dotQuote(fmt.Sprintf("cluster_%d", layer.number)))
 		fmt.Fprintf(bw, "    label=%s;\n", dotQuote(layer.label))
 		for _, n := range layer.nodes {
+			if len(n.Waiting) > 0 {
+				fmt.Fprintf(bw, "    %s [style=dashed, tooltip=%s];\n", dotQuote(n.Name), dotQuote("waiting for input "+strings.Join(n.Waiting, ", ")))
+				continue
+			}
 			fmt.Fprintf(bw, "    %s;\n", dotQuote(n.Name))
 		}
 		bw.WriteString("  }\n")

@@ -25,6 +25,10 @@ type Node struct {
 	LayerName string `json:"layerName"`
 	// Deps are the stack's direct dependencies.
 	Deps []Edge `json:"deps"`
+	// Waiting, when set, lists the inputs ("Secret/namespace/name") the
+	// stack waits for: it has its place in the graph but does not run
+	// until they are given.
+	Waiting []string `json:"waiting,omitempty"`
 }
 
 // Graph is a checked, acyclic dependency graph. Build makes one; it is

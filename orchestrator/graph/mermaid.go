@@ -21,6 +21,10 @@ func (g *Graph) WriteMermaid(w io.Writer) error {
 	for i, layer := range g.layers() {
 		fmt.Fprintf(bw, "  subgraph layer%d[\"%s\"]\n", i, mermaidText(layer.label))
 		for _, n := range layer.nodes {
+			if len(n.Waiting) > 0 {
+				fmt.Fprintf(bw, "    %s[\"%s (waiting for input %s)\"]\n", ids[n.Name], mermaidText(n.Name), mermaidText(strings.Join(n.Waiting, ", ")))
+				continue
+			}
 			fmt.Fprintf(bw, "    %s[\"%s\"]\n", ids[n.Name], mermaidText(n.Name))
 		}
 		bw.WriteString("  end\n")

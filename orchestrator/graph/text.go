@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // WriteText writes the graph for people: the stacks grouped by layer,
@@ -18,7 +19,11 @@ func (g *Graph) WriteText(w io.Writer) error {
 	for _, layer := range g.layers() {
 		fmt.Fprintf(bw, "layer %s\n", layer.label)
 		for _, n := range layer.nodes {
-			fmt.Fprintf(bw, "  %s\n", n.Name)
+			if len(n.Waiting) > 0 {
+				fmt.Fprintf(bw, "  %s (waiting for input %s)\n", n.Name, strings.Join(n.Waiting, ", "))
+			} else {
+				fmt.Fprintf(bw, "  %s\n", n.Name)
+			}
 			for _, e := range n.Deps {
 				if e.Why == "" {
 					fmt.Fprintf(bw, "    ← depends on %s\n", e.To)
