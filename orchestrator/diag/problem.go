@@ -51,6 +51,12 @@ const CodeAccessDenied = "AccessDenied"
 // waits until it is given (--inputs, --kubeconfig).
 const CodeInputMissing = "InputMissing"
 
+// CodeUnreachable is something strata could not fetch that Flux fetches
+// in the cluster, such as a remote kustomize base: it holds back the
+// Kustomization that needs it, and a dependsOn on that Kustomization
+// holds back no stack unless it brings stacks in.
+const CodeUnreachable = "Unreachable"
+
 // CodeSourceNotFound is a reference to a source that does not exist: a
 // deleted object whose source went first is still destroyed, from the
 // code its last run kept.

@@ -99,14 +99,14 @@ func (l *loader) decryptObject(o *renderedObject, decrypt bool, owner string, fs
 		case decryption.IsEncrypted(o.Object):
 			m, err := l.decryptor().Object(o.Object)
 			if err != nil {
-				o.Failed = true
+				o.Failed, o.noKey = true, isSecret && lacksKey(err)
 				return decryptProblem(o.File, ref, ref, owner, err)
 			}
 			o.Object, o.res, o.Private = m, nil, true
 		case isSecret && o.generated && fsys.failed:
 			// A file it may be generated from could not be decrypted;
 			// that problem is reported.
-			o.Failed = true
+			o.Failed, o.noKey = true, fsys.noKey
 			return nil
 		case isSecret:
 			if p := l.decryptData(o, ref, owner); p != nil {
@@ -157,7 +157,7 @@ func (l *loader) decryptData(o *renderedObject, ref, owner string) *diag.Problem
 		}
 		plain, ok, err := l.decryptor().Value(b, k)
 		if err != nil {
-			o.Failed = true
+			o.Failed, o.noKey = true, lacksKey(err)
 			return decryptProblem(o.File, ref, ref+" data."+k, owner, err)
 		}
 		if ok {
@@ -173,6 +173,15 @@ func (l *loader) decryptData(o *renderedObject, ref, owner string) *diag.Problem
 	}
 	o.res, o.Private = nil, true
 	return nil
+}
+
+// lacksKey reports whether a decryption failed for want of a key, or of
+// strata-sops, rather than for a broken file: in the cluster Flux holds
+// the key, and the plain Secret exists.
+func lacksKey(err error) bool {
+	var ke *decryption.KeyError
+	var he *decryption.HelperError
+	return errors.As(err, &ke) || errors.As(err, &he)
 }
 
 // decryptProblem says why what (an object, a value or a file) could not be
@@ -300,8 +309,13 @@ func (f *checkedFS) decryptSource(p string, b []byte) ([]byte, error) {
 		// The build goes on, so that every problem is found at once; the
 		// Secrets it generates are marked failed.
 		rel := f.l.relPath(p)
-		f.l.problem(*decryptProblem(rel, f.owner, rel+" (read by a secretGenerator)", f.owner, err))
-		f.failed = true
+		dp := *decryptProblem(rel, f.owner, rel+" (read by a secretGenerator)", f.owner, err)
+		if lacksKey(err) {
+			f.l.warn(dp)
+		} else {
+			f.l.problem(dp)
+		}
+		f.failed, f.noKey = true, lacksKey(err)
 		return b, nil
 	}
 	if ok {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/strata-iac/strata/orchestrator/decryption"
 	"github.com/strata-iac/strata/orchestrator/diag"
@@ -122,6 +123,10 @@ func (l *loader) input(kind, namespace, name string) *inputObject {
 func (l *loader) missing(p diag.Problem, kind, namespace, name string) {
 	if in := l.inputs[inputKey(kind, namespace, name)]; in != nil && in.failed != nil {
 		p = *in.failed
+	} else if s := l.repoSecret("", name); kind == kindSecret && s != nil && s.noKey {
+		p.Message = strings.Replace(p.Message, "it is not in the repository;",
+			fmt.Sprintf("it is SOPS-encrypted in %s, and strata holds no key to it (Flux in the cluster does);", s.File), 1)
+		p.Fix = fmt.Sprintf("give strata the key (see --sops-age-key-file), or %s", p.Fix)
 	}
 	l.problem(p)
 }

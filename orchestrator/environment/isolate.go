@@ -126,33 +126,61 @@ func (l *loader) isolateProblems() {
 		}
 	}
 	ks := l.sortedKustomizations()
+	holds := l.holdsStacks(ks)
 	// Which Kustomizations are held back, why, and by which one's
-	// problems.
+	// problems; waits says the reason is only inputs that live in the
+	// cluster, so that what they bring in waits rather than is blocked.
 	why := map[string]string{}
 	root := map[string]string{}
+	waits := map[string]bool{}
 	for _, k := range ks {
 		if ps := byK[k.Name()]; len(ps) > 0 {
 			why[k.Name()], root[k.Name()] = summary(ps), k.Name()
+			waits[k.Name()] = onlyInputs(ps)
 		}
+	}
+	state := func(name string) string {
+		if waits[name] {
+			return "waiting"
+		}
+		return "blocked"
 	}
 	for changed := true; changed; {
 		changed = false
 		for _, k := range ks {
-			if _, ok := why[k.Name()]; ok {
+			name := k.Name()
+			if root[name] == name || (why[name] != "" && !waits[name]) {
+				// Its own problems, or blocked already: nothing worse
+				// can come.
 				continue
 			}
-			if p := k.Parent; p != "" && why[p] != "" {
-				why[k.Name()], root[k.Name()] = fmt.Sprintf("Kustomization %s, which brings it in, is blocked: %s", p, why[root[p]]), root[p]
-				changed = true
-				continue
+			// What holds it back: a parent or a dependency blocked
+			// before one waiting.
+			var up, how string
+			consider := func(u, h string) {
+				if why[u] == "" || (up != "" && (!waits[up] || waits[u])) {
+					return
+				}
+				up, how = u, h
+			}
+			if p := k.Parent; p != "" {
+				consider(p, "Kustomization "+p+", which brings it in,")
 			}
 			for _, d := range k.Spec.DependsOn {
-				if why[d.Name] != "" {
-					why[k.Name()], root[k.Name()] = fmt.Sprintf("it depends on Kustomization %s, which is blocked: %s", d.Name, why[root[d.Name]]), root[d.Name]
-					changed = true
-					break
+				if !holds[d.Name] && outOfReach(byK[root[d.Name]]) {
+					// A Kustomization that brings in no stack (the one
+					// that installs the Tofu Controller) and is held back
+					// only by what Flux reaches in the cluster holds no
+					// stack back in Git mode: there it would be Ready.
+					continue
 				}
+				consider(d.Name, "it depends on Kustomization "+d.Name+", which")
 			}
+			if up == "" || (why[name] != "" && waits[name] == waits[up]) {
+				continue
+			}
+			why[name], root[name], waits[name] = fmt.Sprintf("%s is %s: %s", how, state(up), why[root[up]]), root[up], waits[up]
+			changed = true
 		}
 	}
 	blocks := map[string]bool{} // the Kustomizations whose problems hold something back
@@ -164,6 +192,7 @@ func (l *loader) isolateProblems() {
 		blocks[root[k.Name()]] = true
 		blocked = append(blocked, Blocked{
 			File: k.File, Kustomization: k.Name(), KustomizationFile: k.File,
+			Waiting:  waits[k.Name()],
 			Reason:   why[k.Name()] + "; the stacks it would bring in are not known",
 			Problems: byK[root[k.Name()]],
 		})
@@ -181,8 +210,9 @@ func (l *loader) isolateProblems() {
 			r := root[b.k.Name()]
 			blocks[r] = true
 			bl.Problems = byK[r]
-			// A Kustomization missing an input is blocked, not waiting:
-			// what it renders is not known without it.
+			// A Kustomization that waits only for inputs brings its
+			// stacks in as they render without them: they wait too.
+			bl.Waiting = waits[b.k.Name()]
 			bl.Reason = fmt.Sprintf("Kustomization %s (%s): %s", b.k.Name(), b.k.File, why[b.k.Name()])
 		default:
 			continue
@@ -277,6 +307,41 @@ func (l *loader) isolateProblems() {
 		}
 	}
 	l.problems = global
+}
+
+// onlyInputs reports whether every problem is an input that lives in the
+// cluster (diag.CodeInputMissing).
+func onlyInputs(ps diag.Problems) bool {
+	return !slices.ContainsFunc(ps, func(p diag.Problem) bool { return p.Code != diag.CodeInputMissing })
+}
+
+// outOfReach reports whether every problem is one of what Flux reaches in
+// the cluster and strata does not here: an input, a remote base.
+func outOfReach(ps diag.Problems) bool {
+	return !slices.ContainsFunc(ps, func(p diag.Problem) bool {
+		return p.Code != diag.CodeInputMissing && p.Code != diag.CodeUnreachable
+	})
+}
+
+// holdsStacks says, by name, which Kustomizations bring in a stack, by
+// themselves or through the Kustomizations they render, or may (one that
+// could not be built, see mayHoldStacks).
+func (l *loader) holdsStacks(ks []*kustomization) map[string]bool {
+	holds := map[string]bool{}
+	for _, k := range ks {
+		if a := l.apps[k.Name()]; (a != nil && len(a.terraforms) > 0) || (k.unbuilt != "" && l.mayHoldStacks(k)) || k.appliesEntry && l.entry != nil && len(l.entry.terraforms) > 0 {
+			holds[k.Name()] = true
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, k := range ks {
+			if p := k.Parent; holds[k.Name()] && p != "" && !holds[p] {
+				holds[p], changed = true, true
+			}
+		}
+	}
+	return holds
 }
 
 // summary is the first problem's message, and how many more there are.

@@ -206,6 +206,15 @@ func (l *loader) problem(p diag.Problem) {
 	l.problems = append(l.problems, p)
 }
 
+// warn records a warning: something that holds back no stack, of the
+// Kustomization being read.
+func (l *loader) warn(p diag.Problem) {
+	if p.Kustomization == "" {
+		p.Kustomization = l.unit
+	}
+	l.env.Warnings = append(l.env.Warnings, p)
+}
+
 // within makes the problems f records those of the Kustomization k and
 // the stack (either may be empty), unless they name their own.
 func (l *loader) within(k, stack string, f func()) {
@@ -398,7 +407,7 @@ func (l *loader) registerApp(group string, objs []renderedObject, a *app) ([]*ku
 			d.ConfigMap.by = l.unit
 			l.addConfigMap(group, d.ConfigMap)
 		case d.Secret != nil:
-			d.Secret.Private, d.Secret.Failed = o.Private, o.Failed
+			d.Secret.Private, d.Secret.Failed, d.Secret.noKey = o.Private, o.Failed, o.noKey
 			d.Secret.by = l.unit
 			if o.Failed {
 				d.Secret.Data = nil
@@ -571,12 +580,16 @@ func (l *loader) repoConfigMap(group, name string) *configMap {
 }
 
 // secret looks a Secret up as configMap does. A Secret that a stack
-// writes is never read from the inputs: it is that stack's contract.
+// writes is never read from the inputs: it is that stack's contract. A
+// Secret of the repository that strata cannot decrypt for want of a key
+// exists in the cluster, decrypted by Flux: it is read from the inputs,
+// and without them it is missing (see missing).
 func (l *loader) secret(group, name string) *secret {
-	if s := l.repoSecret(group, name); s != nil {
+	s := l.repoSecret(group, name)
+	if s != nil && !s.noKey {
 		return s
 	}
-	if l.written[name] {
+	if s == nil && l.written[name] {
 		return nil
 	}
 	if in := l.input(kindSecret, l.namespace(), name); in != nil {

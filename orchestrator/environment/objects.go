@@ -87,6 +87,9 @@ type secret struct {
 	// Failed is set on a Secret that could not be decrypted; a problem
 	// says why, and its data is empty.
 	Failed bool
+	// noKey is set on a Failed Secret that strata lacks the key to, which
+	// the cluster holds decrypted: it is read from the inputs.
+	noKey bool
 }
 
 // decodeSecret decodes a Secret's data and stringData.

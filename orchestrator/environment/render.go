@@ -53,6 +53,10 @@ type renderedObject struct {
 	Failed bool
 	// generated is set on an object a generator made.
 	generated bool
+	// noKey is set on a Secret that strata could not decrypt for want of
+	// a key (or of strata-sops), where Flux in the cluster holds one: the
+	// plain Secret exists there, and is read from the inputs instead.
+	noKey bool
 }
 
 // build runs kustomize on dir (relative to the root) the way
@@ -196,7 +200,13 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 		ro := renderedObject{File: file, Object: m, res: r, generated: generated}
 		if !entry {
 			if p := l.decryptObject(&ro, decrypt, owner, fsys); p != nil {
-				l.problem(*p)
+				if ro.noKey {
+					// Not the build's problem: what reads the Secret
+					// waits for it (loader.secret).
+					l.warn(*p)
+				} else {
+					l.problem(*p)
+				}
 			}
 		}
 		out = append(out, ro)
@@ -347,6 +357,7 @@ func (l *loader) checkRemote(file string, data []byte) {
 			File:    file,
 			Message: fmt.Sprintf("%q is a remote base, which strata does not fetch: a run must be reproducible from the checkout", r),
 			Fix:     fmt.Sprintf("copy the resource into the repository and refer to it by a relative path in %s", file),
+			Code:    diag.CodeUnreachable,
 		})
 	}
 }
@@ -398,6 +409,8 @@ type checkedFS struct {
 	sources           map[string]sourceUse
 	owner             string
 	decrypted, failed bool
+	// noKey says what failed, failed for want of a key (lacksKey).
+	noKey bool
 	// mu guards everything a build reads through fsys from the loader;
 	// detached says the build was abandoned (see krustyBuild).
 	mu       sync.Mutex

@@ -470,6 +470,7 @@ data: {clientId: acme, environment: stage, environmentClass: prod, region: eu-ce
 				File:    kzFile,
 				Message: `"https://example.com/x.yaml" is a remote base, which strata does not fetch: a run must be reproducible from the checkout`,
 				Fix:     "copy the resource into the repository and refer to it by a relative path in " + kzFile,
+				Code:    diag.CodeUnreachable,
 			}},
 		},
 		{
