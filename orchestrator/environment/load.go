@@ -281,6 +281,11 @@ func (l *loader) finish() *Environment {
 	if l.isolate {
 		l.isolateProblems()
 	}
+	if len(l.env.Warnings) > 0 {
+		// A warning found by each build that reads the file is one.
+		l.env.Warnings.Sort()
+		l.env.Warnings = l.env.Warnings.Compact()
+	}
 	for _, b := range l.stacks {
 		l.env.Stacks = append(l.env.Stacks, b.stack)
 	}

@@ -180,6 +180,10 @@ type kustomization struct {
 	// appliesEntry is set on a Kustomization whose spec.path is the entry
 	// directory: the objects there are its own.
 	appliesEntry bool
+	// fromCluster are the postBuild.substituteFrom ConfigMaps and Secrets
+	// that are not the repository's (given as inputs, or missing): a
+	// variable none defines is asked of them.
+	fromCluster []diag.Input
 	Spec         struct {
 		Path      string     `json:"path"`
 		SourceRef *sourceRef `json:"sourceRef"`

@@ -27,21 +27,26 @@ func ValidVarName(name string) bool { return varName.MatchString(name) }
 func (l *loader) substitutionVars(k *kustomization) map[string]string {
 	vars := map[string]string{}
 	pb := k.Spec.PostBuild
+	k.fromCluster = nil
 	if pb == nil {
 		return vars
 	}
 	for _, ref := range pb.SubstituteFrom {
 		var src *object
 		var data map[string]string
+		inRepo := false
 		switch ref.Kind {
 		case kindConfigMap:
 			if cm := l.configMap(k.Group, ref.Name); cm != nil {
 				src, data = &cm.object, cm.Data
 			}
+			inRepo = l.repoConfigMap(k.Group, ref.Name) != nil
 		case kindSecret:
 			if sec := l.secret(k.Group, ref.Name); sec != nil {
 				src, data = &sec.object, sec.Data
 			}
+			rs := l.repoSecret(k.Group, ref.Name)
+			inRepo = rs != nil && !rs.noKey
 		default:
 			l.problem(diag.Problem{
 				File:    k.File,
@@ -50,6 +55,11 @@ func (l *loader) substitutionVars(k *kustomization) map[string]string {
 				Fix:     "set the substituteFrom entry's kind to ConfigMap or Secret",
 			})
 			continue
+		}
+		if !inRepo {
+			// It lives in the cluster: a variable it lacks is asked of
+			// whoever gives it (substitutionProblem).
+			k.fromCluster = append(k.fromCluster, diag.Input{Kind: ref.Kind, Namespace: namespaceOf(&k.object), Name: ref.Name})
 		}
 		if src == nil {
 			if !ref.Optional {
@@ -168,7 +178,7 @@ func (l *loader) substituteObject(k *kustomization, o renderedObject, vars map[s
 			}
 		}
 	}
-	l.problem(l.substitutionProblem(k, o, err))
+	l.problem(l.substitutionProblem(k, o, err, sub))
 	return o, true
 }
 
@@ -191,7 +201,22 @@ const maxUnset = 64
 // missing variable found set empty for the next try; what the object
 // becomes is the lenient substitution's, done after.
 func (l *loader) noteUnset(o renderedObject, sub map[string]any) {
+	names := l.unsetNames(o, sub)
+	if len(names) == 0 {
+		return
+	}
 	u := unstructured.Unstructured{Object: o.Object}
+	if l.unset == nil {
+		l.unset = map[string][]string{}
+	}
+	l.unset[unsetKey(o.File, u.GetKind()+"/"+u.GetName())] = names
+}
+
+// unsetNames returns the variables of an object that the variables sub
+// do not define and that have no default, in the order substitution
+// meets them (at most maxUnset): it substitutes strictly, each missing
+// variable found set empty for the next try.
+func (l *loader) unsetNames(o renderedObject, sub map[string]any) []string {
 	try := make(map[string]any, len(sub))
 	for k, v := range sub {
 		try[k] = v
@@ -200,7 +225,7 @@ func (l *loader) noteUnset(o renderedObject, sub map[string]any) {
 	for range maxUnset {
 		res, err := provider.NewDefaultDepProvider().GetResourceFactory().FromMap(o.Object)
 		if err != nil {
-			return
+			break
 		}
 		spec := unstructured.Unstructured{Object: map[string]any{
 			"spec": map[string]any{"postBuild": map[string]any{"substitute": try}},
@@ -221,13 +246,7 @@ func (l *loader) noteUnset(o renderedObject, sub map[string]any) {
 		names = append(names, name)
 		try[name] = ""
 	}
-	if len(names) == 0 {
-		return
-	}
-	if l.unset == nil {
-		l.unset = map[string][]string{}
-	}
-	l.unset[unsetKey(o.File, u.GetKind()+"/"+u.GetName())] = names
+	return names
 }
 
 // unsetKey keys an object by its file and Kind/name.
@@ -255,10 +274,24 @@ var notSet = regexp.MustCompile(`variable not set \(strict mode\): "([^"]*)"`)
 
 // substitutionProblem maps a substitution error onto a problem of the
 // object's file.
-func (l *loader) substitutionProblem(k *kustomization, o renderedObject, err error) diag.Problem {
+func (l *loader) substitutionProblem(k *kustomization, o renderedObject, err error, sub map[string]any) diag.Problem {
 	object := ""
 	if u := (unstructured.Unstructured{Object: o.Object}); u.GetKind() != "" && u.GetName() != "" {
 		object = u.GetKind() + "/" + u.GetName()
+	}
+	if m := notSet.FindStringSubmatch(err.Error()); m != nil && len(k.fromCluster) > 0 {
+		// A variable a ConfigMap or Secret of the cluster may hold: ask
+		// for it with the others the object lacks.
+		names := l.unsetNames(o, sub)
+		if len(names) == 0 {
+			names = []string{m[1]}
+		}
+		in := k.fromCluster[len(k.fromCluster)-1]
+		p := missingInputOr(o.File, object, fmt.Sprintf("variable(s) %s, postBuild.substituteFrom of Kustomization/%s", strings.Join(names, ", "), k.Name()),
+			in.Kind, in.Namespace, in.Name, fmt.Sprintf("define them in postBuild.substitute of Kustomization %s in %s", k.Name(), k.File))
+		p.Message = strings.Replace(p.Message, "it is not in the repository;", "the variables are in no ConfigMap or Secret of the repository;", 1)
+		p.Input.Keys = names
+		return p
 	}
 	if m := notSet.FindStringSubmatch(err.Error()); m != nil {
 		target := "ConfigMap " + InitConfigMap + " (and list it in postBuild.substituteFrom)"
