@@ -184,7 +184,7 @@ type kustomization struct {
 	// that are not the repository's (given as inputs, or missing): a
 	// variable none defines is asked of them.
 	fromCluster []diag.Input
-	Spec         struct {
+	Spec        struct {
 		Path      string     `json:"path"`
 		SourceRef *sourceRef `json:"sourceRef"`
 		DependsOn []namedRef `json:"dependsOn"`
