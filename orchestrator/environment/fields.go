@@ -152,6 +152,12 @@ var terraformFields = map[string]fieldRule{
 		// value is refused where the stack is built (checkForceUnlock).
 		"forceUnlock":    honoured,
 		"lockIdentifier": honoured,
+		"lockTimeout": func(v any) string {
+			if s, _ := v.(string); s != "" && s != "0s" {
+				return fmt.Sprintf("spec.tfstate.lockTimeout %s is not supported: strata runs tofu with -lock-timeout=0s; a held lock fails the run, and the next reconcile tries again", s)
+			}
+			return ""
+		},
 	}),
 	"targets": honoured,
 	"parallelism": func(v any) string {
@@ -167,6 +173,36 @@ var terraformFields = map[string]fieldRule{
 	"planOnly":          honoured,
 	// breakTheGlass is accepted with a note (see noteTerraform).
 	"breakTheGlass": honoured,
+	// The fields of the Tofu Controller's newest releases.
+	"tfVarsFiles": refused("spec.tfVarsFiles is not supported: tofu reads every *.auto.tfvars file of spec.path by itself, so rename the files to end in .auto.tfvars, or give the values in spec.vars"),
+	"retryStrategy": func(v any) string {
+		switch v {
+		case nil, "", "StaticInterval":
+			return ""
+		case "ExponentialBackoff":
+			return "spec.retryStrategy ExponentialBackoff is not supported: strata retries a failed stack at every reconcile (--interval), a static interval"
+		}
+		return fmt.Sprintf("spec.retryStrategy is %v: the Tofu Controller knows StaticInterval and ExponentialBackoff", v)
+	},
+	// maxRetryInterval bounds ExponentialBackoff alone, which is refused.
+	"maxRetryInterval": honoured,
+	// upgradeOnInit: strata's init keeps the providers of the stack's
+	// lock file, from the shared cache and the mirror (a note).
+	"upgradeOnInit": honoured,
+	"plan": subFields("spec.plan", map[string]fieldRule{
+		"lock": func(v any) string {
+			if b, ok := v.(bool); ok && !b {
+				return "spec.plan.lock false is not supported: strata plans under the state lock, which keeps a plan and an apply of one stack apart"
+			}
+			return ""
+		},
+	}),
+	// branchPlanner configures the Tofu Controller's branch planner, a
+	// program of its own; accepted with a note (see noteTerraform).
+	"branchPlanner": subFields("spec.branchPlanner", map[string]fieldRule{"enablePathScope": honoured}),
+	// remediation.retries: strata retries a failed stack at every
+	// reconcile, without a bound (a note).
+	"remediation": subFields("spec.remediation", map[string]fieldRule{"retries": honoured}),
 }
 
 // wholeNumber returns a decoded number as an integer, when it is one.

@@ -76,6 +76,17 @@ func TestTerraformFields(t *testing.T) {
 		{"enterprise", "enterprise: {a: 1}", "spec.enterprise is not supported"},
 		{"planOnly", "planOnly: true", ""},
 		{"breakTheGlass", "breakTheGlass: true", ""},
+		{"tfVarsFiles", "tfVarsFiles: [prod.tfvars]", "spec.tfVarsFiles is not supported: tofu reads every *.auto.tfvars file of spec.path by itself, so rename the files to end in .auto.tfvars, or give the values in spec.vars"},
+		{"retryStrategy", "retryStrategy: StaticInterval", ""},
+		{"retryStrategy backoff", "retryStrategy: ExponentialBackoff", "spec.retryStrategy ExponentialBackoff is not supported: strata retries a failed stack at every reconcile (--interval), a static interval"},
+		{"retryStrategy unknown", "retryStrategy: Linear", "spec.retryStrategy is Linear: the Tofu Controller knows StaticInterval and ExponentialBackoff"},
+		{"maxRetryInterval", "maxRetryInterval: 1h", ""},
+		{"upgradeOnInit", "upgradeOnInit: true", ""},
+		{"plan", "plan: {lock: true}", ""},
+		{"plan without the lock", "plan: {lock: false}", "spec.plan.lock false is not supported: strata plans under the state lock, which keeps a plan and an apply of one stack apart"},
+		{"branchPlanner", "branchPlanner: {enablePathScope: true}", ""},
+		{"remediation", "remediation: {retries: 3}", ""},
+		{"tfstate lockTimeout", "tfstate: {lockTimeout: 5m}", "spec.tfstate.lockTimeout 5m is not supported: strata runs tofu with -lock-timeout=0s; a held lock fails the run, and the next reconcile tries again"},
 		{"unknown field", "varsFromm: []", "spec.varsFromm is not a field of the Tofu Controller's Terraform (infra.contrib.fluxcd.io/v1alpha2)"},
 	}
 	covered := map[string]bool{}
@@ -156,6 +167,13 @@ var fieldBacking = map[string][]string{
 	"enterprise":                          {"TestTerraformFields"},
 	"planOnly":                            {"TestTerraformFields"},
 	"breakTheGlass":                       {"TestTerraformFields", "TestNoteTerraform"},
+	"tfVarsFiles":                         {"TestTerraformFields"},
+	"retryStrategy":                       {"TestTerraformFields"},
+	"maxRetryInterval":                    {"TestTerraformFields"},
+	"upgradeOnInit":                       {"TestTerraformFields", "TestNoteTerraform"},
+	"plan":                                {"TestTerraformFields"},
+	"branchPlanner":                       {"TestTerraformFields", "TestNoteTerraform"},
+	"remediation":                         {"TestTerraformFields", "TestNoteTerraform"},
 }
 
 // TestEveryFieldIsBacked checks the audit of docs/terraform-fields.md: every

@@ -15,12 +15,14 @@ import (
 // the versions of them strata reads. A kind of one of these groups that is
 // not listed is a typo: the API server would refuse it.
 var fluxKinds = map[string]map[string][]string{
-	groupKustomize: {kindKustomization: {"v1", "v1beta2"}},
+	groupKustomize: {kindKustomization: {"v1", "v1beta2", "v1beta1"}},
 	groupSource: {
-		SourceGitRepository: {"v1", "v1beta2"}, SourceOCIRepository: {"v1", "v1beta2"},
+		SourceGitRepository: {"v1", "v1beta2", "v1beta1"}, SourceOCIRepository: {"v1", "v1beta2"},
 		"HelmRepository": nil, "HelmChart": nil, "Bucket": nil, "ExternalArtifact": nil,
 	},
-	groupInfra:                       {kindTerraform: {"v1alpha2"}},
+	// v1alpha1 has v1alpha2's fields, fewer of them: the Tofu Controller
+	// serves both with no conversion but the apiVersion.
+	groupInfra:                       {kindTerraform: {"v1alpha2", "v1alpha1"}},
 	"helm.toolkit.fluxcd.io":         {"HelmRelease": nil},
 	"notification.toolkit.fluxcd.io": {"Alert": nil, "Provider": nil, "Receiver": nil},
 	"image.toolkit.fluxcd.io":        {"ImageRepository": nil, "ImagePolicy": nil, "ImageUpdateAutomation": nil},

@@ -26,6 +26,21 @@ func (l *loader) noteTerraform(tf *terraform) {
 			"%s (%s): spec.breakTheGlass is accepted and changes nothing: it keeps the Tofu Controller's runner pod open for a person to repair the stack by hand, and strata keeps no runner between runs; repair with tofu in the stack's workspace (strata unlock releases a stale lock)",
 			tf.ref(), tf.File))
 	}
+	if _, ok := spec["branchPlanner"]; ok {
+		l.env.Notes = append(l.env.Notes, fmt.Sprintf(
+			"%s (%s): spec.branchPlanner is accepted and read by nothing: it configures the Tofu Controller's branch planner, and strata plans a pull request with strata plan --base (-o markdown writes the review)",
+			tf.ref(), tf.File))
+	}
+	if r, ok := spec["remediation"].(map[string]any); ok && !isZero(r["retries"]) {
+		l.env.Notes = append(l.env.Notes, fmt.Sprintf(
+			"%s (%s): spec.remediation.retries is accepted without its bound: strata retries a failed stack at every reconcile",
+			tf.ref(), tf.File))
+	}
+	if up, ok := spec["upgradeOnInit"].(bool); ok && up {
+		l.env.Notes = append(l.env.Notes, fmt.Sprintf(
+			"%s (%s): spec.upgradeOnInit is accepted: strata's init keeps the providers the stack's lock file names, from the shared plugin cache and the mirror, rather than upgrading them",
+			tf.ref(), tf.File))
+	}
 	var keys []string
 	for _, k := range branchPlannerKeys {
 		_, label := tf.Metadata.Labels[k]

@@ -93,13 +93,18 @@ func TestDecodeObject(t *testing.T) {
 		},
 		{
 			name: "version strata does not read",
-			doc:  "apiVersion: infra.contrib.fluxcd.io/v1alpha1\nkind: Terraform\nmetadata: {name: t}\n",
+			doc:  "apiVersion: infra.contrib.fluxcd.io/v1beta1\nkind: Terraform\nmetadata: {name: t}\n",
 			want: want{problem: &diag.Problem{
 				File:    file,
 				Object:  "Terraform/t",
-				Message: `apiVersion "infra.contrib.fluxcd.io/v1alpha1": strata reads Terraform only as infra.contrib.fluxcd.io/v1alpha2`,
+				Message: `apiVersion "infra.contrib.fluxcd.io/v1beta1": strata reads Terraform only as infra.contrib.fluxcd.io/v1alpha2 or infra.contrib.fluxcd.io/v1alpha1`,
 				Fix:     "write apiVersion: infra.contrib.fluxcd.io/v1alpha2 in f.yaml",
 			}},
+		},
+		{
+			name: "v1alpha1, as the Tofu Controller serves it",
+			doc:  "apiVersion: infra.contrib.fluxcd.io/v1alpha1\nkind: Terraform\nmetadata: {name: t}\n",
+			want: want{kind: "Terraform", name: "t"},
 		},
 		{
 			name: "core kind typo",

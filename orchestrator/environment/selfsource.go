@@ -18,6 +18,10 @@ type selfSources struct {
 	root    string
 	remotes map[string]bool
 	named   []SelfSource
+	// operator are the GitRepositories the Flux Operator makes of the
+	// checkout's FluxInstances (operator.go), found once.
+	operatorOnce sync.Once
+	operator     []*gitRepository
 }
 
 // isRemote reports whether url, normalised, is one of the checkout's
@@ -44,8 +48,8 @@ func (s *selfSources) isNamed(namespace, name string) bool {
 
 // isSelf reports whether a GitRepository reference from the object from
 // names this repository: flux-system, a GitRepository of the environment
-// whose spec.url is one of the checkout's remotes, or one --self-source
-// names.
+// (or one a FluxInstance of the checkout makes) whose spec.url is one of
+// the checkout's remotes, or one --self-source names.
 func (l *loader) isSelf(ref *sourceRef, from *object) bool {
 	if ref == nil || ref.Kind != SourceGitRepository {
 		return false
@@ -54,6 +58,10 @@ func (l *loader) isSelf(ref *sourceRef, from *object) bool {
 		return true
 	}
 	g := l.findGitRepository(ref, from)
+	if g == nil {
+		// One a FluxInstance makes (operator.go).
+		g = findSource(l.operatorSources(), func(g *gitRepository) *object { return &g.object }, ref, from)
+	}
 	return g != nil && l.self.isRemote(g.Spec.URL)
 }
 

@@ -178,6 +178,54 @@ type TerraformSpec struct {
 
 	// +optional
 	BreakTheGlass bool `json:"breakTheGlass,omitempty"`
+
+	// TfVarsFiles are .tfvars files of the source, as -var-file.
+	// +optional
+	TfVarsFiles []string `json:"tfVarsFiles,omitempty"`
+
+	// RetryStrategy is StaticInterval or ExponentialBackoff.
+	// +kubebuilder:validation:Enum=StaticInterval;ExponentialBackoff
+	// +optional
+	RetryStrategy string `json:"retryStrategy,omitempty"`
+
+	// MaxRetryInterval bounds ExponentialBackoff.
+	// +optional
+	MaxRetryInterval *metav1.Duration `json:"maxRetryInterval,omitempty"`
+
+	// UpgradeOnInit runs init with -upgrade.
+	// +optional
+	UpgradeOnInit *bool `json:"upgradeOnInit,omitempty"`
+
+	// Plan holds options of the plan phase alone.
+	// +optional
+	Plan *PlanSpec `json:"plan,omitempty"`
+
+	// BranchPlanner configures the Tofu Controller's branch planner.
+	// +optional
+	BranchPlanner *BranchPlanner `json:"branchPlanner,omitempty"`
+
+	// Remediation says how often a failed reconcile is retried.
+	// +optional
+	Remediation *Remediation `json:"remediation,omitempty"`
+}
+
+// PlanSpec holds options of the plan phase alone.
+type PlanSpec struct {
+	// Lock false plans without taking the state lock.
+	// +optional
+	Lock *bool `json:"lock,omitempty"`
+}
+
+// BranchPlanner configures the Tofu Controller's branch planner.
+type BranchPlanner struct {
+	// +optional
+	EnablePathScope bool `json:"enablePathScope"`
+}
+
+// Remediation says how often a failed reconcile is retried.
+type Remediation struct {
+	// +optional
+	Retries int64 `json:"retries,omitempty"`
 }
 
 // Variable is one input variable: a JSON value, or a reference.
@@ -372,6 +420,9 @@ type TFStateSpec struct {
 	ForceUnlock string `json:"forceUnlock,omitempty"`
 	// +optional
 	LockIdentifier string `json:"lockIdentifier,omitempty"`
+	// LockTimeout is how long tofu retries a held lock.
+	// +optional
+	LockTimeout *metav1.Duration `json:"lockTimeout,omitempty"`
 }
 
 // RunnerPodTemplate shapes the runner's pod.
