@@ -473,9 +473,19 @@ func (l *loader) follow(queue []*kustomization) error {
 	return nil
 }
 
-// inputsReady reports whether every ConfigMap and Secret that a
-// Kustomization's postBuild.substituteFrom requires has been rendered.
+// inputsReady reports whether every Kustomization that a Kustomization
+// depends on has been built, as kustomize-controller reconciles it only
+// once they are Ready (they may apply the ConfigMaps it substitutes
+// from, optional ones too), and whether every ConfigMap and Secret that
+// its postBuild.substituteFrom requires has been rendered.
 func (l *loader) inputsReady(k *kustomization) bool {
+	for _, d := range k.Spec.DependsOn {
+		if _, known := l.kustomizations[d.Name]; known {
+			if _, built := l.apps[d.Name]; !built && d.Name != k.Name() {
+				return false
+			}
+		}
+	}
 	if k.Spec.PostBuild == nil {
 		return true
 	}
