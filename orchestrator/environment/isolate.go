@@ -28,8 +28,10 @@ type Blocked struct {
 	Kustomization     string `json:"kustomization"`
 	KustomizationFile string `json:"kustomizationFile,omitempty"`
 	// Waiting is set when all that holds the stack back is a ConfigMap or
-	// Secret that lives only in the cluster (diag.CodeInputMissing): it
-	// runs once that is given. Otherwise the repository needs a fix.
+	// Secret that lives only in the cluster (diag.CodeInputMissing), or
+	// what Flux fetches there and strata does not here (a remote base,
+	// another source: diag.CodeUnreachable): it runs once that is given.
+	// Otherwise the repository needs a fix.
 	Waiting bool `json:"waiting,omitempty"`
 	// Reason says, on one line, why: the problem, or which blocked
 	// Kustomization or stack it depends on.
@@ -84,12 +86,16 @@ func (e *Environment) Waiting() []*Stack {
 }
 
 // WaitingFor lists the inputs ("Kind/namespace/name") that a waiting
-// stack waits for, sorted, each once.
+// stack waits for, and what it waits to be fetched ("what FILE
+// fetches"), sorted, each once.
 func (b Blocked) WaitingFor() []string {
 	var out []string
 	for _, p := range b.Problems {
-		if p.Input != nil {
+		switch {
+		case p.Input != nil:
 			out = append(out, p.Input.Kind+"/"+p.Input.Namespace+"/"+p.Input.Name)
+		case p.Code == diag.CodeUnreachable:
+			out = append(out, "what "+p.File+" fetches")
 		}
 	}
 	slices.Sort(out)
@@ -136,7 +142,7 @@ func (l *loader) isolateProblems() {
 	for _, k := range ks {
 		if ps := byK[k.Name()]; len(ps) > 0 {
 			why[k.Name()], root[k.Name()] = summary(ps), k.Name()
-			waits[k.Name()] = onlyInputs(ps)
+			waits[k.Name()] = outOfReach(ps)
 		}
 	}
 	state := func(name string) string {
@@ -307,12 +313,6 @@ func (l *loader) isolateProblems() {
 		}
 	}
 	l.problems = global
-}
-
-// onlyInputs reports whether every problem is an input that lives in the
-// cluster (diag.CodeInputMissing).
-func onlyInputs(ps diag.Problems) bool {
-	return !slices.ContainsFunc(ps, func(p diag.Problem) bool { return p.Code != diag.CodeInputMissing })
 }
 
 // outOfReach reports whether every problem is one of what Flux reaches in

@@ -429,8 +429,11 @@ func TestLoadSelfKustomization(t *testing.T) {
 	dir := filepath.Join(root, envDir)
 	env, err := Load(context.Background(), dir)
 	ps := AllProblems(env, err)
-	if len(ps) != 1 || !strings.Contains(ps[0].Message, "strata reads Kustomizations only from") || !env.Incomplete() {
-		t.Errorf("Load(%q) without a remote = %v, %v; want the one problem of a Kustomization from another repository, blocked as a whole", dir, ps, err)
+	if len(ps) != 1 || !strings.Contains(ps[0].Message, "waiting for source GitRepository/platform (https://GitHub.com/Acme/Platform.git)") || !env.Incomplete() {
+		t.Errorf("Load(%q) without a remote = %v, %v; want the one problem of a Kustomization from another repository, waiting as a whole", dir, ps, err)
+	}
+	if len(env.Blocked) != 1 || !env.Blocked[0].Waiting {
+		t.Errorf("Load(%q) without a remote: blocked %v, want the Kustomization waiting for its source", dir, env.Blocked)
 	}
 	withRemote(t, root, "ssh://git@github.com:22/acme/platform")
 	env, err = Load(context.Background(), dir)

@@ -88,11 +88,18 @@ func (l *loader) checkKustomization(k *kustomization) {
 			Fix:     fmt.Sprintf("set spec.sourceRef to kind %s, name %s (this repository)", SourceGitRepository, DefaultGitSource),
 		})
 	case !l.isSelf(ref, &k.object):
+		what := ref.String()
+		if g := l.findGitRepository(ref, &k.object); g != nil && ref.Kind == SourceGitRepository && g.Spec.URL != "" {
+			what += " (" + g.Spec.URL + ")"
+		}
+		// In the cluster source-controller fetches it; here what the
+		// Kustomization brings in is not known, and waits.
 		l.problem(diag.Problem{
 			File:    k.File,
 			Object:  k.ref(),
-			Message: fmt.Sprintf("spec.sourceRef names %s, but strata reads Kustomizations only from %s/%s (this repository)", ref, SourceGitRepository, DefaultGitSource),
-			Fix:     fmt.Sprintf("set spec.sourceRef to kind %s, name %s, and keep the manifests under flux-apps/ in this repository; a GitRepository that is this repository under another name is one whose spec.url is a remote of the checkout, or one --self-source GitRepository/<namespace>/<name> names", SourceGitRepository, DefaultGitSource),
+			Message: fmt.Sprintf("waiting for source %s: spec.sourceRef names another source than this checkout, and strata renders Kustomizations of this checkout only; what this Kustomization brings in is not known here", what),
+			Fix:     sourceFix(ref, k),
+			Code:    diag.CodeUnreachable,
 		})
 	}
 	for _, d := range k.Spec.DependsOn {
@@ -105,6 +112,20 @@ func (l *loader) checkKustomization(k *kustomization) {
 			})
 		}
 	}
+}
+
+// sourceFix says what to do of a Kustomization whose source is not this
+// checkout.
+func sourceFix(ref *sourceRef, k *kustomization) string {
+	fix := "its stacks are not run from this checkout: move them under a Kustomization of this repository to run them here"
+	if ref.Kind != SourceGitRepository {
+		return fix
+	}
+	ns := refNamespace(ref, &k.object)
+	if ns == "" {
+		ns = DefaultNamespace
+	}
+	return fmt.Sprintf("if %s is this repository, give --self-source %s/%s/%s; otherwise %s", ref, ref.Kind, ns, ref.Name, fix)
 }
 
 // kustomizationNames lists the environment's Kustomizations, sorted.

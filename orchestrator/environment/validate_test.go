@@ -504,8 +504,9 @@ data: {clientId: acme, environment: stage, environmentClass: prod, region: eu-ce
 			want: diag.Problems{{
 				File:    appFile,
 				Object:  appK,
-				Message: "spec.sourceRef names OCIRepository/manifests, but strata reads Kustomizations only from GitRepository/flux-system (this repository)",
-				Fix:     "set spec.sourceRef to kind GitRepository, name flux-system, and keep the manifests under flux-apps/ in this repository; a GitRepository that is this repository under another name is one whose spec.url is a remote of the checkout, or one --self-source GitRepository/<namespace>/<name> names",
+				Message: "waiting for source OCIRepository/manifests: spec.sourceRef names another source than this checkout, and strata renders Kustomizations of this checkout only; what this Kustomization brings in is not known here",
+				Fix:     "its stacks are not run from this checkout: move them under a Kustomization of this repository to run them here",
+				Code:    diag.CodeUnreachable,
 			}},
 		},
 		{
