@@ -132,8 +132,12 @@ func writeValidation(g *globals, dir string, env *environment.Environment, gr *g
 		if len(blocked) > 0 {
 			state = fmt.Sprintf("has %d blocked stack(s)", len(blocked))
 		}
-		fmt.Fprintf(w, "%s: %s/%s (%s) %s: %d stacks in %d layers, %d dependencies\n",
-			dir, env.Client, env.Name, env.Class, state, len(env.Stacks), len(layers), countEdges(gr.Nodes()))
+		held := ""
+		if n := len(env.Waiting()); n > 0 {
+			held = fmt.Sprintf(", and %d stack(s) waiting for inputs", n)
+		}
+		fmt.Fprintf(w, "%s: %s/%s (%s) %s: %d stacks in %d layers, %d dependencies%s\n",
+			dir, env.Client, env.Name, env.Class, state, len(env.Stacks), len(layers), countEdges(gr.Nodes()), held)
 	}
 	section := func(title string, bs []environment.Blocked) {
 		if len(bs) == 0 {

@@ -87,6 +87,16 @@ func (l *loader) checkKustomization(k *kustomization) {
 			Message: "spec.sourceRef is missing",
 			Fix:     fmt.Sprintf("set spec.sourceRef to kind %s, name %s (this repository)", SourceGitRepository, DefaultGitSource),
 		})
+	case ref.Kind == SourceGitRepository && !l.isSelf(ref, &k.object) && l.findGitRepository(ref, &k.object) == nil &&
+		findSource(l.operatorSources(), func(g *gitRepository) *object { return &g.object }, ref, &k.object) == nil:
+		// No GitRepository of that name anywhere: kustomize-controller
+		// fails it too (source not found).
+		l.problem(diag.Problem{
+			File:    k.File,
+			Object:  k.ref(),
+			Message: fmt.Sprintf("spec.sourceRef names %s, but strata reads Kustomizations only from %s/%s (this repository), and no GitRepository of that name is in the repository", ref, SourceGitRepository, DefaultGitSource),
+			Fix:     fmt.Sprintf("set spec.sourceRef to kind %s, name %s, and keep the manifests under flux-apps/ in this repository; a GitRepository that is this repository under another name is one whose spec.url is a remote of the checkout, or one --self-source GitRepository/<namespace>/<name> names", SourceGitRepository, DefaultGitSource),
+		})
 	case !l.isSelf(ref, &k.object):
 		what := ref.String()
 		if g := l.findGitRepository(ref, &k.object); g != nil && ref.Kind == SourceGitRepository && g.Spec.URL != "" {

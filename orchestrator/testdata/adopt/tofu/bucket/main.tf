@@ -1,0 +1,7 @@
+variable "token" {
+  type      = string
+  sensitive = true
+}
+resource "terraform_data" "bucket" {
+  input = length(var.token)
+}

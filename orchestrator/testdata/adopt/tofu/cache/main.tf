@@ -1,0 +1,6 @@
+variable "size" {
+  type = string
+}
+resource "terraform_data" "cache" {
+  input = var.size
+}
