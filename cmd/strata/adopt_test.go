@@ -28,7 +28,8 @@ const adoptOrigin = "https://git.example.invalid/edge/fleet.git"
 //   - one directory of stacks reached through two Kustomizations (one
 //     stack, queue, at infra.contrib.fluxcd.io/v1alpha1);
 //   - a backendConfigsFrom Secret (records) and a runner envFrom Secret
-//     (bucket) that live in the cluster;
+//     (bucket, which an ExternalSecret of the repository makes) that live
+//     in the cluster;
 //   - a Kustomization (services) that substitutes from a SOPS-encrypted
 //     Secret whose key only the cluster holds (cache);
 //   - a Kustomization with a remote base and no stack (controller) that
@@ -68,7 +69,7 @@ func TestAdoptRepository(t *testing.T) {
 	state := t.TempDir()
 	tofuBin := tofutest.Binary(t)
 	waitingRecords := "stack records (stacks/team/records.yaml) is waiting: stacks/team/records.yaml: Terraform/records: waiting for input Secret/flux-system/records-backend (spec.backendConfigsFrom[0])"
-	waitingBucket := "stack bucket (stacks/team/bucket.yaml) is waiting: stacks/team/bucket.yaml: Terraform/bucket: waiting for input Secret/flux-system/bucket-credentials (spec.runnerPodTemplate.spec.envFrom[0])"
+	waitingBucket := "stack bucket (stacks/team/bucket.yaml) is waiting: stacks/team/bucket.yaml: Terraform/bucket: waiting for input Secret/flux-system/bucket-credentials (spec.runnerPodTemplate.spec.envFrom[0]): ExternalSecret/flux-system/bucket (stacks/team/credentials.yaml) makes it in the cluster; give it with --inputs or --kubeconfig"
 	waitingCache := "stack cache (services/cache.yaml) is waiting: Kustomization services (clusters/edge/services.yaml): clusters/edge/services.yaml: Kustomization/services: waiting for input Secret/flux-system/edge-secrets (postBuild.substituteFrom): it is SOPS-encrypted in secrets/edge-secrets.sops.yaml, and strata holds no key to it"
 	waitingVendor := "Kustomization vendor-crds (clusters/edge/vendor.yaml) is waiting: clusters/edge/vendor.yaml: Kustomization/vendor-crds: waiting for source GitRepository/vendor-crds (https://git.example.invalid/vendor/crds.git)"
 	ownership := "stacks/shared/queue.yaml: Terraform/queue: Terraform flux-system/queue is applied by Kustomization shared-stacks and by Kustomization shared-stacks-again (the same object)"

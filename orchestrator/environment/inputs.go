@@ -123,6 +123,9 @@ func (l *loader) input(kind, namespace, name string) *inputObject {
 func (l *loader) missing(p diag.Problem, kind, namespace, name string) {
 	if in := l.inputs[inputKey(kind, namespace, name)]; in != nil && in.failed != nil {
 		p = *in.failed
+	} else if m, ok := l.maker(namespace, name); kind == kindSecret && ok {
+		p.Message = strings.Replace(p.Message, "it is not in the repository;",
+			fmt.Sprintf("%s (%s) makes it in the cluster;", m.ref, m.file), 1)
 	} else if s := l.repoSecret("", name); kind == kindSecret && s != nil && s.noKey {
 		p.Message = strings.Replace(p.Message, "it is not in the repository;",
 			fmt.Sprintf("it is SOPS-encrypted in %s, and strata holds no key to it (Flux in the cluster does);", s.File), 1)

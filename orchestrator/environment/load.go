@@ -156,6 +156,9 @@ type loader struct {
 	// readSecretInput is set once a Secret was read from the inputs: its
 	// values are the stacks', and the render is not kept (LoadCached).
 	readSecretInput bool
+	// makers are the objects rendered that make a Secret in the cluster
+	// (makers.go), by the Secret's "namespace/name".
+	makers map[string]secretMaker
 	// sources are the GitRepositories and Buckets rendered, and self
 	// says which GitRepositories are this repository (selfsource.go).
 	sources sourceObjects
@@ -408,6 +411,7 @@ func (l *loader) registerApp(group string, objs []renderedObject, a *app) ([]*ku
 		switch {
 		case d.Skipped != "":
 			l.env.Skipped[d.Skipped]++
+			l.noteMaker(o.File, o.Object)
 		case d.ConfigMap != nil:
 			d.ConfigMap.by = l.unit
 			l.addConfigMap(group, d.ConfigMap)
