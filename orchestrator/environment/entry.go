@@ -13,8 +13,32 @@ const bootstrapName = "flux-system"
 // entry directory, or else the bootstrap Kustomization, made in the
 // cluster by `flux bootstrap` and so not in the repository, which strata
 // makes in its place.
+//
+// A Terraform object of the entry directory that a Kustomization of the
+// repository renders too (a bootstrap whose flux-system Kustomization
+// points at a sub-directory that leads to it) is that Kustomization's
+// alone: in the cluster nothing applies the entry directory as a whole.
 func (l *loader) adoptEntry() {
 	if l.entry == nil || len(l.entry.terraforms) == 0 && len(l.entry.sources) == 0 {
+		return
+	}
+	rendered := map[string]bool{}
+	for _, a := range l.apps {
+		if a == l.entry {
+			continue
+		}
+		for _, tf := range a.terraforms {
+			rendered[tf.File+"\x00"+tf.Metadata.Namespace+"/"+tf.Name()] = true
+		}
+	}
+	own := l.entry.terraforms[:0:0]
+	for _, tf := range l.entry.terraforms {
+		if !rendered[tf.File+"\x00"+tf.Metadata.Namespace+"/"+tf.Name()] {
+			own = append(own, tf)
+		}
+	}
+	l.entry.terraforms = own
+	if len(l.entry.terraforms) == 0 && len(l.entry.sources) == 0 {
 		return
 	}
 	for _, k := range l.sortedKustomizations() {

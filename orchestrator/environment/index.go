@@ -105,7 +105,9 @@ func (l *loader) duplicate(o, prev *object, where string, same bool) {
 	case o.File != prev.File:
 		l.problem(duplicateObject(o, prev, where))
 		return
-	case o.by == prev.by:
+	case o.by == prev.by || o.by == "" || prev.by == "":
+		// The same build, or the entry directory, which strata reads as
+		// a whole and nothing in the cluster applies as such.
 		return
 	}
 	what := "the same object"
