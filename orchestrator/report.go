@@ -36,18 +36,23 @@ type StackReport struct {
 	Layer string `json:"layer"`
 	// Constraint is the version the repository asks for; Version, Digest
 	// and Origin what it resolved to.
-	Constraint string          `json:"constraint,omitempty"`
-	Version    string          `json:"version,omitempty"`
-	Digest     string          `json:"digest,omitempty"`
-	Origin     string          `json:"origin,omitempty"`
-	Result     history.Result  `json:"result"`
-	Cause      string          `json:"cause,omitempty"`
-	Why        string          `json:"why,omitempty"`
-	Run        int             `json:"run,omitempty"`
-	Summary    history.Summary `json:"summary"`
-	Changes    []string        `json:"changes,omitempty"`
-	Contract   string          `json:"contract,omitempty"`
-	Message    string          `json:"message,omitempty"`
+	Constraint string         `json:"constraint,omitempty"`
+	Version    string         `json:"version,omitempty"`
+	Digest     string         `json:"digest,omitempty"`
+	Origin     string         `json:"origin,omitempty"`
+	Result     history.Result `json:"result"`
+	// Inputs is set on a stack (or a Kustomization) that waits for what
+	// lives in the cluster or is fetched there (--inputs, --kubeconfig):
+	// unlike a wait for an upstream contract, the next run does not end
+	// it by itself.
+	Inputs   bool            `json:"waitingForInputs,omitempty"`
+	Cause    string          `json:"cause,omitempty"`
+	Why      string          `json:"why,omitempty"`
+	Run      int             `json:"run,omitempty"`
+	Summary  history.Summary `json:"summary"`
+	Changes  []string        `json:"changes,omitempty"`
+	Contract string          `json:"contract,omitempty"`
+	Message  string          `json:"message,omitempty"`
 	// PlanID and Policy are set for a plan with changes.
 	PlanID string        `json:"planId,omitempty"`
 	Policy *PolicyReport `json:"policy,omitempty"`
@@ -207,6 +212,12 @@ func (r *Report) Failed() bool {
 	return !r.all(func(res history.Result) bool { return !res.Failed() })
 }
 
+// WaitingForInputs reports whether a stack, or a Kustomization of stacks,
+// waits for what only the cluster holds (Blocked.Waiting).
+func (r *Report) WaitingForInputs() bool {
+	return slices.ContainsFunc(r.Stacks, func(s StackReport) bool { return s.Inputs })
+}
+
 // Held reports whether any stack's plan is held for a person's approval.
 func (r *Report) Held() bool {
 	return !r.all(func(res history.Result) bool { return res != history.ResultHeld })
@@ -275,7 +286,7 @@ func report(env *environment.Environment, g *graph.Graph, op history.Operation, 
 func blockedReport(b environment.Blocked) StackReport {
 	sr := StackReport{Stack: b.Name(), Layer: "(blocked)", Result: history.ResultBlocked, Why: b.Reason, Message: b.String()}
 	if b.Waiting {
-		sr.Layer, sr.Result = "(waiting)", history.ResultWaiting
+		sr.Layer, sr.Result, sr.Inputs = "(waiting)", history.ResultWaiting, true
 	}
 	return sr
 }

@@ -22,16 +22,23 @@ const (
 	exitHeld = 3
 	// exitChanges: `plan --detailed-exitcode` found changes to apply.
 	exitChanges = 2
+	// exitWaiting: nothing failed or is held, and a stack waits for a
+	// ConfigMap or Secret that lives in the cluster, or for a source
+	// strata does not fetch (--inputs, --kubeconfig): the run is partial.
+	exitWaiting = 4
 )
 
 // runExitCode is the exit code of a plan or an apply: failed first, then
-// held, then (for `plan --detailed-exitcode`) changes pending.
+// held, then waiting for inputs, then (for `plan --detailed-exitcode`)
+// changes pending.
 func runExitCode(rep *orchestrator.Report, detailed bool) int {
 	switch {
 	case rep.Failed():
 		return exitFailed
 	case rep.Held():
 		return exitHeld
+	case rep.WaitingForInputs():
+		return exitWaiting
 	case detailed && slices.ContainsFunc(rep.Stacks, func(s orchestrator.StackReport) bool { return s.Result == history.ResultPlanned }):
 		return exitChanges
 	}

@@ -13,23 +13,29 @@ func TestRunExitCode(t *testing.T) {
 		results  []history.Result
 		detailed bool
 		want     int
+		// inputs marks the last stack as waiting for inputs.
+		inputs bool
 	}{
-		{"converged", []history.Result{history.ResultApplied, history.ResultUnchanged, history.ResultNoChanges}, false, exitConverged},
-		{"waiting by design", []history.Result{history.ResultApplied, history.ResultWaiting}, false, exitConverged},
-		{"failed wins over held", []history.Result{history.ResultHeld, history.ResultFailed}, false, exitFailed},
-		{"skipped", []history.Result{history.ResultSkipped}, false, exitFailed},
-		{"interrupted", []history.Result{history.ResultInterrupted}, false, exitFailed},
-		{"held", []history.Result{history.ResultApplied, history.ResultHeld}, false, exitHeld},
-		{"plan with changes", []history.Result{history.ResultPlanned, history.ResultNoChanges}, false, exitConverged},
-		{"plan --detailed-exitcode with changes", []history.Result{history.ResultPlanned, history.ResultNoChanges}, true, exitChanges},
-		{"plan --detailed-exitcode without changes", []history.Result{history.ResultNoChanges}, true, exitConverged},
-		{"plan --detailed-exitcode that failed", []history.Result{history.ResultPlanned, history.ResultFailed}, true, exitFailed},
+		{"converged", []history.Result{history.ResultApplied, history.ResultUnchanged, history.ResultNoChanges}, false, exitConverged, false},
+		{"waiting by design", []history.Result{history.ResultApplied, history.ResultWaiting}, false, exitConverged, false},
+		{"failed wins over held", []history.Result{history.ResultHeld, history.ResultFailed}, false, exitFailed, false},
+		{"skipped", []history.Result{history.ResultSkipped}, false, exitFailed, false},
+		{"interrupted", []history.Result{history.ResultInterrupted}, false, exitFailed, false},
+		{"held", []history.Result{history.ResultApplied, history.ResultHeld}, false, exitHeld, false},
+		{"plan with changes", []history.Result{history.ResultPlanned, history.ResultNoChanges}, false, exitConverged, false},
+		{"plan --detailed-exitcode with changes", []history.Result{history.ResultPlanned, history.ResultNoChanges}, true, exitChanges, false},
+		{"plan --detailed-exitcode without changes", []history.Result{history.ResultNoChanges}, true, exitConverged, false},
+		{"plan --detailed-exitcode that failed", []history.Result{history.ResultPlanned, history.ResultFailed}, true, exitFailed, false},
+		{"waiting for inputs", []history.Result{history.ResultApplied, history.ResultWaiting}, false, exitWaiting, true},
+		{"waiting for inputs, plan with changes", []history.Result{history.ResultPlanned, history.ResultWaiting}, true, exitWaiting, true},
+		{"held wins over waiting for inputs", []history.Result{history.ResultHeld, history.ResultWaiting}, false, exitHeld, true},
+		{"failed wins over waiting for inputs", []history.Result{history.ResultFailed, history.ResultWaiting}, false, exitFailed, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rep := &orchestrator.Report{}
-			for _, r := range tt.results {
-				rep.Stacks = append(rep.Stacks, orchestrator.StackReport{Stack: "s", Result: r})
+			for i, r := range tt.results {
+				rep.Stacks = append(rep.Stacks, orchestrator.StackReport{Stack: "s", Result: r, Inputs: tt.inputs && i == len(tt.results)-1})
 			}
 			if got := runExitCode(rep, tt.detailed); got != tt.want {
 				t.Errorf("runExitCode(%v, %v) = %d, want %d", tt.results, tt.detailed, got, tt.want)

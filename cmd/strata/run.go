@@ -28,6 +28,12 @@ the key of the input hashes changed). Nothing is applied
 and no contract is published. A stack whose upstream contract does not exist
 yet is reported as waiting.
 
+Exit codes: 0 every stack planned or converged; 1 a stack failed, was
+skipped or is blocked; 2 a usage error (or, with --detailed-exitcode,
+changes to apply); 3 a plan is held for approval; 4 a stack waits for a
+ConfigMap or Secret that lives in the cluster, or for a source strata does
+not fetch (give it with --inputs or --kubeconfig).
+
 With --base REF, plan reviews a pull request: it lists the stacks whose
 inputs differ from those at REF as strata diff does (every environment of
 the repository when no ENV is named) and plans only those, and the
@@ -49,7 +55,13 @@ changed since its last successful apply is not planned again until
 
 With --records s3://bucket/prefix, the history, held plans and approvals
 are kept in that S3 bucket instead of the state directory, where every
-machine given the same location reads and approves them.`,
+machine given the same location reads and approves them.
+
+Exit codes: 0 every stack converged (a stack waiting for an upstream
+contract counts); 1 a stack failed, was skipped or is blocked; 2 a usage
+error; 3 a plan is held for approval; 4 a stack waits for a ConfigMap or
+Secret that lives in the cluster, or for a source strata does not fetch
+(give it with --inputs or --kubeconfig), so the run is partial.`,
 	}[op]
 	cmd := &cobra.Command{
 		Use: string(op) + " ENV" + map[history.Operation]string{

@@ -94,15 +94,16 @@ func mapKeys[V any](m map[string]V) []string {
 }
 
 // duplicate handles an object rendered under the identity of one already
-// registered, prev. Two files of that identity are a problem, as they
-// were before kustomize saw them: which one the cluster would hold is not
-// known. One file reached through two Flux Kustomizations (a Component
-// that every namespace includes, a directory two Kustomizations point
-// at) is one object, read once: in the cluster the two Kustomizations
-// would fight over its ownership, which is a warning, not a failed build.
+// registered, prev. Two files of that identity in one build are a
+// problem, as kustomize would refuse them. One identity that two Flux
+// Kustomizations apply (the same file reached through both, or two
+// files) is one object, read as the first renders it: in the cluster the
+// two Kustomizations would fight over its ownership, which is a warning,
+// not a failed build.
 func (l *loader) duplicate(o, prev *object, where string, same bool) {
 	switch {
-	case o.File != prev.File:
+	case o.File != prev.File && (o.by == prev.by || o.by == "" || prev.by == ""):
+		// Two files of one build (or of the entry directory's).
 		l.problem(duplicateObject(o, prev, where))
 		return
 	case o.by == prev.by || o.by == "" || prev.by == "":
@@ -111,7 +112,10 @@ func (l *loader) duplicate(o, prev *object, where string, same bool) {
 		return
 	}
 	what := "the same object"
-	if !same {
+	switch {
+	case o.File != prev.File:
+		what = "from two files, " + prev.File + " and " + o.File
+	case !same:
 		what = "with other content after substitution"
 	}
 	l.env.Warnings = append(l.env.Warnings, diag.Problem{

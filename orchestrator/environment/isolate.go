@@ -3,6 +3,7 @@ package environment
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -191,8 +192,21 @@ func (l *loader) isolateProblems() {
 	}
 	blocks := map[string]bool{} // the Kustomizations whose problems hold something back
 	var blocked []Blocked
+	// broken are the Kustomizations built with an object that may be a
+	// stack broken: blocked as a whole when no stack of theirs is.
+	var broken []*kustomization
 	for _, k := range ks {
-		if why[k.Name()] == "" || k.unbuilt == "" || !l.mayHoldStacks(k) {
+		if why[k.Name()] == "" {
+			continue
+		}
+		// What it would bring in is not known: its build failed, or an
+		// object of it that may be a stack is broken (Flux applies
+		// nothing of a Kustomization whose build or dry-run fails).
+		if k.unbuilt == "" && root[k.Name()] == k.Name() && !waits[k.Name()] && l.brokenStack(byK[k.Name()]) {
+			broken = append(broken, k)
+			continue
+		}
+		if k.unbuilt == "" || !l.mayHoldStacks(k) {
 			continue
 		}
 		blocks[root[k.Name()]] = true
@@ -306,6 +320,17 @@ func (l *loader) isolateProblems() {
 		kept = append(kept, b)
 	}
 	l.stacks = kept
+	for _, k := range broken {
+		if blocks[k.Name()] {
+			continue
+		}
+		blocks[k.Name()] = true
+		blocked = append(blocked, Blocked{
+			File: k.File, Kustomization: k.Name(), KustomizationFile: k.File,
+			Reason:   why[k.Name()] + "; the stacks it would bring in are not known",
+			Problems: byK[k.Name()],
+		})
+	}
 	l.env.Blocked = blocked
 	for _, k := range ks {
 		if ps := byK[k.Name()]; len(ps) > 0 && !blocks[k.Name()] {
@@ -313,6 +338,35 @@ func (l *loader) isolateProblems() {
 		}
 	}
 	l.problems = global
+}
+
+// stackKind matches a manifest line that makes a Terraform object or a
+// Flux Kustomization, whatever its API group says.
+var stackKind = regexp.MustCompile(`(?m)^\s*kind:\s*["']?(Terraform|Kustomization)["']?\s*$`)
+
+// brokenStack reports whether one of a Kustomization's problems is of an
+// object that may be a stack: one named Terraform/…, or one of a file that
+// defines a Terraform object or a Kustomization (a duplicate key, a
+// misspelt API group, a name that is a number).
+func (l *loader) brokenStack(ps diag.Problems) bool {
+	for _, p := range ps {
+		if strings.HasPrefix(p.Object, kindTerraform+"/") {
+			return true
+		}
+		if p.File == "" || !isManifest(p.File) {
+			continue
+		}
+		f, err := os.Open(l.abs(p.File))
+		if err != nil {
+			continue
+		}
+		b, _ := io.ReadAll(io.LimitReader(f, MaxManifestBytes))
+		f.Close()
+		if stackKind.Match(b) {
+			return true
+		}
+	}
+	return false
 }
 
 // outOfReach reports whether every problem is one of what Flux reaches in

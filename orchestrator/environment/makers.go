@@ -8,7 +8,9 @@ import (
 // Some objects of the repository make a Secret in the cluster: an
 // ExternalSecret (External Secrets Operator) makes spec.target.name, its
 // own name by default; a SealedSecret (Sealed Secrets) makes its own
-// name, or spec.template.metadata.name. The Secret will exist, and its
+// name, or spec.template.metadata.name; an InfisicalSecret makes each of
+// spec.managedKubeSecretReferences, and spec.managedSecretReference, in
+// the namespace each names. The Secret will exist, and its
 // data is the cluster's: a stack that reads it loads, and waits for its
 // data from --inputs or --kubeconfig, the message saying which object
 // makes it.
@@ -24,6 +26,7 @@ type secretMaker struct {
 const (
 	groupExternalSecrets = "external-secrets.io"
 	groupSealedSecrets   = "bitnami.com"
+	groupInfisical       = "secrets.infisical.com"
 )
 
 // noteMaker records, when obj makes a Secret in the cluster, which
@@ -54,16 +57,37 @@ func (l *loader) noteMaker(file string, obj map[string]any) {
 				}
 			}
 		}
+	case group == groupInfisical && kind == "InfisicalSecret":
+		refs, _ := spec["managedKubeSecretReferences"].([]any)
+		if one, ok := spec["managedSecretReference"].(map[string]any); ok {
+			refs = append(refs, one)
+		}
+		for _, r := range refs {
+			m, _ := r.(map[string]any)
+			n, _ := m["secretName"].(string)
+			rns, _ := m["secretNamespace"].(string)
+			if rns == "" {
+				rns = ns
+			}
+			l.addMaker(file, kind, ns, name, rns, n)
+		}
+		return
 	default:
 		return
 	}
+	l.addMaker(file, kind, ns, name, ns, secret)
+}
+
+// addMaker records that the object kind ns/name of file makes Secret
+// secretNS/secret.
+func (l *loader) addMaker(file, kind, ns, name, secretNS, secret string) {
 	if name == "" || secret == "" {
 		return
 	}
 	if l.makers == nil {
 		l.makers = map[string]secretMaker{}
 	}
-	key := ns + "/" + secret
+	key := secretNS + "/" + secret
 	if _, ok := l.makers[key]; !ok {
 		l.makers[key] = secretMaker{ref: fmt.Sprintf("%s/%s/%s", kind, ns, name), file: file}
 	}
