@@ -31,7 +31,8 @@ const adoptOrigin = "https://git.example.invalid/edge/fleet.git"
 //     (bucket, which an ExternalSecret of the repository makes) that live
 //     in the cluster;
 //   - a Kustomization (services) that substitutes from a SOPS-encrypted
-//     Secret whose key only the cluster holds (cache);
+//     Secret whose key only the cluster holds: cache uses a variable and
+//     waits, static uses none and does not;
 //   - a Kustomization with a remote base and no stack (controller) that
 //     stacks depend on, and one of another repository (vendor-crds).
 //
@@ -75,17 +76,17 @@ func TestAdoptRepository(t *testing.T) {
 	ownership := "stacks/shared/queue.yaml: Terraform/queue: Terraform flux-system/queue is applied by Kustomization shared-stacks and by Kustomization shared-stacks-again (the same object)"
 	tests := []cliCase{
 		{"validate: what lives in the cluster is waited for", []string{"validate", env}, 0, []string{
-			"/edge (non-prod) is valid: 1 stacks in 1 layers, 0 dependencies, and 3 stack(s) waiting for inputs",
+			"/edge (non-prod) is valid: 2 stacks in 1 layers, 0 dependencies, and 3 stack(s) waiting for inputs",
 			waitingRecords, waitingBucket, waitingCache, waitingVendor, ownership,
 			"controller/kustomization.yaml: \"https://controller.example.invalid/releases/v1.0.0/crds.yaml\" is a remote base",
 		}, nil},
 		{"validate with the inputs", []string{"validate", env, "--inputs", inputs}, 0, []string{
-			"is valid: 4 stacks in 1 layers, 0 dependencies", waitingVendor,
+			"is valid: 5 stacks in 1 layers, 0 dependencies", waitingVendor,
 		}, nil},
 		// vendor-crds still waits for its source: a partial run, exit 4.
 		{"plan with the inputs", []string{"plan", env, "--inputs", inputs, "--tofu", tofuBin, "--state-dir", state}, 4, []string{
 			"INFO [queue] plan: 1 to add", "INFO [records] plan: 1 to add", "INFO [bucket] plan: 1 to add", "INFO [cache] plan: 1 to add",
-			"4 planned, 1 waiting",
+			"INFO [static] plan: 1 to add", "5 planned, 1 waiting",
 		}, nil},
 	}
 	// What must not be said, by case.
@@ -144,6 +145,7 @@ func TestAdoptRepository(t *testing.T) {
 			"records": "Secret/flux-system/records-backend[workspace_dir]",
 			"bucket":  "Secret/flux-system/bucket-credentials[]",
 			"cache":   "Secret/flux-system/edge-secrets[]",
+			"static":  "",
 		}
 		for k, v := range want {
 			if g, ok := got[k]; !ok || g != v {

@@ -1,6 +1,7 @@
 package environment
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -226,6 +227,11 @@ func (l *loader) isolateProblems() {
 			ps := byS[s.Name]
 			bl.Problems, bl.Reason = ps, summary(ps)
 			bl.Waiting = !slices.ContainsFunc(ps, func(p diag.Problem) bool { return p.Code != diag.CodeInputMissing })
+		case why[b.k.Name()] != "" && root[b.k.Name()] == b.k.Name() && onlySubstitution(byK[b.k.Name()]) && !usesVariables(b.tf):
+			// Its Kustomization waits only for what it substitutes from,
+			// and nothing in the object is substituted: the object is the
+			// same whatever that holds, as Flux would apply it.
+			continue
 		case why[b.k.Name()] != "":
 			r := root[b.k.Name()]
 			blocks[r] = true
@@ -367,6 +373,22 @@ func (l *loader) brokenStack(ps diag.Problems) bool {
 		}
 	}
 	return false
+}
+
+// onlySubstitution reports whether every problem is a postBuild.substituteFrom
+// ConfigMap or Secret that lives in the cluster.
+func onlySubstitution(ps diag.Problems) bool {
+	return !slices.ContainsFunc(ps, func(p diag.Problem) bool {
+		return p.Code != diag.CodeInputMissing || !strings.Contains(p.Message, "(postBuild.substituteFrom)")
+	})
+}
+
+// usesVariables reports whether a Terraform object, as rendered, still
+// holds a postBuild variable (${…}): one that a substituteFrom waited for
+// may change.
+func usesVariables(tf *terraform) bool {
+	b, err := json.Marshal(tf.raw)
+	return err != nil || strings.Contains(string(b), "${")
 }
 
 // outOfReach reports whether every problem is one of what Flux reaches in

@@ -289,7 +289,13 @@ func (l *loader) substitutionProblem(k *kustomization, o renderedObject, err err
 		in := k.fromCluster[len(k.fromCluster)-1]
 		p := missingInputOr(o.File, object, fmt.Sprintf("variable(s) %s, postBuild.substituteFrom of Kustomization/%s", strings.Join(names, ", "), k.Name()),
 			in.Kind, in.Namespace, in.Name, fmt.Sprintf("define them in postBuild.substitute of Kustomization %s in %s", k.Name(), k.File))
-		p.Message = strings.Replace(p.Message, "it is not in the repository;", "the variables are in no ConfigMap or Secret of the repository;", 1)
+		why := "no ConfigMap or Secret of the repository defines them, nor one given;"
+		if given := l.inputs[inputKey(in.Kind, in.Namespace, in.Name)]; given != nil && given.failed == nil {
+			why = fmt.Sprintf("%s %s given with --inputs or --kubeconfig has no such key;", in.Kind, in.Name)
+		} else if s := l.repoSecret(k.Group, in.Name); in.Kind == kindSecret && s != nil && s.noKey {
+			why = fmt.Sprintf("they may be keys of Secret %s, SOPS-encrypted in %s, which strata holds no key to;", in.Name, s.File)
+		}
+		p.Message = strings.Replace(p.Message, "it is not in the repository;", why, 1)
 		p.Input.Keys = names
 		return p
 	}
