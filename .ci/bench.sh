@@ -218,6 +218,11 @@ cat "$micro" >>"$out"
 pairs=(
   "BenchmarkReconcileUnchanged:BenchmarkReconcileDriftCheck"
   "BenchmarkLoadCached:BenchmarkLoad"
+  # A bootstrap cluster of 100 Flux Kustomizations shaped as the largest
+  # public repositories of the kind (patches into every child, a Component
+  # per namespace, HelmReleases, a stack in ten apps): what validate of
+  # such a repository costs, against the 1,000-stack render.
+  "BenchmarkLoadFluxTree:BenchmarkLoad"
   # The history's cost at 20 times the runs recorded: close to 1.
   "BenchmarkOpen/runs=20000:BenchmarkOpen/runs=1000"
   "BenchmarkLastGood/runs=20000:BenchmarkLastGood/runs=1000"
