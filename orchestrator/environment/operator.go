@@ -2,6 +2,7 @@ package environment
 
 import (
 	"bytes"
+	"context"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -45,18 +46,21 @@ type operatorSync struct {
 // checkout make, found once.
 func (l *loader) operatorSources() []*gitRepository {
 	s := l.self
-	s.operatorOnce.Do(func() { s.operator = findOperatorSources(s.root) })
+	s.operatorOnce.Do(func() { s.operator = findOperatorSources(l.ctx, s.root) })
 	return s.operator
 }
 
 // findOperatorSources walks the checkout for FluxInstances and
 // HelmReleases of the flux-instance chart, and turns each spec.sync of
 // kind GitRepository into the GitRepository the operator makes of it.
-func findOperatorSources(root string) []*gitRepository {
+func findOperatorSources(ctx context.Context, root string) []*gitRepository {
 	var out []*gitRepository
 	files := 0
 	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		switch {
+		case ctx.Err() != nil:
+			// Stopped: the load returns its own error.
+			return filepath.SkipAll
 		case err != nil:
 			return nil
 		case d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != root:
