@@ -2,17 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"maps"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
 	gogit "github.com/go-git/go-git/v5"
 	gitconfig "github.com/go-git/go-git/v5/config"
 
-	"github.com/strata-iac/strata/internal/sopstest"
-	"github.com/strata-iac/strata/internal/testkit"
-	"github.com/strata-iac/strata/orchestrator/decryption"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
 
@@ -39,15 +37,8 @@ const adoptOrigin = "https://git.example.invalid/edge/fleet.git"
 // The encrypted Secret is written here, for an age key then thrown away.
 func adoptRepo(t *testing.T) string {
 	t.Helper()
-	root := testkit.Copy(t, filepath.Join("..", "..", "orchestrator", "testdata", "adopt"))
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv("XDG_CONFIG_HOME", "")
-	t.Setenv(decryption.EnvAgeKeyFile, "")
-	t.Setenv(decryption.EnvAgeKey, "")
-	sopstest.Helper(t)
-	file := filepath.Join(root, "secrets", "edge-secrets.sops.yaml")
-	testkit.WriteFile(t, file, "apiVersion: v1\nkind: Secret\nmetadata:\n  name: edge-secrets\n  namespace: flux-system\nstringData:\n  CACHE_SIZE: \"1024\"\n")
-	sopstest.EncryptFile(t, file, sopstest.Recipients{Age: []string{sopstest.NewAgeKey(t).Recipient}}, sopstest.KubernetesRegex)
+	root := sopsFixture(t, "adopt", "secrets/edge-secrets.sops.yaml",
+		"apiVersion: v1\nkind: Secret\nmetadata:\n  name: edge-secrets\n  namespace: flux-system\nstringData:\n  CACHE_SIZE: \"1024\"\n")
 	r, err := gogit.PlainInit(root, false)
 	if err != nil {
 		t.Fatal(err)
@@ -153,7 +144,7 @@ func TestAdoptRepository(t *testing.T) {
 			}
 		}
 		if len(nodes) != len(want) {
-			t.Errorf("graph -o json has %d nodes (%v), want %d: an object reached twice is one", len(nodes), mapKeys(got), len(want))
+			t.Errorf("graph -o json has %d nodes (%v), want %d: an object reached twice is one", len(nodes), slices.Sorted(maps.Keys(got)), len(want))
 		}
 	})
 
@@ -168,14 +159,4 @@ func TestAdoptRepository(t *testing.T) {
 			}
 		}
 	})
-}
-
-// mapKeys returns a map's keys, sorted.
-func mapKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

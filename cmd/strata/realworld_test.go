@@ -28,15 +28,8 @@ const dnsSentinel = "SENTINEL-dns-token-0123"
 // sets. The encrypted Secret is written here, for a key then thrown away.
 func homelab(t *testing.T) string {
 	t.Helper()
-	root := testkit.Copy(t, filepath.Join("..", "..", "orchestrator", "testdata", "homelab"))
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv("XDG_CONFIG_HOME", "")
-	t.Setenv(decryption.EnvAgeKeyFile, "")
-	t.Setenv(decryption.EnvAgeKey, "")
-	sopstest.Helper(t)
-	file := filepath.Join(root, "apps", "grafana", "grafana-admin.sops.yaml")
-	testkit.WriteFile(t, file, "apiVersion: v1\nkind: Secret\nmetadata:\n  name: grafana-admin\n  namespace: monitoring\nstringData:\n  password: not-for-strata\n")
-	sopstest.EncryptFile(t, file, sopstest.Recipients{Age: []string{sopstest.NewAgeKey(t).Recipient}}, sopstest.KubernetesRegex)
+	root := sopsFixture(t, "homelab", "apps/grafana/grafana-admin.sops.yaml",
+		"apiVersion: v1\nkind: Secret\nmetadata:\n  name: grafana-admin\n  namespace: monitoring\nstringData:\n  password: not-for-strata\n")
 	// The network stack's tag is encrypted for a key strata is given: the
 	// platform's patches give platform-stacks its decryption.
 	key := sopstest.NewAgeKey(t)
@@ -44,6 +37,25 @@ func homelab(t *testing.T) string {
 	testkit.WriteFile(t, tag, "apiVersion: v1\nkind: Secret\nmetadata:\n  name: network-tag\n  namespace: flux-system\nstringData:\n  tag: "+tagSentinel+"\n")
 	sopstest.EncryptFile(t, tag, sopstest.Recipients{Age: []string{key.Recipient}}, sopstest.KubernetesRegex)
 	t.Setenv(decryption.EnvAgeKeyFile, key.WriteKeyFile(t, filepath.Join(t.TempDir(), "age.agekey")))
+	return root
+}
+
+// sopsFixture copies orchestrator/testdata/<name>, with no SOPS key
+// strata could find (HOME, the age key variables), strata-sops built, and
+// the Secret secret written to file (slash-separated, under the copy) and
+// encrypted for an age key then thrown away: one that only a cluster
+// would hold.
+func sopsFixture(t *testing.T, name, file, secret string) string {
+	t.Helper()
+	root := testkit.Copy(t, filepath.Join("..", "..", "orchestrator", "testdata", name))
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Setenv(decryption.EnvAgeKeyFile, "")
+	t.Setenv(decryption.EnvAgeKey, "")
+	sopstest.Helper(t)
+	path := filepath.Join(root, filepath.FromSlash(file))
+	testkit.WriteFile(t, path, secret)
+	sopstest.EncryptFile(t, path, sopstest.Recipients{Age: []string{sopstest.NewAgeKey(t).Recipient}}, sopstest.KubernetesRegex)
 	return root
 }
 

@@ -3,7 +3,6 @@ package environment
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -18,19 +17,7 @@ import (
 // hundred Kustomizations.
 func fluxTreeRepo(b testing.TB, n int) string {
 	b.Helper()
-	root := b.TempDir()
-	write := func(rel, body string) {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
-		b.Fatal(err)
-	}
+	root, write := benchTree(b)
 	write("cluster/flux/settings.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cluster-settings\n  namespace: flux-system\ndata:\n  CLUSTER: home\n  DOMAIN: home.example.invalid\n")
 	write("cluster/flux/apps.yaml", `apiVersion: kustomize.toolkit.fluxcd.io/v1
 kind: Kustomization

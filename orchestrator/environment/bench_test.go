@@ -9,14 +9,15 @@ import (
 	"testing"
 )
 
-// benchRepo writes an environment of n stacks shaped as .ci/bench.sh
-// generates it: one Kustomization per stack in its layer's group, each
-// with a kustomization file and a Terraform object of its own, and one
-// shared stack code directory.
-func benchRepo(b testing.TB, n int) string {
+// benchTree makes an empty repository (a .git directory) and returns its
+// root and a function that writes a file of it.
+func benchTree(b testing.TB) (string, func(rel, body string)) {
 	b.Helper()
 	root := b.TempDir()
-	write := func(rel, body string) {
+	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	return root, func(rel, body string) {
 		p := filepath.Join(root, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			b.Fatal(err)
@@ -25,9 +26,15 @@ func benchRepo(b testing.TB, n int) string {
 			b.Fatal(err)
 		}
 	}
-	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
-		b.Fatal(err)
-	}
+}
+
+// benchRepo writes an environment of n stacks shaped as .ci/bench.sh
+// generates it: one Kustomization per stack in its layer's group, each
+// with a kustomization file and a Terraform object of its own, and one
+// shared stack code directory.
+func benchRepo(b testing.TB, n int) string {
+	b.Helper()
+	root, write := benchTree(b)
 	write("environments/bench/dev/init.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: init\n  namespace: flux-system\ndata:\n  clientId: bench\n  environment: dev\n  environmentClass: non-prod\n")
 	write("flux-apps/bench/stack/terraform/main.tf", "variable \"name\" {\n  type = string\n}\n")
 	for i := range n {

@@ -2,7 +2,6 @@ package environment
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/strata-iac/strata/orchestrator/diag"
 )
@@ -55,7 +54,7 @@ func (s scoped[T]) get(scope, name, ns string) T {
 // inAny is get over every scope, in the order of their names.
 func (s scoped[T]) inAny(name, ns string) T {
 	var zero T
-	for _, sc := range mapKeys(s) {
+	for _, sc := range sortedKeys(s) {
 		if o := s.get(sc, name, ns); o != zero {
 			return o
 		}
@@ -83,12 +82,6 @@ func pick[T based](objs []T, ns string) T {
 	return objs[0]
 }
 
-// mapKeys returns a map's keys, for sorting.
-func mapKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
 	sort.Strings(keys)
 	return keys
 }
