@@ -82,10 +82,6 @@ func pick[T based](objs []T, ns string) T {
 	return objs[0]
 }
 
-	sort.Strings(keys)
-	return keys
-}
-
 // duplicate handles an object rendered under the identity of one already
 // registered, prev. Two files of that identity in one build are a
 // problem, as kustomize would refuse them. One identity that two Flux
