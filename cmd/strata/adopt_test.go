@@ -69,7 +69,7 @@ func TestAdoptRepository(t *testing.T) {
 		{"validate: what lives in the cluster is waited for", []string{"validate", env}, 0, []string{
 			"/edge (non-prod) is valid: 2 stacks in 1 layers, 0 dependencies, and 3 stack(s) waiting for inputs",
 			waitingRecords, waitingBucket, waitingCache, waitingVendor, ownership,
-			"controller/kustomization.yaml: \"https://controller.example.invalid/releases/v1.0.0/crds.yaml\" is a remote base",
+			"controller/kustomization.yaml: cannot fetch the remote resource \"https://controller.example.invalid/releases/v1.0.0/crds.yaml\"",
 		}, nil},
 		{"validate with the inputs", []string{"validate", env, "--inputs", inputs}, 0, []string{
 			"is valid: 5 stacks in 1 layers, 0 dependencies", waitingVendor,

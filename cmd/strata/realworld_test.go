@@ -86,7 +86,7 @@ func TestRealWorldRepository(t *testing.T) {
 			"stack dns (platform/lab/stacks/dns.yaml) is waiting: platform/lab/stacks/dns.yaml: Terraform/dns: waiting for input Secret/flux-system/dns-credentials (spec.varsFrom[0]): it is not in the repository; give it with --inputs or --kubeconfig",
 			"warnings (they hold back no stack; --strict makes them problems):",
 			"apps/grafana/grafana-admin.sops.yaml: Secret/grafana-admin: cannot decrypt",
-			"apps/lab/podinfo/kustomization.yaml: \"https://raw.githubusercontent.com/example-invalid/podinfo/6.5.0/kustomize/deployment.yaml\" is a remote base",
+			"apps/lab/podinfo/kustomization.yaml: cannot fetch the remote resource \"https://podinfo.example.invalid/6.5.0/kustomize/deployment.yaml\"",
 		}, []string{"1 stack(s) blocked", deprecated}},
 		{"validate with the inputs", []string{"validate", env, "--inputs", inputs}, 1, []string{"has 1 blocked stack(s): 3 stacks in 3 layers, 1 dependencies", blocked}, nil},
 		{"validate --strict counts the warnings", []string{"validate", env, "--inputs", inputs, "--strict"}, 1, []string{"apps/grafana/grafana-admin.sops.yaml: Secret/grafana-admin: cannot decrypt"}, []string{"problem(s) found"}},
@@ -185,7 +185,7 @@ func TestRealWorldRepository(t *testing.T) {
 	testkit.EditFile(t, root, "monitoring/dashboards.yaml", "  board.json: \"{\\\"dup\\\": true}\"\n", "")
 	warnings := []string{
 		"apps/grafana/grafana-admin.sops.yaml: Secret/grafana-admin: cannot decrypt",
-		"apps/lab/podinfo/kustomization.yaml: \"https://raw.githubusercontent.com/example-invalid/podinfo/6.5.0/kustomize/deployment.yaml\" is a remote base",
+		"apps/lab/podinfo/kustomization.yaml: cannot fetch the remote resource \"https://podinfo.example.invalid/6.5.0/kustomize/deployment.yaml\"",
 	}
 	heading := "warnings (they hold back no stack; --strict makes them problems):"
 	for _, tt := range []struct {

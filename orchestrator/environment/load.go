@@ -156,6 +156,10 @@ type loader struct {
 	// readSecretInput is set once a Secret was read from the inputs: its
 	// values are the stacks', and the render is not kept (LoadCached).
 	readSecretInput bool
+	// remotes are the remote resources fetched, by URL (remote.go), and
+	// readRemote says one was: the render is not kept (LoadCached).
+	remotes    map[string]remoteFile
+	readRemote bool
 	// makers are the objects rendered that make a Secret in the cluster
 	// (makers.go), by the Secret's "namespace/name".
 	makers map[string]secretMaker

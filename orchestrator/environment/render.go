@@ -122,8 +122,8 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 		return nil, l.buildProblem(dir, owner, err, before)
 	}
 	manifest = l.fixDeprecated(l.relPath(kfile), manifest)
+	manifest = l.remoteResources(fsys, kfile, manifest)
 	fsys.virtual[kfile] = manifest
-	l.checkRemote(l.relPath(kfile), manifest)
 	decrypt := decrypts(flux)
 	if decrypt {
 		fsys.owner = owner
@@ -338,30 +338,6 @@ func (l *loader) kustomizeFileIn(dir string) string {
 	return dir
 }
 
-// checkRemote reports the remote resources, bases and components of a
-// kustomization file: a run must be reproducible from the checkout.
-func (l *loader) checkRemote(file string, data []byte) {
-	var k struct {
-		Resources  []string `json:"resources"`
-		Bases      []string `json:"bases"`
-		Components []string `json:"components"`
-	}
-	if yaml.Unmarshal(data, &k) != nil {
-		return
-	}
-	for _, r := range slices.Concat(k.Resources, k.Bases, k.Components) {
-		if kustomize.IsLocalRelativePath(r) && !strings.Contains(r, "://") {
-			continue
-		}
-		l.problem(diag.Problem{
-			File:    file,
-			Message: fmt.Sprintf("%q is a remote base, which strata does not fetch: a run must be reproducible from the checkout", r),
-			Fix:     fmt.Sprintf("copy the resource into the repository and refer to it by a relative path in %s", file),
-			Code:    diag.CodeUnreachable,
-		})
-	}
-}
-
 // fixDeprecated moves the deprecated fields of a kustomization file
 // (bases, commonLabels, patchesStrategicMerge, …) to their successors,
 // exactly as kustomize does before it builds, so that kustomize has
@@ -496,9 +472,7 @@ func (f *checkedFS) ReadFile(p string) ([]byte, error) {
 	for _, pr := range ps {
 		f.l.problem(pr)
 	}
-	if isKustomizeFile(p) {
-		f.l.checkRemote(rel, b)
-	}
+
 	if docs == nil {
 		return b, nil
 	}
@@ -524,6 +498,7 @@ func (f *checkedFS) ReadFile(p string) ([]byte, error) {
 	}
 	if isKustomizeFile(p) {
 		b = f.l.fixDeprecated(rel, b)
+		b = f.l.remoteResources(f, p, b)
 	}
 	return b, nil
 }

@@ -464,11 +464,21 @@ data: {clientId: acme, environment: stage, environmentClass: prod, region: eu-ce
 			}},
 		},
 		{
-			name:    "kustomization.yaml names a remote resource",
-			changes: map[string]string{kzFile: "resources: [terraform.yaml, 'https://example.com/x.yaml']\n"},
+			name:    "kustomization.yaml names a remote resource that cannot be fetched",
+			changes: map[string]string{kzFile: "resources: [terraform.yaml, 'http://127.0.0.1:1/x.yaml']\n"},
 			want: diag.Problems{{
 				File:    kzFile,
-				Message: `"https://example.com/x.yaml" is a remote base, which strata does not fetch: a run must be reproducible from the checkout`,
+				Message: `cannot fetch the remote resource "http://127.0.0.1:1/x.yaml": Get "http://127.0.0.1:1/x.yaml": dial tcp 127.0.0.1:1: connect: connection refused`,
+				Fix:     "check the URL and the network; or copy the resource into the repository and refer to it by a relative path in " + kzFile,
+				Code:    diag.CodeUnreachable,
+			}},
+		},
+		{
+			name:    "kustomization.yaml names a remote git base",
+			changes: map[string]string{kzFile: "resources: [terraform.yaml, 'https://git.example.invalid/org/repo//deploy?ref=v1']\n"},
+			want: diag.Problems{{
+				File:    kzFile,
+				Message: `"https://git.example.invalid/org/repo//deploy?ref=v1" is a remote base, which strata does not fetch: a run must be reproducible from the checkout`,
 				Fix:     "copy the resource into the repository and refer to it by a relative path in " + kzFile,
 				Code:    diag.CodeUnreachable,
 			}},
