@@ -2,6 +2,8 @@ package environment
 
 import (
 	"context"
+	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -46,5 +48,19 @@ func TestDuplicate(t *testing.T) {
 				t.Errorf("duplicate(%s) warnings diff (-want +got):\n%s", tt.name, diff)
 			}
 		})
+	}
+}
+
+// TestBlockedHidesHeld: a waiting stack's variables, which may hold
+// private values, never reach a Blocked written out (validate -o json,
+// the status API).
+func TestBlockedHidesHeld(t *testing.T) {
+	b := Blocked{Stack: "s", Waiting: true, Held: &Stack{Name: "s", Vars: map[string]any{"token": "SENTINEL-held"}}}
+	out, err := json.Marshal(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), "SENTINEL") {
+		t.Errorf("json.Marshal(%v) = %s, want the held stack left out", b.Stack, out)
 	}
 }

@@ -40,7 +40,8 @@ type Blocked struct {
 	Reason string `json:"reason"`
 	// Held is the stack of a Waiting entry, as it would run once its
 	// inputs are given: its place in the graph (Environment.Waiting).
-	Held *Stack `json:"held,omitempty"`
+	// Never written out: its variables may hold private values.
+	Held *Stack `json:"-"`
 	// Problems are the problems behind it: its own, or those of the
 	// Kustomization or stack that blocks it.
 	Problems diag.Problems `json:"problems"`
