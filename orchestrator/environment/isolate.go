@@ -158,9 +158,9 @@ func (l *loader) isolateProblems() {
 		changed = false
 		for _, k := range ks {
 			name := k.Name()
-			if root[name] == name || (why[name] != "" && !waits[name]) {
-				// Its own problems, or blocked already: nothing worse
-				// can come.
+			if why[name] != "" && !waits[name] {
+				// Blocked already: nothing worse can come. One that
+				// waits is blocked by a parent or a dependency that is.
 				continue
 			}
 			// What holds it back: a parent or a dependency blocked
@@ -348,7 +348,8 @@ func (l *loader) isolateProblems() {
 }
 
 // stackKind matches a manifest line that makes a Terraform object or a
-// Flux Kustomization, whatever its API group says.
+// Flux Kustomization, whatever its API group says (kustomize's own
+// kustomization files are not looked at).
 var stackKind = regexp.MustCompile(`(?m)^\s*kind:\s*["']?(Terraform|Kustomization)["']?\s*$`)
 
 // brokenStack reports whether one of a Kustomization's problems is of an
@@ -360,7 +361,7 @@ func (l *loader) brokenStack(ps diag.Problems) bool {
 		if strings.HasPrefix(p.Object, kindTerraform+"/") {
 			return true
 		}
-		if p.File == "" || !isManifest(p.File) {
+		if p.File == "" || !isManifest(p.File) || isKustomizeFile(p.File) {
 			continue
 		}
 		f, err := os.Open(l.abs(p.File))
