@@ -123,15 +123,43 @@ func (l *loader) input(kind, namespace, name string) *inputObject {
 func (l *loader) missing(p diag.Problem, kind, namespace, name string) {
 	if in := l.inputs[inputKey(kind, namespace, name)]; in != nil && in.failed != nil {
 		p = *in.failed
-	} else if m, ok := l.maker(namespace, name); kind == kindSecret && ok {
-		p.Message = strings.Replace(p.Message, "it is not in the repository;",
-			fmt.Sprintf("%s (%s) makes it in the cluster;", m.ref, m.file), 1)
-	} else if s := l.repoSecret("", name); kind == kindSecret && s != nil && s.noKey {
-		p.Message = strings.Replace(p.Message, "it is not in the repository;",
-			fmt.Sprintf("it is SOPS-encrypted in %s, and strata holds no key to it (Flux in the cluster does);", s.File), 1)
-		p.Fix = fmt.Sprintf("give strata the key (see --sops-age-key-file), or %s", p.Fix)
+	} else {
+		l.explainMissing(&p, kind, namespace, name)
 	}
 	l.problem(p)
+}
+
+// explainMissing says, in a problem of an input that is not in the
+// repository, what of the repository makes it in the cluster: an object
+// that makes the Secret, or the Secret itself, SOPS-encrypted for a key
+// strata does not hold. It reports whether it said so.
+func (l *loader) explainMissing(p *diag.Problem, kind, namespace, name string) bool {
+	const plain = "it is not in the repository;"
+	if kind != kindSecret || !strings.Contains(p.Message, plain) {
+		return false
+	}
+	if m, ok := l.maker(namespace, name); ok {
+		p.Message = strings.Replace(p.Message, plain, fmt.Sprintf("%s (%s) makes it in the cluster;", m.ref, m.file), 1)
+		return true
+	}
+	if s := l.secrets.inAny(name, namespace); s != nil && s.noKey {
+		p.Message = strings.Replace(p.Message, plain,
+			fmt.Sprintf("it is SOPS-encrypted in %s, and strata holds no key to it (Flux in the cluster does);", s.File), 1)
+		p.Fix = fmt.Sprintf("give strata the key (see --sops-age-key-file), or %s", p.Fix)
+		return true
+	}
+	return false
+}
+
+// explainInputs is explainMissing on every problem of an input, once the
+// whole repository is rendered: a Kustomization may substitute from a
+// Secret it applies itself, or one an object rendered later makes.
+func (l *loader) explainInputs() {
+	for i := range l.problems {
+		if in := l.problems[i].Input; in != nil && l.problems[i].Code == diag.CodeInputMissing {
+			l.explainMissing(&l.problems[i], in.Kind, in.Namespace, in.Name)
+		}
+	}
 }
 
 // missingInput is the problem of a stack or Kustomization that needs a

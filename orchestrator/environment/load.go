@@ -285,6 +285,7 @@ func (l *loader) load() (*Environment, error) {
 // finish validates the stacks built and completes the model.
 func (l *loader) finish() *Environment {
 	l.validateStacks()
+	l.explainInputs()
 	if l.isolate {
 		l.isolateProblems()
 	}
