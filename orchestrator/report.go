@@ -36,23 +36,23 @@ type StackReport struct {
 	Layer string `json:"layer"`
 	// Constraint is the version the repository asks for; Version, Digest
 	// and Origin what it resolved to.
-	Constraint string         `json:"constraint,omitempty"`
-	Version    string         `json:"version,omitempty"`
-	Digest     string         `json:"digest,omitempty"`
-	Origin     string         `json:"origin,omitempty"`
-	Result     history.Result `json:"result"`
+	Constraint string          `json:"constraint,omitempty"`
+	Version    string          `json:"version,omitempty"`
+	Digest     string          `json:"digest,omitempty"`
+	Origin     string          `json:"origin,omitempty"`
+	Result     history.Result  `json:"result"`
+	Cause      string          `json:"cause,omitempty"`
+	Why        string          `json:"why,omitempty"`
+	Run        int             `json:"run,omitempty"`
+	Summary    history.Summary `json:"summary"`
+	Changes    []string        `json:"changes,omitempty"`
+	Contract   string          `json:"contract,omitempty"`
+	Message    string          `json:"message,omitempty"`
 	// Inputs is set on a stack (or a Kustomization) that waits for what
 	// lives in the cluster or is fetched there (--inputs, --kubeconfig):
 	// unlike a wait for an upstream contract, the next run does not end
 	// it by itself.
-	Inputs   bool            `json:"waitingForInputs,omitempty"`
-	Cause    string          `json:"cause,omitempty"`
-	Why      string          `json:"why,omitempty"`
-	Run      int             `json:"run,omitempty"`
-	Summary  history.Summary `json:"summary"`
-	Changes  []string        `json:"changes,omitempty"`
-	Contract string          `json:"contract,omitempty"`
-	Message  string          `json:"message,omitempty"`
+	Inputs bool `json:"waitingForInputs,omitempty"`
 	// PlanID and Policy are set for a plan with changes.
 	PlanID string        `json:"planId,omitempty"`
 	Policy *PolicyReport `json:"policy,omitempty"`

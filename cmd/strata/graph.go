@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -75,15 +74,8 @@ type jsonNode struct {
 func graphJSON(gr *graph.Graph, env *environment.Environment) []jsonNode {
 	inputs := map[string][]diag.Input{}
 	for _, b := range env.Blocked {
-		if !b.Waiting || b.Held == nil {
-			continue
-		}
-		for _, p := range b.Problems {
-			if p.Input != nil && !slices.ContainsFunc(inputs[b.Stack], func(in diag.Input) bool {
-				return in.Kind == p.Input.Kind && in.Namespace == p.Input.Namespace && in.Name == p.Input.Name
-			}) {
-				inputs[b.Stack] = append(inputs[b.Stack], *p.Input)
-			}
+		if b.Waiting && b.Held != nil {
+			inputs[b.Stack] = b.Inputs()
 		}
 	}
 	out := []jsonNode{}

@@ -22,18 +22,19 @@ func (l *loader) adoptEntry() {
 	if l.entry == nil || len(l.entry.terraforms) == 0 && len(l.entry.sources) == 0 {
 		return
 	}
+	key := func(tf *terraform) string { return tf.File + "\x00" + objectID(&tf.object) }
 	rendered := map[string]bool{}
 	for _, a := range l.apps {
 		if a == l.entry {
 			continue
 		}
 		for _, tf := range a.terraforms {
-			rendered[tf.File+"\x00"+tf.Metadata.Namespace+"/"+tf.Name()] = true
+			rendered[key(tf)] = true
 		}
 	}
 	own := l.entry.terraforms[:0:0]
 	for _, tf := range l.entry.terraforms {
-		if !rendered[tf.File+"\x00"+tf.Metadata.Namespace+"/"+tf.Name()] {
+		if !rendered[key(tf)] {
 			own = append(own, tf)
 		}
 	}

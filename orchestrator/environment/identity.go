@@ -1,7 +1,6 @@
 package environment
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path"
@@ -73,7 +72,7 @@ func initIdentity(file string) (client, name string, err error) {
 	if err != nil {
 		return "", "", err
 	}
-	for _, doc := range bytes.Split(b, []byte("\n---")) {
+	for _, doc := range splitDocuments(b) {
 		var cm struct {
 			Kind     string `json:"kind"`
 			Metadata struct {

@@ -119,12 +119,11 @@ func (l *loader) input(kind, namespace, name string) *inputObject {
 // missing records p, the problem missingInput makes of a ConfigMap or
 // Secret that neither the repository nor the inputs hold; when the inputs
 // hold it but it could not be decrypted, that problem instead: it was
-// given, and waiting for it would not help.
+// given, and waiting for it would not help. What of the repository makes
+// it is said once the whole repository is rendered (explainInputs).
 func (l *loader) missing(p diag.Problem, kind, namespace, name string) {
 	if in := l.inputs[inputKey(kind, namespace, name)]; in != nil && in.failed != nil {
 		p = *in.failed
-	} else {
-		l.explainMissing(&p, kind, namespace, name)
 	}
 	l.problem(p)
 }
@@ -132,23 +131,21 @@ func (l *loader) missing(p diag.Problem, kind, namespace, name string) {
 // explainMissing says, in a problem of an input that is not in the
 // repository, what of the repository makes it in the cluster: an object
 // that makes the Secret, or the Secret itself, SOPS-encrypted for a key
-// strata does not hold. It reports whether it said so.
-func (l *loader) explainMissing(p *diag.Problem, kind, namespace, name string) bool {
+// strata does not hold.
+func (l *loader) explainMissing(p *diag.Problem, kind, namespace, name string) {
 	const plain = "it is not in the repository;"
 	if kind != kindSecret || !strings.Contains(p.Message, plain) {
-		return false
+		return
 	}
 	if m, ok := l.maker(namespace, name); ok {
 		p.Message = strings.Replace(p.Message, plain, fmt.Sprintf("%s (%s) makes it in the cluster;", m.ref, m.file), 1)
-		return true
+		return
 	}
 	if s := l.secrets.inAny(name, namespace); s != nil && s.noKey {
 		p.Message = strings.Replace(p.Message, plain,
 			fmt.Sprintf("it is SOPS-encrypted in %s, and strata holds no key to it (Flux in the cluster does);", s.File), 1)
 		p.Fix = fmt.Sprintf("give strata the key (see --sops-age-key-file), or %s", p.Fix)
-		return true
 	}
-	return false
 }
 
 // explainInputs is explainMissing on every problem of an input, once the
@@ -165,12 +162,11 @@ func (l *loader) explainInputs() {
 // missingInput is the problem of a stack or Kustomization that needs a
 // ConfigMap or Secret that neither the repository nor the inputs hold.
 func missingInput(file, object, field, kind, namespace, name string, keys ...string) diag.Problem {
+	p := missingInputOr(file, object, field, kind, namespace, name, "mark the entry optional: true")
 	if len(keys) > 0 {
-		p := missingInputOr(file, object, field, kind, namespace, name, "mark the entry optional: true")
 		p.Input.Keys = slices.Clone(keys)
-		return p
 	}
-	return missingInputOr(file, object, field, kind, namespace, name, "mark the entry optional: true")
+	return p
 }
 
 // missingInputOr is missingInput whose fix ends with another way out

@@ -88,16 +88,31 @@ func (e *Environment) Waiting() []*Stack {
 	return out
 }
 
+// Inputs lists the ConfigMaps and Secrets that the problems behind b
+// wait for, each once (the first problem's keys), in the order of the
+// problems.
+func (b Blocked) Inputs() []diag.Input {
+	var out []diag.Input
+	seen := map[string]bool{}
+	for _, p := range b.Problems {
+		if in := p.Input; in != nil && !seen[inputKey(in.Kind, in.Namespace, in.Name)] {
+			seen[inputKey(in.Kind, in.Namespace, in.Name)] = true
+			out = append(out, *in)
+		}
+	}
+	return out
+}
+
 // WaitingFor lists the inputs ("Kind/namespace/name") that a waiting
 // stack waits for, and what it waits to be fetched ("what FILE
 // fetches"), sorted, each once.
 func (b Blocked) WaitingFor() []string {
 	var out []string
+	for _, in := range b.Inputs() {
+		out = append(out, inputKey(in.Kind, in.Namespace, in.Name))
+	}
 	for _, p := range b.Problems {
-		switch {
-		case p.Input != nil:
-			out = append(out, p.Input.Kind+"/"+p.Input.Namespace+"/"+p.Input.Name)
-		case p.Code == diag.CodeUnreachable:
+		if p.Code == diag.CodeUnreachable {
 			out = append(out, "what "+p.File+" fetches")
 		}
 	}
@@ -135,7 +150,15 @@ func (l *loader) isolateProblems() {
 		}
 	}
 	ks := l.sortedKustomizations()
-	holds := l.holdsStacks(ks)
+	// unbuilt says which Kustomizations could not be built and may have
+	// brought in stacks (mayHoldStacks reads their directories, once).
+	unbuilt := map[string]bool{}
+	for _, k := range ks {
+		if k.unbuilt != "" && l.mayHoldStacks(k) {
+			unbuilt[k.Name()] = true
+		}
+	}
+	holds := l.holdsStacks(ks, unbuilt)
 	// Which Kustomizations are held back, why, and by which one's
 	// problems; waits says the reason is only inputs that live in the
 	// cluster, so that what they bring in waits rather than is blocked.
@@ -208,7 +231,7 @@ func (l *loader) isolateProblems() {
 			broken = append(broken, k)
 			continue
 		}
-		if k.unbuilt == "" || !l.mayHoldStacks(k) {
+		if !unbuilt[k.Name()] {
 			continue
 		}
 		blocks[root[k.Name()]] = true
@@ -402,12 +425,12 @@ func outOfReach(ps diag.Problems) bool {
 }
 
 // holdsStacks says, by name, which Kustomizations bring in a stack, by
-// themselves or through the Kustomizations they render, or may (one that
-// could not be built, see mayHoldStacks).
-func (l *loader) holdsStacks(ks []*kustomization) map[string]bool {
+// themselves or through the Kustomizations they render, or may (those of
+// unbuilt, which could not be built: see mayHoldStacks).
+func (l *loader) holdsStacks(ks []*kustomization, unbuilt map[string]bool) map[string]bool {
 	holds := map[string]bool{}
 	for _, k := range ks {
-		if a := l.apps[k.Name()]; (a != nil && len(a.terraforms) > 0) || (k.unbuilt != "" && l.mayHoldStacks(k)) || k.appliesEntry && l.entry != nil && len(l.entry.terraforms) > 0 {
+		if a := l.apps[k.Name()]; (a != nil && len(a.terraforms) > 0) || unbuilt[k.Name()] || k.appliesEntry && l.entry != nil && len(l.entry.terraforms) > 0 {
 			holds[k.Name()] = true
 		}
 	}

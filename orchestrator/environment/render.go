@@ -472,7 +472,6 @@ func (f *checkedFS) ReadFile(p string) ([]byte, error) {
 	for _, pr := range ps {
 		f.l.problem(pr)
 	}
-
 	if docs == nil {
 		return b, nil
 	}

@@ -57,12 +57,18 @@ func (l *loader) isSelf(ref *sourceRef, from *object) bool {
 	if ref.Name == DefaultGitSource || l.self.isNamed(refNamespace(ref, from), ref.Name) {
 		return true
 	}
-	g := l.findGitRepository(ref, from)
-	if g == nil {
-		// One a FluxInstance makes (operator.go).
-		g = findSource(l.operatorSources(), func(g *gitRepository) *object { return &g.object }, ref, from)
-	}
+	g := l.findSyncSource(ref, from)
 	return g != nil && l.self.isRemote(g.Spec.URL)
+}
+
+// findSyncSource finds the GitRepository a reference names among those
+// the builds rendered, else among those a FluxInstance of the checkout
+// makes (operator.go); nil when there is none.
+func (l *loader) findSyncSource(ref *sourceRef, from *object) *gitRepository {
+	if g := l.findGitRepository(ref, from); g != nil {
+		return g
+	}
+	return findSource(l.operatorSources(), func(g *gitRepository) *object { return &g.object }, ref, from)
 }
 
 // gitRemotes lists the URLs of the remotes of the git repository at root;

@@ -87,8 +87,7 @@ func (l *loader) checkKustomization(k *kustomization) {
 			Message: "spec.sourceRef is missing",
 			Fix:     fmt.Sprintf("set spec.sourceRef to kind %s, name %s (this repository)", SourceGitRepository, DefaultGitSource),
 		})
-	case ref.Kind == SourceGitRepository && !l.isSelf(ref, &k.object) && l.findGitRepository(ref, &k.object) == nil &&
-		findSource(l.operatorSources(), func(g *gitRepository) *object { return &g.object }, ref, &k.object) == nil:
+	case ref.Kind == SourceGitRepository && !l.isSelf(ref, &k.object) && l.findSyncSource(ref, &k.object) == nil:
 		// No GitRepository of that name anywhere: kustomize-controller
 		// fails it too (source not found).
 		l.problem(diag.Problem{
