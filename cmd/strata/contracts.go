@@ -40,13 +40,9 @@ Private values are printed only when --show-private asks for them.`,
   strata contracts get environments/demo/dev network --property public.vpc_id
   strata contracts external-secret environments/demo/dev api --map private.database_password=DATABASE_PASSWORD`,
 	}
-	cmd.AddCommand(
-		newContractsLsCommand(g),
-		newContractsGetCommand(g),
-		newContractsExternalSecretCommand(g),
-		newContractsConsumersCommand(g),
-		newContractsDiffCommand(g),
-	)
+	ls, get, es, consumers := newContractsLsCommand(g), newContractsGetCommand(g), newContractsExternalSecretCommand(g), newContractsConsumersCommand(g)
+	readOnly(ls, get, es, consumers)
+	cmd.AddCommand(ls, get, es, consumers, newContractsDiffCommand(g))
 	return cmd
 }
 

@@ -19,6 +19,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv("STRATA_TEST_MAIN") == "1" {
 		os.Exit(run())
 	}
+	if mode := os.Getenv(envStall); mode != "" {
+		os.Exit(stall(mode))
+	}
 	execProgram = refuseExec
 	code := m.Run()
 	removeBuilt()

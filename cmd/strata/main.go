@@ -5,8 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
+	"strings"
 )
 
 func main() {
@@ -32,18 +31,10 @@ func run() int {
 			fmt.Fprintln(os.Stderr, "strata: "+err.Error())
 		}
 	}()
-	// SIGINT and SIGTERM cancel the context: a running tofu is interrupted
-	// gracefully (SIGINT) and given time to write its state.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	// A second signal ends strata at once: once the first cancelled ctx,
-	// the signals get their default action back. A tofu apply in flight
-	// goes on, as when strata is killed.
-	go func() {
-		<-ctx.Done()
-		stop()
-	}()
 	cmd := newRootCommand(os.Stdout, os.Stderr)
+	var in interrupts
+	ctx, stop := in.watch(context.Background(), "strata "+strings.Join(os.Args[1:], " "), isReadOnly(cmd, os.Args[1:]), os.Stderr)
+	defer stop()
 	err = cmd.ExecuteContext(ctx)
 	if err == nil {
 		return 0
@@ -56,6 +47,10 @@ func run() int {
 		return ex.code
 	}
 	fmt.Fprintln(os.Stderr, "strata: "+err.Error())
+	if sig := in.signal(); sig != nil {
+		// Stopped by the signal: the exit code says so, as a shell's.
+		return exitCodeOf(sig)
+	}
 	return 1
 }
 

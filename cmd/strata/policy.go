@@ -36,7 +36,9 @@ deny_<name>, violation, violation_<name>, warn, warn_<name>, and exception as
 in conftest) and data files (.json, .yaml). They are loaded on top of the
 default bundle, or instead of it with --no-default.`,
 	}
-	cmd.AddCommand(newPolicyTestCommand(g), newPolicyEvalCommand(g))
+	test, eval := newPolicyTestCommand(g), newPolicyEvalCommand(g)
+	readOnly(test, eval)
+	cmd.AddCommand(test, eval)
 	return cmd
 }
 

@@ -96,17 +96,21 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		cmd.SetContext(environment.WithOptions(ctx, opts))
 		return nil
 	}
+	validate, graph, status, hist, versions, version := newValidateCommand(g), newGraphCommand(g), newStatusCommand(g), newHistoryCommand(g), newVersionsCommand(g), newVersionCommand(g)
+	// Commands that write nothing, not even a temporary checkout: a
+	// signal ends them within readOnlyGrace whatever they are doing.
+	readOnly(validate, graph, status, hist, versions, version)
 	root.AddCommand(
-		newValidateCommand(g),
-		newGraphCommand(g),
+		validate,
+		graph,
 		newRunCommand(g, history.OperationPlan),
 		newRunCommand(g, history.OperationApply),
 		newDiffCommand(g),
-		newStatusCommand(g),
-		newHistoryCommand(g),
+		status,
+		hist,
 		newApproveCommand(g),
 		newUnlockCommand(g),
-		newVersionsCommand(g),
+		versions,
 		newPolicyCommand(g),
 		newPushCommand(g),
 		newMirrorCommand(g),
@@ -115,7 +119,7 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		newControllerCommand(g),
 		newServeCommand(g),
 		newRunnerCommand(g),
-		newVersionCommand(g),
+		version,
 	)
 	usageErrors(root)
 	return root

@@ -2,13 +2,13 @@ package environment
 
 import (
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/strata-iac/strata/internal/regularfile"
 	"github.com/strata-iac/strata/orchestrator/diag"
 )
 
@@ -68,7 +68,7 @@ func CheckIdentity(env *Environment) (diag.Problems, error) {
 // initIdentity reads clientId and environment from the init ConfigMap of an
 // init.yaml, without the rest of its environment.
 func initIdentity(file string) (client, name string, err error) {
-	b, err := os.ReadFile(file)
+	b, err := regularfile.ReadFile(file, MaxManifestBytes)
 	if err != nil {
 		return "", "", err
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/strata-iac/strata/internal/regularfile"
 	"github.com/strata-iac/strata/orchestrator/diag"
 )
 
@@ -387,12 +387,10 @@ func (l *loader) brokenStack(ps diag.Problems) bool {
 		if p.File == "" || !isManifest(p.File) || isKustomizeFile(p.File) {
 			continue
 		}
-		f, err := os.Open(l.abs(p.File))
+		b, err := regularfile.ReadFile(l.abs(p.File), MaxManifestBytes)
 		if err != nil {
 			continue
 		}
-		b, _ := io.ReadAll(io.LimitReader(f, MaxManifestBytes))
-		f.Close()
 		if stackKind.Match(b) {
 			return true
 		}
@@ -494,7 +492,7 @@ func (l *loader) mayHoldStacks(k *kustomization) bool {
 			found = true
 			return filepath.SkipAll
 		}
-		if b, err := os.ReadFile(p); err == nil && fluxObjects.Match(b) {
+		if b, err := regularfile.ReadFile(p, MaxManifestBytes); err == nil && fluxObjects.Match(b) {
 			found = true
 		}
 		return nil

@@ -1,7 +1,9 @@
 package environment
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -39,6 +41,11 @@ const (
 	// MaxAliasRatio is how many times its written nodes a document may
 	// expand to through its aliases, past MaxAliasNodes.
 	MaxAliasRatio = 10
+	// MaxBuildFiles is the most manifest files one kustomize build reads,
+	// empty ones included: kustomize resolves every file's path through
+	// its symbolic links, a dozen system calls each, so 100,000 files take
+	// about ten seconds before a single object is read.
+	MaxBuildFiles = 20_000
 )
 
 // docShape is what the loader measures of one YAML document before
@@ -51,6 +58,10 @@ type docShape struct {
 	nodes, expanded int
 	// anchored says the document holds an anchor, an alias or a merge key.
 	anchored bool
+	// alias is the alias that expands to the most nodes, aliasSize that
+	// many; nil when there is none.
+	alias     *yaml.Node
+	aliasSize int
 }
 
 // measure measures a document.
@@ -80,10 +91,14 @@ func measure(doc *yaml.Node) docShape {
 			s.anchored = true
 			// The alias's target is counted where it is written; the
 			// alias adds a copy of it.
-			size += expandedSize(n.Alias, sizes, 0)
+			copied := expandedSize(n.Alias, sizes, 0)
+			size = addNodes(size, copied)
+			if s.alias == nil || copied > s.aliasSize {
+				s.alias, s.aliasSize = n, copied
+			}
 		}
 		for _, c := range n.Content {
-			size += walk(c, depth)
+			size = addNodes(size, walk(c, depth))
 		}
 		sizes[n] = size
 		return size
@@ -104,13 +119,25 @@ func expandedSize(n *yaml.Node, sizes map[*yaml.Node]int, guard int) int {
 	}
 	size := 1
 	if n.Kind == yaml.AliasNode {
-		size += expandedSize(n.Alias, sizes, guard+1)
+		size = addNodes(size, expandedSize(n.Alias, sizes, guard+1))
 	}
 	for _, c := range n.Content {
-		size += expandedSize(c, sizes, guard+1)
+		size = addNodes(size, expandedSize(c, sizes, guard+1))
 	}
 	sizes[n] = size
 	return size
+}
+
+// maxCounted is where node counts stop growing: an alias bomb's count
+// grows exponentially with its levels and would overflow.
+const maxCounted = 1 << 50
+
+// addNodes adds two node counts, up to maxCounted.
+func addNodes(a, b int) int {
+	if a > maxCounted-b {
+		return maxCounted
+	}
+	return a + b
 }
 
 // checkLimits reports the documents of a file that pass a limit kustomize
@@ -129,8 +156,8 @@ func checkLimits(file string, docs []*yaml.Node) []diag.Problem {
 		if s.expanded > MaxAliasNodes && s.expanded > MaxAliasRatio*s.nodes {
 			ps = append(ps, diag.Problem{
 				File:    file,
-				Message: fmt.Sprintf("the document at line %d expands through its aliases to %d nodes from %d written, more than %d times as many, which strata refuses past %d nodes", d.Line, s.expanded, s.nodes, MaxAliasRatio, MaxAliasNodes),
-				Fix:     fmt.Sprintf("write the values out instead of aliasing them again and again in %s", file),
+				Message: fmt.Sprintf("the alias *%s at line %d copies %d nodes, and the document expands through its aliases to %d nodes from %d written: strata refuses a document that expands to more than %d times its nodes and %d nodes in all (kustomize would copy every one)", s.alias.Value, s.alias.Line, s.aliasSize, s.expanded, s.nodes, MaxAliasRatio, MaxAliasNodes),
+				Fix:     fmt.Sprintf("write the values out instead of aliasing them again and again, from line %d of %s", s.alias.Line, file),
 			})
 		}
 	}
@@ -144,6 +171,32 @@ func countProblem(file string, objects int) diag.Problem {
 		File:    file,
 		Message: fmt.Sprintf("the kustomize build that reads this file reads %d objects by its end, more than the %d strata lets one build read: kustomize checks every object it adds against each one added before", objects, MaxBuildObjects),
 		Fix:     fmt.Sprintf("split the objects of %s and the files listed with it over several Flux Kustomizations", file),
+	}
+}
+
+// filesProblem is the problem of a directory whose build reads more than
+// MaxBuildFiles manifest files; how says how the build comes to read them.
+func filesProblem(dir, how string) diag.Problem {
+	return diag.Problem{
+		File:    dir,
+		Message: fmt.Sprintf("the kustomize build of %s reads more than %d manifest files (%s), more than strata lets one build read", dir, MaxBuildFiles, how),
+		Fix:     fmt.Sprintf("keep only manifests under %s, or split them over several Flux Kustomizations of at most %d files each", dir, MaxBuildFiles),
+	}
+}
+
+// irregularProblem is the problem of a manifest path that does not lead
+// to a regular file: a named pipe, a device, a symbolic link loop. Reading
+// one could block the load for ever.
+func irregularProblem(file string, err error) diag.Problem {
+	why := err.Error()
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		why = pe.Err.Error()
+	}
+	return diag.Problem{
+		File:    file,
+		Message: fmt.Sprintf("the manifest cannot be read: %s", why),
+		Fix:     fmt.Sprintf("replace %s with a regular file, or remove it (Flux reads every .yaml and .yml file of a directory without a kustomization file)", file),
 	}
 }
 

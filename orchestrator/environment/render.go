@@ -1,6 +1,7 @@
 package environment
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -25,6 +26,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/resid"
 	"sigs.k8s.io/yaml"
 
+	"github.com/strata-iac/strata/internal/regularfile"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/rendercache"
 )
@@ -273,7 +275,7 @@ func (l *loader) buildProblem(dir, owner string, err error, before int) *diag.Pr
 	}
 	msg := l.relError(err)
 	if m := decodeFailed.FindStringSubmatch(msg); m != nil {
-		if b, rerr := os.ReadFile(l.abs(m[1])); rerr == nil {
+		if b, rerr := regularfile.ReadFile(l.abs(m[1]), MaxManifestBytes); rerr == nil {
 			if ps := checkYAML(m[1], b); len(ps) > 0 {
 				for _, p := range ps[1:] {
 					l.problem(p)
@@ -391,8 +393,9 @@ type checkedFS struct {
 	// detached says the build was abandoned (see krustyBuild).
 	mu       sync.Mutex
 	detached bool
-	// objects counts the documents the current krusty run read.
-	objects int
+	// objects counts the documents the current krusty run read, files
+	// the manifest files.
+	objects, files int
 	// elision holds the wide mappings read past kustomize (see elide.go);
 	// nil when the build reads every mapping itself.
 	elision *elision
@@ -457,9 +460,21 @@ func (f *checkedFS) ReadFile(p string) ([]byte, error) {
 	}
 	rel := f.l.relPath(p)
 	manifest := isManifest(p) && !strings.HasPrefix(rel, "../")
+	if err := regularfile.Check(p); errors.Is(err, regularfile.ErrNotRegular) {
+		// A named pipe would block the read for ever. (Any other error,
+		// the read below says as kustomize expects it.)
+		if manifest {
+			f.l.problem(irregularProblem(rel, err))
+		}
+		return nil, err
+	}
 	if fi, err := os.Stat(p); manifest && err == nil && fi.Size() > MaxManifestBytes {
 		f.l.problem(sizeProblem(rel, fi.Size()))
 		return nil, fmt.Errorf("read %s: larger than %d bytes", rel, MaxManifestBytes)
+	}
+	if f.files++; manifest && f.files > MaxBuildFiles {
+		f.l.problem(filesProblem(f.l.relPath(filepath.Dir(p)), "files listed by kustomization files"))
+		return nil, fmt.Errorf("read %s: more than %d files", rel, MaxBuildFiles)
 	}
 	b, err := f.FileSystem.ReadFile(p)
 	if err == nil {
@@ -582,7 +597,7 @@ func runKrusty(ctx context.Context, fsys *checkedFS, dir string) (_ []*resource.
 		}
 	}()
 	fsys.mu.Lock()
-	fsys.objects = 0
+	fsys.objects, fsys.files = 0, 0
 	fsys.mu.Unlock()
 	k := krusty.MakeKustomizer(krustyOptions())
 	rm, err := k.Run(fsys, dir)
@@ -645,23 +660,35 @@ func buildInParts(ctx context.Context, fsys *checkedFS, dir, kfile string) ([]*r
 	return out, nil
 }
 
-// scannedMin is the smallest file checkScanned reads: a mapping of more
-// than MaxMappingKeys keys takes more than 60 KB.
+// scannedMin is the smallest file checkScanned decodes for its width: a
+// mapping of more than MaxMappingKeys keys takes more than 60 KB.
 const scannedMin = 32 << 10
 
 // checkScanned checks, for a directory without a kustomization file, the
-// files Flux's generator reads to list them (every .yaml and .yml file
-// under it, but in directories with a kustomization file of their own):
-// it decodes each with kustomize's reader itself, from disk, so a mapping
-// wider than MaxMappingKeys there is a problem before the generator
-// reads it.
+// files Flux's generator reads to list them: every .yaml and .yml file
+// under it, but in directories with a kustomization file of their own.
+// The generator reads each with kustomize's reader, which neither stops
+// when asked nor bounds what a file's aliases expand to, so each is
+// checked first, from disk:
+//   - a path that is no regular file (a named pipe blocks its reader for
+//     ever, a symbolic link loop fails) is a problem;
+//   - more than MaxBuildFiles files is a problem;
+//   - a file that may hold aliases or deep nesting is decoded and held to
+//     the limits of every manifest (checkLimits), and one of scannedMin
+//     bytes or more to MaxMappingKeys.
 func (l *loader) checkScanned(abs, owner string) *diag.Problem {
 	if l.kustomizeFileIn(l.relPath(abs)) != l.relPath(abs) {
 		return nil
 	}
 	var found *diag.Problem
+	files := 0
+	fail := func(p diag.Problem) error {
+		p.Object = owner
+		found = &p
+		return filepath.SkipAll
+	}
 	_ = filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || found != nil {
+		if err != nil || found != nil || l.ctx.Err() != nil {
 			return filepath.SkipAll
 		}
 		if d.IsDir() {
@@ -673,33 +700,60 @@ func (l *loader) checkScanned(abs, owner string) *diag.Problem {
 		if ext := filepath.Ext(p); ext != ".yaml" && ext != ".yml" {
 			return nil
 		}
-		fi, err := d.Info()
-		if err != nil || fi.Size() < scannedMin {
-			return nil
-		}
 		rel := l.relPath(p)
-		if fi.Size() > MaxManifestBytes {
-			pr := sizeProblem(rel, fi.Size())
-			found = &pr
-			return filepath.SkipAll
+		if files++; files > MaxBuildFiles {
+			return fail(filesProblem(l.relPath(abs), "it has no kustomization file, so Flux's generator lists every .yaml and .yml file under it"))
 		}
-		b, err := os.ReadFile(p)
+		if d.Type()&fs.ModeType != 0 {
+			if err := regularfile.Check(p); err != nil {
+				return fail(irregularProblem(rel, err))
+			}
+		}
+		fi, err := os.Stat(p)
 		if err != nil {
 			return nil
 		}
+		if fi.Size() > MaxManifestBytes {
+			return fail(sizeProblem(rel, fi.Size()))
+		}
+		b, err := regularfile.ReadFile(p, MaxManifestBytes)
+		if err != nil {
+			return nil
+		}
+		wide := fi.Size() >= scannedMin
+		if !wide && !mayExpand(b) {
+			return nil
+		}
 		docs, _ := decodeYAML(rel, b)
+		if ps := checkLimits(rel, docs); len(ps) > 0 {
+			return fail(ps[0])
+		}
+		if !wide {
+			return nil
+		}
 		for _, doc := range docs {
 			for _, w := range wideMappings(doc, true) {
 				if w.keys > MaxMappingKeys {
 					pr := widthProblem(rel, w.path, w.node.Line, w.keys, fmt.Sprintf("%s/ has no kustomization file, so Flux's generator reads every file under it with kustomize's reader to list it", l.relPath(abs)))
-					pr.Object = owner
 					pr.Fix = fmt.Sprintf("add a kustomization.yaml to %s/ listing its files (strata then reads the mapping past kustomize), or split %s of %s into objects of at most %d keys", l.relPath(abs), w.path, rel, MaxMappingKeys)
-					found = &pr
-					return filepath.SkipAll
+					return fail(pr)
 				}
 			}
 		}
 		return nil
 	})
 	return found
+}
+
+// mayExpand reports whether a small file may pass checkLimits: only an
+// anchor (and so an alias) makes a document expand, and only many
+// brackets or deep indentation nest it past MaxNesting.
+func mayExpand(b []byte) bool {
+	if bytes.IndexByte(b, '&') >= 0 {
+		return true
+	}
+	if bytes.Count(b, []byte("["))+bytes.Count(b, []byte("{")) > MaxNesting {
+		return true
+	}
+	return bytes.Contains(b, []byte("\n"+strings.Repeat(" ", MaxNesting)))
 }

@@ -18,6 +18,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
+
+	"github.com/strata-iac/strata/internal/regularfile"
 )
 
 // MaxFileSize bounds one manifest file of --inputs.
@@ -91,17 +93,12 @@ func ReadFiles(ctx context.Context, paths []string) (*Files, error) {
 
 // readBounded reads a file of at most MaxFileSize.
 func readBounded(file string) ([]byte, error) {
-	fh, err := os.Open(file)
-	if err != nil {
-		return nil, fmt.Errorf("read inputs %s: %w", file, err)
-	}
-	defer fh.Close()
-	b, err := io.ReadAll(io.LimitReader(fh, MaxFileSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("read inputs %s: %w", file, err)
-	}
-	if len(b) > MaxFileSize {
+	b, err := regularfile.ReadFile(file, MaxFileSize)
+	if errors.Is(err, regularfile.ErrTooLarge) {
 		return nil, fmt.Errorf("read inputs %s: the file is larger than %d MiB: give one file per object", file, MaxFileSize>>20)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read inputs %s: %w", file, err)
 	}
 	return b, nil
 }

@@ -10,7 +10,14 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/strata-iac/strata/internal/regularfile"
 )
+
+// maxProbed is the most bytes of a file a probe hashes, above the
+// loader's own limit of a manifest (environment.MaxManifestBytes): a
+// larger file is a problem of the load whatever it holds.
+const maxProbed = 64 << 20
 
 // Digests of paths that hold nothing to hash.
 const (
@@ -22,7 +29,9 @@ const (
 func probe(kind Kind, path string) string {
 	switch kind {
 	case File:
-		b, err := os.ReadFile(path)
+		// Never more than the loader reads of one file, and never a named
+		// pipe that would block the probe.
+		b, err := regularfile.ReadFile(path, maxProbed)
 		if err != nil {
 			return errDigest(err)
 		}

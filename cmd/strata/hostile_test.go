@@ -1,0 +1,168 @@
+package main
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/strata-iac/strata/internal/testkit"
+)
+
+// hostileRepo copies the valid repository of the environment package's
+// tests and lays the case's directory of testdata/hostile over it, then
+// lets make add what git cannot hold.
+func hostileRepo(t *testing.T, name string, make func(t *testing.T, root string)) string {
+	t.Helper()
+	root := testkit.Copy(t, filepath.Join("..", "..", "orchestrator", "environment", "testdata", "valid"))
+	over := filepath.Join("testdata", "hostile", name)
+	if _, err := os.Stat(over); err == nil {
+		err := filepath.WalkDir(over, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel(over, p)
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			testkit.WriteFile(t, filepath.Join(root, rel), string(b))
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if make != nil {
+		make(t, root)
+	}
+	return root
+}
+
+// apps is the directory of the hostile repository's Kustomizations, with
+// no kustomization file: Flux's generator reads every file under it.
+const apps = "environments/acme/stage/apps"
+
+// TestHostileCorpus runs `strata validate` on each case of
+// testdata/hostile: each returns within 10 s with a clear error or a
+// correct result, and SIGTERM 2 s into it ends it within 2 s more.
+func TestHostileCorpus(t *testing.T) {
+	bin := buildStrata(t)
+	for _, tc := range []struct {
+		name string
+		make func(t *testing.T, root string)
+		args []string
+		// code is the exit code wanted, exitFailed when 0.
+		code int
+		want []string
+	}{
+		{name: "alias-bomb", want: []string{apps + "/bomb.yaml", "the alias *h at line 19", "100000 nodes"}},
+		{name: "deep-nesting", want: []string{apps + "/deep.yaml", "nests 5000 levels deep (at line 9)", "more than the 100"}},
+		{name: "self-component", want: []string{"Kustomization vpc", "cycle detected"}},
+		{name: "path-root", want: []string{"Kustomization/empty", "is defined twice under ./"}},
+		{name: "inputs-bomb", args: []string{"--inputs", "INPUTS/vpc.yaml"}, code: exitUsage, want: []string{"vpc.yaml", "excessive aliasing"}},
+		{name: "big-file", make: func(t *testing.T, root string) {
+			f, err := os.Create(filepath.Join(root, apps, "big.yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			fmt.Fprint(f, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\n  namespace: flux-system\ndata:\n  x: \"")
+			chunk := bytes.Repeat([]byte("a"), 1<<20)
+			for range 100 {
+				if _, err := f.Write(chunk); err != nil {
+					t.Fatal(err)
+				}
+			}
+			fmt.Fprint(f, "\"\n")
+		}, want: []string{apps + "/big.yaml", "100 MiB", "more than the 32 MiB"}},
+		{name: "fifo", make: func(t *testing.T, root string) {
+			if err := syscall.Mkfifo(filepath.Join(root, apps, "pipe.yaml"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, want: []string{apps + "/pipe.yaml", "a named pipe (FIFO)", "replace"}},
+		{name: "symlink-loop", make: func(t *testing.T, root string) {
+			for _, l := range [][2]string{{"loop1.yaml", "loop2.yaml"}, {"loop2.yaml", "loop1.yaml"}} {
+				if err := os.Symlink(l[1], filepath.Join(root, apps, l[0])); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}, want: []string{apps + "/loop1.yaml", "too many levels of symbolic links"}},
+		{name: "many-files", make: func(t *testing.T, root string) {
+			dir := filepath.Join(root, apps, "empty")
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for i := range 100_000 {
+				f, err := os.Create(filepath.Join(dir, fmt.Sprintf("f%06d.yaml", i)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				f.Close()
+			}
+		}, want: []string{apps, "more than 20000 manifest files", "no kustomization file"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := hostileRepo(t, tc.name, tc.make)
+			args := []string{"validate", filepath.Join(root, "environments", "acme", "stage")}
+			for _, a := range tc.args {
+				args = append(args, strings.ReplaceAll(a, "INPUTS", filepath.Join("testdata", "hostile", tc.name)))
+			}
+			// To the end: within 10 s, with a clear error.
+			out, code, took := runWithin(t, bin, args, 10*time.Second, 0)
+			t.Logf("strata validate %s exited %d after %v", tc.name, code, took)
+			want := cmp.Or(tc.code, exitFailed)
+			if code != want {
+				t.Errorf("strata validate %s exited %d, want %d\n%s", tc.name, code, want, out)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("strata validate %s said:\n%s\nwant it to say %q", tc.name, out, w)
+				}
+			}
+			// Signalled 2 s in (or done before): ended within 2 s more.
+			runWithin(t, bin, args, 4*time.Second, 2*time.Second)
+		})
+	}
+}
+
+// runWithin runs strata with args, sends SIGTERM after signal when that is
+// not zero, and fails the test when it runs longer than within. It returns
+// what strata wrote, its exit code and how long it ran.
+func runWithin(t *testing.T, bin string, args []string, within, signal time.Duration) (string, int, time.Duration) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	started := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(done)
+	}()
+	if signal > 0 {
+		select {
+		case <-done:
+		case <-time.After(signal):
+			_ = cmd.Process.Signal(syscall.SIGTERM)
+		}
+	}
+	select {
+	case <-done:
+	case <-time.After(time.Until(started.Add(within))):
+		_ = cmd.Process.Kill()
+		<-done
+		t.Fatalf("strata %s ran past %v:\n%s", strings.Join(args, " "), within, &out)
+	}
+	return out.String(), cmd.ProcessState.ExitCode(), time.Since(started)
+}
