@@ -108,6 +108,23 @@ func manyStacks(t *testing.T) busyRepo {
 	return busyRepo{root: root, env: env, ready: afterAWhile(700 * time.Millisecond)}
 }
 
+// manyStacksInGit is manyStacks committed to git, with one stack's
+// object changed in the work tree: diff --base HEAD loads both.
+func manyStacksInGit(t *testing.T) busyRepo {
+	r := manyStacks(t)
+	for _, args := range [][]string{{"init", "--quiet", "--initial-branch", "main"}, {"add", "-A"}, {"commit", "--quiet", "-m", "base"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = r.root
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1",
+			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	testkit.EditFile(t, r.root, "flux-apps/s0000/terraform.yaml", "value: 1", "value: 2")
+	return r
+}
+
 // patchedMaps is a repository whose stack's path holds wide ConfigMaps
 // that a patch changes, so that kustomize itself reads each: the render
 // is long.
@@ -176,6 +193,12 @@ func TestStopInEveryPhase(t *testing.T) {
 		{"validate while loading", manyStacks, []string{"validate"}, 0, "stopped (terminated signal received)"},
 		{"validate while rendering", patchedMaps, []string{"validate"}, 0, "stopped (terminated signal received)"},
 		{"validate while decrypting", stuckDecryption, []string{"validate"}, 0, "stopped (terminated signal received)"},
+		{"graph while loading", manyStacks, []string{"graph"}, 0, "terminated signal received"},
+		{"status while loading", manyStacks, []string{"status"}, 0, "terminated signal received"},
+		{"history while loading", manyStacks, []string{"history"}, 0, "terminated signal received"},
+		{"versions while loading", manyStacks, []string{"versions"}, 0, "terminated signal received"},
+		{"diff --base while loading", manyStacksInGit, []string{"diff", "--base", "HEAD"}, 0, "terminated signal received"},
+		{"plan while loading", manyStacks, []string{"plan"}, 0, "terminated signal received"},
 		{"apply while loading", manyStacks, []string{"apply"}, 0, "stopped (terminated signal received)"},
 		{"apply while rendering", patchedMaps, []string{"apply"}, 0, "stopped (terminated signal received)"},
 		{"apply while planning", bigPlan, []string{"apply"}, 0, "interrupted"},
@@ -185,7 +208,8 @@ func TestStopInEveryPhase(t *testing.T) {
 			r := tc.repo(t)
 			state := t.TempDir()
 			args := append(append([]string{}, tc.args[0], r.env), tc.args[1:]...)
-			if tc.args[0] == "apply" {
+			switch tc.args[0] {
+			case "apply", "plan", "status", "history":
 				args = append(args, "--state-dir", state)
 			}
 			cmd := exec.Command(bin, args...)
@@ -219,8 +243,20 @@ func TestStopInEveryPhase(t *testing.T) {
 				t.Fatalf("strata %s did not exit within %v of SIGTERM:\n%s", strings.Join(tc.args, " "), tc.grace+2*time.Second, &out)
 			}
 			t.Logf("strata %s exited %v after SIGTERM", strings.Join(tc.args, " "), time.Since(signalled))
-			if code := cmd.ProcessState.ExitCode(); code == 0 {
-				t.Errorf("strata %s stopped exited 0, want a failure\n%s", strings.Join(tc.args, " "), &out)
+			// Stopped before any tofu ran: the exit code of SIGTERM.
+			wantCode := 143
+			if tc.want == "interrupted" {
+				wantCode = exitFailed
+			}
+			if code := cmd.ProcessState.ExitCode(); code != wantCode {
+				t.Errorf("strata %s stopped exited %d, want %d\n%s", strings.Join(tc.args, " "), code, wantCode, &out)
+			}
+			if tc.args[0] == "diff" {
+				// The base's checkout is gone, and git's record of it.
+				list, err := exec.Command("git", "-C", r.root, "worktree", "list", "--porcelain").Output()
+				if n := strings.Count(string(list), "worktree "); err != nil || n != 1 {
+					t.Errorf("git worktree list after the stopped diff = %q, %v, want the repository's own work tree alone", list, err)
+				}
 			}
 			if !strings.Contains(out.String(), tc.want) {
 				t.Errorf("strata %s stopped said:\n%s\nwant it to say %q", strings.Join(tc.args, " "), &out, tc.want)

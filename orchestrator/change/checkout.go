@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
+	"time"
 )
 
 // Checkout is the repository at a base revision, laid out in a temporary
@@ -30,7 +32,15 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 	// The user's git environment must not point git at another
 	// repository or index.
 	cmd.Env = slicesWithout(os.Environ(), "GIT_DIR=", "GIT_WORK_TREE=", "GIT_INDEX_FILE=")
+	// Stopped, git and the gits it runs (worktree add runs a checkout)
+	// end together: one left running would hold the output pipes open.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 500 * time.Millisecond
 	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return "", fmt.Errorf("git %s: stopped (%w)", strings.Join(args, " "), context.Cause(ctx))
+		}
 		msg := strings.TrimSpace(errOut.String())
 		if msg == "" {
 			msg = err.Error()
@@ -81,7 +91,14 @@ func CheckoutBase(ctx context.Context, root, ref string) (*Checkout, error) {
 	}
 	dir := filepath.Join(tmp, "base")
 	if _, err := git(ctx, root, "worktree", "add", "--detach", "--quiet", dir, commit); err != nil {
+		// git's record of the half-made work tree goes too: stopped
+		// midway, git leaves it locked ("initializing"), which only a
+		// double force removes.
+		pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		_, _ = git(pctx, root, "worktree", "remove", "--force", "--force", dir)
 		_ = os.RemoveAll(tmp)
+		_, _ = git(pctx, root, "worktree", "prune")
 		return nil, fmt.Errorf("check out base %s: %w", ref, err)
 	}
 	return &Checkout{Ref: ref, Commit: commit, Dir: dir, repo: root, tmp: tmp}, nil

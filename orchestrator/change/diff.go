@@ -163,8 +163,8 @@ func Diff(ctx context.Context, root string, base *Checkout, dirs []string) (*Rep
 		}
 	}
 	_ = g.Wait() // each error is its environment's, kept in loaded
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("load the environments at %s and in the work tree: stopped (%w)", base.Ref, context.Cause(ctx))
 	}
 	rep := &Report{Base: base.Ref, Commit: base.Commit}
 	heads := &source.Resolver{Root: root}
