@@ -434,6 +434,9 @@ type Source struct {
 	// Insecure is spec.insecure of an OCIRepository: the registry may be
 	// reached over plain http.
 	Insecure bool
+	// Timeout is the source's spec.timeout: how long one fetch of it may
+	// take, DefaultSourceTimeout when unset (see Deadline).
+	Timeout time.Duration `json:",omitempty"`
 	// Artifact is set for a stack read from a cluster (LoadNamespace):
 	// the artifact source-controller made of the source. Its URL is empty
 	// while the source has none yet.
@@ -446,6 +449,18 @@ type Source struct {
 	Git *GitSource `json:",omitempty"`
 	// Bucket is a Bucket source, fetched.
 	Bucket *BucketSource `json:",omitempty"`
+}
+
+// DefaultSourceTimeout is how long one fetch of a source may take when its
+// spec.timeout is unset: source-controller's default.
+const DefaultSourceTimeout = 60 * time.Second
+
+// Deadline is how long one fetch of the source may take.
+func (s Source) Deadline() time.Duration {
+	if s.Timeout > 0 {
+		return s.Timeout
+	}
+	return DefaultSourceTimeout
 }
 
 // Local reports whether the source is this repository's own checkout.

@@ -300,6 +300,7 @@ type ociRepository struct {
 	Spec struct {
 		URL      string `json:"url"`
 		Insecure bool   `json:"insecure"`
+		Timeout  string `json:"timeout"`
 		Ref      struct {
 			Semver string `json:"semver"`
 			Tag    string `json:"tag"`

@@ -3,7 +3,9 @@ package environment
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
+	"time"
 
 	"github.com/Masterminds/semver/v3"
 
@@ -24,6 +26,7 @@ type gitRepository struct {
 		} `json:"ref"`
 		Ignore    *string   `json:"ignore"`
 		SecretRef *namedRef `json:"secretRef"`
+		Timeout   string    `json:"timeout"`
 	} `json:"spec"`
 }
 
@@ -39,6 +42,7 @@ type bucket struct {
 		Insecure   bool      `json:"insecure"`
 		Ignore     *string   `json:"ignore"`
 		SecretRef  *namedRef `json:"secretRef"`
+		Timeout    string    `json:"timeout"`
 	} `json:"spec"`
 }
 
@@ -188,6 +192,9 @@ func (l *loader) gitSource(b *built) {
 		bad(fmt.Sprintf("spec.ref.commit %q is not a commit SHA", c), "write spec.ref.commit as the full hexadecimal SHA of a commit")
 		return
 	}
+	if !l.sourceTimeout(b, &g.object, g.Spec.Timeout) {
+		return
+	}
 	if sr := g.Spec.SecretRef; sr != nil {
 		gs.SecretRef = sr.Name
 	}
@@ -249,6 +256,9 @@ func (l *loader) bucketSource(b *built) {
 		bad(fmt.Sprintf("spec.endpoint %q has a scheme", bs.Endpoint), "write spec.endpoint as host[:port] and set spec.insecure: true for plain http")
 		return
 	}
+	if !l.sourceTimeout(b, &bk.object, bk.Spec.Timeout) {
+		return
+	}
 	if sr := bk.Spec.SecretRef; sr != nil {
 		bs.SecretRef = sr.Name
 	}
@@ -296,4 +306,29 @@ func (e *Environment) hasCredentials() bool {
 		}
 	}
 	return false
+}
+
+// fluxDuration is the pattern of the durations of Flux's API, as its CRDs
+// validate them: spec.timeout, spec.interval.
+var fluxDuration = regexp.MustCompile(`^([0-9]+(\.[0-9]+)?(ms|s|m|h))+$`)
+
+// sourceTimeout reads a source's spec.timeout into the stack's Source:
+// how long one fetch may take (DefaultSourceTimeout when unset). It
+// reports false, with a problem, when the value is not a duration.
+func (l *loader) sourceTimeout(b *built, src *object, raw string) bool {
+	if raw == "" {
+		return true
+	}
+	d, err := time.ParseDuration(raw)
+	if err != nil || !fluxDuration.MatchString(raw) || d <= 0 {
+		l.problem(diag.Problem{
+			File:    src.File,
+			Object:  src.ref(),
+			Message: fmt.Sprintf("spec.timeout %q is not a duration (stack %s reads this source)", raw, b.stack.Name),
+			Fix:     fmt.Sprintf("write spec.timeout as a Go duration such as 60s or 5m in %s, or remove it for source-controller's 60s", src.File),
+		})
+		return false
+	}
+	b.stack.Source.Timeout = d
+	return true
 }

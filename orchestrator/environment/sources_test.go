@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	gogit "github.com/go-git/go-git/v5"
 	gitconfig "github.com/go-git/go-git/v5/config"
@@ -593,5 +594,47 @@ func TestLoadCachedSources(t *testing.T) {
 		if strings.Contains(string(b), "SENTINEL") || strings.Contains(string(b), base64.StdEncoding.EncodeToString([]byte("SENTINEL-IDENTITY"))) {
 			t.Errorf("json.Marshal(environment) holds a source's credentials: %s", b)
 		}
+	}
+}
+
+// TestSourceTimeout reads an OCIRepository's spec.timeout into the stack's
+// Source, and refuses one that is not a duration, naming the source's
+// file.
+func TestSourceTimeout(t *testing.T) {
+	for _, tc := range []struct {
+		timeout string
+		want    time.Duration
+		problem string
+	}{
+		{"", DefaultSourceTimeout, ""},
+		{"2m30s", 150 * time.Second, ""},
+		{"soon", 0, `flux-apps/apps/db/source.yaml: OCIRepository/db-iac: spec.timeout "soon" is not a duration`},
+		{"-5s", 0, `spec.timeout "-5s" is not a duration`},
+	} {
+		t.Run(tc.timeout, func(t *testing.T) {
+			root := testkit.Copy(t, filepath.Join("testdata", "valid"))
+			testkit.EditFile(t, root, "flux-apps/apps/db/terraform.yaml", "  readInputsFromSecrets:\n    - name: vpc\n", "")
+			if tc.timeout != "" {
+				testkit.EditFile(t, root, "flux-apps/apps/db/source.yaml", "  interval: 5m\n", "  interval: 5m\n  timeout: "+tc.timeout+"\n")
+			}
+			dir := filepath.Join(root, "environments", "acme", "stage")
+			env, err := Load(context.Background(), dir)
+			if tc.problem != "" {
+				if ps := AllProblems(env, err); !strings.Contains(ps.Error(), tc.problem) {
+					t.Errorf("Load(%q) = %v, want a problem saying %q", dir, ps, tc.problem)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Load(%q) = %v, want nil", dir, err)
+			}
+			s := env.Stack("db")
+			if s == nil {
+				t.Fatalf("Load(%q) has no stack db", dir)
+			}
+			if got := s.Source.Deadline(); got != tc.want {
+				t.Errorf("Load(%q) stack db Source.Deadline() = %v, want %v", dir, got, tc.want)
+			}
+		})
 	}
 }

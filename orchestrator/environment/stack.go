@@ -266,6 +266,7 @@ func (l *loader) resolveSource(b *built) {
 		s.Source.Tag = src.Spec.Ref.Tag
 		s.Source.Digest = src.Spec.Ref.Digest
 		s.Source.Insecure = src.Spec.Insecure
+		l.sourceTimeout(b, &src.object, src.Spec.Timeout)
 	default:
 		l.problem(diag.Problem{
 			File:    tf.File,

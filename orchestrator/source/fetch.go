@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/strata-iac/strata/internal/deadline"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/source/git"
 	"github.com/strata-iac/strata/orchestrator/source/oci"
@@ -143,7 +144,9 @@ func (r *Resolver) Fetch(ctx context.Context, s *environment.Stack, res Resolved
 		}
 		return a, nil
 	}
-	dir, err := r.Registry.Pull(ctx, *res.artifact)
+	dir, err := deadline.Run(ctx, "pull "+res.Origin, s.Source.Deadline(), func(ctx context.Context) (string, error) {
+		return r.Registry.Pull(ctx, *res.artifact)
+	})
 	if err != nil {
 		return a, fmt.Errorf("fetch stack %s: %w", s.Name, err)
 	}
@@ -181,7 +184,9 @@ func (r *Resolver) resolveOCI(ctx context.Context, s *environment.Stack) (Resolv
 		return Resolved{}, fmt.Errorf("resolve stack %s: no OCI registry client configured", s.Name)
 	}
 	ref := oci.Ref{Semver: s.Source.Semver, Tag: s.Source.Tag, Digest: s.Source.Digest}
-	got, err := r.Registry.Resolve(ctx, s.Source.URL, ref)
+	got, err := deadline.Run(ctx, "resolve "+s.Source.URL, s.Source.Deadline(), func(ctx context.Context) (oci.Resolved, error) {
+		return r.Registry.Resolve(ctx, s.Source.URL, ref)
+	})
 	if err != nil {
 		return Resolved{}, fmt.Errorf("stack %s (%s): %w", s.Name, s.Source.File, err)
 	}
@@ -274,7 +279,9 @@ func (r *Resolver) fetchArtifact(ctx context.Context, s *environment.Stack, res 
 	if r.Artifacts == nil {
 		return a, fmt.Errorf("fetch stack %s: no source-controller artifact client configured", s.Name)
 	}
-	dir, err := r.Artifacts.Fetch(ctx, res.remote.URL, res.remote.Digest)
+	dir, err := deadline.Run(ctx, "fetch artifact "+res.remote.URL, s.Source.Deadline(), func(ctx context.Context) (string, error) {
+		return r.Artifacts.Fetch(ctx, res.remote.URL, res.remote.Digest)
+	})
 	if err != nil {
 		return a, fmt.Errorf("fetch stack %s: %w", s.Name, err)
 	}

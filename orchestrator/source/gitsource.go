@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/strata-iac/strata/internal/deadline"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/source/bucket"
 	"github.com/strata-iac/strata/orchestrator/source/git"
@@ -27,7 +28,11 @@ func (r *Resolver) resolveGit(ctx context.Context, s *environment.Stack) (Resolv
 		Ignore:      gs.Ignore,
 		Credentials: gs.Credentials,
 	}
-	tree, err := r.Git.Fetch(ctx, repo)
+	// go-git's ssh dial does not look at its context: Run does not wait
+	// for it past the deadline.
+	tree, err := deadline.Run(ctx, "fetch "+redactURL(gs.URL), s.Source.Deadline(), func(ctx context.Context) (git.Tree, error) {
+		return r.Git.Fetch(ctx, repo)
+	})
 	if err != nil {
 		return Resolved{}, fmt.Errorf("resolve stack %s: GitRepository %s (%s): %w", s.Name, s.Source.Name, s.Source.File, err)
 	}
@@ -83,9 +88,11 @@ func (r *Resolver) resolveBucket(ctx context.Context, s *environment.Stack) (Res
 	if r.Buckets == nil {
 		return Resolved{}, fmt.Errorf("resolve stack %s: no S3 client configured for Bucket %s", s.Name, s.Source.Name)
 	}
-	tree, err := r.Buckets.Fetch(ctx, bucket.Bucket{
-		Provider: bs.Provider, Name: bs.BucketName, Endpoint: bs.Endpoint, Region: bs.Region, Prefix: bs.Prefix,
-		Insecure: bs.Insecure, Ignore: bs.Ignore, Credentials: bs.Credentials,
+	tree, err := deadline.Run(ctx, fmt.Sprintf("fetch s3://%s/%s", bs.Endpoint, bs.BucketName), s.Source.Deadline(), func(ctx context.Context) (bucket.Tree, error) {
+		return r.Buckets.Fetch(ctx, bucket.Bucket{
+			Provider: bs.Provider, Name: bs.BucketName, Endpoint: bs.Endpoint, Region: bs.Region, Prefix: bs.Prefix,
+			Insecure: bs.Insecure, Ignore: bs.Ignore, Credentials: bs.Credentials,
+		})
 	})
 	if err != nil {
 		return Resolved{}, fmt.Errorf("resolve stack %s: Bucket %s (%s): %w", s.Name, s.Source.Name, s.Source.File, err)

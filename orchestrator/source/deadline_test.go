@@ -1,0 +1,101 @@
+package source
+
+import (
+	"context"
+	"errors"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/source/artifact"
+	"github.com/strata-iac/strata/orchestrator/source/bucket"
+	"github.com/strata-iac/strata/orchestrator/source/git"
+	"github.com/strata-iac/strata/orchestrator/source/oci"
+)
+
+// deadListener accepts TCP connections and never answers, and returns
+// its host:port.
+func deadListener(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conns := make(chan net.Conn, 256)
+	go func() {
+		defer close(conns)
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conns <- c
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		for c := range conns {
+			c.Close()
+		}
+	})
+	return ln.Addr().String()
+}
+
+// TestSourceDeadline fetches each kind of source from a listener that
+// accepts and never answers: each gives up at the source's spec.timeout
+// with an error naming the stack, the URL and the deadline.
+func TestSourceDeadline(t *testing.T) {
+	addr := deadListener(t)
+	const timeout = 700 * time.Millisecond
+	r := &Resolver{
+		Root:      t.TempDir(),
+		Registry:  oci.New(oci.Options{CacheDir: t.TempDir(), Insecure: []string{addr}}),
+		Git:       &git.Fetcher{CacheDir: t.TempDir()},
+		Buckets:   &bucket.Fetcher{CacheDir: t.TempDir()},
+		Artifacts: &artifact.Fetcher{CacheDir: t.TempDir()},
+	}
+	for _, tc := range []struct {
+		name   string
+		source environment.Source
+		fetch  bool
+		want   string
+	}{
+		{"OCIRepository", environment.Source{Kind: environment.SourceOCIRepository, Name: "vpc", URL: "oci://" + addr + "/stacks/vpc", Semver: "~1", Timeout: timeout},
+			false, "resolve oci://" + addr + "/stacks/vpc: no answer within 700ms"},
+		{"GitRepository", environment.Source{Kind: environment.SourceGitRepository, Name: "modules", Timeout: timeout, Git: &environment.GitSource{URL: "http://" + addr + "/acme/modules.git", Branch: "main"}},
+			false, "fetch http://" + addr + "/acme/modules.git: no answer within 700ms"},
+		{"Bucket", environment.Source{Kind: environment.SourceBucket, Name: "code", Timeout: timeout, Bucket: &environment.BucketSource{Provider: "generic", BucketName: "code", Endpoint: addr, Insecure: true}},
+			false, "fetch s3://" + addr + "/code: no answer within 700ms"},
+		{"a cluster's artifact", environment.Source{Kind: environment.SourceGitRepository, Name: "flux-system", Timeout: timeout, Artifact: &environment.Artifact{URL: "http://" + addr + "/gitrepository/flux-system/flux-system/abc.tar.gz", Digest: "sha256:" + strings.Repeat("0", 64), Revision: "main@sha1:" + strings.Repeat("0", 40)}},
+			true, "fetch artifact http://" + addr + "/gitrepository/flux-system/flux-system/abc.tar.gz: no answer within 700ms"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &environment.Stack{Name: "vpc", File: "flux-apps/vpc/terraform.yaml", Path: "vpc", Source: tc.source}
+			start := time.Now()
+			res, err := r.Resolve(context.Background(), s)
+			if tc.fetch && err == nil {
+				_, err = r.Fetch(context.Background(), s, res)
+			}
+			took := time.Since(start)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "stack vpc") || !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("Resolve(%q) = %v, want an error naming stack vpc and saying %q", tc.name, err, tc.want)
+			}
+			if took > 10*time.Second {
+				t.Errorf("Resolve(%q) took %v, want about %v", tc.name, took, timeout)
+			}
+		})
+	}
+}
+
+// TestSourceDeadlineDefault is source-controller's 60 s when spec.timeout
+// is unset.
+func TestSourceDeadlineDefault(t *testing.T) {
+	if got := (environment.Source{}).Deadline(); got != 60*time.Second {
+		t.Errorf("Source{}.Deadline() = %v, want 1m0s", got)
+	}
+	if got := (environment.Source{Timeout: 5 * time.Minute}).Deadline(); got != 5*time.Minute {
+		t.Errorf("Source{Timeout: 5m}.Deadline() = %v, want 5m0s", got)
+	}
+}
