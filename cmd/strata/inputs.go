@@ -23,7 +23,7 @@ func (g *globals) registerClusterInputs(cmd *cobra.Command) {
 // --self-source, --strict-substitution, and the inputs of --inputs, then of the cluster
 // of --kubeconfig or --context.
 func (g *globals) loadOptions(cmd *cobra.Command) (environment.Options, error) {
-	opts := environment.Options{StrictSubstitution: g.strictSubstitution, SelfSources: g.selfSources}
+	opts := environment.Options{StrictSubstitution: g.strictSubstitution, SelfSources: g.selfSources, RemoteTimeout: g.remoteTimeout}
 	var chain inputs.Chain
 	if len(g.inputs) > 0 {
 		files, err := inputs.ReadFiles(cmd.Context(), g.inputs)

@@ -34,6 +34,8 @@ type globals struct {
 	inputsKubeconfig, inputsContext string
 	// selfSources are --self-source.
 	selfSources []string
+	// remoteTimeout is --remote-timeout.
+	remoteTimeout time.Duration
 }
 
 func newRootCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -69,6 +71,8 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		"substitute every object as Flux does with its StrictPostBuildSubstitutions feature gate: a variable that is missing and has no default is a problem of its Kustomization, which blocks the stacks it brings in, not an empty string; a warning when that Kustomization brings in no stack (validate --strict counts it)")
 	root.PersistentFlags().StringArrayVar(&g.selfSources, "self-source", nil,
 		"GitRepository/<namespace>/<name>: that GitRepository is this repository, read from the checkout (repeatable); a GitRepository whose spec.url is one of the checkout's git remotes is without it")
+	root.PersistentFlags().DurationVar(&g.remoteTimeout, "remote-timeout", environment.DefaultRemoteTimeout,
+		"how long the fetch of one https:// manifest a kustomization lists may take (connect, request and body); past it the copy kept from the last fetch is used, with a warning, or the Kustomization waits")
 	// Every command that loads an environment decrypts with the same
 	// keys, and loads with the same options: they travel in the context.
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Options change how an environment loads. They travel in the context
@@ -25,6 +26,10 @@ type Options struct {
 	// does not hold (--inputs, --kubeconfig); nil finds none, and what
 	// needs them waits.
 	Inputs Inputs `json:"-"`
+	// RemoteTimeout bounds the fetch of one remote manifest of a
+	// kustomization (--remote-timeout); DefaultRemoteTimeout when zero.
+	// What is fetched, not how long it may take, is the render's input.
+	RemoteTimeout time.Duration `json:"-"`
 }
 
 type optionsKey struct{}

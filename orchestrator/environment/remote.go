@@ -2,6 +2,7 @@ package environment
 
 import (
 	"context"
+	"errors"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 	kustypes "sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/yaml"
 
+	"github.com/strata-iac/strata/internal/deadline"
 	"github.com/strata-iac/strata/orchestrator/diag"
 )
 
@@ -30,9 +32,10 @@ import (
 // What cannot be fetched holds back the Kustomization that needs it:
 // Flux in the cluster reaches it.
 
-// RemoteTimeout bounds the fetch of one remote resource: connecting,
-// and reading all of it.
-var RemoteTimeout = 30 * time.Second
+// DefaultRemoteTimeout bounds the fetch of one remote resource when
+// --remote-timeout does not say: connecting, the request and the whole
+// body.
+const DefaultRemoteTimeout = 30 * time.Second
 
 // maxRemoteBytes bounds a remote resource, as a manifest of the
 // repository is bounded.
@@ -117,10 +120,14 @@ func (l *loader) remoteResources(fsys *checkedFS, kfile string, b []byte) []byte
 func (l *loader) fetchInto(fsys *checkedFS, kfile, rel, url string) (string, bool) {
 	f := l.fetchRemote(url)
 	if f.err != nil {
+		fix := fmt.Sprintf("check the URL and the network; or copy the resource into the repository and refer to it by a relative path in %s", rel)
+		if errors.Is(f.err, context.DeadlineExceeded) {
+			fix = "check that the server answers, or give it longer with --remote-timeout; or copy the resource into the repository and refer to it by a relative path in " + rel
+		}
 		l.problem(diag.Problem{
 			File:    rel,
 			Message: fmt.Sprintf("cannot fetch the remote resource %q: %v", url, f.err),
-			Fix:     fmt.Sprintf("check the URL and the network; or copy the resource into the repository and refer to it by a relative path in %s", rel),
+			Fix:     fix,
 			Code:    diag.CodeUnreachable,
 		})
 		return "", false
@@ -160,7 +167,11 @@ func (l *loader) fetchRemote(url string) remoteFile {
 		l.remotes = map[string]remoteFile{}
 	}
 	l.readRemote = true
-	body, err := getRemote(l.ctx, url, RemoteTimeout)
+	timeout := l.opts.RemoteTimeout
+	if timeout <= 0 {
+		timeout = DefaultRemoteTimeout
+	}
+	body, err := getRemote(l.ctx, url, timeout)
 	f := remoteFile{body: body, err: err}
 	cache := remoteCachePath(url)
 	switch {
@@ -179,7 +190,7 @@ func (l *loader) fetchRemote(url string) remoteFile {
 
 // getRemote GETs url within timeout, refusing a body past maxRemoteBytes.
 func getRemote(ctx context.Context, url string, timeout time.Duration) ([]byte, error) {
-	ctx, cancel := context.WithTimeoutCause(ctx, timeout, fmt.Errorf("no answer within %s", timeout))
+	ctx, cancel := deadline.Within(ctx, "get "+url, timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
@@ -188,7 +199,7 @@ func getRemote(ctx context.Context, url string, timeout time.Duration) ([]byte, 
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("get %s: %w", url, context.Cause(ctx))
+			return nil, deadline.Cause(ctx, fmt.Errorf("get %s: %w", url, context.Cause(ctx)))
 		}
 		return nil, err
 	}
@@ -199,7 +210,7 @@ func getRemote(ctx context.Context, url string, timeout time.Duration) ([]byte, 
 	b, err := io.ReadAll(io.LimitReader(resp.Body, maxRemoteBytes+1))
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("get %s: %w", url, context.Cause(ctx))
+			return nil, deadline.Cause(ctx, fmt.Errorf("get %s: %w", url, context.Cause(ctx)))
 		}
 		return nil, err
 	}

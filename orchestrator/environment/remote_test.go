@@ -53,17 +53,14 @@ func TestRemoteResources(t *testing.T) {
 			defer c.Close()
 		}
 	}()
-	prev := RemoteTimeout
-	RemoteTimeout = 500 * time.Millisecond
-	defer func() { RemoteTimeout = prev }()
-
 	const kzFile = "flux-apps/app/kustomization.yaml"
 	tf := strings.Replace(baseRepo[appTF], `vars: [{name: region, value: "${region}"}]`, `varsFrom: [{kind: ConfigMap, name: remote-settings}]`, 1)
 	load := func(t *testing.T, url string) (*Environment, diag.Problems) {
 		t.Helper()
 		root := writeRepo(t, map[string]string{kzFile: "resources: [terraform.yaml, '" + url + "']\n", appTF: tf})
 		dir := filepath.Join(root, envDir)
-		env, err := Load(context.Background(), dir)
+		// --remote-timeout 500ms
+		env, err := Load(WithOptions(context.Background(), Options{RemoteTimeout: 500 * time.Millisecond}), dir)
 		var ps diag.Problems
 		if err != nil && !errors.As(err, &ps) {
 			t.Fatalf("Load(%q) = %v, want problems", dir, err)
