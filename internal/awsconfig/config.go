@@ -3,10 +3,17 @@ package awsconfig
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net"
 	"net/http"
+	"net/url"
+	"os"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/smithy-go/middleware"
 )
 
 // Config says which service endpoint a client talks to.
@@ -23,6 +30,34 @@ type Config struct {
 	// HTTPClient, when set, sends the requests instead of the SDK's own
 	// client; AWS_CA_BUNDLE is then the client's business.
 	HTTPClient HTTPClient
+	// Timeout is how long a request may wait for its answer to start,
+	// and to connect (DefaultTimeout when zero); it does not cut off a
+	// long body once it flows. Unused with HTTPClient.
+	Timeout time.Duration
+}
+
+// DefaultTimeout is Config.Timeout when neither it nor $STRATA_AWS_TIMEOUT
+// says: source-controller's timeout of a fetch.
+const DefaultTimeout = 60 * time.Second
+
+// EnvTimeout, a Go duration, is Config.Timeout when that is unset: as
+// $STRATA_AWS_ENDPOINT points every AWS client at one server, this gives
+// every one of them (contracts, records, state) its deadline.
+const EnvTimeout = "STRATA_AWS_TIMEOUT"
+
+// timeout is how long a request of c may wait for its answer to start.
+func (c Config) timeout() (time.Duration, error) {
+	if c.Timeout > 0 {
+		return c.Timeout, nil
+	}
+	if v := os.Getenv(EnvTimeout); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return 0, fmt.Errorf("$%s=%q is not a duration such as 60s", EnvTimeout, v)
+		}
+		return d, nil
+	}
+	return DefaultTimeout, nil
 }
 
 // HTTPClient sends a client's HTTP requests: an *http.Client, or a
@@ -41,6 +76,17 @@ func load(ctx context.Context, c Config) (aws.Config, error) {
 	if c.Region != "" {
 		opts = append(opts, config.WithRegion(c.Region))
 	}
+	if c.HTTPClient == nil {
+		timeout, err := c.timeout()
+		if err != nil {
+			return aws.Config{}, err
+		}
+		opts = append(opts,
+			config.WithHTTPClient(awshttp.NewBuildableClient().
+				WithDialerOptions(func(d *net.Dialer) { d.Timeout = timeout }).
+				WithTransportOptions(func(tr *http.Transport) { tr.ResponseHeaderTimeout = timeout })),
+			config.WithAPIOptions([]func(*middleware.Stack) error{explainTimeouts(timeout)}))
+	}
 	cfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
 		return aws.Config{}, err
@@ -58,3 +104,35 @@ func (c Config) endpoint() *string {
 	}
 	return aws.String(c.Endpoint)
 }
+
+// explainTimeouts says, of a call that failed because the service did
+// not answer in time, which URL and how long: the SDK's own error names
+// neither the deadline nor, once retried, the URL.
+func explainTimeouts(timeout time.Duration) func(*middleware.Stack) error {
+	return func(st *middleware.Stack) error {
+		return st.Initialize.Add(middleware.InitializeMiddlewareFunc("strataExplainTimeouts",
+			func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+				out, md, err := next.HandleInitialize(ctx, in)
+				var ue *url.Error
+				if err != nil && errors.As(err, &ue) && ue.Timeout() {
+					err = &TimeoutError{URL: ue.URL, After: timeout, Err: err}
+				}
+				return out, md, err
+			}), middleware.Before)
+	}
+}
+
+// TimeoutError is a call to a service that did not answer within its
+// Timeout.
+type TimeoutError struct {
+	URL   string
+	After time.Duration
+	Err   error
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("%s: no answer within %s (%v)", e.URL, e.After, e.Err)
+}
+
+// Unwrap gives the SDK's error, and context.DeadlineExceeded.
+func (e *TimeoutError) Unwrap() []error { return []error{e.Err, context.DeadlineExceeded} }
