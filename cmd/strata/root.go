@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/strata-iac/strata/internal/deadline"
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/decryption"
 	"github.com/strata-iac/strata/orchestrator/environment"
@@ -73,6 +74,8 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		"GitRepository/<namespace>/<name>: that GitRepository is this repository, read from the checkout (repeatable); a GitRepository whose spec.url is one of the checkout's git remotes is without it")
 	root.PersistentFlags().DurationVar(&g.remoteTimeout, "remote-timeout", environment.DefaultRemoteTimeout,
 		"how long the fetch of one https:// manifest a kustomization lists may take (connect, request and body); past it the copy kept from the last fetch is used, with a warning, or the Kustomization waits")
+	root.PersistentFlags().DurationVar(&deadline.Kube, "kube-timeout", deadline.Kube,
+		"how long a request to the Kubernetes API server may wait for its answer to start (a watch or a log stream then flows as long as it does)")
 	// Every command that loads an environment decrypts with the same
 	// keys, and loads with the same options: they travel in the context.
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {

@@ -13,6 +13,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/strata-iac/strata/internal/deadline"
 )
 
 // Defaults, as the Tofu Controller's and the seed's.
@@ -207,6 +209,9 @@ func New(cfg Config) (*Launcher, error) {
 	// One controller follows many runs at once: more than client-go's
 	// default of 5 requests a second.
 	rc.QPS, rc.Burst = 50, 100
+	// A request waits --kube-timeout at most for its answer to start; a
+	// runner's log stream then flows as long as it does.
+	rc.WrapTransport = deadline.WrapKube(rc.WrapTransport)
 	cs, err := kubernetes.NewForConfig(rc)
 	if err != nil {
 		return nil, fmt.Errorf("runner jobs: kubernetes client: %w", err)

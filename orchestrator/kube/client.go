@@ -18,6 +18,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/strata-iac/strata/internal/deadline"
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
 )
 
@@ -65,7 +66,12 @@ func New(kubeconfig string) (*Client, error) {
 }
 
 // NewForConfig returns a client of the cluster cfg reaches.
+//
+// Each request waits deadline.Kube (--kube-timeout) at most for its
+// answer to start; a watch then flows as long as it does.
 func NewForConfig(cfg *rest.Config) (*Client, error) {
+	cfg = rest.CopyConfig(cfg)
+	cfg.WrapTransport = deadline.WrapKube(cfg.WrapTransport)
 	dyn, err := dynamic.NewForConfig(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("dynamic client: %w", err)

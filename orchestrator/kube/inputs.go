@@ -9,6 +9,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/strata-iac/strata/internal/deadline"
 )
 
 // Inputs reads, for Git mode, the ConfigMaps and Secrets that a repository
@@ -36,6 +38,7 @@ func NewInputs(kubeconfig, kubecontext string) (*Inputs, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load kubeconfig %s: %w", kubeconfig, err)
 	}
+	cfg.WrapTransport = deadline.WrapKube(cfg.WrapTransport)
 	dyn, err := dynamic.NewForConfig(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("dynamic client: %w", err)

@@ -6,6 +6,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/strata-iac/strata/internal/deadline"
 	"github.com/strata-iac/strata/orchestrator/records"
 )
 
@@ -63,6 +64,7 @@ func New(cfg Config) (*Store, error) {
 	// A reconcile reads and writes a few records per stack: client-go's
 	// default of 5 requests a second would hold it up.
 	rest.QPS, rest.Burst = 50, 100
+	rest.WrapTransport = deadline.WrapKube(rest.WrapTransport)
 	client, err := kubernetes.NewForConfig(rest)
 	if err != nil {
 		return nil, fmt.Errorf("cluster records: client for %s: %w", rest.Host, err)

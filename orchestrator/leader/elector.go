@@ -13,6 +13,8 @@ import (
 	"k8s.io/client-go/tools/leaderelection"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
 	"k8s.io/klog/v2"
+
+	"github.com/strata-iac/strata/internal/deadline"
 )
 
 // JitterFactor is client-go's: RenewDeadline must be longer than
@@ -53,6 +55,7 @@ func New(cfg Config) (*Elector, error) {
 		}
 	}
 	rest.UserAgent = "strata"
+	rest.WrapTransport = deadline.WrapKube(rest.WrapTransport)
 	client, err := kubernetes.NewForConfig(rest)
 	if err != nil {
 		return nil, fmt.Errorf("leader election: client for %s: %w", rest.Host, err)
