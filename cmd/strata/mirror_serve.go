@@ -20,7 +20,7 @@ func newMirrorServeCommand(g *globals) *cobra.Command {
 	var addr, certFile, keyFile, tokenFile string
 	var signingKeyFile, registryHostname string
 	var upstream, upstreamHostname, upstreamCA, upstreamKeyFile string
-	var upstreamTTL time.Duration
+	var upstreamTTL, upstreamTimeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "serve (--dir DIR | --s3-bucket B) --tls-cert FILE --tls-key FILE [--upstream HOST[:PORT]] [--signing-key FILE]",
 		Short: "Serve a mirror's providers and modules over https",
@@ -117,7 +117,7 @@ flight finish.`,
 					return &exitError{code: 2, msg: fmt.Sprintf("%s: --dir %s is not a directory", name, store.dir)}
 				}
 			}
-			opts := mirror.Options{Logger: g.logger(), RegistryHostname: registryHostname, UpstreamTTL: upstreamTTL}
+			opts := mirror.Options{Logger: g.logger(), RegistryHostname: registryHostname, UpstreamTTL: upstreamTTL, UpstreamTimeout: upstreamTimeout}
 			if tokenFile != "" {
 				token, err := readUploadToken(tokenFile)
 				if err != nil {
@@ -179,13 +179,14 @@ flight finish.`,
 	f.StringVar(&upstreamCA, "upstream-ca", "", "PEM bundle of CAs to trust for the upstream, besides the system's")
 	f.StringVar(&upstreamKeyFile, "upstream-key", "", "OpenPGP public key(s) the upstream's SHA256SUMS must be signed with (default: the keys the upstream names)")
 	f.DurationVar(&upstreamTTL, "upstream-ttl", providers.DefaultUpstreamTTL, "how long the upstream's version lists are kept")
+	f.DurationVar(&upstreamTimeout, "upstream-timeout", providers.DefaultUpstreamTimeout, "how long a request to the upstream may wait for its answer to start (a package then downloads as long as it takes)")
 	return cmd
 }
 
 // mirrorUpstreamOptions sets the pull-through options from the flags.
 func mirrorUpstreamOptions(cmd *cobra.Command, opts *mirror.Options, upstream, hostname, caFile, keyFile string) error {
 	if upstream == "" {
-		for _, fl := range []string{"upstream-hostname", "upstream-ca", "upstream-key", "upstream-ttl"} {
+		for _, fl := range []string{"upstream-hostname", "upstream-ca", "upstream-key", "upstream-ttl", "upstream-timeout"} {
 			if cmd.Flags().Changed(fl) {
 				return fmt.Errorf("--%s needs --upstream", fl)
 			}

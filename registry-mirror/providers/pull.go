@@ -20,6 +20,10 @@ import (
 	"golang.org/x/sync/singleflight"
 )
 
+// DefaultUpstreamTimeout is how long a request to the upstream may wait
+// for its answer to start when Options.UpstreamTimeout does not say.
+const DefaultUpstreamTimeout = 60 * time.Second
+
 // DefaultUpstreamTTL is how long a pull-through mirror keeps the version
 // list an upstream sent, unless [Options] say otherwise.
 const DefaultUpstreamTTL = time.Minute

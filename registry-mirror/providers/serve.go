@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/strata-iac/strata/internal/deadline"
 	"github.com/strata-iac/strata/registry-mirror/protocol"
 )
 
@@ -66,6 +67,10 @@ type Options struct {
 	// UpstreamTTL is how long the upstream's version lists are kept; 0
 	// means [DefaultUpstreamTTL].
 	UpstreamTTL time.Duration
+	// UpstreamTimeout is how long a request to the upstream may wait for
+	// its answer to start (connecting and TLS included); 0 means
+	// [DefaultUpstreamTimeout]. A body then takes as long as it does.
+	UpstreamTimeout time.Duration
 }
 
 // Check checks the options' addresses: that Upstream is a host[:port],
@@ -85,6 +90,9 @@ func (o Options) Check() error {
 		if err := CheckUpstream(o.Upstream); err != nil {
 			return fmt.Errorf("check mirror options: %w", err)
 		}
+	}
+	if o.UpstreamTimeout < 0 {
+		return fmt.Errorf("check mirror options: %w upstream timeout %s: want 0 or more", protocol.ErrInvalid, o.UpstreamTimeout)
 	}
 	if o.UpstreamTTL < 0 {
 		return fmt.Errorf("check mirror options: %w upstream TTL %s: want 0 or more", protocol.ErrInvalid, o.UpstreamTTL)
@@ -125,6 +133,9 @@ func NewServer(store *Store, opts Options) *Server {
 		if client == nil {
 			client, _ = NewUpstreamClient(nil)
 		}
+		bounded := *client
+		bounded.Transport = deadline.HeaderTimeout(cmp.Or[http.RoundTripper](client.Transport, http.DefaultTransport), cmp.Or(opts.UpstreamTimeout, DefaultUpstreamTimeout))
+		client = &bounded
 		s.pull = &puller{
 			hostname:     strings.ToLower(cmp.Or(opts.UpstreamHostname, DefaultHostname)),
 			upstream:     &registryClient{host: opts.Upstream, client: client, ttl: ttl},

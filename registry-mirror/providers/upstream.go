@@ -60,12 +60,13 @@ func CheckUpstream(host string) error {
 
 // NewUpstreamClient returns an https client for an upstream registry:
 // it trusts the system's roots and the CA certificates in caPEM (none
-// when caPEM is nil), follows redirects to https only, and bounds
-// everything but reading a body, since a package can take minutes.
+// when caPEM is nil) and follows redirects to https only. The mirror
+// bounds how long each request waits for its answer to start
+// (Options.UpstreamTimeout), never the reading of a body, since a
+// package can take minutes.
 func NewUpstreamClient(caPEM []byte) (*http.Client, error) {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.TLSHandshakeTimeout = 15 * time.Second
-	t.ResponseHeaderTimeout = 60 * time.Second
 	if caPEM != nil {
 		pool, err := x509.SystemCertPool()
 		if err != nil {
