@@ -3,7 +3,6 @@ package orchestrator_test
 import (
 	"context"
 	"path/filepath"
-
 	"strings"
 	"testing"
 	"time"
@@ -118,6 +117,31 @@ func TestReconcileOCISources(t *testing.T) {
 			t.Errorf("registry down: svc message %q lacks %q", msg, want)
 		}
 	}
+
+	// A registry that accepts the connection and never answers: the
+	// source's spec.timeout ends the wait, only what depends on it waits
+	// that long, and the others run.
+	dead := testkit.DeadListener(t)
+	testkit.EditFile(t, root, initFile, reg.Host, dead)
+	testkit.EditFile(t, root, "flux-apps/services/svc/terraform.yaml", "  insecure: true\n", "  insecure: true\n  timeout: 1s\n")
+	testkit.EditFile(t, root, "flux-apps/services/other/terraform/main.tf", "-2\"", "-3\"")
+	start := time.Now()
+	rep, logs = apply()
+	took := time.Since(start)
+	got = map[string]string{}
+	for _, s := range rep.Stacks {
+		got[s.Stack] = string(s.Result)
+	}
+	if diff := cmp.Diff(map[string]string{"base": "unchanged", "svc": "failed", "edge": "skipped", "other": "applied"}, got); diff != "" {
+		t.Errorf("registry silent: results diff (-want +got):\n%s\nlogs:\n%s", diff, logs)
+	}
+	msg = stack(t, rep, "svc").Message
+	for _, want := range []string{"stack svc", "oci://" + dead + "/iac/svc", "no answer within 1s"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("registry silent: svc message %q lacks %q", msg, want)
+		}
+	}
+	t.Logf("registry silent: the apply took %v", took)
 }
 
 // historyOf returns a stack's runs, newest first.

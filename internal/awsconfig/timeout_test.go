@@ -3,7 +3,6 @@ package awsconfig
 import (
 	"context"
 	"errors"
-	"net"
 	"strings"
 	"testing"
 	"time"
@@ -11,42 +10,16 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
-)
 
-// deadListener accepts TCP connections and never answers; it returns its
-// http:// URL.
-func deadListener(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	conns := make(chan net.Conn, 256)
-	go func() {
-		defer close(conns)
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			conns <- c
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		for c := range conns {
-			c.Close()
-		}
-	})
-	return "http://" + ln.Addr().String()
-}
+	"github.com/strata-iac/strata/internal/testkit"
+)
 
 // TestTimeout calls S3 and SSM at a listener that never answers: each
 // call gives up after its attempts of Timeout, with an error naming the
 // URL and the deadline.
 func TestTimeout(t *testing.T) {
 	isolate(t, "eu-central-1")
-	endpoint := deadListener(t)
+	endpoint := "http://" + testkit.DeadListener(t)
 	t.Setenv(EnvTimeout, "300ms")
 	c := Config{Endpoint: endpoint, PathStyle: true}
 	for _, tc := range []struct {

@@ -8,38 +8,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/strata-iac/strata/internal/testkit"
 )
 
-// deadListener accepts connections and never answers: the peer that
-// hangs a client with no deadline.
-func deadListener(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	conns := make(chan net.Conn, 64)
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				close(conns)
-				return
-			}
-			conns <- c
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		for c := range conns {
-			c.Close()
-		}
-	})
-	return ln.Addr().String()
-}
-
 func TestRun(t *testing.T) {
-	addr := deadListener(t)
+	addr := testkit.DeadListener(t)
 	url := "http://" + addr + "/x"
 	for _, tc := range []struct {
 		name string

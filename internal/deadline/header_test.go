@@ -9,13 +9,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/strata-iac/strata/internal/testkit"
 )
 
 // TestHeaderTimeout sends requests through HeaderTimeout: to a listener
 // that never answers, it gives up at the deadline naming the URL; a
 // response that starts in time streams on past the deadline.
 func TestHeaderTimeout(t *testing.T) {
-	dead := "http://" + deadListener(t) + "/api/v1/namespaces"
+	dead := "http://" + testkit.DeadListener(t) + "/api/v1/namespaces"
 	stream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.WriteHeader(http.StatusOK)
 		w.(http.Flusher).Flush()

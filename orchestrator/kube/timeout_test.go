@@ -3,7 +3,6 @@ package kube
 import (
 	"context"
 	"errors"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,34 +10,14 @@ import (
 	"time"
 
 	"github.com/strata-iac/strata/internal/deadline"
+	"github.com/strata-iac/strata/internal/testkit"
 )
 
 // deadAPIServer writes a kubeconfig whose server accepts TCP connections
 // and never answers, and returns the file and the server's URL.
 func deadAPIServer(t *testing.T) (kubeconfig, server string) {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	conns := make(chan net.Conn, 256)
-	go func() {
-		defer close(conns)
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			conns <- c
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		for c := range conns {
-			c.Close()
-		}
-	})
-	server = "http://" + ln.Addr().String()
+	server = "http://" + testkit.DeadListener(t)
 	kubeconfig = filepath.Join(t.TempDir(), "kubeconfig")
 	body := "apiVersion: v1\nkind: Config\nclusters:\n- name: dead\n  cluster:\n    server: " + server + "\ncontexts:\n- name: dead\n  context:\n    cluster: dead\n    user: dead\ncurrent-context: dead\nusers:\n- name: dead\n  user:\n    token: t\n"
 	if err := os.WriteFile(kubeconfig, []byte(body), 0o600); err != nil {

@@ -3,11 +3,11 @@ package source
 import (
 	"context"
 	"errors"
-	"net"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/source/artifact"
 	"github.com/strata-iac/strata/orchestrator/source/bucket"
@@ -15,39 +15,11 @@ import (
 	"github.com/strata-iac/strata/orchestrator/source/oci"
 )
 
-// deadListener accepts TCP connections and never answers, and returns
-// its host:port.
-func deadListener(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	conns := make(chan net.Conn, 256)
-	go func() {
-		defer close(conns)
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			conns <- c
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		for c := range conns {
-			c.Close()
-		}
-	})
-	return ln.Addr().String()
-}
-
 // TestSourceDeadline fetches each kind of source from a listener that
 // accepts and never answers: each gives up at the source's spec.timeout
 // with an error naming the stack, the URL and the deadline.
 func TestSourceDeadline(t *testing.T) {
-	addr := deadListener(t)
+	addr := testkit.DeadListener(t)
 	const timeout = 700 * time.Millisecond
 	r := &Resolver{
 		Root:      t.TempDir(),
