@@ -151,7 +151,7 @@ fuzz:
 	$(GO) test ./orchestrator/environment/ -run '^$$' -fuzz '^FuzzNormalGitURL$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/environment/ -run '^$$' -fuzz '^FuzzOperatorSyncs$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/environment/ -run '^$$' -fuzz '^FuzzReadShaped$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./orchestrator/environment/ -run '^$$' -fuzz '^FuzzCheckLimits$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/yamllimits/ -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/tofu/ -run '^$$' -fuzz '^FuzzParsePlan$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/tofu/ -run '^$$' -fuzz '^FuzzParseVersion$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/tofu/ -run '^$$' -fuzz '^FuzzDecodeEvent$$' -fuzztime $(FUZZTIME)

@@ -18,6 +18,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/strata-iac/strata/orchestrator/diag"
+	"github.com/strata-iac/strata/orchestrator/yamllimits"
 )
 
 // elideKeys is the width past which a mapping is read past kustomize:
@@ -172,7 +173,7 @@ func readShaped(file string, data []byte, docs []*yaml.Node, e *elision) ([]byte
 	ps := checkLimits(file, docs)
 	var mine []wide
 	for _, d := range docs {
-		for _, w := range wideMappings(d, measure(d).anchored) {
+		for _, w := range wideMappings(d, yamllimits.Measure(d).Anchored) {
 			if w.elidable && e != nil {
 				mine = append(mine, w)
 				continue

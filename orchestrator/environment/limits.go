@@ -9,6 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/strata-iac/strata/orchestrator/diag"
+	"github.com/strata-iac/strata/orchestrator/yamllimits"
 )
 
 // The limits of what the loader reads. Each bounds a cost that grows
@@ -25,22 +26,16 @@ const (
 	// kustomize when kustomize does not change it (see elide.go); one it
 	// must read is refused.
 	MaxMappingKeys = 10_000
-	// MaxNesting is the deepest nesting of collections in a manifest.
-	// kyaml copies every mapping's whole subtree once per mapping above
-	// it, so its time grows with size times depth.
-	MaxNesting = 100
-	// MaxAliasNodes is the most nodes a document may expand to through
-	// its aliases (kustomize expands every alias into a copy) beyond
-	// MaxAliasRatio times the nodes written.
-	MaxAliasNodes = 100_000
+	// MaxNesting, MaxAliasNodes and MaxAliasRatio bound one document:
+	// see package yamllimits.
+	MaxNesting    = yamllimits.MaxNesting
+	MaxAliasNodes = yamllimits.MaxAliasNodes
+	MaxAliasRatio = yamllimits.MaxAliasRatio
 	// MaxBuildObjects is the most objects one kustomize build reads:
 	// kustomize checks every object it adds against each one added
 	// before, so its time grows with the square of their number (1,000
 	// objects take about half a second).
 	MaxBuildObjects = 5_000
-	// MaxAliasRatio is how many times its written nodes a document may
-	// expand to through its aliases, past MaxAliasNodes.
-	MaxAliasRatio = 10
 	// MaxBuildFiles is the most manifest files one kustomize build reads,
 	// empty ones included: kustomize resolves every file's path through
 	// its symbolic links, a dozen system calls each, so 100,000 files take
@@ -48,120 +43,10 @@ const (
 	MaxBuildFiles = 20_000
 )
 
-// docShape is what the loader measures of one YAML document before
-// kustomize reads it.
-type docShape struct {
-	// depth is the deepest nesting of collections, deepLine its line.
-	depth, deepLine int
-	// nodes are the nodes written, expanded the nodes once every alias
-	// is expanded.
-	nodes, expanded int
-	// anchored says the document holds an anchor, an alias or a merge key.
-	anchored bool
-	// alias is the alias that expands to the most nodes, aliasSize that
-	// many; nil when there is none.
-	alias     *yaml.Node
-	aliasSize int
-}
-
-// measure measures a document.
-func measure(doc *yaml.Node) docShape {
-	var s docShape
-	sizes := map[*yaml.Node]int{}
-	var walk func(n *yaml.Node, depth int) int
-	walk = func(n *yaml.Node, depth int) int {
-		if n == nil {
-			return 0
-		}
-		if size, ok := sizes[n]; ok {
-			return size
-		}
-		s.nodes++
-		if n.Anchor != "" || n.Tag == "!!merge" {
-			s.anchored = true
-		}
-		if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
-			depth++
-			if depth > s.depth {
-				s.depth, s.deepLine = depth, n.Line
-			}
-		}
-		size := 1
-		if n.Kind == yaml.AliasNode {
-			s.anchored = true
-			// The alias's target is counted where it is written; the
-			// alias adds a copy of it.
-			copied := expandedSize(n.Alias, sizes, 0)
-			size = addNodes(size, copied)
-			if s.alias == nil || copied > s.aliasSize {
-				s.alias, s.aliasSize = n, copied
-			}
-		}
-		for _, c := range n.Content {
-			size = addNodes(size, walk(c, depth))
-		}
-		sizes[n] = size
-		return size
-	}
-	s.expanded = walk(doc, -1)
-	return s
-}
-
-// expandedSize is the size of a node with its aliases expanded, memoised
-// in sizes; guard stops a cycle of aliases (which the YAML parser refuses
-// anyway).
-func expandedSize(n *yaml.Node, sizes map[*yaml.Node]int, guard int) int {
-	if n == nil || guard > MaxNesting {
-		return 0
-	}
-	if size, ok := sizes[n]; ok {
-		return size
-	}
-	size := 1
-	if n.Kind == yaml.AliasNode {
-		size = addNodes(size, expandedSize(n.Alias, sizes, guard+1))
-	}
-	for _, c := range n.Content {
-		size = addNodes(size, expandedSize(c, sizes, guard+1))
-	}
-	sizes[n] = size
-	return size
-}
-
-// maxCounted is where node counts stop growing: an alias bomb's count
-// grows exponentially with its levels and would overflow.
-const maxCounted = 1 << 50
-
-// addNodes adds two node counts, up to maxCounted.
-func addNodes(a, b int) int {
-	if a > maxCounted-b {
-		return maxCounted
-	}
-	return a + b
-}
-
 // checkLimits reports the documents of a file that pass a limit kustomize
 // cannot read in bounded time, other than a mapping's width (see elide).
 func checkLimits(file string, docs []*yaml.Node) []diag.Problem {
-	var ps []diag.Problem
-	for _, d := range docs {
-		s := measure(d)
-		if s.depth > MaxNesting {
-			ps = append(ps, diag.Problem{
-				File:    file,
-				Message: fmt.Sprintf("the document nests %d levels deep (at line %d), more than the %d strata reads", s.depth, s.deepLine, MaxNesting),
-				Fix:     fmt.Sprintf("flatten the document at line %d of %s to at most %d levels", s.deepLine, file, MaxNesting),
-			})
-		}
-		if s.expanded > MaxAliasNodes && s.expanded > MaxAliasRatio*s.nodes {
-			ps = append(ps, diag.Problem{
-				File:    file,
-				Message: fmt.Sprintf("the alias *%s at line %d copies %d nodes, and the document expands through its aliases to %d nodes from %d written: strata refuses a document that expands to more than %d times its nodes and %d nodes in all (kustomize would copy every one)", s.alias.Value, s.alias.Line, s.aliasSize, s.expanded, s.nodes, MaxAliasRatio, MaxAliasNodes),
-				Fix:     fmt.Sprintf("write the values out instead of aliasing them again and again, from line %d of %s", s.alias.Line, file),
-			})
-		}
-	}
-	return ps
+	return yamllimits.Check(file, docs)
 }
 
 // countProblem is the problem of a file that brings its build past

@@ -15,11 +15,13 @@ import (
 	"sort"
 	"strings"
 
+	yaml3 "go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 
 	"github.com/strata-iac/strata/internal/regularfile"
+	"github.com/strata-iac/strata/orchestrator/yamllimits"
 )
 
 // MaxFileSize bounds one manifest file of --inputs.
@@ -105,6 +107,9 @@ func readBounded(file string) ([]byte, error) {
 
 // add registers the ConfigMaps and Secrets of one file.
 func (f *Files) add(file string, b []byte) error {
+	if err := checkShape(file, b); err != nil {
+		return err
+	}
 	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(b)))
 	for i := 1; ; i++ {
 		doc, err := r.Read()
@@ -156,3 +161,23 @@ func (f *Files) Identity() string { return "files:" + f.id }
 
 // Len is how many ConfigMaps and Secrets the files hold.
 func (f *Files) Len() int { return len(f.objects) }
+
+// checkShape holds every document of a file to the limits of a manifest
+// (package yamllimits): an alias bomb is refused naming the line of its
+// alias before anything expands it. A file that is not YAML is left to
+// the reading that follows, which says so.
+func checkShape(file string, b []byte) error {
+	dec := yaml3.NewDecoder(bytes.NewReader(b))
+	var docs []*yaml3.Node
+	for {
+		n := &yaml3.Node{}
+		if err := dec.Decode(n); err != nil {
+			break
+		}
+		docs = append(docs, n)
+	}
+	if ps := yamllimits.Check(file, docs); len(ps) > 0 {
+		return fmt.Errorf("read inputs %s: %s (fix: %s)", file, ps[0].Message, ps[0].Fix)
+	}
+	return nil
+}
