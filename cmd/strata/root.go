@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/strata-iac/strata/internal/awsconfig"
 	"github.com/strata-iac/strata/internal/deadline"
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/decryption"
@@ -74,6 +75,8 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		"GitRepository/<namespace>/<name>: that GitRepository is this repository, read from the checkout (repeatable); a GitRepository whose spec.url is one of the checkout's git remotes is without it")
 	root.PersistentFlags().DurationVar(&g.remoteTimeout, "remote-timeout", environment.DefaultRemoteTimeout,
 		"how long the fetch of one https:// manifest a kustomization lists may take (connect, request and body); past it the copy kept from the last fetch is used, with a warning, or the Kustomization waits")
+	root.PersistentFlags().DurationVar(&awsconfig.Timeout, "aws-timeout", awsconfig.Timeout,
+		"how long a request to S3 or SSM (contracts, records, state) may wait for its answer to start, each attempt ($"+awsconfig.EnvTimeout+" sets its default)")
 	root.PersistentFlags().DurationVar(&deadline.Kube, "kube-timeout", deadline.Kube,
 		"how long a request to the Kubernetes API server may wait for its answer to start (a watch or a log stream then flows as long as it does)")
 	// Every command that loads an environment decrypts with the same
@@ -87,6 +90,11 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		if g.sopsAgeKeyFile != "" {
 			if err := decryption.CheckAgeKeyFile(cmd.Context(), g.sopsAgeKeyFile); err != nil {
 				return usageError("--sops-age-key-file: %v", err)
+			}
+		}
+		for name, d := range map[string]time.Duration{"remote-timeout": g.remoteTimeout, "kube-timeout": deadline.Kube, "aws-timeout": awsconfig.Timeout} {
+			if d <= 0 {
+				return usageError("--%s %s: want a duration above zero, such as 30s", name, d)
 			}
 		}
 		for _, s := range g.selfSources {

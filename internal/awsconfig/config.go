@@ -36,28 +36,39 @@ type Config struct {
 	Timeout time.Duration
 }
 
-// DefaultTimeout is Config.Timeout when neither it nor $STRATA_AWS_TIMEOUT
-// says: source-controller's timeout of a fetch.
+// DefaultTimeout is Timeout when $STRATA_AWS_TIMEOUT does not say:
+// source-controller's timeout of a fetch.
 const DefaultTimeout = 60 * time.Second
 
-// EnvTimeout, a Go duration, is Config.Timeout when that is unset: as
+// EnvTimeout, a Go duration, is Timeout's starting value: as
 // $STRATA_AWS_ENDPOINT points every AWS client at one server, this gives
-// every one of them (contracts, records, state) its deadline.
+// every one of them (contracts, records, state) its deadline, in runner
+// pods too.
 const EnvTimeout = "STRATA_AWS_TIMEOUT"
 
+// Timeout is Config.Timeout when that is unset. The command line sets it
+// once, before any client is made (--aws-timeout); it starts as
+// $STRATA_AWS_TIMEOUT, else DefaultTimeout.
+var Timeout = envTimeout()
+
+// envTimeout is $STRATA_AWS_TIMEOUT, or DefaultTimeout when it is unset
+// or not a positive duration.
+func envTimeout() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv(EnvTimeout)); err == nil && d > 0 {
+		return d
+	}
+	return DefaultTimeout
+}
+
 // timeout is how long a request of c may wait for its answer to start.
-func (c Config) timeout() (time.Duration, error) {
+func (c Config) timeout() time.Duration {
 	if c.Timeout > 0 {
-		return c.Timeout, nil
+		return c.Timeout
 	}
-	if v := os.Getenv(EnvTimeout); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			return 0, fmt.Errorf("$%s=%q is not a duration such as 60s", EnvTimeout, v)
-		}
-		return d, nil
+	if Timeout > 0 {
+		return Timeout
 	}
-	return DefaultTimeout, nil
+	return DefaultTimeout
 }
 
 // HTTPClient sends a client's HTTP requests: an *http.Client, or a
@@ -77,10 +88,7 @@ func load(ctx context.Context, c Config) (aws.Config, error) {
 		opts = append(opts, config.WithRegion(c.Region))
 	}
 	if c.HTTPClient == nil {
-		timeout, err := c.timeout()
-		if err != nil {
-			return aws.Config{}, err
-		}
+		timeout := c.timeout()
 		opts = append(opts,
 			config.WithHTTPClient(awshttp.NewBuildableClient().
 				WithDialerOptions(func(d *net.Dialer) { d.Timeout = timeout }).

@@ -20,7 +20,9 @@ import (
 func TestTimeout(t *testing.T) {
 	isolate(t, "eu-central-1")
 	endpoint := "http://" + testkit.DeadListener(t)
-	t.Setenv(EnvTimeout, "300ms")
+	prev := Timeout
+	Timeout = 300 * time.Millisecond // --aws-timeout 300ms
+	t.Cleanup(func() { Timeout = prev })
 	c := Config{Endpoint: endpoint, PathStyle: true}
 	for _, tc := range []struct {
 		name string
