@@ -2,10 +2,15 @@ package source
 
 import (
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/pem"
 	"errors"
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/crypto/ssh"
 
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/environment"
@@ -38,6 +43,8 @@ func TestSourceDeadline(t *testing.T) {
 			false, "resolve oci://" + addr + "/stacks/vpc: no answer within 700ms"},
 		{"GitRepository", environment.Source{Kind: environment.SourceGitRepository, Name: "modules", Timeout: timeout, Git: &environment.GitSource{URL: "http://" + addr + "/acme/modules.git", Branch: "main"}},
 			false, "fetch http://" + addr + "/acme/modules.git: no answer within 700ms"},
+		{"GitRepository over ssh", environment.Source{Kind: environment.SourceGitRepository, Name: "modules", Timeout: timeout, Git: &environment.GitSource{URL: "ssh://git@" + addr + "/acme/modules.git", Branch: "main", Credentials: sshCredentials(t)}},
+			false, "fetch ssh://git@" + addr + "/acme/modules.git: no answer within 700ms"},
 		{"Bucket", environment.Source{Kind: environment.SourceBucket, Name: "code", Timeout: timeout, Bucket: &environment.BucketSource{Provider: "generic", BucketName: "code", Endpoint: addr, Insecure: true}},
 			false, "fetch s3://" + addr + "/code: no answer within 700ms"},
 		{"a cluster's artifact", environment.Source{Kind: environment.SourceGitRepository, Name: "flux-system", Timeout: timeout, Artifact: &environment.Artifact{URL: "http://" + addr + "/gitrepository/flux-system/flux-system/abc.tar.gz", Digest: "sha256:" + strings.Repeat("0", 64), Revision: "main@sha1:" + strings.Repeat("0", 40)}},
@@ -69,5 +76,27 @@ func TestSourceDeadlineDefault(t *testing.T) {
 	}
 	if got := (environment.Source{Timeout: 5 * time.Minute}).Deadline(); got != 5*time.Minute {
 		t.Errorf("Source{Timeout: 5m}.Deadline() = %v, want 5m0s", got)
+	}
+}
+
+// sshCredentials are a GitRepository's ssh Secret: a fresh identity, and
+// a known_hosts entry (never reached: the dead listener sends no banner).
+func sshCredentials(t *testing.T) environment.Credentials {
+	t.Helper()
+	pub, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	block, err := ssh.MarshalPrivateKey(priv, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sshPub, err := ssh.NewPublicKey(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return environment.Credentials{
+		"identity":    pem.EncodeToMemory(block),
+		"known_hosts": []byte("127.0.0.1 " + string(ssh.MarshalAuthorizedKey(sshPub))),
 	}
 }
