@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/strata-iac/strata/internal/deadline"
 	"github.com/strata-iac/strata/orchestrator/source/oci"
 )
 
@@ -20,6 +23,7 @@ type pushResult struct {
 func newPushCommand(g *globals) *cobra.Command {
 	var (
 		source, revision, dockerConfig string
+		timeout                        time.Duration
 		annotations, ignorePaths       []string
 		insecure, reproducible         bool
 	)
@@ -75,11 +79,16 @@ allows plain http to this registry only, e.g. a local one on 127.0.0.1.`,
 			if insecure {
 				opts.Insecure = []string{registryHost(url)}
 			}
-			digest, err := oci.New(opts).Push(cmd.Context(), dir, url, oci.PushMeta{
-				Source:      source,
-				Revision:    revision,
-				Annotations: ann,
-				IgnorePaths: ignorePaths,
+			if timeout <= 0 {
+				return &exitError{code: 2, msg: fmt.Sprintf("push: --timeout %s: want a duration above zero", timeout)}
+			}
+			digest, err := deadline.Run(cmd.Context(), "push "+url, timeout, func(ctx context.Context) (string, error) {
+				return oci.New(opts).Push(ctx, dir, url, oci.PushMeta{
+					Source:      source,
+					Revision:    revision,
+					Annotations: ann,
+					IgnorePaths: ignorePaths,
+				})
 			})
 			if err != nil {
 				return err
@@ -100,6 +109,7 @@ allows plain http to this registry only, e.g. a local one on 127.0.0.1.`,
 	f.StringSliceVar(&ignorePaths, "ignore-paths", oci.DefaultIgnorePaths, "paths to leave out, in .gitignore format")
 	f.BoolVar(&reproducible, "reproducible", false, "set the created time to 1970-01-01T00:00:00Z, so the same content gives the same digest")
 	f.BoolVar(&insecure, "insecure", false, "allow plain http to this registry")
+	f.DurationVar(&timeout, "timeout", 5*time.Minute, "how long the whole push may take, as flux push artifact's --timeout")
 	f.StringVar(&dockerConfig, "docker-config", "", "Docker config.json to read credentials from (default: $DOCKER_CONFIG/config.json, then ~/.docker/config.json)")
 	return cmd
 }

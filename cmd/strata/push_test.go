@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/source/oci"
 	"github.com/strata-iac/strata/orchestrator/source/oci/ocitest"
 )
@@ -23,6 +24,7 @@ func TestPush(t *testing.T) {
 	}
 	url := reg.URL("iac/cli") + ":0.1.0"
 	meta := []string{"--source", "https://git.example.com/iac.git", "--revision", "main@sha1:0123abc"}
+	dead := testkit.DeadListener(t)
 
 	tests := []cliCase{
 		{"text", append([]string{"push", dir, url, "--insecure", "--reproducible"}, meta...), 0,
@@ -33,6 +35,8 @@ func TestPush(t *testing.T) {
 			nil, []string{`annotation "novalue": want key=value`}},
 		{"plain http not allowed", append([]string{"push", dir, url}, meta...), 1,
 			nil, []string{"push " + dir + " to " + url, "plain http to " + reg.Host + " refused"}},
+		{"a registry that never answers", append([]string{"push", dir, "oci://" + dead + "/iac/cli:0.1.0", "--insecure", "--timeout", "500ms"}, meta...), 1,
+			nil, []string{"push oci://" + dead + "/iac/cli:0.1.0: no answer within 500ms"}},
 		{"unknown output", append([]string{"push", dir, url, "-o", "yaml"}, meta...), 2,
 			nil, []string{`unknown output format "yaml"`}},
 		{"help mirrors flux push artifact", []string{"push", "--help"}, 0,
