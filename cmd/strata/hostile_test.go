@@ -129,6 +129,25 @@ func TestHostileCorpus(t *testing.T) {
 			}
 			// Signalled 2 s in (or done before): ended within 2 s more.
 			runWithin(t, bin, args, 4*time.Second, 2*time.Second)
+			// In this process too, where make test runs the race
+			// detector over the loader: the same answer.
+			type result struct {
+				out  string
+				code int
+			}
+			done := make(chan result, 1)
+			go func() {
+				out, errOut, code := strata(t, args...)
+				done <- result{out + errOut, code}
+			}()
+			select {
+			case r := <-done:
+				if r.code != want || !strings.Contains(r.out, tc.want[0]) {
+					t.Errorf("strata validate %s in process = %d, want %d saying %q\n%s", tc.name, r.code, want, tc.want[0], r.out)
+				}
+			case <-time.After(60 * time.Second):
+				t.Fatalf("strata validate %s in process still ran after 60s", tc.name)
+			}
 		})
 	}
 }
