@@ -157,31 +157,54 @@ func TestHostileCorpus(t *testing.T) {
 // what strata wrote, its exit code and how long it ran.
 func runWithin(t *testing.T, bin string, args []string, within, signal time.Duration) (string, int, time.Duration) {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	started := time.Now()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() {
-		_ = cmd.Wait()
-		close(done)
-	}()
+	p := startStrata(t, bin, args, nil)
 	if signal > 0 {
 		select {
-		case <-done:
+		case <-p.done:
 		case <-time.After(signal):
-			_ = cmd.Process.Signal(syscall.SIGTERM)
+			_ = p.cmd.Process.Signal(syscall.SIGTERM)
 		}
 	}
-	select {
-	case <-done:
-	case <-time.After(time.Until(started.Add(within))):
-		_ = cmd.Process.Kill()
-		<-done
-		t.Fatalf("strata %s ran past %v:\n%s", strings.Join(args, " "), within, &out)
+	p.waitUntil(t, p.started.Add(within), fmt.Sprintf("ran past %v", within))
+	return p.out.String(), p.cmd.ProcessState.ExitCode(), time.Since(p.started)
+}
+
+// process is a strata a test started.
+type process struct {
+	cmd *exec.Cmd
+	// out is what it wrote, stdout and stderr.
+	out     *bytes.Buffer
+	started time.Time
+	// done is closed once it has exited.
+	done chan struct{}
+}
+
+// startStrata starts bin with args, and env added to the test's.
+func startStrata(t *testing.T, bin string, args, env []string) *process {
+	t.Helper()
+	p := &process{cmd: exec.Command(bin, args...), out: &bytes.Buffer{}, done: make(chan struct{})}
+	p.cmd.Env = append(os.Environ(), env...)
+	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
+	p.started = time.Now()
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
 	}
-	return out.String(), cmd.ProcessState.ExitCode(), time.Since(started)
+	go func() {
+		_ = p.cmd.Wait()
+		close(p.done)
+	}()
+	return p
+}
+
+// waitUntil waits for the process to exit by deadline; past it, it kills
+// the process and fails the test saying why, with what it wrote.
+func (p *process) waitUntil(t *testing.T, deadline time.Time, why string) {
+	t.Helper()
+	select {
+	case <-p.done:
+	case <-time.After(time.Until(deadline)):
+		_ = p.cmd.Process.Kill()
+		<-p.done
+		t.Fatalf("strata %s %s:\n%s", strings.Join(p.cmd.Args[1:], " "), why, p.out)
+	}
 }

@@ -212,36 +212,19 @@ func TestStopInEveryPhase(t *testing.T) {
 			case "apply", "plan", "status", "history":
 				args = append(args, "--state-dir", state)
 			}
-			cmd := exec.Command(bin, args...)
-			cmd.Env = append(append(os.Environ(), tofu.EnvBinary+"="+tofuBin, "STRATA_TEST_CREATES="+filepath.Join(t.TempDir(), "creates")), r.extraEnv...)
-			var out bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &out, &out
-			started := time.Now()
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			done := make(chan struct{})
-			go func() {
-				_ = cmd.Wait()
-				close(done)
-			}()
-			r.ready(t, state, &out, started)
+			p := startStrata(t, bin, args, append([]string{tofu.EnvBinary + "=" + tofuBin, "STRATA_TEST_CREATES=" + filepath.Join(t.TempDir(), "creates")}, r.extraEnv...))
+			cmd, out, started := p.cmd, p.out, p.started
+			r.ready(t, state, out, started)
 			select {
-			case <-done:
-				t.Fatalf("strata %s ended before the signal, after %v: make its phase longer\n%s", strings.Join(tc.args, " "), time.Since(started), &out)
+			case <-p.done:
+				t.Fatalf("strata %s ended before the signal, after %v: make its phase longer\n%s", strings.Join(tc.args, " "), time.Since(started), out)
 			default:
 			}
 			if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 				t.Fatal(err)
 			}
 			signalled := time.Now()
-			select {
-			case <-done:
-			case <-time.After(tc.grace + 2*time.Second):
-				_ = cmd.Process.Kill()
-				<-done
-				t.Fatalf("strata %s did not exit within %v of SIGTERM:\n%s", strings.Join(tc.args, " "), tc.grace+2*time.Second, &out)
-			}
+			p.waitUntil(t, signalled.Add(tc.grace+2*time.Second), fmt.Sprintf("did not exit within %v of SIGTERM", tc.grace+2*time.Second))
 			t.Logf("strata %s exited %v after SIGTERM", strings.Join(tc.args, " "), time.Since(signalled))
 			// Stopped before any tofu ran: the exit code of SIGTERM.
 			wantCode := 143
@@ -249,7 +232,7 @@ func TestStopInEveryPhase(t *testing.T) {
 				wantCode = exitFailed
 			}
 			if code := cmd.ProcessState.ExitCode(); code != wantCode {
-				t.Errorf("strata %s stopped exited %d, want %d\n%s", strings.Join(tc.args, " "), code, wantCode, &out)
+				t.Errorf("strata %s stopped exited %d, want %d\n%s", strings.Join(tc.args, " "), code, wantCode, out)
 			}
 			if tc.args[0] == "diff" {
 				// The base's checkout is gone, and git's record of it.
@@ -259,7 +242,7 @@ func TestStopInEveryPhase(t *testing.T) {
 				}
 			}
 			if !strings.Contains(out.String(), tc.want) {
-				t.Errorf("strata %s stopped said:\n%s\nwant it to say %q", strings.Join(tc.args, " "), &out, tc.want)
+				t.Errorf("strata %s stopped said:\n%s\nwant it to say %q", strings.Join(tc.args, " "), out, tc.want)
 			}
 		})
 	}
