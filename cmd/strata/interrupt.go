@@ -52,8 +52,8 @@ type interrupts struct {
 }
 
 // watch returns a context cancelled by the first signal, and the function
-// that stops watching. what names the command for the line a read-only
-// command prints when it is ended; stderr receives it.
+// that stops watching. what names the command, without "strata", for the
+// line a read-only command prints when it is ended; stderr receives it.
 func (in *interrupts) watch(parent context.Context, what string, readOnly bool, stderr io.Writer) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(parent)
 	ch := make(chan os.Signal, 2)
@@ -72,7 +72,7 @@ func (in *interrupts) watch(parent context.Context, what string, readOnly bool, 
 			}
 			select {
 			case <-time.After(readOnlyGrace):
-				fmt.Fprintf(stderr, "strata: %s interrupted by %s: it writes nothing, so it stopped without finishing\n", what, sigName(sig))
+				fmt.Fprintf(stderr, "strata %s: interrupted by %s: it writes nothing, so it stopped without finishing\n", what, sigName(sig))
 				os.Exit(exitCodeOf(sig))
 			case <-done:
 			}

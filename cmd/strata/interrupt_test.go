@@ -23,7 +23,7 @@ const envStall = "STRATA_TEST_STALL"
 // writes, finishing its write).
 func stall(mode string) int {
 	var in interrupts
-	ctx, stop := in.watch(context.Background(), "strata stall", mode == "read-only", os.Stderr)
+	ctx, stop := in.watch(context.Background(), "stall", mode == "read-only", os.Stderr)
 	defer stop()
 	fmt.Println("ready")
 	if mode == "read-only" {
@@ -49,8 +49,8 @@ func TestInterrupts(t *testing.T) {
 		wantOut  string
 		within   time.Duration
 	}{
-		{"read-only, SIGTERM", "read-only", []syscall.Signal{syscall.SIGTERM}, 143, "strata stall interrupted by SIGTERM", 2 * time.Second},
-		{"read-only, SIGINT", "read-only", []syscall.Signal{syscall.SIGINT}, 130, "strata stall interrupted by SIGINT", 2 * time.Second},
+		{"read-only, SIGTERM", "read-only", []syscall.Signal{syscall.SIGTERM}, 143, "strata stall: interrupted by SIGTERM", 2 * time.Second},
+		{"read-only, SIGINT", "read-only", []syscall.Signal{syscall.SIGINT}, 130, "strata stall: interrupted by SIGINT", 2 * time.Second},
 		{"writes, one signal", "writes", []syscall.Signal{syscall.SIGTERM}, 0, "finished the write", 6 * time.Second},
 		{"writes, two signals", "writes", []syscall.Signal{syscall.SIGTERM, syscall.SIGTERM}, -1, "", 2 * time.Second},
 	} {

@@ -33,7 +33,7 @@ func run() int {
 	}()
 	cmd := newRootCommand(os.Stdout, os.Stderr)
 	var in interrupts
-	ctx, stop := in.watch(context.Background(), "strata "+strings.Join(os.Args[1:], " "), isReadOnly(cmd, os.Args[1:]), os.Stderr)
+	ctx, stop := in.watch(context.Background(), strings.Join(os.Args[1:], " "), isReadOnly(cmd, os.Args[1:]), os.Stderr)
 	defer stop()
 	err = cmd.ExecuteContext(ctx)
 	if err == nil {
