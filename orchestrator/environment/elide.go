@@ -170,10 +170,17 @@ func field(n *yaml.Node, key string) *yaml.Node {
 // mapping that cannot be elided, or any when e is nil, is a problem when
 // it passes MaxMappingKeys.
 func readShaped(file string, data []byte, docs []*yaml.Node, e *elision) ([]byte, []diag.Problem) {
-	ps := checkLimits(file, docs)
+	// Each document measured once: for the limits, and for whether its
+	// wide mappings may be read past kustomize.
+	shapes := make([]yamllimits.Shape, len(docs))
+	var ps []diag.Problem
+	for i, d := range docs {
+		shapes[i] = yamllimits.Measure(d)
+		ps = append(ps, yamllimits.Problems(file, shapes[i])...)
+	}
 	var mine []wide
-	for _, d := range docs {
-		for _, w := range wideMappings(d, yamllimits.Measure(d).Anchored) {
+	for i, d := range docs {
+		for _, w := range wideMappings(d, shapes[i].Anchored) {
 			if w.elidable && e != nil {
 				mine = append(mine, w)
 				continue

@@ -95,9 +95,11 @@ func (b Blocked) Inputs() []diag.Input {
 	var out []diag.Input
 	seen := map[string]bool{}
 	for _, p := range b.Problems {
-		if in := p.Input; in != nil && !seen[inputKey(in.Kind, in.Namespace, in.Name)] {
-			seen[inputKey(in.Kind, in.Namespace, in.Name)] = true
-			out = append(out, *in)
+		if in := p.Input; in != nil {
+			if key := inputKey(in.Kind, in.Namespace, in.Name); !seen[key] {
+				seen[key] = true
+				out = append(out, *in)
+			}
 		}
 	}
 	return out

@@ -6,8 +6,6 @@ import (
 	"io/fs"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/yamllimits"
 )
@@ -42,12 +40,6 @@ const (
 	// about ten seconds before a single object is read.
 	MaxBuildFiles = 20_000
 )
-
-// checkLimits reports the documents of a file that pass a limit kustomize
-// cannot read in bounded time, other than a mapping's width (see elide).
-func checkLimits(file string, docs []*yaml.Node) []diag.Problem {
-	return yamllimits.Check(file, docs)
-}
 
 // countProblem is the problem of a file that brings its build past
 // MaxBuildObjects objects.

@@ -29,6 +29,7 @@ import (
 	"github.com/strata-iac/strata/internal/regularfile"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/rendercache"
+	"github.com/strata-iac/strata/orchestrator/yamllimits"
 )
 
 // originAnnotation is the annotation kustomize's buildMetadata
@@ -674,7 +675,7 @@ const scannedMin = 32 << 10
 //     ever, a symbolic link loop fails) is a problem;
 //   - more than MaxBuildFiles files is a problem;
 //   - a file that may hold aliases or deep nesting is decoded and held to
-//     the limits of every manifest (checkLimits), and one of scannedMin
+//     the limits of every manifest (yamllimits.Check), and one of scannedMin
 //     bytes or more to MaxMappingKeys.
 func (l *loader) checkScanned(abs, owner string) *diag.Problem {
 	if l.kustomizeFileIn(l.relPath(abs)) != l.relPath(abs) {
@@ -725,7 +726,7 @@ func (l *loader) checkScanned(abs, owner string) *diag.Problem {
 			return nil
 		}
 		docs, _ := decodeYAML(rel, b)
-		if ps := checkLimits(rel, docs); len(ps) > 0 {
+		if ps := yamllimits.Check(rel, docs); len(ps) > 0 {
 			return fail(ps[0])
 		}
 		if !wide {
@@ -745,7 +746,8 @@ func (l *loader) checkScanned(abs, owner string) *diag.Problem {
 	return found
 }
 
-// mayExpand reports whether a small file may pass checkLimits: only an
+// mayExpand reports whether a small file may pass a limit of
+// yamllimits.Check: only an
 // anchor (and so an alias) makes a document expand, and only many
 // brackets or deep indentation nest it past MaxNesting.
 func mayExpand(b []byte) bool {

@@ -15,7 +15,6 @@ import (
 	"sort"
 	"strings"
 
-	yaml3 "go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
@@ -167,16 +166,7 @@ func (f *Files) Len() int { return len(f.objects) }
 // alias before anything expands it. A file that is not YAML is left to
 // the reading that follows, which says so.
 func checkShape(file string, b []byte) error {
-	dec := yaml3.NewDecoder(bytes.NewReader(b))
-	var docs []*yaml3.Node
-	for {
-		n := &yaml3.Node{}
-		if err := dec.Decode(n); err != nil {
-			break
-		}
-		docs = append(docs, n)
-	}
-	if ps := yamllimits.Check(file, docs); len(ps) > 0 {
+	if ps := yamllimits.Check(file, yamllimits.Decode(b)); len(ps) > 0 {
 		return fmt.Errorf("read inputs %s: %s (fix: %s)", file, ps[0].Message, ps[0].Fix)
 	}
 	return nil

@@ -1,6 +1,7 @@
 package yamllimits
 
 import (
+	"bytes"
 	"fmt"
 
 	"go.yaml.in/yaml/v3"
@@ -120,21 +121,43 @@ func addNodes(a, b int) int {
 func Check(file string, docs []*yaml.Node) []diag.Problem {
 	var ps []diag.Problem
 	for _, d := range docs {
-		s := Measure(d)
-		if s.Depth > MaxNesting {
-			ps = append(ps, diag.Problem{
-				File:    file,
-				Message: fmt.Sprintf("the document nests %d levels deep (at line %d), more than the %d strata reads", s.Depth, s.DeepLine, MaxNesting),
-				Fix:     fmt.Sprintf("flatten the document at line %d of %s to at most %d levels", s.DeepLine, file, MaxNesting),
-			})
+		ps = append(ps, Problems(file, Measure(d))...)
+	}
+	return ps
+}
+
+// Decode reads the documents of a YAML text, up to the first that is not
+// YAML: what Check is to look at when the text is read with another
+// library, which says itself what is malformed.
+func Decode(b []byte) []*yaml.Node {
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	var docs []*yaml.Node
+	for {
+		n := &yaml.Node{}
+		if dec.Decode(n) != nil {
+			return docs
 		}
-		if s.Expanded > MaxAliasNodes && s.Expanded > MaxAliasRatio*s.Nodes {
-			ps = append(ps, diag.Problem{
-				File:    file,
-				Message: fmt.Sprintf("the alias *%s at line %d copies %d nodes, and the document expands through its aliases to %d nodes from %d written: strata refuses a document that expands to more than %d times its nodes and %d nodes in all: a reader that expands aliases, as kustomize does, copies every one", s.Alias.Value, s.Alias.Line, s.AliasSize, s.Expanded, s.Nodes, MaxAliasRatio, MaxAliasNodes),
-				Fix:     fmt.Sprintf("write the values out instead of aliasing them again and again, from line %d of %s", s.Alias.Line, file),
-			})
-		}
+		docs = append(docs, n)
+	}
+}
+
+// Problems are the problems of one document of file, measured as s:
+// none when it is within MaxNesting and the alias limits.
+func Problems(file string, s Shape) []diag.Problem {
+	var ps []diag.Problem
+	if s.Depth > MaxNesting {
+		ps = append(ps, diag.Problem{
+			File:    file,
+			Message: fmt.Sprintf("the document nests %d levels deep (at line %d), more than the %d strata reads", s.Depth, s.DeepLine, MaxNesting),
+			Fix:     fmt.Sprintf("flatten the document at line %d of %s to at most %d levels", s.DeepLine, file, MaxNesting),
+		})
+	}
+	if s.Expanded > MaxAliasNodes && s.Expanded > MaxAliasRatio*s.Nodes {
+		ps = append(ps, diag.Problem{
+			File:    file,
+			Message: fmt.Sprintf("the alias *%s at line %d copies %d nodes, and the document expands through its aliases to %d nodes from %d written: strata refuses a document that expands to more than %d times its nodes and %d nodes in all: a reader that expands aliases, as kustomize does, copies every one", s.Alias.Value, s.Alias.Line, s.AliasSize, s.Expanded, s.Nodes, MaxAliasRatio, MaxAliasNodes),
+			Fix:     fmt.Sprintf("write the values out instead of aliasing them again and again, from line %d of %s", s.Alias.Line, file),
+		})
 	}
 	return ps
 }
