@@ -117,6 +117,9 @@ flight finish.`,
 					return &exitError{code: 2, msg: fmt.Sprintf("%s: --dir %s is not a directory", name, store.dir)}
 				}
 			}
+			if upstreamTimeout <= 0 {
+				return &exitError{code: 2, msg: fmt.Sprintf("%s: --upstream-timeout %s: want a duration above zero, such as 60s", name, upstreamTimeout)}
+			}
 			opts := mirror.Options{Logger: g.logger(), RegistryHostname: registryHostname, UpstreamTTL: upstreamTTL, UpstreamTimeout: upstreamTimeout}
 			if tokenFile != "" {
 				token, err := readUploadToken(tokenFile)

@@ -92,9 +92,12 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 				return usageError("--sops-age-key-file: %v", err)
 			}
 		}
-		for name, d := range map[string]time.Duration{"remote-timeout": g.remoteTimeout, "kube-timeout": deadline.Kube, "aws-timeout": awsconfig.Timeout} {
-			if d <= 0 {
-				return usageError("--%s %s: want a duration above zero, such as 30s", name, d)
+		for _, f := range []struct {
+			name string
+			d    time.Duration
+		}{{"remote-timeout", g.remoteTimeout}, {"kube-timeout", deadline.Kube}, {"aws-timeout", awsconfig.Timeout}} {
+			if f.d <= 0 {
+				return usageError("--%s %s: want a duration above zero, such as 30s", f.name, f.d)
 			}
 		}
 		for _, s := range g.selfSources {
