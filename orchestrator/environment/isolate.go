@@ -380,9 +380,14 @@ var stackKind = regexp.MustCompile(`(?m)^\s*kind:\s*["']?(Terraform|Kustomizatio
 // brokenStack reports whether one of a Kustomization's problems is of an
 // object that may be a stack: one named Terraform/…, or one of a file that
 // defines a Terraform object or a Kustomization (a duplicate key, a
-// misspelt API group, a name that is a number).
+// misspelt API group, a name that is a number). A problem that only waits
+// for what lives in the cluster (the Kustomization's own substituteFrom
+// Secret) breaks nothing, though its file defines a Kustomization.
 func (l *loader) brokenStack(ps diag.Problems) bool {
 	for _, p := range ps {
+		if outOfReach(diag.Problems{p}) {
+			continue
+		}
 		if strings.HasPrefix(p.Object, kindTerraform+"/") {
 			return true
 		}

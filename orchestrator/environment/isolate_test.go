@@ -127,6 +127,14 @@ func TestIsolation(t *testing.T) {
 			want:    isolation{Stacks: []string{"app"}, Warnings: []string{"flux-apps/web/dash.yaml"}},
 		},
 		{
+			name: "an unrelated app that waits for an input and holds a broken file is a warning, as it is with the input",
+			changes: map[string]string{
+				webFile:                   strings.Replace(webK, "[{kind: ConfigMap, name: init}]", "[{kind: ConfigMap, name: init}, {kind: Secret, name: web-secrets}]", 1),
+				"flux-apps/web/dash.yaml": dupKey,
+			},
+			want: isolation{Stacks: []string{"app"}, Warnings: []string{webFile, "flux-apps/web/dash.yaml"}},
+		},
+		{
 			name:    "a problem in the stack's own Kustomization blocks it",
 			changes: map[string]string{"flux-apps/app/dash.yaml": dupKey},
 			want:    isolation{Blocked: []string{"app@app"}},
