@@ -52,7 +52,7 @@ func encryptRepo(t *testing.T, root string, r sopstest.Recipients) string {
 func loadKeys(t *testing.T, root, keyFile string) (*loader, diag.Problems) {
 	t.Helper()
 	ctx := decryption.WithKeys(context.Background(), decryption.Keys{AgeKeyFile: keyFile})
-	l, err := read(ctx, filepath.Join(root, "clusters", "dev"))
+	l, err := read(keepRendered(ctx), filepath.Join(root, "clusters", "dev"))
 	if err != nil {
 		t.Fatalf("read(clusters/dev) = %v", err)
 	}

@@ -127,7 +127,7 @@ func TestWideConfigMap(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := wideRepo(t, tc.files)
 			start, cpu := time.Now(), cpuTime(t)
-			l, err := read(context.Background(), dir)
+			l, err := read(keepRendered(context.Background()), dir)
 			took, used := time.Since(start), cpuTime(t)-cpu
 			if err != nil {
 				t.Fatalf("read(%q) = %v, want no error", dir, err)
@@ -240,7 +240,7 @@ func TestElisionKeepsRendering(t *testing.T) {
 				t.Helper()
 				elideWide = elide
 				defer func() { elideWide = true }()
-				l, err := read(context.Background(), dir)
+				l, err := read(keepRendered(context.Background()), dir)
 				if err != nil {
 					t.Fatalf("read(%q) = %v, want no error", dir, err)
 				}

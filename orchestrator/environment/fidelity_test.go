@@ -160,7 +160,7 @@ func TestFidelityRepositories(t *testing.T) {
 					sopstest.EncryptFile(t, filepath.Join(root, filepath.FromSlash(f)), sopstest.Recipients{Age: []string{key.Recipient}}, sopstest.KubernetesRegex)
 				}
 			}
-			l, err := read(context.Background(), filepath.Join(root, repo.entry))
+			l, err := read(keepRendered(context.Background()), filepath.Join(root, repo.entry))
 			if err != nil {
 				t.Fatalf("read(%s) = %v", repo.entry, err)
 			}

@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+
 	"github.com/strata-iac/strata/orchestrator/decryption"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/rendercache"
@@ -61,6 +63,10 @@ func Load(ctx context.Context, dir string) (*Environment, error) {
 	return l.env, nil
 }
 
+// keepRenderedKey, in a load's ctx, keeps the objects each build rendered
+// in loader.rendered, for the tests that read them.
+type keepRenderedKey struct{}
+
 // read loads the environment and returns the loader with everything it
 // read.
 func read(ctx context.Context, dir string) (*loader, error) {
@@ -77,6 +83,7 @@ func readAt(ctx context.Context, root, rel, note string, rec *rendercache.Record
 	l := newLoader(ctx, root, rel)
 	l.rec = rec
 	l.opts = optionsFrom(ctx)
+	l.keepRendered = ctx.Value(keepRenderedKey{}) != nil
 	l.isolate = true
 	defer l.closeDecryptor()
 	if _, err := l.load(); err != nil {
@@ -105,8 +112,13 @@ type loader struct {
 	// apps are the objects each Kustomization brings in, by its name.
 	apps map[string]*app
 	// rendered are the objects each build rendered, in order: by
-	// Kustomization name, "" for the entry directory's own builds.
-	rendered map[string][]renderedObject
+	// Kustomization name, "" for the entry directory's own builds. Only
+	// tests read them, so they are kept only when ctx asks for it
+	// (keepRenderedKey): at 10,000 stacks they are half the load's heap.
+	rendered     map[string][]renderedObject
+	keepRendered bool
+	// plainBuilt counts the builds made without krusty (plainbuild.go).
+	plainBuilt int
 	// env is the model being built.
 	env *Environment
 	// stacks are the stacks built, with what they came from.
@@ -116,6 +128,8 @@ type loader struct {
 	// rec, when set, records everything the render reads, for the
 	// render cache (see LoadCached).
 	rec *rendercache.Recorder
+	// disk is the repository as every build reads it (see diskFS).
+	disk filesys.FileSystem
 	// artifacts are, for an environment read from a cluster (see
 	// LoadNamespace), the source-controller artifacts of the namespace's
 	// sources, by "Kind/name", and those of other namespaces' sources, by
@@ -386,7 +400,9 @@ func (l *loader) readEntry() ([]*kustomization, error) {
 	l.decryptEntry(built)
 	var queue []*kustomization
 	for i, u := range units {
-		l.rendered[""] = append(l.rendered[""], dropResources(built[i])...)
+		if l.keepRendered {
+			l.rendered[""] = append(l.rendered[""], dropResources(built[i])...)
+		}
 		queue = append(queue, l.register(u.group, built[i])...)
 	}
 	return queue, nil
@@ -716,7 +732,9 @@ func (l *loader) buildKustomization(k *kustomization) []*kustomization {
 			out = append(out, s)
 		}
 	}
-	l.rendered[k.Name()] = dropResources(out)
+	if l.keepRendered {
+		l.rendered[k.Name()] = dropResources(out)
+	}
 	ks, _ := l.registerApp(k.Group, out, a)
 	return ks
 }

@@ -88,7 +88,7 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 			l.rec.Probe(rendercache.Stat, filepath.Join(abs, filepath.FromSlash(c)))
 		}
 	}
-	disk, err := fluxfs.MakeFsOnDiskSecure(l.root)
+	disk, err := l.diskFS()
 	if err != nil {
 		return nil, &diag.Problem{File: dir, Object: owner, Message: fmt.Sprintf("kustomize build of %s: %v", dir, err)}
 	}
@@ -98,6 +98,17 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 	fsys := &checkedFS{FileSystem: disk, l: l, virtual: map[string][]byte{}}
 	if elideWide {
 		fsys.elision = newElision()
+	}
+	before := len(l.problems)
+	var scanned []string
+	if files == nil {
+		var p *diag.Problem
+		if scanned, p = l.checkScanned(abs, owner); p != nil {
+			return nil, p
+		}
+	}
+	if resources, ok := l.buildPlainDir(fsys, abs, flux, files, scanned, owner); ok {
+		return l.collect(dir, abs, entry, flux, fsys, resources, before, owner)
 	}
 	var manifest []byte
 	var kfile string
@@ -111,13 +122,9 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 		if flux == nil {
 			flux = map[string]any{}
 		}
-		if p := l.checkScanned(abs, owner); p != nil {
-			return nil, p
-		}
 		gen := kustomize.NewGenerator(l.root, unstructured.Unstructured{Object: flux})
 		manifest, kfile, _, err = gen.GenerateManifest(abs)
 	}
-	before := len(l.problems)
 	if err == nil {
 		manifest, err = withOrigins(manifest)
 	}
@@ -137,7 +144,7 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 		build = buildInParts
 	}
 	beforeBuild := len(l.problems)
-	resources, err := build(l.ctx, fsys, abs, kfile)
+	resources, err := l.buildFast(fsys, abs, kfile, entry, build)
 	if e := fsys.elision; e != nil && len(e.mappings) > 0 && l.ctx.Err() == nil {
 		if err == nil {
 			err = e.restore(resources)
@@ -167,6 +174,15 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 	if err != nil {
 		return nil, l.buildProblem(dir, owner, err, before)
 	}
+	return l.collect(dir, abs, entry, flux, fsys, resources, before, owner)
+}
+
+// collect turns the resources of a build of dir into rendered objects:
+// each with the file it came from, its origin annotation removed unless
+// the Kustomization's buildMetadata asks for it, and decrypted as its
+// spec.decryption says (not those of the entry directory).
+func (l *loader) collect(dir, abs string, entry bool, flux map[string]any, fsys *checkedFS, resources []*resource.Resource, before int, owner string) ([]renderedObject, *diag.Problem) {
+	decrypt := decrypts(flux)
 	keepOrigin := false
 	if flux != nil {
 		if bm, _, _ := unstructured.NestedStringSlice(flux, "spec", "buildMetadata"); slices.Contains(bm, "originAnnotations") {
@@ -400,6 +416,9 @@ type checkedFS struct {
 	// elision holds the wide mappings read past kustomize (see elide.go);
 	// nil when the build reads every mapping itself.
 	elision *elision
+	// docs, when set, keeps the documents of each manifest read as
+	// written, by absolute path, for a plain build (see buildPlain).
+	docs map[string][]*yaml3.Node
 }
 
 // detach cuts fsys off from its loader once its build is abandoned: every
@@ -504,13 +523,18 @@ func (f *checkedFS) ReadFile(p string) ([]byte, error) {
 		f.l.problem(countProblem(rel, f.objects))
 		return nil, fmt.Errorf("read %s: more than %d objects", rel, MaxBuildObjects)
 	}
-	b, ps = readShaped(rel, b, docs, e)
+	shaped, ps := readShaped(rel, b, docs, e)
 	for _, pr := range ps {
 		f.l.problem(pr)
 	}
 	if len(ps) > 0 {
 		return nil, fmt.Errorf("read %s: %s", rel, ps[0].Message)
 	}
+	if f.docs != nil && len(shaped) == len(b) && (len(b) == 0 || &shaped[0] == &b[0]) {
+		// Read as written: a plain build takes the documents as decoded.
+		f.docs[filepath.Clean(p)] = docs
+	}
+	b = shaped
 	if isKustomizeFile(p) {
 		b = f.l.fixDeprecated(rel, b)
 		b = f.l.remoteResources(f, p, b)
@@ -573,6 +597,30 @@ func krustyBuild(ctx context.Context, fsys *checkedFS, dir, kfile string) ([]*re
 		fsys.detach()
 		return nil, fmt.Errorf("kustomize build of %s: %w", filepath.Base(dir), context.Cause(ctx))
 	}
+}
+
+// buildFast builds a plain kustomization (see plainResources) without
+// krusty, and anything else, or a plain one that krusty must explain,
+// with build.
+func (l *loader) buildFast(fsys *checkedFS, abs, kfile string, entry bool, build func(context.Context, *checkedFS, string, string) ([]*resource.Resource, error)) ([]*resource.Resource, error) {
+	files, ok := plainResources(fsys.virtual[kfile])
+	if !ok || !plainBuilds {
+		return build(l.ctx, fsys, abs, kfile)
+	}
+	before := len(l.problems)
+	rs, err := buildPlain(l.ctx, fsys, abs, files, entry)
+	if !errors.Is(err, errNotPlain) {
+		if err == nil {
+			l.plainBuilt++
+		}
+		return rs, err
+	}
+	// krusty reads every file again, and says what is wrong.
+	l.problems = l.problems[:before]
+	if fsys.elision != nil {
+		fsys.elision = newElision()
+	}
+	return build(l.ctx, fsys, abs, kfile)
 }
 
 // stopped is the error of a load whose ctx is done, saying why (the
@@ -677,12 +725,18 @@ const scannedMin = 32 << 10
 //   - a file that may hold aliases or deep nesting is decoded and held to
 //     the limits of every manifest (yamllimits.Check), and one of scannedMin
 //     bytes or more to MaxMappingKeys.
-func (l *loader) checkScanned(abs, owner string) *diag.Problem {
+//
+// It returns the resources Flux's generator lists, as it lists them
+// ("./" and the path under abs, in the walk's order), when they are all
+// files; nil when abs has a kustomization file, or a directory under it
+// has one (the generator lists it as a base).
+func (l *loader) checkScanned(abs, owner string) ([]string, *diag.Problem) {
 	if l.kustomizeFileIn(l.relPath(abs)) != l.relPath(abs) {
-		return nil
+		return nil, nil
 	}
 	var found *diag.Problem
 	files := 0
+	list, bases := []string{}, false
 	fail := func(p diag.Problem) error {
 		p.Object = owner
 		found = &p
@@ -694,6 +748,7 @@ func (l *loader) checkScanned(abs, owner string) *diag.Problem {
 		}
 		if d.IsDir() {
 			if p != abs && l.kustomizeFileIn(l.relPath(p)) != l.relPath(p) {
+				bases = true
 				return filepath.SkipDir
 			}
 			return nil
@@ -702,6 +757,7 @@ func (l *loader) checkScanned(abs, owner string) *diag.Problem {
 			return nil
 		}
 		rel := l.relPath(p)
+		list = append(list, "."+filepath.ToSlash(strings.TrimPrefix(p, abs)))
 		if files++; files > MaxBuildFiles {
 			return fail(filesProblem(l.relPath(abs), "it has no kustomization file, so Flux's generator lists every .yaml and .yml file under it"))
 		}
@@ -743,7 +799,10 @@ func (l *loader) checkScanned(abs, owner string) *diag.Problem {
 		}
 		return nil
 	})
-	return found
+	if found != nil || bases {
+		return nil, found
+	}
+	return list, nil
 }
 
 // mayExpand reports whether a small file may pass a limit of

@@ -18,6 +18,12 @@ import (
 	"github.com/strata-iac/strata/internal/testkit"
 )
 
+// keepRendered asks a load to keep the objects each build rendered in
+// loader.rendered.
+func keepRendered(ctx context.Context) context.Context {
+	return context.WithValue(ctx, keepRenderedKey{}, true)
+}
+
 // TestLoadDropsResources proves the loader keeps no kustomize resource
 // once an environment is loaded: each holds its object's whole YAML node
 // tree, and keeping them made memory grow with every stack.
@@ -25,7 +31,7 @@ func TestLoadDropsResources(t *testing.T) {
 	for _, repo := range fidelityRepos {
 		t.Run(repo.name, func(t *testing.T) {
 			root := testkit.Copy(t, filepath.Join("..", "testdata", "fidelity", repo.name))
-			l, err := read(context.Background(), filepath.Join(root, repo.entry))
+			l, err := read(keepRendered(context.Background()), filepath.Join(root, repo.entry))
 			if err != nil {
 				t.Fatalf("read(%s) = %v", repo.entry, err)
 			}

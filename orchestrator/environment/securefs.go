@@ -1,0 +1,106 @@
+package environment
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	fluxfs "github.com/fluxcd/pkg/kustomize/filesys"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+)
+
+// resolvedFS is Flux's secure file system (fluxfs.MakeFsOnDiskSecure),
+// which refuses any path that leads out of the repository through a
+// symbolic link, with the check kept per directory. The secure file
+// system resolves every component of every path it is given (a dozen
+// system calls a read); for a path that is no symbolic link itself, that
+// is its directory's resolution and its name, so resolvedFS resolves
+// each directory once. A path it cannot answer for (a symbolic link, one
+// that does not exist, one whose directory leads out) goes to the secure
+// file system, which says what it says.
+type resolvedFS struct {
+	filesys.FileSystem
+	// root is the repository's root, its symbolic links resolved.
+	root string
+	// dirs holds, by directory, whether it resolves inside root.
+	dirs *sync.Map
+}
+
+// newResolvedFS wraps secure, the secure file system of root.
+func newResolvedFS(secure filesys.FileSystem, root string) filesys.FileSystem {
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return secure
+	}
+	return resolvedFS{FileSystem: secure, root: real, dirs: &sync.Map{}}
+}
+
+// inside reports whether a resolved path is root or under it.
+func (f resolvedFS) inside(p string) bool {
+	return p == f.root || strings.HasPrefix(p, f.root+string(filepath.Separator))
+}
+
+// known returns what p is, when the secure file system would let it be
+// read as it is: it exists, it is no symbolic link, and its directory
+// resolves inside the root.
+func (f resolvedFS) known(p string) (os.FileInfo, bool) {
+	if !filepath.IsAbs(p) {
+		return nil, false
+	}
+	p = filepath.Clean(p)
+	fi, err := os.Lstat(p)
+	if err != nil || fi.Mode()&os.ModeSymlink != 0 {
+		return nil, false
+	}
+	if p == f.root {
+		return fi, true
+	}
+	dir := filepath.Dir(p)
+	ok, seen := f.dirs.Load(dir)
+	if !seen {
+		real, err := filepath.EvalSymlinks(dir)
+		ok = err == nil && f.inside(real)
+		f.dirs.Store(dir, ok)
+	}
+	return fi, ok.(bool)
+}
+
+// ReadFile reads a file the secure file system would read.
+func (f resolvedFS) ReadFile(p string) ([]byte, error) {
+	if fi, ok := f.known(p); ok && fi.Mode().IsRegular() {
+		return os.ReadFile(p)
+	}
+	return f.FileSystem.ReadFile(p)
+}
+
+// Exists reports whether a path exists, as the secure file system does.
+func (f resolvedFS) Exists(p string) bool {
+	if _, ok := f.known(p); ok {
+		return true
+	}
+	return f.FileSystem.Exists(p)
+}
+
+// IsDir reports whether a path is a directory, as the secure file system
+// does.
+func (f resolvedFS) IsDir(p string) bool {
+	if fi, ok := f.known(p); ok {
+		return fi.IsDir()
+	}
+	return f.FileSystem.IsDir(p)
+}
+
+// diskFS is the repository as kustomize builds read it: Flux's secure file
+// system of the root, made once per load, with its checks kept per
+// directory (resolvedFS).
+func (l *loader) diskFS() (filesys.FileSystem, error) {
+	if l.disk == nil {
+		secure, err := fluxfs.MakeFsOnDiskSecure(l.root)
+		if err != nil {
+			return nil, err
+		}
+		l.disk = newResolvedFS(secure, l.root)
+	}
+	return l.disk, nil
+}
