@@ -3,7 +3,7 @@
 # ratios (machines are shared and noisy; absolute figures are not
 # comparable between runs, ratios measured side by side are).
 #
-# 1. It generates an environment of BENCH_STACKS stacks (default 100) in
+# 1. It generates (.ci/benchrepo) an environment of BENCH_STACKS stacks (default 100) in
 #    four layers: 1% account, 5% network, 10% cluster, the rest services.
 #    Each stack depends on one or two stacks of the layer below and holds 5
 #    terraform_data resources.
@@ -19,7 +19,9 @@
 #    strata's own CPU per stack (its own, not tofu's) and its peak RSS,
 #    with the part of it that is file pages at exit, and of those its
 #    binary's (the rest is mostly the history database, which bbolt maps).
-# 4. Then the Go micro-benchmarks (BENCH_MICRO=0 skips them), each reported
+# 4. The load curve: a cold `strata graph` at 100, 1,000 and 10,000
+#    stacks (BENCH_CURVE), per stack as a ratio to the smallest size's.
+# 5. Then the Go micro-benchmarks (BENCH_MICRO=0 skips them), each reported
 #    against the baseline named in its pair below.
 # BENCH_KEEP=1 keeps the generated repository and its state directory;
 # BENCH_LINKED=1 runs bin/strata as the linker wrote it, not a copy (below);
@@ -61,7 +63,6 @@ fi
 repo="$work/repo" state="$work/state"
 
 # --- 1. generate ----------------------------------------------------------
-layers=(account network cluster services)
 counts=()
 left=$n
 for pct in 1 5 10; do
@@ -72,83 +73,9 @@ for pct in 1 5 10; do
 done
 counts+=("$left")
 envdir="$repo/environments/bench/dev"
-code="$repo/flux-apps/bench/stack/terraform"
-mkdir -p "$envdir" "$code"
-cat >"$envdir/init.yaml" <<EOF
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: init
-  namespace: flux-system
-data:
-  clientId: bench
-  environment: dev
-  environmentClass: non-prod
-  region: eu-west-1
-EOF
-{
-  echo 'variable "name" {'
-  echo '  type = string'
-  echo '}'
-  for r in 1 2 3 4 5; do
-    printf '\nresource "terraform_data" "r%d" {\n  input = "${var.name}-%d"\n}\n' "$r" "$r"
-  done
-} >"$code/main.tf"
-name() { printf '%s-%04d' "$1" "$2"; }
-for l in 0 1 2 3; do
-  layer=${layers[$l]} count=${counts[$l]}
-  mkdir -p "$envdir/$layer"
-  for ((i = 0; i < count; i++)); do
-    s=$(name "$layer" "$i")
-    deps=""
-    if ((l > 0)); then
-      below=${layers[$((l - 1))]} nb=${counts[$((l - 1))]}
-      deps="  dependsOn:"$'\n'"    - name: $(name "$below" $((i % nb)))"
-      if ((nb > 1 && i % 2 == 0)); then
-        deps+=$'\n'"    - name: $(name "$below" $(((i + 1) % nb)))"
-      fi
-    fi
-    cat >"$envdir/$layer/$s.yaml" <<EOF
-apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: $s
-  namespace: flux-system
-spec:
-  interval: 10m
-  path: ./flux-apps/bench/$s
-  prune: true
-  sourceRef:
-    kind: GitRepository
-    name: flux-system
-$deps
-EOF
-    mkdir -p "$repo/flux-apps/bench/$s"
-    printf 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - terraform.yaml\n' \
-      >"$repo/flux-apps/bench/$s/kustomization.yaml"
-    cat >"$repo/flux-apps/bench/$s/terraform.yaml" <<EOF
-apiVersion: infra.contrib.fluxcd.io/v1alpha2
-kind: Terraform
-metadata:
-  name: $s
-  namespace: flux-system
-  annotations:
-    strata.dev/layer: $layer
-spec:
-  interval: 10m
-  approvePlan: auto
-  path: ./flux-apps/bench/stack/terraform
-  sourceRef:
-    kind: GitRepository
-    name: flux-system
-  vars:
-    - name: name
-      value: $s
-EOF
-  done
-done
-git -C "$repo" init -q && git -C "$repo" add -A &&
-  git -C "$repo" -c user.name=bench -c user.email=bench@localhost commit -qm bench
+# The repository is written by .ci/benchrepo (its doc says the shape).
+go build -o "$work/benchrepo" ./.ci/benchrepo
+"$work/benchrepo" -stacks "$n" -out "$repo"
 
 # --- 2. apply once, then time ----------------------------------------------
 now() { date +%s.%N; }
@@ -209,7 +136,38 @@ say "  / sequential init+plan = $(ratio "$t_idle" "$t_init_plan")   (target <= 0
 say "  strata's own CPU       = $(per_stack_ms "$(field idle selfCPUSeconds)") ms/stack"
 say "  strata's peak RSS      = $(($(field idle selfMaxRSSKiB) / 1024)) MiB; file pages at exit $(($(field idle selfFileRSSKiB) / 1024)) MiB, $(($(field idle selfBinaryRSSKiB) / 1024)) MiB of them its binary's   (target at 1,000 stacks <= 64)"
 
-# --- 4. micro-benchmarks ------------------------------------------------------
+# --- 4. the load curve ---------------------------------------------------------
+# A cold `strata graph` (no render cache: every Kustomization rendered)
+# of the same shape at each size of BENCH_CURVE (unset: 100, 1,000 and
+# 10,000 stacks; empty: skipped), each figure also as a ratio to the
+# smallest size's, per stack: near 1 when the load grows linearly. The
+# sizes and figures go to $out.curve too, for .ci/benchplot.
+curve="${BENCH_CURVE-100 1000 10000}"
+if [[ -n "$curve" ]]; then
+  say ""
+  say "load curve: strata graph -o json, cold (per stack / the smallest size's per stack, same run):"
+  : >"$out.curve"
+  base=""
+  for c in $curve; do
+    crepo="$work/curve-$c"
+    "$work/benchrepo" -stacks "$c" -out "$crepo"
+    t=$(now)
+    STRATA_RUSAGE_FILE="$work/curve-$c.json" "$strata" graph "$crepo/environments/bench/dev" -o json \
+      >/dev/null 2>"$work/curve-$c.log" || { cat "$work/curve-$c.log"; exit 1; }
+    w=$(elapsed "$t")
+    cpu=$(field "curve-$c" selfCPUSeconds) rss=$(($(field "curve-$c" selfMaxRSSKiB) / 1024))
+    [[ -z "$base" ]] && base="$c $w $cpu"
+    say "$(awk -v n="$c" -v w="$w" -v cpu="$cpu" -v rss="$rss" -v base="$base" 'BEGIN {
+      split(base, b, " ")
+      printf "  %6d stacks: %7.3f s wall (%.2f ms/stack, x%.2f), %7.3f s CPU (x%.2f), peak RSS %d MiB", n, w, w * 1000 / n, (w / n) / (b[2] / b[1]), cpu, (cpu / n) / (b[3] / b[1]), rss
+    }')"
+    echo "$c $w $cpu $rss" >>"$out.curve"
+    rm -rf "$crepo"
+  done
+  say "  targets at 10,000 stacks: <= 2 s wall and <= 128 MiB, cost at most linear from 1,000 (x <= 1 per stack)"
+fi
+
+# --- 5. micro-benchmarks ------------------------------------------------------
 [[ "${BENCH_MICRO:-1}" == 0 ]] && exit 0
 count="${BENCH_COUNT:-5}"
 micro="$work/micro.txt"

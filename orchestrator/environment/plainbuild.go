@@ -105,26 +105,26 @@ func plainFile(abs string) ([]string, bool) {
 // checkScanned) or a plain kustomization file. ok is false
 // for anything else, and for a plain build that krusty must explain; the
 // loader is then as it was.
-func (l *loader) buildPlainDir(fsys *checkedFS, abs string, flux map[string]any, files, scanned []string, owner string) (_ []*resource.Resource, ok bool) {
+func (l *loader) buildPlainDir(fsys *checkedFS, abs string, flux map[string]any, files, scanned []string, owner string) (_ []*resource.Resource, origins []string, ok bool) {
 	list := files
 	switch {
 	case !plainBuilds:
-		return nil, false
+		return nil, nil, false
 	case list != nil:
 	case !fluxSpecPlain(flux):
-		return nil, false
+		return nil, nil, false
 	case len(scanned) > 0:
 		list = scanned
 	default:
 		if list, ok = plainFile(abs); !ok {
-			return nil, false
+			return nil, nil, false
 		}
 	}
 	if decrypts(flux) {
 		fsys.owner = owner
 	}
 	before := len(l.problems)
-	rs, err := buildPlain(l.ctx, fsys, abs, list, flux == nil)
+	rs, origins, err := buildPlain(l.ctx, fsys, abs, list, flux == nil)
 	if e := fsys.elision; err == nil && e != nil && len(e.mappings) > 0 {
 		err = e.restore(rs)
 	}
@@ -133,10 +133,10 @@ func (l *loader) buildPlainDir(fsys *checkedFS, abs string, flux map[string]any,
 		if fsys.elision != nil {
 			fsys.elision = newElision()
 		}
-		return nil, false
+		return nil, nil, false
 	}
 	l.plainBuilt++
-	return rs, true
+	return rs, origins, true
 }
 
 // plainBuilds turns plain builds on; tests turn it off to compare them
@@ -157,8 +157,8 @@ var errNotPlain = errors.New("not a plain build")
 //   - each file is read through fsys, with every check of a krusty build,
 //     and decoded as kustomize's resource factory decodes it
 //     (accumulateFile; see resourcesOf);
-//   - each object is annotated with the file it came from, as
-//     buildMetadata originAnnotations does;
+//   - the file each object came from is returned with it (origins, as
+//     buildMetadata originAnnotations would annotate it);
 //   - two objects of the same id, and a local-config object (which
 //     IgnoreLocal would drop after every check), are left to krusty;
 //   - build annotations are removed.
@@ -169,7 +169,7 @@ var errNotPlain = errors.New("not a plain build")
 // What krusty does besides (name references, vars, sorting) changes
 // nothing when no name changes and nothing sets them. It returns
 // errNotPlain where krusty must say what is wrong.
-func buildPlain(ctx context.Context, fsys *checkedFS, dir string, files []string, entry bool) ([]*resource.Resource, error) {
+func buildPlain(ctx context.Context, fsys *checkedFS, dir string, files []string, entry bool) (_ []*resource.Resource, origins []string, _ error) {
 	fsys.mu.Lock()
 	fsys.docs = map[string][]*yaml3.Node{}
 	fsys.mu.Unlock()
@@ -182,7 +182,7 @@ func buildPlain(ctx context.Context, fsys *checkedFS, dir string, files []string
 	seen := make(map[resid.ResId]bool, len(files))
 	for i, f := range files {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if i == 0 || (entry && i%partSize == 0) {
 			// The entry directory is built in parts (see buildInParts),
@@ -193,11 +193,11 @@ func buildPlain(ctx context.Context, fsys *checkedFS, dir string, files []string
 		}
 		p := filepath.Join(dir, filepath.FromSlash(f))
 		if fsys.IsDir(p) {
-			return nil, errNotPlain
+			return nil, nil, errNotPlain
 		}
 		b, err := fsys.ReadFile(p)
 		if err != nil {
-			return nil, errNotPlain
+			return nil, nil, errNotPlain
 		}
 		fsys.mu.Lock()
 		docs := fsys.docs[filepath.Clean(p)]
@@ -205,32 +205,26 @@ func buildPlain(ctx context.Context, fsys *checkedFS, dir string, files []string
 		fsys.mu.Unlock()
 		rs, err := resourcesOf(b, docs)
 		if err != nil {
-			return nil, errNotPlain
-		}
-		origin, err := (&resource.Origin{Path: f}).String()
-		if err != nil {
-			return nil, errNotPlain
+			return nil, nil, errNotPlain
 		}
 		for _, r := range rs {
 			if local, ok := r.GetAnnotations()[localConfig]; ok && local != "false" {
-				return nil, errNotPlain
+				return nil, nil, errNotPlain
 			}
 			id := r.CurId()
 			// kustomize's ResId.Equals: the same group, version, kind and
 			// name in the same effective namespace.
 			key := resid.NewResIdWithNamespace(id.Gvk, id.Name, id.EffectiveNamespace())
 			if seen[key] {
-				return nil, errNotPlain
+				return nil, nil, errNotPlain
 			}
 			seen[key] = true
-			if err := r.PipeE(kyaml.SetAnnotation(originAnnotation, origin)); err != nil {
-				return nil, errNotPlain
-			}
 			r.RemoveBuildAnnotations()
 			out = append(out, r)
+			origins = append(origins, f)
 		}
 	}
-	return out, nil
+	return out, origins, nil
 }
 
 // localConfig is kustomize's annotation of an object it reads but does
@@ -286,4 +280,14 @@ func plainTree(n *yaml3.Node) bool {
 		}
 	}
 	return true
+}
+
+// annotateOrigin annotates a resource with the file it came from, as
+// buildMetadata originAnnotations does.
+func annotateOrigin(r *resource.Resource, file string) error {
+	origin, err := (&resource.Origin{Path: file}).String()
+	if err != nil {
+		return err
+	}
+	return r.PipeE(kyaml.SetAnnotation(originAnnotation, origin))
 }

@@ -107,8 +107,8 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 			return nil, p
 		}
 	}
-	if resources, ok := l.buildPlainDir(fsys, abs, flux, files, scanned, owner); ok {
-		return l.collect(dir, abs, entry, flux, fsys, resources, before, owner)
+	if resources, origins, ok := l.buildPlainDir(fsys, abs, flux, files, scanned, owner); ok {
+		return l.collect(dir, abs, entry, flux, fsys, resources, origins, before, owner)
 	}
 	var manifest []byte
 	var kfile string
@@ -174,14 +174,16 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 	if err != nil {
 		return nil, l.buildProblem(dir, owner, err, before)
 	}
-	return l.collect(dir, abs, entry, flux, fsys, resources, before, owner)
+	return l.collect(dir, abs, entry, flux, fsys, resources, nil, before, owner)
 }
 
 // collect turns the resources of a build of dir into rendered objects:
 // each with the file it came from, its origin annotation removed unless
 // the Kustomization's buildMetadata asks for it, and decrypted as its
-// spec.decryption says (not those of the entry directory).
-func (l *loader) collect(dir, abs string, entry bool, flux map[string]any, fsys *checkedFS, resources []*resource.Resource, before int, owner string) ([]renderedObject, *diag.Problem) {
+// spec.decryption says (not those of the entry directory). origins, when
+// set, are the files the resources came from, relative to abs (a plain
+// build's); otherwise their origin annotations say.
+func (l *loader) collect(dir, abs string, entry bool, flux map[string]any, fsys *checkedFS, resources []*resource.Resource, origins []string, before int, owner string) ([]renderedObject, *diag.Problem) {
 	decrypt := decrypts(flux)
 	keepOrigin := false
 	if flux != nil {
@@ -190,10 +192,12 @@ func (l *loader) collect(dir, abs string, entry bool, flux map[string]any, fsys 
 		}
 	}
 	var out []renderedObject
-	for _, r := range resources {
+	for i, r := range resources {
 		file := dir
 		generated := false
-		if o, err := r.GetOrigin(); err == nil && o != nil {
+		if origins != nil {
+			file = l.relPath(filepath.Join(abs, filepath.FromSlash(origins[i])))
+		} else if o, err := r.GetOrigin(); err == nil && o != nil {
 			switch {
 			case o.Path != "" && o.Repo == "":
 				file = l.relPath(filepath.Join(abs, filepath.FromSlash(o.Path)))
@@ -608,7 +612,16 @@ func (l *loader) buildFast(fsys *checkedFS, abs, kfile string, entry bool, build
 		return build(l.ctx, fsys, abs, kfile)
 	}
 	before := len(l.problems)
-	rs, err := buildPlain(l.ctx, fsys, abs, files, entry)
+	rs, origins, err := buildPlain(l.ctx, fsys, abs, files, entry)
+	if err == nil {
+		// What krusty's origin annotations would say (collect reads them).
+		for i, r := range rs {
+			if annotateOrigin(r, origins[i]) != nil {
+				err = errNotPlain
+				break
+			}
+		}
+	}
 	if !errors.Is(err, errNotPlain) {
 		if err == nil {
 			l.plainBuilt++
