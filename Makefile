@@ -81,7 +81,7 @@ binaries:
 ## modules of the packages it lists, and compiles nothing), so that make test fetches them while
 ## OpenTofu compiles, not while strata's build waits for them
 modules:
-	@$(GO) list -deps -test -tags "$(GOTAGS) k8s kube" ./... ./.ci/testreport ./registry-mirror/mirrortest/testdata/provider >/dev/null
+	@$(GO) list -deps -test -tags "$(GOTAGS) k8s kube" ./... ./.ci/testreport ./.ci/benchrepo ./.ci/benchplot ./registry-mirror/mirrortest/testdata/provider >/dev/null
 
 ## strata: compile bin/strata alone, the one binary make demo runs
 strata:
@@ -124,7 +124,7 @@ test-deps:
 test:
 	@$(MAKE) --no-print-directory -j3 --output-sync=target binaries test-deps modules
 	@$(MAKE) --no-print-directory vet
-	bash -o pipefail -c '$(GO) test -json -race -count=1 -p $(TEST_P) -timeout $(TEST_TIMEOUT) $(TEST_FIRST) ./... ./.ci/testreport 2>&1 | \
+	bash -o pipefail -c '$(GO) test -json -race -count=1 -p $(TEST_P) -timeout $(TEST_TIMEOUT) $(TEST_FIRST) ./... ./.ci/testreport ./.ci/benchrepo ./.ci/benchplot 2>&1 | \
 	  $(GO) run ./.ci/testreport -title "go test ./..." -json $(BIN)/test.json'
 	bash -o pipefail -c '$(GO) test -json -race -count=1 -timeout $(TEST_TIMEOUT) -tags kube -run "$$(./.ci/kube-tests.sh)" ./cmd/strata/ 2>&1 | \
 	  $(GO) run ./.ci/testreport -title "go test -tags kube ./cmd/strata/" -json $(BIN)/test-kube.json'
@@ -139,7 +139,7 @@ test-unit: build
 ## kube and k8s leave out), then every package as strata-kube builds them with the cluster
 ## tests; with make build's tags and without cgo, so that vet compiles nothing make build compiled
 vet:
-	CGO_ENABLED=0 $(GO) vet -tags $(GOTAGS) ./cmd/strata ./.ci/testreport
+	CGO_ENABLED=0 $(GO) vet -tags $(GOTAGS) ./cmd/strata ./.ci/testreport ./.ci/benchrepo ./.ci/benchplot
 	CGO_ENABLED=0 $(GO) vet -tags "$(GOTAGS) k8s kube" ./...
 
 ## fuzz: run each parser fuzzer for $(FUZZTIME)
@@ -185,7 +185,8 @@ soak: tofu build
 	STRATA_SOAK_STACKS=1000 $(GO) test -count=1 -timeout 60m -v -run '^TestSoakLevelsOff$$' ./orchestrator/history/
 
 ## bench: strata against bare tofu on a generated environment of BENCH_STACKS stacks (100),
-## then the Go micro-benchmarks (BENCH_MICRO=0 skips them); every figure a ratio to a
+## the load curve (a cold graph at BENCH_CURVE stacks: 100 1000 10000; .ci/benchplot draws
+## it), then the Go micro-benchmarks (BENCH_MICRO=0 skips them); every figure a ratio to a
 ## baseline measured in the same run
 bench: tofu build
 	./.ci/bench.sh
