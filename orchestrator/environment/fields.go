@@ -225,7 +225,7 @@ func wholeNumber(v any) (int64, bool) {
 // field or label accepted with no effect is a note.
 func (l *loader) checkTerraformFields(tf *terraform) {
 	l.noteTerraform(tf)
-	spec, _ := tf.raw["spec"].(map[string]any)
+	spec, _ := tf.rawMap()["spec"].(map[string]any)
 	for _, k := range sortedKeys(spec) {
 		rule, ok := terraformFields[k]
 		if !ok {

@@ -1,7 +1,7 @@
 package environment
 
 import (
-	"encoding/json"
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -417,8 +417,7 @@ func onlySubstitution(ps diag.Problems) bool {
 // holds a postBuild variable (${…}): one that a substituteFrom waited for
 // may change.
 func usesVariables(tf *terraform) bool {
-	b, err := json.Marshal(tf.raw)
-	return err != nil || strings.Contains(string(b), "${")
+	return bytes.Contains(tf.rawJSON, []byte("${"))
 }
 
 // outOfReach reports whether every problem is one of what Flux reaches in

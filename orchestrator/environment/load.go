@@ -719,7 +719,12 @@ func (l *loader) buildKustomization(k *kustomization) []*kustomization {
 		l.env.Notes = append(l.env.Notes, fmt.Sprintf("Kustomization %s (%s) is the entry directory itself; its objects are read once", k.Name(), k.File))
 		return nil
 	}
-	objs, p := l.build(dir, k.raw, nil, k.ref())
+	objs, p := l.build(dir, k.rawMap(), nil, k.ref())
+	if !l.keepRendered && k.rawJSON != nil {
+		// Nothing reads it again: at 10,000 stacks the maps of the
+		// Kustomizations and Terraform objects were half the heap.
+		k.raw = nil
+	}
 	if p != nil {
 		p.Fix = strings.TrimSpace(p.Fix + fmt.Sprintf(" (Kustomization %s in %s)", k.Name(), k.File))
 		l.problem(*p)

@@ -20,7 +20,7 @@ var branchPlannerKeys = []string{
 // that strata accepts and does without: spec.breakTheGlass, and the branch
 // planner's labels and annotations. validate -v shows the notes.
 func (l *loader) noteTerraform(tf *terraform) {
-	spec, _ := tf.raw["spec"].(map[string]any)
+	spec, _ := tf.rawMap()["spec"].(map[string]any)
 	if on, _ := spec["breakTheGlass"].(bool); on {
 		l.env.Notes = append(l.env.Notes, fmt.Sprintf(
 			"%s (%s): spec.breakTheGlass is accepted and changes nothing: it keeps the Tofu Controller's runner pod open for a person to repair the stack by hand, and strata keeps no runner between runs; repair with tofu in the stack's workspace (strata unlock releases a stale lock)",

@@ -159,11 +159,32 @@ type postBuild struct {
 	SubstituteFrom []valuesRef       `json:"substituteFrom"`
 }
 
+// rawMap is the object as rendered, as a map: raw, decoded from rawJSON
+// when it is not set.
+func (tf *terraform) rawMap() map[string]any {
+	if tf.raw == nil && tf.rawJSON != nil {
+		_ = json.Unmarshal(tf.rawJSON, &tf.raw)
+	}
+	return tf.raw
+}
+
+// rawMap is the object as rendered, as a map: raw, decoded from rawJSON
+// when it is not set.
+func (k *kustomization) rawMap() map[string]any {
+	if k.raw == nil && k.rawJSON != nil {
+		_ = json.Unmarshal(k.rawJSON, &k.raw)
+	}
+	return k.raw
+}
+
 // kustomization is a Flux Kustomization (kustomize.toolkit.fluxcd.io).
 type kustomization struct {
 	object
-	// raw is the object as rendered, for Flux's generator.
-	raw map[string]any
+	// rawJSON is the object as rendered, as JSON: a tenth of the memory
+	// of its map, which raw decodes for Flux's generator (rawMap) and
+	// buildKustomization lets go of.
+	raw     map[string]any
+	rawJSON []byte
 	// Group is the environment sub-directory the Kustomization is in, ""
 	// at the environment's root.
 	Group string
@@ -200,9 +221,12 @@ type kustomization struct {
 // terraform is a Tofu Controller Terraform object (infra.contrib.fluxcd.io).
 type terraform struct {
 	object
-	// raw is the object as rendered, for the field checks.
-	raw  map[string]any
-	Spec struct {
+	// rawJSON is the object as rendered, as JSON (keys sorted): a tenth
+	// of the memory of its map, which raw decodes for the field checks
+	// (rawMap) and buildStack lets go of.
+	raw     map[string]any
+	rawJSON []byte
+	Spec    struct {
 		Path      string     `json:"path"`
 		SourceRef *sourceRef `json:"sourceRef"`
 		Vars      []struct {
@@ -350,10 +374,10 @@ func decodeObject(file string, obj map[string]any) (decoded, *diag.Problem) {
 		d.Secret = &secret{object: o}
 		target = d.Secret
 	case m.group() == groupKustomize && m.Kind == kindKustomization:
-		d.Kustomization = &kustomization{object: o, raw: obj}
+		d.Kustomization = &kustomization{object: o, rawJSON: j}
 		target = d.Kustomization
 	case m.group() == groupInfra && m.Kind == kindTerraform:
-		d.Terraform = &terraform{object: o, raw: obj}
+		d.Terraform = &terraform{object: o, rawJSON: j}
 		target = d.Terraform
 	case m.group() == groupSource && m.Kind == SourceOCIRepository:
 		d.OCIRepository = &ociRepository{object: o}

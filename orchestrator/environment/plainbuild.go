@@ -21,6 +21,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/strata-iac/strata/internal/regularfile"
+	"github.com/strata-iac/strata/orchestrator/diag"
 )
 
 // A plain kustomization only lists manifest files of its own directory
@@ -105,7 +106,7 @@ func plainFile(abs string) ([]string, bool) {
 // checkScanned) or a plain kustomization file. ok is false
 // for anything else, and for a plain build that krusty must explain; the
 // loader is then as it was.
-func (l *loader) buildPlainDir(fsys *checkedFS, abs string, flux map[string]any, files, scanned []string, owner string) (_ []*resource.Resource, origins []string, ok bool) {
+func (l *loader) buildPlainDir(dir, abs string, entry bool, flux map[string]any, fsys *checkedFS, files, scanned []string, owner string) (_ []renderedObject, _ *diag.Problem, ok bool) {
 	list := files
 	switch {
 	case !plainBuilds:
@@ -123,21 +124,42 @@ func (l *loader) buildPlainDir(fsys *checkedFS, abs string, flux map[string]any,
 	if decrypts(flux) {
 		fsys.owner = owner
 	}
-	before := len(l.problems)
-	rs, origins, err := buildPlain(l.ctx, fsys, abs, list, flux == nil)
-	if e := fsys.elision; err == nil && e != nil && len(e.mappings) > 0 {
-		err = e.restore(rs)
+	// The entry directory, thousands of Kustomizations in a fleet, is
+	// built and collected entryPart files at a time, so that only one
+	// part's YAML trees are held at once.
+	size := len(list)
+	if entry {
+		size = entryPart
 	}
-	if err != nil {
-		l.problems = l.problems[:before]
-		if fsys.elision != nil {
+	before := len(l.problems)
+	seen := map[resid.ResId]bool{}
+	var out []renderedObject
+	for part := range slices.Chunk(list, size) {
+		rs, origins, err := buildPlain(l.ctx, fsys, abs, part, entry, seen)
+		if e := fsys.elision; err == nil && e != nil && len(e.mappings) > 0 {
+			err = e.restore(rs)
 			fsys.elision = newElision()
 		}
-		return nil, nil, false
+		if err != nil {
+			l.problems = l.problems[:before]
+			if fsys.elision != nil {
+				fsys.elision = newElision()
+			}
+			return nil, nil, false
+		}
+		objs, p := l.collect(dir, abs, entry, flux, fsys, rs, origins, before, owner)
+		if p != nil {
+			return nil, p, true
+		}
+		out = append(out, objs...)
 	}
 	l.plainBuilt++
-	return rs, origins, true
+	return out, nil, true
 }
+
+// entryPart is how many files of the entry directory a plain build reads
+// and collects at a time.
+const entryPart = 256
 
 // plainBuilds turns plain builds on; tests turn it off to compare them
 // with krusty's.
@@ -169,7 +191,7 @@ var errNotPlain = errors.New("not a plain build")
 // What krusty does besides (name references, vars, sorting) changes
 // nothing when no name changes and nothing sets them. It returns
 // errNotPlain where krusty must say what is wrong.
-func buildPlain(ctx context.Context, fsys *checkedFS, dir string, files []string, entry bool) (_ []*resource.Resource, origins []string, _ error) {
+func buildPlain(ctx context.Context, fsys *checkedFS, dir string, files []string, entry bool, seen map[resid.ResId]bool) (_ []*resource.Resource, origins []string, _ error) {
 	fsys.mu.Lock()
 	fsys.docs = map[string][]*yaml3.Node{}
 	fsys.mu.Unlock()
@@ -179,7 +201,6 @@ func buildPlain(ctx context.Context, fsys *checkedFS, dir string, files []string
 		fsys.mu.Unlock()
 	}()
 	var out []*resource.Resource
-	seen := make(map[resid.ResId]bool, len(files))
 	for i, f := range files {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err

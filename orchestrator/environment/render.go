@@ -107,8 +107,8 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 			return nil, p
 		}
 	}
-	if resources, origins, ok := l.buildPlainDir(fsys, abs, flux, files, scanned, owner); ok {
-		return l.collect(dir, abs, entry, flux, fsys, resources, origins, before, owner)
+	if objs, p, ok := l.buildPlainDir(dir, abs, entry, flux, fsys, files, scanned, owner); ok {
+		return objs, p
 	}
 	var manifest []byte
 	var kfile string
@@ -221,6 +221,11 @@ func (l *loader) collect(dir, abs string, entry bool, flux map[string]any, fsys 
 			return nil, &diag.Problem{File: file, Object: owner, Message: fmt.Sprintf("kustomize build of %s: %v", dir, err), Fix: "correct the object in " + file}
 		}
 		ro := renderedObject{File: file, Object: m, res: r, generated: generated}
+		if entry {
+			// Only a Kustomization's objects are substituted, from res:
+			// the entry directory's let go of their YAML trees now.
+			ro.res = nil
+		}
 		if !entry {
 			if p := l.decryptObject(&ro, decrypt, owner, fsys); p != nil {
 				if ro.noKey {
@@ -612,7 +617,7 @@ func (l *loader) buildFast(fsys *checkedFS, abs, kfile string, entry bool, build
 		return build(l.ctx, fsys, abs, kfile)
 	}
 	before := len(l.problems)
-	rs, origins, err := buildPlain(l.ctx, fsys, abs, files, entry)
+	rs, origins, err := buildPlain(l.ctx, fsys, abs, files, entry, map[resid.ResId]bool{})
 	if err == nil {
 		// What krusty's origin annotations would say (collect reads them).
 		for i, r := range rs {

@@ -52,16 +52,22 @@ func TestLoadDropsResources(t *testing.T) {
 }
 
 // TestDropResources proves dropResources clears the resource of every
-// object and keeps the rest.
+// object of a Kustomization's build and keeps the rest. (Those of the
+// entry directory's build come without: nothing substitutes them.)
 func TestDropResources(t *testing.T) {
 	root := testkit.Copy(t, filepath.Join("..", "testdata", "fidelity", "seed"))
 	l := newLoader(context.Background(), root, "environments/acme/dev")
-	objs, p := l.build("environments/acme/dev", nil, nil, "")
+	flux := map[string]any{"spec": map[string]any{"path": "./flux-apps/app"}}
+	objs, p := l.build("flux-apps/app", flux, nil, "Kustomization/app")
 	if p != nil {
-		t.Fatalf("build(environments/acme/dev) = %v", p)
+		t.Fatalf("build(flux-apps/app) = %v", p)
 	}
 	if len(objs) == 0 || objs[0].res == nil {
-		t.Fatalf("build(environments/acme/dev) = %d objects, want some, each with its resource", len(objs))
+		t.Fatalf("build(flux-apps/app) = %d objects, want some, each with its resource", len(objs))
+	}
+	entry, p := l.build("environments/acme/dev", nil, nil, "")
+	if p != nil || len(entry) == 0 || slices.ContainsFunc(entry, func(o renderedObject) bool { return o.res != nil }) {
+		t.Errorf("build(environments/acme/dev) = %d objects, %v, want some, none with its resource", len(entry), p)
 	}
 	files := make([]string, len(objs))
 	for i, o := range objs {

@@ -36,6 +36,10 @@ func (l *loader) buildStack(k *kustomization, tf *terraform) *built {
 	}
 	b := &built{stack: s, tf: tf, k: k}
 	l.checkTerraformFields(tf)
+	if tf.rawJSON != nil {
+		// Decoded for the checks only: rawJSON keeps the object.
+		tf.raw = nil
+	}
 	l.checkForceUnlock(tf)
 	s.Interval = l.duration(tf, "interval", tf.Spec.Interval)
 	s.RetryInterval = l.duration(tf, "retryInterval", tf.Spec.RetryInterval)

@@ -1,8 +1,8 @@
 package environment
 
 import (
+	"bytes"
 	"fmt"
-	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -179,7 +179,7 @@ func (l *loader) validateStacks() {
 			// One Terraform object that two Kustomizations apply: one
 			// stack, and a warning of the conflict.
 			b.tf.by, prev.tf.by = b.k.Name(), prev.k.Name()
-			l.duplicate(&b.tf.object, &prev.tf.object, "", reflect.DeepEqual(b.tf.raw, prev.tf.raw))
+			l.duplicate(&b.tf.object, &prev.tf.object, "", bytes.Equal(b.tf.rawJSON, prev.tf.rawJSON))
 			continue
 		}
 		if prev := byName[b.stack.Name]; prev != nil {
