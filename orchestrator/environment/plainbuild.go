@@ -5,9 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -18,7 +18,6 @@ import (
 	kustypes "sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/resid"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
-	"sigs.k8s.io/yaml"
 
 	"github.com/strata-iac/strata/internal/regularfile"
 	"github.com/strata-iac/strata/orchestrator/diag"
@@ -35,31 +34,81 @@ import (
 // krusty.
 
 // plainResources returns the resources of a kustomization file's content
-// when it is plain: it sets nothing but its apiVersion, kind, resources
+// when it is plain: one document that sets nothing but its apiVersion
+// (kustomize.config.k8s.io/v1beta1), its kind (Kustomization), resources
 // (each a local .yaml or .yml file) and the build metadata withOrigins
-// adds. ok is false for anything else, which krusty builds.
+// adds, each once. ok is false for anything else, which krusty builds: the
+// test is of the YAML as written, stricter than kustomize's decoding (a
+// key in another case, a number where a string goes, an alias), so that a
+// file it takes means to kustomize what it means here.
 func plainResources(manifest []byte) (resources []string, ok bool) {
-	var k kustypes.Kustomization
-	if err := yaml.Unmarshal(manifest, &k); err != nil || len(k.Resources) == 0 {
+	dec := yaml3.NewDecoder(bytes.NewReader(manifest))
+	var doc, next yaml3.Node
+	if dec.Decode(&doc) != nil || dec.Decode(&next) != io.EOF {
 		return nil, false
 	}
-	if (k.APIVersion != "" && k.APIVersion != kustypes.KustomizationVersion) || (k.Kind != "" && k.Kind != kustypes.KustomizationKind) {
+	if doc.Kind != yaml3.DocumentNode || len(doc.Content) != 1 {
 		return nil, false
 	}
-	if len(k.BuildMetadata) > 0 && !slices.Equal(k.BuildMetadata, []string{kustypes.OriginAnnotations}) {
+	m := doc.Content[0]
+	if m.Kind != yaml3.MappingNode || m.Tag != "!!map" || m.Anchor != "" {
 		return nil, false
 	}
-	rest := k
-	rest.TypeMeta, rest.Resources, rest.BuildMetadata = kustypes.TypeMeta{}, nil, nil
-	if !reflect.DeepEqual(rest, kustypes.Kustomization{}) {
+	str := func(n *yaml3.Node) (string, bool) {
+		return n.Value, n.Kind == yaml3.ScalarNode && n.Tag == "!!str" && n.Anchor == ""
+	}
+	strs := func(n *yaml3.Node) ([]string, bool) {
+		if n.Kind != yaml3.SequenceNode || n.Tag != "!!seq" || n.Anchor != "" {
+			return nil, false
+		}
+		out := make([]string, 0, len(n.Content))
+		for _, c := range n.Content {
+			v, ok := str(c)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, v)
+		}
+		return out, true
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		key, ok := str(m.Content[i])
+		if !ok || seen[key] {
+			return nil, false
+		}
+		seen[key] = true
+		v := m.Content[i+1]
+		switch key {
+		case "apiVersion":
+			if s, ok := str(v); !ok || s != kustypes.KustomizationVersion {
+				return nil, false
+			}
+		case "kind":
+			if s, ok := str(v); !ok || s != kustypes.KustomizationKind {
+				return nil, false
+			}
+		case "resources":
+			if resources, ok = strs(v); !ok {
+				return nil, false
+			}
+		case "buildMetadata":
+			if bm, ok := strs(v); !ok || !slices.Equal(bm, []string{kustypes.OriginAnnotations}) {
+				return nil, false
+			}
+		default:
+			return nil, false
+		}
+	}
+	if len(resources) == 0 {
 		return nil, false
 	}
-	for _, r := range k.Resources {
+	for _, r := range resources {
 		if !filepath.IsLocal(filepath.FromSlash(r)) || !isYAML(r) || isKustomizeFile(r) || strings.Contains(r, "://") {
 			return nil, false
 		}
 	}
-	return k.Resources, true
+	return resources, true
 }
 
 // generatorFields are the fields of a Flux Kustomization's spec that

@@ -205,6 +205,12 @@ func TestPlainResources(t *testing.T) {
 		{"sort options", kfileOf("a.yaml") + "sortOptions: {order: legacy}\n", nil, false},
 		{"bases", "bases: [a.yaml]\n", nil, false},
 		{"not YAML", "resources: [\n", nil, false},
+		{"a key in another case", "Resources: [a.yaml]\n", nil, false},
+		{"a key twice", kfileOf("a.yaml") + "resources: [b.yaml]\n", nil, false},
+		{"a number", "resources: [1]\n", nil, false},
+		{"two documents", kfileOf("a.yaml") + "---\n" + kfileOf("b.yaml"), nil, false},
+		{"an alias", "resources: &r [a.yaml]\n", nil, false},
+		{"another apiVersion", "apiVersion: kustomize.config.k8s.io/v1\nresources: [a.yaml]\n", nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
