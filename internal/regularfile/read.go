@@ -55,11 +55,20 @@ func ReadFile(path string, max int64) ([]byte, error) {
 // nil when it does, ErrNotRegular saying what it is when it does not, or
 // the error of the stat (a symbolic link loop, a dangling link).
 func Check(path string) error {
+	_, err := Stat(path)
+	return err
+}
+
+// Stat is Check that also returns what the stat found of a regular file.
+func Stat(path string) (fs.FileInfo, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return regular(path, fi)
+	if err := regular(path, fi); err != nil {
+		return nil, err
+	}
+	return fi, nil
 }
 
 // regular is nil for a regular file, else ErrNotRegular naming what fi is.

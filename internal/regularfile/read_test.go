@@ -64,6 +64,9 @@ func TestReadFile(t *testing.T) {
 			if !errors.Is(err, tc.wantErr) || !strings.Contains(err.Error(), tc.errText) {
 				t.Errorf("ReadFile(%q) = %v, want %v saying %q", tc.name, err, tc.wantErr, tc.errText)
 			}
+			if fi, serr := Stat(filepath.Join(dir, tc.name)); tc.wantErr != ErrTooLarge && (!errors.Is(serr, tc.wantErr) || (serr == nil) != (fi != nil)) {
+				t.Errorf("Stat(%q) = %v, %v, want %v and a FileInfo with no error", tc.name, fi, serr, tc.wantErr)
+			}
 			if cerr := Check(filepath.Join(dir, tc.name)); tc.wantErr != ErrTooLarge && !errors.Is(cerr, tc.wantErr) {
 				t.Errorf("Check(%q) = %v, want %v", tc.name, cerr, tc.wantErr)
 			}

@@ -489,7 +489,8 @@ func (f *checkedFS) ReadFile(p string) ([]byte, error) {
 	}
 	rel := f.l.relPath(p)
 	manifest := isManifest(p) && !strings.HasPrefix(rel, "../")
-	if err := regularfile.Check(p); errors.Is(err, regularfile.ErrNotRegular) {
+	fi, err := regularfile.Stat(p)
+	if errors.Is(err, regularfile.ErrNotRegular) {
 		// A named pipe would block the read for ever. (Any other error,
 		// the read below says as kustomize expects it.)
 		if manifest {
@@ -497,7 +498,7 @@ func (f *checkedFS) ReadFile(p string) ([]byte, error) {
 		}
 		return nil, err
 	}
-	if fi, err := os.Stat(p); manifest && err == nil && fi.Size() > MaxManifestBytes {
+	if manifest && err == nil && fi.Size() > MaxManifestBytes {
 		f.l.problem(sizeProblem(rel, fi.Size()))
 		return nil, fmt.Errorf("read %s: larger than %d bytes", rel, MaxManifestBytes)
 	}

@@ -43,7 +43,10 @@ type Shape struct {
 // is counted as the size of its target, memoised, never expanded.
 func Measure(doc *yaml.Node) Shape {
 	var s Shape
-	sizes := map[*yaml.Node]int{}
+	// sizes holds the size of each node an alias may copy (an anchored
+	// one) and of those expandedSize measured: what keeps the count
+	// linear. A document without aliases allocates none.
+	var sizes map[*yaml.Node]int
 	var walk func(n *yaml.Node, depth int) int
 	walk = func(n *yaml.Node, depth int) int {
 		if n == nil {
@@ -65,6 +68,9 @@ func Measure(doc *yaml.Node) Shape {
 		size := 1
 		if n.Kind == yaml.AliasNode {
 			s.Anchored = true
+			if sizes == nil {
+				sizes = map[*yaml.Node]int{}
+			}
 			// The alias's target is counted where it is written; the
 			// alias adds a copy of it.
 			copied := expandedSize(n.Alias, sizes, 0)
@@ -76,7 +82,12 @@ func Measure(doc *yaml.Node) Shape {
 		for _, c := range n.Content {
 			size = addNodes(size, walk(c, depth))
 		}
-		sizes[n] = size
+		if n.Anchor != "" {
+			if sizes == nil {
+				sizes = map[*yaml.Node]int{}
+			}
+			sizes[n] = size
+		}
 		return size
 	}
 	s.Expanded = walk(doc, -1)
