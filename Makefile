@@ -186,8 +186,9 @@ soak: tofu build
 
 ## bench: strata against bare tofu on a generated environment of BENCH_STACKS stacks (100),
 ## the load curve (a cold graph at BENCH_CURVE stacks: 100 1000 10000; .ci/benchplot draws
-## it), then the Go micro-benchmarks (BENCH_MICRO=0 skips them); every figure a ratio to a
-## baseline measured in the same run
+## it), with BENCH_FLEET=1 a warm nothing-due apply of 10,000 stacks applied once and kept in
+## bin/bench-fleet, then the Go micro-benchmarks (BENCH_MICRO=0 skips them); every figure a
+## ratio to a baseline measured in the same run
 bench: tofu build
 	./.ci/bench.sh
 

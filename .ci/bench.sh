@@ -20,7 +20,9 @@
 #    with the part of it that is file pages at exit, and of those its
 #    binary's (the rest is mostly the history database, which bbolt maps).
 # 4. The load curve: a cold `strata graph` at 100, 1,000 and 10,000
-#    stacks (BENCH_CURVE), per stack as a ratio to the smallest size's.
+#    stacks (BENCH_CURVE), per stack as a ratio to the smallest size's;
+#    with BENCH_FLEET=1, a warm `strata apply` with nothing due at 10,000
+#    stacks, applied once and kept in BENCH_FLEET_DIR.
 # 5. Then the Go micro-benchmarks (BENCH_MICRO=0 skips them), each reported
 #    against the baseline named in its pair below.
 # BENCH_KEEP=1 keeps the generated repository and its state directory;
@@ -165,6 +167,41 @@ if [[ -n "$curve" ]]; then
     rm -rf "$crepo"
   done
   say "  targets at 10,000 stacks: <= 2 s wall and <= 128 MiB, cost at most linear from 1,000 (x <= 1 per stack)"
+fi
+
+# --- 4b. a fleet with nothing due ------------------------------------------------
+# `strata apply` of BENCH_FLEET stacks (1: 10,000; unset or 0: skipped)
+# when no drift check is due, warm (its render cached by the run before):
+# what every tick of a fleet costs. The stacks are applied once, with
+# real tofu, into BENCH_FLEET_DIR (bin/bench-fleet), and kept for later
+# runs: the first run takes a quarter of an hour more at 10,000 stacks.
+# Reported per stack as a ratio to the nothing-due run of section 2.
+fleet="${BENCH_FLEET:-0}"
+if [[ "$fleet" != 0 ]]; then
+  [[ "$fleet" == 1 ]] && fleet=10000
+  fdir="${BENCH_FLEET_DIR:-$root/bin/bench-fleet}"
+  frepo="$fdir/repo-$fleet" fstate="$fdir/state-$fleet"
+  fenv="$frepo/environments/bench/dev"
+  if [[ ! -f "$fdir/applied-$fleet" ]]; then
+    rm -rf "$frepo" "$fstate"
+    mkdir -p "$fdir"
+    "$work/benchrepo" -stacks "$fleet" -out "$frepo"
+    echo "bench: applying $fleet stacks once into $fdir (kept for later runs; see $fdir/apply.log)"
+    "$strata" apply "$fenv" --drift-interval 1h --state-dir "$fstate" --tofu "$tofu" >"$fdir/apply.log" 2>&1 ||
+      { tail -20 "$fdir/apply.log"; exit 1; }
+    touch "$fdir/applied-$fleet"
+  fi
+  # No drift check is due for a year; the first run fills the render cache.
+  "$strata" apply "$fenv" --drift-interval 8760h --state-dir "$fstate" --tofu "$tofu" >"$work/fleet-warm.log" 2>&1 ||
+    { tail -20 "$work/fleet-warm.log"; exit 1; }
+  t=$(now)
+  STRATA_RUSAGE_FILE="$work/fleet.json" "$strata" apply "$fenv" --drift-interval 8760h --state-dir "$fstate" --tofu "$tofu" \
+    >"$work/fleet.log" 2>&1 || { tail -20 "$work/fleet.log"; exit 1; }
+  w=$(elapsed "$t")
+  say ""
+  say "$(awk -v n="$fleet" -v w="$w" -v cpu="$(field fleet selfCPUSeconds)" -v rss="$(($(field fleet selfMaxRSSKiB) / 1024))" -v base="$t_idle" -v bn="$n" 'BEGIN {
+    printf "strata apply, nothing due, %d stacks (warm): %.3f s wall (x%.2f per stack against %d stacks), %.3f s CPU, peak RSS %d MiB   (targets <= 1 s, <= 128 MiB)", n, w, (w / n) / (base / bn), bn, cpu, rss
+  }')"
 fi
 
 # --- 5. micro-benchmarks ------------------------------------------------------

@@ -1,6 +1,7 @@
 package statefile
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,13 +15,57 @@ type Version struct {
 }
 
 // Parse reads the serial and lineage of a state file, and nothing else.
+//
+// A reconcile reads every stack's state, and a state's resources are
+// most of it: when the file is valid JSON (json.Valid, which decodes
+// nothing), its top-level keys are read only until serial and lineage,
+// which tofu writes before the resources, are both found.
 func Parse(data []byte) (Version, error) {
-	var v Version
-	if err := json.Unmarshal(data, &v); err != nil {
+	if !json.Valid(data) {
+		var v Version
+		err := json.Unmarshal(data, &v)
+		return Version{}, fmt.Errorf("parse state: %w", err)
+	}
+	v, err := parseHead(data)
+	if err != nil {
 		return Version{}, fmt.Errorf("parse state: %w", err)
 	}
 	if v.Lineage == "" {
 		return Version{}, errors.New("parse state: no lineage: not a tofu state file")
+	}
+	return v, nil
+}
+
+// parseHead reads serial and lineage from a state that is valid JSON,
+// skipping every other top-level value, and stops once it has both. A
+// key given twice counts once (the first).
+func parseHead(data []byte) (Version, error) {
+	var v Version
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		var m map[string]json.RawMessage
+		return v, json.Unmarshal(data, &m) // not an object: its error
+	}
+	var haveSerial, haveLineage bool
+	for dec.More() && !(haveSerial && haveLineage) {
+		t, err := dec.Token()
+		if err != nil {
+			return v, err
+		}
+		switch key, _ := t.(string); {
+		case key == "serial" && !haveSerial:
+			haveSerial = true
+			err = dec.Decode(&v.Serial)
+		case key == "lineage" && !haveLineage:
+			haveLineage = true
+			err = dec.Decode(&v.Lineage)
+		default:
+			var skip json.RawMessage
+			err = dec.Decode(&skip)
+		}
+		if err != nil {
+			return v, err
+		}
 	}
 	return v, nil
 }

@@ -19,6 +19,10 @@ func TestParse(t *testing.T) {
 		{"a state", `{"version":4,"serial":7,"lineage":"abc","resources":[]}`, Version{Serial: 7, Lineage: "abc"}, ""},
 		{"not json", `{`, Version{}, "parse state"},
 		{"no lineage", `{"serial":1}`, Version{}, "no lineage"},
+		{"resources before", `{"resources":[{"a":[1,{"b":"c"}]}],"lineage":"l","outputs":{},"serial":2}`, Version{Serial: 2, Lineage: "l"}, ""},
+		{"truncated after the lineage", `{"version":4,"serial":7,"lineage":"abc","resources":[`, Version{}, "parse state"},
+		{"a serial that is no number", `{"serial":"7","lineage":"abc"}`, Version{}, "parse state"},
+		{"not an object", `[1]`, Version{}, "parse state"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
