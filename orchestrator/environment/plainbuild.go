@@ -131,13 +131,23 @@ func fluxSpecPlain(flux map[string]any) bool {
 // plainFile reads the kustomization file of abs, as Flux's generator
 // finds it (the first of kustomizeFileNames that is no directory), and
 // returns the resources it lists when it is plain. A directory without
-// one is not plain: Flux's generator lists what is under it.
-func plainFile(abs string) ([]string, bool) {
+// one is not plain (Flux's generator lists what is under it), and nor is
+// a kustomization file that the secure file system would not let be read
+// as it is (a symbolic link, a directory that leads out of the
+// repository): the generator says what it says of it.
+func (l *loader) plainFile(abs string) ([]string, bool) {
+	disk, ok := l.disk.(resolvedFS)
+	if !ok {
+		return nil, false
+	}
 	for _, name := range kustomizeFileNames {
 		p := filepath.Join(abs, name)
 		fi, err := os.Stat(p)
 		if err != nil || fi.IsDir() {
 			continue
+		}
+		if fi, ok := disk.known(p); !ok || !fi.Mode().IsRegular() {
+			return nil, false
 		}
 		b, err := regularfile.ReadFile(p, MaxManifestBytes)
 		if err != nil || mayExpand(b) {
@@ -166,7 +176,7 @@ func (l *loader) buildPlainDir(dir, abs string, entry bool, flux map[string]any,
 	case len(scanned) > 0:
 		list = scanned
 	default:
-		if list, ok = plainFile(abs); !ok {
+		if list, ok = l.plainFile(abs); !ok {
 			return nil, nil, false
 		}
 	}

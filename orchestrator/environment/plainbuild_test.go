@@ -146,6 +146,10 @@ func TestBuildPlain(t *testing.T) {
 			name:  "a file that is a symbolic link out of the repository is refused as krusty refuses it",
 			files: map[string]string{"app/kustomization.yaml": kfileOf("a.yaml")},
 		},
+		{
+			name:  "a kustomization file that is a symbolic link out of the repository is refused as Flux's generator refuses it",
+			files: map[string]string{"app/a.yaml": plainCM("a", "")},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -154,9 +158,13 @@ func TestBuildPlain(t *testing.T) {
 				testkit.WriteFile(t, filepath.Join(root, filepath.FromSlash(name)), body)
 			}
 			if strings.Contains(tt.name, "symbolic link") {
-				outside := filepath.Join(t.TempDir(), "a.yaml")
-				testkit.WriteFile(t, outside, plainCM("a", ""))
-				if err := os.Symlink(outside, filepath.Join(root, "app", "a.yaml")); err != nil {
+				name, body := "a.yaml", plainCM("a", "")
+				if strings.Contains(tt.name, "kustomization file") {
+					name, body = "kustomization.yaml", kfileOf("a.yaml")
+				}
+				outside := filepath.Join(t.TempDir(), name)
+				testkit.WriteFile(t, outside, body)
+				if err := os.Symlink(outside, filepath.Join(root, "app", name)); err != nil {
 					t.Fatal(err)
 				}
 			}
