@@ -142,8 +142,7 @@ func (l *loader) plainFile(abs string) ([]string, bool) {
 	}
 	for _, name := range kustomizeFileNames {
 		p := filepath.Join(abs, name)
-		fi, err := os.Stat(p)
-		if err != nil || fi.IsDir() {
+		if fi, err := os.Lstat(p); err != nil || fi.IsDir() {
 			continue
 		}
 		if fi, ok := disk.known(p); !ok || !fi.Mode().IsRegular() {

@@ -23,7 +23,8 @@ type resolvedFS struct {
 	filesys.FileSystem
 	// root is the repository's root, its symbolic links resolved.
 	root string
-	// dirs holds, by directory, whether it resolves inside root.
+	// dirs holds, by directory, where it resolves ("" when it cannot be
+	// resolved).
 	dirs *sync.Map
 }
 
@@ -56,14 +57,30 @@ func (f resolvedFS) known(p string) (os.FileInfo, bool) {
 	if p == f.root {
 		return fi, true
 	}
-	dir := filepath.Dir(p)
-	ok, seen := f.dirs.Load(dir)
-	if !seen {
-		real, err := filepath.EvalSymlinks(dir)
-		ok = err == nil && f.inside(real)
-		f.dirs.Store(dir, ok)
+	real := f.resolve(filepath.Dir(p))
+	return fi, real != "" && f.inside(real)
+}
+
+// resolve returns where a directory leads, its symbolic links resolved,
+// or "" when it cannot be resolved. A directory that is no symbolic link
+// leads where its parent does, and its name: one lstat for each directory
+// not resolved before, where filepath.EvalSymlinks takes one for each
+// component of the path.
+func (f resolvedFS) resolve(dir string) string {
+	if r, ok := f.dirs.Load(dir); ok {
+		return r.(string)
 	}
-	return fi, ok.(bool)
+	real := ""
+	parent := filepath.Dir(dir)
+	if fi, err := os.Lstat(dir); err == nil && fi.IsDir() && parent != dir {
+		if r := f.resolve(parent); r != "" {
+			real = filepath.Join(r, filepath.Base(dir))
+		}
+	} else if r, err := filepath.EvalSymlinks(dir); err == nil {
+		real = r
+	}
+	f.dirs.Store(dir, real)
+	return real
 }
 
 // ReadFile reads a file the secure file system would read.
