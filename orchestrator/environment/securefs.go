@@ -18,7 +18,10 @@ import (
 // is its directory's resolution and its name, so resolvedFS resolves
 // each directory once. A path it cannot answer for (a symbolic link, one
 // that does not exist, one whose directory leads out) goes to the secure
-// file system, which says what it says.
+// file system, which says what it says. It keeps its answers for one load
+// (a loader's builds share it): a directory turned into a symbolic link
+// while the load runs is not seen, as the secure file system does not see
+// one turned between its check and its read.
 type resolvedFS struct {
 	filesys.FileSystem
 	// root is the repository's root, its symbolic links resolved.
