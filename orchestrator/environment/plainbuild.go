@@ -199,10 +199,7 @@ func (l *loader) buildPlainDir(dir, abs string, entry bool, flux map[string]any,
 			fsys.elision = newElision()
 		}
 		if err != nil {
-			l.problems = l.problems[:before]
-			if fsys.elision != nil {
-				fsys.elision = newElision()
-			}
+			l.undoPlain(fsys, before)
 			return nil, nil, false
 		}
 		objs, p := l.collect(dir, abs, entry, flux, fsys, rs, origins, before, owner)
@@ -213,6 +210,18 @@ func (l *loader) buildPlainDir(dir, abs string, entry bool, flux map[string]any,
 	}
 	l.plainBuilt++
 	return out, nil, true
+}
+
+// undoPlain puts a build back as it was before a plain build that failed
+// (problems found since before forgotten, wide mappings read past
+// kustomize forgotten), and marks it, so that krusty, which reads every
+// file again and says what is wrong, is not given a plain build again.
+func (l *loader) undoPlain(fsys *checkedFS, before int) {
+	l.problems = l.problems[:before]
+	if fsys.elision != nil {
+		fsys.elision = newElision()
+	}
+	fsys.notPlain = true
 }
 
 // entryPart is how many files of the entry directory a plain build reads

@@ -426,8 +426,10 @@ type checkedFS struct {
 	// nil when the build reads every mapping itself.
 	elision *elision
 	// docs, when set, keeps the documents of each manifest read as
-	// written, by absolute path, for a plain build (see buildPlain).
-	docs map[string][]*yaml3.Node
+	// written, by absolute path, for a plain build (see buildPlain);
+	// notPlain says a plain build of it failed (undoPlain).
+	docs     map[string][]*yaml3.Node
+	notPlain bool
 }
 
 // detach cuts fsys off from its loader once its build is abandoned: every
@@ -614,7 +616,7 @@ func krustyBuild(ctx context.Context, fsys *checkedFS, dir, kfile string) ([]*re
 // with build.
 func (l *loader) buildFast(fsys *checkedFS, abs, kfile string, entry bool, build func(context.Context, *checkedFS, string, string) ([]*resource.Resource, error)) ([]*resource.Resource, error) {
 	files, ok := plainResources(fsys.virtual[kfile])
-	if !ok || !plainBuilds {
+	if !ok || !plainBuilds || fsys.notPlain {
 		return build(l.ctx, fsys, abs, kfile)
 	}
 	before := len(l.problems)
@@ -634,11 +636,7 @@ func (l *loader) buildFast(fsys *checkedFS, abs, kfile string, entry bool, build
 		}
 		return rs, err
 	}
-	// krusty reads every file again, and says what is wrong.
-	l.problems = l.problems[:before]
-	if fsys.elision != nil {
-		fsys.elision = newElision()
-	}
+	l.undoPlain(fsys, before)
 	return build(l.ctx, fsys, abs, kfile)
 }
 
