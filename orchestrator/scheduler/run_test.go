@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -115,38 +116,62 @@ func wideAndDeep(wide, depth int) []Task {
 // A deep chain is not starved by a wide layer: whenever a runner is free
 // and the chain's next task is ready, that task starts, so the chain gets
 // through long before the wide layer does.
+//
+// The test does not race the clock. Each wide task holds its runner until
+// the chain's last awaited task (deep-<depth-1>) has ended. A scheduler that
+// gives a free runner to a wide task while the chain's next task is ready
+// ends up with every runner held by a wide task, and the gate times out.
 func TestRunDeepChainNotStarvedByWideLayer(t *testing.T) {
 	const wide, depth = 20, 4
+	chainLast := fmt.Sprintf("deep-%d", depth-1)
 	tests := []struct {
 		limit int
 	}{{1}, {2}, {3}}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("limit %d", tt.limit), func(t *testing.T) {
 			r := newRecorder(nil)
-			results := Run(context.Background(), wideAndDeep(wide, depth), tt.limit, r.fn)
+			released := make(chan struct{})
+			var starved atomic.Bool
+			var early atomic.Int64 // wide tasks started while the chain ran
+			// One deadline for all gates, so that a starving scheduler
+			// fails the test once, not once per wide task.
+			gateCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			fn := func(ctx context.Context, name string) error {
+				if strings.HasPrefix(name, "a-wide-") {
+					select {
+					case <-released:
+					default:
+						early.Add(1)
+					}
+					select {
+					case <-released:
+					case <-gateCtx.Done():
+						starved.Store(true)
+					}
+				}
+				err := r.fn(ctx, name)
+				if name == chainLast {
+					close(released)
+				}
+				return err
+			}
+			results := Run(context.Background(), wideAndDeep(wide, depth), tt.limit, fn)
 			for name, err := range results {
 				if err != nil {
 					t.Errorf("Run() task %s = %v, want nil", name, err)
 				}
 			}
-			// The first tasks start side by side, in any order.
+			if starved.Load() {
+				t.Fatalf("Run(limit %d): every runner was held by a wide task while the chain waited (calls %q)", tt.limit, r.calls)
+			}
 			if first := r.calls[:tt.limit]; !slices.Contains(first, "deep-1") {
 				t.Errorf("Run(limit %d) started %q first, want deep-1 (the longest chain) among them", tt.limit, first)
 			}
-			// The chain's last task waits for nothing more than a wide task
-			// does (nothing depends on either); the one before it is the
-			// last that others wait for.
-			chainEnd := r.ends[fmt.Sprintf("deep-%d", depth-1)]
-			var wideAfter int
-			for i := range wide {
-				if r.starts[fmt.Sprintf("a-wide-%02d", i)] > chainEnd {
-					wideAfter++
-				}
-			}
-			// Limit 1 runs the chain before any wide task; with more
-			// runners, the wide layer fills the other ones meanwhile.
-			if want := wide - (tt.limit-1)*depth; wideAfter < want {
-				t.Errorf("Run(limit %d): %d wide tasks started after deep-%d ended, want at least %d", tt.limit, wideAfter, depth-1, want)
+			// At most limit-1 wide tasks hold a runner while the chain
+			// runs; the rest start after it.
+			if got, want := early.Load(), int64(tt.limit-1); got > want {
+				t.Errorf("Run(limit %d): %d wide tasks started before %s ended, want at most %d", tt.limit, got, chainLast, want)
 			}
 		})
 	}
