@@ -19,6 +19,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/controller"
 	"github.com/strata-iac/strata/orchestrator/kube"
 	"github.com/strata-iac/strata/orchestrator/probe"
+	"github.com/strata-iac/strata/orchestrator/shard"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
 
@@ -30,7 +31,7 @@ func newControllerCommand(g *globals) *cobra.Command {
 	var namespaces []string
 	var interval time.Duration
 	var allowCrossNS, noCrossNS bool
-	var healthAddr string
+	var healthAddr, selector string
 	cmd := &cobra.Command{
 		Use:   "controller --namespace NS",
 		Short: controllerShort,
@@ -69,10 +70,25 @@ names a Secret of each namespace holding the runners' credentials
 (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY), which runner pods get as their
 environment. The controller's environment of namespace NS is client NS,
 environment NS: strata history and approve name it with an empty directory
-environments/NS/NS.`,
+environments/NS/NS.
+
+Shards. Like Flux's controllers, a controller reconciles only the
+Terraform objects (and reads only the Flux sources) whose labels match
+--watch-label-selector. By default that is every object without the
+sharding.fluxcd.io/key label; a second controller started with
+--watch-label-selector 'sharding.fluxcd.io/key in (shard1)' takes the
+objects labelled sharding.fluxcd.io/key: shard1, with its own Lease
+(strata-shard1 unless --leader-elect-name names one), its own runner
+limit (--max-runners counts its own runner Jobs) and its own runner Jobs
+(labelled strata.dev/shard: shard1). ConfigMaps and Secrets are read
+whatever their labels. The records of a namespace are kept per stack, so
+an object moved to another shard keeps its history and its held plans. A
+spec.dependsOn or spec.sourceRef naming another shard's object is an
+error that names the shard. See docs/cluster-mode.md, "Shards".`,
 		Example: `  strata controller --namespace flux-system
   strata controller --kubeconfig ~/.kube/config --namespace team-a --namespace team-b --max-runners 10
-  strata controller --namespace flux-system --records s3://acme-strata/records --runner-env-from-secret strata-runner-aws`,
+  strata controller --namespace flux-system --records s3://acme-strata/records --runner-env-from-secret strata-runner-aws
+  strata controller --namespace flux-system --watch-label-selector 'sharding.fluxcd.io/key in (shard1)'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := g.checkOutput("text"); err != nil {
@@ -101,6 +117,13 @@ environments/NS/NS.`,
 			if err := records.check(); err != nil {
 				return err
 			}
+			sh, err := shard.Parse(selector)
+			if err != nil {
+				return usageError("--watch-label-selector: %v: give a selector as kubectl's --selector reads one, such as 'sharding.fluxcd.io/key in (shard1)'", err)
+			}
+			if !cmd.Flags().Changed("leader-elect-name") {
+				lf.name = sh.LeaseName(lf.name)
+			}
 			bin, err := tofu.Find(f.tofu)
 			if err != nil {
 				return err
@@ -109,8 +132,12 @@ environments/NS/NS.`,
 			if err != nil {
 				return fmt.Errorf("controller: %w", err)
 			}
+			client = client.WithShard(sh)
 			log := g.logger()
-			executor, err := rf.executor(lf.kubeconfig, f.maxRunners, records.location, log)
+			if !sh.IsDefault() {
+				log.Info(fmt.Sprintf("shard %s: reconciling the Terraform objects that match %s", sh.Name(), sh))
+			}
+			executor, err := rf.executor(lf.kubeconfig, f.maxRunners, records.location, sh, log)
 			if err != nil {
 				return err
 			}
@@ -131,6 +158,7 @@ environments/NS/NS.`,
 				Executor:           executor,
 				Options:            opts,
 				CrossNamespaceRefs: crossNamespaceRefs(cmd, allowCrossNS, noCrossNS),
+				Shard:              sh.String(),
 			})
 			elector, err := lf.elector("controller", log)
 			if err != nil {
@@ -165,6 +193,8 @@ environments/NS/NS.`,
 	cmd.Flags().BoolVar(&noCrossNS, "no-cross-namespace-refs", false,
 		"refuse a spec.sourceRef into another namespace (the default); --no-cross-namespace-refs=false allows them, as in the Tofu Controller")
 	cmd.Flags().StringVar(&healthAddr, "health-addr", "", "address to serve /healthz and /readyz on, for the kubelet's probes (default: none)")
+	cmd.Flags().StringVar(&selector, "watch-label-selector", shard.Default,
+		"reconcile only the Terraform objects, and read only the Flux sources, whose labels match this selector, as Flux's sharded controllers do; \"\" for every object")
 	return cmd
 }
 

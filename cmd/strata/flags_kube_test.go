@@ -30,6 +30,7 @@ func TestInvalidKubeFlagValues(t *testing.T) {
 		{"runner env secret not a name", []string{"controller", "--namespace", "infra", "--runners", "jobs", "--runner-env-from-secret", "AWS Keys"}, `--runner-env-from-secret "AWS Keys" is not a Secret name`},
 		{"runner job ttl too short", []string{"controller", "--namespace", "infra", "--runner-job-ttl", "30s"}, "--runner-job-ttl is 30s: it must be at least 1m"},
 		{"no runner pod refused timeout", []string{"controller", "--namespace", "infra", "--runner-pod-refused-timeout", "0"}, "--runner-pod-refused-timeout is 0s: it must be more than 0"},
+		{"watch label selector that does not parse", []string{"controller", "--namespace", "infra", "--watch-label-selector", "sharding.fluxcd.io/key in shard1"}, `--watch-label-selector: label selector "sharding.fluxcd.io/key in shard1": `},
 		{"runner env secret in process", []string{"controller", "--namespace", "infra", "--runners", "in-process", "--runner-env-from-secret", "aws"}, "--runner-env-from-secret is for runner Jobs"},
 	})
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/controller"
 	"github.com/strata-iac/strata/orchestrator/jobs"
 	"github.com/strata-iac/strata/orchestrator/runner"
+	"github.com/strata-iac/strata/orchestrator/shard"
 )
 
 // Where strata controller runs tofu.
@@ -87,7 +88,7 @@ func (f *runnerFlags) check() error {
 //
 // With records (--records), runner pods keep their runs in that bucket,
 // reached as this process reaches it, instead of the object's namespace.
-func (f *runnerFlags) executor(kubeconfig string, maxRunners int, records string, log *slog.Logger) (func(runner.Config) controller.Executor, error) {
+func (f *runnerFlags) executor(kubeconfig string, maxRunners int, records string, sh shard.Shard, log *slog.Logger) (func(runner.Config) controller.Executor, error) {
 	if f.runners != runnersJobs {
 		return nil, nil
 	}
@@ -102,6 +103,7 @@ func (f *runnerFlags) executor(kubeconfig string, maxRunners int, records string
 		EnvFromSecret:   f.envFromSecret,
 		UnreadTTL:       f.unreadTTL,
 		RefusedTimeout:  f.refusedTimeout,
+		Shard:           sh,
 	}
 	if records != "" {
 		cfg.RecordsEnv = recordsEnv()

@@ -39,6 +39,9 @@ type Cluster interface {
 	// it with newKey when there is none, so that every replica and runner
 	// pod keys with one key.
 	HashKey(ctx context.Context, ns string, size int, newKey func() ([]byte, error)) ([]byte, error)
+	// OutOfShard reports whether a Terraform object or source of kind
+	// exists but is another shard's, with the labels that put it there.
+	OutOfShard(ctx context.Context, kind, ns, name string) (string, bool, error)
 }
 
 // Config configures a Controller.
@@ -63,6 +66,10 @@ type Config struct {
 	// ready (AccessDenied), with the Tofu Controller's message, and its
 	// namespace does not run, as for any problem.
 	CrossNamespaceRefs bool
+	// Shard is the label selector Cluster reads objects with
+	// (--watch-label-selector), named in the errors of references to
+	// another shard's objects; "" when every object is read.
+	Shard string
 }
 
 // DefaultInterval is how often a namespace is reconciled when nothing in

@@ -89,12 +89,12 @@ type Executor interface {
 // releases it only once the object's status and Event say what it did, so
 // that a leader lost at any point before leaves it to the next one, which
 // adopts it and writes them in full. ReleaseOrphans lets go the finished
-// runs of a namespace's objects that are gone (not among objects), whose
+// runs of a namespace's objects that are gone (gone says which), whose
 // outcome no pass will record.
 type Adopter interface {
 	Adoptable(ctx context.Context, req Request) (bool, error)
 	Release(ctx context.Context, req Request, o Outcome) error
-	ReleaseOrphans(ctx context.Context, namespace string, objects []string) error
+	ReleaseOrphans(ctx context.Context, namespace string, gone func(ctx context.Context, object string) (bool, error)) error
 }
 
 // NewOutcome packs what runner.Run returned.

@@ -26,6 +26,9 @@ type pass struct {
 	// objects being deleted. sources are the sources of other namespaces
 	// that the objects' spec.sourceRef name, when those are allowed.
 	objects, all, sources []map[string]any
+	// outOfShard are the objects the Terraform objects name that another
+	// shard reconciles (shardRefs).
+	outOfShard map[string]string
 	// deleted are the stacks of the objects deleted with
 	// destroyResourcesOnDeletion, as those objects still describe them:
 	// their destroy is a run of that code.
@@ -112,6 +115,7 @@ func (c *Controller) Reconcile(ctx context.Context, ns string) error {
 	p := &pass{ns: ns}
 	for _, step := range []func(context.Context, *pass) error{
 		c.list,
+		c.shardRefs,
 		c.addFinalizers,
 		c.load,
 		c.approve,
@@ -277,6 +281,7 @@ func (c *Controller) namespace(p *pass, objs []map[string]any) environment.Names
 	return environment.Namespace{
 		Name: p.ns, Root: c.root(), Objects: objs,
 		CrossNamespaceRefs: c.cfg.CrossNamespaceRefs, Sources: p.sources,
+		OutOfShard: p.outOfShard, Shard: c.cfg.Shard,
 	}
 }
 

@@ -2,6 +2,8 @@ package controller
 
 import (
 	"context"
+
+	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
 )
 
 // release lets go the runs an Adopter reported (runner Jobs) whose
@@ -25,13 +27,20 @@ func (c *Controller) release(ctx context.Context, p *pass) error {
 		}
 	}
 	if adopter != nil {
-		objects := make([]string, 0, len(p.tfs))
-		for _, tf := range sortedObjects(p.tfs) {
-			objects = append(objects, tf.Name)
-		}
-		if err := adopter.ReleaseOrphans(ctx, p.ns, objects); err != nil {
+		if err := adopter.ReleaseOrphans(ctx, p.ns, func(ctx context.Context, object string) (bool, error) { return c.gone(ctx, p, object) }); err != nil {
 			c.log.Warn(err.Error(), "namespace", p.ns)
 		}
 	}
 	return nil
+}
+
+// gone reports whether a Terraform object is gone from the namespace: not
+// among the pass's objects, nor another shard's (an object moved to
+// another shard has its runs adopted there).
+func (c *Controller) gone(ctx context.Context, p *pass, object string) (bool, error) {
+	if p.tfs[object] != nil {
+		return false, nil
+	}
+	_, elsewhere, err := c.cfg.Cluster.OutOfShard(ctx, v1alpha2.Kind, p.ns, object)
+	return err == nil && !elsewhere, err
 }

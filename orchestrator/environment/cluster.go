@@ -28,6 +28,13 @@ type Namespace struct {
 	// names, as the API server serves them: only their artifact is read,
 	// and only with CrossNamespaceRefs.
 	Sources []map[string]any
+	// OutOfShard are the Terraform objects and sources that a spec.sourceRef
+	// or spec.dependsOn names and that exist but belong to another shard,
+	// by "Kind/name" ("Kind/namespace/name" in another namespace), each
+	// with the labels that put it there; Shard is this controller's label
+	// selector. They only make the errors of those references say so.
+	OutOfShard map[string]string
+	Shard      string
 }
 
 // Source kinds only a cluster has: source-controller's Bucket.
@@ -49,6 +56,7 @@ func LoadNamespace(ctx context.Context, ns Namespace) (*Environment, error) {
 	defer l.closeDecryptor()
 	l.artifacts = map[string]Artifact{}
 	l.crossNamespace = ns.CrossNamespaceRefs
+	l.outOfShard, l.shard = ns.OutOfShard, ns.Shard
 	for _, o := range ns.Sources {
 		if m := metaOf(o); m.group() == groupSource && ns.CrossNamespaceRefs {
 			md, _ := o["metadata"].(map[string]any)
@@ -93,6 +101,14 @@ func LoadNamespace(ctx context.Context, ns Namespace) (*Environment, error) {
 		return env, fmt.Errorf("load namespace %s: %w", ns.Name, ps)
 	}
 	return env, nil
+}
+
+// shardText names this controller's objects, for an error.
+func (l *loader) shardText() string {
+	if l.shard == "" {
+		return "every object"
+	}
+	return "the objects that match --watch-label-selector " + l.shard
 }
 
 // outputSecrets names the Secrets the Terraform objects write their outputs
@@ -166,6 +182,16 @@ func (l *loader) clusterSource(b *built) {
 		key = ref.Kind + "/" + ref.Namespace + "/" + ref.Name
 	}
 	art, ok := l.artifacts[key]
+	if labels, elsewhere := l.outOfShard[key]; !ok && elsewhere {
+		l.problem(diag.Problem{
+			File:    tf.File,
+			Object:  tf.ref(),
+			Code:    diag.CodeSourceNotFound,
+			Message: fmt.Sprintf("spec.sourceRef names %s, which is another shard's (%s): this controller reconciles %s", ref, labels, l.shardText()),
+			Fix:     fmt.Sprintf("give %s %s the labels of this Terraform object's shard, or move the object to the source's shard", ref.Kind, ref.Name),
+		})
+		return
+	}
 	if !ok {
 		msg, where := fmt.Sprintf("spec.sourceRef names %s, which does not exist", ref), "the namespace"
 		if foreign {

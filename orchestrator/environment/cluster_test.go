@@ -176,3 +176,49 @@ func TestLoadNamespaceCrossNamespaceSource(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadNamespaceOutOfShard says, of a reference to an object that
+// exists but another shard reconciles, which shard it is in and how to
+// bring the two together, where it would otherwise say it does not exist.
+func TestLoadNamespaceOutOfShard(t *testing.T) {
+	const selector = "!sharding.fluxcd.io/key"
+	tests := []struct {
+		name       string
+		drop       string // the kind/name of the object another shard has
+		outOfShard map[string]string
+		wantMsg    string
+		wantCode   string
+	}{
+		{name: "dependsOn", drop: "Terraform/network", outOfShard: map[string]string{"Terraform/network": "sharding.fluxcd.io/key=shard1"},
+			wantMsg: `spec.dependsOn names Terraform "network", which is another shard's (sharding.fluxcd.io/key=shard1): this controller reconciles the objects that match --watch-label-selector !sharding.fluxcd.io/key`},
+		{name: "sourceRef", drop: "GitRepository/platform", outOfShard: map[string]string{"GitRepository/platform": "sharding.fluxcd.io/key=shard1"},
+			wantMsg:  "spec.sourceRef names GitRepository/platform, which is another shard's (sharding.fluxcd.io/key=shard1): this controller reconciles the objects that match --watch-label-selector !sharding.fluxcd.io/key",
+			wantCode: diag.CodeSourceNotFound},
+		{name: "sourceRef, not anywhere", drop: "GitRepository/platform",
+			wantMsg: "spec.sourceRef names GitRepository/platform, which does not exist", wantCode: diag.CodeSourceNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var objs []map[string]any
+			for _, o := range readObjects(t, "testdata/cluster/demo") {
+				if m := metaOf(o); m.Kind+"/"+m.Metadata.Name != tt.drop {
+					objs = append(objs, o)
+				}
+			}
+			_, err := LoadNamespace(context.Background(), Namespace{Name: "demo", Root: t.TempDir(), Objects: objs, OutOfShard: tt.outOfShard, Shard: selector})
+			var ps diag.Problems
+			if !errors.As(err, &ps) {
+				t.Fatalf("LoadNamespace(demo without %s) = %v, want problems", tt.drop, err)
+			}
+			var got []diag.Problem
+			for _, p := range ps {
+				if p.File == "demo/Terraform/app" && p.Message == tt.wantMsg {
+					got = append(got, p)
+				}
+			}
+			if len(got) != 1 || got[0].Code != tt.wantCode || got[0].Fix == "" {
+				t.Errorf("LoadNamespace(demo without %s) = %v, want one problem of app %q (code %q) with a fix", tt.drop, err, tt.wantMsg, tt.wantCode)
+			}
+		})
+	}
+}

@@ -137,6 +137,11 @@ type loader struct {
 	// sourceRef to name another namespace's.
 	artifacts      map[string]Artifact
 	crossNamespace bool
+	// outOfShard and shard are Namespace's: the objects another shard
+	// reconciles, and this controller's selector, for the errors of the
+	// objects that name them.
+	outOfShard map[string]string
+	shard      string
 
 	// opts are the load's options (WithOptions).
 	opts Options

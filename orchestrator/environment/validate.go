@@ -256,6 +256,15 @@ func (l *loader) validateStacks() {
 	for _, b := range l.stacks {
 		l.unit, l.unitStack = b.k.Name(), b.stack.Name
 		for _, d := range b.tf.Spec.DependsOn {
+			if labels, elsewhere := l.outOfShard[kindTerraform+"/"+d.Name]; byName[d.Name] == nil && elsewhere {
+				l.problem(diag.Problem{
+					File:    b.tf.File,
+					Object:  b.tf.ref(),
+					Message: fmt.Sprintf("spec.dependsOn names Terraform %q, which is another shard's (%s): this controller reconciles %s", d.Name, labels, l.shardText()),
+					Fix:     "give both objects one shard's labels, so that one controller runs them in order, or remove the entry",
+				})
+				continue
+			}
 			if byName[d.Name] == nil {
 				l.problem(diag.Problem{
 					File:    b.tf.File,

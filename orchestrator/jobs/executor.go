@@ -185,10 +185,11 @@ func (e *Executor) Release(ctx context.Context, req controller.Request, o contro
 	return e.Launcher.Release(ctx, req.Namespace, o.Runner, PodOf(req.Spec).KeepAfterRun)
 }
 
-// ReleaseOrphans deletes the finished runner Jobs of the namespace whose
-// object is not among objects: gone, so that no leader records them.
-func (e *Executor) ReleaseOrphans(ctx context.Context, namespace string, objects []string) error {
-	return e.Launcher.ReleaseOrphans(ctx, namespace, objects)
+// ReleaseOrphans deletes the finished runner Jobs of the launcher's shard
+// in the namespace whose object gone reports gone, so that no leader
+// records them.
+func (e *Executor) ReleaseOrphans(ctx context.Context, namespace string, gone func(ctx context.Context, object string) (bool, error)) error {
+	return e.Launcher.ReleaseOrphans(ctx, namespace, gone)
 }
 
 // local reports whether the runner's contract store is local: the pod's

@@ -560,8 +560,9 @@ func TestReleaseOrphansInCluster(t *testing.T) {
 	for i, stack := range stacks {
 		applied(t, stack, outs[i], errs[i])
 	}
-	if err := e.ReleaseOrphans(ctx, w.ns, []string{"network", "app"}); err != nil {
-		t.Fatalf("ReleaseOrphans(%s, network and app) = %v", w.ns, err)
+	gone := func(_ context.Context, object string) (bool, error) { return object != "network" && object != "app", nil }
+	if err := e.ReleaseOrphans(ctx, w.ns, gone); err != nil {
+		t.Fatalf("ReleaseOrphans(%s, network and app there) = %v", w.ns, err)
 	}
 	waitGone(t, ctx, w, Name("gone", RunKey(testKey, w.request("gone"))))
 	if ok, err := e.Adoptable(ctx, w.request("network")); err != nil || !ok {

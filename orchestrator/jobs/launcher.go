@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/strata-iac/strata/internal/deadline"
+	"github.com/strata-iac/strata/orchestrator/shard"
 )
 
 // Defaults, as the Tofu Controller's and the seed's.
@@ -63,8 +64,8 @@ type Config struct {
 	// ImagePullPolicy is the container's pull policy (Kubernetes' default
 	// when empty).
 	ImagePullPolicy corev1.PullPolicy
-	// MaxRunners bounds the runner Jobs in flight across the cluster
-	// (DefaultMaxRunners when zero).
+	// MaxRunners bounds the shard's runner Jobs in flight across the
+	// cluster (DefaultMaxRunners when zero).
 	MaxRunners int
 	// PriorityClass is the runner pods' PriorityClass unless the object's
 	// runnerPodTemplate names one (DefaultPriorityClass when empty; "-"
@@ -112,6 +113,11 @@ type Config struct {
 	// started only once the Secret is there. RecordsEnv and strata's own
 	// variables take precedence over its keys.
 	EnvFromSecret string
+	// Shard is the controller's shard (--watch-label-selector): its runner
+	// Jobs carry its label (shard.JobLabel) and MaxRunners bounds them
+	// alone, so each shard has its own runner limit. The zero Shard is
+	// the default one, whose Jobs have no shard label.
+	Shard shard.Shard
 }
 
 // Spec is one run to start as a Job.

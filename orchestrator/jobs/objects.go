@@ -24,19 +24,27 @@ const (
 	Container = "runner"
 )
 
-// jobLabels are the labels of a runner Job and its pod.
-func jobLabels(spec Spec) map[string]string {
-	return map[string]string{
+// jobLabels are the labels of a runner Job, its pod and its request
+// Secret: the shard's (shard.Shard.JobLabels) beside the runner's own.
+func (l *Launcher) jobLabels(spec Spec) map[string]string {
+	out := map[string]string{
 		LabelRunner:    "true",
 		LabelObject:    spec.Object,
 		LabelManagedBy: "strata",
 	}
+	maps.Copy(out, l.cfg.Shard.JobLabels())
+	return out
+}
+
+// runnerSelector selects the runner Jobs of the launcher's shard.
+func (l *Launcher) runnerSelector() string {
+	return LabelRunner + "=true," + l.cfg.Shard.JobSelector()
 }
 
 // requestSecret is the Secret that carries the run's request to the pod.
-func requestSecret(spec Spec, name string) *corev1.Secret {
+func (l *Launcher) requestSecret(spec Spec, name string) *corev1.Secret {
 	return &corev1.Secret{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: spec.Namespace, Labels: jobLabels(spec)},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: spec.Namespace, Labels: l.jobLabels(spec)},
 		Type:       corev1.SecretTypeOpaque,
 		Data:       map[string][]byte{RequestKey: spec.Request},
 	}
@@ -79,7 +87,7 @@ func (l *Launcher) job(spec Spec, name string) *batchv1.Job {
 	if podLabels == nil {
 		podLabels = map[string]string{}
 	}
-	maps.Copy(podLabels, jobLabels(spec))
+	maps.Copy(podLabels, l.jobLabels(spec))
 
 	yes, no := true, false
 	graceSeconds := int64(grace / time.Second)
@@ -149,7 +157,7 @@ func (l *Launcher) job(spec Spec, name string) *batchv1.Job {
 	backoff := int32(0)
 	ttl := seconds(l.cfg.UnreadTTL)
 	return &batchv1.Job{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: spec.Namespace, Labels: jobLabels(spec)},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: spec.Namespace, Labels: l.jobLabels(spec)},
 		Spec: batchv1.JobSpec{
 			BackoffLimit:            &backoff,
 			ActiveDeadlineSeconds:   &deadline,

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
+	"github.com/strata-iac/strata/orchestrator/shard"
 )
 
 // podView is what a test checks of a runner Job.
@@ -201,5 +202,41 @@ func TestJobRunnerEnv(t *testing.T) {
 	}
 	if diff := cmp.Diff(wantFrom, c.EnvFrom); diff != "" {
 		t.Errorf("runner container envFrom (-want +got):\n%s", diff)
+	}
+}
+
+// TestShardJobs: a shard's runner Job, its pod and its request Secret
+// carry the shard's label, and the shard counts and cleans only the Jobs
+// that do; the default shard's carry none and it selects those.
+func TestShardJobs(t *testing.T) {
+	shard1, err := shard.Parse("sharding.fluxcd.io/key in (shard1)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name      string
+		shard     shard.Shard
+		wantLabel string // strata.dev/shard's value; "" for none
+		wantSel   string
+	}{
+		{name: "default", wantSel: "strata.dev/runner=true,!strata.dev/shard"},
+		{name: "shard1", shard: shard1, wantLabel: "shard1", wantSel: "strata.dev/runner=true,strata.dev/shard=shard1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := newLauncher(Config{Image: "strata.local/strata:dev", Shard: tt.shard}, nil)
+			spec := Spec{Namespace: "infra", Object: "network", Run: "r1"}
+			j := l.job(spec, Name("network", "r1"))
+			sec := l.requestSecret(spec, Name("network", "r1"))
+			for what, labels := range map[string]map[string]string{"job": j.Labels, "pod": j.Spec.Template.Labels, "request secret": sec.Labels} {
+				got, ok := labels[shard.JobLabel]
+				if got != tt.wantLabel || ok != (tt.wantLabel != "") {
+					t.Errorf("%s label %s = %q (set %v), want %q", what, shard.JobLabel, got, ok, tt.wantLabel)
+				}
+			}
+			if got := l.runnerSelector(); got != tt.wantSel {
+				t.Errorf("runnerSelector() = %q, want %q", got, tt.wantSel)
+			}
+		})
 	}
 }

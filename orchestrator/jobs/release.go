@@ -3,7 +3,6 @@ package jobs
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	batchv1 "k8s.io/api/batch/v1"
@@ -79,22 +78,31 @@ func finishedAt(j *batchv1.Job) time.Time {
 	return time.Time{}
 }
 
-// ReleaseOrphans deletes the finished runner Jobs of the namespace whose
-// Terraform object is gone (not among objects): no leader will record
-// their outcome, and waiting for their backstop TTL would keep them for
-// nothing. A Job of a gone object still in
-// flight is left until it finishes: a later call deletes it.
-func (l *Launcher) ReleaseOrphans(ctx context.Context, namespace string, objects []string) error {
-	list, err := l.client.BatchV1().Jobs(namespace).List(ctx, metav1.ListOptions{LabelSelector: LabelRunner + "=true"})
+// ReleaseOrphans deletes the finished runner Jobs of the launcher's shard
+// in the namespace whose Terraform object gone reports gone: no leader
+// will record their outcome, and waiting for their backstop TTL would keep
+// them for nothing. A Job of a gone object still in flight is left until
+// it finishes: a later call deletes it. Another shard's Jobs are left to
+// it, and so is a Job whose object moved to another shard: gone says it is
+// there, and that shard adopts it.
+func (l *Launcher) ReleaseOrphans(ctx context.Context, namespace string, gone func(ctx context.Context, object string) (bool, error)) error {
+	list, err := l.client.BatchV1().Jobs(namespace).List(ctx, metav1.ListOptions{LabelSelector: l.runnerSelector()})
 	if err != nil {
 		return fmt.Errorf("release the runner jobs of gone objects in %s: list jobs: %w", namespace, err)
 	}
 	for i := range list.Items {
 		j := &list.Items[i]
-		if j.DeletionTimestamp != nil || !finished(j) || slices.Contains(objects, j.Labels[LabelObject]) {
+		if j.DeletionTimestamp != nil || !finished(j) {
 			continue
 		}
-		l.cfg.Logger.Info(fmt.Sprintf("removing runner job %s/%s: Terraform/%s is gone", namespace, j.Name, j.Labels[LabelObject]))
+		object := j.Labels[LabelObject]
+		if ok, err := gone(ctx, object); err != nil || !ok {
+			if err != nil {
+				return fmt.Errorf("release the runner jobs of gone objects in %s: %w", namespace, err)
+			}
+			continue
+		}
+		l.cfg.Logger.Info(fmt.Sprintf("removing runner job %s/%s: Terraform/%s is gone", namespace, j.Name, object))
 		if err := l.Release(ctx, namespace, j.Name, false); err != nil {
 			return err
 		}

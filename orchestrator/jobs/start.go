@@ -38,7 +38,8 @@ func (l *Launcher) start(ctx context.Context, r *run) error {
 }
 
 // startIfFree creates the run's Job when fewer than MaxRunners runner Jobs
-// are in flight in the whole cluster, and reports whether it did.
+// of the launcher's shard are in flight in the whole cluster, and reports
+// whether it did.
 func (l *Launcher) startIfFree(ctx context.Context, r *run) (bool, error) {
 	l.slotMu.Lock()
 	defer l.slotMu.Unlock()
@@ -52,10 +53,10 @@ func (l *Launcher) startIfFree(ctx context.Context, r *run) (bool, error) {
 	return true, l.create(ctx, r)
 }
 
-// inFlight counts the runner Jobs that have not finished, in every
-// namespace.
+// inFlight counts the runner Jobs of the launcher's shard that have not
+// finished, in every namespace.
 func (l *Launcher) inFlight(ctx context.Context) (int, error) {
-	list, err := l.client.BatchV1().Jobs(metav1.NamespaceAll).List(ctx, metav1.ListOptions{LabelSelector: LabelRunner + "=true"})
+	list, err := l.client.BatchV1().Jobs(metav1.NamespaceAll).List(ctx, metav1.ListOptions{LabelSelector: l.runnerSelector()})
 	if err != nil {
 		return 0, fmt.Errorf("count runner jobs: %w", err)
 	}
@@ -80,7 +81,7 @@ func (l *Launcher) create(ctx context.Context, r *run) error {
 			return fmt.Errorf("runner environment secret %s/%s: %w: create it in the namespace, or leave out --runner-env-from-secret", r.spec.Namespace, name, err)
 		}
 	}
-	if _, err := secrets.Create(ctx, requestSecret(r.spec, r.name), metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+	if _, err := secrets.Create(ctx, l.requestSecret(r.spec, r.name), metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
 		return fmt.Errorf("create request secret: %w", err)
 	}
 	j, err := l.client.BatchV1().Jobs(r.spec.Namespace).Create(ctx, l.job(r.spec, r.name), metav1.CreateOptions{})

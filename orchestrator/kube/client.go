@@ -20,6 +20,7 @@ import (
 
 	"github.com/strata-iac/strata/internal/deadline"
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
+	"github.com/strata-iac/strata/orchestrator/shard"
 )
 
 // The Flux sources a Terraform object may name, at source-controller's
@@ -36,6 +37,25 @@ type Client struct {
 	core kubernetes.Interface
 	// component names the writer of Events.
 	component string
+	// shard selects the Terraform objects and Flux sources this client
+	// reads (every one when zero).
+	shard shard.Shard
+}
+
+// WithShard returns a client that reads only the shard's Terraform objects
+// and Flux sources: its lists and watches ask the API server for the
+// shard's selector, and a source read by name that is not the shard's is
+// not found, as Flux's sharded controllers see it. ConfigMaps and Secrets
+// are read whatever their labels: they are inputs, not reconciled.
+func (c *Client) WithShard(s shard.Shard) *Client {
+	out := *c
+	out.shard = s
+	return &out
+}
+
+// shardList is the list options of a shard's objects.
+func (c *Client) shardList() metav1.ListOptions {
+	return metav1.ListOptions{LabelSelector: c.shard.Selector()}
 }
 
 // Config returns the REST configuration of a kubeconfig file, or the
@@ -85,7 +105,7 @@ func NewForConfig(cfg *rest.Config) (*Client, error) {
 
 // Terraforms lists the Terraform objects of a namespace.
 func (c *Client) Terraforms(ctx context.Context, ns string) ([]v1alpha2.Terraform, error) {
-	list, err := c.dyn.Resource(v1alpha2.GroupVersionResource).Namespace(ns).List(ctx, metav1.ListOptions{})
+	list, err := c.dyn.Resource(v1alpha2.GroupVersionResource).Namespace(ns).List(ctx, c.shardList())
 	if err != nil {
 		return nil, fmt.Errorf("list terraforms in %s: %w", ns, err)
 	}
@@ -101,12 +121,17 @@ func (c *Client) Terraforms(ctx context.Context, ns string) ([]v1alpha2.Terrafor
 }
 
 // Objects returns what the environment of a namespace is built from: its
-// Terraform objects, Flux sources, ConfigMaps and Secrets, as JSON-like
-// maps. A source kind the cluster does not serve is left out.
+// Terraform objects and Flux sources (the shard's), ConfigMaps and
+// Secrets, as JSON-like maps. A source kind the cluster does not serve is
+// left out.
 func (c *Client) Objects(ctx context.Context, ns string) ([]map[string]any, error) {
 	var out []map[string]any
 	add := func(gvr schema.GroupVersionResource, optional bool) error {
-		list, err := c.dyn.Resource(gvr).Namespace(ns).List(ctx, metav1.ListOptions{})
+		opts := c.shardList()
+		if gvr.Group == "" {
+			opts = metav1.ListOptions{}
+		}
+		list, err := c.dyn.Resource(gvr).Namespace(ns).List(ctx, opts)
 		if err != nil {
 			if optional && (apierrors.IsNotFound(err) || apierrors.IsMethodNotSupported(err)) {
 				return nil
@@ -136,7 +161,8 @@ func (c *Client) Objects(ctx context.Context, ns string) ([]map[string]any, erro
 
 // Source returns the Flux source of kind (GitRepository, OCIRepository
 // or Bucket) named name in namespace ns, as a JSON-like map; false when
-// there is none, or the cluster does not serve its kind.
+// there is none, the cluster does not serve its kind, or it is not the
+// client's shard's.
 func (c *Client) Source(ctx context.Context, kind, ns, name string) (map[string]any, bool, error) {
 	for _, gvr := range sources {
 		if gvr.Resource != sourceResource(kind) {
@@ -148,6 +174,9 @@ func (c *Client) Source(ctx context.Context, kind, ns, name string) (map[string]
 			return nil, false, nil
 		case err != nil:
 			return nil, false, fmt.Errorf("get %s %s/%s: %w", kind, ns, name, err)
+		}
+		if !c.shard.Matches(u.GetLabels()) {
+			return nil, false, nil
 		}
 		return u.Object, true, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/tools/cache"
@@ -12,12 +13,16 @@ import (
 )
 
 // Watch calls changed with the namespace of every Terraform object and
-// Flux source that is added, updated or deleted in the given namespaces,
+// Flux source of the client's shard that is added, updated or deleted in
+// the given namespaces (an object relabelled out of the shard is seen
+// deleted),
 // until ctx ends. It lists them all once as it starts, so every namespace
 // that has any is named then.
 func (c *Client) Watch(ctx context.Context, namespaces []string, changed func(ns string)) error {
 	for _, ns := range namespaces {
-		f := dynamicinformer.NewFilteredDynamicSharedInformerFactory(c.dyn, 10*time.Minute, ns, nil)
+		f := dynamicinformer.NewFilteredDynamicSharedInformerFactory(c.dyn, 10*time.Minute, ns, func(o *metav1.ListOptions) {
+			o.LabelSelector = c.shard.Selector()
+		})
 		notify := cache.ResourceEventHandlerFuncs{
 			AddFunc:    func(any) { changed(ns) },
 			UpdateFunc: func(any, any) { changed(ns) },
