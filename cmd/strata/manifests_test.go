@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -166,5 +167,40 @@ func TestRunnerManifests(t *testing.T) {
 	want := []string{"ResourceQuota/team-a/terraform-runners", "RoleBinding/team-a/strata-tf-runner", "ServiceAccount/team-a/tf-runner"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("objects of %s/runner (-want +got):\n%s", manifests, strings.TrimSpace(diff))
+	}
+}
+
+// TestShardManifests renders flux-apps/strata/shard1, the Deployment of a
+// second shard: made from the base's Deployment, apart from it (its own
+// name and pod selector, so the two never share pods), on the base's
+// service account, reconciling the objects labelled shard1.
+func TestShardManifests(t *testing.T) {
+	maps, objs := render(t, filepath.Join(manifests, "shard1"))
+	if len(objs) != 1 || objs[0].Kind != "Deployment" || objs[0].Metadata.Name != "strata-controller-shard1" || objs[0].Metadata.Namespace != "strata-system" {
+		t.Fatalf("objects of %s/shard1 = %+v, want Deployment strata-system/strata-controller-shard1", manifests, objs)
+	}
+	baseMaps, base := render(t, manifests)
+	var main object
+	var mainMap map[string]any
+	for i, o := range base {
+		if o.Kind == "Deployment" {
+			main, mainMap = o, baseMaps[i]
+		}
+	}
+	shard1 := objs[0]
+	s, c := shard1.Spec.Template.Spec, shard1.Spec.Template.Spec.Containers[0]
+	if s.ServiceAccountName != main.Spec.Template.Spec.ServiceAccountName || c.Image != main.Spec.Template.Spec.Containers[0].Image {
+		t.Errorf("shard1 runs %s as %q, want the base's %s as %q", c.Image, s.ServiceAccountName, main.Spec.Template.Spec.Containers[0].Image, main.Spec.Template.Spec.ServiceAccountName)
+	}
+	wantArgs := append(slices.Clone(main.Spec.Template.Spec.Containers[0].Args), "--watch-label-selector=sharding.fluxcd.io/key in (shard1)")
+	if diff := cmp.Diff(wantArgs, c.Args); diff != "" {
+		t.Errorf("shard1's args (-want +got):\n%s", diff)
+	}
+	selector := func(m map[string]any) string {
+		sel, _ := m["spec"].(map[string]any)["selector"].(map[string]any)["matchLabels"].(map[string]any)
+		return fmt.Sprint(sel)
+	}
+	if got, other := selector(maps[0]), selector(mainMap); got == other {
+		t.Errorf("shard1's pod selector %s = the base's, want its own: two Deployments must not share pods", got)
 	}
 }
