@@ -38,6 +38,9 @@ type globals struct {
 	selfSources []string
 	// remoteTimeout is --remote-timeout.
 	remoteTimeout time.Duration
+	// kubeTimeout and awsTimeout are --kube-timeout and --aws-timeout,
+	// which set deadline.Kube and awsconfig.Timeout before a command runs.
+	kubeTimeout, awsTimeout time.Duration
 }
 
 func newRootCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -75,9 +78,9 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		"GitRepository/<namespace>/<name>: that GitRepository is this repository, read from the checkout (repeatable); a GitRepository whose spec.url is one of the checkout's git remotes is without it")
 	root.PersistentFlags().DurationVar(&g.remoteTimeout, "remote-timeout", environment.DefaultRemoteTimeout,
 		"how long the fetch of one https:// manifest a kustomization lists may take (connect, request and body); past it the copy kept from the last fetch is used, with a warning, or the Kustomization waits")
-	root.PersistentFlags().DurationVar(&awsconfig.Timeout, "aws-timeout", awsconfig.Timeout,
+	root.PersistentFlags().DurationVar(&g.awsTimeout, "aws-timeout", awsconfig.EnvTimeoutOrDefault(),
 		"how long a request to S3 or SSM (contracts, records, state) may wait for its answer to start, each attempt ($"+awsconfig.EnvTimeout+" sets its default)")
-	root.PersistentFlags().DurationVar(&deadline.Kube, "kube-timeout", deadline.Kube,
+	root.PersistentFlags().DurationVar(&g.kubeTimeout, "kube-timeout", deadline.DefaultKube,
 		"how long a request to the Kubernetes API server may wait for its answer to start (a watch or a log stream then flows as long as it does)")
 	// Every command that loads an environment decrypts with the same
 	// keys, and loads with the same options: they travel in the context.
@@ -95,11 +98,14 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		for _, f := range []struct {
 			name string
 			d    time.Duration
-		}{{"remote-timeout", g.remoteTimeout}, {"kube-timeout", deadline.Kube}, {"aws-timeout", awsconfig.Timeout}} {
+		}{{"remote-timeout", g.remoteTimeout}, {"kube-timeout", g.kubeTimeout}, {"aws-timeout", g.awsTimeout}} {
 			if f.d <= 0 {
 				return usageError("--%s %s: want a duration above zero, such as 30s", f.name, f.d)
 			}
 		}
+		// Every client made from here on waits this long for an answer.
+		deadline.SetKube(g.kubeTimeout)
+		awsconfig.SetTimeout(g.awsTimeout)
 		for _, s := range g.selfSources {
 			if _, err := environment.ParseSelfSource(s); err != nil {
 				return usageError("--self-source: %v", err)

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -46,14 +47,31 @@ const DefaultTimeout = 60 * time.Second
 // pods too.
 const EnvTimeout = "STRATA_AWS_TIMEOUT"
 
-// Timeout is Config.Timeout when that is unset. The command line sets it
-// once, before any client is made (--aws-timeout); it starts as
-// $STRATA_AWS_TIMEOUT, else DefaultTimeout.
-var Timeout = envTimeout()
+// timeoutNS is Timeout's value set by SetTimeout, in nanoseconds; 0 when
+// it was not set.
+var timeoutNS atomic.Int64
 
-// envTimeout is $STRATA_AWS_TIMEOUT, or DefaultTimeout when it is unset
-// or not a positive duration.
-func envTimeout() time.Duration {
+// Timeout is Config.Timeout when that is unset: what SetTimeout set (the
+// command line's --aws-timeout, before any client is made), else
+// $STRATA_AWS_TIMEOUT, else DefaultTimeout.
+func Timeout() time.Duration {
+	if d := time.Duration(timeoutNS.Load()); d > 0 {
+		return d
+	}
+	return EnvTimeoutOrDefault()
+}
+
+// SetTimeout sets Timeout; 0 sets it back to its default. It returns the
+// value it replaced, for a test to put back.
+func SetTimeout(d time.Duration) time.Duration {
+	prev := Timeout()
+	timeoutNS.Store(int64(d))
+	return prev
+}
+
+// EnvTimeoutOrDefault is $STRATA_AWS_TIMEOUT, or DefaultTimeout when it is
+// unset or not a positive duration: --aws-timeout's default.
+func EnvTimeoutOrDefault() time.Duration {
 	if d, err := time.ParseDuration(os.Getenv(EnvTimeout)); err == nil && d > 0 {
 		return d
 	}
@@ -65,10 +83,7 @@ func (c Config) timeout() time.Duration {
 	if c.Timeout > 0 {
 		return c.Timeout
 	}
-	if Timeout > 0 {
-		return Timeout
-	}
-	return DefaultTimeout
+	return Timeout()
 }
 
 // HTTPClient sends a client's HTTP requests: an *http.Client, or a

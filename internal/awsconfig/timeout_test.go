@@ -20,9 +20,8 @@ import (
 func TestTimeout(t *testing.T) {
 	isolate(t, "eu-central-1")
 	endpoint := "http://" + testkit.DeadListener(t)
-	prev := Timeout
-	Timeout = 300 * time.Millisecond // --aws-timeout 300ms
-	t.Cleanup(func() { Timeout = prev })
+	prev := SetTimeout(300 * time.Millisecond) // --aws-timeout 300ms
+	t.Cleanup(func() { SetTimeout(prev) })
 	c := Config{Endpoint: endpoint, PathStyle: true}
 	for _, tc := range []struct {
 		name string

@@ -5,13 +5,33 @@ import (
 	"io"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
+// DefaultKube is Kube until SetKube sets it.
+const DefaultKube = 60 * time.Second
+
+// kube is Kube's value, in nanoseconds; 0 is DefaultKube.
+var kube atomic.Int64
+
 // Kube is how long a request to a Kubernetes API server may wait for its
-// answer to start. The command line sets it once, before any client is
-// made (--kube-timeout).
-var Kube = 60 * time.Second
+// answer to start. The command line sets it (--kube-timeout) before any
+// client is made.
+func Kube() time.Duration {
+	if d := time.Duration(kube.Load()); d > 0 {
+		return d
+	}
+	return DefaultKube
+}
+
+// SetKube sets Kube; 0 sets it back to DefaultKube. It returns the value
+// it replaced, for a test to put back.
+func SetKube(d time.Duration) time.Duration {
+	prev := Kube()
+	kube.Store(int64(d))
+	return prev
+}
 
 // HeaderTimeout wraps rt: a request whose response has not started
 // within d fails with an *Error naming its method and URL. Once the
@@ -61,7 +81,7 @@ func (b *cancelOnClose) Close() error {
 // WrapKube is a rest.Config's WrapTransport that bounds each request by
 // Kube, after wrap (which may be nil).
 func WrapKube(wrap func(http.RoundTripper) http.RoundTripper) func(http.RoundTripper) http.RoundTripper {
-	d := Kube
+	d := Kube()
 	return func(rt http.RoundTripper) http.RoundTripper {
 		if wrap != nil {
 			rt = wrap(rt)

@@ -87,7 +87,7 @@ func New(kubeconfig string) (*Client, error) {
 
 // NewForConfig returns a client of the cluster cfg reaches.
 //
-// Each request waits deadline.Kube (--kube-timeout) at most for its
+// Each request waits deadline.Kube() (--kube-timeout) at most for its
 // answer to start; a watch then flows as long as it does.
 func NewForConfig(cfg *rest.Config) (*Client, error) {
 	cfg = rest.CopyConfig(cfg)

@@ -31,9 +31,8 @@ func deadAPIServer(t *testing.T) (kubeconfig, server string) {
 // naming the URL and the deadline.
 func TestKubeTimeout(t *testing.T) {
 	kubeconfig, server := deadAPIServer(t)
-	prev := deadline.Kube
-	deadline.Kube = 300 * time.Millisecond
-	t.Cleanup(func() { deadline.Kube = prev })
+	prev := deadline.SetKube(300 * time.Millisecond)
+	t.Cleanup(func() { deadline.SetKube(prev) })
 	for _, tc := range []struct {
 		name string
 		call func(ctx context.Context) error
