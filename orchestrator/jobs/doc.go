@@ -13,10 +13,12 @@
 //     AnnotationRead), it is followed, never started again; no stack runs
 //     twice at once, and the outcome of a run whose leader stopped is
 //     read by the next one (Launcher.Unread, Executor.Adoptable);
-//  3. take a runner slot: the Jobs strata labelled (LabelRunner) that have
-//     not finished, in every namespace, are at most Config.MaxRunners. The
-//     count and the create happen under one lock, and only the leader
-//     starts Jobs, so the bound holds across the cluster;
+//  3. take a runner slot: the Jobs strata labelled (LabelRunner) for the
+//     controller's shard (Config.Shard: shard.JobLabel, or none for the
+//     default shard) that have not finished, in every namespace, are at
+//     most Config.MaxRunners. The count and the create happen under one
+//     lock, and only the shard's leader starts Jobs, so the bound holds
+//     across the cluster, per shard;
 //  4. create the request's Secret (the serialised request: it may hold
 //     variables read from Secrets, so never a ConfigMap or an env var),
 //     then the Job, then make the Job the Secret's owner so both go
@@ -46,8 +48,9 @@
 //     false), marked read (AnnotationRead) and given a
 //     ttlSecondsAfterFinished that keeps it Config.TTL from then. A leader
 //     lost at any point before leaves a Job, finished and unread, that the
-//     next one adopts. The finished Jobs of an object that is gone are
-//     deleted (Launcher.ReleaseOrphans): no leader will record them.
+//     next one adopts. The finished Jobs of the shard whose object is gone
+//     (not there, nor moved to another shard) are deleted
+//     (Launcher.ReleaseOrphans): no leader will record them.
 //     Every Job is created with a backstop ttlSecondsAfterFinished,
 //     Config.UnreadTTL (a day by default), for an outcome no leader ever
 //     records (strata removed from the cluster): it does not race a
