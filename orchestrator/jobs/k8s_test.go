@@ -560,7 +560,9 @@ func TestReleaseOrphansInCluster(t *testing.T) {
 	for i, stack := range stacks {
 		applied(t, stack, outs[i], errs[i])
 	}
-	gone := func(_ context.Context, object string) (bool, error) { return object != "network" && object != "app", nil }
+	gone := func(_ context.Context, object string) (bool, error) {
+		return object != "network" && object != "app", nil
+	}
 	if err := e.ReleaseOrphans(ctx, w.ns, gone); err != nil {
 		t.Fatalf("ReleaseOrphans(%s, network and app there) = %v", w.ns, err)
 	}
