@@ -51,11 +51,14 @@ func Read(file, key string) (result []byte, ok bool, err error) {
 
 // unchanged reports whether every input reads as it was recorded. The
 // inputs are read by one goroutine per CPU, most of the time spent in
-// system calls; the first change found stops them all.
+// system calls; the first change found stops them all. The real paths
+// of the trees' parent directories are resolved once for the whole check
+// (realDirs).
 func unchanged(inputs []Input) bool {
 	var next atomic.Int64
 	var changed atomic.Bool
 	var wg sync.WaitGroup
+	dirs := &realDirs{m: map[string]realDir{}}
 	for range min(runtime.GOMAXPROCS(0), len(inputs)) {
 		wg.Go(func() {
 			for !changed.Load() {
@@ -63,7 +66,7 @@ func unchanged(inputs []Input) bool {
 				if i >= len(inputs) {
 					return
 				}
-				if in := inputs[i]; probe(in.Kind, in.Path) != in.Digest {
+				if in := inputs[i]; probe(in.Kind, in.Path, dirs) != in.Digest {
 					changed.Store(true)
 				}
 			}

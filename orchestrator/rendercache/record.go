@@ -83,11 +83,11 @@ func (r *Recorder) File(path string, content []byte) {
 // reads the path.
 func (r *Recorder) Probe(kind Kind, path string) {
 	if kind == Tree {
-		d, walked := treeDigest(path)
+		d, walked := treeDigest(path, nil)
 		r.add(kind, path, d, walked)
 		return
 	}
-	r.add(kind, path, probe(kind, path), nil)
+	r.add(kind, path, probe(kind, path, nil), nil)
 }
 
 func (r *Recorder) add(kind Kind, path, digest string, walked map[string]bool) {
