@@ -166,7 +166,7 @@ func (r *Runner) readState(ctx context.Context, log *slog.Logger, req Request, r
 // localStatePath is the stack's default local state file, under the state
 // directory.
 func (r *Runner) localDefaultStatePath(req Request) (string, error) {
-	return statedir.Join(r.cfg.StateDir, statedir.State, req.Client, req.Env, req.Stack.Name+".tfstate")
+	return r.paths.Join(r.cfg.StateDir, statedir.State, req.Client, req.Env, req.Stack.Name+".tfstate")
 }
 
 // localStatePath is the stack's local state in its tofu workspace: the
@@ -174,7 +174,7 @@ func (r *Runner) localDefaultStatePath(req Request) (string, error) {
 // <path>.d/<workspace>/terraform.tfstate (the backend's workspace_dir).
 func (r *Runner) localStatePath(req Request) (string, error) {
 	if ws := req.Stack.Run.Workspace; ws != "" {
-		return statedir.Join(r.cfg.StateDir, statedir.State, req.Client, req.Env, req.Stack.Name+".tfstate.d", ws, "terraform.tfstate")
+		return r.paths.Join(r.cfg.StateDir, statedir.State, req.Client, req.Env, req.Stack.Name+".tfstate.d", ws, "terraform.tfstate")
 	}
 	return r.localDefaultStatePath(req)
 }

@@ -98,6 +98,10 @@ type Config struct {
 // Runner runs stacks.
 type Runner struct {
 	cfg Config
+	// paths joins the workspaces and state files under the state
+	// directory, resolving their directories once for the Runner (one
+	// reconcile).
+	paths statedir.Joiner
 	// cliConfigMu serialises writes of the shared tofu CLI configuration.
 	cliConfigMu sync.Mutex
 	// states are the readers OpenState opened, by bucket, region and
@@ -301,7 +305,7 @@ func (r *Runner) workspaceDir(req Request) (string, error) {
 // workspacePath is the workspace of a stack named by client, environment
 // and name, under the state directory.
 func (r *Runner) workspacePath(client, env, stack string) (string, error) {
-	return statedir.Join(r.cfg.StateDir, statedir.Work, client, env, stack)
+	return r.paths.Join(r.cfg.StateDir, statedir.Work, client, env, stack)
 }
 
 func mode(s *environment.Stack) string {

@@ -33,14 +33,23 @@ const (
 // naming it; the result is resolved with a secure join, so it is always
 // inside root.
 func Join(root string, elems ...string) (string, error) {
-	for _, e := range elems {
-		if e == "" || e == "." || e == ".." || strings.ContainsAny(e, `/\`) || strings.ContainsRune(e, 0) {
-			return "", fmt.Errorf("join %q under %s: %q is not a single name", filepath.Join(elems...), root, e)
-		}
+	if err := checkNames(root, elems); err != nil {
+		return "", err
 	}
 	p, err := securejoin.SecureJoin(root, filepath.Join(elems...))
 	if err != nil {
 		return "", fmt.Errorf("join %q under %s: %w", filepath.Join(elems...), root, err)
 	}
 	return p, nil
+}
+
+// checkNames refuses an element that is not one name: empty, ".", "..",
+// or holding a path separator or a NUL.
+func checkNames(root string, elems []string) error {
+	for _, e := range elems {
+		if e == "" || e == "." || e == ".." || strings.ContainsAny(e, `/\`) || strings.ContainsRune(e, 0) {
+			return fmt.Errorf("join %q under %s: %q is not a single name", filepath.Join(elems...), root, e)
+		}
+	}
+	return nil
 }
