@@ -153,22 +153,22 @@ func (e *Environment) Producer(contract string) *Stack {
 type Stack struct {
 	// Name is metadata.name of the Terraform object; unique in the
 	// environment.
-	Name string
+	Name string `json:",omitzero"`
 	// File is the file that holds the Terraform object, relative to Root.
-	File string
+	File string `json:",omitzero"`
 	// Group is the environment sub-directory (environments/<c>/<e>/<group>)
 	// whose Kustomization brought the stack in.
-	Group string
+	Group string `json:",omitzero"`
 	// Kustomization is the name of that Flux Kustomization, and
 	// KustomizationFile its file relative to Root.
-	Kustomization     string
-	KustomizationFile string
+	Kustomization     string `json:",omitzero"`
+	KustomizationFile string `json:",omitzero"`
 	// Layer comes from the strata.dev/layer annotation; services by default.
-	Layer Layer
+	Layer Layer `json:",omitzero"`
 	// Source is where the stack's code comes from (spec.sourceRef).
-	Source Source
+	Source Source `json:",omitzero"`
 	// Path is spec.path: the root module's directory inside the source.
-	Path string
+	Path string `json:",omitzero"`
 	// Vars are the stack's input variables known when the environment
 	// loads: spec.vars (value, and valueFrom a ConfigMap or Secret of the
 	// repository), then spec.varsFrom ConfigMaps and Secrets of the
@@ -176,97 +176,97 @@ type Stack struct {
 	// Secret's or ConfigMap's value is a string, as the Tofu Controller
 	// passes it. Values are JSON-compatible (string, float64, bool, nil,
 	// []any, map[string]any). Private: never log them.
-	Vars map[string]any
+	Vars map[string]any `json:",omitzero"`
 	// ContractVars are the entries of spec.vars[].valueFrom and
 	// spec.varsFrom that read another stack's output Secret: their values
 	// come from its contract when the stack runs, over Vars, in order.
-	ContractVars []ContractVars
+	ContractVars []ContractVars `json:",omitzero"`
 	// Values is spec.values as the JSON the Kubernetes API keeps for it: a
 	// template with ${{ }} delimiters over the readInputsFromSecrets
 	// inputs, rendered into var.values when the stack runs. "" when unset.
-	Values string
+	Values string `json:",omitzero"`
 	// SecretInputs are the readInputsFromSecrets entries that name a
 	// Secret of the repository rather than a contract: by `as`, its keys
 	// decoded as the Tofu Controller decodes them. For Values only.
-	SecretInputs map[string]map[string]any
+	SecretInputs map[string]map[string]any `json:",omitzero"`
 	// DependsOn names the stacks this one depends on: spec.dependsOn of the
 	// Terraform object and every Terraform object of the Kustomizations
 	// named in the Kustomization's spec.dependsOn. Sorted, no duplicates.
 	// Contract edges are not included: see Consumes.
-	DependsOn []string
+	DependsOn []string `json:",omitzero"`
 	// BackendConfig is spec.backendConfig.customConfiguration, substituted;
 	// empty when the stack uses strata's default local state.
-	BackendConfig string
+	BackendConfig string `json:",omitzero"`
 	// Produces is the contract the stack publishes its outputs to, or "".
-	Produces string
+	Produces string `json:",omitzero"`
 	// ProducesOutputs limits the published outputs
 	// (spec.writeOutputsToSecret.outputs); empty means all outputs.
-	ProducesOutputs []string
+	ProducesOutputs []string `json:",omitzero"`
 	// Consumes lists the contracts the stack reads
 	// (spec.readInputsFromSecrets).
-	Consumes []Input
+	Consumes []Input `json:",omitzero"`
 	// ConsumesMatching lists the sets of contracts the stack reads by
 	// regular expression (annotation strata.dev/read-contracts).
-	ConsumesMatching []MatchInput
+	ConsumesMatching []MatchInput `json:",omitzero"`
 	// ApprovePlan is spec.approvePlan: "auto" (policy decides), "" (every
 	// plan with changes is held), "disable" (drift detection only: planned,
 	// never applied) or a plan id (that plan is approved).
-	ApprovePlan string
+	ApprovePlan string `json:",omitzero"`
 	// ForceUnlock is spec.tfstate.forceUnlock: "auto" releases a lock
 	// whose holder is provably dead (same host, no tofu left in the
 	// stack's workspace) before the plan; "yes" releases the lock whose ID
 	// is LockIdentifier (spec.tfstate.lockIdentifier), and no other.
-	ForceUnlock    string
-	LockIdentifier string
+	ForceUnlock    string `json:",omitzero"`
+	LockIdentifier string `json:",omitzero"`
 	// Suspend is spec.suspend: the stack is neither planned nor applied,
 	// and its dependents wait.
-	Suspend bool
+	Suspend bool `json:",omitzero"`
 	// Interval is spec.interval: how long the stack goes without a plan
 	// when none of its inputs changed (its drift interval); 0 when unset.
-	Interval time.Duration
+	Interval time.Duration `json:",omitzero"`
 	// RetryInterval is spec.retryInterval: the reconcile loop retries a
 	// stack whose last run failed no sooner than this after that run
 	// (DefaultRetryInterval when unset).
-	RetryInterval time.Duration
+	RetryInterval time.Duration `json:",omitzero"`
 	// DisableDriftDetection is spec.disableDriftDetection: the stack is
 	// planned only when an input changed, never for drift alone.
-	DisableDriftDetection bool
+	DisableDriftDetection bool `json:",omitzero"`
 	// DestroyResourcesOnDeletion is spec.destroyResourcesOnDeletion: when
 	// the stack leaves the repository its resources are destroyed
 	// (through policy); otherwise strata stops managing them and keeps
 	// their state and contract.
-	DestroyResourcesOnDeletion bool
+	DestroyResourcesOnDeletion bool `json:",omitzero"`
 	// Version is the version constraint of the stack's code, taken from the
 	// service-versions ConfigMap key VersionKey (version_<name>_tf, with
 	// "-" in the name written as "_"); empty when there is none.
-	Version    string
-	VersionKey string
+	Version    string `json:",omitzero"`
+	VersionKey string `json:",omitzero"`
 	// Run holds the Terraform fields that change how tofu runs.
-	Run Run
+	Run Run `json:",omitzero"`
 }
 
 // Run is how tofu runs a stack: the Terraform fields the Tofu Controller
 // passes to its runner. The zero value is tofu's defaults.
 type Run struct {
 	// Targets are spec.targets: -target on plan and apply.
-	Targets []string
+	Targets []string `json:",omitzero"`
 	// Parallelism is spec.parallelism: -parallelism on plan and apply;
 	// 0 is tofu's default.
-	Parallelism int
+	Parallelism int `json:",omitzero"`
 	// RefreshBeforeApply is spec.refreshBeforeApply: -refresh=true on
 	// apply, as the Tofu Controller passes it.
-	RefreshBeforeApply bool
+	RefreshBeforeApply bool `json:",omitzero"`
 	// PlanOnly is spec.planOnly: plan every time, never apply.
-	PlanOnly bool
+	PlanOnly bool `json:",omitzero"`
 	// Workspace is spec.workspace: the tofu workspace, selected (or
 	// created) after init; "" is the default workspace.
-	Workspace string
+	Workspace string `json:",omitzero"`
 	// Force is spec.force: plan even when no input changed.
-	Force bool
+	Force bool `json:",omitzero"`
 	// Destroy is spec.destroy: plan the destruction of every resource.
-	Destroy bool
+	Destroy bool `json:",omitzero"`
 	// Files are spec.fileMappings, resolved.
-	Files []File
+	Files []File `json:",omitzero"`
 	// BackendConfigs are spec.backendConfigsFrom, resolved: each is given
 	// to init as -backend-config=key=value, in order (a later one wins),
 	// as the Tofu Controller gives them.
@@ -426,21 +426,21 @@ const DefaultGitSource = "flux-system"
 // Source is a stack's spec.sourceRef, resolved.
 type Source struct {
 	// Kind is GitRepository or OCIRepository.
-	Kind string
+	Kind string `json:",omitzero"`
 	// Name is the source object's name.
-	Name string
+	Name string `json:",omitzero"`
 	// File is the file that defines the source object, relative to Root;
 	// empty for the implicit flux-system GitRepository.
-	File string
+	File string `json:",omitzero"`
 	// URL is spec.url of an OCIRepository.
-	URL string
+	URL string `json:",omitzero"`
 	// Semver, Tag and Digest are spec.ref of an OCIRepository.
-	Semver string
-	Tag    string
-	Digest string
+	Semver string `json:",omitzero"`
+	Tag    string `json:",omitzero"`
+	Digest string `json:",omitzero"`
 	// Insecure is spec.insecure of an OCIRepository: the registry may be
 	// reached over plain http.
-	Insecure bool
+	Insecure bool `json:",omitzero"`
 	// Timeout is the source's spec.timeout: how long one fetch of it may
 	// take, DefaultSourceTimeout when unset (see Deadline).
 	Timeout time.Duration `json:",omitempty"`
