@@ -169,6 +169,7 @@ fuzz:
 	$(GO) test ./orchestrator/history/ -run '^$$' -fuzz '^FuzzDecodeHead$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/history/ -run '^$$' -fuzz '^FuzzDecodeChunk$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/records/ -run '^$$' -fuzz '^FuzzUnpack$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/shard/ -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/s3records/ -run '^$$' -fuzz '^FuzzParseURL$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/s3records/ -run '^$$' -fuzz '^FuzzParseKey$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/source/artifact/ -run '^$$' -fuzz '^FuzzParseKeptURL$$' -fuzztime $(FUZZTIME)
