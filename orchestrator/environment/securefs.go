@@ -4,10 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	fluxfs "github.com/fluxcd/pkg/kustomize/filesys"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
+
+	"github.com/strata-iac/strata/internal/realpath"
 )
 
 // resolvedFS is Flux's secure file system (fluxfs.MakeFsOnDiskSecure),
@@ -26,9 +27,8 @@ type resolvedFS struct {
 	filesys.FileSystem
 	// root is the repository's root, its symbolic links resolved.
 	root string
-	// dirs holds, by directory, where it resolves ("" when it cannot be
-	// resolved).
-	dirs *sync.Map
+	// dirs holds, by directory, where it resolves.
+	dirs *realpath.Cache
 }
 
 // newResolvedFS wraps secure, the secure file system of root.
@@ -37,7 +37,7 @@ func newResolvedFS(secure filesys.FileSystem, root string) filesys.FileSystem {
 	if err != nil {
 		return secure
 	}
-	return resolvedFS{FileSystem: secure, root: real, dirs: &sync.Map{}}
+	return resolvedFS{FileSystem: secure, root: real, dirs: &realpath.Cache{}}
 }
 
 // inside reports whether a resolved path is root or under it.
@@ -65,24 +65,14 @@ func (f resolvedFS) known(p string) (os.FileInfo, bool) {
 }
 
 // resolve returns where a directory leads, its symbolic links resolved,
-// or "" when it cannot be resolved. A directory that is no symbolic link
-// leads where its parent does, and its name: one lstat for each directory
-// not resolved before, where filepath.EvalSymlinks takes one for each
-// component of the path.
+// or "" when it cannot be resolved: one lstat for each directory not
+// resolved before, where filepath.EvalSymlinks takes one for each
+// component of the path (realpath.Cache).
 func (f resolvedFS) resolve(dir string) string {
-	if r, ok := f.dirs.Load(dir); ok {
-		return r.(string)
+	real, err := f.dirs.Eval(dir)
+	if err != nil {
+		return ""
 	}
-	real := ""
-	parent := filepath.Dir(dir)
-	if fi, err := os.Lstat(dir); err == nil && fi.IsDir() && parent != dir {
-		if r := f.resolve(parent); r != "" {
-			real = filepath.Join(r, filepath.Base(dir))
-		}
-	} else if r, err := filepath.EvalSymlinks(dir); err == nil {
-		real = r
-	}
-	f.dirs.Store(dir, real)
 	return real
 }
 

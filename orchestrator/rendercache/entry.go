@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/strata-iac/strata/internal/atomicfile"
+	"github.com/strata-iac/strata/internal/realpath"
 )
 
 // format is the version of the entry's layout; an entry of another is a
@@ -52,13 +53,13 @@ func Read(file, key string) (result []byte, ok bool, err error) {
 // unchanged reports whether every input reads as it was recorded. The
 // inputs are read by one goroutine per CPU, most of the time spent in
 // system calls; the first change found stops them all. The real paths
-// of the trees' parent directories are resolved once for the whole check
-// (realDirs).
+// of the trees' directories are resolved once for the whole check
+// (realpath.Cache).
 func unchanged(inputs []Input) bool {
 	var next atomic.Int64
 	var changed atomic.Bool
 	var wg sync.WaitGroup
-	dirs := &realDirs{m: map[string]realDir{}}
+	dirs := &realpath.Cache{}
 	for range min(runtime.GOMAXPROCS(0), len(inputs)) {
 		wg.Go(func() {
 			for !changed.Load() {

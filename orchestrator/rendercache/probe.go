@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
+	"github.com/strata-iac/strata/internal/realpath"
 	"github.com/strata-iac/strata/internal/regularfile"
 )
 
@@ -27,8 +27,9 @@ const (
 )
 
 // probe returns the digest of what kind of path is now; dirs, when set,
-// keeps the real paths of the directories it resolved (see realDirs).
-func probe(kind Kind, path string, dirs *realDirs) string {
+// keeps the real paths it resolved, for one check of an entry's inputs
+// (see unchanged).
+func probe(kind Kind, path string, dirs *realpath.Cache) string {
 	switch kind {
 	case File:
 		// Never more than the loader reads of one file, and never a named
@@ -114,9 +115,9 @@ func isManifest(name string) bool {
 // directory (true) and every manifest that is a regular file (false).
 // Symbolic links are hashed by kind, and the content of a manifest they
 // name, but are never walked through.
-func treeDigest(dir string, dirs *realDirs) (string, map[string]bool) {
+func treeDigest(dir string, dirs *realpath.Cache) (string, map[string]bool) {
 	// A directory that is a symbolic link is walked where it leads.
-	real, err := dirs.eval(dir)
+	real, err := dirs.Eval(dir)
 	if err != nil {
 		return errDigest(err), nil
 	}
@@ -146,50 +147,4 @@ func treeDigest(dir string, dirs *realDirs) (string, map[string]bool) {
 		return unreadable, nil
 	}
 	return hex.EncodeToString(h.Sum(nil)), walked
-}
-
-// realDirs resolves paths as filepath.EvalSymlinks does, keeping the real
-// path of each parent directory it resolved: a check of an entry's
-// inputs probes thousands of trees side by side (a fleet's Kustomization
-// directories), and EvalSymlinks takes an lstat for every component of
-// each. Kept for one check only (see unchanged), so that it never
-// outlives the directories it describes; nil resolves every path anew.
-type realDirs struct {
-	mu sync.Mutex
-	m  map[string]realDir
-}
-
-type realDir struct {
-	path string
-	err  error
-}
-
-// eval is filepath.EvalSymlinks(path), with path's parent resolved once.
-func (c *realDirs) eval(path string) (string, error) {
-	path = filepath.Clean(path)
-	parent, base := filepath.Dir(path), filepath.Base(path)
-	if c == nil || parent == path || base == ".." || base == "." {
-		return filepath.EvalSymlinks(path)
-	}
-	c.mu.Lock()
-	rp, ok := c.m[parent]
-	c.mu.Unlock()
-	if !ok {
-		rp.path, rp.err = filepath.EvalSymlinks(parent)
-		c.mu.Lock()
-		c.m[parent] = rp
-		c.mu.Unlock()
-	}
-	if rp.err != nil {
-		return "", rp.err
-	}
-	p := filepath.Join(rp.path, base)
-	fi, err := os.Lstat(p)
-	if err != nil {
-		return "", err
-	}
-	if fi.Mode()&fs.ModeSymlink != 0 {
-		return filepath.EvalSymlinks(path)
-	}
-	return p, nil
 }
