@@ -101,7 +101,7 @@ func TestTerraformFields(t *testing.T) {
 			}
 			l := newLoader(context.Background(), "/repo", "e")
 			l.env = &Environment{}
-			tf := &terraform{raw: map[string]any{"spec": spec}}
+			tf := &terraform{rendered: rendered{raw: map[string]any{"spec": spec}}}
 			tf.Kind, tf.Metadata.Name, tf.File = kindTerraform, "t", "t.yaml"
 			l.checkTerraformFields(tf)
 			var got string

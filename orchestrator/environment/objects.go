@@ -159,32 +159,29 @@ type postBuild struct {
 	SubstituteFrom []valuesRef       `json:"substituteFrom"`
 }
 
-// rawMap is the object as rendered, as a map: raw, decoded from rawJSON
-// when it is not set.
-func (tf *terraform) rawMap() map[string]any {
-	if tf.raw == nil && tf.rawJSON != nil {
-		_ = json.Unmarshal(tf.rawJSON, &tf.raw)
-	}
-	return tf.raw
+// rendered is an object as rendered: its JSON, a tenth of the memory of
+// its map, and the map (raw), decoded from the JSON when it is first read
+// (rawMap) and let go of once nothing reads it again.
+type rendered struct {
+	raw     map[string]any
+	rawJSON []byte
 }
 
 // rawMap is the object as rendered, as a map: raw, decoded from rawJSON
 // when it is not set.
-func (k *kustomization) rawMap() map[string]any {
-	if k.raw == nil && k.rawJSON != nil {
-		_ = json.Unmarshal(k.rawJSON, &k.raw)
+func (r *rendered) rawMap() map[string]any {
+	if r.raw == nil && r.rawJSON != nil {
+		_ = json.Unmarshal(r.rawJSON, &r.raw)
 	}
-	return k.raw
+	return r.raw
 }
 
 // kustomization is a Flux Kustomization (kustomize.toolkit.fluxcd.io).
 type kustomization struct {
 	object
-	// rawJSON is the object as rendered, as JSON: a tenth of the memory
-	// of its map, which raw decodes for Flux's generator (rawMap) and
-	// buildKustomization lets go of.
-	raw     map[string]any
-	rawJSON []byte
+	// rendered is read by Flux's generator (rawMap);
+	// buildKustomization lets go of its map.
+	rendered
 	// Group is the environment sub-directory the Kustomization is in, ""
 	// at the environment's root.
 	Group string
@@ -221,12 +218,10 @@ type kustomization struct {
 // terraform is a Tofu Controller Terraform object (infra.contrib.fluxcd.io).
 type terraform struct {
 	object
-	// rawJSON is the object as rendered, as JSON (keys sorted): a tenth
-	// of the memory of its map, which raw decodes for the field checks
-	// (rawMap) and buildStack lets go of.
-	raw     map[string]any
-	rawJSON []byte
-	Spec    struct {
+	// rendered (its JSON's keys sorted) is read by the field checks
+	// (rawMap); buildStack lets go of its map.
+	rendered
+	Spec struct {
 		Path      string     `json:"path"`
 		SourceRef *sourceRef `json:"sourceRef"`
 		Vars      []struct {
@@ -374,10 +369,10 @@ func decodeObject(file string, obj map[string]any) (decoded, *diag.Problem) {
 		d.Secret = &secret{object: o}
 		target = d.Secret
 	case m.group() == groupKustomize && m.Kind == kindKustomization:
-		d.Kustomization = &kustomization{object: o, rawJSON: j}
+		d.Kustomization = &kustomization{object: o, rendered: rendered{rawJSON: j}}
 		target = d.Kustomization
 	case m.group() == groupInfra && m.Kind == kindTerraform:
-		d.Terraform = &terraform{object: o, rawJSON: j}
+		d.Terraform = &terraform{object: o, rendered: rendered{rawJSON: j}}
 		target = d.Terraform
 	case m.group() == groupSource && m.Kind == SourceOCIRepository:
 		d.OCIRepository = &ociRepository{object: o}

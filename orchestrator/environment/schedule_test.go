@@ -42,7 +42,7 @@ func TestScheduleFields(t *testing.T) {
 			if err := yaml.Unmarshal([]byte(tt.spec), &spec); err != nil {
 				t.Fatal(err)
 			}
-			tf := &terraform{raw: map[string]any{"spec": spec}}
+			tf := &terraform{rendered: rendered{raw: map[string]any{"spec": spec}}}
 			if err := yaml.Unmarshal([]byte(tt.spec), &tf.Spec); err != nil {
 				t.Fatal(err)
 			}
