@@ -142,10 +142,11 @@ func (l *loader) plainFile(abs string) ([]string, bool) {
 	}
 	for _, name := range kustomizeFileNames {
 		p := filepath.Join(abs, name)
-		if fi, err := os.Lstat(p); err != nil || fi.IsDir() {
+		fi, err := os.Lstat(p)
+		if err != nil || fi.IsDir() {
 			continue
 		}
-		if fi, ok := disk.known(p); !ok || !fi.Mode().IsRegular() {
+		if !fi.Mode().IsRegular() || !disk.knownAs(p, fi) {
 			return nil, false
 		}
 		b, err := regularfile.ReadFile(p, MaxManifestBytes)

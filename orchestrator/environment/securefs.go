@@ -52,16 +52,24 @@ func (f resolvedFS) known(p string) (os.FileInfo, bool) {
 	if !filepath.IsAbs(p) {
 		return nil, false
 	}
-	p = filepath.Clean(p)
 	fi, err := os.Lstat(p)
-	if err != nil || fi.Mode()&os.ModeSymlink != 0 {
+	if err != nil || !f.knownAs(p, fi) {
 		return nil, false
 	}
+	return fi, true
+}
+
+// knownAs is known of a path whose lstat found fi.
+func (f resolvedFS) knownAs(p string, fi os.FileInfo) bool {
+	if !filepath.IsAbs(p) || fi.Mode()&os.ModeSymlink != 0 {
+		return false
+	}
+	p = filepath.Clean(p)
 	if p == f.root {
-		return fi, true
+		return true
 	}
 	real := f.resolve(filepath.Dir(p))
-	return fi, real != "" && f.inside(real)
+	return real != "" && f.inside(real)
 }
 
 // resolve returns where a directory leads, its symbolic links resolved,
