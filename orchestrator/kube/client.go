@@ -164,23 +164,40 @@ func (c *Client) Objects(ctx context.Context, ns string) ([]map[string]any, erro
 // there is none, the cluster does not serve its kind, or it is not the
 // client's shard's.
 func (c *Client) Source(ctx context.Context, kind, ns, name string) (map[string]any, bool, error) {
-	for _, gvr := range sources {
-		if gvr.Resource != sourceResource(kind) {
-			continue
-		}
-		u, err := c.dyn.Resource(gvr).Namespace(ns).Get(ctx, name, metav1.GetOptions{})
-		switch {
-		case apierrors.IsNotFound(err) || apierrors.IsMethodNotSupported(err):
-			return nil, false, nil
-		case err != nil:
-			return nil, false, fmt.Errorf("get %s %s/%s: %w", kind, ns, name, err)
-		}
-		if !c.shard.Matches(u.GetLabels()) {
-			return nil, false, nil
-		}
-		return u.Object, true, nil
+	gvr, ok := sourceGVR(kind)
+	if !ok {
+		return nil, false, nil
 	}
-	return nil, false, nil
+	u, ok, err := c.get(ctx, gvr, kind, ns, name)
+	if !ok || err != nil || !c.shard.Matches(u.GetLabels()) {
+		return nil, false, err
+	}
+	return u.Object, true, nil
+}
+
+// sourceGVR is the resource of a Flux source kind; false for any other
+// kind.
+func sourceGVR(kind string) (schema.GroupVersionResource, bool) {
+	for _, gvr := range sources {
+		if gvr.Resource == sourceResource(kind) {
+			return gvr, true
+		}
+	}
+	return schema.GroupVersionResource{}, false
+}
+
+// get reads the object of kind named name in namespace ns, whatever its
+// labels; false when there is none, or the cluster does not serve its
+// kind.
+func (c *Client) get(ctx context.Context, gvr schema.GroupVersionResource, kind, ns, name string) (*unstructured.Unstructured, bool, error) {
+	u, err := c.dyn.Resource(gvr).Namespace(ns).Get(ctx, name, metav1.GetOptions{})
+	switch {
+	case apierrors.IsNotFound(err) || apierrors.IsMethodNotSupported(err):
+		return nil, false, nil
+	case err != nil:
+		return nil, false, fmt.Errorf("get %s %s/%s: %w", kind, ns, name, err)
+	}
+	return u, true, nil
 }
 
 // sourceResource is the resource of a source kind: GitRepository is

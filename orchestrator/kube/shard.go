@@ -2,11 +2,6 @@ package kube
 
 import (
 	"context"
-	"fmt"
-
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
 )
@@ -17,29 +12,15 @@ import (
 // the error of an object of the shard that names it. False when it is
 // the shard's, or does not exist, or its kind is not served.
 func (c *Client) OutOfShard(ctx context.Context, kind, ns, name string) (string, bool, error) {
-	var gvr schema.GroupVersionResource
-	switch kind {
-	case v1alpha2.Kind:
-		gvr = v1alpha2.GroupVersionResource
-	default:
-		for _, s := range sources {
-			if s.Resource == sourceResource(kind) {
-				gvr = s
-			}
-		}
-		if gvr.Resource == "" {
+	gvr, ok := v1alpha2.GroupVersionResource, kind == v1alpha2.Kind
+	if !ok {
+		if gvr, ok = sourceGVR(kind); !ok {
 			return "", false, nil
 		}
 	}
-	u, err := c.dyn.Resource(gvr).Namespace(ns).Get(ctx, name, metav1.GetOptions{})
-	switch {
-	case apierrors.IsNotFound(err) || apierrors.IsMethodNotSupported(err):
-		return "", false, nil
-	case err != nil:
-		return "", false, fmt.Errorf("get %s %s/%s: %w", kind, ns, name, err)
-	}
-	if c.shard.Matches(u.GetLabels()) {
-		return "", false, nil
+	u, ok, err := c.get(ctx, gvr, kind, ns, name)
+	if !ok || err != nil || c.shard.Matches(u.GetLabels()) {
+		return "", false, err
 	}
 	return c.shard.Describe(u.GetLabels()), true, nil
 }
