@@ -53,7 +53,13 @@ func (t *headerTimeout) RoundTrip(req *http.Request) (*http.Response, error) {
 	cause := &Error{What: req.Method + " " + u.String(), After: t.d}
 	timer := time.AfterFunc(t.d, func() { cancel(cause) })
 	resp, err := t.next.RoundTrip(req.WithContext(ctx))
-	if !timer.Stop() && err != nil {
+	if !timer.Stop() {
+		// The deadline passed first. A transport may still hand back
+		// a response that raced the cancel (a server that answers
+		// once it sees the client go): it is not an answer in time.
+		if err == nil {
+			resp.Body.Close()
+		}
 		cancel(nil)
 		return nil, cause
 	}

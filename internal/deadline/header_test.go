@@ -49,3 +49,42 @@ func TestHeaderTimeout(t *testing.T) {
 		t.Errorf("Get(%q) body = %q, %v, want the whole stream past the deadline", stream.URL, b, err)
 	}
 }
+
+// answerOnCancel is a transport that answers only once its request is
+// cancelled, as a server that answers when it sees the client go can
+// look to a real transport when the answer wins the race.
+type answerOnCancel struct{ closed chan struct{} }
+
+func (a answerOnCancel) RoundTrip(req *http.Request) (*http.Response, error) {
+	<-req.Context().Done()
+	body := io.NopCloser(strings.NewReader(""))
+	return &http.Response{StatusCode: http.StatusOK, Body: closeSignal{body, a.closed}, Request: req}, nil
+}
+
+type closeSignal struct {
+	io.ReadCloser
+	closed chan struct{}
+}
+
+func (c closeSignal) Close() error { close(c.closed); return c.ReadCloser.Close() }
+
+// TestHeaderTimeoutLateAnswer: a response that comes back only after the
+// deadline passed is the deadline's error, not an empty answer, and its
+// body is closed.
+func TestHeaderTimeoutLateAnswer(t *testing.T) {
+	rt := answerOnCancel{closed: make(chan struct{})}
+	client := &http.Client{Transport: HeaderTimeout(rt, 50*time.Millisecond)}
+	u := "http://registry.test/.well-known/terraform.json"
+	resp, err := client.Get(u)
+	if err == nil {
+		resp.Body.Close()
+	}
+	if want := "GET " + u + ": no answer within 50ms"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Get(%q) = %v, want %q", u, err, want)
+	}
+	select {
+	case <-rt.closed:
+	default:
+		t.Errorf("Get(%q): the late response's body was not closed", u)
+	}
+}
