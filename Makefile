@@ -28,7 +28,7 @@ TRIALS    ?= 20
 # default the number of CPUs): the end-to-end tests spend much of their time waiting on tofu,
 # servers and signals, so one more than the 2 CPUs keeps them busy
 TEST_FIRST := ./cmd/strata ./orchestrator ./registry-mirror/mirror ./orchestrator/history \
-  ./orchestrator/environment ./contracts/ssm ./orchestrator/s3records ./orchestrator/daemon
+  ./orchestrator/flux ./contracts/ssm ./orchestrator/s3records ./orchestrator/daemon
 TEST_P    ?= 3
 IMAGE_TAG ?= strata.local/strata:dev
 # Everything is compiled without DWARF debugging data (the compiler's -dwarf=false), for OpenTofu,
@@ -128,7 +128,7 @@ test:
 	  $(GO) run ./.ci/testreport -title "go test ./..." -json $(BIN)/test.json'
 	bash -o pipefail -c '$(GO) test -json -race -count=1 -timeout $(TEST_TIMEOUT) -tags kube -run "$$(./.ci/kube-tests.sh)" ./cmd/strata/ 2>&1 | \
 	  $(GO) run ./.ci/testreport -title "go test -tags kube ./cmd/strata/" -json $(BIN)/test-kube.json'
-	CGO_ENABLED=0 $(GO) test -count=1 -tags $(GOTAGS) -run '^TestWideConfigMap$$' ./orchestrator/environment/
+	CGO_ENABLED=0 $(GO) test -count=1 -tags $(GOTAGS) -run '^TestWideConfigMap$$' ./orchestrator/flux/
 
 ## test-unit: the fast tests for the edit-test loop, with the race detector: -short,
 ## so every test that runs tofu or starts a server (registry, moto, versitygw) skips
@@ -144,13 +144,13 @@ vet:
 
 ## fuzz: run each parser fuzzer for $(FUZZTIME)
 fuzz:
-	$(GO) test ./orchestrator/environment/ -run '^$$' -fuzz '^FuzzSubstitute$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./orchestrator/environment/ -run '^$$' -fuzz '^FuzzDecodeDocuments$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/flux/ -run '^$$' -fuzz '^FuzzSubstitute$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/flux/ -run '^$$' -fuzz '^FuzzDecodeDocuments$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/environment/ -run '^$$' -fuzz '^FuzzParseSettings$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./orchestrator/environment/ -run '^$$' -fuzz '^FuzzExpandEnv$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./orchestrator/environment/ -run '^$$' -fuzz '^FuzzNormalGitURL$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./orchestrator/environment/ -run '^$$' -fuzz '^FuzzOperatorSyncs$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./orchestrator/environment/ -run '^$$' -fuzz '^FuzzReadShaped$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/flux/ -run '^$$' -fuzz '^FuzzExpandEnv$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/flux/ -run '^$$' -fuzz '^FuzzNormalGitURL$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/flux/ -run '^$$' -fuzz '^FuzzOperatorSyncs$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/flux/ -run '^$$' -fuzz '^FuzzReadShaped$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/yamllimits/ -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/tofu/ -run '^$$' -fuzz '^FuzzParsePlan$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/tofu/ -run '^$$' -fuzz '^FuzzParseVersion$$' -fuzztime $(FUZZTIME)

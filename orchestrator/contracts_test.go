@@ -14,7 +14,7 @@ import (
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/approval"
-	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/runner"
@@ -60,7 +60,7 @@ const networkOutputs = "flux-apps/platform-stacks/network/terraform/outputs.tf"
 func (d *demo) published() contracts.Document {
 	d.t.Helper()
 	ctx := context.Background()
-	env, err := environment.Load(ctx, d.dir())
+	env, err := flux.Load(ctx, d.dir())
 	if err != nil {
 		d.t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator"
-	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
@@ -130,7 +130,7 @@ func TestDataPassingAsTheTofuController(t *testing.T) {
 func publishedContract(t *testing.T, dir, state, name string) map[string]any {
 	t.Helper()
 	ctx := context.Background()
-	env, err := environment.Load(ctx, dir)
+	env, err := flux.Load(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,10 @@
 // Package orchestrator is strata's engine: one reconcile of one
 // environment, as data flowing through a list of steps.
 //
-//  1. load: the environment, into a typed model, validated as a whole
-//     (package environment), with its settings (environment.Settings,
-//     flags applied through Options) and an identity no other environment
+//  1. load: the environment, rendered as Flux renders it (package flux)
+//     into a typed model (package environment) and validated as a whole,
+//     with its settings (environment.Settings, flags applied through
+//     Options) and an identity no other environment
 //     of the repository shares; then its stores are opened and it claims
 //     its identity and its stacks' state keys in the history;
 //  2. graph: dependencies from dependsOn and from contracts, in layers,

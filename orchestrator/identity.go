@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/flux"
 )
 
 // claimKeys lists what must belong to the environment alone: its identity
@@ -90,7 +91,7 @@ func backendKey(config string) string {
 func claim(ctx context.Context, h History, env *environment.Environment, set environment.Settings) error {
 	owner := env.Dir
 	gone := func(prev string) bool {
-		_, err := os.Stat(filepath.Join(env.Root, filepath.FromSlash(prev), environment.InitFile))
+		_, err := os.Stat(filepath.Join(env.Root, filepath.FromSlash(prev), flux.InitFile))
 		return os.IsNotExist(err)
 	}
 	conflicts, err := h.Claim(ctx, owner, claimKeys(env, set), gone)
@@ -110,5 +111,5 @@ func claim(ctx context.Context, h History, env *environment.Environment, set env
 		lines = append(lines, fmt.Sprintf("%s is %s's", k, conflicts[k]))
 	}
 	return fmt.Errorf("environment %s (%s) would act on another environment's infrastructure: %s; nothing ran: give each environment its own clientId and environment in %s, and each stack its own state key",
-		env.Dir, env.Identity(), strings.Join(lines, "; "), environment.InitFile)
+		env.Dir, env.Identity(), strings.Join(lines, "; "), flux.InitFile)
 }

@@ -11,7 +11,7 @@ import (
 
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator"
-	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/runner"
@@ -148,7 +148,7 @@ func TestReconcileOCISources(t *testing.T) {
 func historyOf(t *testing.T, root, state, client, envName, name string) []history.Run {
 	t.Helper()
 	ctx := context.Background()
-	env, err := environment.Load(ctx, filepath.Join(root, "environments", client, envName))
+	env, err := flux.Load(ctx, filepath.Join(root, "environments", client, envName))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/approval"
-	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/policy"
 )
@@ -31,7 +31,7 @@ func stack(t *testing.T, rep *orchestrator.Report, name string) orchestrator.Sta
 func (e *env) approve(id, by string) {
 	e.t.Helper()
 	ctx := context.Background()
-	envm, err := environment.Load(ctx, filepath.Join(e.root, "environments", "acme", "dev"))
+	envm, err := flux.Load(ctx, filepath.Join(e.root, "environments", "acme", "dev"))
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -224,7 +224,7 @@ func TestApprovalFromBeforeKeyedPlanIDs(t *testing.T) {
 	// Turn the hold into one made before the upgrade: the same plan, held
 	// under its unkeyed id.
 	ctx := context.Background()
-	envm, err := environment.Load(ctx, filepath.Join(e.root, "environments", "acme", "dev"))
+	envm, err := flux.Load(ctx, filepath.Join(e.root, "environments", "acme", "dev"))
 	if err != nil {
 		t.Fatal(err)
 	}

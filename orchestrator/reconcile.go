@@ -17,6 +17,7 @@ import (
 	"github.com/strata-iac/strata/contracts/stores"
 	"github.com/strata-iac/strata/orchestrator/consumers"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/graph"
 	"github.com/strata-iac/strata/orchestrator/hashkey"
 	"github.com/strata-iac/strata/orchestrator/history"
@@ -163,7 +164,7 @@ func (o Options) Settings(env *environment.Environment) (environment.Settings, e
 
 // Reconcile runs one environment: load, graph, resolve, schedule, report.
 // The environment is rendered once and kept in the state directory until
-// one of the render's inputs changes (environment.LoadCached). The error
+// one of the render's inputs changes (flux.LoadCached). The error
 // is for the reconcile as a whole (an invalid environment, a state
 // directory that cannot be opened); what each stack did is in the report.
 func Reconcile(ctx context.Context, dir string, op history.Operation, opts Options) (*Report, error) {
@@ -177,7 +178,7 @@ func Reconcile(ctx context.Context, dir string, op history.Operation, opts Optio
 
 // ReconcileEnvironment runs an environment that is already loaded and
 // validated, with its graph: what strata controller builds from a
-// namespace (environment.LoadNamespace, then Graph). dir names the
+// namespace (flux.LoadNamespace, then Graph). dir names the
 // environment in messages.
 func ReconcileEnvironment(ctx context.Context, env *environment.Environment, g *graph.Graph, dir string, op history.Operation, opts Options) (*Report, error) {
 	return reconcile(ctx, env, g, dir, op, opts, time.Now())
@@ -371,7 +372,7 @@ func OpenContracts(ctx context.Context, env *environment.Environment, set enviro
 		Region: c.Region, Endpoint: c.Endpoint, Bucket: c.Bucket, PathStyle: c.PathStyle, KMSKeyID: c.KMSKeyID,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("open contract store of %s/%s (%s): %w", env.Client, env.Name, environment.InitFile, err)
+		return nil, fmt.Errorf("open contract store of %s/%s (%s): %w", env.Client, env.Name, flux.InitFile, err)
 	}
 	return cs, nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runner"
 )
@@ -91,7 +92,7 @@ func TestDeletedStack(t *testing.T) {
 	}
 	dir := filepath.Join(e.root, "environments", "acme", "dev")
 	ctx := context.Background()
-	before, err := environment.Load(ctx, dir)
+	before, err := flux.Load(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/graph"
 )
 
@@ -38,15 +39,15 @@ func LogDeprecations(log *slog.Logger, env *environment.Environment) {
 // its graph: every check that runs before anything runs. The error is a
 // diag.Problems listing every problem found.
 func Validate(ctx context.Context, dir string) (*environment.Environment, *graph.Graph, error) {
-	return validate(ctx, dir, environment.Load)
+	return validate(ctx, dir, flux.Load)
 }
 
 // validateCached is Validate with the rendered environment kept in the
-// state directory (environment.LoadCached; "" is the repository's own):
+// state directory (flux.LoadCached; "" is the repository's own):
 // what a reconcile, which writes there anyway, loads with.
 func validateCached(ctx context.Context, dir, stateDir string) (*environment.Environment, *graph.Graph, error) {
 	return validate(ctx, dir, func(ctx context.Context, dir string) (*environment.Environment, error) {
-		return environment.LoadCached(ctx, dir, stateDir)
+		return flux.LoadCached(ctx, dir, stateDir)
 	})
 }
 
@@ -59,7 +60,7 @@ func validate(ctx context.Context, dir string, load func(context.Context, string
 	// Even when loading found problems, the graph's own checks (cycles,
 	// layers) run on what did load, so that every problem is reported at
 	// once. Edges to stacks that did not load were reported by the loader.
-	ids, err := environment.CheckIdentity(env)
+	ids, err := flux.CheckIdentity(env)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/history"
 )
 
@@ -63,7 +64,7 @@ the state directory's file only.`,
 				limit = 0
 			}
 			ctx := cmd.Context()
-			env, err := environment.Load(ctx, args[0])
+			env, err := flux.Load(ctx, args[0])
 			if env == nil {
 				return err
 			}

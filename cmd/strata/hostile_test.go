@@ -16,12 +16,12 @@ import (
 	"github.com/strata-iac/strata/internal/testkit"
 )
 
-// hostileRepo copies the valid repository of the environment package's
+// hostileRepo copies the valid repository of the flux package's
 // tests and lays the case's directory of testdata/hostile over it, then
 // lets make add what git cannot hold.
 func hostileRepo(t *testing.T, name string, make func(t *testing.T, root string)) string {
 	t.Helper()
-	root := testkit.Copy(t, filepath.Join("..", "..", "orchestrator", "environment", "testdata", "valid"))
+	root := testkit.Copy(t, filepath.Join("..", "..", "orchestrator", "flux", "testdata", "valid"))
 	over := filepath.Join("testdata", "hostile", name)
 	if _, err := os.Stat(over); err == nil {
 		err := filepath.WalkDir(over, func(p string, d fs.DirEntry, err error) error {

@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/inputs"
 )
 
@@ -22,8 +22,8 @@ func (g *globals) registerClusterInputs(cmd *cobra.Command) {
 // loadOptions are the environment's load options of the command line:
 // --self-source, --strict-substitution, and the inputs of --inputs, then of the cluster
 // of --kubeconfig or --context.
-func (g *globals) loadOptions(cmd *cobra.Command) (environment.Options, error) {
-	opts := environment.Options{StrictSubstitution: g.strictSubstitution, SelfSources: g.selfSources, RemoteTimeout: g.remoteTimeout}
+func (g *globals) loadOptions(cmd *cobra.Command) (flux.Options, error) {
+	opts := flux.Options{StrictSubstitution: g.strictSubstitution, SelfSources: g.selfSources, RemoteTimeout: g.remoteTimeout}
 	var chain inputs.Chain
 	if len(g.inputs) > 0 {
 		files, err := inputs.ReadFiles(cmd.Context(), g.inputs)

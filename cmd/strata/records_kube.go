@@ -35,7 +35,7 @@ func namespaceRecords(kubeconfig, dir string) orchestrator.Records {
 	)
 	return orchestrator.LeaderRecordsBy(func(env *environment.Environment) (orchestrator.SharedStore, error) {
 		// A namespace's environment is named by its namespace
-		// (environment.LoadNamespace).
+		// (flux.LoadNamespace).
 		ns := env.Dir
 		mu.Lock()
 		defer mu.Unlock()

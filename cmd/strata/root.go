@@ -13,6 +13,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/decryption"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/tofu"
@@ -76,7 +77,7 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		"substitute every object as Flux does with its StrictPostBuildSubstitutions feature gate: a variable that is missing and has no default is a problem of its Kustomization, which blocks the stacks it brings in, not an empty string; a warning when that Kustomization brings in no stack (validate --strict counts it)")
 	root.PersistentFlags().StringArrayVar(&g.selfSources, "self-source", nil,
 		"GitRepository/<namespace>/<name>: that GitRepository is this repository, read from the checkout (repeatable); a GitRepository whose spec.url is one of the checkout's git remotes is without it")
-	root.PersistentFlags().DurationVar(&g.remoteTimeout, "remote-timeout", environment.DefaultRemoteTimeout,
+	root.PersistentFlags().DurationVar(&g.remoteTimeout, "remote-timeout", flux.DefaultRemoteTimeout,
 		"how long the fetch of one https:// manifest a kustomization lists may take (connect, request and body); past it the copy kept from the last fetch is used, with a warning, or the Kustomization waits")
 	root.PersistentFlags().DurationVar(&g.awsTimeout, "aws-timeout", awsconfig.EnvTimeoutOrDefault(),
 		"how long a request to S3 or SSM (contracts, records, state) may wait for its answer to start, each attempt ($"+awsconfig.EnvTimeout+" sets its default)")
@@ -107,7 +108,7 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		deadline.SetKube(g.kubeTimeout)
 		awsconfig.SetTimeout(g.awsTimeout)
 		for _, s := range g.selfSources {
-			if _, err := environment.ParseSelfSource(s); err != nil {
+			if _, err := flux.ParseSelfSource(s); err != nil {
 				return usageError("--self-source: %v", err)
 			}
 		}
@@ -117,7 +118,7 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		if err != nil {
 			return err
 		}
-		cmd.SetContext(environment.WithOptions(ctx, opts))
+		cmd.SetContext(flux.WithOptions(ctx, opts))
 		return nil
 	}
 	validate, graph, status, hist, versions, version := newValidateCommand(g), newGraphCommand(g), newStatusCommand(g), newHistoryCommand(g), newVersionsCommand(g), newVersionCommand(g)

@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/strata-iac/strata/orchestrator"
-	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/web"
 )
 
@@ -132,7 +132,7 @@ recorded there; with --records s3://bucket/prefix, those an S3 bucket keeps.`,
 // client/env is label.
 func envDirOf(ctx context.Context, dirs []string, label string) (string, error) {
 	for _, dir := range dirs {
-		if env, _ := environment.Load(ctx, dir); env != nil && env.Client+"/"+env.Name == label {
+		if env, _ := flux.Load(ctx, dir); env != nil && env.Client+"/"+env.Name == label {
 			return dir, nil
 		}
 	}

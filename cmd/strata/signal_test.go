@@ -151,7 +151,7 @@ func patchedMaps(t *testing.T) busyRepo {
 // stuckDecryption is the SOPS repository with a strata-sops that never
 // answers, as one waiting on a key service does: the decryption is long.
 func stuckDecryption(t *testing.T) busyRepo {
-	root := testkit.Copy(t, filepath.Join("..", "..", "orchestrator", "environment", "testdata", "sops"))
+	root := testkit.Copy(t, filepath.Join("..", "..", "orchestrator", "flux", "testdata", "sops"))
 	key := sopstest.NewAgeKey(t)
 	sopstest.EncryptFile(t, filepath.Join(root, "secrets", "credentials.yaml"), sopstest.Recipients{Age: []string{key.Recipient}}, sopstest.KubernetesRegex)
 	started := filepath.Join(t.TempDir(), "started")

@@ -4,5 +4,7 @@
 // packages under internal/ import nothing of the project outside
 // internal/; and no package under orchestrator/ that does not already
 // do so imports the orchestrator package itself, the pipeline, from
-// below it.
+// below it; the model (orchestrator/environment) and the Flux renderer
+// (orchestrator/flux) import only the rooms their list names; and
+// docs/architecture.md, the map, has a line for every package.
 package layout

@@ -52,14 +52,33 @@ func packages(t *testing.T) []pkg {
 // in orchestrator/reconcile) removes them; none may be added.
 var upward = []string{"change", "controller", "daemon", "review", "runjob", "web"}
 
+// rooms are the packages whose imports of the project are a closed list
+// (internal/ is always allowed): the model imports only the problems it
+// carries, and the Flux renderer only what it renders with, never what
+// runs, plans or keeps records.
+var rooms = map[string][]string{
+	"orchestrator/environment": {"orchestrator/diag"},
+	"orchestrator/flux": {
+		"orchestrator/decryption", "orchestrator/diag", "orchestrator/environment",
+		"orchestrator/rendercache", "orchestrator/statedir", "orchestrator/tcdata", "orchestrator/yamllimits",
+	},
+}
+
 func TestLayout(t *testing.T) {
 	pkgs := packages(t)
 	if len(pkgs) < 10 {
 		t.Fatalf("go list ./... = %d packages, want the whole module", len(pkgs))
 	}
+	arch, err := os.ReadFile(filepath.Join("..", "..", "docs", "architecture.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, p := range pkgs {
 		rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
 		t.Run(rel, func(t *testing.T) {
+			if !bytes.Contains(arch, []byte("- `"+rel+"`: ")) {
+				t.Errorf("docs/architecture.md has no line for %s: add \"- `%s`: what it is\" to its list of packages", rel, rel)
+			}
 			b, err := os.ReadFile(filepath.Join(p.Dir, "doc.go"))
 			if err != nil || !bytes.HasPrefix(b, []byte("//")) {
 				t.Errorf("%s has no doc.go that opens with what the package is (%v)", rel, err)
@@ -74,6 +93,8 @@ func TestLayout(t *testing.T) {
 					t.Errorf("%s imports the command %s: commands are the top, nothing imports them", rel, to)
 				case strings.HasPrefix(rel, "internal/") && !strings.HasPrefix(to, "internal/"):
 					t.Errorf("%s imports %s: internal/ is the bottom, it imports nothing of the project outside it", rel, to)
+				case rooms[rel] != nil && !strings.HasPrefix(to, "internal/") && !slices.Contains(rooms[rel], to):
+					t.Errorf("%s imports %s: it may import only %s of the project (and internal/)", rel, to, strings.Join(rooms[rel], ", "))
 				case to == "orchestrator" && strings.HasPrefix(rel, "orchestrator/"):
 					room, _, _ := strings.Cut(strings.TrimPrefix(rel, "orchestrator/"), "/")
 					if !slices.Contains(upward, room) {

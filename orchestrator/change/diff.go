@@ -15,6 +15,7 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/source"
 )
@@ -189,7 +190,7 @@ func load(ctx context.Context, dir string) (*environment.Environment, error) {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return nil, errMissing
 	}
-	return environment.Load(ctx, dir)
+	return flux.Load(ctx, dir)
 }
 
 // compareEnv compares one environment's two sides.

@@ -8,7 +8,7 @@
 // (discover.go) lists every environment of a repository, in the layouts
 // strata reads: each environments/<client>/<env> that holds an init.yaml,
 // and each clusters/<name>. Diff (diff.go) loads every environment at both
-// revisions with environment.Load and compares each stack with
+// revisions with flux.Load and compares each stack with
 // runner.Compare, which hashes and classifies its inputs as a run does;
 // a stack that reads a contract whose producer changes is listed too,
 // naming the producer. No tofu process runs and no registry is asked: an

@@ -13,6 +13,7 @@ import (
 
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/flux"
 )
 
 // summary prints an index as "contract: stack what file:line" lines.
@@ -89,7 +90,7 @@ func TestFind(t *testing.T) {
 				// repository root is the git work tree's.
 				dir = filepath.Join(testkit.Copy(t, "../testdata/layered"), rest)
 			}
-			env, err := environment.Load(context.Background(), dir)
+			env, err := flux.Load(context.Background(), dir)
 			if err != nil {
 				t.Fatalf("Load(%q): %v", dir, err)
 			}
@@ -104,7 +105,7 @@ func TestFind(t *testing.T) {
 // A consumer whose code is not at hand reads every key, and says why.
 func TestFindWithoutCode(t *testing.T) {
 	const dir = "../../environments/demo/dev"
-	env, err := environment.Load(context.Background(), dir)
+	env, err := flux.Load(context.Background(), dir)
 	if err != nil {
 		t.Fatalf("Load(%q): %v", dir, err)
 	}
@@ -138,7 +139,7 @@ func TestFindTofuFiles(t *testing.T) {
 	testkit.WriteFile(t, filepath.Join(code, "main.tf"), `locals { ignored = var.configuration["base"].public.ignored }`)
 	testkit.WriteFile(t, filepath.Join(code, "more.tofu.json"), `{"locals": {"zone": "${var.configuration[\"net\"].public.zone}"}}`)
 	dir := filepath.Join(root, "environments", "acme", "dev")
-	env, err := environment.Load(context.Background(), dir)
+	env, err := flux.Load(context.Background(), dir)
 	if err != nil {
 		t.Fatalf("Load(%q): %v", dir, err)
 	}
@@ -161,7 +162,7 @@ var cmpIgnoreReads = cmp.FilterPath(func(p cmp.Path) bool { return p.Last().Stri
 // the keys a values template names, at the Terraform object's file.
 func TestFindDataPassing(t *testing.T) {
 	dir := filepath.Join(testkit.Copy(t, "../testdata/datapass"), "environments", "acme", "dev")
-	env, err := environment.Load(context.Background(), dir)
+	env, err := flux.Load(context.Background(), dir)
 	if err != nil {
 		t.Fatalf("Load(%q): %v", dir, err)
 	}

@@ -11,7 +11,7 @@
 //     built from (sources, ConfigMaps, Secrets); an object being deleted
 //     is left out, as a stack removed from a repository is;
 //  2. addFinalizers: the Tofu Controller's finalizer on every object;
-//  3. load: environment.LoadNamespace, with the loader's rules, and the
+//  3. load: flux.LoadNamespace, with the loader's rules, and the
 //     graph; problems mark the objects they name not ready, and stop;
 //  4. approve: an object whose spec.approvePlan names its pending plan
 //     approves it through orchestrator.ApproveEnvironment, as strata

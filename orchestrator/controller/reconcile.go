@@ -11,6 +11,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/graph"
 	"github.com/strata-iac/strata/orchestrator/hashkey"
 	"github.com/strata-iac/strata/orchestrator/history"
@@ -215,7 +216,7 @@ func (c *Controller) addFinalizers(ctx context.Context, p *pass) error {
 // problems, every object they name says so in its Ready condition, and
 // nothing runs.
 func (c *Controller) load(ctx context.Context, p *pass) error {
-	env, err := environment.LoadNamespace(ctx, c.namespace(p, p.objects))
+	env, err := flux.LoadNamespace(ctx, c.namespace(p, p.objects))
 	if err == nil {
 		p.env = env
 		p.g, err = orchestrator.Graph(env)
@@ -248,7 +249,7 @@ func (c *Controller) loadDeleted(ctx context.Context, p *pass) map[string]*envir
 	if len(names) == 0 {
 		return nil
 	}
-	env, err := environment.LoadNamespace(ctx, c.namespace(p, p.all))
+	env, err := flux.LoadNamespace(ctx, c.namespace(p, p.all))
 	if env == nil {
 		c.log.Warn(fmt.Sprintf("load the deleted objects of namespace %s: %v", p.ns, err), "namespace", p.ns)
 		return nil
@@ -277,8 +278,8 @@ func (c *Controller) loadDeleted(ctx context.Context, p *pass) map[string]*envir
 
 // namespace is what the loader reads of the pass's namespace, made of
 // objs.
-func (c *Controller) namespace(p *pass, objs []map[string]any) environment.Namespace {
-	return environment.Namespace{
+func (c *Controller) namespace(p *pass, objs []map[string]any) flux.Namespace {
+	return flux.Namespace{
 		Name: p.ns, Root: c.root(), Objects: objs,
 		CrossNamespaceRefs: c.cfg.CrossNamespaceRefs, Sources: p.sources,
 		OutOfShard: p.outOfShard, Shard: c.cfg.Shard,

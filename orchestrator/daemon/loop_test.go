@@ -10,7 +10,7 @@ import (
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/daemon"
-	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 )
@@ -45,7 +45,7 @@ func TestRunStopsOnCancel(t *testing.T) {
 	}
 
 	ctx := context.Background()
-	env, err := environment.Load(ctx, h.dir)
+	env, err := flux.Load(ctx, h.dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/diag"
-	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/history"
 )
 
@@ -78,7 +78,7 @@ func (d *Daemon) identify(ctx context.Context, e *envState) {
 	}
 	// An environment with problems still names itself when its init
 	// ConfigMap loaded.
-	env, _ := environment.Load(ctx, e.dir)
+	env, _ := flux.Load(ctx, e.dir)
 	if env == nil || (env.Client == "" && env.Name == "") {
 		return
 	}

@@ -528,3 +528,17 @@ type Artifact struct {
 	Digest   string
 	Revision string
 }
+
+// Identity is the key of the environment's state, contracts, held plans and
+// history: clientId/environment.
+func (e *Environment) Identity() string { return e.Client + "/" + e.Name }
+
+// HasCredentials reports whether any stack's source holds credentials.
+func (e *Environment) HasCredentials() bool {
+	for _, s := range e.Stacks {
+		if (s.Source.Git != nil && s.Source.Git.Credentials != nil) || (s.Source.Bucket != nil && s.Source.Bucket.Credentials != nil) {
+			return true
+		}
+	}
+	return false
+}

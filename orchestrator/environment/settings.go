@@ -220,17 +220,16 @@ func DefaultSettings(root string) Settings {
 	}
 }
 
-// parseSettings reads strata's settings from the init ConfigMap cm of the
-// environment in the repository at root. Every key with a bad value is a
-// problem with its fix; the settings returned then hold the defaults for
-// those keys.
-func parseSettings(root string, cm *configMap) (Settings, diag.Problems) {
+// parseSettings reads strata's settings from data, the init ConfigMap's,
+// of the environment in the repository at root; file and object name the
+// ConfigMap in problems. Every key with a bad value is a problem with its
+// fix; the settings returned then hold the defaults for those keys.
+func ParseSettings(root, file, object string, data map[string]string) (Settings, diag.Problems) {
 	s := DefaultSettings(root)
-	data := cm.Data
 	var problems diag.Problems
-	in := " in " + cm.File
+	in := " in " + file
 	bad := func(message, fix string) {
-		problems = append(problems, diag.Problem{File: cm.File, Object: cm.ref(), Message: message, Fix: fix})
+		problems = append(problems, diag.Problem{File: file, Object: object, Message: message, Fix: fix})
 	}
 	get := func(k string) string { return strings.TrimSpace(data[k]) }
 	region := get(InitRegion)

@@ -69,8 +69,7 @@ func TestParseSettings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cm := &configMap{Data: tt.data}
-			got, _ := parseSettings(root, cm)
+			got, _ := ParseSettings(root, "", "", tt.data)
 			want := DefaultSettings(root)
 			tt.want(&want)
 			if diff := cmp.Diff(want, got); diff != "" {
@@ -165,7 +164,7 @@ func FuzzParseSettings(f *testing.F) {
 			InitMaxRunners: runners, InitStateBackend: backend, InitStateBucket: bucket, InitRegion: "eu-west-1",
 			InitContractStore: store, InitContractPrefix: prefix, InitContractPathStyle: pathStyle, InitContractBucket: bucket,
 		}
-		s, problems := parseSettings("/repo", &configMap{Data: data})
+		s, problems := ParseSettings("/repo", "", "", data)
 		if s.MaxRunners < 1 {
 			t.Errorf("parseSettings(%v).MaxRunners = %d, want at least 1", data, s.MaxRunners)
 		}
@@ -194,7 +193,7 @@ func TestKeepSettingsProblems(t *testing.T) {
 		{map[string]string{InitKeepRuns: "1", InitKeepDays: "0"}, nil},
 	}
 	for _, tt := range tests {
-		_, problems := parseSettings("/repo", func() *configMap { cm := &configMap{Data: tt.data}; cm.File = "init.yaml"; return cm }())
+		_, problems := ParseSettings("/repo", "init.yaml", "", tt.data)
 		var got []string
 		for _, p := range problems {
 			got = append(got, p.Message)

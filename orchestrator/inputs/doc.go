@@ -2,7 +2,7 @@
 // but does not hold, because they live only in the cluster: made by hand,
 // by a bootstrap, or by External Secrets. strata's Git mode reads them
 // from manifests on disk (Files, --inputs) or from a cluster (Cluster,
-// --kubeconfig), and package environment asks for each by kind,
+// --kubeconfig), and package flux asks for each by kind,
 // namespace and name as a stack or Kustomization needs it.
 //
 // A Secret's values reach tofu and nothing else: the loader marks every

@@ -15,7 +15,7 @@ import (
 
 // Inputs reads, for Git mode, the ConfigMaps and Secrets that a repository
 // names but does not hold, one get of one object at a time, from the
-// cluster a kubeconfig reaches. It never writes (package environment's
+// cluster a kubeconfig reaches. It never writes (package flux's
 // Inputs).
 type Inputs struct {
 	dyn dynamic.Interface

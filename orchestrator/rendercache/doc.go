@@ -20,7 +20,7 @@
 // changed) is a miss and the caller renders. Write replaces the entry
 // atomically (internal/atomicfile), as a file only its owner reads
 // (0600), in a directory only its owner opens (0700): the result may hold
-// the values of a repository's plain Secrets. (package environment never
+// the values of a repository's plain Secrets. (package flux never
 // keeps a render that decrypted SOPS values.)
 //
 // Build names the running strata binary, for the key: a release by its

@@ -16,7 +16,7 @@ import (
 )
 
 // maxProbed is the most bytes of a file a probe hashes, above the
-// loader's own limit of a manifest (environment.MaxManifestBytes): a
+// loader's own limit of a manifest (flux.MaxManifestBytes): a
 // larger file is a problem of the load whatever it holds.
 const maxProbed = 64 << 20
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/strata-iac/strata/internal/deadline"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/source/git"
 	"github.com/strata-iac/strata/orchestrator/source/oci"
 )
@@ -223,7 +224,7 @@ func constraint(ref oci.Ref) string {
 
 // exactVersion returns v when it names exactly one version (not a range).
 func exactVersion(v string) string {
-	if environment.ExactSemver(v) {
+	if flux.ExactSemver(v) {
 		return v
 	}
 	return ""

@@ -15,6 +15,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/graph"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/statedir"
@@ -237,7 +238,7 @@ func (s *Server) readHistory(ctx context.Context, path string) (snapshot, bool, 
 	busy := h.FromSnapshot()
 	snap := snapshot{runs: map[string][]history.Run{}, good: map[string]history.Run{}, at: s.cfg.Now()}
 	for _, e := range s.cfg.Environments {
-		env, _ := environment.Load(ctx, e)
+		env, _ := flux.Load(ctx, e)
 		if env == nil {
 			continue
 		}

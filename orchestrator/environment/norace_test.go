@@ -1,7 +1,0 @@
-//go:build !race
-
-package environment
-
-// raceEnabled says the tests run under the race detector, which makes
-// them several times slower: time bounds are not checked.
-const raceEnabled = false

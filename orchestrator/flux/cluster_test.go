@@ -1,0 +1,225 @@
+package flux
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/strata-iac/strata/orchestrator/diag"
+	"github.com/strata-iac/strata/orchestrator/environment"
+)
+
+// readObjects reads a fixture: one JSON object per file, as the API server
+// serves them.
+func readObjects(t *testing.T, dir string) []map[string]any {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var objs []map[string]any
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var o map[string]any
+		if err := json.Unmarshal(b, &o); err != nil {
+			t.Fatalf("%s: %v", e.Name(), err)
+		}
+		objs = append(objs, o)
+	}
+	return objs
+}
+
+func TestLoadNamespace(t *testing.T) {
+	objs := readObjects(t, "testdata/cluster/demo")
+	env, err := LoadNamespace(context.Background(), Namespace{Name: "demo", Root: t.TempDir(), Objects: objs})
+	if err != nil {
+		t.Fatalf("LoadNamespace(demo) = %v, want no error", err)
+	}
+	if env.Client != "acme" || env.Name != "dev" || env.Class != environment.ClassNonProd {
+		t.Errorf("LoadNamespace(demo) identity = %s/%s (%s), want acme/dev (non-prod) from the init ConfigMap", env.Client, env.Name, env.Class)
+	}
+	want := []*environment.Stack{
+		{
+			Name: "app", File: "demo/Terraform/app", Kustomization: "demo", KustomizationFile: "demo", Layer: environment.LayerServices,
+			Source:    environment.Source{Kind: environment.SourceGitRepository, Name: "platform", Artifact: &environment.Artifact{}},
+			Path:      "stacks/app",
+			Vars:      map[string]any{"size": "small", "replicas": float64(2)},
+			DependsOn: []string{"network"},
+			Consumes:  []environment.Input{{Contract: "network", As: "network"}},
+			Interval:  5 * time.Minute,
+		},
+		{
+			Name: "network", File: "demo/Terraform/network", Kustomization: "demo", KustomizationFile: "demo", Layer: environment.LayerNetwork,
+			Source: environment.Source{Kind: environment.SourceOCIRepository, Name: "network", URL: "oci://127.0.0.1:5000/iac/network", Semver: "~0.1.0",
+				Artifact: &environment.Artifact{URL: "http://127.0.0.1:9090/ocirepository/demo/network/sha256:abc.tar.gz", Digest: "sha256:" + strings.Repeat("a", 64), Revision: "0.1.0@sha256:" + strings.Repeat("b", 64)}},
+			Path:        "terraform",
+			Vars:        map[string]any{"cidr": "10.0.0.0/16"},
+			Produces:    "network",
+			ApprovePlan: "auto",
+			Interval:    5 * time.Minute,
+		},
+	}
+	if diff := cmp.Diff(want, env.Stacks, cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("LoadNamespace(demo) stacks mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestLoadNamespaceProblems(t *testing.T) {
+	tests := []struct {
+		name    string
+		edit    func(tf map[string]any)
+		wantMsg string
+	}{
+		{"missing source", func(tf map[string]any) {
+			spec(tf)["sourceRef"] = map[string]any{"kind": "GitRepository", "name": "nope"}
+		}, "spec.sourceRef names GitRepository/nope, which does not exist"},
+		{"source in another namespace", func(tf map[string]any) {
+			spec(tf)["sourceRef"] = map[string]any{"kind": "GitRepository", "name": "platform", "namespace": "other"}
+		}, "cannot access GitRepository/other/platform, cross-namespace references have been disabled"},
+		{"not a Flux source", func(tf map[string]any) { spec(tf)["sourceRef"] = map[string]any{"kind": "HelmRepository", "name": "x"} }, "which is not a Flux source"},
+		{"field strata refuses", func(tf map[string]any) { spec(tf)["cloud"] = map[string]any{"organization": "o"} }, "spec.cloud"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			objs := readObjects(t, "testdata/cluster/demo")
+			for _, o := range objs {
+				if o["kind"] == "Terraform" && metaOf(o).Metadata.Name == "app" {
+					tt.edit(o)
+				}
+			}
+			_, err := LoadNamespace(context.Background(), Namespace{Name: "demo", Root: t.TempDir(), Objects: objs})
+			var ps diag.Problems
+			if !errors.As(err, &ps) {
+				t.Fatalf("LoadNamespace(demo) = %v, want problems", err)
+			}
+			found := false
+			for _, p := range ps {
+				found = found || (strings.Contains(p.Message, tt.wantMsg) && p.File == "demo/Terraform/app")
+			}
+			if !found {
+				t.Errorf("LoadNamespace(demo) = %v, want a problem of demo/Terraform/app containing %q", err, tt.wantMsg)
+			}
+		})
+	}
+}
+
+func spec(o map[string]any) map[string]any { return o["spec"].(map[string]any) }
+
+// TestLoadNamespaceCrossNamespaceSource reads a sourceRef into another
+// namespace as the Tofu Controller does: refused (AccessDenied) unless
+// cross-namespace references are allowed, then the artifact of that
+// namespace's source.
+func TestLoadNamespaceCrossNamespaceSource(t *testing.T) {
+	shared := map[string]any{
+		"apiVersion": "source.toolkit.fluxcd.io/v1", "kind": "GitRepository",
+		"metadata": map[string]any{"name": "platform", "namespace": "shared"},
+		"status": map[string]any{"artifact": map[string]any{
+			"url": "http://127.0.0.1:9090/gitrepository/shared/platform/abc.tar.gz", "digest": "sha256:" + strings.Repeat("c", 64), "revision": "main@sha1:abc",
+		}},
+	}
+	tests := []struct {
+		name     string
+		allow    bool
+		sources  []map[string]any
+		wantArt  *environment.Artifact
+		wantMsg  string
+		wantCode string
+	}{
+		{name: "refused by default", sources: []map[string]any{shared},
+			wantMsg: "cannot access GitRepository/shared/platform, cross-namespace references have been disabled", wantCode: diag.CodeAccessDenied},
+		{name: "allowed", allow: true, sources: []map[string]any{shared},
+			wantArt: &environment.Artifact{URL: "http://127.0.0.1:9090/gitrepository/shared/platform/abc.tar.gz", Digest: "sha256:" + strings.Repeat("c", 64), Revision: "main@sha1:abc"}},
+		{name: "allowed, but not there", allow: true,
+			wantMsg: "spec.sourceRef names GitRepository/platform, which does not exist in namespace shared", wantCode: diag.CodeSourceNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			objs := readObjects(t, "testdata/cluster/demo")
+			for _, o := range objs {
+				if o["kind"] == "Terraform" && metaOf(o).Metadata.Name == "app" {
+					spec(o)["sourceRef"] = map[string]any{"kind": "GitRepository", "name": "platform", "namespace": "shared"}
+				}
+			}
+			env, err := LoadNamespace(context.Background(), Namespace{Name: "demo", Root: t.TempDir(), Objects: objs, CrossNamespaceRefs: tt.allow, Sources: tt.sources})
+			if tt.wantArt != nil {
+				if err != nil {
+					t.Fatalf("LoadNamespace(demo) = %v, want no error", err)
+				}
+				if diff := cmp.Diff(tt.wantArt, env.Stack("app").Source.Artifact); diff != "" {
+					t.Errorf("LoadNamespace(demo) app's artifact mismatch (-want +got):\n%s", diff)
+				}
+				return
+			}
+			var ps diag.Problems
+			if !errors.As(err, &ps) {
+				t.Fatalf("LoadNamespace(demo) = %v, want problems", err)
+			}
+			var got []diag.Problem
+			for _, p := range ps {
+				if p.File == "demo/Terraform/app" && strings.Contains(p.Message, "spec.sourceRef") || strings.Contains(p.Message, "cross-namespace") {
+					got = append(got, p)
+				}
+			}
+			if len(got) != 1 || got[0].Message != tt.wantMsg || got[0].Code != tt.wantCode {
+				t.Errorf("LoadNamespace(demo) problems of app's sourceRef = %+v, want one %q (code %q)", got, tt.wantMsg, tt.wantCode)
+			}
+		})
+	}
+}
+
+// TestLoadNamespaceOutOfShard says, of a reference to an object that
+// exists but another shard reconciles, which shard it is in and how to
+// bring the two together, where it would otherwise say it does not exist.
+func TestLoadNamespaceOutOfShard(t *testing.T) {
+	const selector = "!sharding.fluxcd.io/key"
+	tests := []struct {
+		name       string
+		drop       string // the kind/name of the object another shard has
+		outOfShard map[string]string
+		wantMsg    string
+		wantCode   string
+	}{
+		{name: "dependsOn", drop: "Terraform/network", outOfShard: map[string]string{"Terraform/network": "sharding.fluxcd.io/key=shard1"},
+			wantMsg: `spec.dependsOn names Terraform "network", which is another shard's (sharding.fluxcd.io/key=shard1): this controller reconciles the objects that match --watch-label-selector !sharding.fluxcd.io/key`},
+		{name: "sourceRef", drop: "GitRepository/platform", outOfShard: map[string]string{"GitRepository/platform": "sharding.fluxcd.io/key=shard1"},
+			wantMsg:  "spec.sourceRef names GitRepository/platform, which is another shard's (sharding.fluxcd.io/key=shard1): this controller reconciles the objects that match --watch-label-selector !sharding.fluxcd.io/key",
+			wantCode: diag.CodeSourceNotFound},
+		{name: "sourceRef, not anywhere", drop: "GitRepository/platform",
+			wantMsg: "spec.sourceRef names GitRepository/platform, which does not exist", wantCode: diag.CodeSourceNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var objs []map[string]any
+			for _, o := range readObjects(t, "testdata/cluster/demo") {
+				if m := metaOf(o); m.Kind+"/"+m.Metadata.Name != tt.drop {
+					objs = append(objs, o)
+				}
+			}
+			_, err := LoadNamespace(context.Background(), Namespace{Name: "demo", Root: t.TempDir(), Objects: objs, OutOfShard: tt.outOfShard, Shard: selector})
+			var ps diag.Problems
+			if !errors.As(err, &ps) {
+				t.Fatalf("LoadNamespace(demo without %s) = %v, want problems", tt.drop, err)
+			}
+			var got []diag.Problem
+			for _, p := range ps {
+				if p.File == "demo/Terraform/app" && p.Message == tt.wantMsg {
+					got = append(got, p)
+				}
+			}
+			if len(got) != 1 || got[0].Code != tt.wantCode || got[0].Fix == "" {
+				t.Errorf("LoadNamespace(demo without %s) = %v, want one problem of app %q (code %q) with a fix", tt.drop, err, tt.wantMsg, tt.wantCode)
+			}
+		})
+	}
+}

@@ -1,0 +1,355 @@
+package flux
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	kustypes "sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/yaml"
+
+	"github.com/strata-iac/strata/orchestrator/decryption"
+	"github.com/strata-iac/strata/orchestrator/diag"
+)
+
+// decryptionSOPS is the one provider of a Flux Kustomization's
+// spec.decryption.
+const decryptionSOPS = "sops"
+
+// annotationDecrypt is Flux's per-object switch for decryption
+// ("disabled" turns it off).
+const annotationDecrypt = "kustomize.toolkit.fluxcd.io/decrypt"
+
+// keySources names where strata looks for keys, for fixes.
+const keySources = "--sops-age-key-file FILE, $SOPS_AGE_KEY_FILE, $SOPS_AGE_KEY or ~/.config/sops/age/keys.txt"
+
+// decrypts reports whether a Flux Kustomization (as a map, nil for the
+// entry directory) asks for SOPS decryption.
+func decrypts(flux map[string]any) bool {
+	p, _, _ := unstructured.NestedString(flux, "spec", "decryption", "provider")
+	return p == decryptionSOPS
+}
+
+// checkDecryption checks a Kustomization's spec.decryption, and notes that
+// strata does not read the key Secret of secretRef from a cluster.
+func (l *loader) checkDecryption(k *kustomization) {
+	d := k.Spec.Decryption
+	if d == nil {
+		return
+	}
+	if d.Provider != decryptionSOPS {
+		l.problem(diag.Problem{
+			File:    k.File,
+			Object:  k.ref(),
+			Message: fmt.Sprintf("spec.decryption.provider is %q; Flux decrypts with sops only", d.Provider),
+			Fix:     fmt.Sprintf("set spec.decryption.provider: sops in %s", k.File),
+		})
+		return
+	}
+	if d.SecretRef != nil && d.SecretRef.Name != "" {
+		l.env.Notes = append(l.env.Notes, fmt.Sprintf(
+			"Kustomization %s (%s): spec.decryption.secretRef %s is a Secret in the cluster, which strata does not read; it decrypts with the age keys of %s and the gpg keyring",
+			k.Name(), k.File, d.SecretRef.Name, keySources))
+	}
+}
+
+// decryptor returns the loader's decryptor, made on first use with the
+// keys of the loader's context. It starts strata-sops on the first value
+// that is encrypted; closeDecryptor ends it.
+func (l *loader) decryptor() *decryption.Decryptor {
+	if l.dec == nil {
+		l.dec = decryption.New(l.ctx, decryption.KeysFrom(l.ctx))
+	}
+	return l.dec
+}
+
+// closeDecryptor ends the decryptor's strata-sops, if one runs: once the
+// load is over, nothing is decrypted. An error of it is a note, as every
+// value it was asked for has been answered.
+func (l *loader) closeDecryptor() {
+	if l.dec == nil {
+		return
+	}
+	if err := l.dec.Close(); err != nil && l.ctx.Err() == nil && l.env != nil {
+		l.env.Notes = append(l.env.Notes, fmt.Sprintf("decryption: %v", err))
+	}
+}
+
+// decryptObject decrypts one rendered object as kustomize-controller does
+// before substitution, when the build is a Kustomization's with
+// spec.decryption.provider sops (decrypt): an object sops encrypted is
+// decrypted whole, and the data values of a Secret that are sops-encrypted
+// files (from a secretGenerator) one by one. An object annotated
+// kustomize.toolkit.fluxcd.io/decrypt: disabled is left as it is.
+//
+// A Secret still encrypted afterwards is a problem, as kustomize-controller
+// refuses to apply it. owner is the Kustomization ("" for the entry
+// directory); fsys is the build's file system, which says whether its
+// secretGenerators read decrypted files.
+func (l *loader) decryptObject(o *renderedObject, decrypt bool, owner string, fsys *checkedFS) *diag.Problem {
+	u := unstructured.Unstructured{Object: o.Object}
+	ref := u.GetKind() + "/" + u.GetName()
+	isSecret := u.GetKind() == kindSecret && u.GetAPIVersion() == "v1"
+	disabled := strings.EqualFold(u.GetAnnotations()[annotationDecrypt], "disabled")
+	if decrypt && !disabled {
+		switch {
+		case decryption.IsEncrypted(o.Object):
+			m, err := l.decryptor().Object(o.Object)
+			if err != nil {
+				o.Failed, o.noKey = true, isSecret && lacksKey(err)
+				return decryptProblem(o.File, ref, ref, owner, err)
+			}
+			o.Object, o.res, o.Private = m, nil, true
+		case isSecret && o.generated && fsys.failed:
+			// A file it may be generated from could not be decrypted;
+			// that problem is reported.
+			o.Failed, o.noKey = true, fsys.noKey
+			return nil
+		case isSecret:
+			if p := l.decryptData(o, ref, owner); p != nil {
+				return p
+			}
+			if o.generated && fsys.decrypted {
+				o.Private = true
+			}
+		}
+	}
+	if !isSecret || !decryption.IsEncrypted(o.Object) {
+		return nil
+	}
+	o.Failed = true
+	switch {
+	case owner == "":
+		return &diag.Problem{
+			File:    o.File,
+			Object:  ref,
+			Message: fmt.Sprintf("%s is SOPS-encrypted, and no Flux Kustomization with spec.decryption brings it in: Flux refuses to apply it", ref),
+			Fix:     fmt.Sprintf("move %s under the spec.path of a Flux Kustomization with spec.decryption: {provider: sops}", o.File),
+		}
+	case disabled && decrypt:
+		return &diag.Problem{
+			File:    o.File,
+			Object:  ref,
+			Message: fmt.Sprintf("%s is SOPS-encrypted and annotated %s: disabled, so %s does not decrypt it and Flux refuses to apply it", ref, annotationDecrypt, owner),
+			Fix:     fmt.Sprintf("remove the annotation %s from %s in %s", annotationDecrypt, ref, o.File),
+		}
+	}
+	return &diag.Problem{
+		File:    o.File,
+		Object:  ref,
+		Message: fmt.Sprintf("%s is SOPS-encrypted, and %s has no spec.decryption: Flux refuses to apply it (configuring decryption is required)", ref, owner),
+		Fix:     fmt.Sprintf("add spec.decryption: {provider: sops} to %s, or store %s unencrypted", owner, ref),
+	}
+}
+
+// decryptData decrypts the data values of a Secret that are sops-encrypted
+// files, each in the format its key names.
+func (l *loader) decryptData(o *renderedObject, ref, owner string) *diag.Problem {
+	data, _, _ := unstructured.NestedStringMap(o.Object, "data")
+	changed := false
+	for k, v := range data {
+		b, err := base64.StdEncoding.DecodeString(v)
+		if err != nil {
+			continue // the Secret's own check reports it
+		}
+		plain, ok, err := l.decryptor().Value(b, k)
+		if err != nil {
+			o.Failed, o.noKey = true, lacksKey(err)
+			return decryptProblem(o.File, ref, ref+" data."+k, owner, err)
+		}
+		if ok {
+			data[k] = base64.StdEncoding.EncodeToString(plain)
+			changed = true
+		}
+	}
+	if !changed {
+		return nil
+	}
+	if err := unstructured.SetNestedStringMap(o.Object, data, "data"); err != nil {
+		return &diag.Problem{File: o.File, Object: ref, Message: "decrypt: " + err.Error()}
+	}
+	o.res, o.Private = nil, true
+	return nil
+}
+
+// lacksKey reports whether a decryption failed for want of a key, or of
+// strata-sops, rather than for a broken file: in the cluster Flux holds
+// the key, and the plain Secret exists.
+func lacksKey(err error) bool {
+	var ke *decryption.KeyError
+	var he *decryption.HelperError
+	return errors.As(err, &ke) || errors.As(err, &he)
+}
+
+// decryptProblem says why what (an object, a value or a file) could not be
+// decrypted, and what gives strata the key.
+func decryptProblem(file, ref, what, owner string, err error) *diag.Problem {
+	p := &diag.Problem{
+		File:    file,
+		Object:  ref,
+		Message: fmt.Sprintf("cannot decrypt %s for %s: %v", what, owner, err),
+		Fix:     fmt.Sprintf("re-encrypt %s with sops", file),
+	}
+	var ke *decryption.KeyError
+	var he *decryption.HelperError
+	if errors.As(err, &he) {
+		p.Fix = fmt.Sprintf("install %s beside strata (`make build` builds it into bin/ with strata), or set $%s to it",
+			decryption.HelperName, decryption.EnvHelper)
+	}
+	if errors.As(err, &ke) {
+		p.Message = fmt.Sprintf("cannot decrypt %s for %s: it is encrypted for %s, and strata has none of these keys",
+			what, owner, strings.Join(ke.Recipients, ", "))
+		if len(ke.Problems) > 0 {
+			p.Message += " (" + strings.Join(ke.Problems, "; ") + ")"
+		}
+		p.Fix = fmt.Sprintf("give strata the private key of one of them: an age key with %s", keySources)
+		if ke.HasPGP() {
+			p.Fix += ", an OpenPGP key in the gpg keyring ($GNUPGHOME or ~/.gnupg)"
+		}
+		p.Fix += fmt.Sprintf("; or re-encrypt %s for a key strata has (sops updatekeys %s)", file, file)
+	}
+	return p
+}
+
+// sourceUse is how a secretGenerator reads a file: as a file source whose
+// key is name, or as an env source.
+type sourceUse struct {
+	name string
+	env  bool
+}
+
+// generatorSources lists the files that kustomize-controller decrypts
+// before it builds a Kustomization with spec.decryption: the files and
+// envs of every secretGenerator, and the patch files, of the
+// kustomization file of dir and of every local directory it refers to as
+// a resource or component. configMapGenerator sources are not decrypted.
+// Paths are absolute.
+func generatorSources(fsys *checkedFS, root, dir string) map[string]sourceUse {
+	out := map[string]sourceUse{}
+	seen := map[string]bool{}
+	var visit func(dir string)
+	visit = func(dir string) {
+		if seen[dir] || !fsys.IsDir(dir) {
+			return
+		}
+		seen[dir] = true
+		var k kustypes.Kustomization
+		for _, name := range kustomizeFileNames {
+			p := filepath.Join(dir, name)
+			if !fsys.Exists(p) {
+				continue
+			}
+			if b, err := fsys.readRaw(p); err == nil && yaml.Unmarshal(b, &k) == nil {
+				break
+			}
+		}
+		add := func(p string, use sourceUse) {
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(dir, p)
+			}
+			p = filepath.Clean(p)
+			if p == root || strings.HasPrefix(p, root+string(filepath.Separator)) {
+				out[p] = use
+			}
+		}
+		for _, g := range k.SecretGenerator {
+			for _, f := range g.FileSources {
+				key, path, ok := strings.Cut(f, "=")
+				if !ok {
+					path = key
+				}
+				add(path, sourceUse{name: key})
+			}
+			for _, e := range g.EnvSources {
+				add(e, sourceUse{name: e, env: true})
+			}
+		}
+		for _, p := range k.Patches {
+			if p.Path != "" && !strings.Contains(p.Path, "://") {
+				add(p.Path, sourceUse{name: p.Path})
+			}
+		}
+		for _, r := range append(append([]string{}, k.Resources...), k.Components...) {
+			if !strings.Contains(r, "://") && !filepath.IsAbs(r) {
+				visit(filepath.Clean(filepath.Join(dir, r)))
+			}
+		}
+	}
+	visit(filepath.Clean(dir))
+	return out
+}
+
+// readRaw reads a file from memory or disk, unchecked.
+func (f *checkedFS) readRaw(p string) ([]byte, error) {
+	if b, ok := f.virtual[filepath.Clean(p)]; ok {
+		return b, nil
+	}
+	return f.FileSystem.ReadFile(p)
+}
+
+// decryptSource decrypts a file a secretGenerator or a patch reads, when
+// the build decrypts it. A file that cannot be decrypted is a problem of
+// its own, and an error for kustomize.
+func (f *checkedFS) decryptSource(p string, b []byte) ([]byte, error) {
+	use, ok := f.sources[filepath.Clean(p)]
+	if !ok {
+		return b, nil
+	}
+	var plain []byte
+	var err error
+	if use.env {
+		plain, ok, err = f.l.decryptor().EnvValue(b, use.name)
+	} else {
+		plain, ok, err = f.l.decryptor().Value(b, use.name)
+	}
+	if err != nil {
+		// The build goes on, so that every problem is found at once; the
+		// Secrets it generates are marked failed.
+		rel := f.l.relPath(p)
+		dp := *decryptProblem(rel, f.owner, rel+" (read by a secretGenerator)", f.owner, err)
+		if lacksKey(err) {
+			f.l.warn(dp)
+		} else {
+			f.l.problem(dp)
+		}
+		f.failed, f.noKey = true, lacksKey(err)
+		return b, nil
+	}
+	if ok {
+		f.decrypted = true
+		return plain, nil
+	}
+	return b, nil
+}
+
+// decryptEntry decrypts the objects of the entry directory's builds as the
+// Flux Kustomization among them whose spec.path is the entry directory
+// (flux-system of a bootstrap) decrypts them; without one, an encrypted
+// Secret there is a problem. Files of the entry's generators are not
+// decrypted.
+func (l *loader) decryptEntry(built [][]renderedObject) {
+	var self map[string]any
+	owner := ""
+	for _, objs := range built {
+		for _, o := range objs {
+			u := unstructured.Unstructured{Object: o.Object}
+			if u.GetKind() != kindKustomization || !strings.HasPrefix(u.GetAPIVersion(), groupKustomize+"/") {
+				continue
+			}
+			p, _, _ := unstructured.NestedString(o.Object, "spec", "path")
+			if c, ok := cleanPath(p); ok && c == l.dir {
+				self, owner = o.Object, "Kustomization/"+u.GetName()
+			}
+		}
+	}
+	for _, objs := range built {
+		for i := range objs {
+			if p := l.decryptObject(&objs[i], decrypts(self), owner, &checkedFS{}); p != nil {
+				l.problem(*p)
+			}
+		}
+	}
+}

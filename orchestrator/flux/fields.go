@@ -1,0 +1,253 @@
+package flux
+
+import (
+	"fmt"
+	"math"
+	"net/url"
+
+	"github.com/strata-iac/strata/orchestrator/diag"
+)
+
+// A fieldRule decides one field of a Terraform object's spec: it returns
+// why strata refuses the value, or "" when strata honours it (perhaps with
+// a difference docs/terraform-fields.md states).
+type fieldRule func(v any) string
+
+// honoured accepts any value.
+func honoured(any) string { return "" }
+
+// refused refuses any value but the field's zero value.
+func refused(why string) fieldRule {
+	return func(v any) string {
+		if isZero(v) {
+			return ""
+		}
+		return why
+	}
+}
+
+// isZero reports whether a decoded JSON value is its type's zero value.
+func isZero(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case bool:
+		return !x
+	case string:
+		return x == ""
+	case float64:
+		return x == 0
+	case int64:
+		return x == 0
+	case []any:
+		return len(x) == 0
+	case map[string]any:
+		for _, e := range x {
+			if !isZero(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// subFields applies rules to the fields of a mapping; a field with no rule
+// is refused as unknown.
+func subFields(field string, rules map[string]fieldRule) fieldRule {
+	return func(v any) string {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return ""
+		}
+		for _, k := range sortedKeys(m) {
+			rule, ok := rules[k]
+			if !ok {
+				return fmt.Sprintf("%s.%s is not a field of the Tofu Controller's Terraform", field, k)
+			}
+			if why := rule(m[k]); why != "" {
+				return why
+			}
+		}
+		return ""
+	}
+}
+
+// noKubernetes is the reason for the fields of things that exist only in a
+// cluster.
+const noKubernetes = "strata runs tofu itself, with no Kubernetes cluster: "
+
+// terraformFields decides every field of the Tofu Controller's
+// TerraformSpec (infra.contrib.fluxcd.io/v1alpha2). docs/terraform-fields.md has one row
+// per field; a field that is not here is not a Tofu Controller field.
+var terraformFields = map[string]fieldRule{
+	"approvePlan": honoured,
+	"destroy":     honoured,
+	"backendConfig": subFields("spec.backendConfig", map[string]fieldRule{
+		"customConfiguration": honoured,
+		"disable":             refused("spec.backendConfig.disable is not supported: strata gives every stack a backend (local state, the init key stateBackend, or customConfiguration)"),
+		"secretSuffix":        refused(noKubernetes + "spec.backendConfig.secretSuffix names a Kubernetes state Secret; use customConfiguration or the init key stateBackend"),
+		"inClusterConfig":     refused(noKubernetes + "spec.backendConfig.inClusterConfig has no meaning"),
+		"configPath":          refused(noKubernetes + "spec.backendConfig.configPath names a kubeconfig for the Kubernetes backend; use customConfiguration"),
+		"labels":              refused(noKubernetes + "spec.backendConfig.labels label a Kubernetes state Secret"),
+	}),
+	// backendConfigsFrom: each entry's keys go to init (backendConfigs);
+	// one that reads nothing is refused where the stack is built.
+	"backendConfigsFrom": honoured,
+	"cloud":              refused("spec.cloud (Terraform Cloud) is not supported: use spec.backendConfig.customConfiguration"),
+	"workspace": func(v any) string {
+		// tofu's own rule for a workspace name.
+		if name, _ := v.(string); url.PathEscape(name) != name {
+			return fmt.Sprintf("spec.workspace is %q: a tofu workspace name has only URL-safe characters and no path separators", name)
+		}
+		return ""
+	},
+	// vars: value and valueFrom (secretKeyRef, configMapKeyRef) are
+	// honoured; a valueFrom that reads nothing is refused where the
+	// stack is built.
+	"vars":                  honoured,
+	"varsFrom":              honoured,
+	"values":                honoured,
+	"fileMappings":          honoured,
+	"interval":              honoured,
+	"retryInterval":         honoured,
+	"path":                  honoured,
+	"sourceRef":             honoured,
+	"suspend":               honoured,
+	"force":                 honoured,
+	"readInputsFromSecrets": honoured,
+	"writeOutputsToSecret": subFields("spec.writeOutputsToSecret", map[string]fieldRule{
+		"name":        honoured,
+		"labels":      honoured,
+		"annotations": honoured,
+		// outputs with old:new renames; a bad pattern is refused where
+		// the stack is built.
+		"outputs": honoured,
+	}),
+	"disableDriftDetection":               honoured,
+	"cliConfigSecretRef":                  refused(noKubernetes + "spec.cliConfigSecretRef names a Kubernetes Secret; strata writes the tofu CLI configuration itself (see --provider-mirror)"),
+	"healthChecks":                        refused("spec.healthChecks are not supported"),
+	"destroyResourcesOnDeletion":          honoured,
+	"serviceAccountName":                  honoured,
+	"alwaysCleanupRunnerPod":              honoured,
+	"runnerTerminationGracePeriodSeconds": honoured,
+	"refreshBeforeApply":                  honoured,
+	"runnerPodTemplate": subFields("spec.runnerPodTemplate", map[string]fieldRule{
+		"metadata": honoured,
+		"spec": subFields("spec.runnerPodTemplate.spec", map[string]fieldRule{
+			"image": honoured, "imagePullPolicy": honoured, "nodeSelector": honoured, "affinity": honoured,
+			"tolerations": honoured, "priorityClassName": honoured, "securityContext": honoured, "resources": honoured,
+			// env and envFrom are tofu's environment (runnerEnv); what
+			// reads nothing is refused where the stack is built.
+			"env": honoured, "envFrom": honoured,
+			"volumes":        refused(noKubernetes + "spec.runnerPodTemplate.spec.volumes would give tofu files"),
+			"volumeMounts":   refused(noKubernetes + "spec.runnerPodTemplate.spec.volumeMounts would give tofu files"),
+			"initContainers": refused(noKubernetes + "spec.runnerPodTemplate.spec.initContainers would prepare tofu's workspace"),
+			"hostAliases":    refused(noKubernetes + "spec.runnerPodTemplate.spec.hostAliases would change name resolution"),
+		}),
+	}),
+	"enableInventory": honoured,
+	"tfstate": subFields("spec.tfstate", map[string]fieldRule{
+		// no, auto and yes (with lockIdentifier) are honoured; any other
+		// value is refused where the stack is built (checkForceUnlock).
+		"forceUnlock":    honoured,
+		"lockIdentifier": honoured,
+		"lockTimeout": func(v any) string {
+			if s, _ := v.(string); s != "" && s != "0s" {
+				return fmt.Sprintf("spec.tfstate.lockTimeout %s is not supported: strata runs tofu with -lock-timeout=0s; a held lock fails the run, and the next reconcile tries again", s)
+			}
+			return ""
+		},
+	}),
+	"targets": honoured,
+	"parallelism": func(v any) string {
+		if n, ok := wholeNumber(v); (ok && n >= 0) || v == nil {
+			return ""
+		}
+		return fmt.Sprintf("spec.parallelism is %v: it must be a whole number, 0 (tofu's default) or more", v)
+	},
+	"storeReadablePlan": honoured,
+	"webhooks":          refused("spec.webhooks are not supported: use a Rego policy (--policy) to judge plans"),
+	"dependsOn":         honoured,
+	"enterprise":        refused("spec.enterprise is not supported"),
+	"planOnly":          honoured,
+	// breakTheGlass is accepted with a note (see noteTerraform).
+	"breakTheGlass": honoured,
+	// The fields of the Tofu Controller's newest releases.
+	"tfVarsFiles": refused("spec.tfVarsFiles is not supported: tofu reads every *.auto.tfvars file of spec.path by itself, so rename the files to end in .auto.tfvars, or give the values in spec.vars"),
+	"retryStrategy": func(v any) string {
+		switch v {
+		case nil, "", "StaticInterval":
+			return ""
+		case "ExponentialBackoff":
+			return "spec.retryStrategy ExponentialBackoff is not supported: strata retries a failed stack at every reconcile (--interval), a static interval"
+		}
+		return fmt.Sprintf("spec.retryStrategy is %v: the Tofu Controller knows StaticInterval and ExponentialBackoff", v)
+	},
+	// maxRetryInterval bounds ExponentialBackoff alone, which is refused.
+	"maxRetryInterval": honoured,
+	// upgradeOnInit: strata's init keeps the providers of the stack's
+	// lock file, from the shared cache and the mirror (a note).
+	"upgradeOnInit": honoured,
+	"plan": subFields("spec.plan", map[string]fieldRule{
+		"lock": func(v any) string {
+			if b, ok := v.(bool); ok && !b {
+				return "spec.plan.lock false is not supported: strata plans under the state lock, which keeps a plan and an apply of one stack apart"
+			}
+			return ""
+		},
+	}),
+	// branchPlanner configures the Tofu Controller's branch planner, a
+	// program of its own; accepted with a note (see noteTerraform).
+	"branchPlanner": subFields("spec.branchPlanner", map[string]fieldRule{"enablePathScope": honoured}),
+	// remediation.retries: strata retries a failed stack at every
+	// reconcile, without a bound (a note).
+	"remediation": subFields("spec.remediation", map[string]fieldRule{"retries": honoured}),
+}
+
+// wholeNumber returns a decoded number as an integer, when it is one.
+func wholeNumber(v any) (int64, bool) {
+	switch n := v.(type) {
+	case int:
+		return int64(n), true
+	case int64:
+		return n, true
+	case uint64:
+		return int64(n), n <= math.MaxInt64
+	case float64:
+		return int64(n), n == math.Trunc(n)
+	}
+	return 0, false
+}
+
+// checkTerraformFields decides every field of a Terraform object's spec:
+// a field strata does not honour is a problem, never silently ignored; a
+// field or label accepted with no effect is a note.
+func (l *loader) checkTerraformFields(tf *terraform) {
+	l.noteTerraform(tf)
+	spec, _ := tf.rawMap()["spec"].(map[string]any)
+	for _, k := range sortedKeys(spec) {
+		rule, ok := terraformFields[k]
+		if !ok {
+			fix := "remove it"
+			if c, d := closest(k, sortedKeys(terraformFields)); d <= 3 {
+				fix = fmt.Sprintf("write spec.%s", c)
+			}
+			l.problem(diag.Problem{
+				File:    tf.File,
+				Object:  tf.ref(),
+				Message: fmt.Sprintf("spec.%s is not a field of the Tofu Controller's Terraform (%s/v1alpha2)", k, groupInfra),
+				Fix:     fix + " in " + tf.File,
+			})
+			continue
+		}
+		if why := rule(spec[k]); why != "" {
+			l.problem(diag.Problem{
+				File:    tf.File,
+				Object:  tf.ref(),
+				Message: why,
+				Fix:     fmt.Sprintf("remove the field from %s, or see the table of Terraform fields in strata's docs/terraform-fields.md", tf.File),
+			})
+		}
+	}
+}

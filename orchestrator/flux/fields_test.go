@@ -1,0 +1,227 @@
+package flux
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/strata-iac/strata/orchestrator/environment"
+	"sigs.k8s.io/yaml"
+)
+
+// TestTerraformFields backs the table of Terraform fields (docs/terraform-fields.md): every
+// field of the Tofu Controller's TerraformSpec is either honoured (no
+// problem) or refused with a message; none is silently ignored.
+func TestTerraformFields(t *testing.T) {
+	tests := []struct {
+		field string
+		spec  string // the field and its value, as YAML under spec
+		want  string // the problem's message; "" when honoured
+	}{
+		{"approvePlan", "approvePlan: auto", ""},
+		{"destroy", "destroy: true", ""},
+		{"destroy false", "destroy: false", ""},
+		{"backendConfig customConfiguration", "backendConfig: {customConfiguration: 'backend \"local\" {}'}", ""},
+		{"backendConfig disable", "backendConfig: {disable: true}", "spec.backendConfig.disable is not supported: strata gives every stack a backend (local state, the init key stateBackend, or customConfiguration)"},
+		{"backendConfig secretSuffix", "backendConfig: {secretSuffix: x}", noKubernetes + "spec.backendConfig.secretSuffix names a Kubernetes state Secret; use customConfiguration or the init key stateBackend"},
+		{"backendConfig inClusterConfig", "backendConfig: {inClusterConfig: true}", noKubernetes + "spec.backendConfig.inClusterConfig has no meaning"},
+		{"backendConfig configPath", "backendConfig: {configPath: /k}", noKubernetes + "spec.backendConfig.configPath names a kubeconfig for the Kubernetes backend; use customConfiguration"},
+		{"backendConfig labels", "backendConfig: {labels: {a: b}}", noKubernetes + "spec.backendConfig.labels label a Kubernetes state Secret"},
+		{"backendConfig typo", "backendConfig: {customConfig: x}", "spec.backendConfig.customConfig is not a field of the Tofu Controller's Terraform"},
+		{"backendConfigsFrom", "backendConfigsFrom: [{kind: Secret, name: b, keys: [access_key], optional: true}]", ""},
+		{"cloud", "cloud: {organization: o}", "spec.cloud (Terraform Cloud) is not supported: use spec.backendConfig.customConfiguration"},
+		{"workspace default", "workspace: default", ""},
+		{"workspace", "workspace: blue", ""},
+		{"workspace path", "workspace: a/b", `spec.workspace is "a/b": a tofu workspace name has only URL-safe characters and no path separators`},
+		{"vars value", "vars: [{name: a, value: {b: 1}}]", ""},
+		{"vars valueFrom", "vars: [{name: a, valueFrom: {secretKeyRef: {name: s, key: k}}}]", ""},
+		{"varsFrom", "varsFrom: []", ""},
+		{"values", "values: {a: 1}", ""},
+		{"fileMappings", "fileMappings: [{location: home, path: .x, secretRef: {name: s, key: k}}]", ""},
+		{"interval", "interval: 1h", ""},
+		{"retryInterval", "retryInterval: 1m", ""},
+		{"path", "path: ./x", ""},
+		{"sourceRef", "sourceRef: {kind: GitRepository, name: flux-system}", ""},
+		{"suspend", "suspend: true", ""},
+		{"force", "force: true", ""},
+		{"readInputsFromSecrets", "readInputsFromSecrets: [{name: n, as: n}]", ""},
+		{"writeOutputsToSecret", "writeOutputsToSecret: {name: n, labels: {a: b}, annotations: {c: d}, outputs: [vpc_id]}", ""},
+		{"writeOutputsToSecret renames", "writeOutputsToSecret: {name: n, outputs: ['vpc_id:id']}", ""},
+		{"disableDriftDetection", "disableDriftDetection: true", ""},
+		{"cliConfigSecretRef", "cliConfigSecretRef: {name: c}", noKubernetes + "spec.cliConfigSecretRef names a Kubernetes Secret; strata writes the tofu CLI configuration itself (see --provider-mirror)"},
+		{"healthChecks", "healthChecks: [{name: h, type: tcp, address: 'a:1'}]", "spec.healthChecks are not supported"},
+		{"destroyResourcesOnDeletion", "destroyResourcesOnDeletion: true", ""},
+		{"serviceAccountName", "serviceAccountName: tf-runner", ""},
+		{"alwaysCleanupRunnerPod", "alwaysCleanupRunnerPod: false", ""},
+		{"runnerTerminationGracePeriodSeconds", "runnerTerminationGracePeriodSeconds: 60", ""},
+		{"refreshBeforeApply", "refreshBeforeApply: true", ""},
+		{"runnerPodTemplate", "runnerPodTemplate: {metadata: {labels: {a: b}}, spec: {image: x, resources: {}}}", ""},
+		{"runnerPodTemplate env", "runnerPodTemplate: {spec: {env: [{name: A, value: b}], envFrom: [{secretRef: {name: s}}]}}", ""},
+		{"runnerPodTemplate volumes", "runnerPodTemplate: {spec: {volumes: [{name: v}]}}", noKubernetes + "spec.runnerPodTemplate.spec.volumes would give tofu files"},
+		{"enableInventory", "enableInventory: true", ""},
+		{"tfstate", "tfstate: {forceUnlock: 'no', lockIdentifier: x}", ""},
+		{"tfstate forceUnlock auto", "tfstate: {forceUnlock: auto}", ""},
+		{"targets", "targets: [terraform_data.a]", ""},
+		{"parallelism", "parallelism: 2", ""},
+		{"parallelism negative", "parallelism: -1", "spec.parallelism is -1: it must be a whole number, 0 (tofu's default) or more"},
+		{"parallelism fraction", "parallelism: 1.5", "spec.parallelism is 1.5: it must be a whole number, 0 (tofu's default) or more"},
+		{"storeReadablePlan", "storeReadablePlan: json", ""},
+		{"webhooks", "webhooks: [{stage: post-planning, url: 'http://x'}]", "spec.webhooks are not supported: use a Rego policy (--policy) to judge plans"},
+		{"dependsOn", "dependsOn: [{name: a}]", ""},
+		{"enterprise", "enterprise: {a: 1}", "spec.enterprise is not supported"},
+		{"planOnly", "planOnly: true", ""},
+		{"breakTheGlass", "breakTheGlass: true", ""},
+		{"tfVarsFiles", "tfVarsFiles: [prod.tfvars]", "spec.tfVarsFiles is not supported: tofu reads every *.auto.tfvars file of spec.path by itself, so rename the files to end in .auto.tfvars, or give the values in spec.vars"},
+		{"retryStrategy", "retryStrategy: StaticInterval", ""},
+		{"retryStrategy backoff", "retryStrategy: ExponentialBackoff", "spec.retryStrategy ExponentialBackoff is not supported: strata retries a failed stack at every reconcile (--interval), a static interval"},
+		{"retryStrategy unknown", "retryStrategy: Linear", "spec.retryStrategy is Linear: the Tofu Controller knows StaticInterval and ExponentialBackoff"},
+		{"maxRetryInterval", "maxRetryInterval: 1h", ""},
+		{"upgradeOnInit", "upgradeOnInit: true", ""},
+		{"plan", "plan: {lock: true}", ""},
+		{"plan without the lock", "plan: {lock: false}", "spec.plan.lock false is not supported: strata plans under the state lock, which keeps a plan and an apply of one stack apart"},
+		{"branchPlanner", "branchPlanner: {enablePathScope: true}", ""},
+		{"remediation", "remediation: {retries: 3}", ""},
+		{"tfstate lockTimeout", "tfstate: {lockTimeout: 5m}", "spec.tfstate.lockTimeout 5m is not supported: strata runs tofu with -lock-timeout=0s; a held lock fails the run, and the next reconcile tries again"},
+		{"unknown field", "varsFromm: []", "spec.varsFromm is not a field of the Tofu Controller's Terraform (infra.contrib.fluxcd.io/v1alpha2)"},
+	}
+	covered := map[string]bool{}
+	for _, tt := range tests {
+		t.Run(tt.field, func(t *testing.T) {
+			var spec map[string]any
+			if err := yaml.Unmarshal([]byte(tt.spec), &spec); err != nil {
+				t.Fatal(err)
+			}
+			for k := range spec {
+				covered[k] = true
+			}
+			l := newLoader(context.Background(), "/repo", "e")
+			l.env = &environment.Environment{}
+			tf := &terraform{rendered: rendered{raw: map[string]any{"spec": spec}}}
+			tf.Kind, tf.Metadata.Name, tf.File = kindTerraform, "t", "t.yaml"
+			l.checkTerraformFields(tf)
+			var got string
+			if ps := l.sortedProblems(); len(ps) > 0 {
+				got = ps[0].Message
+			}
+			if got != tt.want {
+				t.Errorf("checkTerraformFields(%s) = %q, want %q", tt.spec, got, tt.want)
+			}
+		})
+	}
+	var missing []string
+	for f := range terraformFields {
+		if !covered[f] {
+			missing = append(missing, f)
+		}
+	}
+	sort.Strings(missing)
+	if diff := cmp.Diff([]string(nil), missing); diff != "" {
+		t.Errorf("fields without a test case (-want +got):\n%s", diff)
+	}
+}
+
+// fieldBacking names, for every row of the table of Terraform
+// fields, the tests that prove what the row says. TestTerraformFields
+// backs every refusal, and every acceptance of a value; the others prove
+// what strata does with the value.
+var fieldBacking = map[string][]string{
+	"approvePlan":                         {"TestApprovePlan", "TestPolicyGate"},
+	"destroy":                             {"TestTerraformFields"},
+	"backendConfig":                       {"TestTerraformFields", "TestSeedBackendConfigOnS3"},
+	"backendConfigsFrom":                  {"TestTerraformFields", "TestBackendConfigs", "TestBackendConfigsFromOnS3"},
+	"cloud":                               {"TestTerraformFields"},
+	"workspace":                           {"TestTerraformFields"},
+	"vars":                                {"TestTerraformFields", "TestReconcileApply", "TestDataPassingAsTheTofuController"},
+	"varsFrom":                            {"TestTerraformFields", "TestLoadMoreProblems", "TestDataPassingAsTheTofuController"},
+	"values":                              {"TestTerraformFields", "TestDataPassingAsTheTofuController", "TestRender"},
+	"fileMappings":                        {"TestTerraformFields"},
+	"interval":                            {"TestScheduleFields", "TestStackInterval"},
+	"retryInterval":                       {"TestScheduleFields", "TestRetryInterval"},
+	"path":                                {"TestReconcileApply", "TestLoadProblems"},
+	"sourceRef":                           {"TestReconcileApply", "TestReconcileOCISources"},
+	"suspend":                             {"TestScheduleFields", "TestSuspend"},
+	"force":                               {"TestTerraformFields"},
+	"readInputsFromSecrets":               {"TestReconcileApply", "TestDataPassingAsTheTofuController"},
+	"writeOutputsToSecret":                {"TestTerraformFields", "TestSpecChangeRepublishes", "TestRename", "TestBuildTypes", "TestSecretData", "TestEnvironmentInCluster"},
+	"disableDriftDetection":               {"TestScheduleFields", "TestDisableDriftDetection"},
+	"cliConfigSecretRef":                  {"TestTerraformFields"},
+	"healthChecks":                        {"TestTerraformFields"},
+	"destroyResourcesOnDeletion":          {"TestScheduleFields", "TestRemovedStack", "TestOrphanedStack"},
+	"serviceAccountName":                  {"TestTerraformFields", "TestRunnerPodFieldsChangeNothing"},
+	"alwaysCleanupRunnerPod":              {"TestTerraformFields", "TestRunnerPodFieldsChangeNothing"},
+	"runnerTerminationGracePeriodSeconds": {"TestTerraformFields", "TestRunnerPodFieldsChangeNothing"},
+	"refreshBeforeApply":                  {"TestTerraformFields"},
+	"runnerPodTemplate":                   {"TestTerraformFields", "TestRunnerPodFieldsChangeNothing", "TestRunnerEnv", "TestRunnerEnvReachesTofu", "TestJobRunnerEnv"},
+	"enableInventory":                     {"TestTerraformFields", "TestRunnerPodFieldsChangeNothing"},
+	"tfstate":                             {"TestScheduleFields", "TestStaleS3Lock"},
+	"targets":                             {"TestTerraformFields"},
+	"parallelism":                         {"TestTerraformFields"},
+	"storeReadablePlan":                   {"TestRunnerPodFieldsChangeNothing", "TestContractBreakRemovedKey"},
+	"webhooks":                            {"TestTerraformFields"},
+	"dependsOn":                           {"TestReconcileApply"},
+	"enterprise":                          {"TestTerraformFields"},
+	"planOnly":                            {"TestTerraformFields"},
+	"breakTheGlass":                       {"TestTerraformFields", "TestNoteTerraform"},
+	"tfVarsFiles":                         {"TestTerraformFields"},
+	"retryStrategy":                       {"TestTerraformFields"},
+	"maxRetryInterval":                    {"TestTerraformFields"},
+	"upgradeOnInit":                       {"TestTerraformFields", "TestNoteTerraform"},
+	"plan":                                {"TestTerraformFields"},
+	"branchPlanner":                       {"TestTerraformFields", "TestNoteTerraform"},
+	"remediation":                         {"TestTerraformFields", "TestNoteTerraform"},
+}
+
+// TestEveryFieldIsBacked checks the audit of docs/terraform-fields.md: every
+// TerraformSpec field has a row in its table and a test that proves it,
+// and every test named in fieldBacking exists in the repository.
+func TestEveryFieldIsBacked(t *testing.T) {
+	root := filepath.Join("..", "..")
+	readme, err := os.ReadFile(filepath.Join(root, "docs", "terraform-fields.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := map[string]bool{}
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, m := range testFunc.FindAllSubmatch(b, -1) {
+			tests[string(m[1])] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, field := range sortedKeys(terraformFields) {
+		if !strings.Contains(string(readme), "\n| `"+field+"` | ") {
+			t.Errorf("docs/terraform-fields.md has no row for %s", field)
+		}
+		names, ok := fieldBacking[field]
+		if !ok || len(names) == 0 {
+			t.Errorf("fieldBacking[%q] names no test", field)
+		}
+		for _, name := range names {
+			if !tests[name] {
+				t.Errorf("fieldBacking[%q] names %s, which is no test of the repository", field, name)
+			}
+		}
+	}
+	for field := range fieldBacking {
+		if _, ok := terraformFields[field]; !ok {
+			t.Errorf("fieldBacking names %s, which is not a field of terraformFields", field)
+		}
+	}
+}
+
+var testFunc = regexp.MustCompile(`(?m)^func (Test\w+)\(t \*testing\.T\)`)

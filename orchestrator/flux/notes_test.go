@@ -1,0 +1,64 @@
+package flux
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/strata-iac/strata/orchestrator/environment"
+	"sigs.k8s.io/yaml"
+)
+
+// TestNoteTerraform: spec.breakTheGlass and the branch planner's labels
+// and annotations are accepted, with a note for validate -v, and never a
+// problem.
+func TestNoteTerraform(t *testing.T) {
+	const glass = "Terraform/t (t.yaml): spec.breakTheGlass is accepted and changes nothing: it keeps the Tofu Controller's runner pod open for a person to repair the stack by hand, and strata keeps no runner between runs; repair with tofu in the stack's workspace (strata unlock releases a stale lock)"
+	planner := func(keys string) string {
+		return "Terraform/t (t.yaml): " + keys + " are the Tofu Controller branch planner's labels and annotations, accepted and read by nothing: strata plans the checkout it is given, so plan a pull request by running strata plan on its branch (-o markdown writes the review)"
+	}
+	tests := []struct {
+		name   string
+		object string
+		want   []string
+	}{
+		{"nothing to note", "metadata: {name: t}\nspec: {path: ./x}", nil},
+		{"breakTheGlass off", "metadata: {name: t}\nspec: {breakTheGlass: false}", nil},
+		{"breakTheGlass", "metadata: {name: t}\nspec: {breakTheGlass: true}", []string{glass}},
+		{"branch planner", `metadata:
+  name: t
+  labels: {infra.weave.works/branch-planner: "true", infra.weave.works/pr-id: "7", app: x}
+  annotations: {infra.weave.works/comment-id: "42"}
+spec: {planOnly: true}`, []string{planner("infra.weave.works/branch-planner, infra.weave.works/comment-id, infra.weave.works/pr-id")}},
+		{"branchPlanner, remediation and upgradeOnInit", "metadata: {name: t}\nspec: {branchPlanner: {enablePathScope: true}, remediation: {retries: 2}, upgradeOnInit: true}", []string{
+			"Terraform/t (t.yaml): spec.branchPlanner is accepted and read by nothing: it configures the Tofu Controller's branch planner, and strata plans a pull request with strata plan --base (-o markdown writes the review)",
+			"Terraform/t (t.yaml): spec.remediation.retries is accepted without its bound: strata retries a failed stack at every reconcile",
+			"Terraform/t (t.yaml): spec.upgradeOnInit is accepted: strata's init keeps the providers the stack's lock file names, from the shared plugin cache and the mirror, rather than upgrading them",
+		}},
+		{"both", `metadata:
+  name: t
+  annotations: {infra.weave.works/error-revision: main@sha1:abc}
+spec: {breakTheGlass: true}`, []string{glass, planner("infra.weave.works/error-revision")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tf := &terraform{}
+			if err := yaml.Unmarshal([]byte(tt.object), &tf.raw); err != nil {
+				t.Fatal(err)
+			}
+			if err := yaml.Unmarshal([]byte(tt.object), tf); err != nil {
+				t.Fatal(err)
+			}
+			tf.Kind, tf.File = kindTerraform, "t.yaml"
+			l := newLoader(context.Background(), "/repo", "e")
+			l.env = &environment.Environment{}
+			l.checkTerraformFields(tf)
+			if ps := l.sortedProblems(); len(ps) > 0 {
+				t.Errorf("checkTerraformFields(%s) problems = %v, want none", tt.name, ps)
+			}
+			if diff := cmp.Diff(tt.want, l.env.Notes); diff != "" {
+				t.Errorf("checkTerraformFields(%s) notes diff (-want +got):\n%s", tt.name, diff)
+			}
+		})
+	}
+}

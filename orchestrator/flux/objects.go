@@ -1,0 +1,500 @@
+package flux
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/strata-iac/strata/orchestrator/diag"
+	"github.com/strata-iac/strata/orchestrator/environment"
+)
+
+// The API groups of the objects strata reads. Any version of a group is
+// accepted; objects of other kinds are ignored.
+const (
+	groupCore      = ""
+	groupKustomize = "kustomize.toolkit.fluxcd.io"
+	groupSource    = "source.toolkit.fluxcd.io"
+	groupInfra     = "infra.contrib.fluxcd.io"
+)
+
+// Object kinds strata reads.
+const (
+	kindConfigMap     = "ConfigMap"
+	kindKustomization = "Kustomization"
+	kindTerraform     = "Terraform"
+	kindSecret        = "Secret"
+)
+
+// annotationSubstitute is Flux's per-object switch for postBuild
+// substitution ("disabled" turns it off).
+const annotationSubstitute = "kustomize.toolkit.fluxcd.io/substitute"
+
+// meta is the part of every Kubernetes object strata looks at first.
+type meta struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Metadata   struct {
+		Name        string            `json:"name"`
+		Namespace   string            `json:"namespace"`
+		Labels      map[string]string `json:"labels"`
+		Annotations map[string]string `json:"annotations"`
+	} `json:"metadata"`
+}
+
+// group returns the API group of the object's apiVersion.
+func (m meta) group() string {
+	g, _, ok := strings.Cut(m.APIVersion, "/")
+	if !ok {
+		return groupCore
+	}
+	return g
+}
+
+// ref renders the object as "Kind/name".
+func (m meta) ref() string { return m.Kind + "/" + m.Metadata.Name }
+
+// object is one decoded object of a known kind, with where it came from.
+type object struct {
+	meta
+	// File is the file the object came from, relative to the root.
+	File string
+	// by is the Flux Kustomization whose build rendered it, "" for the
+	// entry directory's.
+	by string
+}
+
+// Name returns metadata.name.
+func (o *object) Name() string { return o.Metadata.Name }
+
+// configMap is a v1 ConfigMap.
+type configMap struct {
+	object
+	Data map[string]string
+}
+
+// secret is a v1 Secret: data (base64) and stringData, merged as the API
+// server merges them.
+type secret struct {
+	object
+	Data map[string]string
+	// Type is the Secret's type.
+	Type string
+	// Private is set on a Secret that was SOPS-encrypted in the
+	// repository and decrypted: its values must not be shown.
+	Private bool
+	// Failed is set on a Secret that could not be decrypted; a problem
+	// says why, and its data is empty.
+	Failed bool
+	// noKey is set on a Failed Secret that strata lacks the key to, which
+	// the cluster holds decrypted: it is read from the inputs.
+	noKey bool
+}
+
+// decodeSecret decodes a Secret's data and stringData.
+func decodeSecret(j []byte, s *secret) *diag.Problem {
+	var raw struct {
+		Type       string            `json:"type"`
+		Data       map[string][]byte `json:"data"`
+		StringData map[string]string `json:"stringData"`
+	}
+	if err := json.Unmarshal(j, &raw); err != nil {
+		return invalid(s.File, s.ref(), err)
+	}
+	s.Type = raw.Type
+	s.Data = make(map[string]string, len(raw.Data)+len(raw.StringData))
+	for k, v := range raw.Data {
+		s.Data[k] = string(v)
+	}
+	for k, v := range raw.StringData {
+		s.Data[k] = v
+	}
+	return nil
+}
+
+// namedRef is a reference by name, as in dependsOn.
+type namedRef struct {
+	Name      string `json:"name"`
+	Namespace string `json:"namespace,omitempty"`
+}
+
+// sourceRef is spec.sourceRef of a Kustomization or Terraform object.
+type sourceRef struct {
+	Kind      string `json:"kind"`
+	Name      string `json:"name"`
+	Namespace string `json:"namespace,omitempty"`
+}
+
+// String renders the reference as "Kind/name".
+func (r sourceRef) String() string { return r.Kind + "/" + r.Name }
+
+// valuesRef is one entry of postBuild.substituteFrom or spec.varsFrom.
+type valuesRef struct {
+	Kind     string   `json:"kind"`
+	Name     string   `json:"name"`
+	Optional bool     `json:"optional,omitempty"`
+	VarsKeys []string `json:"varsKeys,omitempty"`
+}
+
+// valueFrom is a Terraform variable's spec.vars[].valueFrom: Kubernetes'
+// EnvVarSource. Only the key references have a meaning outside a pod.
+type valueFrom struct {
+	SecretKeyRef     *keyRef         `json:"secretKeyRef"`
+	ConfigMapKeyRef  *keyRef         `json:"configMapKeyRef"`
+	FieldRef         json.RawMessage `json:"fieldRef"`
+	ResourceFieldRef json.RawMessage `json:"resourceFieldRef"`
+}
+
+// keyRef selects one key of a Secret or ConfigMap.
+type keyRef struct {
+	Name     string `json:"name"`
+	Key      string `json:"key"`
+	Optional bool   `json:"optional"`
+}
+
+// postBuild is spec.postBuild of a Flux Kustomization.
+type postBuild struct {
+	Substitute     map[string]string `json:"substitute"`
+	SubstituteFrom []valuesRef       `json:"substituteFrom"`
+}
+
+// rendered is an object as rendered: its JSON, a tenth of the memory of
+// its map, and the map (raw), decoded from the JSON when it is first read
+// (rawMap) and let go of once nothing reads it again.
+type rendered struct {
+	raw     map[string]any
+	rawJSON []byte
+}
+
+// rawMap is the object as rendered, as a map: raw, decoded from rawJSON
+// when it is not set.
+func (r *rendered) rawMap() map[string]any {
+	if r.raw == nil && r.rawJSON != nil {
+		_ = json.Unmarshal(r.rawJSON, &r.raw)
+	}
+	return r.raw
+}
+
+// kustomization is a Flux Kustomization (kustomize.toolkit.fluxcd.io).
+type kustomization struct {
+	object
+	// rendered is read by Flux's generator (rawMap);
+	// buildKustomization lets go of its map.
+	rendered
+	// Group is the environment sub-directory the Kustomization is in, ""
+	// at the environment's root.
+	Group string
+	// Parent is the Kustomization whose build rendered this one, "" for
+	// the entry directory's.
+	Parent string
+	// bootstrap is set on the Kustomization strata makes for an entry
+	// directory that holds Terraform objects and that no Kustomization of
+	// the repository applies: what `flux bootstrap` makes in the cluster.
+	bootstrap bool
+	// unbuilt is the directory of a Kustomization whose build failed:
+	// what it would have brought in is not known (isolate.go).
+	unbuilt string
+	// appliesEntry is set on a Kustomization whose spec.path is the entry
+	// directory: the objects there are its own.
+	appliesEntry bool
+	// fromCluster are the postBuild.substituteFrom ConfigMaps and Secrets
+	// that are not the repository's (given as inputs, or missing): a
+	// variable none defines is asked of them.
+	fromCluster []diag.Input
+	Spec        struct {
+		Path      string     `json:"path"`
+		SourceRef *sourceRef `json:"sourceRef"`
+		DependsOn []namedRef `json:"dependsOn"`
+		PostBuild *postBuild `json:"postBuild"`
+		// Decryption is spec.decryption.
+		Decryption *struct {
+			Provider  string    `json:"provider"`
+			SecretRef *namedRef `json:"secretRef"`
+		} `json:"decryption"`
+	} `json:"spec"`
+}
+
+// terraform is a Tofu Controller Terraform object (infra.contrib.fluxcd.io).
+type terraform struct {
+	object
+	// rendered (its JSON's keys sorted) is read by the field checks
+	// (rawMap); buildStack lets go of its map.
+	rendered
+	Spec struct {
+		Path      string     `json:"path"`
+		SourceRef *sourceRef `json:"sourceRef"`
+		Vars      []struct {
+			Name      string          `json:"name"`
+			Value     json.RawMessage `json:"value"`
+			ValueFrom *valueFrom      `json:"valueFrom"`
+		} `json:"vars"`
+		Values        json.RawMessage `json:"values"`
+		VarsFrom      []valuesRef     `json:"varsFrom"`
+		DependsOn     []namedRef      `json:"dependsOn"`
+		BackendConfig *struct {
+			CustomConfiguration string `json:"customConfiguration"`
+		} `json:"backendConfig"`
+		WriteOutputsToSecret *struct {
+			Name    string   `json:"name"`
+			Outputs []string `json:"outputs"`
+		} `json:"writeOutputsToSecret"`
+		ReadInputsFromSecrets []struct {
+			Name string `json:"name"`
+			As   string `json:"as"`
+		} `json:"readInputsFromSecrets"`
+		ApprovePlan string `json:"approvePlan"`
+		Tfstate     struct {
+			ForceUnlock    string `json:"forceUnlock"`
+			LockIdentifier string `json:"lockIdentifier"`
+		} `json:"tfstate"`
+		Suspend                    bool                `json:"suspend"`
+		Interval                   string              `json:"interval"`
+		RetryInterval              string              `json:"retryInterval"`
+		DisableDriftDetection      bool                `json:"disableDriftDetection"`
+		DestroyResourcesOnDeletion bool                `json:"destroyResourcesOnDeletion"`
+		Targets                    []string            `json:"targets"`
+		Parallelism                int                 `json:"parallelism"`
+		RefreshBeforeApply         bool                `json:"refreshBeforeApply"`
+		PlanOnly                   bool                `json:"planOnly"`
+		Workspace                  string              `json:"workspace"`
+		Force                      bool                `json:"force"`
+		Destroy                    bool                `json:"destroy"`
+		FileMappings               []fileMapping       `json:"fileMappings"`
+		BackendConfigsFrom         []backendConfigsRef `json:"backendConfigsFrom"`
+		RunnerPodTemplate          struct {
+			Spec struct {
+				Env     []envVar        `json:"env"`
+				EnvFrom []envFromSource `json:"envFrom"`
+			} `json:"spec"`
+		} `json:"runnerPodTemplate"`
+	} `json:"spec"`
+}
+
+// backendConfigsRef is one entry of a Terraform object's
+// spec.backendConfigsFrom.
+type backendConfigsRef struct {
+	Kind     string   `json:"kind"`
+	Name     string   `json:"name"`
+	Keys     []string `json:"keys"`
+	Optional bool     `json:"optional"`
+}
+
+// envVar is one entry of spec.runnerPodTemplate.spec.env: Kubernetes'
+// EnvVar.
+type envVar struct {
+	Name      string     `json:"name"`
+	Value     string     `json:"value"`
+	ValueFrom *valueFrom `json:"valueFrom"`
+}
+
+// envFromSource is one entry of spec.runnerPodTemplate.spec.envFrom:
+// Kubernetes' EnvFromSource.
+type envFromSource struct {
+	Prefix       string       `json:"prefix"`
+	ConfigMapRef *optionalRef `json:"configMapRef"`
+	SecretRef    *optionalRef `json:"secretRef"`
+}
+
+// optionalRef names a ConfigMap or Secret that may be missing.
+type optionalRef struct {
+	Name     string `json:"name"`
+	Optional bool   `json:"optional"`
+}
+
+// fileMapping is one entry of a Terraform object's spec.fileMappings: the
+// key of a Secret, written to a file before init.
+type fileMapping struct {
+	Location  string `json:"location"`
+	Path      string `json:"path"`
+	SecretRef struct {
+		Name string `json:"name"`
+		Key  string `json:"key"`
+	} `json:"secretRef"`
+}
+
+// ociRepository is a Flux OCIRepository (source.toolkit.fluxcd.io).
+type ociRepository struct {
+	object
+	Spec struct {
+		URL      string `json:"url"`
+		Insecure bool   `json:"insecure"`
+		Timeout  string `json:"timeout"`
+		Ref      struct {
+			Semver string `json:"semver"`
+			Tag    string `json:"tag"`
+			Digest string `json:"digest"`
+		} `json:"ref"`
+	} `json:"spec"`
+}
+
+// decoded is the outcome of decoding one document: at most one of the
+// typed fields is set; none is for objects of kinds strata ignores.
+type decoded struct {
+	ConfigMap     *configMap
+	Kustomization *kustomization
+	Terraform     *terraform
+	OCIRepository *ociRepository
+	GitRepository *gitRepository
+	Bucket        *bucket
+	Secret        *secret
+	// Skipped is the kind of an object strata does not read.
+	Skipped string
+}
+
+// decodeObject decodes one rendered object that came from file. Objects of
+// kinds strata does not read come back with only Skipped set, and no
+// problem; a kind or apiVersion that looks like a misspelt Flux or Tofu
+// Controller one is a problem.
+func decodeObject(file string, obj map[string]any) (decoded, *diag.Problem) {
+	j, err := json.Marshal(obj)
+	if err != nil {
+		return decoded{}, &diag.Problem{File: file, Message: "invalid object: " + err.Error()}
+	}
+	var m meta
+	if err := json.Unmarshal(j, &m); err != nil {
+		return decoded{}, invalid(file, "", err)
+	}
+	if p := checkKind(file, m); p != nil {
+		return decoded{}, p
+	}
+	o := object{meta: m, File: file}
+	var d decoded
+	var target any
+	switch {
+	case m.group() == groupCore && m.Kind == kindConfigMap:
+		d.ConfigMap = &configMap{object: o}
+		target = d.ConfigMap
+	case m.group() == groupCore && m.Kind == kindSecret:
+		d.Secret = &secret{object: o}
+		target = d.Secret
+	case m.group() == groupKustomize && m.Kind == kindKustomization:
+		d.Kustomization = &kustomization{object: o, rendered: rendered{rawJSON: j}}
+		target = d.Kustomization
+	case m.group() == groupInfra && m.Kind == kindTerraform:
+		d.Terraform = &terraform{object: o, rendered: rendered{rawJSON: j}}
+		target = d.Terraform
+	case m.group() == groupSource && m.Kind == environment.SourceOCIRepository:
+		d.OCIRepository = &ociRepository{object: o}
+		target = d.OCIRepository
+	case m.group() == groupSource && m.Kind == environment.SourceGitRepository:
+		d.GitRepository = &gitRepository{object: o}
+		target = d.GitRepository
+	case m.group() == groupSource && m.Kind == environment.SourceBucket:
+		d.Bucket = &bucket{object: o}
+		target = d.Bucket
+	default:
+		d.Skipped = m.Kind
+		return d, nil
+	}
+	switch {
+	case d.ConfigMap != nil:
+		if p := decodeConfigMap(j, d.ConfigMap); p != nil {
+			return decoded{}, p
+		}
+	case d.Secret != nil:
+		if p := decodeSecret(j, d.Secret); p != nil {
+			return decoded{}, p
+		}
+	default:
+		if err := json.Unmarshal(j, target); err != nil {
+			return decoded{}, invalid(file, m.ref(), err)
+		}
+	}
+	if m.Metadata.Name == "" {
+		return decoded{}, &diag.Problem{
+			File:    file,
+			Message: fmt.Sprintf("a %s has no metadata.name", m.Kind),
+			Fix:     fmt.Sprintf("give the %s in %s a metadata.name", m.Kind, file),
+		}
+	}
+	return d, nil
+}
+
+// decodeConfigMap decodes a ConfigMap's data, which must map strings to
+// strings (Kubernetes refuses numbers and booleans there).
+func decodeConfigMap(j []byte, cm *configMap) *diag.Problem {
+	var raw struct {
+		Data map[string]any `json:"data"`
+	}
+	if err := json.Unmarshal(j, &raw); err != nil {
+		return invalid(cm.File, cm.ref(), err)
+	}
+	cm.Data = make(map[string]string, len(raw.Data))
+	for k, v := range raw.Data {
+		s, ok := v.(string)
+		if !ok {
+			return &diag.Problem{
+				File:    cm.File,
+				Object:  cm.ref(),
+				Message: fmt.Sprintf("data.%s is a %s; ConfigMap data values must be strings", k, jsonKind(v)),
+				Fix:     fmt.Sprintf("quote the value of %s in %s", k, cm.File),
+			}
+		}
+		cm.Data[k] = s
+	}
+	return nil
+}
+
+// invalid turns a decoding error (a field of the wrong type) into a
+// problem.
+func invalid(file, ref string, err error) *diag.Problem {
+	msg := err.Error()
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		field := strings.TrimPrefix(te.Field, ".")
+		msg = fmt.Sprintf("%s is a %s, want a %s", field, te.Value, typeKind(te.Type))
+	}
+	what := "the object"
+	if ref != "" {
+		what = ref
+	}
+	return &diag.Problem{
+		File:    file,
+		Object:  ref,
+		Message: "invalid object: " + msg,
+		Fix:     fmt.Sprintf("correct %s in %s to the documented shape", what, file),
+	}
+}
+
+// typeKind names a Go type the way a YAML author thinks of it.
+func typeKind(t reflect.Type) string {
+	if t == nil {
+		return "value"
+	}
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		return "list"
+	case reflect.Map, reflect.Struct:
+		return "mapping"
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Pointer:
+		return typeKind(t.Elem())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		return "number"
+	}
+	return t.String()
+}
+
+// jsonKind names the kind of a decoded JSON value.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case float64:
+		return "number"
+	case []any:
+		return "list"
+	case map[string]any:
+		return "mapping"
+	}
+	return "string"
+}

@@ -1,0 +1,145 @@
+package flux
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/strata-iac/strata/orchestrator/environment"
+	"sigs.k8s.io/yaml"
+)
+
+// The Flux Operator makes the source its cluster syncs from: a
+// FluxInstance's spec.sync becomes a GitRepository (or OCIRepository, or
+// Bucket) named spec.sync.name, flux-system by default, in the
+// FluxInstance's namespace, with spec.sync's url and ref. The FluxInstance
+// is often made by the flux-instance Helm chart, from a HelmRelease's
+// values.instance. Repositories that bootstrap this way name that source
+// in their Kustomizations (sourceRef: GitRepository/<repo>), and the
+// FluxInstance that makes it sits under one of those very Kustomizations:
+// in the cluster it was applied first, by hand or by a bootstrap. So the
+// loader looks for them in the whole checkout, once, when a sourceRef
+// names a GitRepository that no build rendered.
+
+// fluxOperatorGroup is the API group of the Flux Operator.
+const fluxOperatorGroup = "fluxcd.controlplane.io"
+
+// Bounds of the search for operator sources: files and bytes read.
+const (
+	maxOperatorFiles = 20000
+	maxOperatorFile  = 1 << 20
+)
+
+// operatorSync is spec.sync of a FluxInstance, or values.instance.sync
+// of a HelmRelease of the flux-instance chart.
+type operatorSync struct {
+	Kind string `json:"kind"`
+	Name string `json:"name"`
+	URL  string `json:"url"`
+	Ref  string `json:"ref"`
+	Path string `json:"path"`
+}
+
+// operatorSources returns the GitRepositories that FluxInstances in the
+// checkout make, found once.
+func (l *loader) operatorSources() []*gitRepository {
+	s := l.self
+	s.operatorOnce.Do(func() { s.operator = findOperatorSources(l.ctx, s.root) })
+	return s.operator
+}
+
+// findOperatorSources walks the checkout for FluxInstances and
+// HelmReleases of the flux-instance chart, and turns each spec.sync of
+// kind GitRepository into the GitRepository the operator makes of it.
+func findOperatorSources(ctx context.Context, root string) []*gitRepository {
+	var out []*gitRepository
+	files := 0
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case ctx.Err() != nil:
+			// Stopped: the load returns its own error.
+			return filepath.SkipAll
+		case err != nil:
+			return nil
+		case d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != root:
+			return filepath.SkipDir
+		case d.IsDir() || !isYAML(d.Name()) || d.Type()&fs.ModeType != 0:
+			return nil
+		}
+		if files++; files > maxOperatorFiles {
+			return filepath.SkipAll
+		}
+		fi, err := d.Info()
+		if err != nil || fi.Size() > maxOperatorFile {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil || !bytes.Contains(b, []byte("sync:")) ||
+			!(bytes.Contains(b, []byte("FluxInstance")) || bytes.Contains(b, []byte("instance:"))) {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		out = append(out, operatorSyncs(filepath.ToSlash(rel), b)...)
+		return nil
+	})
+	return out
+}
+
+// operatorSyncs decodes the documents of one file and returns the
+// GitRepositories their FluxInstances' spec.sync make.
+func operatorSyncs(file string, b []byte) []*gitRepository {
+	var out []*gitRepository
+	for _, doc := range splitDocuments(b) {
+		var obj struct {
+			meta
+			Spec struct {
+				Sync   *operatorSync `json:"sync"`
+				Values struct {
+					Instance struct {
+						Sync *operatorSync `json:"sync"`
+					} `json:"instance"`
+				} `json:"values"`
+			} `json:"spec"`
+		}
+		if yaml.Unmarshal(doc, &obj) != nil {
+			continue
+		}
+		var sync *operatorSync
+		switch {
+		case obj.group() == fluxOperatorGroup && obj.Kind == "FluxInstance":
+			sync = obj.Spec.Sync
+		case obj.group() == "helm.toolkit.fluxcd.io" && obj.Kind == "HelmRelease":
+			sync = obj.Spec.Values.Instance.Sync
+		}
+		if sync == nil || sync.URL == "" || (sync.Kind != "" && sync.Kind != environment.SourceGitRepository) {
+			continue
+		}
+		g := &gitRepository{}
+		g.APIVersion, g.Kind, g.File = groupSource+"/v1", environment.SourceGitRepository, file
+		g.Metadata.Name = sync.Name
+		if g.Metadata.Name == "" {
+			g.Metadata.Name = environment.DefaultGitSource
+		}
+		g.Metadata.Namespace = obj.Metadata.Namespace
+		if g.Metadata.Namespace == "" {
+			g.Metadata.Namespace = DefaultNamespace
+		}
+		g.Spec.URL = sync.URL
+		out = append(out, g)
+	}
+	return out
+}
+
+// splitDocuments splits a YAML stream at its document separators.
+func splitDocuments(b []byte) [][]byte {
+	var docs [][]byte
+	for _, d := range bytes.Split(b, []byte("\n---")) {
+		if len(bytes.TrimSpace(d)) > 0 {
+			docs = append(docs, d)
+		}
+	}
+	return docs
+}

@@ -1,0 +1,382 @@
+package flux
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	yaml3 "go.yaml.in/yaml/v3"
+
+	"sigs.k8s.io/kustomize/api/provider"
+	"sigs.k8s.io/kustomize/api/resource"
+	kustypes "sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/resid"
+	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/strata-iac/strata/internal/regularfile"
+	"github.com/strata-iac/strata/orchestrator/diag"
+)
+
+// A plain kustomization only lists manifest files of its own directory
+// tree: no generator, transformer, patch, component, base or remote
+// resource. Most of a fleet's are plain (one per stack, listing its
+// Terraform object), and for them krusty's fixed cost (its plugin
+// loader, builtin transformers and validators, each a no-op here) is most
+// of a load's time. buildPlain builds one with kustomize's own resource
+// factory, as krusty's accumulateFile reads each file, and applies what
+// krusty would still do to it (see buildPlain); anything else is built by
+// krusty.
+
+// plainResources returns the resources of a kustomization file's content
+// when it is plain: one document that sets nothing but its apiVersion
+// (kustomize.config.k8s.io/v1beta1), its kind (Kustomization), resources
+// (each a local .yaml or .yml file) and the build metadata withOrigins
+// adds, each once. ok is false for anything else, which krusty builds: the
+// test is of the YAML as written, stricter than kustomize's decoding (a
+// key in another case, a number where a string goes, an alias), so that a
+// file it takes means to kustomize what it means here.
+func plainResources(manifest []byte) (resources []string, ok bool) {
+	dec := yaml3.NewDecoder(bytes.NewReader(manifest))
+	var doc, next yaml3.Node
+	if dec.Decode(&doc) != nil || dec.Decode(&next) != io.EOF {
+		return nil, false
+	}
+	if doc.Kind != yaml3.DocumentNode || len(doc.Content) != 1 {
+		return nil, false
+	}
+	m := doc.Content[0]
+	if m.Kind != yaml3.MappingNode || m.Tag != "!!map" || m.Anchor != "" {
+		return nil, false
+	}
+	str := func(n *yaml3.Node) (string, bool) {
+		return n.Value, n.Kind == yaml3.ScalarNode && n.Tag == "!!str" && n.Anchor == ""
+	}
+	strs := func(n *yaml3.Node) ([]string, bool) {
+		if n.Kind != yaml3.SequenceNode || n.Tag != "!!seq" || n.Anchor != "" {
+			return nil, false
+		}
+		out := make([]string, 0, len(n.Content))
+		for _, c := range n.Content {
+			v, ok := str(c)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, v)
+		}
+		return out, true
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		key, ok := str(m.Content[i])
+		if !ok || seen[key] {
+			return nil, false
+		}
+		seen[key] = true
+		v := m.Content[i+1]
+		switch key {
+		case "apiVersion":
+			if s, ok := str(v); !ok || s != kustypes.KustomizationVersion {
+				return nil, false
+			}
+		case "kind":
+			if s, ok := str(v); !ok || s != kustypes.KustomizationKind {
+				return nil, false
+			}
+		case "resources":
+			if resources, ok = strs(v); !ok {
+				return nil, false
+			}
+		case "buildMetadata":
+			if bm, ok := strs(v); !ok || !slices.Equal(bm, []string{kustypes.OriginAnnotations}) {
+				return nil, false
+			}
+		default:
+			return nil, false
+		}
+	}
+	if len(resources) == 0 {
+		return nil, false
+	}
+	for _, r := range resources {
+		if !filepath.IsLocal(filepath.FromSlash(r)) || !isYAML(r) || isKustomizeFile(r) || strings.Contains(r, "://") {
+			return nil, false
+		}
+	}
+	return resources, true
+}
+
+// generatorFields are the fields of a Flux Kustomization's spec that
+// Flux's generator writes into the kustomization it builds.
+var generatorFields = []string{"targetNamespace", "namePrefix", "nameSuffix", "patches", "components", "patchesStrategicMerge", "patchesJson6902", "images", "buildMetadata"}
+
+// fluxSpecPlain reports whether Flux's generator leaves a directory's
+// kustomization file as it is for this Flux Kustomization (nil for the
+// entry directory): its spec sets none of generatorFields.
+func fluxSpecPlain(flux map[string]any) bool {
+	spec, _ := flux["spec"].(map[string]any)
+	for _, f := range generatorFields {
+		if _, ok := spec[f]; ok {
+			return false
+		}
+	}
+	return true
+}
+
+// plainFile reads the kustomization file of abs, as Flux's generator
+// finds it (the first of kustomizeFileNames that is no directory), and
+// returns the resources it lists when it is plain. A directory without
+// one is not plain (Flux's generator lists what is under it), and nor is
+// a kustomization file that the secure file system would not let be read
+// as it is (a symbolic link, a directory that leads out of the
+// repository): the generator says what it says of it.
+func (l *loader) plainFile(abs string) ([]string, bool) {
+	disk, ok := l.disk.(resolvedFS)
+	if !ok {
+		return nil, false
+	}
+	for _, name := range kustomizeFileNames {
+		p := filepath.Join(abs, name)
+		fi, err := os.Lstat(p)
+		if err != nil || fi.IsDir() {
+			continue
+		}
+		if !fi.Mode().IsRegular() || !disk.knownAs(p, fi) {
+			return nil, false
+		}
+		b, err := regularfile.ReadFile(p, MaxManifestBytes)
+		if err != nil || mayExpand(b) {
+			return nil, false
+		}
+		return plainResources(b)
+	}
+	return nil, false
+}
+
+// buildPlainDir builds dir without krusty when what it builds is plain:
+// the entry directory's top-level files (files), or, where Flux's
+// generator adds nothing of the Flux Kustomization's, the files it lists
+// in a directory without a kustomization file (scanned: see
+// checkScanned) or a plain kustomization file. ok is false
+// for anything else, and for a plain build that krusty must explain; the
+// loader is then as it was.
+func (l *loader) buildPlainDir(dir, abs string, entry bool, flux map[string]any, fsys *checkedFS, files, scanned []string, owner string) (_ []renderedObject, _ *diag.Problem, ok bool) {
+	list := files
+	switch {
+	case !plainBuilds:
+		return nil, nil, false
+	case list != nil:
+	case !fluxSpecPlain(flux):
+		return nil, nil, false
+	case len(scanned) > 0:
+		list = scanned
+	default:
+		if list, ok = l.plainFile(abs); !ok {
+			return nil, nil, false
+		}
+	}
+	if decrypts(flux) {
+		fsys.owner = owner
+	}
+	// The entry directory, thousands of Kustomizations in a fleet, is
+	// built and collected entryPart files at a time, so that only one
+	// part's YAML trees are held at once.
+	size := len(list)
+	if entry {
+		size = entryPart
+	}
+	before := len(l.problems)
+	seen := map[resid.ResId]bool{}
+	var out []renderedObject
+	for part := range slices.Chunk(list, size) {
+		rs, origins, err := buildPlain(l.ctx, fsys, abs, part, entry, seen)
+		if e := fsys.elision; err == nil && e != nil && len(e.mappings) > 0 {
+			err = e.restore(rs)
+			fsys.elision = newElision()
+		}
+		if err != nil {
+			l.undoPlain(fsys, before)
+			return nil, nil, false
+		}
+		objs, p := l.collect(dir, abs, entry, flux, fsys, rs, origins, before, owner)
+		if p != nil {
+			return nil, p, true
+		}
+		out = append(out, objs...)
+	}
+	l.plainBuilt++
+	return out, nil, true
+}
+
+// undoPlain puts a build back as it was before a plain build that failed
+// (problems found since before forgotten, wide mappings read past
+// kustomize forgotten), and marks it, so that krusty, which reads every
+// file again and says what is wrong, is not given a plain build again.
+func (l *loader) undoPlain(fsys *checkedFS, before int) {
+	l.problems = l.problems[:before]
+	if fsys.elision != nil {
+		fsys.elision = newElision()
+	}
+	fsys.notPlain = true
+}
+
+// entryPart is how many files of the entry directory a plain build reads
+// and collects at a time.
+const entryPart = 256
+
+// plainBuilds turns plain builds on; tests turn it off to compare them
+// with krusty's.
+var plainBuilds = true
+
+// resourceFactory is kustomize's resource factory, as krusty makes it.
+var resourceFactory = provider.NewDefaultDepProvider().GetResourceFactory()
+
+// errNotPlain says a plain build met what only krusty says right: a file
+// that is not there or not YAML, an object to drop, two of one id. The
+// caller builds with krusty instead, which says what is wrong as
+// kustomize does.
+var errNotPlain = errors.New("not a plain build")
+
+// buildPlain builds the resources a plain kustomization in dir lists
+// (see plainResources), in its order, as krusty would:
+//   - each file is read through fsys, with every check of a krusty build,
+//     and decoded as kustomize's resource factory decodes it
+//     (accumulateFile; see resourcesOf);
+//   - the file each object came from is returned with it (origins, as
+//     buildMetadata originAnnotations would annotate it);
+//   - two objects of the same id, and a local-config object (which
+//     IgnoreLocal would drop after every check), are left to krusty;
+//   - build annotations are removed.
+//
+// The entry directory's build (entry) is held to the limits of one build
+// per partSize files, as buildInParts holds it.
+//
+// What krusty does besides (name references, vars, sorting) changes
+// nothing when no name changes and nothing sets them. It returns
+// errNotPlain where krusty must say what is wrong.
+func buildPlain(ctx context.Context, fsys *checkedFS, dir string, files []string, entry bool, seen map[resid.ResId]bool) (_ []*resource.Resource, origins []string, _ error) {
+	fsys.mu.Lock()
+	fsys.docs = map[string][]*yaml3.Node{}
+	fsys.mu.Unlock()
+	defer func() {
+		fsys.mu.Lock()
+		fsys.docs = nil
+		fsys.mu.Unlock()
+	}()
+	var out []*resource.Resource
+	for i, f := range files {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		if i == 0 || (entry && i%partSize == 0) {
+			// The entry directory is built in parts (see buildInParts),
+			// each held to the limits of one build.
+			fsys.mu.Lock()
+			fsys.objects, fsys.files = 0, 0
+			fsys.mu.Unlock()
+		}
+		p := filepath.Join(dir, filepath.FromSlash(f))
+		if fsys.IsDir(p) {
+			return nil, nil, errNotPlain
+		}
+		b, err := fsys.ReadFile(p)
+		if err != nil {
+			return nil, nil, errNotPlain
+		}
+		fsys.mu.Lock()
+		docs := fsys.docs[filepath.Clean(p)]
+		delete(fsys.docs, filepath.Clean(p))
+		fsys.mu.Unlock()
+		rs, err := resourcesOf(b, docs)
+		if err != nil {
+			return nil, nil, errNotPlain
+		}
+		for _, r := range rs {
+			if local, ok := r.GetAnnotations()[localConfig]; ok && local != "false" {
+				return nil, nil, errNotPlain
+			}
+			id := r.CurId()
+			// kustomize's ResId.Equals: the same group, version, kind and
+			// name in the same effective namespace.
+			key := resid.NewResIdWithNamespace(id.Gvk, id.Name, id.EffectiveNamespace())
+			if seen[key] {
+				return nil, nil, errNotPlain
+			}
+			seen[key] = true
+			r.RemoveBuildAnnotations()
+			out = append(out, r)
+			origins = append(origins, f)
+		}
+	}
+	return out, origins, nil
+}
+
+// localConfig is kustomize's annotation of an object it reads but does
+// not output (konfig.IgnoredByKustomizeAnnotation).
+const localConfig = "config.kubernetes.io/local-config"
+
+// resourcesOf decodes a manifest file into resources as kustomize's
+// resource factory does (SliceFromBytes). docs are its documents as the
+// file's check decoded them, nil when they were not kept: when each is a
+// plain tree (no anchor, alias or merge key for kio's reader to resolve,
+// no List to inline) they are taken as they are, instead of being read
+// again.
+func resourcesOf(b []byte, docs []*yaml3.Node) ([]*resource.Resource, error) {
+	if docs == nil || bytes.IndexByte(b, '\r') >= 0 || slices.ContainsFunc(docs, func(d *yaml3.Node) bool { return !plainTree(d) }) {
+		return resourceFactory.SliceFromBytes(b)
+	}
+	var nodes []*kyaml.RNode
+	for _, d := range docs {
+		if d.Kind == yaml3.DocumentNode && (len(d.Content) == 0 || d.Content[0].Tag == kyaml.NodeTagNull) {
+			continue
+		}
+		n := kyaml.NewRNode(d)
+		if n.IsNilOrEmpty() {
+			continue
+		}
+		if strings.HasSuffix(n.GetKind(), "List") {
+			return resourceFactory.SliceFromBytes(b)
+		}
+		if _, err := n.GetValidatedMetadata(); err != nil {
+			return nil, err
+		}
+		if found, path := n.HasNilEntryInList(); found {
+			return nil, fmt.Errorf("empty item at %v", path)
+		}
+		if local, ok := n.GetAnnotations()[localConfig]; ok && local != "false" {
+			// krusty drops it last, after every check (IgnoreLocal).
+			return nil, errNotPlain
+		}
+		nodes = append(nodes, n)
+	}
+	return resourceFactory.DropLocalNodes(nodes)
+}
+
+// plainTree reports whether a YAML tree has nothing kio's reader
+// resolves: no anchor, alias or merge key.
+func plainTree(n *yaml3.Node) bool {
+	if n.Anchor != "" || n.Kind == yaml3.AliasNode || n.Tag == "!!merge" {
+		return false
+	}
+	for _, c := range n.Content {
+		if !plainTree(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// annotateOrigin annotates a resource with the file it came from, as
+// buildMetadata originAnnotations does.
+func annotateOrigin(r *resource.Resource, file string) error {
+	origin, err := (&resource.Origin{Path: file}).String()
+	if err != nil {
+		return err
+	}
+	return r.PipeE(kyaml.SetAnnotation(originAnnotation, origin))
+}

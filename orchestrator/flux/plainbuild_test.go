@@ -1,0 +1,248 @@
+package flux
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/strata-iac/strata/internal/testkit"
+	"github.com/strata-iac/strata/orchestrator/diag"
+	"github.com/strata-iac/strata/orchestrator/environment"
+)
+
+// plainCM is a ConfigMap manifest.
+func plainCM(name, extra string) string {
+	return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\n" + extra + "data:\n  k: v\n"
+}
+
+// kfileOf is a kustomization file listing resources.
+func kfileOf(resources ...string) string {
+	return "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - " + strings.Join(resources, "\n  - ") + "\n"
+}
+
+// builtResult is what one build gave: its objects and its problems.
+type builtResult struct {
+	Objects  []renderedObject
+	Problem  *diag.Problem
+	Problems diag.Problems
+	// Plain says the build was made without krusty.
+	Plain bool
+}
+
+// buildWith builds dir (relative to root) as the Flux Kustomization flux
+// would, or as an entry directory (flux nil, files its top-level files),
+// with plain builds on or off.
+func buildWith(t *testing.T, root, dir string, flux map[string]any, files []string, plain bool) builtResult {
+	t.Helper()
+	plainBuilds = plain
+	defer func() { plainBuilds = true }()
+	l := newLoader(context.Background(), root, dir)
+	l.env = &environment.Environment{Skipped: map[string]int{}}
+	objs, p := l.build(dir, flux, files, "Kustomization/app")
+	return builtResult{Objects: dropResources(objs), Problem: p, Problems: l.problems, Plain: l.plainBuilt > 0}
+}
+
+// TestBuildPlain checks that a plain build (plainbuild.go) renders what
+// krusty renders, object for object, file for file, and that what a
+// plain build cannot say is said as krusty says it: each case is built
+// both ways and compared.
+func TestBuildPlain(t *testing.T) {
+	flux := map[string]any{"spec": map[string]any{"path": "./app", "prune": true}}
+	tests := []struct {
+		name  string
+		files map[string]string
+		flux  map[string]any
+		// entry builds app as the entry directory's top-level files.
+		entry []string
+		// plain says the build is a plain one; any other is krusty's.
+		plain bool
+	}{
+		{
+			name:  "one file, one object",
+			files: map[string]string{"app/kustomization.yaml": kfileOf("cm.yaml"), "app/cm.yaml": plainCM("a", "")},
+			plain: true,
+		},
+		{
+			name: "several files, several documents, empty ones, comments and a namespace",
+			files: map[string]string{
+				"app/kustomization.yaml": kfileOf("./b.yaml", "sub/a.yml"),
+				"app/b.yaml":             "# head\n---\n" + plainCM("b1", "  namespace: ns\n") + "---\n---\n# tail\n" + plainCM("b2", "  labels: {x: y}\n"),
+				"app/sub/a.yml":          plainCM("a", "  annotations:\n    note: \"${x}\"\n"),
+			},
+			plain: true,
+		},
+		{
+			name:  "a kustomization file named kustomization.yml, without apiVersion or kind",
+			files: map[string]string{"app/kustomization.yml": "resources:\n- cm.yaml\n", "app/cm.yaml": plainCM("a", "")},
+			plain: true,
+		},
+		{
+			name:  "no kustomization file: Flux's generator lists every manifest under the directory",
+			files: map[string]string{"app/z.yaml": plainCM("z", ""), "app/a/b.yml": plainCM("b", ""), "app/a/c.yaml": "", "app/readme.md": "# not read"},
+			plain: true,
+		},
+		{
+			name:  "the entry directory's top-level files",
+			files: map[string]string{"app/one.yaml": plainCM("one", ""), "app/two.yaml": plainCM("two", "")},
+			entry: []string{"one.yaml", "two.yaml"},
+			plain: true,
+		},
+		{
+			name: "anchors, aliases and a merge key go through kustomize's reader",
+			files: map[string]string{
+				"app/kustomization.yaml": kfileOf("cm.yaml"),
+				"app/cm.yaml":            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels: &l {x: y}\n  annotations:\n    <<: *l\ndata:\n  k: v\n",
+			},
+			plain: true,
+		},
+		{
+			name:  "a List is inlined",
+			files: map[string]string{"app/kustomization.yaml": kfileOf("list.yaml"), "app/list.yaml": "apiVersion: v1\nkind: ConfigMapList\nitems:\n- " + strings.ReplaceAll(plainCM("a", ""), "\n", "\n  ") + "\n"},
+			plain: true,
+		},
+		{
+			name:  "Windows line ends",
+			files: map[string]string{"app/kustomization.yaml": kfileOf("cm.yaml"), "app/cm.yaml": strings.ReplaceAll(plainCM("a", "")+"  multi: |\n    one\n    two\n", "\n", "\r\n")},
+			plain: true,
+		},
+		{
+			name:  "a Flux Kustomization with targetNamespace is krusty's",
+			files: map[string]string{"app/kustomization.yaml": kfileOf("cm.yaml"), "app/cm.yaml": plainCM("a", "")},
+			flux:  map[string]any{"spec": map[string]any{"path": "./app", "targetNamespace": "other"}},
+		},
+		{
+			name:  "a kustomization file with a namePrefix is krusty's",
+			files: map[string]string{"app/kustomization.yaml": kfileOf("cm.yaml") + "namePrefix: p-\n", "app/cm.yaml": plainCM("a", "")},
+		},
+		{
+			name:  "a base directory is krusty's",
+			files: map[string]string{"app/kustomization.yaml": kfileOf("base"), "app/base/kustomization.yaml": kfileOf("cm.yaml"), "app/base/cm.yaml": plainCM("a", "")},
+		},
+		{
+			name:  "a missing file is said as krusty says it",
+			files: map[string]string{"app/kustomization.yaml": kfileOf("cm.yaml", "gone.yaml"), "app/cm.yaml": plainCM("a", "")},
+		},
+		{
+			name:  "one id twice is said as krusty says it",
+			files: map[string]string{"app/kustomization.yaml": kfileOf("a.yaml", "b.yaml"), "app/a.yaml": plainCM("a", ""), "app/b.yaml": plainCM("a", "")},
+		},
+		{
+			name:  "an object without a name is said as krusty says it",
+			files: map[string]string{"app/kustomization.yaml": kfileOf("a.yaml"), "app/a.yaml": "apiVersion: v1\nkind: ConfigMap\ndata: {k: v}\n"},
+		},
+		{
+			name:  "malformed YAML is said as krusty says it",
+			files: map[string]string{"app/kustomization.yaml": kfileOf("a.yaml"), "app/a.yaml": "apiVersion: v1\nkind: [\n"},
+		},
+		{
+			name:  "a local-config object is dropped as krusty drops it",
+			files: map[string]string{"app/kustomization.yaml": kfileOf("a.yaml", "b.yaml"), "app/a.yaml": plainCM("a", "  annotations: {config.kubernetes.io/local-config: \"true\"}\n"), "app/b.yaml": plainCM("b", "")},
+		},
+		{
+			name:  "a file that is a symbolic link out of the repository is refused as krusty refuses it",
+			files: map[string]string{"app/kustomization.yaml": kfileOf("a.yaml")},
+		},
+		{
+			name:  "a kustomization file that is a symbolic link out of the repository is refused as Flux's generator refuses it",
+			files: map[string]string{"app/a.yaml": plainCM("a", "")},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			for name, body := range tt.files {
+				testkit.WriteFile(t, filepath.Join(root, filepath.FromSlash(name)), body)
+			}
+			if strings.Contains(tt.name, "symbolic link") {
+				name, body := "a.yaml", plainCM("a", "")
+				if strings.Contains(tt.name, "kustomization file") {
+					name, body = "kustomization.yaml", kfileOf("a.yaml")
+				}
+				outside := filepath.Join(t.TempDir(), name)
+				testkit.WriteFile(t, outside, body)
+				if err := os.Symlink(outside, filepath.Join(root, "app", name)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			f := flux
+			if tt.flux != nil {
+				f = tt.flux
+			}
+			if tt.entry != nil {
+				f = nil
+			}
+			want := buildWith(t, root, "app", f, tt.entry, false)
+			got := buildWith(t, root, "app", f, tt.entry, true)
+			opts := []cmp.Option{cmp.AllowUnexported(renderedObject{}), cmpopts.IgnoreFields(builtResult{}, "Plain"), cmpopts.EquateEmpty()}
+			if diff := cmp.Diff(want, got, opts...); diff != "" {
+				t.Errorf("build(app) plain = %+v, want krusty's %+v; diff (-krusty +plain):\n%s", got, want, diff)
+			}
+			if got.Plain != tt.plain {
+				t.Errorf("build(app) plain = %v, want %v", got.Plain, tt.plain)
+			}
+			if tt.plain && (want.Problem != nil || len(want.Objects) == 0) {
+				t.Errorf("build(app) = %+v, want objects and no problem", want)
+			}
+		})
+	}
+}
+
+// TestPlainResources checks which kustomization files are plain.
+func TestPlainResources(t *testing.T) {
+	tests := []struct {
+		name, kfile string
+		want        []string
+		ok          bool
+	}{
+		{"resources", kfileOf("a.yaml", "./b/c.yml"), []string{"a.yaml", "./b/c.yml"}, true},
+		{"origin annotations", kfileOf("a.yaml") + "buildMetadata: [originAnnotations]\n", []string{"a.yaml"}, true},
+		{"no resources", "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n", nil, false},
+		{"a Component", "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources: [a.yaml]\n", nil, false},
+		{"a directory", kfileOf("base"), nil, false},
+		{"a path out of the directory", kfileOf("../a.yaml"), nil, false},
+		{"an absolute path", kfileOf("/a.yaml"), nil, false},
+		{"a URL", kfileOf("https://example.com/a.yaml"), nil, false},
+		{"a namespace", kfileOf("a.yaml") + "namespace: x\n", nil, false},
+		{"labels", kfileOf("a.yaml") + "labels: [{pairs: {a: b}}]\n", nil, false},
+		{"a generator", kfileOf("a.yaml") + "configMapGenerator: [{name: x, literals: [a=b]}]\n", nil, false},
+		{"other build metadata", kfileOf("a.yaml") + "buildMetadata: [managedByLabel]\n", nil, false},
+		{"sort options", kfileOf("a.yaml") + "sortOptions: {order: legacy}\n", nil, false},
+		{"bases", "bases: [a.yaml]\n", nil, false},
+		{"not YAML", "resources: [\n", nil, false},
+		{"a key in another case", "Resources: [a.yaml]\n", nil, false},
+		{"a key twice", kfileOf("a.yaml") + "resources: [b.yaml]\n", nil, false},
+		{"a number", "resources: [1]\n", nil, false},
+		{"two documents", kfileOf("a.yaml") + "---\n" + kfileOf("b.yaml"), nil, false},
+		{"an alias", "resources: &r [a.yaml]\n", nil, false},
+		{"another apiVersion", "apiVersion: kustomize.config.k8s.io/v1\nresources: [a.yaml]\n", nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := plainResources([]byte(tt.kfile))
+			if ok != tt.ok || !cmp.Equal(got, tt.want, cmpopts.EquateEmpty()) {
+				t.Errorf("plainResources(%q) = %q, %v, want %q, %v", tt.kfile, got, ok, tt.want, tt.ok)
+			}
+		})
+	}
+}
+
+// TestFluxSpecPlain checks which Flux Kustomizations leave a
+// kustomization file as it is.
+func TestFluxSpecPlain(t *testing.T) {
+	for _, f := range generatorFields {
+		spec := map[string]any{"path": "./x", f: "v"}
+		if fluxSpecPlain(map[string]any{"spec": spec}) {
+			t.Errorf("fluxSpecPlain(spec with %s) = true, want false", f)
+		}
+	}
+	for _, flux := range []map[string]any{nil, {"spec": map[string]any{"path": "./x", "prune": true, "postBuild": map[string]any{}, "decryption": map[string]any{}}}} {
+		if !fluxSpecPlain(flux) {
+			t.Errorf("fluxSpecPlain(%v) = false, want true", flux)
+		}
+	}
+}

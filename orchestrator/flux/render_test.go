@@ -1,0 +1,174 @@
+package flux
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"sigs.k8s.io/kustomize/api/krusty"
+	kustypes "sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+	"sigs.k8s.io/yaml"
+
+	"github.com/strata-iac/strata/internal/testkit"
+)
+
+// keepRendered asks a load to keep the objects each build rendered in
+// loader.rendered.
+func keepRendered(ctx context.Context) context.Context {
+	return context.WithValue(ctx, keepRenderedKey{}, true)
+}
+
+// TestLoadDropsResources proves the loader keeps no kustomize resource
+// once an environment is loaded: each holds its object's whole YAML node
+// tree, and keeping them made memory grow with every stack.
+func TestLoadDropsResources(t *testing.T) {
+	for _, repo := range fidelityRepos {
+		t.Run(repo.name, func(t *testing.T) {
+			root := testkit.Copy(t, filepath.Join("..", "testdata", "fidelity", repo.name))
+			l, err := read(keepRendered(context.Background()), filepath.Join(root, repo.entry))
+			if err != nil {
+				t.Fatalf("read(%s) = %v", repo.entry, err)
+			}
+			n := 0
+			for k, objs := range l.rendered {
+				for _, o := range objs {
+					n++
+					if o.res != nil {
+						t.Errorf("read(%s): the object of %s rendered for %q keeps its kustomize resource, want none", repo.entry, o.File, k)
+					}
+				}
+			}
+			if n == 0 {
+				t.Errorf("read(%s) rendered no object, want some", repo.entry)
+			}
+		})
+	}
+}
+
+// TestDropResources proves dropResources clears the resource of every
+// object of a Kustomization's build and keeps the rest. (Those of the
+// entry directory's build come without: nothing substitutes them.)
+func TestDropResources(t *testing.T) {
+	root := testkit.Copy(t, filepath.Join("..", "testdata", "fidelity", "seed"))
+	l := newLoader(context.Background(), root, "environments/acme/dev")
+	flux := map[string]any{"spec": map[string]any{"path": "./flux-apps/app"}}
+	objs, p := l.build("flux-apps/app", flux, nil, "Kustomization/app")
+	if p != nil {
+		t.Fatalf("build(flux-apps/app) = %v", p)
+	}
+	if len(objs) == 0 || objs[0].res == nil {
+		t.Fatalf("build(flux-apps/app) = %d objects, want some, each with its resource", len(objs))
+	}
+	entry, p := l.build("environments/acme/dev", nil, nil, "")
+	if p != nil || len(entry) == 0 || slices.ContainsFunc(entry, func(o renderedObject) bool { return o.res != nil }) {
+		t.Errorf("build(environments/acme/dev) = %d objects, %v, want some, none with its resource", len(entry), p)
+	}
+	files := make([]string, len(objs))
+	for i, o := range objs {
+		files[i] = o.File
+	}
+	got := dropResources(objs)
+	for i, o := range got {
+		if o.res != nil || o.File != files[i] || o.Object == nil {
+			t.Errorf("dropResources(...)[%d] = {File: %q, res set: %v, Object set: %v}, want {File: %q, res set: false, Object set: true}", i, o.File, o.res != nil, o.Object != nil, files[i])
+		}
+	}
+}
+
+// writeKustomizations writes n Flux Kustomizations, one file each, into
+// dir; dup names the index whose file repeats the first one's name, or -1.
+func writeKustomizations(t *testing.T, dir string, n, dup int) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		name := fmt.Sprintf("app-%03d", i)
+		if i == dup {
+			name = "app-000"
+		}
+		doc := fmt.Sprintf("apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: %s\n  namespace: flux-system\nspec:\n  interval: 10m\n  path: ./flux-apps/%s\n  prune: true\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n", name, name)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("file-%03d.yaml", i)), []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestBuildInParts proves that an entry directory larger than a part
+// renders exactly the objects one kustomize build of it renders, and that
+// an object defined twice, in different parts or in one, is the same
+// problem.
+func TestBuildInParts(t *testing.T) {
+	n := 2*partSize + 5
+	t.Run("the same objects as one build", func(t *testing.T) {
+		root := t.TempDir()
+		writeKustomizations(t, filepath.Join(root, "env", "apps"), n, -1)
+		l := newLoader(context.Background(), root, "env")
+		got, p := l.build("env/apps", nil, nil, "")
+		if p != nil {
+			t.Fatalf("build(env/apps) = %v", p)
+		}
+		// One build, by kustomize, of a kustomization file listing them all.
+		whole := t.TempDir()
+		writeKustomizations(t, whole, n, -1)
+		files := make([]string, n)
+		for i := range n {
+			files[i] = fmt.Sprintf("file-%03d.yaml", i)
+		}
+		k, err := yaml.Marshal(kustypes.Kustomization{Resources: files})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(whole, "kustomization.yaml"), k, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rm, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(filesys.MakeFsOnDisk(), whole)
+		if err != nil {
+			t.Fatalf("kustomize build of %d files = %v", n, err)
+		}
+		var want []map[string]any
+		for _, r := range rm.Resources() {
+			m, err := r.Map()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, m)
+		}
+		gotObjs := make([]map[string]any, 0, len(got))
+		for _, o := range got {
+			gotObjs = append(gotObjs, o.Object)
+		}
+		byName := func(a, b map[string]any) int { return strings.Compare(objectKey(a), objectKey(b)) }
+		slices.SortFunc(gotObjs, byName)
+		slices.SortFunc(want, byName)
+		if len(want) != n {
+			t.Fatalf("kustomize build of %d files = %d objects, want %d", n, len(want), n)
+		}
+		if diff := cmp.Diff(want, gotObjs); diff != "" {
+			t.Errorf("build(env/apps) mismatch (-one build +parts):\n%s", diff)
+		}
+	})
+	t.Run("an object defined twice", func(t *testing.T) {
+		var msgs []string
+		for _, size := range []int{partSize / 2, n} {
+			root := t.TempDir()
+			writeKustomizations(t, filepath.Join(root, "env", "apps"), size, size-1)
+			l := newLoader(context.Background(), root, "env")
+			_, p := l.build("env/apps", nil, nil, "")
+			if p == nil {
+				t.Fatalf("build(env/apps) of %d files, two of one name = no problem, want one", size)
+			}
+			msgs = append(msgs, p.Message+" | "+p.Fix)
+		}
+		want := "Kustomization/app-000 is defined twice under env/apps/ | rename or remove one of the two Kustomization objects named app-000"
+		if diff := cmp.Diff([]string{want, want}, msgs); diff != "" {
+			t.Errorf("build(env/apps) problems, in one build and in parts (-want +got):\n%s", diff)
+		}
+	})
+}

@@ -1,0 +1,249 @@
+package flux
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/strata-iac/strata/orchestrator/diag"
+	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/tcdata"
+)
+
+// varLayer is one entry of spec.vars or spec.varsFrom: variables known
+// now, or a reference to another stack's output Secret.
+type varLayer struct {
+	static   map[string]any
+	contract *environment.ContractVars
+}
+
+// stackVars computes the stack's input variables as the Tofu Controller
+// does: spec.vars in order, then spec.varsFrom in order, later entries
+// winning. Entries that read another stack's output Secret become
+// ContractVars, resolved when the stack runs.
+func (l *loader) stackVars(b *built) {
+	tf, s := b.tf, b.stack
+	var layers []varLayer
+	for i, v := range tf.Spec.Vars {
+		if v.Name == "" {
+			continue
+		}
+		field := fmt.Sprintf("spec.vars[%d]", i)
+		if v.ValueFrom != nil {
+			if len(v.Value) > 0 {
+				l.problem(diag.Problem{
+					File:    tf.File,
+					Object:  tf.ref(),
+					Message: fmt.Sprintf("%s (%s) sets both value and valueFrom", field, v.Name),
+					Fix:     fmt.Sprintf("keep one of value and valueFrom for %s in %s", v.Name, tf.File),
+				})
+				continue
+			}
+			if layer, ok := l.valueFrom(b, field, v.Name, v.ValueFrom); ok {
+				layers = append(layers, layer)
+			}
+			continue
+		}
+		var value any
+		if len(v.Value) > 0 {
+			// The value came out of the YAML decoder as JSON.
+			_ = json.Unmarshal(v.Value, &value)
+		}
+		layers = append(layers, varLayer{static: map[string]any{v.Name: value}})
+	}
+	for i, vf := range tf.Spec.VarsFrom {
+		if layer, ok := l.varsFrom(b, fmt.Sprintf("spec.varsFrom[%d]", i), vf); ok {
+			layers = append(layers, layer)
+		}
+	}
+	vars := map[string]any{}
+	for i, layer := range layers {
+		if layer.static != nil {
+			maps.Copy(vars, layer.static)
+			continue
+		}
+		cv := *layer.contract
+		keep := map[string]bool{}
+		for _, later := range layers[i+1:] {
+			for k := range later.static {
+				keep[k] = true
+			}
+		}
+		if len(keep) > 0 {
+			cv.Keep = slices.Sorted(maps.Keys(keep))
+		}
+		s.ContractVars = append(s.ContractVars, cv)
+	}
+	if len(vars) > 0 {
+		s.Vars = vars
+	}
+}
+
+// renames parses varsKeys; nil means every key.
+func (l *loader) renames(tf *terraform, field string, keys []string) ([]environment.KeyRename, bool) {
+	if keys == nil {
+		return nil, true
+	}
+	out := make([]environment.KeyRename, 0, len(keys))
+	ok := true
+	for _, k := range keys {
+		from, to, err := tcdata.Rename(k)
+		if err != nil {
+			ok = false
+			l.problem(diag.Problem{
+				File:    tf.File,
+				Object:  tf.ref(),
+				Message: fmt.Sprintf("%s.varsKeys: %v", field, err),
+				Fix:     fmt.Sprintf("write each key as key or old:new in %s", tf.File),
+			})
+			continue
+		}
+		out = append(out, environment.KeyRename{From: from, To: to})
+	}
+	return out, ok
+}
+
+// varsFrom returns the variables of one spec.varsFrom entry: a ConfigMap
+// or a Secret of the repository, read now, or another stack's output
+// Secret, read when the stack runs.
+func (l *loader) varsFrom(b *built, field string, vf valuesRef) (varLayer, bool) {
+	tf := b.tf
+	keys, ok := l.renames(tf, field, vf.VarsKeys)
+	if !ok {
+		return varLayer{}, false
+	}
+	var data map[string]string
+	var file string
+	switch vf.Kind {
+	case kindConfigMap:
+		cm := l.configMap(b.k.Group, vf.Name)
+		if cm == nil {
+			if !vf.Optional {
+				l.missing(missingInput(tf.File, tf.ref(), field, kindConfigMap, namespaceOf(&tf.object), vf.Name, renamedFrom(keys)...), kindConfigMap, namespaceOf(&tf.object), vf.Name)
+			}
+			return varLayer{}, false
+		}
+		data, file = cm.Data, cm.File
+		l.checkUnset(b, &cm.object, field)
+	case kindSecret:
+		sec := l.secret(b.k.Group, vf.Name)
+		if sec == nil {
+			// Another stack's output Secret: checked once every stack
+			// is known, read when the stack runs.
+			return varLayer{contract: &environment.ContractVars{Contract: vf.Name, Field: field, Keys: keys, Optional: vf.Optional}}, true
+		}
+		data, file = sec.Data, sec.File
+		l.checkUnset(b, &sec.object, field)
+	default:
+		l.problem(diag.Problem{
+			File:    tf.File,
+			Object:  tf.ref(),
+			Message: fmt.Sprintf("%s (%s) is of kind %q; the Tofu Controller reads ConfigMap and Secret", field, vf.Name, vf.Kind),
+			Fix:     "set the varsFrom entry's kind to ConfigMap or Secret",
+		})
+		return varLayer{}, false
+	}
+	vars := map[string]any{}
+	if keys == nil {
+		for k, v := range data {
+			vars[k] = v
+		}
+		return varLayer{static: vars}, true
+	}
+	for _, k := range keys {
+		v, ok := data[k.From]
+		switch {
+		case ok:
+			vars[k.To] = v
+		case vf.Kind == kindSecret && vf.Optional:
+			// The Tofu Controller hands a missing Secret key over empty.
+			vars[k.To] = ""
+		case !vf.Optional:
+			l.problem(diag.Problem{
+				File:    tf.File,
+				Object:  tf.ref(),
+				Message: fmt.Sprintf("%s names key %q of %s %s, which has no such key", field, k.From, vf.Kind, vf.Name),
+				Fix:     fmt.Sprintf("add %s to %s %s in %s, or remove it from varsKeys", k.From, vf.Kind, vf.Name, file),
+			})
+		}
+	}
+	return varLayer{static: vars}, true
+}
+
+// valueFrom returns the variable of one spec.vars[].valueFrom: a key of a
+// ConfigMap or Secret of the repository, read now, or of another stack's
+// output Secret, read when the stack runs. An optional reference to
+// something missing sets nothing.
+func (l *loader) valueFrom(b *built, field, name string, vf *valueFrom) (varLayer, bool) {
+	tf := b.tf
+	field += ".valueFrom"
+	var ref *keyRef
+	var kind string
+	switch {
+	case vf.SecretKeyRef != nil && vf.ConfigMapKeyRef == nil:
+		ref, kind = vf.SecretKeyRef, kindSecret
+	case vf.ConfigMapKeyRef != nil && vf.SecretKeyRef == nil:
+		ref, kind = vf.ConfigMapKeyRef, kindConfigMap
+	default:
+		l.problem(diag.Problem{
+			File:    tf.File,
+			Object:  tf.ref(),
+			Message: fmt.Sprintf("%s (%s) must name exactly one secretKeyRef or configMapKeyRef: strata runs no pod, so fieldRef and resourceFieldRef have nothing to read", field, name),
+			Fix:     fmt.Sprintf("use secretKeyRef or configMapKeyRef for %s in %s", name, tf.File),
+		})
+		return varLayer{}, false
+	}
+	if ref.Name == "" || ref.Key == "" {
+		l.problem(diag.Problem{
+			File:    tf.File,
+			Object:  tf.ref(),
+			Message: fmt.Sprintf("%s (%s) needs both name and key", field, name),
+			Fix:     fmt.Sprintf("set the name and key of %s's %s in %s", name, kind, tf.File),
+		})
+		return varLayer{}, false
+	}
+	var data map[string]string
+	var file string
+	if kind == kindSecret {
+		sec := l.secret(b.k.Group, ref.Name)
+		if sec == nil {
+			return varLayer{contract: &environment.ContractVars{
+				Contract: ref.Name, Field: field, Keys: []environment.KeyRename{{From: ref.Key, To: name}},
+				Optional: ref.Optional, ValueFrom: true,
+			}}, true
+		}
+		data, file = sec.Data, sec.File
+	} else {
+		cm := l.configMap(b.k.Group, ref.Name)
+		if cm == nil {
+			if !ref.Optional {
+				l.missing(missingInput(tf.File, tf.ref(), field+" of "+name, kindConfigMap, namespaceOf(&tf.object), ref.Name, ref.Key), kindConfigMap, namespaceOf(&tf.object), ref.Name)
+			}
+			return varLayer{}, false
+		}
+		data, file = cm.Data, cm.File
+	}
+	v, ok := data[ref.Key]
+	if !ok {
+		if !ref.Optional {
+			l.problem(diag.Problem{
+				File:    tf.File,
+				Object:  tf.ref(),
+				Message: fmt.Sprintf("%s (%s) names key %q of %s %s, which has no such key", field, name, ref.Key, kind, ref.Name),
+				Fix:     fmt.Sprintf("add %s to %s %s in %s, or mark the reference optional: true", ref.Key, kind, ref.Name, file),
+			})
+		}
+		return varLayer{}, false
+	}
+	return varLayer{static: map[string]any{name: v}}, true
+}
+
+// renamedFrom returns the keys that renames read.
+func renamedFrom(rs []environment.KeyRename) []string {
+	out := make([]string, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, r.From)
+	}
+	return out
+}

@@ -1,0 +1,86 @@
+package flux
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/strata-iac/strata/orchestrator/diag"
+)
+
+// yamlLine matches the line number in the YAML parser's messages.
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// checkYAML checks every document of a YAML file the way a strict
+// Kubernetes decoder would: malformed YAML and a key given twice in one
+// mapping are problems of the file, with their line. (Kustomize itself
+// keeps the last of two equal keys without a word.)
+func checkYAML(file string, data []byte) []diag.Problem {
+	_, ps := decodeYAML(file, data)
+	return ps
+}
+
+// decodeYAML is checkYAML that also returns the documents, when the file
+// is well-formed YAML.
+func decodeYAML(file string, data []byte) ([]*yaml.Node, []diag.Problem) {
+	var ps []diag.Problem
+	var docs []*yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		n := &yaml.Node{}
+		err := dec.Decode(n)
+		if errors.Is(err, io.EOF) {
+			return docs, ps
+		}
+		if err != nil {
+			msg := err.Error()
+			if m := yamlLine.FindStringSubmatch(msg); m != nil {
+				line, _ := strconv.Atoi(m[1])
+				return nil, append(ps, diag.Problem{
+					File:    file,
+					Message: fmt.Sprintf("malformed YAML at line %d: %s", line, m[2]),
+					Fix:     fmt.Sprintf("fix the YAML syntax at line %d of %s", line, file),
+				})
+			}
+			return nil, append(ps, diag.Problem{
+				File:    file,
+				Message: "malformed YAML: " + msg,
+				Fix:     fmt.Sprintf("fix the YAML syntax of %s", file),
+			})
+		}
+		ps = append(ps, duplicateKeys(file, n)...)
+		docs = append(docs, n)
+	}
+}
+
+// duplicateKeys reports every key given twice in a mapping of the tree.
+func duplicateKeys(file string, n *yaml.Node) []diag.Problem {
+	var ps []diag.Problem
+	if n.Kind == yaml.MappingNode {
+		seen := map[string]int{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
+				continue
+			}
+			if first, ok := seen[k.Value]; ok {
+				ps = append(ps, diag.Problem{
+					File:    file,
+					Message: fmt.Sprintf("key %q is given twice in one mapping, at line %d and at line %d", k.Value, first, k.Line),
+					Fix:     fmt.Sprintf("keep one %q key at line %d or %d of %s: Kubernetes refuses a duplicate key, and kustomize would keep only the last", k.Value, first, k.Line, file),
+				})
+				continue
+			}
+			seen[k.Value] = k.Line
+		}
+	}
+	for _, c := range n.Content {
+		ps = append(ps, duplicateKeys(file, c)...)
+	}
+	return ps
+}
