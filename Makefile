@@ -27,7 +27,7 @@ TRIALS    ?= 20
 # alone at the end (docs/performance.md). TEST_P test binaries run at once (go test's -p, by
 # default the number of CPUs): the end-to-end tests spend much of their time waiting on tofu,
 # servers and signals, so one more than the 2 CPUs keeps them busy
-TEST_FIRST := ./cmd/strata ./orchestrator ./registry-mirror/mirror ./orchestrator/history \
+TEST_FIRST := ./cmd/strata ./orchestrator/reconcile ./registry-mirror/mirror ./orchestrator/history \
   ./orchestrator/flux ./contracts/ssm ./orchestrator/s3records ./orchestrator/daemon
 TEST_P    ?= 3
 IMAGE_TAG ?= strata.local/strata:dev
@@ -160,7 +160,7 @@ fuzz:
 	$(GO) test ./orchestrator/statefile/ -run '^$$' -fuzz '^FuzzParseS3Backend$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/jobs/ -run '^$$' -fuzz '^FuzzParseRecord$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./policy/ -run '^$$' -fuzz '^FuzzPlanID$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./orchestrator/ -run '^$$' -fuzz '^FuzzBackendKey$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/reconcile/ -run '^$$' -fuzz '^FuzzBackendKey$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./contracts/readers/ -run '^$$' -fuzz '^FuzzFindInFile$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./contracts/readers/ -run '^$$' -fuzz '^FuzzFindInJSONFile$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/decryption/sopsfile/ -run '^$$' -fuzz '^FuzzValue$$' -fuzztime $(FUZZTIME)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 )
 
 func newApproveCommand(g *globals) *cobra.Command {
@@ -54,9 +54,9 @@ recorded in the bucket, for the next apply of any machine to apply.`,
 			if err != nil {
 				return err
 			}
-			a, err := orchestrator.Approve(cmd.Context(), envDir, orchestrator.ApproveRequest{
+			a, err := reconcile.Approve(cmd.Context(), envDir, reconcile.ApproveRequest{
 				Stack: stack, PlanID: id, Reason: reason, By: approver(by),
-			}, orchestrator.Options{StateDir: g.stateDir, Records: recs})
+			}, reconcile.Options{StateDir: g.stateDir, Records: recs})
 			if err != nil {
 				return err
 			}

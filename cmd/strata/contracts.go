@@ -12,8 +12,8 @@ import (
 
 	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/contracts/stores"
-	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/statedir"
 )
 
@@ -59,7 +59,7 @@ type contractsEnv struct {
 
 // openContracts loads the environment at dir and opens its contract store.
 func openContracts(ctx context.Context, g *globals, dir string) (*contractsEnv, error) {
-	env, _, err := orchestrator.Validate(ctx, dir)
+	env, _, err := reconcile.Validate(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +67,7 @@ func openContracts(ctx context.Context, g *globals, dir string) (*contractsEnv, 
 	if err != nil {
 		return nil, err
 	}
-	st, err := orchestrator.OpenContracts(ctx, env, set)
+	st, err := reconcile.OpenContracts(ctx, env, set)
 	if err != nil {
 		return nil, err
 	}

@@ -8,8 +8,8 @@ import (
 
 	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/contracts/readers"
-	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/consumers"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 )
 
 func newContractsConsumersCommand(g *globals) *cobra.Command {
@@ -43,7 +43,7 @@ private.NAME.`,
 				return err
 			}
 			ctx := cmd.Context()
-			env, _, err := orchestrator.Validate(ctx, args[0])
+			env, _, err := reconcile.Validate(ctx, args[0])
 			if err != nil {
 				return err
 			}
@@ -53,7 +53,7 @@ private.NAME.`,
 				return &exitError{code: 2, msg: fmt.Sprintf("consumers: %q names no contract: give its name (network) or key (%s)", args[1], contracts.Key(prefix, "network"))}
 			}
 			section, name := splitKeyFlag(key)
-			x := orchestrator.Consumers(ctx, env, orchestrator.Options{
+			x := reconcile.Consumers(ctx, env, reconcile.Options{
 				StateDir: g.stateDir, InsecureRegistries: f.insecure, DockerConfig: f.dockerConfig,
 			})
 			rs := filterReaders(x.Readers(contract), section, name)

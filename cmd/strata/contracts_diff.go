@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 	"github.com/strata-iac/strata/policy"
@@ -27,8 +27,8 @@ type contractDiff struct {
 	Change *policy.Contract `json:"change,omitempty"`
 	Values []string         `json:"values"`
 	// Downstream are the stacks that re-plan once the plan is applied.
-	Downstream []orchestrator.Upstream `json:"downstream"`
-	Message    string                  `json:"message,omitempty"`
+	Downstream []reconcile.Upstream `json:"downstream"`
+	Message    string               `json:"message,omitempty"`
 }
 
 func newContractsDiffCommand(g *globals) *cobra.Command {
@@ -52,7 +52,7 @@ contract-break, until a person approves it. Values are never shown.`,
 			if err := g.checkOutput("text", "json"); err != nil {
 				return err
 			}
-			env, _, err := orchestrator.Validate(cmd.Context(), args[0])
+			env, _, err := reconcile.Validate(cmd.Context(), args[0])
 			if err != nil {
 				return err
 			}
@@ -67,7 +67,7 @@ contract-break, until a person approves it. Values are never shown.`,
 			if err != nil {
 				return err
 			}
-			rep, err := orchestrator.Reconcile(cmd.Context(), args[0], history.OperationPlan, orchestrator.Options{
+			rep, err := reconcile.Reconcile(cmd.Context(), args[0], history.OperationPlan, reconcile.Options{
 				Tofu: bin, StateDir: g.stateDir, MaxRunners: f.maxRunners, Timeout: f.timeout,
 				Logger: runLogTo(g, g.stderr), PolicyDirs: f.policyDirs, NoDefaultPolicy: f.noDefaultPolicy,
 				InsecureRegistries: f.insecure, DockerConfig: f.dockerConfig,
@@ -76,7 +76,7 @@ contract-break, until a person approves it. Values are never shown.`,
 			if err != nil {
 				return err
 			}
-			d := contractDiff{Stack: s.Name, Contract: s.Produces, Values: []string{}, Downstream: []orchestrator.Upstream{}}
+			d := contractDiff{Stack: s.Name, Contract: s.Produces, Values: []string{}, Downstream: []reconcile.Upstream{}}
 			for _, sr := range rep.Stacks {
 				if sr.Stack != s.Name {
 					continue

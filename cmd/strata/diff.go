@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/change"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/review"
 )
 
@@ -249,7 +249,7 @@ func shortHash(c string) string {
 }
 
 // plan is plan --base: the diff, then the plan of what it lists.
-func (f *baseFlags) plan(ctx context.Context, g *globals, args []string, opts orchestrator.Options, detailed bool) error {
+func (f *baseFlags) plan(ctx context.Context, g *globals, args []string, opts reconcile.Options, detailed bool) error {
 	d, done, err := f.diff(ctx, args)
 	if err != nil {
 		return err
@@ -329,7 +329,7 @@ func planBaseExit(d *change.Report, envs []change.EnvPlan, detailed bool) error 
 }
 
 // holdReason says why apply would hold a plan.
-func holdReason(p *orchestrator.PolicyReport) string {
+func holdReason(p *reconcile.PolicyReport) string {
 	switch {
 	case p.Error != "":
 		return "the policy failed"

@@ -3,8 +3,8 @@ package main
 import (
 	"testing"
 
-	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 )
 
 func TestRunExitCode(t *testing.T) {
@@ -33,9 +33,9 @@ func TestRunExitCode(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rep := &orchestrator.Report{}
+			rep := &reconcile.Report{}
 			for i, r := range tt.results {
-				rep.Stacks = append(rep.Stacks, orchestrator.StackReport{Stack: "s", Result: r, Inputs: tt.inputs && i == len(tt.results)-1})
+				rep.Stacks = append(rep.Stacks, reconcile.StackReport{Stack: "s", Result: r, Inputs: tt.inputs && i == len(tt.results)-1})
 			}
 			if got := runExitCode(rep, tt.detailed); got != tt.want {
 				t.Errorf("runExitCode(%v, %v) = %d, want %d", tt.results, tt.detailed, got, tt.want)

@@ -15,17 +15,17 @@ import (
 
 	"github.com/strata-iac/strata/internal/k8stest"
 	"github.com/strata-iac/strata/internal/testkit"
-	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/kuberecords"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/statedir"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
 
 // reportResults are the results of a reconcile's stacks, and the plan id
 // of each held one.
-func reportResults(rep *orchestrator.Report) (map[string]history.Result, map[string]string) {
+func reportResults(rep *reconcile.Report) (map[string]history.Result, map[string]string) {
 	results, ids := map[string]history.Result{}, map[string]string{}
 	for _, s := range rep.Stacks {
 		results[s.Stack] = s.Result
@@ -53,8 +53,8 @@ func TestClusterRecordsInCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := orchestrator.Options{Tofu: tofutest.Binary(t), StateDir: state, Records: orchestrator.LeaderRecords(store)}
-	rep, err := orchestrator.Reconcile(ctx, env, history.OperationApply, opts)
+	opts := reconcile.Options{Tofu: tofutest.Binary(t), StateDir: state, Records: reconcile.LeaderRecords(store)}
+	rep, err := reconcile.Reconcile(ctx, env, history.OperationApply, opts)
 	if err != nil {
 		t.Fatalf("Reconcile(first) = %v", err)
 	}
@@ -62,7 +62,7 @@ func TestClusterRecordsInCluster(t *testing.T) {
 		t.Fatalf("first reconcile results = %v, want app applied", results)
 	}
 	testkit.EditFile(t, env, "init.yaml", `appGeneration: "1"`, `appGeneration: "2"`)
-	rep, err = orchestrator.Reconcile(ctx, env, history.OperationApply, opts)
+	rep, err = reconcile.Reconcile(ctx, env, history.OperationApply, opts)
 	if err != nil {
 		t.Fatalf("Reconcile(replacement) = %v", err)
 	}
@@ -86,7 +86,7 @@ func TestClusterRecordsInCluster(t *testing.T) {
 	if _, errOut, code := strata(t, "approve", env, "app", id, "--reason", "x", "--state-dir", state); code == 0 || !strings.Contains(errOut, "no held plan") {
 		t.Errorf("strata approve (state directory) = %d, %q, want no held plan", code, errOut)
 	}
-	rep, err = orchestrator.Reconcile(ctx, env, history.OperationApply, opts)
+	rep, err = reconcile.Reconcile(ctx, env, history.OperationApply, opts)
 	if err != nil {
 		t.Fatalf("Reconcile(approved) = %v", err)
 	}
@@ -129,7 +129,7 @@ func TestClusterRecordsInCluster(t *testing.T) {
 	}
 
 	out, errOut, code = strata(t, append([]string{"versions", env, "-o", "json"}, cluster...)...)
-	var rows []orchestrator.VersionRow
+	var rows []reconcile.VersionRow
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
 		t.Fatalf("strata versions --kubeconfig = %d:\n%s%s", code, out, errOut)
 	}

@@ -7,33 +7,33 @@ import (
 	"os"
 	"sync"
 
-	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/kuberecords"
 	"github.com/strata-iac/strata/orchestrator/leader"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 )
 
 // clusterRecords are the records a cluster keeps in the flags' namespace,
 // reached through their kubeconfig; held plans are written out under dir.
-func (f *recordsFlags) clusterRecords(dir string) (orchestrator.Records, error) {
+func (f *recordsFlags) clusterRecords(dir string) (reconcile.Records, error) {
 	host, _ := os.Hostname()
 	s, err := kuberecords.New(kuberecords.Config{Kubeconfig: f.kubeconfig, Namespace: f.namespace, Dir: dir, Writer: host})
 	if err != nil {
 		return nil, fmt.Errorf("%w: give --kubeconfig, or leave out --kubeconfig and --namespace to read the state directory", err)
 	}
-	return orchestrator.SharedRecords(s), nil
+	return reconcile.SharedRecords(s), nil
 }
 
 // namespaceRecords are the records strata controller keeps of each
 // namespace it watches, in that namespace, through kubeconfig (the
 // in-cluster configuration when ""); held plans are written out under dir
 // for tofu to apply.
-func namespaceRecords(kubeconfig, dir string) orchestrator.Records {
+func namespaceRecords(kubeconfig, dir string) reconcile.Records {
 	var (
 		mu     sync.Mutex
 		stores = map[string]*kuberecords.Store{}
 	)
-	return orchestrator.LeaderRecordsBy(func(env *environment.Environment) (orchestrator.SharedStore, error) {
+	return reconcile.LeaderRecordsBy(func(env *environment.Environment) (reconcile.SharedStore, error) {
 		// A namespace's environment is named by its namespace
 		// (flux.LoadNamespace).
 		ns := env.Dir

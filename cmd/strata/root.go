@@ -10,11 +10,11 @@ import (
 
 	"github.com/strata-iac/strata/internal/awsconfig"
 	"github.com/strata-iac/strata/internal/deadline"
-	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/decryption"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
@@ -168,11 +168,11 @@ type runFlags struct {
 
 func (f *runFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.tofu, "tofu", "", "tofu binary (default: $"+tofu.EnvBinary+", then tofu on PATH, then bin/tofu)")
-	cmd.Flags().IntVar(&f.maxRunners, "max-runners", 0, fmt.Sprintf("most tofu processes at once; for reconcile, across every environment (default: the init key maxRunners, else 2 per CPU, at most %d)", orchestrator.DefaultMaxRunners))
-	cmd.Flags().DurationVar(&f.timeout, "timeout", orchestrator.DefaultTimeout, "longest a single stack's run may take")
-	cmd.Flags().DurationVar(&f.shutdownGrace, "shutdown-grace", orchestrator.DefaultShutdownGrace,
+	cmd.Flags().IntVar(&f.maxRunners, "max-runners", 0, fmt.Sprintf("most tofu processes at once; for reconcile, across every environment (default: the init key maxRunners, else 2 per CPU, at most %d)", reconcile.DefaultMaxRunners))
+	cmd.Flags().DurationVar(&f.timeout, "timeout", reconcile.DefaultTimeout, "longest a single stack's run may take")
+	cmd.Flags().DurationVar(&f.shutdownGrace, "shutdown-grace", reconcile.DefaultShutdownGrace,
 		"on SIGTERM or SIGINT, how long an apply in flight may go on before tofu is interrupted (keep Kubernetes' terminationGracePeriodSeconds above it)")
-	cmd.Flags().DurationVar(&f.driftInterval, "drift-interval", orchestrator.DefaultDriftInterval,
+	cmd.Flags().DurationVar(&f.driftInterval, "drift-interval", reconcile.DefaultDriftInterval,
 		"how long a stack whose inputs have not changed goes without a plan: when given, for every stack (0 plans every stack every time); when not, each stack's own spec.interval, and this default for a stack without one")
 	cmd.Flags().StringArrayVar(&f.policyDirs, "policy", nil, "policy directory loaded on top of the default bundle (repeatable)")
 	cmd.Flags().BoolVar(&f.noDefaultPolicy, "no-default-policy", false, "replace the default policy bundle with the --policy directories")
@@ -189,7 +189,7 @@ func (f *runFlags) register(cmd *cobra.Command) {
 // and the values it takes.
 func (f *runFlags) check(cmd *cobra.Command) error {
 	if cmd.Flags().Changed("max-runners") && f.maxRunners < 1 {
-		return usageError("--max-runners is %d: it must be at least 1 (leave it out to use the init key maxRunners, else 2 per CPU, at most %d)", f.maxRunners, orchestrator.DefaultMaxRunners)
+		return usageError("--max-runners is %d: it must be at least 1 (leave it out to use the init key maxRunners, else 2 per CPU, at most %d)", f.maxRunners, reconcile.DefaultMaxRunners)
 	}
 	if f.timeout <= 0 {
 		return usageError("--timeout is %s: it must be more than 0, such as 10m", f.timeout)
@@ -215,7 +215,7 @@ func (f *runFlags) check(cmd *cobra.Command) error {
 // (each stack's own spec.interval unless --drift-interval is given), the
 // policy, the registries, the provider mirror and how long the history
 // keeps runs (the init keys unless --keep-runs or --keep-days is given).
-func (f *runFlags) options(cmd *cobra.Command, g *globals, bin string, log *slog.Logger) orchestrator.Options {
+func (f *runFlags) options(cmd *cobra.Command, g *globals, bin string, log *slog.Logger) reconcile.Options {
 	var keepRuns int
 	var keepDays *int
 	if cmd.Flags().Changed("keep-runs") {
@@ -224,7 +224,7 @@ func (f *runFlags) options(cmd *cobra.Command, g *globals, bin string, log *slog
 	if cmd.Flags().Changed("keep-days") {
 		keepDays = &f.keepDays
 	}
-	return orchestrator.Options{
+	return reconcile.Options{
 		Tofu:               bin,
 		StateDir:           g.stateDir,
 		MaxRunners:         f.maxRunners,
@@ -264,12 +264,12 @@ func (g *globals) logger() *slog.Logger {
 
 // settings are the environment's settings with --state-dir applied.
 func (g *globals) settings(env *environment.Environment) (environment.Settings, error) {
-	return orchestrator.Options{StateDir: g.stateDir}.Settings(env)
+	return reconcile.Options{StateDir: g.stateDir}.Settings(env)
 }
 
 // noteSnapshot says on stderr when the history read is a running
 // reconcile's snapshot.
-func (g *globals) noteSnapshot(st *orchestrator.Stores) {
+func (g *globals) noteSnapshot(st *reconcile.Stores) {
 	if st.HistoryFromSnapshot() {
 		fmt.Fprintln(g.stderr, "note: a reconcile is running; the history is shown as it was when it began")
 	}

@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/review"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
@@ -110,7 +110,7 @@ Secret that lives in the cluster, or for a source strata does not fetch
 			if bf.base != "" {
 				return bf.plan(cmd.Context(), g, args, opts, f.detailedExitCode)
 			}
-			rep, err := orchestrator.Reconcile(cmd.Context(), args[0], op, opts)
+			rep, err := reconcile.Reconcile(cmd.Context(), args[0], op, opts)
 			if err != nil {
 				return err
 			}
@@ -145,7 +145,7 @@ Secret that lives in the cluster, or for a source strata does not fetch
 	return cmd
 }
 
-func writeReport(g *globals, rep *orchestrator.Report) {
+func writeReport(g *globals, rep *reconcile.Report) {
 	fmt.Fprintln(g.stdout)
 	tw := newTable(g.stdout)
 	fmt.Fprintln(tw, "STACK\tLAYER\tVERSION\tRUN\tRESULT\tCAUSE\tCHANGES\tCONTRACT")

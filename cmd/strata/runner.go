@@ -11,9 +11,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/jobs"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/runjob"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
@@ -102,7 +102,7 @@ loses.`,
 	cmd.Flags().StringVar(&request, "request", jobs.RequestDir+"/"+jobs.RequestKey, "the run request (JSON)")
 	cmd.Flags().StringVar(&termination, "termination-log", "/dev/termination-log", "where the outcome goes (empty: nowhere)")
 	cmd.Flags().StringVar(&tofuFlag, "tofu", "", "tofu binary (default: $"+tofu.EnvBinary+", then tofu on PATH, then bin/tofu)")
-	cmd.Flags().DurationVar(&timeout, "timeout", orchestrator.DefaultTimeout, "longest the run may take")
+	cmd.Flags().DurationVar(&timeout, "timeout", reconcile.DefaultTimeout, "longest the run may take")
 	cmd.Flags().DurationVar(&grace, "shutdown-grace", 20*time.Second,
 		"on SIGTERM, how long an apply in flight may go on before tofu is interrupted (below the pod's terminationGracePeriodSeconds)")
 	rf.register(cmd)

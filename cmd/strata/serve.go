@@ -12,8 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/flux"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/web"
 )
 
@@ -84,9 +84,9 @@ recorded there; with --records s3://bucket/prefix, those an S3 bucket keeps.`,
 					if err != nil {
 						return err
 					}
-					_, err = orchestrator.Approve(ctx, dir, orchestrator.ApproveRequest{
+					_, err = reconcile.Approve(ctx, dir, reconcile.ApproveRequest{
 						Stack: a.Stack, PlanID: a.PlanID, Reason: a.Reason, By: a.By,
-					}, orchestrator.Options{StateDir: g.stateDir, Records: recs})
+					}, reconcile.Options{StateDir: g.stateDir, Records: recs})
 					return err
 				},
 			})

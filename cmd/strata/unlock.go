@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
 
@@ -41,8 +41,8 @@ on this host, and no tofu runs in the stack's workspace any more.`,
 			if err != nil {
 				return err
 			}
-			run, err := orchestrator.Unlock(cmd.Context(), args[0], args[1], args[2], approver(by), reason,
-				orchestrator.Options{Tofu: bin, StateDir: g.stateDir, Logger: g.logger()})
+			run, err := reconcile.Unlock(cmd.Context(), args[0], args[1], args[2], approver(by), reason,
+				reconcile.Options{Tofu: bin, StateDir: g.stateDir, Logger: g.logger()})
 			if err != nil {
 				return err
 			}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 )
 
 func newVersionsCommand(g *globals) *cobra.Command {
@@ -39,9 +39,9 @@ S3 bucket's) name.`,
 			if err != nil {
 				return err
 			}
-			var all []orchestrator.VersionRow
+			var all []reconcile.VersionRow
 			for _, dir := range args {
-				rows, err := orchestrator.Versions(cmd.Context(), dir, orchestrator.Options{
+				rows, err := reconcile.Versions(cmd.Context(), dir, reconcile.Options{
 					StateDir:           g.stateDir,
 					InsecureRegistries: f.insecure,
 					DockerConfig:       f.dockerConfig,
@@ -54,7 +54,7 @@ S3 bucket's) name.`,
 			}
 			if g.output == "json" {
 				if all == nil {
-					all = []orchestrator.VersionRow{}
+					all = []reconcile.VersionRow{}
 				}
 				return writeJSON(g.stdout, all)
 			}

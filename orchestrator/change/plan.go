@@ -4,8 +4,8 @@ import (
 	"context"
 	"path/filepath"
 
-	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 )
 
 // EnvPlan is one environment of a pull request: what changes, and the
@@ -14,7 +14,7 @@ type EnvPlan struct {
 	Env
 	// Report is the plan's report: nil when nothing was planned (nothing
 	// changes, the environment was removed or does not load).
-	Report *orchestrator.Report `json:"plan,omitempty"`
+	Report *reconcile.Report `json:"plan,omitempty"`
 	// Error is why the plan could not run, when it could not.
 	Error string `json:"error,omitempty"`
 }
@@ -28,7 +28,7 @@ type EnvPlan struct {
 // environment gets a destroy plan when its history knows it and no other
 // stack gone before does. An environment that cannot be planned keeps its
 // error and the others go on.
-func Plan(ctx context.Context, root string, d *Report, opts orchestrator.Options) []EnvPlan {
+func Plan(ctx context.Context, root string, d *Report, opts reconcile.Options) []EnvPlan {
 	out := make([]EnvPlan, 0, len(d.Environments))
 	for _, e := range d.Environments {
 		p := EnvPlan{Env: e}
@@ -48,7 +48,7 @@ func Plan(ctx context.Context, root string, d *Report, opts orchestrator.Options
 		o.Only = func(stack string) bool { return selected[stack] }
 		removable := opts.Removable
 		o.Removable = func(stack string) bool { return removed[stack] && (removable == nil || removable(stack)) }
-		rep, err := orchestrator.Reconcile(ctx, filepath.Join(root, filepath.FromSlash(e.Dir)), history.OperationPlan, o)
+		rep, err := reconcile.Reconcile(ctx, filepath.Join(root, filepath.FromSlash(e.Dir)), history.OperationPlan, o)
 		if err != nil {
 			p.Error = err.Error()
 		}

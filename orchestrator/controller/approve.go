@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 )
 
 // approve records, for every object whose spec.approvePlan names the plan
 // its status says is pending, the approval of that held plan: through
-// orchestrator.ApproveEnvironment, with the same hold and plan-id checks
+// reconcile.ApproveEnvironment, with the same hold and plan-id checks
 // as strata approve. The run that follows applies the saved plan when a
 // fresh plan still has its id. An object being deleted approves its
 // destroy plan the same way.
@@ -21,7 +21,7 @@ func (c *Controller) approve(ctx context.Context, p *pass) error {
 			continue
 		}
 		by := fmt.Sprintf("Terraform/%s/%s", tf.Namespace, tf.Name)
-		_, err := orchestrator.ApproveEnvironment(ctx, p.env, "namespace "+p.ns, orchestrator.ApproveRequest{
+		_, err := reconcile.ApproveEnvironment(ctx, p.env, "namespace "+p.ns, reconcile.ApproveRequest{
 			Stack: tf.Name, PlanID: id, By: by, Reason: "spec.approvePlan of " + by,
 		}, c.cfg.Options)
 		if err != nil {

@@ -8,8 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/runner"
 )
 
@@ -51,7 +51,7 @@ type Config struct {
 	Namespaces []string
 	// Options are the reconcile's options, as strata apply takes them:
 	// tofu, state directory, policy, runner limit, logger.
-	Options orchestrator.Options
+	Options reconcile.Options
 	// Executor makes the executor of the runs from the reconcile's runner
 	// configuration; InProcess when nil.
 	Executor func(runner.Config) Executor

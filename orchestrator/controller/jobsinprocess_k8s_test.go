@@ -12,10 +12,10 @@ import (
 	"k8s.io/apimachinery/pkg/fields"
 
 	"github.com/strata-iac/strata/internal/testkit"
-	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/controller"
 	"github.com/strata-iac/strata/orchestrator/jobs"
 	"github.com/strata-iac/strata/orchestrator/kuberecords"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
@@ -47,9 +47,9 @@ func (w *world) jobsController(t *testing.T, name string, cluster controller.Clu
 	return controller.New(controller.Config{
 		Cluster:    cluster,
 		Namespaces: []string{w.ns},
-		Options: orchestrator.Options{
+		Options: reconcile.Options{
 			Tofu: tofutest.Binary(t), StateDir: t.TempDir(), DriftInterval: time.Hour, RetryWait: true,
-			Records: orchestrator.LeaderRecords(recs), Logger: runlog.New(log, nil),
+			Records: reconcile.LeaderRecords(recs), Logger: runlog.New(log, nil),
 		},
 		Logger:   runlog.New(log, nil),
 		Executor: func(cfg runner.Config) controller.Executor { return jobs.ExecutorFor(l, cfg) },

@@ -26,10 +26,10 @@ import (
 
 	"github.com/strata-iac/strata/internal/k8stest"
 	"github.com/strata-iac/strata/internal/testkit"
-	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/controller"
 	"github.com/strata-iac/strata/orchestrator/kube"
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/source/oci"
@@ -85,7 +85,7 @@ func newWorld(t *testing.T) *world {
 	w.cfg = controller.Config{
 		Cluster:    client,
 		Namespaces: []string{w.ns},
-		Options: orchestrator.Options{
+		Options: reconcile.Options{
 			Tofu: tofutest.Binary(t), StateDir: t.TempDir(), DriftInterval: time.Hour,
 			Logger: runlog.New(&w.logs, nil),
 		},

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/flux"
@@ -16,6 +15,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/hashkey"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 )
 
 // pass is what one reconcile of a namespace knows so far.
@@ -36,9 +36,9 @@ type pass struct {
 	deleted map[string]*environment.Stack
 	env     *environment.Environment
 	g       *graph.Graph
-	report  *orchestrator.Report
+	report  *reconcile.Report
 	// stacks are the reports of the stacks, by name.
-	stacks map[string]*orchestrator.StackReport
+	stacks map[string]*reconcile.StackReport
 	// outputs are the outputs written, by stack.
 	outputs map[string]outputs
 	// mu guards toRelease, which the stacks' runs fill in at once, and
@@ -219,7 +219,7 @@ func (c *Controller) load(ctx context.Context, p *pass) error {
 	env, err := flux.LoadNamespace(ctx, c.namespace(p, p.objects))
 	if err == nil {
 		p.env = env
-		p.g, err = orchestrator.Graph(env)
+		p.g, err = reconcile.Graph(env)
 	}
 	var problems diag.Problems
 	if err != nil && errors.As(err, &problems) {
@@ -351,12 +351,12 @@ func (c *Controller) run(ctx context.Context, p *pass) error {
 		return tf != nil && deleting(tf) && tf.Spec.DestroyResourcesOnDeletion
 	}
 	opts.Deleted = func(stack string) *environment.Stack { return p.deleted[stack] }
-	rep, err := orchestrator.ReconcileEnvironment(ctx, p.env, p.g, "namespace "+p.ns, history.OperationApply, opts)
+	rep, err := reconcile.ReconcileEnvironment(ctx, p.env, p.g, "namespace "+p.ns, history.OperationApply, opts)
 	if err != nil {
 		return err
 	}
 	p.report = rep
-	p.stacks = make(map[string]*orchestrator.StackReport, len(rep.Stacks))
+	p.stacks = make(map[string]*reconcile.StackReport, len(rep.Stacks))
 	for i := range rep.Stacks {
 		p.stacks[rep.Stacks[i].Stack] = &rep.Stacks[i]
 	}

@@ -8,9 +8,9 @@ import (
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/runner"
 )
 
@@ -59,7 +59,7 @@ func (c *Controller) writeStatus(ctx context.Context, p *pass) error {
 // alone (its observed generation then stays behind, so its dependents
 // wait), and lets an object deleted without destroyResourcesOnDeletion go
 // without a word, a suspended or orphaned stack writes none.
-func writesStatus(sr *orchestrator.StackReport) bool {
+func writesStatus(sr *reconcile.StackReport) bool {
 	return sr != nil && sr.Result != history.ResultSuspended && sr.Result != history.ResultOrphaned
 }
 
@@ -103,7 +103,7 @@ type outputs struct {
 // applyReport sets the object's status from what its stack did, in the
 // Tofu Controller's conditions, reasons and fields. It returns the Event
 // to record: its type, reason and message.
-func applyReport(tf *v1alpha2.Terraform, sr *orchestrator.StackReport, rev string, out outputs, now time.Time) (typ, reason, msg string) {
+func applyReport(tf *v1alpha2.Terraform, sr *reconcile.StackReport, rev string, out outputs, now time.Time) (typ, reason, msg string) {
 	st := &tf.Status
 	at := metav1.NewTime(now)
 	destroy := sr.Cause == runner.CauseRemoved

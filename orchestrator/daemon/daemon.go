@@ -9,7 +9,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/scheduler"
 	"github.com/strata-iac/strata/orchestrator/web"
 )
@@ -27,7 +27,7 @@ type Config struct {
 	// environment and the start of the next (DefaultInterval when zero).
 	Interval time.Duration
 	// Options configure every reconcile; its Logger, when nil, is Logger.
-	Options orchestrator.Options
+	Options reconcile.Options
 	// Token is the bearer token of the /api endpoints. Empty, they answer
 	// 403. It is also the status token of the web view.
 	Token string
@@ -73,7 +73,7 @@ type envState struct {
 	running    bool
 	// done is set once a reconcile finished, with a report or an error.
 	done       bool
-	report     *orchestrator.Report
+	report     *reconcile.Report
 	err        error
 	startedAt  time.Time
 	finishedAt time.Time
@@ -110,7 +110,7 @@ func New(cfg Config) (*Daemon, error) {
 		// side by side and share it.
 		size := cfg.Options.MaxRunners
 		if size <= 0 {
-			size = orchestrator.DefaultRunners()
+			size = reconcile.DefaultRunners()
 		}
 		cfg.Options.Runners = scheduler.NewPool(size)
 	}

@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/strata-iac/strata/internal/testkit"
-	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/daemon"
 	"github.com/strata-iac/strata/orchestrator/leader"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
@@ -63,7 +63,7 @@ func TestNotLeaderIsNotReady(t *testing.T) {
 		Environments: []string{filepath.Join(root, "environments", "acme", "dev")},
 		Elector:      e,
 		Logger:       log,
-		Options:      orchestrator.Options{Tofu: tofutest.Binary(t), StateDir: state, Logger: log},
+		Options:      reconcile.Options{Tofu: tofutest.Binary(t), StateDir: state, Logger: log},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -16,8 +16,8 @@ import (
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/internal/testrepo"
 
-	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/daemon"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
@@ -62,7 +62,7 @@ func newHarness(t *testing.T, fixtureName, token string) *harness {
 		Interval:     time.Hour,
 		Token:        token,
 		Logger:       log,
-		Options: orchestrator.Options{
+		Options: reconcile.Options{
 			Tofu: tofutest.Binary(t), StateDir: h.state, MaxRunners: 3, DriftInterval: time.Hour, Logger: log,
 			// Stopped, an apply in flight is interrupted at once.
 			ShutdownGrace: time.Millisecond,
@@ -174,7 +174,7 @@ func status(t *testing.T, h http.Handler, token string) (daemon.Status, string) 
 }
 
 // stackOf returns a stack's report from a status.
-func stackOf(t *testing.T, st daemon.Status, name string) orchestrator.StackReport {
+func stackOf(t *testing.T, st daemon.Status, name string) reconcile.StackReport {
 	t.Helper()
 	if len(st.Environments) == 0 || st.Environments[0].Report == nil {
 		t.Fatalf("status has no report: %+v", st)
@@ -185,5 +185,5 @@ func stackOf(t *testing.T, st daemon.Status, name string) orchestrator.StackRepo
 		}
 	}
 	t.Fatalf("report has no stack %s", name)
-	return orchestrator.StackReport{}
+	return reconcile.StackReport{}
 }

@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/strata-iac/strata/internal/testkit"
-	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/daemon"
 	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 )
 
@@ -49,11 +49,11 @@ func TestRunStopsOnCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := orchestrator.Options{StateDir: h.state}.Settings(env)
+	set, err := reconcile.Options{StateDir: h.state}.Settings(env)
 	if err != nil {
 		t.Fatal(err)
 	}
-	stores, err := orchestrator.OpenStores(ctx, env, set, nil)
+	stores, err := reconcile.OpenStores(ctx, env, set, nil)
 	if err != nil {
 		t.Fatalf("OpenStores() after Run returned = %v, want the history released", err)
 	}
@@ -111,7 +111,7 @@ func mustNew(t *testing.T, dir string, logs *testkit.Buffer) *daemon.Daemon {
 		Interval:     time.Hour,
 		Token:        token,
 		Logger:       log,
-		Options:      orchestrator.Options{StateDir: t.TempDir()},
+		Options:      reconcile.Options{StateDir: t.TempDir()},
 	})
 	if err != nil {
 		t.Fatalf("New(%q) = %v", dir, err)

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/daemon"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
@@ -27,7 +27,7 @@ func TestMemoryDoesNotGrowWithHistory(t *testing.T) {
 		Environments: []string{dir},
 		Interval:     time.Hour,
 		Logger:       log,
-		Options: orchestrator.Options{
+		Options: reconcile.Options{
 			Tofu: tofutest.Binary(t), StateDir: t.TempDir(), MaxRunners: 3, DriftInterval: time.Hour, Logger: log,
 		},
 	})

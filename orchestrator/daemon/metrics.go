@@ -9,8 +9,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 )
 
 // Metric result labels of strata_reconcile_total.
@@ -56,7 +56,7 @@ func newMetrics(d *Daemon) (*prometheus.Registry, *metrics) {
 }
 
 // observe counts a finished reconcile.
-func (m *metrics) observe(client, env string, rep *orchestrator.Report, err error, took time.Duration) {
+func (m *metrics) observe(client, env string, rep *reconcile.Report, err error, took time.Duration) {
 	result := ReconcileOK
 	if err != nil {
 		result = ReconcileError

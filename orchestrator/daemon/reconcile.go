@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 )
 
 // reconcile runs one environment once and keeps what came of it: its
@@ -26,7 +26,7 @@ func (d *Daemon) reconcile(ctx context.Context, e *envState) {
 	defer d.changed()
 
 	d.log.Info(fmt.Sprintf("reconcile #%d of %s started", n, label))
-	rep, err := orchestrator.Reconcile(ctx, e.dir, history.OperationApply, d.cfg.Options)
+	rep, err := reconcile.Reconcile(ctx, e.dir, history.OperationApply, d.cfg.Options)
 
 	d.mu.Lock()
 	e.running = false

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/strata-iac/strata/internal/testkit"
-	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/daemon"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
@@ -35,7 +35,7 @@ func TestPassRunsEnvironmentsSideBySide(t *testing.T) {
 		Interval:     time.Hour,
 		Token:        token,
 		Logger:       log,
-		Options: orchestrator.Options{
+		Options: reconcile.Options{
 			Tofu: tofutest.Binary(t), StateDir: h.state, MaxRunners: 2, DriftInterval: time.Hour, Logger: log,
 		},
 	})

@@ -5,8 +5,8 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/diag"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 )
 
 // Status is what GET /api/v1/status answers.
@@ -38,8 +38,8 @@ type EnvironmentStatus struct {
 	NextReconcileAt time.Time `json:"nextReconcileAt,omitzero"`
 	// Report is the last report. Error, when set, is why the latest
 	// reconcile could not run; Report is then from an earlier one, if any.
-	Report *orchestrator.Report `json:"report,omitempty"`
-	Error  *ErrorStatus         `json:"error,omitempty"`
+	Report *reconcile.Report `json:"report,omitempty"`
+	Error  *ErrorStatus      `json:"error,omitempty"`
 }
 
 // ErrorStatus is a reconcile's error, with an invalid environment's

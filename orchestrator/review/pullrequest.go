@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/change"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 )
 
 // PullRequest writes the review of a whole pull request, one comment for
@@ -89,7 +89,7 @@ func writeSection(b *strings.Builder, e change.EnvPlan, s change.Stack) {
 }
 
 // stackReport returns the plan's report of a stack, or nil.
-func stackReport(e change.EnvPlan, stack string) *orchestrator.StackReport {
+func stackReport(e change.EnvPlan, stack string) *reconcile.StackReport {
 	if e.Report == nil {
 		return nil
 	}

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/strata-iac/strata/orchestrator"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 )
 
 //go:embed templates/*.html
@@ -27,7 +27,7 @@ type Live struct {
 	// Running is true while a reconcile of the environment runs.
 	Running bool
 	// Report is the last reconcile's report, if one finished.
-	Report *orchestrator.Report
+	Report *reconcile.Report
 	// Err says why the last reconcile could not run, if it could not.
 	Err string
 	// FinishedAt is when the last reconcile finished.
@@ -53,8 +53,8 @@ type Config struct {
 	// reconciles.
 	StateDir string
 	// Records keeps the history and held plans shown; nil is the state
-	// directory's files, as for reconciles (orchestrator.Options.Records).
-	Records orchestrator.Records
+	// directory's files, as for reconciles (reconcile.Options.Records).
+	Records reconcile.Records
 	// ReadToken lets a person read every page; ApproveToken also lets them
 	// approve. When only one is set, it does both.
 	ReadToken    string

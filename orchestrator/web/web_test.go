@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/strata-iac/strata/internal/testkit"
-	"github.com/strata-iac/strata/orchestrator"
 	"github.com/strata-iac/strata/orchestrator/daemon"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/internal/testrepo"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
@@ -46,7 +46,7 @@ func newView(t *testing.T) *view {
 	d, err := daemon.New(daemon.Config{
 		Environments: []string{filepath.Join(v.root, "environments", "acme", "dev")},
 		Interval:     time.Hour, Token: readToken, ApproverToken: approveToken, WebView: true, Logger: log,
-		Options: orchestrator.Options{Tofu: tofutest.Binary(t), StateDir: t.TempDir(), MaxRunners: 3, DriftInterval: time.Hour, Logger: log},
+		Options: reconcile.Options{Tofu: tofutest.Binary(t), StateDir: t.TempDir(), MaxRunners: 3, DriftInterval: time.Hour, Logger: log},
 	})
 	if err != nil {
 		t.Fatalf("daemon.New() = %v", err)
@@ -121,7 +121,7 @@ func (v *view) do(r request) *httptest.ResponseRecorder {
 	return w
 }
 
-func stackResult(t *testing.T, st daemon.Status, name string) orchestrator.StackReport {
+func stackResult(t *testing.T, st daemon.Status, name string) reconcile.StackReport {
 	t.Helper()
 	for _, s := range st.Environments[0].Report.Stacks {
 		if s.Stack == name {
@@ -129,7 +129,7 @@ func stackResult(t *testing.T, st daemon.Status, name string) orchestrator.Stack
 		}
 	}
 	t.Fatalf("report has no stack %s", name)
-	return orchestrator.StackReport{}
+	return reconcile.StackReport{}
 }
 
 // inline finds inline script, inline style and event handler attributes,

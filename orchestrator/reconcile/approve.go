@@ -1,0 +1,130 @@
+package reconcile
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/strata-iac/strata/orchestrator/approval"
+	"github.com/strata-iac/strata/orchestrator/environment"
+)
+
+// ApproveRequest is a person's approval of one held plan of a stack.
+type ApproveRequest struct {
+	Stack  string
+	PlanID string
+	// Reason says why the plan may be applied and By who approves; both
+	// are required.
+	Reason string
+	By     string
+	// At is when the plan was approved; now when zero.
+	At time.Time
+}
+
+// Errors of Approve that a caller branches on.
+var (
+	// ErrBadApproval is a request that lacks a field or names no valid
+	// plan id.
+	ErrBadApproval = errors.New("invalid approval")
+	// ErrUnknownStack is a stack that is not in the environment and has no
+	// held plan either.
+	ErrUnknownStack = errors.New("unknown stack")
+)
+
+// Approve records a person's approval of one held plan of the environment
+// in dir; the next apply applies it if a fresh plan still has its id.
+//
+// It loads and validates the environment, but opens neither the history
+// nor the contract store: held plans and approvals are records of their
+// own (Options.Records), so Approve works while a reconcile runs. A stack that left the
+// environment can be approved while its removal plan is held.
+//
+// An invalid environment is an error wrapping its diag.Problems; a bad
+// request wraps ErrBadApproval; an unknown stack ErrUnknownStack; a plan id
+// that is not held approval.ErrNoHeldPlan, and the message lists the
+// stack's held plans.
+func Approve(ctx context.Context, dir string, req ApproveRequest, opts Options) (approval.Approval, error) {
+	req.Stack = strings.TrimSpace(req.Stack)
+	req.PlanID = strings.TrimSpace(req.PlanID)
+	req.By = strings.TrimSpace(req.By)
+	for _, f := range []struct{ name, value, why string }{
+		{"stack", req.Stack, "name the stack whose plan is held"},
+		{"planId", req.PlanID, "give the held plan's id"},
+		{"reason", strings.TrimSpace(req.Reason), "say why this plan may be applied"},
+		{"by", req.By, "say who approves"},
+	} {
+		if f.value == "" {
+			return approval.Approval{}, fmt.Errorf("approve: %w: %s is required: %s", ErrBadApproval, f.name, f.why)
+		}
+	}
+	if err := approval.ValidID(req.PlanID); err != nil {
+		return approval.Approval{}, fmt.Errorf("approve: %w: %w", ErrBadApproval, err)
+	}
+	env, _, err := Validate(ctx, dir)
+	if err != nil {
+		return approval.Approval{}, fmt.Errorf("approve: environment %s is invalid: %w", dir, err)
+	}
+	return approve(ctx, env, dir, req, opts)
+}
+
+// ApproveEnvironment is Approve for an environment already loaded: what
+// strata controller builds from a namespace, whose objects' spec.approvePlan
+// approve held plans. dir names the environment in messages.
+func ApproveEnvironment(ctx context.Context, env *environment.Environment, dir string, req ApproveRequest, opts Options) (approval.Approval, error) {
+	if err := approval.ValidID(strings.TrimSpace(req.PlanID)); err != nil {
+		return approval.Approval{}, fmt.Errorf("approve: %w: %w", ErrBadApproval, err)
+	}
+	return approve(ctx, env, dir, req, opts)
+}
+
+func approve(ctx context.Context, env *environment.Environment, dir string, req ApproveRequest, opts Options) (approval.Approval, error) {
+	set, err := opts.Settings(env)
+	if err != nil {
+		return approval.Approval{}, fmt.Errorf("approve: %w", err)
+	}
+	recs := opts.Records
+	if recs == nil {
+		recs = FileRecords{}
+	}
+	store, err := recs.OpenApprovals(ctx, env, set)
+	if err != nil {
+		return approval.Approval{}, fmt.Errorf("approve: %w", err)
+	}
+	held, err := store.HeldPlans(ctx, env.Client, env.Name, req.Stack)
+	if err != nil {
+		return approval.Approval{}, fmt.Errorf("approve: %w", err)
+	}
+	if env.Stack(req.Stack) == nil && len(held) == 0 {
+		return approval.Approval{}, fmt.Errorf("approve: environment %s has no stack %q and no held plan for one: %w", dir, req.Stack, ErrUnknownStack)
+	}
+	at := req.At
+	if at.IsZero() {
+		at = time.Now()
+	}
+	a := approval.Approval{
+		Client: env.Client, Env: env.Name, Stack: req.Stack, PlanID: req.PlanID,
+		By: req.By, Reason: req.Reason, ApprovedAt: at.UTC(),
+	}
+	if err := store.Approve(ctx, a); err != nil {
+		if errors.Is(err, approval.ErrNoHeldPlan) {
+			return approval.Approval{}, fmt.Errorf("%w%s", err, heldList(req.Stack, held))
+		}
+		return approval.Approval{}, err
+	}
+	return a, nil
+}
+
+// heldList names the stack's held plans, for an approval of an id that is
+// not held.
+func heldList(stack string, held []approval.Held) string {
+	if len(held) == 0 {
+		return fmt.Sprintf("; stack %s has no held plan", stack)
+	}
+	ids := make([]string, 0, len(held))
+	for _, h := range held {
+		ids = append(ids, fmt.Sprintf("%s (held %s: %s)", h.PlanID, h.HeldAt.Format(time.DateTime), h.Reason))
+	}
+	return fmt.Sprintf("; held plans of stack %s: %s", stack, strings.Join(ids, "; "))
+}
