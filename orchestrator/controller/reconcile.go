@@ -351,7 +351,7 @@ func (c *Controller) run(ctx context.Context, p *pass) error {
 		return tf != nil && deleting(tf) && tf.Spec.DestroyResourcesOnDeletion
 	}
 	opts.Deleted = func(stack string) *environment.Stack { return p.deleted[stack] }
-	rep, err := reconcile.ReconcileEnvironment(ctx, p.env, p.g, "namespace "+p.ns, history.OperationApply, opts)
+	rep, err := reconcile.Run(ctx, reconcile.Request{Dir: "namespace " + p.ns, Env: p.env, Graph: p.g, Operation: history.OperationApply, Options: opts})
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,7 @@
 // The loop reconciles every environment (apply), once at start and then
 // each interval after the previous pass ended, without jitter. The
 // environments of a pass run side by side and share one runner limit
-// (Options.MaxRunners, else orchestrator.DefaultRunners()): environments
+// (Options.MaxRunners, else reconcile.DefaultRunners()): environments
 // with stacks ready take runners in turn, so none starves the others, and
 // each also keeps to its own init key maxRunners. The last report of each environment, or the
 // error that kept it from running (an invalid environment, a state

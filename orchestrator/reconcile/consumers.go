@@ -18,9 +18,17 @@ func Consumers(ctx context.Context, env *environment.Environment, opts Options) 
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	resolver := NewResolver(env, opts.StateDir, opts)
+	resolver := newResolver(env, opts.StateDir, opts.InsecureRegistries, opts.DockerConfig)
 	arts := resolve(ctx, log, env, resolver)
 	return consumers.Find(env, codeDirs(ctx, log, env, resolver, arts))
+}
+
+// findReaders finds who reads which key of each contract, from the
+// consumers' code: a producer's plan that would break one of them is
+// held, and the review lists those that will re-plan.
+func (p *pass) findReaders(ctx context.Context) error {
+	p.readers = consumers.Find(p.env, codeDirs(ctx, p.log, p.env, p.resolver, p.sources))
+	return nil
 }
 
 // codeDirs gives the directory of each stack's fetched code, fetching it

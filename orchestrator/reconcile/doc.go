@@ -1,40 +1,56 @@
 // Package reconcile is strata's pipeline: one reconcile of one
 // environment, as data flowing through a list of steps.
 //
-//  1. load: the environment, rendered as Flux renders it (package flux)
-//     into a typed model (package environment) and validated as a whole,
-//     with its settings (environment.Settings, flags applied through
-//     Options) and an identity no other environment
-//     of the repository shares; then its stores are opened and it claims
-//     its identity and its stacks' state keys in the history;
-//  2. graph: dependencies from dependsOn and from contracts, in layers,
-//     without cycles (package graph);
-//  3. resolve: each stack's source, its version and digest (package
-//     source);
-//  4. consumers: who reads which keys of each contract, from the
-//     consumers' code (package consumers), so that a producer's plan that
-//     breaks one is held;
-//  5. schedule: stacks in graph order with a bounded number of tofu
-//     processes (package scheduler), the critical path first, the bound
-//     shared with other environments' reconciles side by side
-//     (Options.Runners), each stack run by package runner; a plan
-//     previews each consumer against the contract its producer's plan
-//     would publish, when the plan knows it;
-//  6. remove: the stacks that left the repository are destroyed, through
-//     policy, when their last good run had spec.destroyResourcesOnDeletion,
-//     and orphaned (let go of, their state and contract kept) otherwise;
-//  7. report: what every stack did, as the runner decided it (or, for a
-//     stack it did not run, why not: skipped, waiting, for an upstream
-//     contract or a suspended dependency, or failed), and which stacks
-//     will re-plan because of another's plan.
+// In: a Request, the environment's directory in a checkout (or an
+// environment already loaded, with its graph: what strata controller
+// builds from a namespace), a plan or an apply, and Options. Out: a
+// Report of what every stack did, and the records, state and contracts
+// the runs wrote.
 //
-// ReconcileEnvironment runs the same steps from step 2 on an environment
-// already loaded: what strata controller builds from a namespace.
-// Options.Runs hands each stack's run to something other than an
-// in-process runner (the controller's executor), Options.Removable
-// limits which stacks that left the environment are destroyed, and
-// Options.Deleted gives the code of those whose deleted object still
-// describes it, so that their destroy is a run like any other.
+// Run is the list of steps, in order, each a function of its own file
+// over the reconcile's state (pass), returning an error only when the
+// whole reconcile stops:
+//
+//  1. load (load.go): the environment, rendered as Flux renders it
+//     (package flux) into its model (package environment) and validated
+//     as a whole, with its graph: dependencies from dependsOn and from
+//     contracts, in layers, without cycles (package graph);
+//  2. settle (settings.go): Options, once, against the environment's
+//     settings; no step below reads Options;
+//  3. openStores (stores.go): the history and held plans where
+//     Options.Records keeps them, and the contract store; a damaged
+//     history is moved aside and the report notes it;
+//  4. claim (identity.go): the environment's identity and its stacks'
+//     state keys, which no other environment of the repository may hold;
+//  5. announce (announce.go): the run log's first lines, and a file of
+//     each run's lines for the web view;
+//  6. resolve (resolve.go): each stack's source, its version and digest
+//     (package source);
+//  7. findRemoved (remove.go): the stacks that left the environment;
+//  8. prepareRuns (runs.go): the runner's configuration and what runs a
+//     stack: tofu in this process (package runner) or, through
+//     Options.Runs, strata controller's runner Jobs;
+//  9. findReaders (consumers.go): who reads which keys of each contract,
+//     from the consumers' code (package consumers), so that a producer's
+//     plan that breaks one is held;
+//  10. schedule (schedule.go): stacks in graph order with a bounded number
+//     of tofu processes (package scheduler), the critical path first, the
+//     bound shared with other environments' reconciles side by side
+//     (Options.Runners); a plan previews each consumer against the
+//     contract its producer's plan would publish, when the plan knows it;
+//  11. remove (remove.go): the stacks that left are destroyed, through
+//     policy, when their last good run had
+//     spec.destroyResourcesOnDeletion, and orphaned (let go of, their
+//     state and contract kept) otherwise;
+//  12. report (report.go): what every stack did, as the runner decided it
+//     (or, for a stack it did not run, why not: skipped, waiting, for an
+//     upstream contract or a suspended dependency, or failed), and which
+//     stacks will re-plan because of another's plan.
+//
+// Options.Removable limits which stacks that left the environment are
+// destroyed, and Options.Deleted gives the code of those whose deleted
+// object still describes it, so that their destroy is a run like any
+// other.
 //
 // Approve records the approval of a held plan, for the CLI and the API
 // alike, without opening the history. Read-only commands open the stores
@@ -49,5 +65,6 @@
 // kuberecords or a bucket's in package s3records), for the leader and
 // for everyone else.
 //
-// Its subpackages are the parts; this package only wires them in order.
+// The rooms are other packages; this one only walks through them in
+// order.
 package reconcile

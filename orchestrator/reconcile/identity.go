@@ -83,6 +83,12 @@ func backendKey(config string) string {
 	return ""
 }
 
+// claim claims the environment's identity and its stacks' state keys in
+// its history before anything runs (see claim below).
+func (p *pass) claim(ctx context.Context) error {
+	return claim(ctx, p.stores.History, p.env, p.Settings)
+}
+
 // claim records that the environment owns its identity and its stacks'
 // state in the state directory's history, and refuses a key that another
 // environment of the repository already owns, naming both. The owner of a

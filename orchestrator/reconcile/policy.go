@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"sync"
 
-	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/policy"
 )
@@ -15,8 +14,8 @@ import (
 // that fails to load is not fatal to the reconcile: it is a
 // runner.FailingPolicy, which holds every plan with changes (policies fail
 // closed), and the error says why.
-func loadPolicy(ctx context.Context, set environment.Settings, opts Options) (runner.Policy, error) {
-	e, err := policy.Load(ctx, policy.Options{Dirs: opts.PolicyDirs, NoDefault: opts.NoDefaultPolicy, IAMAllowedModules: set.IAMAllowedModules})
+func loadPolicy(ctx context.Context, opts policy.Options) (runner.Policy, error) {
+	e, err := policy.Load(ctx, opts)
 	if err != nil {
 		return runner.FailingPolicy(err), err
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
@@ -12,6 +13,27 @@ import (
 	"github.com/strata-iac/strata/orchestrator/source"
 	"github.com/strata-iac/strata/orchestrator/source/artifact"
 )
+
+// findRemoved finds the stacks that left the environment: those its
+// history knows and it no longer holds. Options.Removable may keep some
+// of them from being destroyed.
+func (p *pass) findRemoved(ctx context.Context) error {
+	gone, err := removedStacks(ctx, p.env, p.stores.History)
+	if err != nil {
+		return err
+	}
+	if p.removable != nil {
+		gone = slices.DeleteFunc(gone, func(last history.Run) bool { return !p.removable(last.Stack) })
+	}
+	p.gone = gone
+	return nil
+}
+
+// remove runs the stacks that left, after those that remain.
+func (p *pass) remove(ctx context.Context) error {
+	p.removals = remove(ctx, p.env, p.dir, p.op, p.config, p.gone, deleted{p.deleted, p.resolver, p.runs, p.log})
+	return nil
+}
 
 // removedStacks finds the stacks that left the environment but whose
 // resources still exist: stacks with a successful apply in the history,

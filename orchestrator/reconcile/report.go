@@ -254,6 +254,17 @@ func (r *Report) Line() string {
 		roundDuration(r.Duration), strings.Join(parts, ", "))
 }
 
+// report is the reconcile's report: what every stack did, which stacks
+// will re-plan because of another's plan, and what repairing the stores
+// did. Its line ends the run log.
+func (p *pass) report() *Report {
+	rep := report(p.env, p.graph, p.op, p.sources, p.results, p.removals, p.started)
+	upstreams(rep, p.graph, p.readers, p.env)
+	rep.Notes = p.notes
+	p.log.Info(rep.Line())
+	return rep
+}
+
 // report puts together what every stack did, as the runner (or, for a
 // stack it did not run, notRun) decided it: it decides nothing itself.
 func report(env *environment.Environment, g *graph.Graph, op history.Operation, arts map[string]resolved, results, removals map[string]runner.Result, started time.Time) *Report {

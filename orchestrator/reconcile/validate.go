@@ -204,3 +204,15 @@ func blockGraphProblems(env *environment.Environment, gp diag.Problems) bool {
 	env.Stacks = kept
 	return true
 }
+
+// Graph builds the graph of an environment that loaded without problems,
+// with the graph's checks that Validate makes: no cycle, no edge to a
+// higher layer.
+func Graph(env *environment.Environment) (*graph.Graph, error) {
+	g, problems := graph.Build(knownEdges(Nodes(env)))
+	if len(problems) > 0 {
+		problems.Sort()
+		return nil, problems
+	}
+	return g, nil
+}

@@ -55,7 +55,7 @@ func Versions(ctx context.Context, dir string, opts Options) ([]VersionRow, erro
 		return nil, err
 	}
 	defer st.Close()
-	arts := resolve(ctx, slog.New(slog.DiscardHandler), env, NewResolver(env, st.StateDir, opts))
+	arts := resolve(ctx, slog.New(slog.DiscardHandler), env, newResolver(env, st.StateDir, opts.InsecureRegistries, opts.DockerConfig))
 	rows := make([]VersionRow, 0, len(env.Stacks))
 	for _, name := range g.Order() {
 		s := env.Stack(name)
