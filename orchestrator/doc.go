@@ -4,7 +4,7 @@
 // one concept each (flux renders a repository, environment is the model,
 // graph, source, scheduler, runner, tofu, history, records, ...). The
 // drivers that call the pipeline sit beside them: daemon (the loop),
-// controller (cluster mode), web, review and change.
+// controller (cluster mode), web and change.
 //
 // docs/architecture.md draws the pipeline and its rooms, with a line per
 // package; internal/layout's test keeps that shape.

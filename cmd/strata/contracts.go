@@ -13,8 +13,9 @@ import (
 	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/contracts/stores"
 	"github.com/strata-iac/strata/orchestrator/environment"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/statedir"
+	"github.com/strata-iac/strata/orchestrator/validate"
 )
 
 // externalProducer stands for the producer of a document under the prefix
@@ -59,7 +60,7 @@ type contractsEnv struct {
 
 // openContracts loads the environment at dir and opens its contract store.
 func openContracts(ctx context.Context, g *globals, dir string) (*contractsEnv, error) {
-	env, _, err := reconcile.Validate(ctx, dir)
+	env, _, err := validate.Environment(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +68,7 @@ func openContracts(ctx context.Context, g *globals, dir string) (*contractsEnv, 
 	if err != nil {
 		return nil, err
 	}
-	st, err := reconcile.OpenContracts(ctx, env, set)
+	st, err := envstores.OpenContracts(ctx, env, set)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/strata-iac/strata/contracts/readers"
 	"github.com/strata-iac/strata/orchestrator/consumers"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/validate"
 )
 
 func newContractsConsumersCommand(g *globals) *cobra.Command {
@@ -43,7 +44,7 @@ private.NAME.`,
 				return err
 			}
 			ctx := cmd.Context()
-			env, _, err := reconcile.Validate(ctx, args[0])
+			env, _, err := validate.Environment(ctx, args[0])
 			if err != nil {
 				return err
 			}

@@ -10,8 +10,10 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/tofu"
+	"github.com/strata-iac/strata/orchestrator/validate"
 	"github.com/strata-iac/strata/policy"
 )
 
@@ -27,8 +29,8 @@ type contractDiff struct {
 	Change *policy.Contract `json:"change,omitempty"`
 	Values []string         `json:"values"`
 	// Downstream are the stacks that re-plan once the plan is applied.
-	Downstream []reconcile.Upstream `json:"downstream"`
-	Message    string               `json:"message,omitempty"`
+	Downstream []report.Upstream `json:"downstream"`
+	Message    string            `json:"message,omitempty"`
 }
 
 func newContractsDiffCommand(g *globals) *cobra.Command {
@@ -52,7 +54,7 @@ contract-break, until a person approves it. Values are never shown.`,
 			if err := g.checkOutput("text", "json"); err != nil {
 				return err
 			}
-			env, _, err := reconcile.Validate(cmd.Context(), args[0])
+			env, _, err := validate.Environment(cmd.Context(), args[0])
 			if err != nil {
 				return err
 			}
@@ -76,7 +78,7 @@ contract-break, until a person approves it. Values are never shown.`,
 			if err != nil {
 				return err
 			}
-			d := contractDiff{Stack: s.Name, Contract: s.Produces, Values: []string{}, Downstream: []reconcile.Upstream{}}
+			d := contractDiff{Stack: s.Name, Contract: s.Produces, Values: []string{}, Downstream: []report.Upstream{}}
 			for _, sr := range rep.Stacks {
 				if sr.Stack != s.Name {
 					continue

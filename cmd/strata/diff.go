@@ -11,7 +11,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/strata-iac/strata/orchestrator/change"
+	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/orchestrator/review"
 )
 
@@ -259,7 +261,14 @@ func (f *baseFlags) plan(ctx context.Context, g *globals, args []string, opts re
 	if err != nil {
 		return err
 	}
-	envs := change.Plan(ctx, root, d, opts)
+	envs := change.Plan(ctx, root, d, func(ctx context.Context, dir string, only, removable func(string) bool) (*report.Report, error) {
+		o := opts
+		o.Only = only
+		o.Removable = func(stack string) bool {
+			return removable(stack) && (opts.Removable == nil || opts.Removable(stack))
+		}
+		return reconcile.Reconcile(ctx, dir, history.OperationPlan, o)
+	})
 	switch g.output {
 	case "json":
 		out := struct {
@@ -329,7 +338,7 @@ func planBaseExit(d *change.Report, envs []change.EnvPlan, detailed bool) error 
 }
 
 // holdReason says why apply would hold a plan.
-func holdReason(p *reconcile.PolicyReport) string {
+func holdReason(p *report.PolicyReport) string {
 	switch {
 	case p.Error != "":
 		return "the policy failed"

@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/strata-iac/strata/orchestrator/history"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
 )
 
 // Exit codes, for CI (docs/cli.md has the table).
@@ -31,7 +31,7 @@ const (
 // runExitCode is the exit code of a plan or an apply: failed first, then
 // held, then waiting for inputs, then (for `plan --detailed-exitcode`)
 // changes pending.
-func runExitCode(rep *reconcile.Report, detailed bool) int {
+func runExitCode(rep *report.Report, detailed bool) int {
 	switch {
 	case rep.Failed():
 		return exitFailed
@@ -39,7 +39,7 @@ func runExitCode(rep *reconcile.Report, detailed bool) int {
 		return exitHeld
 	case rep.WaitingForInputs():
 		return exitWaiting
-	case detailed && slices.ContainsFunc(rep.Stacks, func(s reconcile.StackReport) bool { return s.Result == history.ResultPlanned }):
+	case detailed && slices.ContainsFunc(rep.Stacks, func(s report.StackReport) bool { return s.Result == history.ResultPlanned }):
 		return exitChanges
 	}
 	return exitConverged

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/strata-iac/strata/orchestrator/history"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
 )
 
 func TestRunExitCode(t *testing.T) {
@@ -33,9 +33,9 @@ func TestRunExitCode(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rep := &reconcile.Report{}
+			rep := &report.Report{}
 			for i, r := range tt.results {
-				rep.Stacks = append(rep.Stacks, reconcile.StackReport{Stack: "s", Result: r, Inputs: tt.inputs && i == len(tt.results)-1})
+				rep.Stacks = append(rep.Stacks, report.StackReport{Stack: "s", Result: r, Inputs: tt.inputs && i == len(tt.results)-1})
 			}
 			if got := runExitCode(rep, tt.detailed); got != tt.want {
 				t.Errorf("runExitCode(%v, %v) = %d, want %d", tt.results, tt.detailed, got, tt.want)

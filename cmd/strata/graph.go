@@ -8,7 +8,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/graph"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/validate"
 )
 
 func newGraphCommand(g *globals) *cobra.Command {
@@ -31,7 +31,7 @@ the graph alone.`,
 			if err := g.checkOutput("text", "dot", "mermaid", "json"); err != nil {
 				return err
 			}
-			env, gr, err := reconcile.Validate(cmd.Context(), args[0])
+			env, gr, err := validate.Environment(cmd.Context(), args[0])
 			if err != nil {
 				return err
 			}
@@ -42,8 +42,8 @@ the graph alone.`,
 				}
 				fmt.Fprintf(g.stderr, "not in the graph: %s\n", b)
 			}
-			gr = reconcile.WithWaiting(env, gr)
-			reconcile.LogWarnings(runLogTo(g, g.stderr), env)
+			gr = validate.WithWaiting(env, gr)
+			validate.LogWarnings(runLogTo(g, g.stderr), env)
 			switch g.output {
 			case "dot":
 				return gr.WriteDOT(g.stdout)

@@ -8,9 +8,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/history"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
 )
 
 func newHistoryCommand(g *globals) *cobra.Command {
@@ -83,7 +83,7 @@ the state directory's file only.`,
 			if err != nil {
 				return err
 			}
-			st, err := reconcile.OpenStoresReadOnly(ctx, env, set, recs)
+			st, err := envstores.OpenStoresReadOnly(ctx, env, set, recs)
 			if err != nil {
 				return err
 			}
@@ -129,7 +129,7 @@ the state directory's file only.`,
 			if err := tw.Flush(); err != nil {
 				return err
 			}
-			_, err = fmt.Fprintf(g.stdout, "\nThe history keeps %s (keepRuns %d, keepDays %d).\n", reconcile.Retention(set), set.KeepRuns, set.KeepDays)
+			_, err = fmt.Fprintf(g.stdout, "\nThe history keeps %s (keepRuns %d, keepDays %d).\n", envstores.Retention(set), set.KeepRuns, set.KeepDays)
 			return err
 		},
 	}
@@ -147,7 +147,7 @@ func repairHistory(cmd *cobra.Command, g *globals, env *environment.Environment)
 	if err != nil {
 		return err
 	}
-	path := reconcile.HistoryFile(set)
+	path := envstores.HistoryFile(set)
 	h, err := history.Open(cmd.Context(), path, history.WithTimeout(time.Second))
 	if err == nil {
 		// It opened and every run in it was read: nothing is damaged.

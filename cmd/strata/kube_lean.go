@@ -10,8 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/strata-iac/strata/orchestrator/daemon"
+	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/inputs"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
 )
 
 // kubeCommand is a command only strata-kube has: strata runs it there,
@@ -56,7 +56,7 @@ func (f *leaderFlags) elector(cmd string, _ *slog.Logger) (daemon.Elector, error
 
 // clusterRecords is never reached with --kubeconfig or --namespace:
 // strata-kube runs the command (forwardToKube).
-func (f *recordsFlags) clusterRecords(string) (reconcile.Records, error) {
+func (f *recordsFlags) clusterRecords(string) (envstores.Records, error) {
 	return nil, fmt.Errorf("a cluster's records are strata-kube's, and strata-kube did not run the command")
 }
 

@@ -14,7 +14,7 @@ import (
 	"github.com/strata-iac/strata/contracts/stores"
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/change"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
 
@@ -184,8 +184,8 @@ func TestPullRequestReview(t *testing.T) {
 		}
 		for _, e := range p.Environments {
 			for _, s := range e.Report.Stacks {
-				if s.Stack == "network" && (s.Run != 0 || s.Message != reconcile.NotSelected) {
-					t.Errorf("plan --base %s network = run %d %q, want no run: %q", e.Dir, s.Run, s.Message, reconcile.NotSelected)
+				if s.Stack == "network" && (s.Run != 0 || s.Message != report.NotSelected) {
+					t.Errorf("plan --base %s network = run %d %q, want no run: %q", e.Dir, s.Run, s.Message, report.NotSelected)
 				}
 				if s.Stack == "app" && (s.Cause != "upgrade" || s.Summary.Change != 1) {
 					t.Errorf("plan --base %s app = cause %q, %+v; want upgrade, 1 to change", e.Dir, s.Cause, s.Summary)

@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/strata-iac/strata/contracts/stores"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/s3records"
 )
 
@@ -44,11 +44,11 @@ func (f *recordsFlags) registerLocation(cmd *cobra.Command) {
 // records are the records the flags name: nil (the state directory's)
 // when none is set. Held plans are written out under dir, for the web
 // view; "" writes none (a command that lists or approves).
-func (f *recordsFlags) records(cmd *cobra.Command) (reconcile.Records, error) {
+func (f *recordsFlags) records(cmd *cobra.Command) (envstores.Records, error) {
 	return f.recordsIn(cmd, "")
 }
 
-func (f *recordsFlags) recordsIn(cmd *cobra.Command, dir string) (reconcile.Records, error) {
+func (f *recordsFlags) recordsIn(cmd *cobra.Command, dir string) (envstores.Records, error) {
 	if f.location != "" {
 		if err := f.twoPlaces(cmd); err != nil {
 			return nil, err
@@ -57,7 +57,7 @@ func (f *recordsFlags) recordsIn(cmd *cobra.Command, dir string) (reconcile.Reco
 		if err != nil {
 			return nil, err
 		}
-		return reconcile.SharedRecords(s), nil
+		return envstores.SharedRecords(s), nil
 	}
 	if !f.inCluster(cmd) {
 		return nil, nil
@@ -75,7 +75,7 @@ func (f *recordsFlags) recordsIn(cmd *cobra.Command, dir string) (reconcile.Reco
 // --records; with it, the bucket's, whose runs left "running" are marked
 // interrupted as a reconcile of their environment begins. Held plans are
 // written out under dir for tofu to apply.
-func (f *recordsFlags) leaderRecords(ctx context.Context, dir string) (reconcile.Records, error) {
+func (f *recordsFlags) leaderRecords(ctx context.Context, dir string) (envstores.Records, error) {
 	if f.location == "" {
 		return nil, nil
 	}
@@ -83,7 +83,7 @@ func (f *recordsFlags) leaderRecords(ctx context.Context, dir string) (reconcile
 	if err != nil {
 		return nil, err
 	}
-	return reconcile.LeaderRecords(s), nil
+	return envstores.LeaderRecords(s), nil
 }
 
 // check refuses a --records that is no s3://bucket/prefix, before

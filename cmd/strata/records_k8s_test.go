@@ -16,16 +16,18 @@ import (
 	"github.com/strata-iac/strata/internal/k8stest"
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/kuberecords"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/orchestrator/statedir"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
 
 // reportResults are the results of a reconcile's stacks, and the plan id
 // of each held one.
-func reportResults(rep *reconcile.Report) (map[string]history.Result, map[string]string) {
+func reportResults(rep *report.Report) (map[string]history.Result, map[string]string) {
 	results, ids := map[string]history.Result{}, map[string]string{}
 	for _, s := range rep.Stacks {
 		results[s.Stack] = s.Result
@@ -53,7 +55,7 @@ func TestClusterRecordsInCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := reconcile.Options{Tofu: tofutest.Binary(t), StateDir: state, Records: reconcile.LeaderRecords(store)}
+	opts := reconcile.Options{Tofu: tofutest.Binary(t), StateDir: state, Records: envstores.LeaderRecords(store)}
 	rep, err := reconcile.Reconcile(ctx, env, history.OperationApply, opts)
 	if err != nil {
 		t.Fatalf("Reconcile(first) = %v", err)

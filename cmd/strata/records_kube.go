@@ -8,32 +8,32 @@ import (
 	"sync"
 
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/kuberecords"
 	"github.com/strata-iac/strata/orchestrator/leader"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
 )
 
 // clusterRecords are the records a cluster keeps in the flags' namespace,
 // reached through their kubeconfig; held plans are written out under dir.
-func (f *recordsFlags) clusterRecords(dir string) (reconcile.Records, error) {
+func (f *recordsFlags) clusterRecords(dir string) (envstores.Records, error) {
 	host, _ := os.Hostname()
 	s, err := kuberecords.New(kuberecords.Config{Kubeconfig: f.kubeconfig, Namespace: f.namespace, Dir: dir, Writer: host})
 	if err != nil {
 		return nil, fmt.Errorf("%w: give --kubeconfig, or leave out --kubeconfig and --namespace to read the state directory", err)
 	}
-	return reconcile.SharedRecords(s), nil
+	return envstores.SharedRecords(s), nil
 }
 
 // namespaceRecords are the records strata controller keeps of each
 // namespace it watches, in that namespace, through kubeconfig (the
 // in-cluster configuration when ""); held plans are written out under dir
 // for tofu to apply.
-func namespaceRecords(kubeconfig, dir string) reconcile.Records {
+func namespaceRecords(kubeconfig, dir string) envstores.Records {
 	var (
 		mu     sync.Mutex
 		stores = map[string]*kuberecords.Store{}
 	)
-	return reconcile.LeaderRecordsBy(func(env *environment.Environment) (reconcile.SharedStore, error) {
+	return envstores.LeaderRecordsBy(func(env *environment.Environment) (envstores.SharedStore, error) {
 		// A namespace's environment is named by its namespace
 		// (flux.LoadNamespace).
 		ns := env.Dir

@@ -12,6 +12,7 @@ import (
 	"github.com/strata-iac/strata/internal/deadline"
 	"github.com/strata-iac/strata/orchestrator/decryption"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
@@ -269,7 +270,7 @@ func (g *globals) settings(env *environment.Environment) (environment.Settings, 
 
 // noteSnapshot says on stderr when the history read is a running
 // reconcile's snapshot.
-func (g *globals) noteSnapshot(st *reconcile.Stores) {
+func (g *globals) noteSnapshot(st *envstores.Stores) {
 	if st.HistoryFromSnapshot() {
 		fmt.Fprintln(g.stderr, "note: a reconcile is running; the history is shown as it was when it began")
 	}

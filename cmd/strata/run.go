@@ -8,6 +8,7 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/orchestrator/review"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
@@ -145,7 +146,7 @@ Secret that lives in the cluster, or for a source strata does not fetch
 	return cmd
 }
 
-func writeReport(g *globals, rep *reconcile.Report) {
+func writeReport(g *globals, rep *report.Report) {
 	fmt.Fprintln(g.stdout)
 	tw := newTable(g.stdout)
 	fmt.Fprintln(tw, "STACK\tLAYER\tVERSION\tRUN\tRESULT\tCAUSE\tCHANGES\tCONTRACT")

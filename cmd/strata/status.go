@@ -9,8 +9,9 @@ import (
 
 	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/history"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/validate"
 )
 
 // stackStatus is one stack's line of `strata status`.
@@ -62,7 +63,7 @@ and runner given the same location).`,
 				return err
 			}
 			ctx := cmd.Context()
-			env, gr, err := reconcile.Validate(ctx, args[0])
+			env, gr, err := validate.Environment(ctx, args[0])
 			if err != nil {
 				return err
 			}
@@ -79,7 +80,7 @@ and runner given the same location).`,
 			if err != nil {
 				return err
 			}
-			st, err := reconcile.OpenStoresReadOnly(ctx, env, set, recs)
+			st, err := envstores.OpenStoresReadOnly(ctx, env, set, recs)
 			if err != nil {
 				return err
 			}
@@ -165,7 +166,7 @@ and runner given the same location).`,
 	return cmd
 }
 
-func statusOf(cmd *cobra.Command, st *reconcile.Stores, env *environment.Environment, s *environment.Stack) (stackStatus, error) {
+func statusOf(cmd *cobra.Command, st *envstores.Stores, env *environment.Environment, s *environment.Stack) (stackStatus, error) {
 	ctx := cmd.Context()
 	row := stackStatus{Stack: s.Name, InRepo: env.Stack(s.Name) != nil}
 	if row.InRepo {

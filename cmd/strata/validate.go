@@ -10,7 +10,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/graph"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/validate"
 )
 
 func newValidateCommand(g *globals) *cobra.Command {
@@ -47,7 +47,7 @@ objects of kinds strata does not read (HelmRelease, Namespace, …).`,
 			if err := g.checkOutput("text", "json"); err != nil {
 				return err
 			}
-			env, gr, err := reconcile.Validate(cmd.Context(), args[0])
+			env, gr, err := validate.Environment(cmd.Context(), args[0])
 			var problems diag.Problems
 			if err != nil && !errors.As(err, &problems) {
 				return err
@@ -74,7 +74,7 @@ objects of kinds strata does not read (HelmRelease, Namespace, …).`,
 			if env != nil {
 				// kustomize's deprecation warnings are the log's, on
 				// stderr, never the report's.
-				reconcile.LogDeprecations(runLogTo(g, g.stderr), env)
+				validate.LogDeprecations(runLogTo(g, g.stderr), env)
 			}
 			failed := len(problems) > 0 || len(blocked) > 0
 			if g.output == "json" {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/controller"
+	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/jobs"
 	"github.com/strata-iac/strata/orchestrator/kuberecords"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
@@ -49,7 +50,7 @@ func (w *world) jobsController(t *testing.T, name string, cluster controller.Clu
 		Namespaces: []string{w.ns},
 		Options: reconcile.Options{
 			Tofu: tofutest.Binary(t), StateDir: t.TempDir(), DriftInterval: time.Hour, RetryWait: true,
-			Records: reconcile.LeaderRecords(recs), Logger: runlog.New(log, nil),
+			Records: envstores.LeaderRecords(recs), Logger: runlog.New(log, nil),
 		},
 		Logger:   runlog.New(log, nil),
 		Executor: func(cfg runner.Config) controller.Executor { return jobs.ExecutorFor(l, cfg) },

@@ -8,8 +8,8 @@ import (
 	"slices"
 
 	"github.com/strata-iac/strata/contracts"
+	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/history"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/tcdata"
 )
 
@@ -36,7 +36,7 @@ func (c *Controller) writeOutputs(ctx context.Context, p *pass) error {
 			continue
 		}
 		if store == nil {
-			if store, err = reconcile.OpenContracts(ctx, p.env, set); err != nil {
+			if store, err = envstores.OpenContracts(ctx, p.env, set); err != nil {
 				return err
 			}
 		}

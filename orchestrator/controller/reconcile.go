@@ -16,6 +16,8 @@ import (
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
+	"github.com/strata-iac/strata/orchestrator/validate"
 )
 
 // pass is what one reconcile of a namespace knows so far.
@@ -36,9 +38,9 @@ type pass struct {
 	deleted map[string]*environment.Stack
 	env     *environment.Environment
 	g       *graph.Graph
-	report  *reconcile.Report
+	report  *report.Report
 	// stacks are the reports of the stacks, by name.
-	stacks map[string]*reconcile.StackReport
+	stacks map[string]*report.StackReport
 	// outputs are the outputs written, by stack.
 	outputs map[string]outputs
 	// mu guards toRelease, which the stacks' runs fill in at once, and
@@ -219,7 +221,7 @@ func (c *Controller) load(ctx context.Context, p *pass) error {
 	env, err := flux.LoadNamespace(ctx, c.namespace(p, p.objects))
 	if err == nil {
 		p.env = env
-		p.g, err = reconcile.Graph(env)
+		p.g, err = validate.Graph(env)
 	}
 	var problems diag.Problems
 	if err != nil && errors.As(err, &problems) {
@@ -356,7 +358,7 @@ func (c *Controller) run(ctx context.Context, p *pass) error {
 		return err
 	}
 	p.report = rep
-	p.stacks = make(map[string]*reconcile.StackReport, len(rep.Stacks))
+	p.stacks = make(map[string]*report.StackReport, len(rep.Stacks))
 	for i := range rep.Stacks {
 		p.stacks[rep.Stacks[i].Stack] = &rep.Stacks[i]
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/orchestrator/runner"
 )
 
@@ -59,7 +59,7 @@ func (c *Controller) writeStatus(ctx context.Context, p *pass) error {
 // alone (its observed generation then stays behind, so its dependents
 // wait), and lets an object deleted without destroyResourcesOnDeletion go
 // without a word, a suspended or orphaned stack writes none.
-func writesStatus(sr *reconcile.StackReport) bool {
+func writesStatus(sr *report.StackReport) bool {
 	return sr != nil && sr.Result != history.ResultSuspended && sr.Result != history.ResultOrphaned
 }
 
@@ -103,7 +103,7 @@ type outputs struct {
 // applyReport sets the object's status from what its stack did, in the
 // Tofu Controller's conditions, reasons and fields. It returns the Event
 // to record: its type, reason and message.
-func applyReport(tf *v1alpha2.Terraform, sr *reconcile.StackReport, rev string, out outputs, now time.Time) (typ, reason, msg string) {
+func applyReport(tf *v1alpha2.Terraform, sr *report.StackReport, rev string, out outputs, now time.Time) (typ, reason, msg string) {
 	st := &tf.Status
 	at := metav1.NewTime(now)
 	destroy := sr.Cause == runner.CauseRemoved

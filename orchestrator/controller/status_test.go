@@ -9,7 +9,7 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/orchestrator/runner"
 )
 
@@ -22,7 +22,7 @@ func TestApplyReport(t *testing.T) {
 	type cond struct{ Type, Status, Reason string }
 	tests := []struct {
 		name       string
-		report     reconcile.StackReport
+		report     report.StackReport
 		prev       v1alpha2.TerraformStatus
 		out        outputs
 		wantEvent  string
@@ -33,7 +33,7 @@ func TestApplyReport(t *testing.T) {
 	}{
 		{
 			name:      "applied, outputs written",
-			report:    reconcile.StackReport{Result: history.ResultApplied, PlanID: "plan-1"},
+			report:    report.StackReport{Result: history.ResultApplied, PlanID: "plan-1"},
 			prev:      v1alpha2.TerraformStatus{Plan: v1alpha2.PlanStatus{Pending: "plan-1"}},
 			out:       outputs{names: []string{"vpc_id"}, written: true},
 			wantEvent: "Normal", wantReady: "Outputs written: " + rev,
@@ -47,7 +47,7 @@ func TestApplyReport(t *testing.T) {
 		},
 		{
 			name:      "held for approval",
-			report:    reconcile.StackReport{Result: history.ResultHeld, PlanID: "plan-2", Message: "denied by policy: deny_delete"},
+			report:    report.StackReport{Result: history.ResultHeld, PlanID: "plan-2", Message: "denied by policy: deny_delete"},
 			prev:      v1alpha2.TerraformStatus{LastAppliedRevision: "old", Plan: v1alpha2.PlanStatus{LastApplied: "plan-1"}},
 			wantEvent: "Normal", wantReady: `Plan generated: set approvePlan: "plan-2" to approve this plan. denied by policy: deny_delete`,
 			wantConds: []cond{
@@ -58,14 +58,14 @@ func TestApplyReport(t *testing.T) {
 		},
 		{
 			name:      "destroy held",
-			report:    reconcile.StackReport{Result: history.ResultHeld, PlanID: "plan-3", Cause: runner.CauseRemoved},
+			report:    report.StackReport{Result: history.ResultHeld, PlanID: "plan-3", Cause: runner.CauseRemoved},
 			wantEvent: "Normal", wantReady: `Plan generated: set approvePlan: "plan-3" to approve this plan.`,
 			wantConds: []cond{{"Plan", "True", v1alpha2.ReasonPlannedWithChanges}, {"Ready", "Unknown", v1alpha2.ReasonPlannedWithChanges}},
 			wantPlan:  v1alpha2.PlanStatus{Pending: "plan-3", IsDestroyPlan: true},
 		},
 		{
 			name:      "no changes",
-			report:    reconcile.StackReport{Result: history.ResultNoChanges},
+			report:    report.StackReport{Result: history.ResultNoChanges},
 			prev:      v1alpha2.TerraformStatus{Plan: v1alpha2.PlanStatus{LastApplied: "plan-1", Pending: "plan-9"}},
 			wantEvent: "Normal", wantReady: "Plan no changes: " + rev,
 			wantConds: []cond{{"Plan", "False", v1alpha2.ReasonPlannedNoChanges}, {"Ready", "True", v1alpha2.ReasonPlannedNoChanges}},
@@ -73,7 +73,7 @@ func TestApplyReport(t *testing.T) {
 		},
 		{
 			name:      "up to date",
-			report:    reconcile.StackReport{Result: history.ResultUnchanged},
+			report:    report.StackReport{Result: history.ResultUnchanged},
 			prev:      v1alpha2.TerraformStatus{LastAppliedRevision: "0.0.9@sha256:old"},
 			wantEvent: "Normal", wantReady: "No drift: " + rev,
 			wantConds:  []cond{{"Ready", "True", v1alpha2.ReasonNoDrift}},
@@ -81,33 +81,33 @@ func TestApplyReport(t *testing.T) {
 		},
 		{
 			name:      "up to date, the apply's status lost",
-			report:    reconcile.StackReport{Result: history.ResultUnchanged},
+			report:    report.StackReport{Result: history.ResultUnchanged},
 			wantEvent: "Normal", wantReady: "No drift: " + rev,
 			wantConds:  []cond{{"Apply", "True", v1alpha2.ReasonApplySucceeded}, {"Ready", "True", v1alpha2.ReasonNoDrift}},
 			wantApplRv: rev,
 		},
 		{
 			name:      "waiting for an upstream",
-			report:    reconcile.StackReport{Result: history.ResultWaiting, Message: "waiting for contract network"},
+			report:    report.StackReport{Result: history.ResultWaiting, Message: "waiting for contract network"},
 			wantEvent: "Normal", wantReady: "waiting for contract network",
 			wantConds: []cond{{"Ready", "False", v1alpha2.ReasonDependencyNotReady}},
 		},
 		{
 			name:      "plan failed",
-			report:    reconcile.StackReport{Result: history.ResultFailed, Run: 2, Digest: "sha256:abc", Message: "plan: exit status 1"},
+			report:    report.StackReport{Result: history.ResultFailed, Run: 2, Digest: "sha256:abc", Message: "plan: exit status 1"},
 			wantEvent: "Warning", wantReady: "plan: exit status 1",
 			wantConds: []cond{{"Plan", "False", v1alpha2.ReasonPlanFailed}, {"Ready", "False", v1alpha2.ReasonPlanFailed}},
 		},
 		{
 			name:      "apply failed",
-			report:    reconcile.StackReport{Result: history.ResultFailed, Run: 2, Digest: "sha256:abc", PlanID: "plan-4", Message: "apply: exit status 1"},
+			report:    report.StackReport{Result: history.ResultFailed, Run: 2, Digest: "sha256:abc", PlanID: "plan-4", Message: "apply: exit status 1"},
 			prev:      v1alpha2.TerraformStatus{Plan: v1alpha2.PlanStatus{Pending: "plan-4"}},
 			wantEvent: "Warning", wantReady: "apply: exit status 1",
 			wantConds: []cond{{"Apply", "False", v1alpha2.ReasonAppliedFail}, {"Ready", "False", v1alpha2.ReasonApplyFailed}},
 		},
 		{
 			name:      "source not fetched",
-			report:    reconcile.StackReport{Result: history.ResultFailed, Message: "OCIRepository app has no artifact yet"},
+			report:    report.StackReport{Result: history.ResultFailed, Message: "OCIRepository app has no artifact yet"},
 			wantEvent: "Warning", wantReady: "OCIRepository app has no artifact yet",
 			wantConds: []cond{{"Ready", "False", v1alpha2.ReasonArtifactFailed}},
 		},
@@ -155,15 +155,15 @@ func findReady(tf *v1alpha2.Terraform) *metav1.Condition {
 // object's status as it is, as the Tofu Controller does.
 func TestWritesStatus(t *testing.T) {
 	tests := []struct {
-		report *reconcile.StackReport
+		report *report.StackReport
 		want   bool
 	}{
 		{nil, false},
-		{&reconcile.StackReport{Result: history.ResultSuspended}, false},
-		{&reconcile.StackReport{Result: history.ResultOrphaned, Cause: runner.CauseRemoved}, false},
-		{&reconcile.StackReport{Result: history.ResultWaiting}, true},
-		{&reconcile.StackReport{Result: history.ResultApplied}, true},
-		{&reconcile.StackReport{Result: history.ResultFailed}, true},
+		{&report.StackReport{Result: history.ResultSuspended}, false},
+		{&report.StackReport{Result: history.ResultOrphaned, Cause: runner.CauseRemoved}, false},
+		{&report.StackReport{Result: history.ResultWaiting}, true},
+		{&report.StackReport{Result: history.ResultApplied}, true},
+		{&report.StackReport{Result: history.ResultFailed}, true},
 	}
 	for _, tt := range tests {
 		name := "nil"

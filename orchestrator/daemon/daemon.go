@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/orchestrator/scheduler"
 	"github.com/strata-iac/strata/orchestrator/web"
 )
@@ -73,7 +74,7 @@ type envState struct {
 	running    bool
 	// done is set once a reconcile finished, with a report or an error.
 	done       bool
-	report     *reconcile.Report
+	report     *report.Report
 	err        error
 	startedAt  time.Time
 	finishedAt time.Time

@@ -15,6 +15,7 @@ import (
 
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/internal/testrepo"
+	"github.com/strata-iac/strata/orchestrator/report"
 
 	"github.com/strata-iac/strata/orchestrator/daemon"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
@@ -174,7 +175,7 @@ func status(t *testing.T, h http.Handler, token string) (daemon.Status, string) 
 }
 
 // stackOf returns a stack's report from a status.
-func stackOf(t *testing.T, st daemon.Status, name string) reconcile.StackReport {
+func stackOf(t *testing.T, st daemon.Status, name string) report.StackReport {
 	t.Helper()
 	if len(st.Environments) == 0 || st.Environments[0].Report == nil {
 		t.Fatalf("status has no report: %+v", st)
@@ -185,5 +186,5 @@ func stackOf(t *testing.T, st daemon.Status, name string) reconcile.StackReport 
 		}
 	}
 	t.Fatalf("report has no stack %s", name)
-	return reconcile.StackReport{}
+	return report.StackReport{}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/daemon"
+	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
@@ -53,7 +54,7 @@ func TestRunStopsOnCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stores, err := reconcile.OpenStores(ctx, env, set, nil)
+	stores, err := envstores.OpenStores(ctx, env, set, nil)
 	if err != nil {
 		t.Fatalf("OpenStores() after Run returned = %v, want the history released", err)
 	}

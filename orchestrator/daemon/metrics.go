@@ -10,7 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/strata-iac/strata/orchestrator/history"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
 )
 
 // Metric result labels of strata_reconcile_total.
@@ -56,7 +56,7 @@ func newMetrics(d *Daemon) (*prometheus.Registry, *metrics) {
 }
 
 // observe counts a finished reconcile.
-func (m *metrics) observe(client, env string, rep *reconcile.Report, err error, took time.Duration) {
+func (m *metrics) observe(client, env string, rep *report.Report, err error, took time.Duration) {
 	result := ReconcileOK
 	if err != nil {
 		result = ReconcileError

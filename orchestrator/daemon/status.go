@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/strata-iac/strata/orchestrator/diag"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
 )
 
 // Status is what GET /api/v1/status answers.
@@ -38,8 +38,8 @@ type EnvironmentStatus struct {
 	NextReconcileAt time.Time `json:"nextReconcileAt,omitzero"`
 	// Report is the last report. Error, when set, is why the latest
 	// reconcile could not run; Report is then from an earlier one, if any.
-	Report *reconcile.Report `json:"report,omitempty"`
-	Error  *ErrorStatus      `json:"error,omitempty"`
+	Report *report.Report `json:"report,omitempty"`
+	Error  *ErrorStatus   `json:"error,omitempty"`
 }
 
 // ErrorStatus is a reconcile's error, with an invalid environment's

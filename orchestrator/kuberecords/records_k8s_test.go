@@ -16,9 +16,9 @@ import (
 	"github.com/strata-iac/strata/internal/k8stest"
 	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/kuberecords"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
 )
 
 // runs begins and records a run of stack for each result, in order; a
@@ -116,14 +116,14 @@ func TestInterruptInCluster(t *testing.T) {
 	// running as it opens them to reconcile acme/dev.
 	next := open(t, c.Kubeconfig, ns, 0)
 	env := &environment.Environment{Client: "acme", Name: "dev"}
-	for _, recs := range []reconcile.Records{reconcile.SharedRecords(next), reconcile.LeaderRecords(next)} {
+	for _, recs := range []envstores.Records{envstores.SharedRecords(next), envstores.LeaderRecords(next)} {
 		if _, _, closeHistory, err := recs.OpenHistory(ctx, env, environment.Settings{}, true); err != nil {
 			t.Fatalf("OpenHistory(acme/dev, read only) = %v", err)
 		} else {
 			closeHistory()
 		}
 	}
-	if _, _, closeHistory, err := reconcile.SharedRecords(next).OpenHistory(ctx, env, environment.Settings{}, false); err != nil {
+	if _, _, closeHistory, err := envstores.SharedRecords(next).OpenHistory(ctx, env, environment.Settings{}, false); err != nil {
 		t.Fatalf("SharedRecords.OpenHistory(acme/dev) = %v", err)
 	} else {
 		closeHistory()
@@ -131,7 +131,7 @@ func TestInterruptInCluster(t *testing.T) {
 	if got, want := numbers(t, next, "dev", "cluster"), map[int]history.Result{1: history.ResultRunning}; !cmp.Equal(got, want) {
 		t.Errorf("runs of dev/cluster after opens that do not lead = %v, want %v", got, want)
 	}
-	_, _, closeHistory, err := reconcile.LeaderRecords(next).OpenHistory(ctx, env, environment.Settings{}, false)
+	_, _, closeHistory, err := envstores.LeaderRecords(next).OpenHistory(ctx, env, environment.Settings{}, false)
 	if err != nil {
 		t.Fatalf("LeaderRecords.OpenHistory(acme/dev) = %v", err)
 	}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/envstores"
+	"github.com/strata-iac/strata/orchestrator/validate"
 )
 
 // ApproveRequest is a person's approval of one held plan of a stack.
@@ -62,7 +64,7 @@ func Approve(ctx context.Context, dir string, req ApproveRequest, opts Options) 
 	if err := approval.ValidID(req.PlanID); err != nil {
 		return approval.Approval{}, fmt.Errorf("approve: %w: %w", ErrBadApproval, err)
 	}
-	env, _, err := Validate(ctx, dir)
+	env, _, err := validate.Environment(ctx, dir)
 	if err != nil {
 		return approval.Approval{}, fmt.Errorf("approve: environment %s is invalid: %w", dir, err)
 	}
@@ -86,7 +88,7 @@ func approve(ctx context.Context, env *environment.Environment, dir string, req 
 	}
 	recs := opts.Records
 	if recs == nil {
-		recs = FileRecords{}
+		recs = envstores.FileRecords{}
 	}
 	store, err := recs.OpenApprovals(ctx, env, set)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
@@ -84,7 +85,7 @@ stringData:
 	state := t.TempDir()
 	bin, argv := tofutest.Recording(t)
 	var logs testkit.Buffer
-	reconcile := func(op history.Operation) *reconcile.Report {
+	reconcile := func(op history.Operation) *report.Report {
 		t.Helper()
 		rep, err := reconcile.Reconcile(ctx, dir, op, reconcile.Options{
 			Tofu: bin, StateDir: state, Logger: runlog.New(&logs, nil),

@@ -13,9 +13,11 @@ import (
 	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/approval"
+	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
@@ -40,7 +42,7 @@ func newDemo(t *testing.T) *demo {
 
 func (d *demo) dir() string { return filepath.Join(d.root, "environments", "demo", "dev") }
 
-func (d *demo) reconcile(op history.Operation) (*reconcile.Report, string) {
+func (d *demo) reconcile(op history.Operation) (*report.Report, string) {
 	d.t.Helper()
 	var logs testkit.Buffer
 	rep, err := reconcile.Reconcile(context.Background(), d.dir(), op, reconcile.Options{
@@ -68,7 +70,7 @@ func (d *demo) published() contracts.Document {
 	if err != nil {
 		d.t.Fatal(err)
 	}
-	st, err := reconcile.OpenStores(ctx, env, set, nil)
+	st, err := envstores.OpenStores(ctx, env, set, nil)
 	if err != nil {
 		d.t.Fatal(err)
 	}
@@ -239,20 +241,20 @@ func TestPreviewUpstream(t *testing.T) {
 	if diff := cmp.Diff(wantResults, results(rep)); diff != "" {
 		t.Errorf("plan results mismatch (-want +got):\n%s\nlogs:\n%s", diff, logs)
 	}
-	up := func(stack, producer string, keys ...string) reconcile.Upstream {
-		return reconcile.Upstream{Stack: stack, Producer: producer, Contract: producer, Keys: keys, Known: true}
+	up := func(stack, producer string, keys ...string) report.Upstream {
+		return report.Upstream{Stack: stack, Producer: producer, Contract: producer, Keys: keys, Known: true}
 	}
 	cluster := up("cluster", "net", "public.vpc_id")
-	report := up("report", "net", "public.cidr", "public.vpc_id")
+	reportStack := up("report", "net", "public.cidr", "public.vpc_id")
 	app := up("app", "cluster", "public.vpc_id")
 	tests := []struct {
 		stack              string
-		upstream, downward []reconcile.Upstream
+		upstream, downward []report.Upstream
 	}{
-		{stack: "net", downward: []reconcile.Upstream{cluster, report, app}},
-		{stack: "cluster", upstream: []reconcile.Upstream{cluster}, downward: []reconcile.Upstream{app}},
-		{stack: "app", upstream: []reconcile.Upstream{app}},
-		{stack: "report", upstream: []reconcile.Upstream{report}},
+		{stack: "net", downward: []report.Upstream{cluster, reportStack, app}},
+		{stack: "cluster", upstream: []report.Upstream{cluster}, downward: []report.Upstream{app}},
+		{stack: "app", upstream: []report.Upstream{app}},
+		{stack: "report", upstream: []report.Upstream{reportStack}},
 		// jobs reads cluster's name, which the previewed plan of
 		// cluster does not change.
 		{stack: "jobs"},

@@ -13,11 +13,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/strata-iac/strata/internal/testkit"
+	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
+	"github.com/strata-iac/strata/orchestrator/validate"
 )
 
 // TestDataPassingAsTheTofuController applies testdata/datapass with real
@@ -35,7 +37,7 @@ func TestDataPassingAsTheTofuController(t *testing.T) {
 	tofu := tofutest.Binary(t)
 	root := fixture(t, "datapass")
 	dir := filepath.Join(root, "environments", "acme", "dev")
-	_, g, err := reconcile.Validate(context.Background(), dir)
+	_, g, err := validate.Environment(context.Background(), dir)
 	if err != nil {
 		t.Fatalf("Validate(%s) = %v, want no problem", dir, err)
 	}
@@ -138,7 +140,7 @@ func publishedContract(t *testing.T, dir, state, name string) map[string]any {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := reconcile.OpenStores(ctx, env, set, nil)
+	st, err := envstores.OpenStores(ctx, env, set, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,8 +4,8 @@
 // In: a Request, the environment's directory in a checkout (or an
 // environment already loaded, with its graph: what strata controller
 // builds from a namespace), a plan or an apply, and Options. Out: a
-// Report of what every stack did, and the records, state and contracts
-// the runs wrote.
+// Report (package report) of what every stack did, and the records,
+// state and contracts the runs wrote.
 //
 // Run is the list of steps, in order, each a function of its own file
 // over the reconcile's state (pass), returning an error only when the

@@ -22,6 +22,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/source/oci"
 	"github.com/strata-iac/strata/orchestrator/source/oci/ocitest"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
+	"github.com/strata-iac/strata/orchestrator/validate"
 )
 
 // bootstrapVPC is the vpc_id the bootstrap repository's network stack
@@ -100,7 +101,7 @@ func TestFidelityRepositoriesApply(t *testing.T) {
 				sopstest.EncryptFile(t, filepath.Join(root, filepath.FromSlash(tt.encrypted)), sopstest.Recipients{Age: []string{key.Recipient}}, sopstest.KubernetesRegex)
 				ctx = decryption.WithKeys(ctx, decryption.Keys{AgeKeyFile: key.WriteKeyFile(t, filepath.Join(t.TempDir(), "age.agekey"))})
 			}
-			_, g, err := reconcile.Validate(ctx, dir)
+			_, g, err := validate.Environment(ctx, dir)
 			if err != nil {
 				t.Fatalf("Validate(%s) = %v, want no problem", tt.entry, err)
 			}

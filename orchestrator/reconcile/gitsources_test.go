@@ -16,6 +16,7 @@ import (
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/source/git/gittest"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
@@ -104,7 +105,7 @@ stringData:
 
 	dir := filepath.Join(root, "environments", "acme", "stage")
 	state := t.TempDir()
-	run := func(op history.Operation) (*reconcile.Report, string) {
+	run := func(op history.Operation) (*report.Report, string) {
 		t.Helper()
 		var logs testkit.Buffer
 		rep, err := reconcile.Reconcile(ctx, dir, op, reconcile.Options{
@@ -118,7 +119,7 @@ stringData:
 		}
 		return rep, logs.String()
 	}
-	results := func(rep *reconcile.Report) map[string]string {
+	results := func(rep *report.Report) map[string]string {
 		got := map[string]string{}
 		for _, s := range rep.Stacks {
 			got[s.Stack] = string(s.Result)

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/flux"
 )
 
@@ -94,7 +95,7 @@ func (p *pass) claim(ctx context.Context) error {
 // environment of the repository already owns, naming both. The owner of a
 // key is the environment's directory; a directory that no longer holds an
 // environment gives its keys up.
-func claim(ctx context.Context, h History, env *environment.Environment, set environment.Settings) error {
+func claim(ctx context.Context, h envstores.History, env *environment.Environment, set environment.Settings) error {
 	owner := env.Dir
 	gone := func(prev string) bool {
 		_, err := os.Stat(filepath.Join(env.Root, filepath.FromSlash(prev), flux.InitFile))

@@ -15,6 +15,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/internal/testrepo"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
+	"github.com/strata-iac/strata/orchestrator/validate"
 )
 
 // copyEnv copies the environment acme/dev of root to environments/<client>/<env>
@@ -36,7 +37,7 @@ func TestIdentityIsTheDirectory(t *testing.T) {
 	b := copyEnv(t, root, "client-b", "stage", "client-b")
 	a := copyEnv(t, root, "client-a", "stage", "client-b")
 	for _, e := range []struct{ dir, other string }{{a, "environments/client-b/stage"}, {b, "environments/client-a/stage"}} {
-		_, _, err := reconcile.Validate(context.Background(), e.dir)
+		_, _, err := validate.Environment(context.Background(), e.dir)
 		var ps diag.Problems
 		if !errors.As(err, &ps) || len(ps) != 1 || !strings.Contains(ps[0].Message, `clientId "client-b" and environment "dev" are also those of `+e.other) {
 			t.Errorf("Validate(%s) = %v, want one problem naming %s", e.dir, err, e.other)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/graph"
+	"github.com/strata-iac/strata/orchestrator/validate"
 )
 
 // load is the environment the request names, validated, with its graph:
@@ -15,5 +16,5 @@ func load(ctx context.Context, req Request) (*environment.Environment, *graph.Gr
 	if req.Env != nil {
 		return req.Env, req.Graph, nil
 	}
-	return validateCached(ctx, req.Dir, req.Options.StateDir)
+	return validate.Cached(ctx, req.Dir, req.Options.StateDir)
 }

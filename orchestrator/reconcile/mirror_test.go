@@ -10,6 +10,7 @@ import (
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
@@ -43,7 +44,7 @@ func TestProvidersFromMirror(t *testing.T) {
 	root := fixture(t, "mirror")
 	dir := filepath.Join(root, "environments", "acme", "dev")
 	state := t.TempDir()
-	reconcile := func() *reconcile.Report {
+	reconcile := func() *report.Report {
 		t.Helper()
 		var logs testkit.Buffer
 		rep, err := reconcile.Reconcile(ctx, dir, history.OperationApply, reconcile.Options{

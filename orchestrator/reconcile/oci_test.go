@@ -10,9 +10,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/strata-iac/strata/internal/testkit"
+	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/source/oci"
@@ -36,7 +38,7 @@ func TestReconcileOCISources(t *testing.T) {
 	const initFile, versionsFile = "environments/acme/stage/init.yaml", "environments/acme/stage/services/_versions.yaml"
 	testkit.EditFile(t, root, initFile, "127.0.0.1:5000", reg.Host)
 	dir := filepath.Join(root, "environments", "acme", "stage")
-	apply := func() (*reconcile.Report, string) {
+	apply := func() (*report.Report, string) {
 		t.Helper()
 		var logs testkit.Buffer
 		rep, err := reconcile.Reconcile(ctx, dir, history.OperationApply, reconcile.Options{
@@ -156,7 +158,7 @@ func historyOf(t *testing.T, root, state, client, envName, name string) []histor
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := reconcile.OpenStores(ctx, env, set, nil)
+	st, err := envstores.OpenStores(ctx, env, set, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

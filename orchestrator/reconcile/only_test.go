@@ -11,6 +11,7 @@ import (
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 )
 
@@ -33,8 +34,8 @@ func TestReconcileOnly(t *testing.T) {
 	got := map[string]string{}
 	for _, s := range rep.Stacks {
 		got[s.Stack] = string(s.Result)
-		if s.Result == history.ResultUnchanged && (s.Run != 0 || s.Message != reconcile.NotSelected) {
-			t.Errorf("Reconcile(plan, Only) %s = run %d %q, want no run: %q", s.Stack, s.Run, s.Message, reconcile.NotSelected)
+		if s.Result == history.ResultUnchanged && (s.Run != 0 || s.Message != report.NotSelected) {
+			t.Errorf("Reconcile(plan, Only) %s = run %d %q, want no run: %q", s.Stack, s.Run, s.Message, report.NotSelected)
 		}
 	}
 	for _, s := range []string{"base", "cluster", "jobs", "report"} {

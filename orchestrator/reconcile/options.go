@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/scheduler"
 )
@@ -90,7 +91,7 @@ type Options struct {
 	KeepDays *int
 	// Records keeps the history and held plans; nil is FileRecords, the
 	// state directory.
-	Records Records
+	Records envstores.Records
 	// Removable, when set, says which of the stacks that left the
 	// environment have their resources destroyed (a destroy plan through
 	// policy); the others are left as they are. Every such stack is

@@ -10,14 +10,16 @@ import (
 	"time"
 
 	"github.com/strata-iac/strata/orchestrator/approval"
+	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/policy"
 )
 
 // stack returns the report of one stack.
-func stack(t *testing.T, rep *reconcile.Report, name string) reconcile.StackReport {
+func stack(t *testing.T, rep *report.Report, name string) report.StackReport {
 	t.Helper()
 	for _, s := range rep.Stacks {
 		if s.Stack == name {
@@ -25,7 +27,7 @@ func stack(t *testing.T, rep *reconcile.Report, name string) reconcile.StackRepo
 		}
 	}
 	t.Fatalf("report has no stack %s", name)
-	return reconcile.StackReport{}
+	return report.StackReport{}
 }
 
 func (e *env) approve(id, by string) {
@@ -39,7 +41,7 @@ func (e *env) approve(id, by string) {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	st, err := reconcile.OpenStores(ctx, envm, set, nil)
+	st, err := envstores.OpenStores(ctx, envm, set, nil)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -232,7 +234,7 @@ func TestApprovalFromBeforeKeyedPlanIDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := reconcile.OpenStores(ctx, envm, set, nil)
+	st, err := envstores.OpenStores(ctx, envm, set, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/internal/testrepo"
+	"github.com/strata-iac/strata/orchestrator/report"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -45,7 +46,7 @@ func newEnv(t *testing.T) *env {
 	return &env{t: t, root: fixture(t, "layered"), state: t.TempDir(), tofu: tofutest.Binary(t)}
 }
 
-func (e *env) reconcile(op history.Operation, drift time.Duration) (*reconcile.Report, string) {
+func (e *env) reconcile(op history.Operation, drift time.Duration) (*report.Report, string) {
 	e.t.Helper()
 	var logs testkit.Buffer
 	rep, err := reconcile.Reconcile(context.Background(), filepath.Join(e.root, "environments", "acme", "dev"), op, reconcile.Options{
@@ -63,7 +64,7 @@ func (e *env) reconcile(op history.Operation, drift time.Duration) (*reconcile.R
 }
 
 // results maps each stack to "result/cause".
-func results(rep *reconcile.Report) map[string]string {
+func results(rep *report.Report) map[string]string {
 	m := map[string]string{}
 	for _, s := range rep.Stacks {
 		m[s.Stack] = string(s.Result) + "/" + s.Cause

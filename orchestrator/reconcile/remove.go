@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/source"
@@ -39,7 +40,7 @@ func (p *pass) remove(ctx context.Context) error {
 // resources still exist: stacks with a successful apply in the history,
 // no longer in the repository, whose last successful apply was not their
 // removal, and that strata has not let go of (orphaned).
-func removedStacks(ctx context.Context, env *environment.Environment, h History) ([]history.Run, error) {
+func removedStacks(ctx context.Context, env *environment.Environment, h envstores.History) ([]history.Run, error) {
 	names, err := h.Stacks(ctx, env.Client, env.Name)
 	if err != nil {
 		return nil, err

@@ -6,8 +6,10 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator/consumers"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/graph"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/source"
 )
@@ -34,7 +36,7 @@ type Request struct {
 // The error is for the reconcile as a whole (an invalid environment, a
 // state directory that cannot be opened, an identity another environment
 // holds); what each stack did is in the report.
-func Run(ctx context.Context, req Request) (*Report, error) {
+func Run(ctx context.Context, req Request) (*report.Report, error) {
 	started := time.Now()
 	env, g, err := load(ctx, req)
 	if err != nil {
@@ -66,7 +68,7 @@ func Run(ctx context.Context, req Request) (*Report, error) {
 }
 
 // Reconcile is Run for the environment at dir, loaded from its checkout.
-func Reconcile(ctx context.Context, dir string, op history.Operation, opts Options) (*Report, error) {
+func Reconcile(ctx context.Context, dir string, op history.Operation, opts Options) (*report.Report, error) {
 	return Run(ctx, Request{Dir: dir, Operation: op, Options: opts})
 }
 
@@ -82,7 +84,7 @@ type pass struct {
 
 	// stores and notes are openStores': the stores, and what repairing
 	// them did.
-	stores *Stores
+	stores *envstores.Stores
 	notes  []string
 	// resolver and sources are resolve's: each stack's source, pinned,
 	// or why not.

@@ -20,6 +20,7 @@ import (
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
@@ -54,7 +55,7 @@ func (e *fieldsEnv) setFields(fields string) {
 }
 
 // apply reconciles with an hour's drift interval and returns app's report.
-func (e *fieldsEnv) apply() (reconcile.StackReport, string) {
+func (e *fieldsEnv) apply() (report.StackReport, string) {
 	e.t.Helper()
 	rep, logs := e.reconcile(history.OperationApply, time.Hour)
 	return stack(e.t, rep, "app"), logs

@@ -15,13 +15,14 @@ import (
 	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/policy"
 )
 
 // reconcileWith runs the environment with the options o, on top of the
 // env's tofu, state directory and log.
-func (e *env) reconcileWith(op history.Operation, o reconcile.Options) (*reconcile.Report, string) {
+func (e *env) reconcileWith(op history.Operation, o reconcile.Options) (*report.Report, string) {
 	e.t.Helper()
 	var logs testkit.Buffer
 	o.Tofu, o.StateDir, o.MaxRunners, o.Logger = e.tofu, e.state, 3, runlog.New(&logs, nil)

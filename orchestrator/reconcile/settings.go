@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/scheduler"
 	"github.com/strata-iac/strata/policy"
@@ -22,7 +23,7 @@ type settings struct {
 	limit int
 	pool  *scheduler.Pool
 	// records keep the history and held plans.
-	records Records
+	records envstores.Records
 	// policy is how the policies load (Options.PolicyDirs).
 	policy policy.Options
 	// registries and dockerConfig reach the OCI registries.
@@ -61,7 +62,7 @@ func settle(env *environment.Environment, opts Options) (settings, error) {
 	}
 	records := opts.Records
 	if records == nil {
-		records = FileRecords{}
+		records = envstores.FileRecords{}
 	}
 	return settings{
 		Settings:       set,

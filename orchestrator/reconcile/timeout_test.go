@@ -11,6 +11,7 @@ import (
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
@@ -24,7 +25,7 @@ func TestRunTimeout(t *testing.T) {
 	root := fixture(t, "slow")
 	dir := filepath.Join(root, "environments", "acme", "dev")
 	state := t.TempDir()
-	run := func(timeout time.Duration) (*reconcile.Report, string, time.Duration) {
+	run := func(timeout time.Duration) (*report.Report, string, time.Duration) {
 		var logs testkit.Buffer
 		start := time.Now()
 		rep, err := reconcile.Reconcile(context.Background(), dir, history.OperationApply, reconcile.Options{

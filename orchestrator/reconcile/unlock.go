@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/statefile"
+	"github.com/strata-iac/strata/orchestrator/validate"
 )
 
 // Unlock releases the state lock lockID of a stack of the environment at
@@ -15,7 +17,7 @@ import (
 // for a local state. A lock that can be read and has another ID, or a
 // local lock a live process holds, is refused.
 func Unlock(ctx context.Context, dir, stack, lockID, by, reason string, opts Options) (history.Run, error) {
-	env, _, err := Validate(ctx, dir)
+	env, _, err := validate.Environment(ctx, dir)
 	if err != nil {
 		return history.Run{}, err
 	}
@@ -32,7 +34,7 @@ func Unlock(ctx context.Context, dir, stack, lockID, by, reason string, opts Opt
 	if err != nil {
 		return history.Run{}, err
 	}
-	st, err := OpenStores(ctx, env, set, opts.Records)
+	st, err := envstores.OpenStores(ctx, env, set, opts.Records)
 	if err != nil {
 		return history.Run{}, err
 	}

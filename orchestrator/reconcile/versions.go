@@ -5,7 +5,9 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/validate"
 )
 
 // VersionRow is one stack of the versions report: what the repository
@@ -42,7 +44,7 @@ type VersionRow struct {
 // for, the version it resolves to, the version last applied and the result
 // of the last run. It changes nothing.
 func Versions(ctx context.Context, dir string, opts Options) ([]VersionRow, error) {
-	env, g, err := Validate(ctx, dir)
+	env, g, err := validate.Environment(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +52,7 @@ func Versions(ctx context.Context, dir string, opts Options) ([]VersionRow, erro
 	if err != nil {
 		return nil, err
 	}
-	st, err := OpenStoresReadOnly(ctx, env, set, opts.Records)
+	st, err := envstores.OpenStoresReadOnly(ctx, env, set, opts.Records)
 	if err != nil {
 		return nil, err
 	}

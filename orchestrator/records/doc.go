@@ -3,7 +3,7 @@
 // by any number of processes at once over an object store (Objects) that
 // a backend provides: package kuberecords over the ConfigMaps and Secrets
 // of a namespace, package s3records over the objects of an S3 bucket.
-// Records implements reconcile.SharedStore; each backend only names,
+// Records implements envstores.SharedStore; each backend only names,
 // reads and writes objects.
 //
 // The objects are named by a Key: a run (client, env, stack, number), a

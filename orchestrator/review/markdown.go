@@ -6,14 +6,14 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/policy"
 )
 
 // Markdown writes a report as a review a pull request comment can hold: a
 // table of every stack, then per stack with changes its cause, its changes
 // and the policy's decisions.
-func Markdown(w io.Writer, rep *reconcile.Report) error {
+func Markdown(w io.Writer, rep *report.Report) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## strata %s: %s/%s (%s)\n\n", rep.Operation, rep.Client, rep.Environment, rep.Class)
 	b.WriteString("| stack | layer | version | result | cause | changes | policy |\n")
@@ -45,7 +45,7 @@ func Markdown(w io.Writer, rep *reconcile.Report) error {
 // changes (folded away in a <details> when collapsible), the policy's
 // decisions, what it does to its contract, and who re-plans. Names and
 // addresses only: no value of a plan is ever written.
-func stackBody(b *strings.Builder, s reconcile.StackReport, collapsible bool) {
+func stackBody(b *strings.Builder, s report.StackReport, collapsible bool) {
 	if s.Why != "" {
 		fmt.Fprintf(b, "%s.\n\n", capitalize(s.Why))
 	}
@@ -102,7 +102,7 @@ func stackBody(b *strings.Builder, s reconcile.StackReport, collapsible bool) {
 
 // contractChange writes what a plan does to the stack's contract, and the
 // consumers it breaks.
-func contractChange(b *strings.Builder, s reconcile.StackReport) {
+func contractChange(b *strings.Builder, s report.StackReport) {
 	c := s.ContractChange
 	if c == nil || len(c.Removed)+len(c.Changed)+len(c.Moved)+len(c.Added) == 0 {
 		return
@@ -132,14 +132,14 @@ func contractChange(b *strings.Builder, s reconcile.StackReport) {
 
 // pendingUpstream reports whether the stack's plan is not its last word:
 // an upstream it reads changes, and its plan could not be previewed.
-func pendingUpstream(s reconcile.StackReport) bool {
-	return slices.ContainsFunc(s.Upstream, func(u reconcile.Upstream) bool { return !u.Known })
+func pendingUpstream(s report.StackReport) bool {
+	return slices.ContainsFunc(s.Upstream, func(u report.Upstream) bool { return !u.Known })
 }
 
 // upstreamKeys names the keys a stack re-plans for: "vpc_id" for a
 // public key, "private.ca_data" for a private one, "every key" for an
 // object read whole.
-func upstreamKeys(u reconcile.Upstream) string {
+func upstreamKeys(u report.Upstream) string {
 	names := make([]string, 0, len(u.Keys))
 	for _, k := range u.Keys {
 		switch {
@@ -169,14 +169,14 @@ func findings(b *strings.Builder, title string, fs []policy.Finding) {
 	b.WriteString("\n")
 }
 
-func changesCell(s reconcile.StackReport) string {
+func changesCell(s report.StackReport) string {
 	if s.Summary.Add+s.Summary.Change+s.Summary.Destroy == 0 {
 		return "-"
 	}
 	return fmt.Sprintf("+%d ~%d -%d", s.Summary.Add, s.Summary.Change, s.Summary.Destroy)
 }
 
-func policyCell(p *reconcile.PolicyReport) string {
+func policyCell(p *report.PolicyReport) string {
 	switch {
 	case p == nil:
 		return "-"

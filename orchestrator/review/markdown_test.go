@@ -7,40 +7,40 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/strata-iac/strata/orchestrator/history"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/policy"
 )
 
 func TestMarkdown(t *testing.T) {
-	held := reconcile.StackReport{
+	held := report.StackReport{
 		Stack: "network", Layer: "network", Version: "0.2.0", Result: history.ResultHeld, Cause: "upgrade",
 		Why: "upgrading the infrastructure from version 0.1.0 to 0.2.0", PlanID: "plan-0123456789ab",
 		Summary: history.Summary{Add: 1, Destroy: 1}, Changes: []string{"create terraform_data.b", "delete terraform_data.a"},
-		Policy: &reconcile.PolicyReport{Denies: []policy.Finding{{Rule: "deny_delete", Address: "terraform_data.a", Message: "destroys a|b"}}},
+		Policy: &report.PolicyReport{Denies: []policy.Finding{{Rule: "deny_delete", Address: "terraform_data.a", Message: "destroys a|b"}}},
 	}
-	cluster := reconcile.Upstream{Stack: "cluster", Producer: "network", Contract: "network", Keys: []string{"public.subnet_ids"}}
-	api := reconcile.Upstream{Stack: "api", Producer: "cluster", Contract: "cluster", Keys: []string{"private.ca_data", "public.name", "*.*"}}
-	broken := reconcile.StackReport{
+	cluster := report.Upstream{Stack: "cluster", Producer: "network", Contract: "network", Keys: []string{"public.subnet_ids"}}
+	api := report.Upstream{Stack: "api", Producer: "cluster", Contract: "cluster", Keys: []string{"private.ca_data", "public.name", "*.*"}}
+	broken := report.StackReport{
 		Stack: "network", Layer: "network", Version: "0.1.0", Result: history.ResultHeld, Cause: "contract-break",
 		PlanID: "plan-0123456789ab", Changes: []string{"update output.subnet_ids"},
-		Policy: &reconcile.PolicyReport{Allowed: false},
+		Policy: &report.PolicyReport{Allowed: false},
 		ContractChange: &policy.Contract{Name: "network",
 			Removed:   []policy.ContractKey{{Section: "public", Name: "subnet_ids", Type: "list"}},
 			Added:     []policy.ContractKey{{Section: "public", Name: "zone", Type: "string"}},
 			Consumers: []policy.ContractConsumer{{Stack: "cluster", Section: "public", Key: "subnet_ids", Why: "removed", File: "main.tf", Line: 14}},
 		},
-		Downstream: []reconcile.Upstream{cluster, api},
+		Downstream: []report.Upstream{cluster, api},
 	}
 	tests := []struct {
 		name   string
-		stacks []reconcile.StackReport
+		stacks []report.StackReport
 		want   []string
 	}{
 		{
 			name: "contract break: consumers, file:line, and who re-plans",
-			stacks: []reconcile.StackReport{broken,
-				{Stack: "cluster", Layer: "cluster", Version: "0.1.0", Result: history.ResultUnchanged, Upstream: []reconcile.Upstream{cluster}},
-				{Stack: "api", Layer: "services", Version: "0.1.0", Result: history.ResultUnchanged, Upstream: []reconcile.Upstream{api}},
+			stacks: []report.StackReport{broken,
+				{Stack: "cluster", Layer: "cluster", Version: "0.1.0", Result: history.ResultUnchanged, Upstream: []report.Upstream{cluster}},
+				{Stack: "api", Layer: "services", Version: "0.1.0", Result: history.ResultUnchanged, Upstream: []report.Upstream{api}},
 			},
 			want: []string{
 				"| network | network | 0.1.0 | held | contract-break | - | held (contract-break) |\n",
@@ -56,7 +56,7 @@ func TestMarkdown(t *testing.T) {
 		},
 		{
 			name:   "unchanged stack: table only",
-			stacks: []reconcile.StackReport{{Stack: "account", Layer: "account", Version: "0.1.0", Result: history.ResultUnchanged}},
+			stacks: []report.StackReport{{Stack: "account", Layer: "account", Version: "0.1.0", Result: history.ResultUnchanged}},
 			want: []string{
 				"## strata apply: demo/dev (non-prod)\n\n",
 				"| stack | layer | version | result | cause | changes | policy |\n|---|---|---|---|---|---|---|\n",
@@ -65,7 +65,7 @@ func TestMarkdown(t *testing.T) {
 		},
 		{
 			name:   "held stack: cause, changes and denials",
-			stacks: []reconcile.StackReport{held},
+			stacks: []report.StackReport{held},
 			want: []string{
 				"| network | network | 0.2.0 | held | upgrade | +1 ~0 -1 | held (1 denied) |\n",
 				"\n### network: held (upgrade)\n\nUpgrading the infrastructure from version 0.1.0 to 0.2.0.\n\n",
@@ -79,7 +79,7 @@ func TestMarkdown(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b strings.Builder
-			rep := &reconcile.Report{Client: "demo", Environment: "dev", Class: "non-prod", Operation: "apply", Stacks: tt.stacks}
+			rep := &report.Report{Client: "demo", Environment: "dev", Class: "non-prod", Operation: "apply", Stacks: tt.stacks}
 			if err := Markdown(&b, rep); err != nil {
 				t.Fatalf("Markdown(%q) = %v", tt.name, err)
 			}
@@ -96,7 +96,7 @@ func TestMarkdown(t *testing.T) {
 }
 
 // countProblems is how many stacks get a section of their own.
-func countProblems(stacks []reconcile.StackReport) int {
+func countProblems(stacks []report.StackReport) int {
 	n := 0
 	for _, s := range stacks {
 		if len(s.Changes) > 0 || s.Policy != nil || !s.Result.Converged() || len(s.Upstream) > 0 || len(s.Downstream) > 0 {

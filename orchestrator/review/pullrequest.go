@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/strata-iac/strata/orchestrator/change"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
 )
 
 // PullRequest writes the review of a whole pull request, one comment for
@@ -89,7 +89,7 @@ func writeSection(b *strings.Builder, e change.EnvPlan, s change.Stack) {
 }
 
 // stackReport returns the plan's report of a stack, or nil.
-func stackReport(e change.EnvPlan, stack string) *reconcile.StackReport {
+func stackReport(e change.EnvPlan, stack string) *report.StackReport {
 	if e.Report == nil {
 		return nil
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator/change"
 	"github.com/strata-iac/strata/orchestrator/history"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/policy"
 )
 
@@ -17,13 +17,13 @@ func TestPullRequest(t *testing.T) {
 		Why: "upgrading the infrastructure from version 0.1.0 to 0.2.0", Produces: "network", Consumers: []string{"app"}}
 	app := change.Stack{Stack: "app", Layer: "services", Cause: change.CauseContract,
 		Why: "it reads contract network, which network produces, and that stack changes", Reads: []change.Read{{Contract: "network", Producer: "network"}}}
-	planned := &reconcile.Report{Stacks: []reconcile.StackReport{
+	planned := &report.Report{Stacks: []report.StackReport{
 		{Stack: "network", Result: history.ResultHeld, Cause: "upgrade", PlanID: "plan-1", Summary: history.Summary{Add: 1, Destroy: 1},
 			Changes: []string{"create terraform_data.b", "delete terraform_data.a"},
-			Policy:  &reconcile.PolicyReport{Denies: []policy.Finding{{Rule: "deny_delete", Address: "terraform_data.a", Message: "destroys"}}}},
+			Policy:  &report.PolicyReport{Denies: []policy.Finding{{Rule: "deny_delete", Address: "terraform_data.a", Message: "destroys"}}}},
 		{Stack: "app", Result: history.ResultPlanned, Cause: "install", Summary: history.Summary{Add: 2}, Changes: []string{"create terraform_data.x"},
-			Policy: &reconcile.PolicyReport{Allowed: true}},
-		{Stack: "dns", Result: history.ResultUnchanged, Message: reconcile.NotSelected},
+			Policy: &report.PolicyReport{Allowed: true}},
+		{Stack: "dns", Result: history.ResultUnchanged, Message: report.NotSelected},
 	}}
 	tests := []struct {
 		name string

@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/source/artifact"
 
 	securejoin "github.com/cyphar/filepath-securejoin"
@@ -17,7 +18,6 @@ import (
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/lineage"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/policy"
 )
@@ -36,7 +36,7 @@ type Config struct {
 	Timeout, ShutdownGrace time.Duration
 	// Records keeps the run's history and held plans; nil keeps them under
 	// StateDir, which a runner pod loses (reconcile.Options.Records).
-	Records reconcile.Records
+	Records envstores.Records
 }
 
 // Execute runs req in this process, through the controller's in-process
@@ -78,7 +78,7 @@ func Execute(ctx context.Context, req Request, cfg Config) Result {
 type prepared struct {
 	runner  *runner.Runner
 	root    string
-	stores  *reconcile.Stores
+	stores  *envstores.Stores
 	local   bool
 	cleanup func()
 }
@@ -99,7 +99,7 @@ func prepare(ctx context.Context, req Request, cfg Config) (*prepared, error) {
 	set := req.Settings
 	set.StateDir = cfg.StateDir
 	env := &environment.Environment{Client: req.Run.Client, Name: req.Run.Env, Class: req.Run.Class}
-	st, err := reconcile.OpenStores(ctx, env, set, cfg.Records)
+	st, err := envstores.OpenStores(ctx, env, set, cfg.Records)
 	if err != nil {
 		cleanup()
 		return nil, err

@@ -2,7 +2,7 @@
 // objects in an S3 bucket, under a prefix, so that every replica of the
 // controller, every runner pod and every machine that runs strata reads
 // and writes the same records, and any of them can take over. It is the
-// same store as package kuberecords (reconcile.SharedStore) for those
+// same store as package kuberecords (envstores.SharedStore) for those
 // who keep their records outside the cluster, or run strata with no
 // cluster at all.
 //

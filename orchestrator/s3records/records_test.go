@@ -8,8 +8,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/history"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
 )
 
 // runs begins and records a run of stack for each result, in order; a
@@ -107,12 +107,12 @@ func TestInterrupt(t *testing.T) {
 	env := &environment.Environment{Client: "acme", Name: "dev"}
 	opens := []struct {
 		name     string
-		recs     reconcile.Records
+		recs     envstores.Records
 		readOnly bool
 	}{
-		{"shared, read only", reconcile.SharedRecords(next), true},
-		{"leader, read only", reconcile.LeaderRecords(next), true},
-		{"shared", reconcile.SharedRecords(next), false},
+		{"shared, read only", envstores.SharedRecords(next), true},
+		{"leader, read only", envstores.LeaderRecords(next), true},
+		{"shared", envstores.SharedRecords(next), false},
 	}
 	for _, o := range opens {
 		_, _, closeHistory, err := o.recs.OpenHistory(ctx, env, environment.Settings{}, o.readOnly)
@@ -124,7 +124,7 @@ func TestInterrupt(t *testing.T) {
 	if got, want := numbers(t, next, "dev", "cluster"), map[int]history.Result{1: history.ResultRunning}; !cmp.Equal(got, want) {
 		t.Errorf("runs of dev/cluster after opens that do not lead = %v, want %v", got, want)
 	}
-	_, _, closeHistory, err := reconcile.LeaderRecords(next).OpenHistory(ctx, env, environment.Settings{}, false)
+	_, _, closeHistory, err := envstores.LeaderRecords(next).OpenHistory(ctx, env, environment.Settings{}, false)
 	if err != nil {
 		t.Fatalf("LeaderRecords.OpenHistory(acme/dev) = %v", err)
 	}

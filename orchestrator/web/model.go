@@ -14,11 +14,13 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/graph"
 	"github.com/strata-iac/strata/orchestrator/history"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/orchestrator/statedir"
+	"github.com/strata-iac/strata/orchestrator/validate"
 )
 
 // runsShown is how many runs of a stack the view reads.
@@ -36,7 +38,7 @@ type envView struct {
 	env     *environment.Environment
 	set     environment.Settings
 	graph   *graph.Graph
-	records reconcile.Records
+	records envstores.Records
 	// StateDir is the environment's state directory, absolute.
 	StateDir string
 	Stacks   []stackView
@@ -44,14 +46,14 @@ type envView struct {
 	// loop's last reconcile could not run.
 	Running bool
 	LiveErr string
-	report  *reconcile.Report
+	report  *report.Report
 	// History says where the runs come from: HistoryAsOf is when they were
 	// read, HistoryBusy that a reconcile held the file at this request.
 	HistoryAsOf time.Time
 	HistoryBusy bool
 	HistoryErr  string
 	// Keeps says how far back the history goes: what it keeps of each
-	// stack's runs (reconcile.Retention), and KeptSince the start of
+	// stack's runs (envstores.Retention), and KeptSince the start of
 	// the days it keeps whole (zero when it keeps by count alone).
 	Keeps     string
 	KeptSince time.Time
@@ -69,7 +71,7 @@ type stackView struct {
 	Applied, Resolved string
 	Newer             bool
 	Runs              []history.Run
-	report            *reconcile.StackReport
+	report            *report.StackReport
 	// Removed is true for a stack that left the environment but has runs.
 	Removed bool
 	// Blocked says why a problem in its Kustomization's chain holds the
@@ -103,7 +105,7 @@ func (s *Server) environments(ctx context.Context) []*envView {
 		if l, ok := live[filepath.Clean(dir)]; ok {
 			v.Running, v.LiveErr, v.report = l.Running, l.Err, l.Report
 		}
-		env, g, err := reconcile.Validate(ctx, dir)
+		env, g, err := validate.Environment(ctx, dir)
 		if env != nil {
 			v.Client, v.Name, v.Class = env.Client, env.Name, env.Class
 		}
@@ -115,9 +117,9 @@ func (s *Server) environments(ctx context.Context) []*envView {
 			continue
 		}
 		v.env, v.graph, v.RepoDir = env, g, env.Dir
-		set, err := reconcile.Options{StateDir: s.cfg.StateDir}.Settings(env)
+		set, err := env.Settings.With(environment.Overrides{StateDir: s.cfg.StateDir})
 		if err != nil {
-			v.Problem = oneLine(err.Error())
+			v.Problem = oneLine(fmt.Sprintf("settings of %s/%s: %v", env.Client, env.Name, err))
 			continue
 		}
 		v.set, v.StateDir, v.records = set, set.StateDir, s.cfg.Records
@@ -137,10 +139,10 @@ func (s *Server) fillStacks(ctx context.Context, v *envView) {
 	if v.records != nil {
 		snap, err = s.readRecords(ctx, v)
 	} else {
-		snap, busy, err = s.readHistory(ctx, reconcile.HistoryFile(v.set))
+		snap, busy, err = s.readHistory(ctx, envstores.HistoryFile(v.set))
 	}
 	v.HistoryAsOf, v.HistoryBusy = snap.at, busy
-	keep := reconcile.Retention(v.set)
+	keep := envstores.Retention(v.set)
 	v.Keeps = keep.String()
 	if keep.Age > 0 {
 		v.KeptSince = snap.at.Add(-keep.Age)
@@ -148,7 +150,7 @@ func (s *Server) fillStacks(ctx context.Context, v *envView) {
 	if err != nil {
 		v.HistoryErr = oneLine(err.Error())
 	}
-	reports := map[string]*reconcile.StackReport{}
+	reports := map[string]*report.StackReport{}
 	if v.report != nil {
 		for i := range v.report.Stacks {
 			reports[v.report.Stacks[i].Stack] = &v.report.Stacks[i]

@@ -15,9 +15,9 @@ import (
 	"github.com/strata-iac/strata/internal/k8stest"
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/approval"
+	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/kuberecords"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/web"
 )
 
@@ -52,7 +52,7 @@ func TestClusterRecordsViewInCluster(t *testing.T) {
 	root := testkit.Copy(t, filepath.Join("..", "testdata", "layered"))
 	w, err := web.New(web.Config{
 		Environments: []string{filepath.Join(root, "environments", "acme", "dev")},
-		StateDir:     t.TempDir(), Records: reconcile.SharedRecords(store), ReadToken: readToken,
+		StateDir:     t.TempDir(), Records: envstores.SharedRecords(store), ReadToken: readToken,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -11,7 +11,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/envstores"
+	"github.com/strata-iac/strata/orchestrator/report"
 )
 
 //go:embed templates/*.html
@@ -27,7 +28,7 @@ type Live struct {
 	// Running is true while a reconcile of the environment runs.
 	Running bool
 	// Report is the last reconcile's report, if one finished.
-	Report *reconcile.Report
+	Report *report.Report
 	// Err says why the last reconcile could not run, if it could not.
 	Err string
 	// FinishedAt is when the last reconcile finished.
@@ -54,7 +55,7 @@ type Config struct {
 	StateDir string
 	// Records keeps the history and held plans shown; nil is the state
 	// directory's files, as for reconciles (reconcile.Options.Records).
-	Records reconcile.Records
+	Records envstores.Records
 	// ReadToken lets a person read every page; ApproveToken also lets them
 	// approve. When only one is set, it does both.
 	ReadToken    string

@@ -13,8 +13,9 @@ import (
 
 	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/orchestrator/approval"
+	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/history"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/orchestrator/review"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 )
@@ -72,7 +73,7 @@ func (s *Server) handleStack(w http.ResponseWriter, r *http.Request) {
 	if st.report != nil {
 		var b strings.Builder
 		rep := *v.report
-		rep.Stacks = []reconcile.StackReport{*st.report}
+		rep.Stacks = []report.StackReport{*st.report}
 		if err := review.Markdown(&b, &rep); err == nil {
 			p.Review = b.String()
 		}
@@ -110,7 +111,7 @@ func (s *Server) runLog(v *envView, st *stackView, asked string) (*history.Run, 
 		}
 		run = &st.Runs[i]
 	}
-	f, err := os.Open(runlog.RunLogFile(reconcile.RunLogDir(v.StateDir, v.Client, v.Name), st.Name, run.Number))
+	f, err := os.Open(runlog.RunLogFile(envstores.RunLogDir(v.StateDir, v.Client, v.Name), st.Name, run.Number))
 	if errors.Is(err, os.ErrNotExist) {
 		return run, "", "No log lines are kept for this run."
 	}
@@ -139,7 +140,7 @@ func (s *Server) contract(ctx context.Context, v *envView, name string) *contrac
 		}
 	}
 	cv.Key = contracts.Key(v.set.Contracts.Prefix, name)
-	store, err := reconcile.OpenContracts(ctx, v.env, v.set)
+	store, err := envstores.OpenContracts(ctx, v.env, v.set)
 	if err != nil {
 		cv.Problem = oneLine(err.Error())
 		return cv

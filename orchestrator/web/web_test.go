@@ -17,6 +17,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/internal/testrepo"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
@@ -121,7 +122,7 @@ func (v *view) do(r request) *httptest.ResponseRecorder {
 	return w
 }
 
-func stackResult(t *testing.T, st daemon.Status, name string) reconcile.StackReport {
+func stackResult(t *testing.T, st daemon.Status, name string) report.StackReport {
 	t.Helper()
 	for _, s := range st.Environments[0].Report.Stacks {
 		if s.Stack == name {
@@ -129,7 +130,7 @@ func stackResult(t *testing.T, st daemon.Status, name string) reconcile.StackRep
 		}
 	}
 	t.Fatalf("report has no stack %s", name)
-	return reconcile.StackReport{}
+	return report.StackReport{}
 }
 
 // inline finds inline script, inline style and event handler attributes,

@@ -1,4 +1,4 @@
-package reconcile_test
+package report_test
 
 import (
 	"testing"
@@ -6,7 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/strata-iac/strata/orchestrator/history"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/report"
 )
 
 func TestReportAnswers(t *testing.T) {
@@ -28,9 +28,9 @@ func TestReportAnswers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rep := &reconcile.Report{}
+			rep := &report.Report{}
 			for _, r := range tt.results {
-				rep.Stacks = append(rep.Stacks, reconcile.StackReport{Stack: string(r), Result: r})
+				rep.Stacks = append(rep.Stacks, report.StackReport{Stack: string(r), Result: r})
 			}
 			got := answers{Converged: rep.Converged(), Ready: rep.Ready(), Held: rep.Held(), Failed: rep.Failed()}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
@@ -42,9 +42,9 @@ func TestReportAnswers(t *testing.T) {
 
 func TestReportLine(t *testing.T) {
 	t.Parallel()
-	rep := &reconcile.Report{Client: "acme", Environment: "dev", Operation: history.OperationApply}
+	rep := &report.Report{Client: "acme", Environment: "dev", Operation: history.OperationApply}
 	for _, r := range []history.Result{history.ResultFailed, history.ResultApplied, history.ResultHeld, history.ResultApplied, history.ResultWaiting} {
-		rep.Stacks = append(rep.Stacks, reconcile.StackReport{Result: r})
+		rep.Stacks = append(rep.Stacks, report.StackReport{Result: r})
 	}
 	want := "apply acme/dev finished in 0s: 2 applied, 1 held, 1 waiting, 1 failed"
 	if got := rep.Line(); got != want {

@@ -1,4 +1,4 @@
-package reconcile
+package envstores
 
 import (
 	"context"
@@ -35,7 +35,8 @@ type Approvals interface {
 }
 
 // Records opens where an environment's history and held plans are kept.
-// Options.Records nil is FileRecords: the state directory.
+// A reconcile whose Options.Records is nil uses FileRecords: the state
+// directory.
 type Records interface {
 	// OpenHistory opens the history for writing, or for reading only
 	// (which never waits for a writer). fromSnapshot is true when a

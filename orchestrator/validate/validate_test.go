@@ -1,4 +1,4 @@
-package reconcile_test
+package validate_test
 
 import (
 	"context"
@@ -12,9 +12,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/validate"
 )
 
 // addDependsOn gives a Terraform object of the layered fixture a
@@ -76,7 +77,7 @@ func TestValidateGraphProblems(t *testing.T) {
 			root := fixture(t, "layered")
 			tt.mutate(t, root)
 			dir := filepath.Join(root, "environments", "acme", "dev")
-			env, _, err := reconcile.Validate(context.Background(), dir)
+			env, _, err := validate.Environment(context.Background(), dir)
 			var ps diag.Problems
 			if err != nil && !errors.As(err, &ps) {
 				t.Fatalf("Validate(%q) = %v, want diag.Problems", dir, err)
@@ -103,7 +104,7 @@ func TestValidateReportsLoaderAndGraphProblemsTogether(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(root, "environments", "acme", "dev")
-	_, _, err := reconcile.Validate(context.Background(), dir)
+	_, _, err := validate.Environment(context.Background(), dir)
 	var got diag.Problems
 	if !errors.As(err, &got) {
 		t.Fatalf("Validate(%q) = %v, want diag.Problems", dir, err)
@@ -134,7 +135,7 @@ func TestValidateHoldsBackOnlyTheCycle(t *testing.T) {
 	addDependsOn(t, root, "flux-apps/service-stacks/app/terraform.yaml", "jobs")
 	addDependsOn(t, root, "flux-apps/service-stacks/jobs/terraform.yaml", "app")
 	dir := filepath.Join(root, "environments", "acme", "dev")
-	env, g, err := reconcile.Validate(context.Background(), dir)
+	env, g, err := validate.Environment(context.Background(), dir)
 	if err != nil || g == nil {
 		t.Fatalf("Validate(%q) = %v, %v, want the graph of the stacks outside the cycle", dir, g, err)
 	}
@@ -151,4 +152,11 @@ func TestValidateHoldsBackOnlyTheCycle(t *testing.T) {
 	if diff := cmp.Diff([]string{"base", "cluster", "net"}, order); diff != "" {
 		t.Errorf("Validate(%q) graph diff (-want +got):\n%s", dir, diff)
 	}
+}
+
+// fixture copies the orchestrator's test repository testdata/<name> into
+// a temporary directory and returns its root.
+func fixture(t *testing.T, name string) string {
+	t.Helper()
+	return testkit.Copy(t, filepath.Join("..", "testdata", name))
 }

@@ -1,4 +1,4 @@
-package reconcile
+package validate
 
 import (
 	"context"
@@ -34,18 +34,18 @@ func LogDeprecations(log *slog.Logger, env *environment.Environment) {
 	}
 }
 
-// Validate loads an environment, checks that no other environment of the
+// Environment loads an environment, checks that no other environment of the
 // repository shares its identity (clientId and environment), and builds
 // its graph: every check that runs before anything runs. The error is a
 // diag.Problems listing every problem found.
-func Validate(ctx context.Context, dir string) (*environment.Environment, *graph.Graph, error) {
+func Environment(ctx context.Context, dir string) (*environment.Environment, *graph.Graph, error) {
 	return validate(ctx, dir, flux.Load)
 }
 
-// validateCached is Validate with the rendered environment kept in the
+// Cached is Environment with the rendered environment kept in the
 // state directory (flux.LoadCached; "" is the repository's own):
 // what a reconcile, which writes there anyway, loads with.
-func validateCached(ctx context.Context, dir, stateDir string) (*environment.Environment, *graph.Graph, error) {
+func Cached(ctx context.Context, dir, stateDir string) (*environment.Environment, *graph.Graph, error) {
 	return validate(ctx, dir, func(ctx context.Context, dir string) (*environment.Environment, error) {
 		return flux.LoadCached(ctx, dir, stateDir)
 	})
@@ -206,7 +206,7 @@ func blockGraphProblems(env *environment.Environment, gp diag.Problems) bool {
 }
 
 // Graph builds the graph of an environment that loaded without problems,
-// with the graph's checks that Validate makes: no cycle, no edge to a
+// with the graph's checks that Environment makes: no cycle, no edge to a
 // higher layer.
 func Graph(env *environment.Environment) (*graph.Graph, error) {
 	g, problems := graph.Build(knownEdges(Nodes(env)))
