@@ -246,3 +246,52 @@ func TestFluxSpecPlain(t *testing.T) {
 		}
 	}
 }
+
+// TestAnnotationsPlain: where annotationsPlain says kustomize's
+// RemoveBuildAnnotations would change nothing, the object it leaves is
+// the object as read; everywhere else, the build still calls it.
+func TestAnnotationsPlain(t *testing.T) {
+	tests := []struct {
+		name, meta string
+		want       bool
+	}{
+		{"no annotations", "metadata:\n  name: a\n", true},
+		{"empty annotations", "metadata:\n  name: a\n  annotations: {}\n", true},
+		{"null annotations", "metadata:\n  name: a\n  annotations:\n", false},
+		{"strings", "metadata:\n  name: a\n  annotations:\n    z: \"1\"\n    a: b\n", true},
+		{"a number", "metadata:\n  name: a\n  annotations:\n    layer: 1\n", false},
+		{"a boolean", "metadata:\n  name: a\n  annotations:\n    x: true\n", false},
+		{"a build annotation", "metadata:\n  name: a\n  annotations:\n    config.kubernetes.io/index: \"0\"\n", false},
+		{"a duplicate key", "metadata:\n  name: a\n  annotations:\n    a: b\n    a: c\n", false},
+		{"an anchor, which kustomize's reader drops", "metadata:\n  name: a\n  annotations:\n    a: &v b\n", true},
+		{"a nested map", "metadata:\n  name: a\n  annotations:\n    a:\n      b: c\n", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := "apiVersion: v1\nkind: ConfigMap\n" + tt.meta + "data:\n  k: v\n"
+			rs, err := resourceFactory.SliceFromBytes([]byte(doc))
+			if err != nil || len(rs) != 1 {
+				t.Fatalf("SliceFromBytes(%q) = %d, %v", doc, len(rs), err)
+			}
+			r := rs[0]
+			if got := annotationsPlain(r); got != tt.want {
+				t.Errorf("annotationsPlain(%q) = %v, want %v", tt.meta, got, tt.want)
+			}
+			if !annotationsPlain(r) {
+				return
+			}
+			before, err := objectMap(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.RemoveBuildAnnotations()
+			after, err := objectMap(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(before, after); diff != "" {
+				t.Errorf("RemoveBuildAnnotations changed an object annotationsPlain(%q) passes (-before +after):\n%s", tt.meta, diff)
+			}
+		})
+	}
+}
