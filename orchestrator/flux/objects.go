@@ -352,9 +352,11 @@ func decodeObject(file string, obj map[string]any) (decoded, *diag.Problem) {
 	if err != nil {
 		return decoded{}, &diag.Problem{File: file, Message: "invalid object: " + err.Error()}
 	}
-	var m meta
-	if err := json.Unmarshal(j, &m); err != nil {
-		return decoded{}, invalid(file, "", err)
+	m, ok := metaFromMap(obj)
+	if !ok {
+		if err := json.Unmarshal(j, &m); err != nil {
+			return decoded{}, invalid(file, "", err)
+		}
 	}
 	if p := checkKind(file, m); p != nil {
 		return decoded{}, p
@@ -410,6 +412,69 @@ func decodeObject(file string, obj map[string]any) (decoded, *diag.Problem) {
 		}
 	}
 	return d, nil
+}
+
+// metaFromMap reads an object's meta from its map, as json.Unmarshal of
+// its JSON would, without encoding it: ok is false, for that decode,
+// when a field is of another type than meta's, or a key names one of
+// meta's fields in another case (which encoding/json matches too).
+func metaFromMap(obj map[string]any) (m meta, ok bool) {
+	str := func(v any, s *string) bool {
+		switch v := v.(type) {
+		case nil:
+			return true
+		case string:
+			*s = v
+			return true
+		}
+		return false
+	}
+	strs := func(v any, to *map[string]string) bool {
+		switch v := v.(type) {
+		case nil:
+			return true
+		case map[string]any:
+			out := make(map[string]string, len(v))
+			for k, e := range v {
+				s, isStr := e.(string)
+				if !isStr {
+					return false
+				}
+				out[k] = s
+			}
+			*to = out
+			return true
+		}
+		return false
+	}
+	if !exactKeys(obj, "apiVersion", "kind", "metadata") || !str(obj["apiVersion"], &m.APIVersion) || !str(obj["kind"], &m.Kind) {
+		return meta{}, false
+	}
+	switch md := obj["metadata"].(type) {
+	case nil:
+	case map[string]any:
+		if !exactKeys(md, "name", "namespace", "labels", "annotations") ||
+			!str(md["name"], &m.Metadata.Name) || !str(md["namespace"], &m.Metadata.Namespace) ||
+			!strs(md["labels"], &m.Metadata.Labels) || !strs(md["annotations"], &m.Metadata.Annotations) {
+			return meta{}, false
+		}
+	default:
+		return meta{}, false
+	}
+	return m, true
+}
+
+// exactKeys reports whether every key of o that names one of fields, in
+// any case, names it exactly.
+func exactKeys(o map[string]any, fields ...string) bool {
+	for k := range o {
+		for _, f := range fields {
+			if k != f && strings.EqualFold(k, f) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // decodeConfigMap decodes a ConfigMap's data, which must map strings to

@@ -1,6 +1,7 @@
 package flux
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -224,5 +225,50 @@ spec:
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("decodeObject(Terraform) mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestMetaFromMap: where metaFromMap reads an object's meta, it reads
+// what json.Unmarshal of the object's JSON reads; it leaves to that
+// decode anything it would read otherwise.
+func TestMetaFromMap(t *testing.T) {
+	tests := []struct {
+		name, doc string
+		ok        bool
+	}{
+		{"full", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"b","labels":{"x":"y"},"annotations":{"p":"q"}},"data":{"k":"v"}}`, true},
+		{"no metadata", `{"apiVersion":"v1","kind":"ConfigMap"}`, true},
+		{"null metadata", `{"apiVersion":"v1","kind":"ConfigMap","metadata":null}`, true},
+		{"null kind", `{"apiVersion":"v1","kind":null,"metadata":{"name":"a"}}`, true},
+		{"empty labels", `{"kind":"ConfigMap","metadata":{"name":"a","labels":{}}}`, true},
+		{"a number kind", `{"apiVersion":"v1","kind":1}`, false},
+		{"a number label", `{"kind":"ConfigMap","metadata":{"name":"a","labels":{"x":1}}}`, false},
+		{"a null label", `{"kind":"ConfigMap","metadata":{"name":"a","labels":{"x":null}}}`, false},
+		{"a list of labels", `{"kind":"ConfigMap","metadata":{"name":"a","labels":["x"]}}`, false},
+		{"metadata a string", `{"kind":"ConfigMap","metadata":"a"}`, false},
+		{"Kind in another case", `{"apiVersion":"v1","Kind":"Secret","kind":"ConfigMap"}`, false},
+		{"NAME in another case", `{"kind":"ConfigMap","metadata":{"NAME":"b","name":"a"}}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var obj map[string]any
+			if err := json.Unmarshal([]byte(tt.doc), &obj); err != nil {
+				t.Fatal(err)
+			}
+			got, ok := metaFromMap(obj)
+			if ok != tt.ok {
+				t.Errorf("metaFromMap(%s) ok = %v, want %v", tt.doc, ok, tt.ok)
+			}
+			if !ok {
+				return
+			}
+			var want meta
+			if err := json.Unmarshal([]byte(tt.doc), &want); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("metaFromMap(%s) mismatch with json.Unmarshal (-want +got):\n%s", tt.doc, diff)
+			}
+		})
 	}
 }
