@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
 )
 
@@ -54,7 +55,7 @@ recorded in the bucket, for the next apply of any machine to apply.`,
 			if err != nil {
 				return err
 			}
-			a, err := reconcile.Approve(cmd.Context(), envDir, reconcile.ApproveRequest{
+			a, err := reconcile.Approve(cmd.Context(), envDir, approval.Request{
 				Stack: stack, PlanID: id, Reason: reason, By: approver(by),
 			}, reconcile.Options{StateDir: g.stateDir, Records: recs})
 			if err != nil {

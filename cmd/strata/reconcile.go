@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/strata-iac/strata/orchestrator/daemon"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
 
@@ -133,6 +134,16 @@ HTTP server stops after the loop, and the exit code is 0.`,
 				return err
 			}
 			log := g.logger()
+			opts := f.options(cmd, g, bin, log)
+			opts.RetryWait = true
+			held, done, err := recordsDir(rf, "strata-held-")
+			if err != nil {
+				return err
+			}
+			defer done()
+			if opts.Records, err = rf.leaderRecords(cmd.Context(), held); err != nil {
+				return err
+			}
 			cfg := daemon.Config{
 				Environments:  args,
 				Interval:      interval,
@@ -140,16 +151,7 @@ HTTP server stops after the loop, and the exit code is 0.`,
 				WebView:       true,
 				ApproverToken: approverToken,
 				Logger:        log,
-				Options:       f.options(cmd, g, bin, log),
-			}
-			cfg.Options.RetryWait = true
-			held, done, err := recordsDir(rf, "strata-held-")
-			if err != nil {
-				return err
-			}
-			defer done()
-			if cfg.Options.Records, err = rf.leaderRecords(cmd.Context(), held); err != nil {
-				return err
+				Pipeline:      reconcile.Pipeline{Options: opts},
 			}
 			elector, err := lf.elector("reconcile", log)
 			if err != nil {

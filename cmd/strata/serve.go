@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/web"
@@ -84,7 +85,7 @@ recorded there; with --records s3://bucket/prefix, those an S3 bucket keeps.`,
 					if err != nil {
 						return err
 					}
-					_, err = reconcile.Approve(ctx, dir, reconcile.ApproveRequest{
+					_, err = reconcile.Approve(ctx, dir, approval.Request{
 						Stack: a.Stack, PlanID: a.PlanID, Reason: a.Reason, By: a.By,
 					}, reconcile.Options{StateDir: g.stateDir, Records: recs})
 					return err

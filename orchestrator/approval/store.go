@@ -61,6 +61,29 @@ type Approval struct {
 // ErrNoHeldPlan is returned when a plan id names no held plan.
 var ErrNoHeldPlan = errors.New("no held plan")
 
+// Request is a person's approval of one held plan of a stack, before it
+// is checked and recorded.
+type Request struct {
+	Stack  string
+	PlanID string
+	// Reason says why the plan may be applied and By who approves; both
+	// are required.
+	Reason string
+	By     string
+	// At is when the plan was approved; now when zero.
+	At time.Time
+}
+
+// Errors of an approval that a caller branches on.
+var (
+	// ErrBadApproval is a request that lacks a field or names no valid
+	// plan id.
+	ErrBadApproval = errors.New("invalid approval")
+	// ErrUnknownStack is a stack that is not in the environment and has no
+	// held plan either.
+	ErrUnknownStack = errors.New("unknown stack")
+)
+
 // planDir is the directory of a held plan; names that are not single path
 // elements are an error, so nothing lands outside the store.
 func (s *Store) planDir(client, env, stack, id string) (string, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
 )
@@ -21,7 +22,7 @@ func (c *Controller) approve(ctx context.Context, p *pass) error {
 			continue
 		}
 		by := fmt.Sprintf("Terraform/%s/%s", tf.Namespace, tf.Name)
-		_, err := reconcile.ApproveEnvironment(ctx, p.env, "namespace "+p.ns, reconcile.ApproveRequest{
+		_, err := reconcile.ApproveEnvironment(ctx, p.env, "namespace "+p.ns, approval.Request{
 			Stack: tf.Name, PlanID: id, By: by, Reason: "spec.approvePlan of " + by,
 		}, c.cfg.Options)
 		if err != nil {

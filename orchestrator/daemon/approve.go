@@ -11,7 +11,6 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/diag"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
 )
 
 // ApproveRequest is the body of POST /api/v1/approve.
@@ -42,7 +41,7 @@ func badRequest(code int, format string, args ...any) *RequestError {
 }
 
 // Approve records a person's approval of one held plan with
-// reconcile.Approve, as `strata approve` does, then starts a pass so
+// the pipeline, as `strata approve` does, then starts a pass so
 // that it is applied. It needs neither the history nor a pause of the
 // loop: held plans and approvals are files of their own, which a running
 // reconcile does not lock.
@@ -55,15 +54,15 @@ func (d *Daemon) Approve(ctx context.Context, req ApproveRequest) (approval.Appr
 	if e == nil {
 		return approval.Approval{}, badRequest(http.StatusNotFound, "approve: no environment %q in this daemon; it reconciles %s", name, strings.Join(d.labels(), ", "))
 	}
-	a, err := reconcile.Approve(ctx, e.dir, reconcile.ApproveRequest{
+	a, err := d.cfg.Pipeline.Approve(ctx, e.dir, approval.Request{
 		Stack: req.Stack, PlanID: req.PlanID, Reason: req.Reason, By: req.By, At: d.cfg.Now(),
-	}, d.cfg.Options)
+	})
 	var problems diag.Problems
 	switch {
 	case err == nil:
-	case errors.Is(err, reconcile.ErrBadApproval):
+	case errors.Is(err, approval.ErrBadApproval):
 		return a, badRequest(http.StatusBadRequest, "%v", err)
-	case errors.Is(err, reconcile.ErrUnknownStack), errors.Is(err, approval.ErrNoHeldPlan):
+	case errors.Is(err, approval.ErrUnknownStack), errors.Is(err, approval.ErrNoHeldPlan):
 		return a, badRequest(http.StatusNotFound, "%v", err)
 	case errors.As(err, &problems):
 		re := badRequest(http.StatusConflict, "%s", oneLine(err.Error()))

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"cmp"
 	"errors"
 	"log/slog"
 	"path/filepath"
@@ -9,7 +10,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/orchestrator/scheduler"
 	"github.com/strata-iac/strata/orchestrator/web"
@@ -27,8 +28,10 @@ type Config struct {
 	// Interval is the wait between the end of one pass over every
 	// environment and the start of the next (DefaultInterval when zero).
 	Interval time.Duration
-	// Options configure every reconcile; its Logger, when nil, is Logger.
-	Options reconcile.Options
+	// Pipeline runs each environment's reconcile and approvals: package
+	// reconcile's, with the options of every reconcile (reconcile.Pipeline).
+	// Its run log, when it names none, is Logger.
+	Pipeline Pipeline
 	// Token is the bearer token of the /api endpoints. Empty, they answer
 	// 403. It is also the status token of the web view.
 	Token string
@@ -56,6 +59,10 @@ type Daemon struct {
 	metrics *metrics
 	// web is the web view; nil unless Config.WebView.
 	web *web.Server
+	// runLog is where the reconciles' run logs go, and runners the
+	// runner pool every environment of a pass shares.
+	runLog  *slog.Logger
+	runners *scheduler.Pool
 
 	mu   sync.Mutex
 	envs []*envState
@@ -103,26 +110,29 @@ func New(cfg Config) (*Daemon, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	if cfg.Options.Logger == nil {
-		cfg.Options.Logger = cfg.Logger
-	}
-	if cfg.Options.Runners == nil {
-		// One limit for the whole loop: the environments of a pass run
-		// side by side and share it.
-		size := cfg.Options.MaxRunners
-		if size <= 0 {
-			size = reconcile.DefaultRunners()
-		}
-		cfg.Options.Runners = scheduler.NewPool(size)
+	if cfg.Pipeline == nil {
+		return nil, errors.New("new daemon: no pipeline to run the reconciles")
 	}
 	d := &Daemon{
 		cfg:     cfg,
 		log:     cfg.Logger,
 		trigger: make(chan struct{}, 1),
+		runLog:  cmp.Or(cfg.Pipeline.RunLog(), cfg.Logger),
 	}
+	pool, size := cfg.Pipeline.Runners()
+	if pool == nil {
+		// One limit for the whole loop: the environments of a pass run
+		// side by side and share it.
+		if size <= 0 {
+			size = environment.DefaultRunners()
+		}
+		pool = scheduler.NewPool(size)
+	}
+	d.runners = pool
 	if cfg.WebView {
+		stateDir, records := cfg.Pipeline.Records()
 		w, err := web.New(web.Config{
-			Environments: cfg.Environments, StateDir: cfg.Options.StateDir, Records: cfg.Options.Records,
+			Environments: cfg.Environments, StateDir: stateDir, Records: records,
 			ReadToken: cfg.Token, ApproveToken: cfg.ApproverToken,
 			Live: d.live, Approve: d.webApprove, Logger: cfg.Logger, Now: cfg.Now,
 		})
@@ -131,7 +141,7 @@ func New(cfg Config) (*Daemon, error) {
 		}
 		d.web = w
 		// The run log also goes to the web view's live updates.
-		d.cfg.Options.Logger = slog.New(slog.NewMultiHandler(cfg.Options.Logger.Handler(), w.LogHandler()))
+		d.runLog = slog.New(slog.NewMultiHandler(d.runLog.Handler(), w.LogHandler()))
 	}
 	seen := map[string]bool{}
 	for _, dir := range cfg.Environments {

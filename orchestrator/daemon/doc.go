@@ -1,12 +1,15 @@
 // Package daemon keeps environments reconciled: it runs the reconcile
 // loop and serves its health, readiness, metrics and API over HTTP.
 //
-// The loop reconciles every environment (apply), once at start and then
-// each interval after the previous pass ended, without jitter. The
+// The loop reconciles every environment (apply) through its Pipeline
+// (package reconcile's, handed in by strata reconcile --interval, so that
+// the daemon never imports the pipeline), once at start and then each
+// interval after the previous pass ended, without jitter. The
 // environments of a pass run side by side and share one runner limit
-// (Options.MaxRunners, else reconcile.DefaultRunners()): environments
-// with stacks ready take runners in turn, so none starves the others, and
-// each also keeps to its own init key maxRunners. The last report of each environment, or the
+// (the options' MaxRunners, else environment.DefaultRunners()):
+// environments with stacks ready take runners in turn, so none starves
+// the others, and each also keeps to its own init key maxRunners. The
+// last report of each environment, or the
 // error that kept it from running (an invalid environment, a state
 // directory that cannot be opened), is kept until the next pass replaces
 // it. A request over the API starts a pass at once.

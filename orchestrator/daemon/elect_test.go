@@ -63,7 +63,7 @@ func TestNotLeaderIsNotReady(t *testing.T) {
 		Environments: []string{filepath.Join(root, "environments", "acme", "dev")},
 		Elector:      e,
 		Logger:       log,
-		Options:      reconcile.Options{Tofu: tofutest.Binary(t), StateDir: state, Logger: log},
+		Pipeline:     reconcile.Pipeline{Options: reconcile.Options{Tofu: tofutest.Binary(t), StateDir: state, Logger: log}},
 	})
 	if err != nil {
 		t.Fatal(err)

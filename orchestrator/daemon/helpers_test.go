@@ -63,11 +63,11 @@ func newHarness(t *testing.T, fixtureName, token string) *harness {
 		Interval:     time.Hour,
 		Token:        token,
 		Logger:       log,
-		Options: reconcile.Options{
+		Pipeline: reconcile.Pipeline{Options: reconcile.Options{
 			Tofu: tofutest.Binary(t), StateDir: h.state, MaxRunners: 3, DriftInterval: time.Hour, Logger: log,
 			// Stopped, an apply in flight is interrupted at once.
 			ShutdownGrace: time.Millisecond,
-		},
+		}},
 	})
 	if err != nil {
 		t.Fatalf("New() = %v", err)
@@ -188,3 +188,6 @@ func stackOf(t *testing.T, st daemon.Status, name string) report.StackReport {
 	t.Fatalf("report has no stack %s", name)
 	return report.StackReport{}
 }
+
+// reconcile.Pipeline is the daemon's Pipeline in strata.
+var _ daemon.Pipeline = reconcile.Pipeline{}

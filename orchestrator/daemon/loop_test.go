@@ -112,7 +112,7 @@ func mustNew(t *testing.T, dir string, logs *testkit.Buffer) *daemon.Daemon {
 		Interval:     time.Hour,
 		Token:        token,
 		Logger:       log,
-		Options:      reconcile.Options{StateDir: t.TempDir()},
+		Pipeline:     reconcile.Pipeline{Options: reconcile.Options{StateDir: t.TempDir()}},
 	})
 	if err != nil {
 		t.Fatalf("New(%q) = %v", dir, err)

@@ -27,9 +27,9 @@ func TestMemoryDoesNotGrowWithHistory(t *testing.T) {
 		Environments: []string{dir},
 		Interval:     time.Hour,
 		Logger:       log,
-		Options: reconcile.Options{
+		Pipeline: reconcile.Pipeline{Options: reconcile.Options{
 			Tofu: tofutest.Binary(t), StateDir: t.TempDir(), MaxRunners: 3, DriftInterval: time.Hour, Logger: log,
-		},
+		}},
 	})
 	if err != nil {
 		t.Fatalf("New() = %v", err)

@@ -7,8 +7,6 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/flux"
-	"github.com/strata-iac/strata/orchestrator/history"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
 )
 
 // reconcile runs one environment once and keeps what came of it: its
@@ -26,7 +24,7 @@ func (d *Daemon) reconcile(ctx context.Context, e *envState) {
 	defer d.changed()
 
 	d.log.Info(fmt.Sprintf("reconcile #%d of %s started", n, label))
-	rep, err := reconcile.Reconcile(ctx, e.dir, history.OperationApply, d.cfg.Options)
+	rep, err := d.cfg.Pipeline.Reconcile(ctx, e.dir, d.runLog, d.runners)
 
 	d.mu.Lock()
 	e.running = false

@@ -35,9 +35,9 @@ func TestPassRunsEnvironmentsSideBySide(t *testing.T) {
 		Interval:     time.Hour,
 		Token:        token,
 		Logger:       log,
-		Options: reconcile.Options{
+		Pipeline: reconcile.Pipeline{Options: reconcile.Options{
 			Tofu: tofutest.Binary(t), StateDir: h.state, MaxRunners: 2, DriftInterval: time.Hour, Logger: log,
-		},
+		}},
 	})
 	if err != nil {
 		t.Fatalf("New() = %v", err)

@@ -13,28 +13,6 @@ import (
 	"github.com/strata-iac/strata/orchestrator/validate"
 )
 
-// ApproveRequest is a person's approval of one held plan of a stack.
-type ApproveRequest struct {
-	Stack  string
-	PlanID string
-	// Reason says why the plan may be applied and By who approves; both
-	// are required.
-	Reason string
-	By     string
-	// At is when the plan was approved; now when zero.
-	At time.Time
-}
-
-// Errors of Approve that a caller branches on.
-var (
-	// ErrBadApproval is a request that lacks a field or names no valid
-	// plan id.
-	ErrBadApproval = errors.New("invalid approval")
-	// ErrUnknownStack is a stack that is not in the environment and has no
-	// held plan either.
-	ErrUnknownStack = errors.New("unknown stack")
-)
-
 // Approve records a person's approval of one held plan of the environment
 // in dir; the next apply applies it if a fresh plan still has its id.
 //
@@ -44,10 +22,10 @@ var (
 // environment can be approved while its removal plan is held.
 //
 // An invalid environment is an error wrapping its diag.Problems; a bad
-// request wraps ErrBadApproval; an unknown stack ErrUnknownStack; a plan id
+// request wraps approval.ErrBadApproval; an unknown stack approval.ErrUnknownStack; a plan id
 // that is not held approval.ErrNoHeldPlan, and the message lists the
 // stack's held plans.
-func Approve(ctx context.Context, dir string, req ApproveRequest, opts Options) (approval.Approval, error) {
+func Approve(ctx context.Context, dir string, req approval.Request, opts Options) (approval.Approval, error) {
 	req.Stack = strings.TrimSpace(req.Stack)
 	req.PlanID = strings.TrimSpace(req.PlanID)
 	req.By = strings.TrimSpace(req.By)
@@ -58,11 +36,11 @@ func Approve(ctx context.Context, dir string, req ApproveRequest, opts Options) 
 		{"by", req.By, "say who approves"},
 	} {
 		if f.value == "" {
-			return approval.Approval{}, fmt.Errorf("approve: %w: %s is required: %s", ErrBadApproval, f.name, f.why)
+			return approval.Approval{}, fmt.Errorf("approve: %w: %s is required: %s", approval.ErrBadApproval, f.name, f.why)
 		}
 	}
 	if err := approval.ValidID(req.PlanID); err != nil {
-		return approval.Approval{}, fmt.Errorf("approve: %w: %w", ErrBadApproval, err)
+		return approval.Approval{}, fmt.Errorf("approve: %w: %w", approval.ErrBadApproval, err)
 	}
 	env, _, err := validate.Environment(ctx, dir)
 	if err != nil {
@@ -74,14 +52,14 @@ func Approve(ctx context.Context, dir string, req ApproveRequest, opts Options) 
 // ApproveEnvironment is Approve for an environment already loaded: what
 // strata controller builds from a namespace, whose objects' spec.approvePlan
 // approve held plans. dir names the environment in messages.
-func ApproveEnvironment(ctx context.Context, env *environment.Environment, dir string, req ApproveRequest, opts Options) (approval.Approval, error) {
+func ApproveEnvironment(ctx context.Context, env *environment.Environment, dir string, req approval.Request, opts Options) (approval.Approval, error) {
 	if err := approval.ValidID(strings.TrimSpace(req.PlanID)); err != nil {
-		return approval.Approval{}, fmt.Errorf("approve: %w: %w", ErrBadApproval, err)
+		return approval.Approval{}, fmt.Errorf("approve: %w: %w", approval.ErrBadApproval, err)
 	}
 	return approve(ctx, env, dir, req, opts)
 }
 
-func approve(ctx context.Context, env *environment.Environment, dir string, req ApproveRequest, opts Options) (approval.Approval, error) {
+func approve(ctx context.Context, env *environment.Environment, dir string, req approval.Request, opts Options) (approval.Approval, error) {
 	set, err := opts.Settings(env)
 	if err != nil {
 		return approval.Approval{}, fmt.Errorf("approve: %w", err)
@@ -99,7 +77,7 @@ func approve(ctx context.Context, env *environment.Environment, dir string, req 
 		return approval.Approval{}, fmt.Errorf("approve: %w", err)
 	}
 	if env.Stack(req.Stack) == nil && len(held) == 0 {
-		return approval.Approval{}, fmt.Errorf("approve: environment %s has no stack %q and no held plan for one: %w", dir, req.Stack, ErrUnknownStack)
+		return approval.Approval{}, fmt.Errorf("approve: environment %s has no stack %q and no held plan for one: %w", dir, req.Stack, approval.ErrUnknownStack)
 	}
 	at := req.At
 	if at.IsZero() {

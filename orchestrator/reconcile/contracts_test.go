@@ -86,7 +86,7 @@ func (d *demo) published() contracts.Document {
 // approval path the CLI and the API use.
 func (d *demo) approve(stack, id string) {
 	d.t.Helper()
-	req := reconcile.ApproveRequest{Stack: stack, PlanID: id, By: "reviewer", Reason: "retire subnet_ids"}
+	req := approval.Request{Stack: stack, PlanID: id, By: "reviewer", Reason: "retire subnet_ids"}
 	if _, err := reconcile.Approve(context.Background(), d.dir(), req, reconcile.Options{StateDir: d.state}); err != nil {
 		d.t.Fatalf("Approve(%s, %s) = %v", stack, id, err)
 	}

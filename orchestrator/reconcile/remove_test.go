@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/history"
@@ -54,10 +55,10 @@ func TestRemovedStack(t *testing.T) {
 	dir := filepath.Join(e.root, "environments", "acme", "dev")
 	opts := reconcile.Options{StateDir: e.state}
 	ctx := context.Background()
-	if _, err := reconcile.Approve(ctx, dir, reconcile.ApproveRequest{Stack: "gone", PlanID: held.PlanID, Reason: "r", By: "ana"}, opts); !errors.Is(err, reconcile.ErrUnknownStack) {
+	if _, err := reconcile.Approve(ctx, dir, approval.Request{Stack: "gone", PlanID: held.PlanID, Reason: "r", By: "ana"}, opts); !errors.Is(err, approval.ErrUnknownStack) {
 		t.Errorf("Approve(gone) = %v, want ErrUnknownStack", err)
 	}
-	a, err := reconcile.Approve(ctx, dir, reconcile.ApproveRequest{Stack: "report", PlanID: held.PlanID, Reason: "report is retired", By: "ana"}, opts)
+	a, err := reconcile.Approve(ctx, dir, approval.Request{Stack: "report", PlanID: held.PlanID, Reason: "report is retired", By: "ana"}, opts)
 	if err != nil || a.Stack != "report" || a.PlanID != held.PlanID {
 		t.Fatalf("Approve(report, %s) = %+v, %v, want the approval", held.PlanID, a, err)
 	}
@@ -124,7 +125,7 @@ func TestDeletedStack(t *testing.T) {
 	if diff := cmp.Diff([]string{"report"}, asked); diff != "" {
 		t.Errorf("Options.Deleted asked for (-want +got):\n%s", diff)
 	}
-	if _, err := reconcile.Approve(ctx, dir, reconcile.ApproveRequest{Stack: "report", PlanID: held.PlanID, Reason: "retired", By: "ana"}, reconcile.Options{StateDir: e.state}); err != nil {
+	if _, err := reconcile.Approve(ctx, dir, approval.Request{Stack: "report", PlanID: held.PlanID, Reason: "retired", By: "ana"}, reconcile.Options{StateDir: e.state}); err != nil {
 		t.Fatalf("Approve(report, %s) = %v", held.PlanID, err)
 	}
 

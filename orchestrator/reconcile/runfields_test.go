@@ -18,6 +18,7 @@ import (
 
 	"github.com/strata-iac/strata/contracts/awstest"
 	"github.com/strata-iac/strata/internal/testkit"
+	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/report"
@@ -252,7 +253,7 @@ func TestTerraformRunFields(t *testing.T) {
 			if diff := cmp.Diff(both, resources(t, e.statePath(""))); diff != "" {
 				t.Errorf("state after the held destroy diff (-want +got):\n%s", diff)
 			}
-			req := reconcile.ApproveRequest{Stack: "app", PlanID: held.PlanID, By: "ana", Reason: "retire app"}
+			req := approval.Request{Stack: "app", PlanID: held.PlanID, By: "ana", Reason: "retire app"}
 			if _, err := reconcile.Approve(context.Background(), filepath.Join(e.root, "environments", "acme", "dev"), req, reconcile.Options{StateDir: e.state}); err != nil {
 				t.Fatalf("Approve(app, %s) = %v", held.PlanID, err)
 			}

@@ -47,7 +47,7 @@ func newView(t *testing.T) *view {
 	d, err := daemon.New(daemon.Config{
 		Environments: []string{filepath.Join(v.root, "environments", "acme", "dev")},
 		Interval:     time.Hour, Token: readToken, ApproverToken: approveToken, WebView: true, Logger: log,
-		Options: reconcile.Options{Tofu: tofutest.Binary(t), StateDir: t.TempDir(), MaxRunners: 3, DriftInterval: time.Hour, Logger: log},
+		Pipeline: reconcile.Pipeline{Options: reconcile.Options{Tofu: tofutest.Binary(t), StateDir: t.TempDir(), MaxRunners: 3, DriftInterval: time.Hour, Logger: log}},
 	})
 	if err != nil {
 		t.Fatalf("daemon.New() = %v", err)
