@@ -19,6 +19,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/controller"
 	"github.com/strata-iac/strata/orchestrator/kube"
 	"github.com/strata-iac/strata/orchestrator/probe"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/shard"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
@@ -156,7 +157,7 @@ error that names the shard. See docs/cluster-mode.md, "Shards".`,
 				Interval:           interval,
 				Logger:             log,
 				Executor:           executor,
-				Options:            opts,
+				Pipeline:           reconcile.Pipeline{Options: opts},
 				CrossNamespaceRefs: crossNamespaceRefs(cmd, allowCrossNS, noCrossNS),
 				Shard:              sh.String(),
 			})

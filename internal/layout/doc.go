@@ -3,9 +3,8 @@
 // doc.go that says what it is; no package imports a command; the
 // packages under internal/ import nothing of the project outside
 // internal/; the orchestrator package holds only its doc.go; no package
-// under orchestrator/ that does not already do so imports the pipeline,
-// orchestrator/reconcile, from below it; the model
-// (orchestrator/environment) and the Flux renderer (orchestrator/flux)
-// import only the rooms their list names; and docs/architecture.md, the
-// map, has a line for every package.
+// under orchestrator/ imports the pipeline, orchestrator/reconcile; the
+// model (orchestrator/environment) and the Flux renderer
+// (orchestrator/flux) import only the rooms their list names; and
+// docs/architecture.md, the map, has a line for every package.
 package layout

@@ -6,12 +6,11 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
 )
 
 // approve records, for every object whose spec.approvePlan names the plan
 // its status says is pending, the approval of that held plan: through
-// reconcile.ApproveEnvironment, with the same hold and plan-id checks
+// the pipeline (reconcile.ApproveEnvironment), with the same hold and plan-id checks
 // as strata approve. The run that follows applies the saved plan when a
 // fresh plan still has its id. An object being deleted approves its
 // destroy plan the same way.
@@ -22,9 +21,9 @@ func (c *Controller) approve(ctx context.Context, p *pass) error {
 			continue
 		}
 		by := fmt.Sprintf("Terraform/%s/%s", tf.Namespace, tf.Name)
-		_, err := reconcile.ApproveEnvironment(ctx, p.env, "namespace "+p.ns, approval.Request{
+		_, err := c.cfg.Pipeline.ApproveEnvironment(ctx, p.env, "namespace "+p.ns, approval.Request{
 			Stack: tf.Name, PlanID: id, By: by, Reason: "spec.approvePlan of " + by,
-		}, c.cfg.Options)
+		})
 		if err != nil {
 			c.event(ctx, tf, "Warning", ReasonApprovalFailed, fmt.Sprintf("spec.approvePlan %q: %v", id, err))
 			continue

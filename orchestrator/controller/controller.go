@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/runner"
 )
 
@@ -49,9 +48,10 @@ type Config struct {
 	Cluster Cluster
 	// Namespaces are the namespaces watched; each is one environment.
 	Namespaces []string
-	// Options are the reconcile's options, as strata apply takes them:
-	// tofu, state directory, policy, runner limit, logger.
-	Options reconcile.Options
+	// Pipeline runs each namespace's reconcile and approvals: package
+	// reconcile's, with the options strata apply takes (tofu, state
+	// directory, policy, runner limit, logger), as reconcile.Pipeline.
+	Pipeline Pipeline
 	// Executor makes the executor of the runs from the reconcile's runner
 	// configuration; InProcess when nil.
 	Executor func(runner.Config) Executor

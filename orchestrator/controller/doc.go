@@ -14,13 +14,14 @@
 //  3. load: flux.LoadNamespace, with the loader's rules, and the
 //     graph; problems mark the objects they name not ready, and stop;
 //  4. approve: an object whose spec.approvePlan names its pending plan
-//     approves it through reconcile.ApproveEnvironment, as strata
-//     approve does;
-//  5. run: reconcile.Run with the environment built, the same code path
-//     as strata apply; only the objects deleted with destroyResourcesOnDeletion have
-//     their resources destroyed (Options.Removable), through policy, by a
-//     run of the code the deleted object still describes
-//     (Options.Deleted, runner.Request.Removal) that goes to the executor
+//     approves it through the Pipeline (reconcile.ApproveEnvironment), as
+//     strata approve does;
+//  5. run: the Pipeline's Apply (reconcile.Run) with the environment
+//     built, the same code path as strata apply; only the objects deleted
+//     with destroyResourcesOnDeletion have their resources destroyed
+//     (runner.Hooks.Removable), through policy, by a run of the code the
+//     deleted object still describes (runner.Hooks.Deleted,
+//     runner.Request.Removal) that goes to the executor
 //     like any other: a runner Job, with the object's service account and
 //     the state backend its applies used;
 //  6. writeOutputs: writeOutputsToSecret Secrets from the stacks' contract

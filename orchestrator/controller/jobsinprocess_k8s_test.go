@@ -48,10 +48,10 @@ func (w *world) jobsController(t *testing.T, name string, cluster controller.Clu
 	return controller.New(controller.Config{
 		Cluster:    cluster,
 		Namespaces: []string{w.ns},
-		Options: reconcile.Options{
+		Pipeline: reconcile.Pipeline{Options: reconcile.Options{
 			Tofu: tofutest.Binary(t), StateDir: t.TempDir(), DriftInterval: time.Hour, RetryWait: true,
 			Records: envstores.LeaderRecords(recs), Logger: runlog.New(log, nil),
-		},
+		}},
 		Logger:   runlog.New(log, nil),
 		Executor: func(cfg runner.Config) controller.Executor { return jobs.ExecutorFor(l, cfg) },
 	})

@@ -85,10 +85,10 @@ func newWorld(t *testing.T) *world {
 	w.cfg = controller.Config{
 		Cluster:    client,
 		Namespaces: []string{w.ns},
-		Options: reconcile.Options{
+		Pipeline: reconcile.Pipeline{Options: reconcile.Options{
 			Tofu: tofutest.Binary(t), StateDir: t.TempDir(), DriftInterval: time.Hour,
 			Logger: runlog.New(&w.logs, nil),
-		},
+		}},
 		Logger: runlog.New(&w.logs, nil),
 		Executor: func(cfg runner.Config) controller.Executor {
 			return counting{exec: controller.InProcess{Runner: runner.New(cfg)}, n: &w.executed}

@@ -20,7 +20,7 @@ import (
 // published it to its contract store: one source for both.
 func (c *Controller) writeOutputs(ctx context.Context, p *pass) error {
 	p.outputs = map[string]outputs{}
-	set, err := c.cfg.Options.Settings(p.env)
+	set, err := c.cfg.Pipeline.Settings(p.env)
 	if err != nil {
 		return err
 	}

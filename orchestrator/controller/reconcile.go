@@ -15,8 +15,8 @@ import (
 	"github.com/strata-iac/strata/orchestrator/hashkey"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/report"
+	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/validate"
 )
 
@@ -292,8 +292,8 @@ func (c *Controller) namespace(p *pass, objs []map[string]any) flux.Namespace {
 // state directory's parent, so that the state directory is the one the
 // options name.
 func (c *Controller) root() string {
-	if c.cfg.Options.StateDir != "" {
-		return filepath.Dir(c.cfg.Options.StateDir)
+	if dir := c.cfg.Pipeline.StateDir(); dir != "" {
+		return filepath.Dir(dir)
 	}
 	return "."
 }
@@ -341,19 +341,19 @@ func (c *Controller) refuse(ctx context.Context, p *pass, problems diag.Problems
 // run reconciles the environment with the orchestrator, as strata apply
 // does, the runs going to the executor.
 func (c *Controller) run(ctx context.Context, p *pass) error {
-	opts := c.cfg.Options
 	key, err := c.cfg.Cluster.HashKey(ctx, p.ns, hashkey.Size, hashkey.New)
 	if err != nil {
 		return err
 	}
-	opts.HashKey = key
-	opts.Runs = c.runs(p)
-	opts.Removable = func(stack string) bool {
-		tf := p.tfs[stack]
-		return tf != nil && deleting(tf) && tf.Spec.DestroyResourcesOnDeletion
-	}
-	opts.Deleted = func(stack string) *environment.Stack { return p.deleted[stack] }
-	rep, err := reconcile.Run(ctx, reconcile.Request{Dir: "namespace " + p.ns, Env: p.env, Graph: p.g, Operation: history.OperationApply, Options: opts})
+	rep, err := c.cfg.Pipeline.Apply(ctx, p.env, p.g, "namespace "+p.ns, runner.Hooks{
+		HashKey: key,
+		Runs:    c.runs(p),
+		Removable: func(stack string) bool {
+			tf := p.tfs[stack]
+			return tf != nil && deleting(tf) && tf.Spec.DestroyResourcesOnDeletion
+		},
+		Deleted: func(stack string) *environment.Stack { return p.deleted[stack] },
+	})
 	if err != nil {
 		return err
 	}

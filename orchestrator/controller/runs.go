@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/strata-iac/strata/orchestrator/history"
-	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/source/artifact"
 )
@@ -46,8 +45,8 @@ type Keeper interface {
 }
 
 // runs returns what the orchestrator runs each stack of the pass with.
-func (c *Controller) runs(p *pass) func(runner.Config) reconcile.StackRunner {
-	return func(cfg runner.Config) reconcile.StackRunner {
+func (c *Controller) runs(p *pass) func(runner.Config) runner.StackRunner {
+	return func(cfg runner.Config) runner.StackRunner {
 		local := runner.New(cfg)
 		var exec Executor = InProcess{Runner: local}
 		if c.cfg.Executor != nil {

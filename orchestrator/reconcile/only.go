@@ -11,7 +11,7 @@ import (
 // only runs the stacks select selects and reports every other unchanged,
 // with no run recorded and no tofu process started (Options.Only).
 type only struct {
-	StackRunner
+	runner.StackRunner
 	selects func(stack string) bool
 }
 

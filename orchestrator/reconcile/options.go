@@ -1,7 +1,6 @@
 package reconcile
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
 	"time"
@@ -108,19 +107,13 @@ type Options struct {
 	// Runs makes what runs each stack from the reconcile's runner
 	// configuration: runner.New (tofu in this process) when nil. strata
 	// controller hands the runs to its Executor this way.
-	Runs func(runner.Config) StackRunner
+	Runs func(runner.Config) runner.StackRunner
 	// Only, when set, selects the stacks that run: every other stack is
 	// reported unchanged and no tofu process starts for it, and its
 	// dependents run as if it had succeeded. strata plan --base runs only
 	// the stacks a pull request changes, and the consumers of their
 	// contracts.
 	Only func(stack string) bool
-}
-
-// StackRunner runs one stack and records it; *runner.Runner is the
-// in-process one.
-type StackRunner interface {
-	Run(ctx context.Context, req runner.Request) (runner.Result, error)
 }
 
 // Settings returns the environment's settings, parsed from its init

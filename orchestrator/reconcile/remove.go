@@ -83,7 +83,7 @@ func removedStacks(ctx context.Context, env *environment.Environment, h envstore
 // They run after the stacks that remain, one at a time: their place in
 // the graph left with them. A stack whose deleted object still describes
 // its code (deleted.stack) is destroyed by a run of that code, through
-// the reconcile's StackRunner.
+// the reconcile's runner.StackRunner.
 func remove(ctx context.Context, env *environment.Environment, envDir string, op history.Operation, cfg runner.Config, gone []history.Run, del deleted) map[string]runner.Result {
 	out := make(map[string]runner.Result, len(gone))
 	r := runner.New(cfg)
@@ -116,7 +116,7 @@ func remove(ctx context.Context, env *environment.Environment, envDir string, op
 type deleted struct {
 	of       func(stack string) *environment.Stack
 	resolver *source.Resolver
-	runs     StackRunner
+	runs     runner.StackRunner
 	log      *slog.Logger
 }
 

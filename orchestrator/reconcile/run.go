@@ -95,7 +95,7 @@ type pass struct {
 	// config and runs are prepareRuns': the runner's configuration and
 	// what runs each stack.
 	config runner.Config
-	runs   StackRunner
+	runs   runner.StackRunner
 	// readers are findReaders': who reads which key of each contract.
 	readers consumers.Index
 	// results and removals are schedule's and remove's.

@@ -40,7 +40,7 @@ type settings struct {
 	// removable, deleted, makeRuns and only are Options'.
 	removable func(stack string) bool
 	deleted   func(stack string) *environment.Stack
-	makeRuns  func(runner.Config) StackRunner
+	makeRuns  func(runner.Config) runner.StackRunner
 	only      func(stack string) bool
 }
 
