@@ -52,18 +52,22 @@
 // object still describes it, so that their destroy is a run like any
 // other.
 //
-// Approve records the approval of a held plan, for the CLI and the API
-// alike, without opening the history. Read-only commands open the stores
-// with OpenStoresReadOnly, which never waits for a running reconcile.
+// Approve records the approval of a held plan with the options' stores
+// (package approve), for the CLI and the API alike, without opening the
+// history. Read-only commands open the stores with
+// envstores.OpenStoresReadOnly, which never waits for a running
+// reconcile. Pipeline hands all of it to the drivers (package daemon and
+// package controller), which name what they need of it in an interface
+// of their own.
 //
 // The history and the held plans are records behind small interfaces
-// (History, Approvals; runner.History and runner.Approvals for a run):
-// Options.Records says where they are kept. FileRecords, the default,
-// keeps them in the state directory (history.db and held/);
-// LeaderRecords and SharedRecords keep them in a store every process
-// shares (package records' engine, over a cluster's objects in package
-// kuberecords or a bucket's in package s3records), for the leader and
-// for everyone else.
+// (envstores.History and Approvals; runner.History and runner.Approvals
+// for a run): Options.Records says where they are kept (package
+// envstores). FileRecords, the default, keeps them in the state
+// directory (history.db and held/); LeaderRecords and SharedRecords keep
+// them in a store every process shares (package records' engine, over a
+// cluster's objects in package kuberecords or a bucket's in package
+// s3records), for the leader and for everyone else.
 //
 // The rooms are other packages; this one only walks through them in
 // order.
