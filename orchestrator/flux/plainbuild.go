@@ -325,43 +325,23 @@ func buildPlain(ctx context.Context, fsys *checkedFS, dir string, files []string
 // objects are almost all so, and the rewrite is a tenth of what a plain
 // build allocates.
 func annotationsPlain(r *resource.Resource) bool {
-	m := mapValue(r.YNode(), kyaml.MetadataField)
-	if m == nil {
-		return true
-	}
-	a := mapValue(m, kyaml.AnnotationsField)
+	a := field(field(r.YNode(), kyaml.MetadataField), kyaml.AnnotationsField)
 	if a == nil {
 		return true
 	}
-	if a.Kind != yaml3.MappingNode || a.Tag != "!!map" || a.Anchor != "" {
+	if a.Kind != yaml3.MappingNode || a.Tag != "!!map" || a.Anchor != "" || !uniqueScalarKeys(a) {
 		return false
 	}
-	seen := make(map[string]bool, len(a.Content)/2)
 	for i := 0; i+1 < len(a.Content); i += 2 {
 		k, v := a.Content[i], a.Content[i+1]
-		if k.Kind != yaml3.ScalarNode || k.Tag != "!!str" || seen[k.Value] || slices.Contains(resource.BuildAnnotations, k.Value) {
+		if k.Tag != "!!str" || slices.Contains(resource.BuildAnnotations, k.Value) {
 			return false
 		}
 		if v.Kind != yaml3.ScalarNode || v.Tag != "!!str" || v.Anchor != "" {
 			return false
 		}
-		seen[k.Value] = true
 	}
 	return true
-}
-
-// mapValue is the value of key in the mapping n, nil when n is not a
-// mapping or has no such key.
-func mapValue(n *yaml3.Node, key string) *yaml3.Node {
-	if n == nil || n.Kind != yaml3.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if k := n.Content[i]; k.Kind == yaml3.ScalarNode && k.Value == key {
-			return n.Content[i+1]
-		}
-	}
-	return nil
 }
 
 // localConfig is kustomize's annotation of an object it reads but does
