@@ -173,6 +173,16 @@ type Overrides struct {
 	KeepDays *int
 }
 
+// SettingsWith returns the environment's settings with the overrides
+// applied (Settings.With); the error names the environment.
+func (e *Environment) SettingsWith(o Overrides) (Settings, error) {
+	set, err := e.Settings.With(o)
+	if err != nil {
+		return set, fmt.Errorf("settings of %s/%s: %w", e.Client, e.Name, err)
+	}
+	return set, nil
+}
+
 // With returns the settings with the overrides applied. Relative paths are
 // made absolute, because tofu reads them from the stacks' workspaces.
 func (s Settings) With(o Overrides) (Settings, error) {

@@ -1,7 +1,6 @@
 package reconcile
 
 import (
-	"fmt"
 	"log/slog"
 	"time"
 
@@ -119,7 +118,7 @@ type Options struct {
 // Settings returns the environment's settings, parsed from its init
 // ConfigMap when it loaded, with the options' overrides applied.
 func (o Options) Settings(env *environment.Environment) (environment.Settings, error) {
-	set, err := env.Settings.With(environment.Overrides{
+	return env.SettingsWith(environment.Overrides{
 		StateDir:         o.StateDir,
 		MaxRunners:       o.MaxRunners,
 		DriftInterval:    o.DriftInterval,
@@ -128,8 +127,4 @@ func (o Options) Settings(env *environment.Environment) (environment.Settings, e
 		KeepRuns:         o.KeepRuns,
 		KeepDays:         o.KeepDays,
 	})
-	if err != nil {
-		return set, fmt.Errorf("settings of %s/%s: %w", env.Client, env.Name, err)
-	}
-	return set, nil
 }

@@ -117,9 +117,9 @@ func (s *Server) environments(ctx context.Context) []*envView {
 			continue
 		}
 		v.env, v.graph, v.RepoDir = env, g, env.Dir
-		set, err := env.Settings.With(environment.Overrides{StateDir: s.cfg.StateDir})
+		set, err := env.SettingsWith(environment.Overrides{StateDir: s.cfg.StateDir})
 		if err != nil {
-			v.Problem = oneLine(fmt.Sprintf("settings of %s/%s: %v", env.Client, env.Name, err))
+			v.Problem = oneLine(err.Error())
 			continue
 		}
 		v.set, v.StateDir, v.records = set, set.StateDir, s.cfg.Records
