@@ -13,6 +13,7 @@ import (
 
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/daemon"
+	"github.com/strata-iac/strata/orchestrator/internal/testrepo"
 	"github.com/strata-iac/strata/orchestrator/leader"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/runlog"
@@ -48,7 +49,7 @@ current-context: gone
 // its API server: it never leads, so it runs no pass, answers /healthz,
 // and /readyz says it is not the leader. It stops cleanly.
 func TestNotLeaderIsNotReady(t *testing.T) {
-	root := fixture(t, "layered")
+	root := testrepo.Fixture(t, "layered")
 	state := t.TempDir()
 	var logs testkit.Buffer
 	log := runlog.New(&logs, nil)

@@ -23,12 +23,6 @@ import (
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
 
-// fixture copies the orchestrator's testdata/<name> into a temporary
-// repository and returns its root.
-func fixture(t testing.TB, name string) string {
-	return testkit.Copy(t, filepath.Join("..", "testdata", name))
-}
-
 // setInit changes one key of the acme/dev environment's init ConfigMap.
 func setInit(t *testing.T, root, key, value string) {
 	testrepo.SetInit(t, root, "acme", "dev", key, value)
@@ -55,7 +49,7 @@ type harness struct {
 // triggered.
 func newHarness(t *testing.T, fixtureName, token string) *harness {
 	t.Helper()
-	h := &harness{t: t, root: fixture(t, fixtureName), state: t.TempDir(), logs: &testkit.Buffer{}}
+	h := &harness{t: t, root: testrepo.Fixture(t, fixtureName), state: t.TempDir(), logs: &testkit.Buffer{}}
 	h.dir = filepath.Join(h.root, "environments", "acme", "dev")
 	log := runlog.New(h.logs, nil)
 	d, err := daemon.New(daemon.Config{

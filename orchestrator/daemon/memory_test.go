@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/strata-iac/strata/orchestrator/daemon"
+	"github.com/strata-iac/strata/orchestrator/internal/testrepo"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
@@ -20,7 +21,7 @@ import (
 // the heap the daemon keeps stays the same: the heap after the last of
 // many passes is within a small slack of the heap after the first few.
 func TestMemoryDoesNotGrowWithHistory(t *testing.T) {
-	root := fixture(t, "layered")
+	root := testrepo.Fixture(t, "layered")
 	dir := filepath.Join(root, "environments", "acme", "dev")
 	log := runlog.New(io.Discard, nil) // a log kept in memory would grow
 	d, err := daemon.New(daemon.Config{

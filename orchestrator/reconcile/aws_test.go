@@ -15,6 +15,7 @@ import (
 	"github.com/strata-iac/strata/contracts/ssm"
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/internal/testrepo"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
@@ -121,7 +122,7 @@ func TestSeedBackendConfigOnS3(t *testing.T) {
 	endpoint, access, secret := awstest.Versitygw(t)
 	awstest.Env(t, access, secret)
 	awstest.CreateBucket(t, endpoint, "terraform-states")
-	root := fixture(t, "layered")
+	root := testrepo.Fixture(t, "layered")
 	stacks := map[string]string{
 		"base": "platform-stacks", "net": "platform-stacks", "cluster": "platform-stacks",
 		"app": "service-stacks", "jobs": "service-stacks", "report": "service-stacks",

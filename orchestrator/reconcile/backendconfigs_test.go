@@ -12,6 +12,7 @@ import (
 	"github.com/strata-iac/strata/contracts/awstest"
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/internal/testrepo"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/orchestrator/runlog"
@@ -39,7 +40,7 @@ func backendConfigsFromOnS3(t *testing.T, written bool) {
 	t.Setenv("AWS_ACCESS_KEY_ID", "not-the-key")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "not-the-secret")
 
-	root := fixture(t, "runfields")
+	root := testrepo.Fixture(t, "runfields")
 	testkit.WriteFile(t, filepath.Join(root, "flux-apps", "app", "backend.yaml"), `apiVersion: v1
 kind: ConfigMap
 metadata:

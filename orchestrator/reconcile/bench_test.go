@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/internal/testrepo"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
@@ -16,7 +17,7 @@ import (
 // as a ratio: the baseline re-plans every stack (a drift check), the other
 // is what an ordinary reconcile costs when nothing changed.
 func benchReconcile(b *testing.B, drift time.Duration) {
-	root := fixture(b, "layered")
+	root := testrepo.Fixture(b, "layered")
 	dir := filepath.Join(root, "environments", "acme", "dev")
 	opts := reconcile.Options{Tofu: tofutest.Binary(b), StateDir: b.TempDir(), MaxRunners: 2, DriftInterval: time.Hour}
 	ctx := context.Background()

@@ -16,6 +16,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/internal/testrepo"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
@@ -35,7 +36,7 @@ import (
 func TestDataPassingAsTheTofuController(t *testing.T) {
 	t.Parallel()
 	tofu := tofutest.Binary(t)
-	root := fixture(t, "datapass")
+	root := testrepo.Fixture(t, "datapass")
 	dir := filepath.Join(root, "environments", "acme", "dev")
 	_, g, err := validate.Environment(context.Background(), dir)
 	if err != nil {

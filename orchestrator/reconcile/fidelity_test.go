@@ -17,6 +17,7 @@ import (
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/decryption"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/internal/testrepo"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/source/oci"
@@ -89,7 +90,7 @@ func TestFidelityRepositoriesApply(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.repo, func(t *testing.T) {
-			root := fixture(t, filepath.Join("fidelity", tt.repo))
+			root := testrepo.Fixture(t, filepath.Join("fidelity", tt.repo))
 			if tt.setup != nil {
 				tt.setup(t, root)
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/strata-iac/strata/contracts/awstest"
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/internal/testrepo"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/orchestrator/runlog"
@@ -62,7 +63,7 @@ func TestReconcileGitAndBucketSources(t *testing.T) {
 	awstest.CreateBucket(t, endpoint, "iac")
 	awstest.PutObject(t, endpoint, "iac", "app/vpc/main.tf", vpcModule("bucket"))
 
-	root := fixture(t, "gitsources")
+	root := testrepo.Fixture(t, "gitsources")
 	r, err := gogit.PlainInit(root, false)
 	if err != nil {
 		t.Fatal(err)

@@ -33,7 +33,7 @@ func copyEnv(t *testing.T, root, client, env, clientID string) string {
 // validates, and nothing runs.
 func TestIdentityIsTheDirectory(t *testing.T) {
 	t.Parallel()
-	root := fixture(t, "layered")
+	root := testrepo.Fixture(t, "layered")
 	b := copyEnv(t, root, "client-b", "stage", "client-b")
 	a := copyEnv(t, root, "client-a", "stage", "client-b")
 	for _, e := range []struct{ dir, other string }{{a, "environments/client-b/stage"}, {b, "environments/client-a/stage"}} {
@@ -58,7 +58,7 @@ func TestIdentityIsTheDirectory(t *testing.T) {
 // apply owns it, and another is refused, naming both, before anything runs.
 func TestStateKeyOfAnotherEnvironment(t *testing.T) {
 	t.Parallel()
-	root := fixture(t, "layered")
+	root := testrepo.Fixture(t, "layered")
 	shared := filepath.Join(t.TempDir(), "shared.tfstate")
 	tf := filepath.Join(root, "flux-apps", "service-stacks", "report", "terraform.yaml")
 	b, err := os.ReadFile(tf)

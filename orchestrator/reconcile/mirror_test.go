@@ -9,6 +9,7 @@ import (
 
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/internal/testrepo"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/orchestrator/runlog"
@@ -41,7 +42,7 @@ func TestProvidersFromMirror(t *testing.T) {
 	}
 	srv := mirrortest.Serve(t, mirror.NewServer(store, mirror.Options{}))
 
-	root := fixture(t, "mirror")
+	root := testrepo.Fixture(t, "mirror")
 	dir := filepath.Join(root, "environments", "acme", "dev")
 	state := t.TempDir()
 	reconcile := func() *report.Report {

@@ -13,6 +13,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/internal/testrepo"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/orchestrator/runlog"
@@ -26,7 +27,7 @@ func TestReconcileOCISources(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	reg := ocitest.Start(t)
-	root := fixture(t, "oci")
+	root := testrepo.Fixture(t, "oci")
 	state := t.TempDir()
 	client := oci.New(oci.Options{CacheDir: t.TempDir(), Insecure: []string{reg.Host}})
 	for _, v := range []struct{ dir, tag string }{{"v1", "0.1.0"}, {"v2", "0.2.0"}, {"v2", "0.3.0-rc.1"}} {

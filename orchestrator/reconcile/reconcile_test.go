@@ -23,12 +23,6 @@ import (
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
 
-// fixture copies testdata/<name> into a temporary repository and returns
-// its root.
-func fixture(t testing.TB, name string) string {
-	return testkit.Copy(t, filepath.Join("..", "testdata", name))
-}
-
 // setInit changes one key of the acme/dev environment's init ConfigMap.
 func setInit(t *testing.T, root, key, value string) {
 	testrepo.SetInit(t, root, "acme", "dev", key, value)
@@ -43,7 +37,7 @@ type env struct {
 }
 
 func newEnv(t *testing.T) *env {
-	return &env{t: t, root: fixture(t, "layered"), state: t.TempDir(), tofu: tofutest.Binary(t)}
+	return &env{t: t, root: testrepo.Fixture(t, "layered"), state: t.TempDir(), tofu: tofutest.Binary(t)}
 }
 
 func (e *env) reconcile(op history.Operation, drift time.Duration) (*report.Report, string) {
@@ -311,7 +305,7 @@ func TestSpecChangeRepublishes(t *testing.T) {
 // init ConfigMap when no option says otherwise.
 func TestMaxRunnersFromInit(t *testing.T) {
 	t.Parallel()
-	root := fixture(t, "layered")
+	root := testrepo.Fixture(t, "layered")
 	testkit.EditFile(t, root, "environments/acme/dev/init.yaml", "  region: eu-west-1\n", "  region: eu-west-1\n  maxRunners: \"1\"\n")
 	dir := filepath.Join(root, "environments", "acme", "dev")
 	for _, tt := range []struct {

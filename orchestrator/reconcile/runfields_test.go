@@ -20,6 +20,7 @@ import (
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/approval"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/internal/testrepo"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/orchestrator/runner"
@@ -36,7 +37,7 @@ type fieldsEnv struct {
 
 func newFieldsEnv(t *testing.T) *fieldsEnv {
 	bin, argv := tofutest.Recording(t)
-	return &fieldsEnv{env: &env{t: t, root: fixture(t, "runfields"), state: t.TempDir(), tofu: bin}, argv: argv}
+	return &fieldsEnv{env: &env{t: t, root: testrepo.Fixture(t, "runfields"), state: t.TempDir(), tofu: bin}, argv: argv}
 }
 
 // setFields writes fields (YAML lines under spec) into app's Terraform

@@ -12,6 +12,7 @@ import (
 
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/internal/testrepo"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/scheduler"
@@ -36,7 +37,7 @@ func trackingTofu(t *testing.T, real string) (bin, log string) {
 // runners in its turn, so neither waits for the other to finish.
 func TestReconcilesShareOneRunnerLimit(t *testing.T) {
 	t.Parallel()
-	root := fixture(t, "layered")
+	root := testrepo.Fixture(t, "layered")
 	testkit.CopyInto(t, filepath.Join(root, "environments", "acme", "stage"), filepath.Join(root, "environments", "acme", "dev"))
 	testkit.EditFile(t, root, "environments/acme/stage/init.yaml", "environment: dev", "environment: stage")
 	bin, log := trackingTofu(t, tofutest.Binary(t))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/internal/testrepo"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/orchestrator/runlog"
@@ -22,7 +23,7 @@ import (
 // interruption left behind (a tainted resource, to be replaced) is not
 // applied silently on the next run: it goes through policy like any plan.
 func TestRunTimeout(t *testing.T) {
-	root := fixture(t, "slow")
+	root := testrepo.Fixture(t, "slow")
 	dir := filepath.Join(root, "environments", "acme", "dev")
 	state := t.TempDir()
 	run := func(timeout time.Duration) (*report.Report, string, time.Duration) {
@@ -62,7 +63,7 @@ func TestRunTimeout(t *testing.T) {
 // the shutdown grace has passed, tofu is interrupted gracefully and the
 // run is recorded as interrupted, neither failed nor timed out.
 func TestRunCancelled(t *testing.T) {
-	root := fixture(t, "slow")
+	root := testrepo.Fixture(t, "slow")
 	dir := filepath.Join(root, "environments", "acme", "dev")
 	state := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())

@@ -12,9 +12,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/internal/testrepo"
 	"github.com/strata-iac/strata/orchestrator/validate"
 )
 
@@ -74,7 +74,7 @@ func TestValidateGraphProblems(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := fixture(t, "layered")
+			root := testrepo.Fixture(t, "layered")
 			tt.mutate(t, root)
 			dir := filepath.Join(root, "environments", "acme", "dev")
 			env, _, err := validate.Environment(context.Background(), dir)
@@ -94,7 +94,7 @@ func TestValidateGraphProblems(t *testing.T) {
 
 func TestValidateReportsLoaderAndGraphProblemsTogether(t *testing.T) {
 	t.Parallel()
-	root := fixture(t, "layered")
+	root := testrepo.Fixture(t, "layered")
 	addDependsOn(t, root, "flux-apps/service-stacks/app/terraform.yaml", "jobs")
 	addDependsOn(t, root, "flux-apps/service-stacks/jobs/terraform.yaml", "app")
 	if err := os.MkdirAll(filepath.Join(root, "environments/acme/dev/extra"), 0o755); err != nil {
@@ -131,7 +131,7 @@ func TestValidateReportsLoaderAndGraphProblemsTogether(t *testing.T) {
 // stacks blocks them and what depends on them, and leaves the graph of
 // the others to run.
 func TestValidateHoldsBackOnlyTheCycle(t *testing.T) {
-	root := fixture(t, "layered")
+	root := testrepo.Fixture(t, "layered")
 	addDependsOn(t, root, "flux-apps/service-stacks/app/terraform.yaml", "jobs")
 	addDependsOn(t, root, "flux-apps/service-stacks/jobs/terraform.yaml", "app")
 	dir := filepath.Join(root, "environments", "acme", "dev")
@@ -152,11 +152,4 @@ func TestValidateHoldsBackOnlyTheCycle(t *testing.T) {
 	if diff := cmp.Diff([]string{"base", "cluster", "net"}, order); diff != "" {
 		t.Errorf("Validate(%q) graph diff (-want +got):\n%s", dir, diff)
 	}
-}
-
-// fixture copies the orchestrator's test repository testdata/<name> into
-// a temporary directory and returns its root.
-func fixture(t *testing.T, name string) string {
-	t.Helper()
-	return testkit.Copy(t, filepath.Join("..", "testdata", name))
 }

@@ -1,4 +1,4 @@
-// Package testrepo edits the orchestrator's test repositories: the init
-// ConfigMap of an environment in a copy of a fixture under testdata/ (the
-// copy itself is internal/testkit's).
+// Package testrepo gives tests the orchestrator's test repositories: a
+// copy of a fixture under testdata/ (Fixture, through internal/testkit's
+// Copy), and edits of the init ConfigMap of an environment in one.
 package testrepo

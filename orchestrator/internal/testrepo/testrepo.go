@@ -5,7 +5,18 @@ import (
 	"path/filepath"
 	"regexp"
 	"testing"
+
+	"github.com/strata-iac/strata/internal/testkit"
 )
+
+// Fixture copies the orchestrator's test repository testdata/<name> into
+// a temporary directory the test may change, and returns its root. It is
+// for the tests of a package directly under orchestrator/, which run in
+// that package's directory.
+func Fixture(t testing.TB, name string) string {
+	t.Helper()
+	return testkit.Copy(t, filepath.Join("..", "testdata", name))
+}
 
 // SetInit sets one key of the init ConfigMap of the environment at
 // root/environments/<client>/<env>.
