@@ -52,14 +52,17 @@ func packages(t *testing.T) []pkg {
 
 // rooms are the packages whose imports of the project are a closed list
 // (internal/ is always allowed): the model imports only the problems it
-// carries, and the Flux renderer only what it renders with, never what
-// runs, plans or keeps records.
+// carries, the Flux renderer only what it renders with, never what runs,
+// plans or keeps records, and the Tofu Controller's rules only the model
+// they fill, never the renderer.
 var rooms = map[string][]string{
 	"orchestrator/environment": {"orchestrator/diag"},
 	"orchestrator/flux": {
 		"orchestrator/decryption", "orchestrator/diag", "orchestrator/environment",
-		"orchestrator/rendercache", "orchestrator/statedir", "orchestrator/tcdata", "orchestrator/yamllimits",
+		"orchestrator/rendercache", "orchestrator/statedir", "orchestrator/tcdata",
+		"orchestrator/tofucontroller", "orchestrator/yamllimits",
 	},
+	"orchestrator/tofucontroller": {"orchestrator/diag", "orchestrator/environment", "orchestrator/tcdata"},
 }
 
 func TestLayout(t *testing.T) {

@@ -154,7 +154,7 @@ func artifactOf(o map[string]any) environment.Artifact {
 // artifact of its spec.sourceRef, in a namespace of a cluster.
 func (l *loader) clusterSource(b *built) {
 	tf, s := b.tf, b.stack
-	ref := tf.Spec.SourceRef
+	ref := tf.source()
 	switch ref.Kind {
 	case environment.SourceGitRepository, environment.SourceOCIRepository, sourceBucket:
 	default:

@@ -32,16 +32,14 @@
 // returns; without strata-sops each encrypted value is a problem saying
 // how to install it.
 //
-// A stack's variables are decided as the Tofu Controller decides them
-// (vars.go, values.go): spec.vars, then spec.varsFrom, later entries
-// winning, each ConfigMap or Secret of the repository read now as the API
-// server holds it (data and stringData), with varsKeys' old:new renames.
-// An entry naming a Secret that another stack writes (writeOutputsToSecret)
-// becomes a ContractVars, filled from that stack's contract when the stack
-// runs; readInputsFromSecrets names such a Secret (Consumes) or one of the
-// repository (SecretInputs), the inputs of the spec.values template
-// (Values). A Secret that no stack writes and the repository does not hold
-// is a problem, unless the entry is optional.
+// Each Terraform object becomes a stack by package tofucontroller's rules
+// (buildStack): its fields, variables, backend settings, files and
+// environment, read from the ConfigMaps and Secrets of the render and of
+// the inputs, which buildStack hands it (stackRender). What Flux decides
+// of a stack is the loader's: its source, its Kustomization and that
+// Kustomization's dependsOn, its version, and the checks across stacks
+// (validate.go): a Secret that no stack writes and the repository does
+// not hold is a problem, unless the entry is optional.
 //
 // A stack's source (sources.go, selfsource.go) is this repository's
 // checkout when its sourceRef is GitRepository flux-system, a

@@ -47,7 +47,7 @@ stringData: {credentials: "SENTINEL-file"}
 		{
 			name:     "missing Secret",
 			mappings: "    - {location: home, path: .x, secretRef: {name: gone, key: credentials}}\n",
-			problem:  ptr(missingInput(appTF, appT, "spec.fileMappings[0]", kindSecret, DefaultNamespace, "gone", "credentials")),
+			problem:  ptr(diag.MissingInput(appTF, appT, "spec.fileMappings[0]", kindSecret, DefaultNamespace, "gone", "credentials")),
 		},
 		{
 			name:     "missing key",

@@ -3,7 +3,6 @@ package flux
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/strata-iac/strata/orchestrator/decryption"
@@ -112,7 +111,7 @@ func (l *loader) input(kind, namespace, name string) *inputObject {
 	return in
 }
 
-// missing records p, the problem missingInput makes of a ConfigMap or
+// missing records p, the problem diag.MissingInput makes of a ConfigMap or
 // Secret that neither the repository nor the inputs hold; when the inputs
 // hold it but it could not be decrypted, that problem instead: it was
 // given, and waiting for it would not help. What of the repository makes
@@ -152,28 +151,5 @@ func (l *loader) explainInputs() {
 		if in := l.problems[i].Input; in != nil && l.problems[i].Code == diag.CodeInputMissing {
 			l.explainMissing(&l.problems[i], in.Kind, in.Namespace, in.Name)
 		}
-	}
-}
-
-// missingInput is the problem of a stack or Kustomization that needs a
-// ConfigMap or Secret that neither the repository nor the inputs hold.
-func missingInput(file, object, field, kind, namespace, name string, keys ...string) diag.Problem {
-	p := missingInputOr(file, object, field, kind, namespace, name, "mark the entry optional: true")
-	if len(keys) > 0 {
-		p.Input.Keys = slices.Clone(keys)
-	}
-	return p
-}
-
-// missingInputOr is missingInput whose fix ends with another way out
-// than an optional entry: or, as "remove spec.secretRef from FILE".
-func missingInputOr(file, object, field, kind, namespace, name, or string) diag.Problem {
-	return diag.Problem{
-		File:    file,
-		Object:  object,
-		Message: fmt.Sprintf("waiting for input %s/%s/%s (%s): it is not in the repository; give it with --inputs or --kubeconfig", kind, namespace, name, field),
-		Fix:     fmt.Sprintf("pass --inputs DIR with a manifest of %s %s in namespace %s (plain or SOPS-encrypted), or --kubeconfig to read it from the cluster; or add it to the repository, or %s", kind, name, namespace, or),
-		Code:    diag.CodeInputMissing,
-		Input:   &diag.Input{Kind: kind, Namespace: namespace, Name: name},
 	}
 }

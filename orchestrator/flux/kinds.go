@@ -6,8 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agext/levenshtein"
-
+	"github.com/strata-iac/strata/internal/suggest"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
 )
@@ -31,18 +30,6 @@ var fluxKinds = map[string]map[string][]string{
 
 // coreKinds are the core (v1) kinds strata reads.
 var coreKinds = []string{kindConfigMap, kindSecret}
-
-// closest returns the candidate nearest to s, and its edit distance.
-func closest(s string, candidates []string) (string, int) {
-	best, dist := "", -1
-	for _, c := range candidates {
-		d := levenshtein.Distance(strings.ToLower(s), strings.ToLower(c), nil)
-		if dist < 0 || d < dist {
-			best, dist = c, d
-		}
-	}
-	return best, dist
-}
 
 // sortedKeys returns a map's keys, sorted.
 func sortedKeys[V any](m map[string]V) []string {
@@ -69,7 +56,7 @@ func checkKind(file string, m meta) *diag.Problem {
 		versions, ok := kinds[m.Kind]
 		if !ok {
 			fix := fmt.Sprintf("use one of the kinds of %s: %s", group, strings.Join(sortedKeys(kinds), ", "))
-			if c, d := closest(m.Kind, sortedKeys(kinds)); d <= 3 {
+			if c, d := suggest.Closest(m.Kind, sortedKeys(kinds)); d <= 3 {
 				fix = fmt.Sprintf("write kind: %s", c)
 			}
 			return &diag.Problem{
@@ -90,7 +77,7 @@ func checkKind(file string, m meta) *diag.Problem {
 		return nil
 	}
 	if group == groupCore {
-		if c, d := closest(m.Kind, coreKinds); d > 0 && d <= 2 {
+		if c, d := suggest.Closest(m.Kind, coreKinds); d > 0 && d <= 2 {
 			return &diag.Problem{
 				File:    file,
 				Object:  ref,
@@ -100,7 +87,7 @@ func checkKind(file string, m meta) *diag.Problem {
 		}
 		return nil
 	}
-	if c, d := closest(group, sortedKeys(fluxKinds)); d > 0 && d <= 4 {
+	if c, d := suggest.Closest(group, sortedKeys(fluxKinds)); d > 0 && d <= 4 {
 		return &diag.Problem{
 			File:    file,
 			Object:  ref,

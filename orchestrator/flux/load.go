@@ -18,6 +18,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/rendercache"
+	"github.com/strata-iac/strata/orchestrator/tofucontroller"
 )
 
 // The names strata looks for in an environment directory.
@@ -206,7 +207,7 @@ type built struct {
 	source *ociRepository
 	// backendSecrets are the spec.backendConfigsFrom Secrets the
 	// repository does not hold (see checkBackendSecrets).
-	backendSecrets []missingRef
+	backendSecrets []tofucontroller.BackendSecret
 }
 
 func newLoader(ctx context.Context, root, dir string) *loader {

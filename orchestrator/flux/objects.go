@@ -9,6 +9,7 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/tofucontroller"
 )
 
 // The API groups of the objects strata reads. Any version of a group is
@@ -17,14 +18,14 @@ const (
 	groupCore      = ""
 	groupKustomize = "kustomize.toolkit.fluxcd.io"
 	groupSource    = "source.toolkit.fluxcd.io"
-	groupInfra     = "infra.contrib.fluxcd.io"
+	groupInfra     = tofucontroller.Group
 )
 
 // Object kinds strata reads.
 const (
 	kindConfigMap     = "ConfigMap"
 	kindKustomization = "Kustomization"
-	kindTerraform     = "Terraform"
+	kindTerraform     = tofucontroller.Kind
 	kindSecret        = "Secret"
 )
 
@@ -130,28 +131,11 @@ type sourceRef struct {
 // String renders the reference as "Kind/name".
 func (r sourceRef) String() string { return r.Kind + "/" + r.Name }
 
-// valuesRef is one entry of postBuild.substituteFrom or spec.varsFrom.
+// valuesRef is one entry of postBuild.substituteFrom.
 type valuesRef struct {
-	Kind     string   `json:"kind"`
-	Name     string   `json:"name"`
-	Optional bool     `json:"optional,omitempty"`
-	VarsKeys []string `json:"varsKeys,omitempty"`
-}
-
-// valueFrom is a Terraform variable's spec.vars[].valueFrom: Kubernetes'
-// EnvVarSource. Only the key references have a meaning outside a pod.
-type valueFrom struct {
-	SecretKeyRef     *keyRef         `json:"secretKeyRef"`
-	ConfigMapKeyRef  *keyRef         `json:"configMapKeyRef"`
-	FieldRef         json.RawMessage `json:"fieldRef"`
-	ResourceFieldRef json.RawMessage `json:"resourceFieldRef"`
-}
-
-// keyRef selects one key of a Secret or ConfigMap.
-type keyRef struct {
+	Kind     string `json:"kind"`
 	Name     string `json:"name"`
-	Key      string `json:"key"`
-	Optional bool   `json:"optional"`
+	Optional bool   `json:"optional,omitempty"`
 }
 
 // postBuild is spec.postBuild of a Flux Kustomization.
@@ -216,102 +200,24 @@ type kustomization struct {
 	} `json:"spec"`
 }
 
-// terraform is a Tofu Controller Terraform object (infra.contrib.fluxcd.io).
+// terraform is a Tofu Controller Terraform object (infra.contrib.fluxcd.io),
+// its spec as package tofucontroller reads it.
 type terraform struct {
 	object
 	// rendered (its JSON's keys sorted) is read by the field checks
 	// (rawMap); buildStack lets go of its map.
 	rendered
-	Spec struct {
-		Path      string     `json:"path"`
-		SourceRef *sourceRef `json:"sourceRef"`
-		Vars      []struct {
-			Name      string          `json:"name"`
-			Value     json.RawMessage `json:"value"`
-			ValueFrom *valueFrom      `json:"valueFrom"`
-		} `json:"vars"`
-		Values        json.RawMessage `json:"values"`
-		VarsFrom      []valuesRef     `json:"varsFrom"`
-		DependsOn     []namedRef      `json:"dependsOn"`
-		BackendConfig *struct {
-			CustomConfiguration string `json:"customConfiguration"`
-		} `json:"backendConfig"`
-		WriteOutputsToSecret *struct {
-			Name    string   `json:"name"`
-			Outputs []string `json:"outputs"`
-		} `json:"writeOutputsToSecret"`
-		ReadInputsFromSecrets []struct {
-			Name string `json:"name"`
-			As   string `json:"as"`
-		} `json:"readInputsFromSecrets"`
-		ApprovePlan string `json:"approvePlan"`
-		Tfstate     struct {
-			ForceUnlock    string `json:"forceUnlock"`
-			LockIdentifier string `json:"lockIdentifier"`
-		} `json:"tfstate"`
-		Suspend                    bool                `json:"suspend"`
-		Interval                   string              `json:"interval"`
-		RetryInterval              string              `json:"retryInterval"`
-		DisableDriftDetection      bool                `json:"disableDriftDetection"`
-		DestroyResourcesOnDeletion bool                `json:"destroyResourcesOnDeletion"`
-		Targets                    []string            `json:"targets"`
-		Parallelism                int                 `json:"parallelism"`
-		RefreshBeforeApply         bool                `json:"refreshBeforeApply"`
-		PlanOnly                   bool                `json:"planOnly"`
-		Workspace                  string              `json:"workspace"`
-		Force                      bool                `json:"force"`
-		Destroy                    bool                `json:"destroy"`
-		FileMappings               []fileMapping       `json:"fileMappings"`
-		BackendConfigsFrom         []backendConfigsRef `json:"backendConfigsFrom"`
-		RunnerPodTemplate          struct {
-			Spec struct {
-				Env     []envVar        `json:"env"`
-				EnvFrom []envFromSource `json:"envFrom"`
-			} `json:"spec"`
-		} `json:"runnerPodTemplate"`
-	} `json:"spec"`
+	Spec tofucontroller.Spec `json:"spec"`
 }
 
-// backendConfigsRef is one entry of a Terraform object's
-// spec.backendConfigsFrom.
-type backendConfigsRef struct {
-	Kind     string   `json:"kind"`
-	Name     string   `json:"name"`
-	Keys     []string `json:"keys"`
-	Optional bool     `json:"optional"`
-}
-
-// envVar is one entry of spec.runnerPodTemplate.spec.env: Kubernetes'
-// EnvVar.
-type envVar struct {
-	Name      string     `json:"name"`
-	Value     string     `json:"value"`
-	ValueFrom *valueFrom `json:"valueFrom"`
-}
-
-// envFromSource is one entry of spec.runnerPodTemplate.spec.envFrom:
-// Kubernetes' EnvFromSource.
-type envFromSource struct {
-	Prefix       string       `json:"prefix"`
-	ConfigMapRef *optionalRef `json:"configMapRef"`
-	SecretRef    *optionalRef `json:"secretRef"`
-}
-
-// optionalRef names a ConfigMap or Secret that may be missing.
-type optionalRef struct {
-	Name     string `json:"name"`
-	Optional bool   `json:"optional"`
-}
-
-// fileMapping is one entry of a Terraform object's spec.fileMappings: the
-// key of a Secret, written to a file before init.
-type fileMapping struct {
-	Location  string `json:"location"`
-	Path      string `json:"path"`
-	SecretRef struct {
-		Name string `json:"name"`
-		Key  string `json:"key"`
-	} `json:"secretRef"`
+// source is spec.sourceRef, as Flux's sources are looked up by; nil when
+// the object names none.
+func (tf *terraform) source() *sourceRef {
+	if tf.Spec.SourceRef == nil {
+		return nil
+	}
+	r := sourceRef(*tf.Spec.SourceRef)
+	return &r
 }
 
 // ociRepository is a Flux OCIRepository (source.toolkit.fluxcd.io).

@@ -9,6 +9,7 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/tofucontroller"
 )
 
 func TestDecodeObject(t *testing.T) {
@@ -215,12 +216,9 @@ spec:
 		d.Terraform.Metadata.Annotations[environment.AnnotationLayer],
 	}
 	want := []any{
-		"./terraform", "auto", sourceRef{Kind: "OCIRepository", Name: "api-iac", Namespace: "flux-system"}, "3",
-		[]valuesRef{{Kind: "ConfigMap", Name: "cfg", VarsKeys: []string{"a"}, Optional: true}}, []namedRef{{Name: "db"}},
-		`backend "local" {}`, struct {
-			Name    string   `json:"name"`
-			Outputs []string `json:"outputs"`
-		}{Name: "api", Outputs: []string{"url"}}, "k8s",
+		"./terraform", "auto", tofucontroller.SourceRef{Kind: "OCIRepository", Name: "api-iac", Namespace: "flux-system"}, "3",
+		[]tofucontroller.VarsRef{{Kind: "ConfigMap", Name: "cfg", VarsKeys: []string{"a"}, Optional: true}}, []tofucontroller.NamedRef{{Name: "db"}},
+		`backend "local" {}`, tofucontroller.WriteOutputsToSecret{Name: "api", Outputs: []string{"url"}}, "k8s",
 		"services",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -123,7 +123,7 @@ func (l *loader) sourceCredentials(tf *terraform, group, kind string, src *objec
 	l.inNamespace(ns, func() { sec = l.secret(group, ref.Name) })
 	if sec == nil {
 		field := fmt.Sprintf("spec.secretRef of %s/%s, %s", kind, src.Name(), src.File)
-		l.missing(missingInputOr(tf.File, tf.ref(), field, kindSecret, ns, ref.Name, "remove spec.secretRef from "+src.File), kindSecret, ns, ref.Name)
+		l.missing(diag.MissingInputOr(tf.File, tf.ref(), field, kindSecret, ns, ref.Name, "remove spec.secretRef from "+src.File), kindSecret, ns, ref.Name)
 		return nil, false
 	}
 	if sec.Failed {
@@ -141,7 +141,7 @@ func (l *loader) sourceCredentials(tf *terraform, group, kind string, src *objec
 // spec.sourceRef names, when that is not this repository.
 func (l *loader) gitSource(b *built) {
 	tf, s := b.tf, b.stack
-	ref := tf.Spec.SourceRef
+	ref := tf.source()
 	g := l.findGitRepository(ref, &tf.object)
 	if g == nil {
 		l.problem(diag.Problem{
@@ -211,7 +211,7 @@ func (l *loader) gitSource(b *built) {
 // names.
 func (l *loader) bucketSource(b *built) {
 	tf, s := b.tf, b.stack
-	ref := tf.Spec.SourceRef
+	ref := tf.source()
 	bk := l.findBucket(ref, &tf.object)
 	if bk == nil {
 		l.problem(diag.Problem{

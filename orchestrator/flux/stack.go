@@ -4,112 +4,50 @@ import (
 	"fmt"
 	"os"
 	"path"
-	"regexp"
-	"sort"
+	"slices"
 	"strings"
-	"time"
 
 	"github.com/strata-iac/strata/internal/tofufiles"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/rendercache"
-	"github.com/strata-iac/strata/orchestrator/tcdata"
+	"github.com/strata-iac/strata/orchestrator/tofucontroller"
 )
 
 // buildStack makes the model of one Terraform object brought in by the
-// Kustomization k, checking its references to things outside the
-// environment's stacks.
+// Kustomization k: the Tofu Controller's fields by its rules
+// (tofucontroller.Build, over the ConfigMaps and Secrets the render
+// holds), then what Flux decides of it: its source, its Kustomization,
+// that Kustomization's dependsOn and its version.
 func (l *loader) buildStack(k *kustomization, tf *terraform) *built {
-	s := &environment.Stack{
-		Name:              tf.Name(),
-		File:              tf.File,
-		Group:             k.Group,
-		Kustomization:     k.Name(),
-		KustomizationFile: k.File,
-		Layer:             environment.LayerServices,
-		ApprovePlan:       tf.Spec.ApprovePlan,
-		ForceUnlock:       tf.Spec.Tfstate.ForceUnlock,
-		LockIdentifier:    tf.Spec.Tfstate.LockIdentifier,
-		Suspend:           tf.Spec.Suspend,
-
-		DisableDriftDetection:      tf.Spec.DisableDriftDetection,
-		DestroyResourcesOnDeletion: tf.Spec.DestroyResourcesOnDeletion,
-	}
-	b := &built{stack: s, tf: tf, k: k}
-	l.checkTerraformFields(tf)
+	b := &built{tf: tf, k: k}
+	b.stack, b.backendSecrets = tofucontroller.Build(&tofucontroller.Terraform{
+		Name:        tf.Name(),
+		Namespace:   namespaceOf(&tf.object),
+		File:        tf.File,
+		Labels:      tf.Metadata.Labels,
+		Annotations: tf.Metadata.Annotations,
+		Raw:         tf.rawMap(),
+		Spec:        &tf.Spec,
+	}, stackRender{l: l, b: b})
 	if tf.rawJSON != nil {
 		// Decoded for the checks only: rawJSON keeps the object.
 		tf.raw = nil
 	}
-	l.checkForceUnlock(tf)
-	s.Interval = l.duration(tf, "interval", tf.Spec.Interval)
-	s.RetryInterval = l.duration(tf, "retryInterval", tf.Spec.RetryInterval)
-	s.Run = environment.Run{
-		Targets:            tf.Spec.Targets,
-		Parallelism:        tf.Spec.Parallelism,
-		RefreshBeforeApply: tf.Spec.RefreshBeforeApply,
-		PlanOnly:           tf.Spec.PlanOnly,
-		Force:              tf.Spec.Force,
-		Destroy:            tf.Spec.Destroy,
-		Files:              l.fileMappings(b),
-		BackendConfigs:     l.backendConfigs(b),
-		Env:                l.runnerEnv(b),
-	}
-	if ws := tf.Spec.Workspace; ws != "default" {
-		s.Run.Workspace = ws
-	}
-	if name, ok := tf.Metadata.Annotations[environment.AnnotationLayer]; ok {
-		layer, ok := environment.ParseLayer(name)
-		if !ok {
-			l.problem(diag.Problem{
-				File:    tf.File,
-				Object:  tf.ref(),
-				Message: fmt.Sprintf("annotation %s is %q, which is not a layer", environment.AnnotationLayer, name),
-				Fix:     fmt.Sprintf("set annotation %s to one of: %s", environment.AnnotationLayer, strings.Join(environment.LayerNames(), ", ")),
-			})
-		}
-		s.Layer = layer
-	}
+	s := b.stack
+	s.Group = k.Group
+	s.Kustomization = k.Name()
+	s.KustomizationFile = k.File
 	l.resolveSource(b)
-	l.stackVars(b)
-	deps := map[string]bool{}
-	for _, d := range tf.Spec.DependsOn {
-		deps[d.Name] = true
-	}
 	for _, d := range k.Spec.DependsOn {
 		if a := l.apps[d.Name]; a != nil {
 			for _, t := range a.terraforms {
-				deps[t.Name()] = true
+				s.DependsOn = append(s.DependsOn, t.Name())
 			}
 		}
 	}
-	for d := range deps {
-		s.DependsOn = append(s.DependsOn, d)
-	}
-	sort.Strings(s.DependsOn)
-	if bc := tf.Spec.BackendConfig; bc != nil {
-		s.BackendConfig = bc.CustomConfiguration
-	}
-	if w := tf.Spec.WriteOutputsToSecret; w != nil {
-		s.Produces = w.Name
-		s.ProducesOutputs = w.Outputs
-		for _, o := range w.Outputs {
-			if _, _, err := tcdata.Rename(o); err != nil {
-				l.problem(diag.Problem{
-					File:    tf.File,
-					Object:  tf.ref(),
-					Message: fmt.Sprintf("spec.writeOutputsToSecret.outputs: %v", err),
-					Fix:     fmt.Sprintf("write each output as name or old:new in %s", tf.File),
-				})
-			}
-		}
-	}
-	if c := tf.Metadata.Annotations[environment.AnnotationContract]; c != "" {
-		s.Produces = c
-	}
-	l.readInputs(b)
-	l.values(b)
-	s.ConsumesMatching = l.readContracts(tf)
+	slices.Sort(s.DependsOn)
+	s.DependsOn = slices.Compact(s.DependsOn)
 	key := VersionKey(s.Name)
 	for _, scope := range []string{k.Group, ""} {
 		if cm := l.configMaps.get(scope, VersionsConfigMap, namespaceOf(&tf.object)); cm != nil {
@@ -122,88 +60,43 @@ func (l *loader) buildStack(k *kustomization, tf *terraform) *built {
 	return b
 }
 
-// checkForceUnlock checks spec.tfstate: forceUnlock is no, auto or yes,
-// and yes names the one lock it releases.
-func (l *loader) checkForceUnlock(tf *terraform) {
-	fu, id := tf.Spec.Tfstate.ForceUnlock, tf.Spec.Tfstate.LockIdentifier
-	switch {
-	case fu == "" || fu == environment.ForceUnlockNo || fu == environment.ForceUnlockAuto:
-	case fu == environment.ForceUnlockYes && id == "":
-		l.problem(diag.Problem{
-			File:    tf.File,
-			Object:  tf.ref(),
-			Message: `spec.tfstate.forceUnlock is "yes" without spec.tfstate.lockIdentifier: strata releases only the lock a person names`,
-			Fix:     "set spec.tfstate.lockIdentifier to the ID of the lock to release (the run log names it), or use auto to release a lock whose holder is provably dead",
-		})
-	case fu == environment.ForceUnlockYes:
-	default:
-		l.problem(diag.Problem{
-			File:    tf.File,
-			Object:  tf.ref(),
-			Message: fmt.Sprintf("spec.tfstate.forceUnlock is %q, which is not yes, no or auto", fu),
-			Fix:     "use auto (a lock whose holder is provably dead is released), yes with spec.tfstate.lockIdentifier (that lock is released), or no",
-		})
-	}
+// stackRender is the render as tofucontroller.Build reads it for the
+// stack b: the ConfigMaps and Secrets of b's Kustomization's scope and
+// of the inputs, and the loader's problems and notes.
+type stackRender struct {
+	l *loader
+	b *built
 }
 
-// duration parses a duration field of a Terraform object's spec, as
-// Kubernetes parses a metav1.Duration; 0 when the field is unset.
-func (l *loader) duration(tf *terraform, field, value string) time.Duration {
-	if value == "" {
-		return 0
-	}
-	d, err := time.ParseDuration(value)
-	if err == nil && d > 0 {
-		return d
-	}
-	l.problem(diag.Problem{
-		File:    tf.File,
-		Object:  tf.ref(),
-		Message: fmt.Sprintf("spec.%s is %q, which is not a positive duration", field, value),
-		Fix:     fmt.Sprintf("write spec.%s as a Go duration such as 30m, 1h or 90s in %s", field, tf.File),
-	})
-	return 0
-}
-
-// readContracts parses the strata.dev/read-contracts annotation: one
-// "variable: regex" per line.
-func (l *loader) readContracts(tf *terraform) []environment.MatchInput {
-	value, ok := tf.Metadata.Annotations[environment.AnnotationReadContracts]
-	if !ok {
+func (r stackRender) ConfigMap(name string) *tofucontroller.Object {
+	cm := r.l.configMap(r.b.k.Group, name)
+	if cm == nil {
 		return nil
 	}
-	var out []environment.MatchInput
-	for _, line := range strings.Split(value, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		as, re, found := strings.Cut(line, ":")
-		as, re = strings.TrimSpace(as), strings.TrimSpace(re)
-		bad := func(msg string) {
-			l.problem(diag.Problem{
-				File:    tf.File,
-				Object:  tf.ref(),
-				Message: fmt.Sprintf("annotation %s line %q %s", environment.AnnotationReadContracts, line, msg),
-				Fix:     "write one \"variable: regex\" per line, e.g. \"configuration: (account|network)\"",
-			})
-		}
-		switch {
-		case !found || as == "" || re == "":
-			bad("is not \"variable: regex\"")
-			continue
-		case !ValidVarName(as):
-			bad(fmt.Sprintf("names variable %q, which is not a valid variable name", as))
-			continue
-		}
-		if _, err := regexp.Compile("^(?:" + re + ")$"); err != nil {
-			bad(fmt.Sprintf("has a regular expression that does not compile: %v", err))
-			continue
-		}
-		out = append(out, environment.MatchInput{As: as, Regex: re})
-	}
-	return out
+	return &tofucontroller.Object{Kind: kindConfigMap, Name: cm.Name(), File: cm.File, Data: cm.Data}
 }
+
+func (r stackRender) Secret(name string) *tofucontroller.Object {
+	sec := r.l.secret(r.b.k.Group, name)
+	if sec == nil {
+		return nil
+	}
+	return &tofucontroller.Object{Kind: kindSecret, Name: sec.Name(), File: sec.File, Data: sec.Data, Failed: sec.Failed}
+}
+
+func (r stackRender) Unset(o *tofucontroller.Object, use string) {
+	r.l.checkUnset(r.b, o.File, o.Kind+"/"+o.Name, use)
+}
+
+func (r stackRender) FromCluster() bool { return r.l.artifacts != nil }
+
+func (r stackRender) Problem(p diag.Problem) { r.l.problem(p) }
+
+func (r stackRender) Missing(p diag.Problem) {
+	r.l.missing(p, p.Input.Kind, p.Input.Namespace, p.Input.Name)
+}
+
+func (r stackRender) Note(note string) { r.l.env.Notes = append(r.l.env.Notes, note) }
 
 // VersionKey is the key of the service-versions ConfigMap that holds the
 // version of the named stack's code: version_<name>_tf, "-" written as "_".
@@ -215,7 +108,7 @@ func VersionKey(stack string) string {
 // spec.path.
 func (l *loader) resolveSource(b *built) {
 	tf, s := b.tf, b.stack
-	ref := tf.Spec.SourceRef
+	ref := tf.source()
 	p, ok := cleanPath(tf.Spec.Path)
 	s.Path = p
 	if !ok {
@@ -264,7 +157,7 @@ func (l *loader) resolveSource(b *built) {
 			return
 		}
 		b.source = src
-		l.checkUnset(b, &src.object, "the source")
+		l.checkUnset(b, src.File, src.ref(), "the source")
 		s.Source.File = src.File
 		s.Source.URL = src.Spec.URL
 		s.Source.Semver = src.Spec.Ref.Semver

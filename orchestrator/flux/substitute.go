@@ -64,7 +64,7 @@ func (l *loader) substitutionVars(k *kustomization) map[string]string {
 		}
 		if src == nil {
 			if !ref.Optional {
-				l.missing(missingInput(k.File, k.ref(), "postBuild.substituteFrom", ref.Kind, namespaceOf(&k.object), ref.Name), ref.Kind, namespaceOf(&k.object), ref.Name)
+				l.missing(diag.MissingInput(k.File, k.ref(), "postBuild.substituteFrom", ref.Kind, namespaceOf(&k.object), ref.Name), ref.Kind, namespaceOf(&k.object), ref.Name)
 			}
 			continue
 		}
@@ -254,19 +254,21 @@ func (l *loader) unsetNames(o renderedObject, sub map[string]any) []string {
 func unsetKey(file, ref string) string { return file + "\x00" + ref }
 
 // checkUnset holds a stack back for the variables that substitution left
-// empty in an object it uses: Flux would run it with those values empty.
-func (l *loader) checkUnset(b *built, o *object, use string) {
-	names := l.unset[unsetKey(o.File, o.ref())]
+// empty in an object it uses, the object of file and ref ("Kind/name"):
+// Flux would run it with those values empty.
+func (l *loader) checkUnset(b *built, file, ref, use string) {
+	names := l.unset[unsetKey(file, ref)]
 	if len(names) == 0 {
 		return
 	}
+	stack := b.tf.Name()
 	l.problem(diag.Problem{
-		File:    o.File,
-		Object:  o.ref(),
-		Message: fmt.Sprintf("%s of stack %s: variable(s) %s not defined, so postBuild substitution leaves them empty", use, b.stack.Name, strings.Join(names, ", ")),
+		File:    file,
+		Object:  ref,
+		Message: fmt.Sprintf("%s of stack %s: variable(s) %s not defined, so postBuild substitution leaves them empty", use, stack, strings.Join(names, ", ")),
 		Fix: fmt.Sprintf("define %s in postBuild.substitute or postBuild.substituteFrom of Kustomization %s (%s), or give a default with ${%s:=value}",
 			strings.Join(names, ", "), b.k.Name(), b.k.File, names[0]),
-		Stack: b.stack.Name,
+		Stack: stack,
 	})
 }
 
@@ -288,7 +290,7 @@ func (l *loader) substitutionProblem(k *kustomization, o renderedObject, err err
 			names = []string{m[1]}
 		}
 		in := k.fromCluster[len(k.fromCluster)-1]
-		p := missingInputOr(o.File, object, fmt.Sprintf("variable(s) %s, postBuild.substituteFrom of Kustomization/%s", strings.Join(names, ", "), k.Name()),
+		p := diag.MissingInputOr(o.File, object, fmt.Sprintf("variable(s) %s, postBuild.substituteFrom of Kustomization/%s", strings.Join(names, ", "), k.Name()),
 			in.Kind, in.Namespace, in.Name, fmt.Sprintf("define them in postBuild.substitute of Kustomization %s in %s", k.Name(), k.File))
 		why := "no ConfigMap or Secret of the repository defines them, nor one given;"
 		if given := l.inputs[environment.InputKey(in.Kind, in.Namespace, in.Name)]; given != nil && given.failed == nil {

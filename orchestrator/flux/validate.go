@@ -11,6 +11,7 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/tofucontroller"
 )
 
 // duplicateObject reports an object whose name another object of the same
@@ -277,14 +278,14 @@ func (l *loader) validateStacks() {
 		}
 		for _, in := range b.stack.Consumes {
 			if producers[in.Contract] == nil {
-				p := missingInput(b.tf.File, b.tf.ref(), "spec.readInputsFromSecrets", kindSecret, namespaceOf(&b.tf.object), in.Contract)
+				p := diag.MissingInput(b.tf.File, b.tf.ref(), "spec.readInputsFromSecrets", kindSecret, namespaceOf(&b.tf.object), in.Contract)
 				p.Fix = fmt.Sprintf("%s; or name a Secret a stack writes (%s)", p.Fix, produced)
 				l.missing(p, kindSecret, namespaceOf(&b.tf.object), in.Contract)
 			}
 		}
 		for _, cv := range b.stack.ContractVars {
 			if producers[cv.Contract] == nil && !cv.Optional {
-				p := missingInput(b.tf.File, b.tf.ref(), cv.Field, kindSecret, namespaceOf(&b.tf.object), cv.Contract, renamedFrom(cv.Keys)...)
+				p := diag.MissingInput(b.tf.File, b.tf.ref(), cv.Field, kindSecret, namespaceOf(&b.tf.object), cv.Contract, tofucontroller.RenamedFrom(cv.Keys)...)
 				p.Fix = fmt.Sprintf("%s; or name a Secret a stack writes (%s)", p.Fix, produced)
 				l.missing(p, kindSecret, namespaceOf(&b.tf.object), cv.Contract)
 			}

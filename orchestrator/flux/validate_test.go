@@ -234,19 +234,19 @@ func TestLoadProblems(t *testing.T) {
 		},
 		{
 			fixture: "varsfrom_configmap_unknown",
-			want:    diag.Problems{missingInput(appTF, appT, "spec.varsFrom[0]", kindConfigMap, DefaultNamespace, "app-settings")},
+			want:    diag.Problems{diag.MissingInput(appTF, appT, "spec.varsFrom[0]", kindConfigMap, DefaultNamespace, "app-settings")},
 		},
 		{
 			fixture: "varsfrom_secret",
-			want:    diag.Problems{withFix(missingInput(appTF, appT, "spec.varsFrom[0]", kindSecret, DefaultNamespace, "app-credentials"), "none yet")},
+			want:    diag.Problems{withFix(diag.MissingInput(appTF, appT, "spec.varsFrom[0]", kindSecret, DefaultNamespace, "app-credentials"), "none yet")},
 		},
 		{
 			fixture: "substitutefrom_unknown",
-			want:    diag.Problems{missingInput(appFile, appK, "postBuild.substituteFrom", kindConfigMap, DefaultNamespace, "app-settings")},
+			want:    diag.Problems{diag.MissingInput(appFile, appK, "postBuild.substituteFrom", kindConfigMap, DefaultNamespace, "app-settings")},
 		},
 		{
 			fixture: "contract_unknown",
-			want:    diag.Problems{withFix(missingInput(appTF, appT, "spec.readInputsFromSecrets", kindSecret, DefaultNamespace, "ghost"), "none yet")},
+			want:    diag.Problems{withFix(diag.MissingInput(appTF, appT, "spec.readInputsFromSecrets", kindSecret, DefaultNamespace, "ghost"), "none yet")},
 		},
 		{
 			fixture: "layer_unknown",
@@ -354,7 +354,7 @@ func TestLoadProblems(t *testing.T) {
 					Message: `variable "zone" is not defined`,
 					Fix:     "add it to postBuild.substitute of Kustomization app in " + appFile + " or to ConfigMap init (and list it in postBuild.substituteFrom), or give a default with ${zone:=value}",
 				},
-				withFix(missingInput(appTF, appT, "spec.readInputsFromSecrets", kindSecret, DefaultNamespace, "ghost"), "none yet"),
+				withFix(diag.MissingInput(appTF, appT, "spec.readInputsFromSecrets", kindSecret, DefaultNamespace, "ghost"), "none yet"),
 			},
 		},
 	}
@@ -534,7 +534,7 @@ data: {clientId: acme, environment: stage, environmentClass: prod, region: eu-ce
 		{
 			name:    "a key given twice in the entry directory",
 			changes: map[string]string{initFile: baseRepo[initFile] + "data: {}\n"},
-			want: diag.Problems{missingInput(appFile, appK, "postBuild.substituteFrom", kindConfigMap, DefaultNamespace, "init"), {
+			want: diag.Problems{diag.MissingInput(appFile, appK, "postBuild.substituteFrom", kindConfigMap, DefaultNamespace, "init"), {
 				File:    initFile,
 				Message: `key "data" is given twice in one mapping, at line 4 and at line 5`,
 				Fix:     `keep one "data" key at line 4 or 5 of ` + initFile + ": Kubernetes refuses a duplicate key, and kustomize would keep only the last",

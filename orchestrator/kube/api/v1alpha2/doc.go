@@ -8,7 +8,7 @@
 // them to write zz_generated.deepcopy.go and the CustomResourceDefinition
 // in flux-apps/strata/crd/; a test fails when either is stale.
 //
-// Every field of TerraformSpec has a rule in package flux's
+// Every field of TerraformSpec has a rule in package tofucontroller's
 // fields.go (honoured, or refused with a reason); a test keeps the two in
 // step.
 //

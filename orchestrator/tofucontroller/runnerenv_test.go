@@ -1,4 +1,4 @@
-package flux
+package tofucontroller
 
 import (
 	"testing"
@@ -103,19 +103,19 @@ func TestRunnerEnv(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l, b := testLoader(t, tt.spec)
-			if diff := cmp.Diff(tt.want, l.runnerEnv(b)); diff != "" {
+			b, r := testBuilder(t, tt.spec)
+			if diff := cmp.Diff(tt.want, b.runnerEnv()); diff != "" {
 				t.Errorf("runnerEnv(%s) diff (-want +got):\n%s", tt.name, diff)
 			}
-			if diff := cmp.Diff(tt.problems, problemMessages(l)); diff != "" {
+			if diff := cmp.Diff(tt.problems, r.messages()); diff != "" {
 				t.Errorf("runnerEnv(%s) problems diff (-want +got):\n%s", tt.name, diff)
 			}
 		})
 	}
 	// Read from a cluster, the fields stay on the runner pod.
-	l, b := testLoader(t, "  runnerPodTemplate: {spec: {env: [{name: A, value: b}]}}")
-	l.artifacts = map[string]environment.Artifact{}
-	if got := l.runnerEnv(b); got != nil {
+	b, r := testBuilder(t, "  runnerPodTemplate: {spec: {env: [{name: A, value: b}]}}")
+	r.cluster = true
+	if got := b.runnerEnv(); got != nil {
 		t.Errorf("runnerEnv in a cluster = %v, want nothing: the runner pod has the fields", got)
 	}
 }

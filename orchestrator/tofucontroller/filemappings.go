@@ -1,4 +1,4 @@
-package flux
+package tofucontroller
 
 import (
 	"fmt"
@@ -18,15 +18,15 @@ var fileMappingPath = regexp.MustCompile(`^(.?[/_a-zA-Z0-9]{1,})*$`)
 // cluster. A missing Secret or key, a location that is neither home nor
 // workspace, or a path that leaves its location is a problem; the
 // content never reaches a message.
-func (l *loader) fileMappings(b *built) []environment.File {
+func (b *builder) fileMappings() []environment.File {
 	tf := b.tf
 	var files []environment.File
 	for i, fm := range tf.Spec.FileMappings {
 		bad := func(msg, fix string) {
-			l.problem(diag.Problem{
+			b.r.Problem(diag.Problem{
 				File:    tf.File,
 				Object:  tf.ref(),
-				Message: fmt.Sprintf("spec.fileMappings[%d] of stack %s %s", i, tf.Name(), msg),
+				Message: fmt.Sprintf("spec.fileMappings[%d] of stack %s %s", i, tf.Name, msg),
 				Fix:     fix + " in " + tf.File,
 			})
 		}
@@ -46,9 +46,9 @@ func (l *loader) fileMappings(b *built) []environment.File {
 			bad("has no secretRef name and key", "set secretRef: {name: SECRET, key: KEY}")
 			continue
 		}
-		sec := l.secret(b.k.Group, ref.Name)
+		sec := b.r.Secret(ref.Name)
 		if sec == nil {
-			l.missing(missingInput(b.tf.File, b.tf.ref(), fmt.Sprintf("spec.fileMappings[%d]", i), kindSecret, namespaceOf(&b.tf.object), ref.Name, ref.Key), kindSecret, namespaceOf(&b.tf.object), ref.Name)
+			b.r.Missing(diag.MissingInput(b.tf.File, b.tf.ref(), fmt.Sprintf("spec.fileMappings[%d]", i), KindSecret, b.tf.Namespace, ref.Name, ref.Key))
 			continue
 		}
 		content, ok := sec.Data[ref.Key]

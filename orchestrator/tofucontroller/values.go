@@ -1,4 +1,4 @@
-package flux
+package tofucontroller
 
 import (
 	"encoding/json"
@@ -13,25 +13,25 @@ import (
 // readInputs reads spec.readInputsFromSecrets: an entry that names a
 // Secret of the repository is decoded now (SecretInputs), any other names
 // another stack's contract (Consumes), checked once every stack is known.
-func (l *loader) readInputs(b *built) {
+func (b *builder) readInputs() {
 	tf, s := b.tf, b.stack
 	for i, in := range tf.Spec.ReadInputsFromSecrets {
 		as := in.As
 		if as == "" {
 			as = strings.ReplaceAll(in.Name, "-", "_")
 		}
-		sec := l.secret(b.k.Group, in.Name)
+		sec := b.r.Secret(in.Name)
 		if sec == nil {
 			s.Consumes = append(s.Consumes, environment.Input{Contract: in.Name, As: as})
 			continue
 		}
 		data, err := tcdata.FromSecretData(sec.Data)
 		if err != nil {
-			l.problem(diag.Problem{
+			b.r.Problem(diag.Problem{
 				File:    sec.File,
 				Object:  sec.ref(),
-				Message: fmt.Sprintf("spec.readInputsFromSecrets[%d] of Terraform %s reads this Secret: %v", i, tf.Name(), err),
-				Fix:     fmt.Sprintf("give each key of %s with a .type companion a value of that type, in %s", sec.Name(), sec.File),
+				Message: fmt.Sprintf("spec.readInputsFromSecrets[%d] of Terraform %s reads this Secret: %v", i, tf.Name, err),
+				Fix:     fmt.Sprintf("give each key of %s with a .type companion a value of that type, in %s", sec.Name, sec.File),
 			})
 			continue
 		}
@@ -43,19 +43,19 @@ func (l *loader) readInputs(b *built) {
 }
 
 // values parses spec.values, the template rendered into var.values.
-func (l *loader) values(b *built) {
+func (b *builder) values() {
 	tf, s := b.tf, b.stack
 	if len(tf.Spec.Values) == 0 || string(tf.Spec.Values) == "null" {
 		return
 	}
 	var raw any
 	if err := json.Unmarshal(tf.Spec.Values, &raw); err != nil {
-		l.problem(diag.Problem{File: tf.File, Object: tf.ref(), Message: "spec.values: " + err.Error(), Fix: "write spec.values as a YAML mapping in " + tf.File})
+		b.r.Problem(diag.Problem{File: tf.File, Object: tf.ref(), Message: "spec.values: " + err.Error(), Fix: "write spec.values as a YAML mapping in " + tf.File})
 		return
 	}
 	v, err := tcdata.ParseValues(raw)
 	if err != nil {
-		l.problem(diag.Problem{
+		b.r.Problem(diag.Problem{
 			File:    tf.File,
 			Object:  tf.ref(),
 			Message: fmt.Sprintf("spec.values: %v", err),

@@ -1,4 +1,4 @@
-package flux
+package tofucontroller
 
 import (
 	"encoding/json"
@@ -22,7 +22,7 @@ type varLayer struct {
 // does: spec.vars in order, then spec.varsFrom in order, later entries
 // winning. Entries that read another stack's output Secret become
 // ContractVars, resolved when the stack runs.
-func (l *loader) stackVars(b *built) {
+func (b *builder) stackVars() {
 	tf, s := b.tf, b.stack
 	var layers []varLayer
 	for i, v := range tf.Spec.Vars {
@@ -32,7 +32,7 @@ func (l *loader) stackVars(b *built) {
 		field := fmt.Sprintf("spec.vars[%d]", i)
 		if v.ValueFrom != nil {
 			if len(v.Value) > 0 {
-				l.problem(diag.Problem{
+				b.r.Problem(diag.Problem{
 					File:    tf.File,
 					Object:  tf.ref(),
 					Message: fmt.Sprintf("%s (%s) sets both value and valueFrom", field, v.Name),
@@ -40,7 +40,7 @@ func (l *loader) stackVars(b *built) {
 				})
 				continue
 			}
-			if layer, ok := l.valueFrom(b, field, v.Name, v.ValueFrom); ok {
+			if layer, ok := b.valueFrom(field, v.Name, v.ValueFrom); ok {
 				layers = append(layers, layer)
 			}
 			continue
@@ -53,7 +53,7 @@ func (l *loader) stackVars(b *built) {
 		layers = append(layers, varLayer{static: map[string]any{v.Name: value}})
 	}
 	for i, vf := range tf.Spec.VarsFrom {
-		if layer, ok := l.varsFrom(b, fmt.Sprintf("spec.varsFrom[%d]", i), vf); ok {
+		if layer, ok := b.varsFrom(fmt.Sprintf("spec.varsFrom[%d]", i), vf); ok {
 			layers = append(layers, layer)
 		}
 	}
@@ -81,17 +81,18 @@ func (l *loader) stackVars(b *built) {
 }
 
 // renames parses varsKeys; nil means every key.
-func (l *loader) renames(tf *terraform, field string, keys []string) ([]environment.KeyRename, bool) {
+func (b *builder) renames(field string, keys []string) ([]environment.KeyRename, bool) {
 	if keys == nil {
 		return nil, true
 	}
+	tf := b.tf
 	out := make([]environment.KeyRename, 0, len(keys))
 	ok := true
 	for _, k := range keys {
 		from, to, err := tcdata.Rename(k)
 		if err != nil {
 			ok = false
-			l.problem(diag.Problem{
+			b.r.Problem(diag.Problem{
 				File:    tf.File,
 				Object:  tf.ref(),
 				Message: fmt.Sprintf("%s.varsKeys: %v", field, err),
@@ -107,36 +108,36 @@ func (l *loader) renames(tf *terraform, field string, keys []string) ([]environm
 // varsFrom returns the variables of one spec.varsFrom entry: a ConfigMap
 // or a Secret of the repository, read now, or another stack's output
 // Secret, read when the stack runs.
-func (l *loader) varsFrom(b *built, field string, vf valuesRef) (varLayer, bool) {
+func (b *builder) varsFrom(field string, vf VarsRef) (varLayer, bool) {
 	tf := b.tf
-	keys, ok := l.renames(tf, field, vf.VarsKeys)
+	keys, ok := b.renames(field, vf.VarsKeys)
 	if !ok {
 		return varLayer{}, false
 	}
 	var data map[string]string
 	var file string
 	switch vf.Kind {
-	case kindConfigMap:
-		cm := l.configMap(b.k.Group, vf.Name)
+	case KindConfigMap:
+		cm := b.r.ConfigMap(vf.Name)
 		if cm == nil {
 			if !vf.Optional {
-				l.missing(missingInput(tf.File, tf.ref(), field, kindConfigMap, namespaceOf(&tf.object), vf.Name, renamedFrom(keys)...), kindConfigMap, namespaceOf(&tf.object), vf.Name)
+				b.r.Missing(diag.MissingInput(tf.File, tf.ref(), field, KindConfigMap, tf.Namespace, vf.Name, RenamedFrom(keys)...))
 			}
 			return varLayer{}, false
 		}
 		data, file = cm.Data, cm.File
-		l.checkUnset(b, &cm.object, field)
-	case kindSecret:
-		sec := l.secret(b.k.Group, vf.Name)
+		b.r.Unset(cm, field)
+	case KindSecret:
+		sec := b.r.Secret(vf.Name)
 		if sec == nil {
 			// Another stack's output Secret: checked once every stack
 			// is known, read when the stack runs.
 			return varLayer{contract: &environment.ContractVars{Contract: vf.Name, Field: field, Keys: keys, Optional: vf.Optional}}, true
 		}
 		data, file = sec.Data, sec.File
-		l.checkUnset(b, &sec.object, field)
+		b.r.Unset(sec, field)
 	default:
-		l.problem(diag.Problem{
+		b.r.Problem(diag.Problem{
 			File:    tf.File,
 			Object:  tf.ref(),
 			Message: fmt.Sprintf("%s (%s) is of kind %q; the Tofu Controller reads ConfigMap and Secret", field, vf.Name, vf.Kind),
@@ -156,11 +157,11 @@ func (l *loader) varsFrom(b *built, field string, vf valuesRef) (varLayer, bool)
 		switch {
 		case ok:
 			vars[k.To] = v
-		case vf.Kind == kindSecret && vf.Optional:
+		case vf.Kind == KindSecret && vf.Optional:
 			// The Tofu Controller hands a missing Secret key over empty.
 			vars[k.To] = ""
 		case !vf.Optional:
-			l.problem(diag.Problem{
+			b.r.Problem(diag.Problem{
 				File:    tf.File,
 				Object:  tf.ref(),
 				Message: fmt.Sprintf("%s names key %q of %s %s, which has no such key", field, k.From, vf.Kind, vf.Name),
@@ -175,18 +176,18 @@ func (l *loader) varsFrom(b *built, field string, vf valuesRef) (varLayer, bool)
 // ConfigMap or Secret of the repository, read now, or of another stack's
 // output Secret, read when the stack runs. An optional reference to
 // something missing sets nothing.
-func (l *loader) valueFrom(b *built, field, name string, vf *valueFrom) (varLayer, bool) {
+func (b *builder) valueFrom(field, name string, vf *ValueFrom) (varLayer, bool) {
 	tf := b.tf
 	field += ".valueFrom"
-	var ref *keyRef
+	var ref *KeyRef
 	var kind string
 	switch {
 	case vf.SecretKeyRef != nil && vf.ConfigMapKeyRef == nil:
-		ref, kind = vf.SecretKeyRef, kindSecret
+		ref, kind = vf.SecretKeyRef, KindSecret
 	case vf.ConfigMapKeyRef != nil && vf.SecretKeyRef == nil:
-		ref, kind = vf.ConfigMapKeyRef, kindConfigMap
+		ref, kind = vf.ConfigMapKeyRef, KindConfigMap
 	default:
-		l.problem(diag.Problem{
+		b.r.Problem(diag.Problem{
 			File:    tf.File,
 			Object:  tf.ref(),
 			Message: fmt.Sprintf("%s (%s) must name exactly one secretKeyRef or configMapKeyRef: strata runs no pod, so fieldRef and resourceFieldRef have nothing to read", field, name),
@@ -195,7 +196,7 @@ func (l *loader) valueFrom(b *built, field, name string, vf *valueFrom) (varLaye
 		return varLayer{}, false
 	}
 	if ref.Name == "" || ref.Key == "" {
-		l.problem(diag.Problem{
+		b.r.Problem(diag.Problem{
 			File:    tf.File,
 			Object:  tf.ref(),
 			Message: fmt.Sprintf("%s (%s) needs both name and key", field, name),
@@ -205,8 +206,8 @@ func (l *loader) valueFrom(b *built, field, name string, vf *valueFrom) (varLaye
 	}
 	var data map[string]string
 	var file string
-	if kind == kindSecret {
-		sec := l.secret(b.k.Group, ref.Name)
+	if kind == KindSecret {
+		sec := b.r.Secret(ref.Name)
 		if sec == nil {
 			return varLayer{contract: &environment.ContractVars{
 				Contract: ref.Name, Field: field, Keys: []environment.KeyRename{{From: ref.Key, To: name}},
@@ -215,10 +216,10 @@ func (l *loader) valueFrom(b *built, field, name string, vf *valueFrom) (varLaye
 		}
 		data, file = sec.Data, sec.File
 	} else {
-		cm := l.configMap(b.k.Group, ref.Name)
+		cm := b.r.ConfigMap(ref.Name)
 		if cm == nil {
 			if !ref.Optional {
-				l.missing(missingInput(tf.File, tf.ref(), field+" of "+name, kindConfigMap, namespaceOf(&tf.object), ref.Name, ref.Key), kindConfigMap, namespaceOf(&tf.object), ref.Name)
+				b.r.Missing(diag.MissingInput(tf.File, tf.ref(), field+" of "+name, KindConfigMap, tf.Namespace, ref.Name, ref.Key))
 			}
 			return varLayer{}, false
 		}
@@ -227,7 +228,7 @@ func (l *loader) valueFrom(b *built, field, name string, vf *valueFrom) (varLaye
 	v, ok := data[ref.Key]
 	if !ok {
 		if !ref.Optional {
-			l.problem(diag.Problem{
+			b.r.Problem(diag.Problem{
 				File:    tf.File,
 				Object:  tf.ref(),
 				Message: fmt.Sprintf("%s (%s) names key %q of %s %s, which has no such key", field, name, ref.Key, kind, ref.Name),
@@ -239,8 +240,8 @@ func (l *loader) valueFrom(b *built, field, name string, vf *valueFrom) (varLaye
 	return varLayer{static: map[string]any{name: v}}, true
 }
 
-// renamedFrom returns the keys that renames read.
-func renamedFrom(rs []environment.KeyRename) []string {
+// RenamedFrom returns the keys that renames read: each one's From.
+func RenamedFrom(rs []environment.KeyRename) []string {
 	out := make([]string, 0, len(rs))
 	for _, r := range rs {
 		out = append(out, r.From)

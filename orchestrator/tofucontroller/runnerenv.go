@@ -1,4 +1,4 @@
-package flux
+package tofucontroller
 
 import (
 	"fmt"
@@ -46,14 +46,14 @@ func validEnvName(name string) bool {
 // defined before it. Values come from the repository's ConfigMaps and
 // Secrets. Read from a cluster the fields stay on the runner pod, as the
 // Tofu Controller puts them there, and nothing is resolved here.
-func (l *loader) runnerEnv(b *built) []environment.EnvVar {
-	if l.artifacts != nil {
+func (b *builder) runnerEnv() []environment.EnvVar {
+	if b.r.FromCluster() {
 		return nil
 	}
 	tf := b.tf
 	spec := tf.Spec.RunnerPodTemplate.Spec
 	bad := func(field, msg, fix string) {
-		l.problem(diag.Problem{File: tf.File, Object: tf.ref(), Message: field + " " + msg, Fix: fix + " in " + tf.File})
+		b.r.Problem(diag.Problem{File: tf.File, Object: tf.ref(), Message: field + " " + msg, Fix: fix + " in " + tf.File})
 	}
 	env := map[string]environment.EnvVar{}
 	set := func(field string, v environment.EnvVar) bool {
@@ -73,17 +73,17 @@ func (l *loader) runnerEnv(b *built) []environment.EnvVar {
 	for i, ef := range spec.EnvFrom {
 		field := fmt.Sprintf("spec.runnerPodTemplate.spec.envFrom[%d]", i)
 		var kind string
-		var ref *optionalRef
+		var ref *OptionalRef
 		switch {
 		case ef.ConfigMapRef != nil && ef.SecretRef == nil:
-			kind, ref = kindConfigMap, ef.ConfigMapRef
+			kind, ref = KindConfigMap, ef.ConfigMapRef
 		case ef.SecretRef != nil && ef.ConfigMapRef == nil:
-			kind, ref = kindSecret, ef.SecretRef
+			kind, ref = KindSecret, ef.SecretRef
 		default:
 			bad(field, "must name exactly one configMapRef or secretRef", "keep one of configMapRef and secretRef")
 			continue
 		}
-		data, _, ok := l.envSource(b, field, kind, ref.Name, ref.Optional)
+		data, _, ok := b.envSource(field, kind, ref.Name, ref.Optional)
 		if !ok {
 			continue
 		}
@@ -103,12 +103,12 @@ func (l *loader) runnerEnv(b *built) []environment.EnvVar {
 		}
 		vf := e.ValueFrom
 		var kind string
-		var ref *keyRef
+		var ref *KeyRef
 		switch {
 		case vf.SecretKeyRef != nil && vf.ConfigMapKeyRef == nil && len(vf.FieldRef) == 0 && len(vf.ResourceFieldRef) == 0:
-			kind, ref = kindSecret, vf.SecretKeyRef
+			kind, ref = KindSecret, vf.SecretKeyRef
 		case vf.ConfigMapKeyRef != nil && vf.SecretKeyRef == nil && len(vf.FieldRef) == 0 && len(vf.ResourceFieldRef) == 0:
-			kind, ref = kindConfigMap, vf.ConfigMapKeyRef
+			kind, ref = KindConfigMap, vf.ConfigMapKeyRef
 		default:
 			bad(field+".valueFrom", fmt.Sprintf("(%s) must name exactly one secretKeyRef or configMapKeyRef: strata runs no pod, so fieldRef and resourceFieldRef have nothing to read", e.Name),
 				fmt.Sprintf("use secretKeyRef or configMapKeyRef for %s", e.Name))
@@ -118,14 +118,14 @@ func (l *loader) runnerEnv(b *built) []environment.EnvVar {
 			bad(field+".valueFrom", fmt.Sprintf("(%s) needs both name and key", e.Name), fmt.Sprintf("set the name and key of %s's %s", e.Name, kind))
 			continue
 		}
-		data, file, ok := l.envSource(b, field+".valueFrom", kind, ref.Name, ref.Optional, ref.Key)
+		data, file, ok := b.envSource(field+".valueFrom", kind, ref.Name, ref.Optional, ref.Key)
 		if !ok {
 			continue
 		}
 		v, found := data[ref.Key]
 		if !found {
 			if !ref.Optional {
-				l.problem(diag.Problem{
+				b.r.Problem(diag.Problem{
 					File:    tf.File,
 					Object:  tf.ref(),
 					Message: fmt.Sprintf("%s.valueFrom (%s) names key %q of %s %s, which has no such key", field, e.Name, ref.Key, kind, ref.Name),
@@ -149,23 +149,23 @@ func (l *loader) runnerEnv(b *built) []environment.EnvVar {
 // envSource is the data of the ConfigMap or Secret of the repository a
 // stack's environment reads, and its file. ok is false when there is
 // none: a problem says so, unless the reference is optional.
-func (l *loader) envSource(b *built, field, kind, name string, optional bool, keys ...string) (map[string]string, string, bool) {
+func (b *builder) envSource(field, kind, name string, optional bool, keys ...string) (map[string]string, string, bool) {
 	tf := b.tf
 	switch kind {
-	case kindConfigMap:
-		if cm := l.configMap(b.k.Group, name); cm != nil {
+	case KindConfigMap:
+		if cm := b.r.ConfigMap(name); cm != nil {
 			return cm.Data, cm.File, true
 		}
 	default:
-		if sec := l.secret(b.k.Group, name); sec != nil {
+		if sec := b.r.Secret(name); sec != nil {
 			return sec.Data, sec.File, !sec.Failed
 		}
 	}
 	if !optional {
-		ns := namespaceOf(&tf.object)
-		p := missingInputOr(tf.File, tf.ref(), field, kind, ns, name, "mark the reference optional: true")
+		ns := tf.Namespace
+		p := diag.MissingInputOr(tf.File, tf.ref(), field, kind, ns, name, "mark the reference optional: true")
 		p.Input.Keys = keys
-		l.missing(p, kind, ns, name)
+		b.r.Missing(p)
 	}
 	return nil, "", false
 }

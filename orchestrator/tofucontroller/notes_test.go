@@ -1,11 +1,9 @@
-package flux
+package tofucontroller
 
 import (
-	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/strata-iac/strata/orchestrator/environment"
 	"sigs.k8s.io/yaml"
 )
 
@@ -42,22 +40,29 @@ spec: {breakTheGlass: true}`, []string{glass, planner("infra.weave.works/error-r
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tf := &terraform{}
-			if err := yaml.Unmarshal([]byte(tt.object), &tf.raw); err != nil {
+			tf := &Terraform{File: "t.yaml", Spec: &Spec{}}
+			if err := yaml.Unmarshal([]byte(tt.object), &tf.Raw); err != nil {
 				t.Fatal(err)
 			}
-			if err := yaml.Unmarshal([]byte(tt.object), tf); err != nil {
+			var meta struct {
+				Metadata struct {
+					Name        string            `json:"name"`
+					Labels      map[string]string `json:"labels"`
+					Annotations map[string]string `json:"annotations"`
+				} `json:"metadata"`
+			}
+			if err := yaml.Unmarshal([]byte(tt.object), &meta); err != nil {
 				t.Fatal(err)
 			}
-			tf.Kind, tf.File = kindTerraform, "t.yaml"
-			l := newLoader(context.Background(), "/repo", "e")
-			l.env = &environment.Environment{}
-			l.checkTerraformFields(tf)
-			if ps := l.sortedProblems(); len(ps) > 0 {
-				t.Errorf("checkTerraformFields(%s) problems = %v, want none", tt.name, ps)
+			tf.Name, tf.Labels, tf.Annotations = meta.Metadata.Name, meta.Metadata.Labels, meta.Metadata.Annotations
+			r := &testRender{}
+			b := &builder{tf: tf, r: r}
+			b.checkFields()
+			if ps := r.sorted(); len(ps) > 0 {
+				t.Errorf("checkFields(%s) problems = %v, want none", tt.name, ps)
 			}
-			if diff := cmp.Diff(tt.want, l.env.Notes); diff != "" {
-				t.Errorf("checkTerraformFields(%s) notes diff (-want +got):\n%s", tt.name, diff)
+			if diff := cmp.Diff(tt.want, r.notes); diff != "" {
+				t.Errorf("checkFields(%s) notes diff (-want +got):\n%s", tt.name, diff)
 			}
 		})
 	}

@@ -1,10 +1,13 @@
-package flux
+package tofucontroller
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"net/url"
+	"slices"
 
+	"github.com/strata-iac/strata/internal/suggest"
 	"github.com/strata-iac/strata/orchestrator/diag"
 )
 
@@ -60,7 +63,7 @@ func subFields(field string, rules map[string]fieldRule) fieldRule {
 		if !ok {
 			return ""
 		}
-		for _, k := range sortedKeys(m) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			rule, ok := rules[k]
 			if !ok {
 				return fmt.Sprintf("%s.%s is not a field of the Tofu Controller's Terraform", field, k)
@@ -220,29 +223,30 @@ func wholeNumber(v any) (int64, bool) {
 	return 0, false
 }
 
-// checkTerraformFields decides every field of a Terraform object's spec:
+// checkFields decides every field of the Terraform object's spec:
 // a field strata does not honour is a problem, never silently ignored; a
 // field or label accepted with no effect is a note.
-func (l *loader) checkTerraformFields(tf *terraform) {
-	l.noteTerraform(tf)
-	spec, _ := tf.rawMap()["spec"].(map[string]any)
-	for _, k := range sortedKeys(spec) {
+func (b *builder) checkFields() {
+	b.noteTerraform()
+	tf := b.tf
+	spec, _ := tf.Raw["spec"].(map[string]any)
+	for _, k := range slices.Sorted(maps.Keys(spec)) {
 		rule, ok := terraformFields[k]
 		if !ok {
 			fix := "remove it"
-			if c, d := closest(k, sortedKeys(terraformFields)); d <= 3 {
+			if c, d := suggest.Closest(k, slices.Sorted(maps.Keys(terraformFields))); d <= 3 {
 				fix = fmt.Sprintf("write spec.%s", c)
 			}
-			l.problem(diag.Problem{
+			b.r.Problem(diag.Problem{
 				File:    tf.File,
 				Object:  tf.ref(),
-				Message: fmt.Sprintf("spec.%s is not a field of the Tofu Controller's Terraform (%s/v1alpha2)", k, groupInfra),
+				Message: fmt.Sprintf("spec.%s is not a field of the Tofu Controller's Terraform (%s/v1alpha2)", k, Group),
 				Fix:     fix + " in " + tf.File,
 			})
 			continue
 		}
 		if why := rule(spec[k]); why != "" {
-			l.problem(diag.Problem{
+			b.r.Problem(diag.Problem{
 				File:    tf.File,
 				Object:  tf.ref(),
 				Message: why,

@@ -1,4 +1,4 @@
-package flux
+package tofucontroller
 
 import (
 	"fmt"
@@ -19,39 +19,40 @@ var branchPlannerKeys = []string{
 // noteTerraform notes what a Terraform object asks of the Tofu Controller
 // that strata accepts and does without: spec.breakTheGlass, and the branch
 // planner's labels and annotations. validate -v shows the notes.
-func (l *loader) noteTerraform(tf *terraform) {
-	spec, _ := tf.rawMap()["spec"].(map[string]any)
+func (b *builder) noteTerraform() {
+	tf := b.tf
+	spec, _ := tf.Raw["spec"].(map[string]any)
 	if on, _ := spec["breakTheGlass"].(bool); on {
-		l.env.Notes = append(l.env.Notes, fmt.Sprintf(
+		b.r.Note(fmt.Sprintf(
 			"%s (%s): spec.breakTheGlass is accepted and changes nothing: it keeps the Tofu Controller's runner pod open for a person to repair the stack by hand, and strata keeps no runner between runs; repair with tofu in the stack's workspace (strata unlock releases a stale lock)",
 			tf.ref(), tf.File))
 	}
 	if _, ok := spec["branchPlanner"]; ok {
-		l.env.Notes = append(l.env.Notes, fmt.Sprintf(
+		b.r.Note(fmt.Sprintf(
 			"%s (%s): spec.branchPlanner is accepted and read by nothing: it configures the Tofu Controller's branch planner, and strata plans a pull request with strata plan --base (-o markdown writes the review)",
 			tf.ref(), tf.File))
 	}
 	if r, ok := spec["remediation"].(map[string]any); ok && !isZero(r["retries"]) {
-		l.env.Notes = append(l.env.Notes, fmt.Sprintf(
+		b.r.Note(fmt.Sprintf(
 			"%s (%s): spec.remediation.retries is accepted without its bound: strata retries a failed stack at every reconcile",
 			tf.ref(), tf.File))
 	}
 	if up, ok := spec["upgradeOnInit"].(bool); ok && up {
-		l.env.Notes = append(l.env.Notes, fmt.Sprintf(
+		b.r.Note(fmt.Sprintf(
 			"%s (%s): spec.upgradeOnInit is accepted: strata's init keeps the providers the stack's lock file names, from the shared plugin cache and the mirror, rather than upgrading them",
 			tf.ref(), tf.File))
 	}
 	var keys []string
 	for _, k := range branchPlannerKeys {
-		_, label := tf.Metadata.Labels[k]
-		_, annotation := tf.Metadata.Annotations[k]
+		_, label := tf.Labels[k]
+		_, annotation := tf.Annotations[k]
 		if label || annotation {
 			keys = append(keys, k)
 		}
 	}
 	if len(keys) > 0 {
 		slices.Sort(keys)
-		l.env.Notes = append(l.env.Notes, fmt.Sprintf(
+		b.r.Note(fmt.Sprintf(
 			"%s (%s): %s are the Tofu Controller branch planner's labels and annotations, accepted and read by nothing: strata plans the checkout it is given, so plan a pull request by running strata plan on its branch (-o markdown writes the review)",
 			tf.ref(), tf.File, strings.Join(keys, ", ")))
 	}

@@ -1,17 +1,17 @@
-package flux
+package tofucontroller
 
 import (
-	"context"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/strata-iac/strata/orchestrator/environment"
 	"sigs.k8s.io/yaml"
 )
 
@@ -100,17 +100,15 @@ func TestTerraformFields(t *testing.T) {
 			for k := range spec {
 				covered[k] = true
 			}
-			l := newLoader(context.Background(), "/repo", "e")
-			l.env = &environment.Environment{}
-			tf := &terraform{rendered: rendered{raw: map[string]any{"spec": spec}}}
-			tf.Kind, tf.Metadata.Name, tf.File = kindTerraform, "t", "t.yaml"
-			l.checkTerraformFields(tf)
+			r := &testRender{}
+			b := &builder{tf: &Terraform{Name: "t", File: "t.yaml", Raw: map[string]any{"spec": spec}, Spec: &Spec{}}, r: r}
+			b.checkFields()
 			var got string
-			if ps := l.sortedProblems(); len(ps) > 0 {
+			if ps := r.sorted(); len(ps) > 0 {
 				got = ps[0].Message
 			}
 			if got != tt.want {
-				t.Errorf("checkTerraformFields(%s) = %q, want %q", tt.spec, got, tt.want)
+				t.Errorf("checkFields(%s) = %q, want %q", tt.spec, got, tt.want)
 			}
 		})
 	}
@@ -203,7 +201,7 @@ func TestEveryFieldIsBacked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, field := range sortedKeys(terraformFields) {
+	for _, field := range slices.Sorted(maps.Keys(terraformFields)) {
 		if !strings.Contains(string(readme), "\n| `"+field+"` | ") {
 			t.Errorf("docs/terraform-fields.md has no row for %s", field)
 		}

@@ -1,7 +1,9 @@
-package flux
+package tofucontroller
 
 import (
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -22,7 +24,7 @@ func TestFieldRulesCoverTheCRD(t *testing.T) {
 		fields = append(fields, name)
 	}
 	sort.Strings(fields)
-	if diff := cmp.Diff(sortedKeys(terraformFields), fields); diff != "" {
+	if diff := cmp.Diff(slices.Sorted(maps.Keys(terraformFields)), fields); diff != "" {
 		t.Errorf("terraformFields and v1alpha2.TerraformSpec differ (-rules +type):\n%s", diff)
 	}
 }

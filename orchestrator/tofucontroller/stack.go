@@ -1,0 +1,220 @@
+package tofucontroller
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/strata-iac/strata/orchestrator/diag"
+	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/tcdata"
+)
+
+// builder holds one Build: the object, the stack made of it, and what it
+// reads of the render.
+type builder struct {
+	tf    *Terraform
+	stack *environment.Stack
+	r     Render
+	// backendSecrets are the spec.backendConfigsFrom Secrets that r
+	// does not hold.
+	backendSecrets []BackendSecret
+}
+
+// Build makes the stack of one Terraform object by the Tofu Controller's
+// field rules: every field of its spec is honoured, or refused with a
+// problem that says why (checkFields); vars, varsFrom, values,
+// readInputsFromSecrets, backendConfigsFrom, fileMappings and the runner
+// pod's environment are read from r's ConfigMaps and Secrets; and
+// strata's annotations on the object (layer, contract, read-contracts)
+// are read.
+//
+// What the Tofu Controller leaves to Flux is the caller's: the stack's
+// source and path, its Kustomization, the dependsOn of that
+// Kustomization and the stack's version. Its DependsOn holds the object's
+// spec.dependsOn, sorted.
+func Build(tf *Terraform, r Render) (*environment.Stack, []BackendSecret) {
+	spec := tf.Spec
+	s := &environment.Stack{
+		Name:           tf.Name,
+		File:           tf.File,
+		Layer:          environment.LayerServices,
+		ApprovePlan:    spec.ApprovePlan,
+		ForceUnlock:    spec.Tfstate.ForceUnlock,
+		LockIdentifier: spec.Tfstate.LockIdentifier,
+		Suspend:        spec.Suspend,
+
+		DisableDriftDetection:      spec.DisableDriftDetection,
+		DestroyResourcesOnDeletion: spec.DestroyResourcesOnDeletion,
+	}
+	b := &builder{tf: tf, stack: s, r: r}
+	b.checkFields()
+	b.checkForceUnlock()
+	s.Interval = b.duration("interval", spec.Interval)
+	s.RetryInterval = b.duration("retryInterval", spec.RetryInterval)
+	s.Run = environment.Run{
+		Targets:            spec.Targets,
+		Parallelism:        spec.Parallelism,
+		RefreshBeforeApply: spec.RefreshBeforeApply,
+		PlanOnly:           spec.PlanOnly,
+		Force:              spec.Force,
+		Destroy:            spec.Destroy,
+		Files:              b.fileMappings(),
+		BackendConfigs:     b.backendConfigs(),
+		Env:                b.runnerEnv(),
+	}
+	if ws := spec.Workspace; ws != "default" {
+		s.Run.Workspace = ws
+	}
+	b.layer()
+	b.stackVars()
+	for _, d := range spec.DependsOn {
+		s.DependsOn = append(s.DependsOn, d.Name)
+	}
+	slices.Sort(s.DependsOn)
+	s.DependsOn = slices.Compact(s.DependsOn)
+	if bc := spec.BackendConfig; bc != nil {
+		s.BackendConfig = bc.CustomConfiguration
+	}
+	b.outputs()
+	b.readInputs()
+	b.values()
+	s.ConsumesMatching = b.readContracts()
+	return s, b.backendSecrets
+}
+
+// layer reads the strata.dev/layer annotation: the layer the stack runs
+// in, services when it has none.
+func (b *builder) layer() {
+	tf := b.tf
+	name, ok := tf.Annotations[environment.AnnotationLayer]
+	if !ok {
+		return
+	}
+	layer, ok := environment.ParseLayer(name)
+	if !ok {
+		b.r.Problem(diag.Problem{
+			File:    tf.File,
+			Object:  tf.ref(),
+			Message: fmt.Sprintf("annotation %s is %q, which is not a layer", environment.AnnotationLayer, name),
+			Fix:     fmt.Sprintf("set annotation %s to one of: %s", environment.AnnotationLayer, strings.Join(environment.LayerNames(), ", ")),
+		})
+	}
+	b.stack.Layer = layer
+}
+
+// outputs reads spec.writeOutputsToSecret, the stack's contract, and the
+// strata.dev/contract annotation that names it instead.
+func (b *builder) outputs() {
+	tf, s := b.tf, b.stack
+	if w := tf.Spec.WriteOutputsToSecret; w != nil {
+		s.Produces = w.Name
+		s.ProducesOutputs = w.Outputs
+		for _, o := range w.Outputs {
+			if _, _, err := tcdata.Rename(o); err != nil {
+				b.r.Problem(diag.Problem{
+					File:    tf.File,
+					Object:  tf.ref(),
+					Message: fmt.Sprintf("spec.writeOutputsToSecret.outputs: %v", err),
+					Fix:     fmt.Sprintf("write each output as name or old:new in %s", tf.File),
+				})
+			}
+		}
+	}
+	if c := tf.Annotations[environment.AnnotationContract]; c != "" {
+		s.Produces = c
+	}
+}
+
+// checkForceUnlock checks spec.tfstate: forceUnlock is no, auto or yes,
+// and yes names the one lock it releases.
+func (b *builder) checkForceUnlock() {
+	tf := b.tf
+	fu, id := tf.Spec.Tfstate.ForceUnlock, tf.Spec.Tfstate.LockIdentifier
+	switch {
+	case fu == "" || fu == environment.ForceUnlockNo || fu == environment.ForceUnlockAuto:
+	case fu == environment.ForceUnlockYes && id == "":
+		b.r.Problem(diag.Problem{
+			File:    tf.File,
+			Object:  tf.ref(),
+			Message: `spec.tfstate.forceUnlock is "yes" without spec.tfstate.lockIdentifier: strata releases only the lock a person names`,
+			Fix:     "set spec.tfstate.lockIdentifier to the ID of the lock to release (the run log names it), or use auto to release a lock whose holder is provably dead",
+		})
+	case fu == environment.ForceUnlockYes:
+	default:
+		b.r.Problem(diag.Problem{
+			File:    tf.File,
+			Object:  tf.ref(),
+			Message: fmt.Sprintf("spec.tfstate.forceUnlock is %q, which is not yes, no or auto", fu),
+			Fix:     "use auto (a lock whose holder is provably dead is released), yes with spec.tfstate.lockIdentifier (that lock is released), or no",
+		})
+	}
+}
+
+// duration parses a duration field of the spec, as Kubernetes parses a
+// metav1.Duration; 0 when the field is unset.
+func (b *builder) duration(field, value string) time.Duration {
+	if value == "" {
+		return 0
+	}
+	d, err := time.ParseDuration(value)
+	if err == nil && d > 0 {
+		return d
+	}
+	tf := b.tf
+	b.r.Problem(diag.Problem{
+		File:    tf.File,
+		Object:  tf.ref(),
+		Message: fmt.Sprintf("spec.%s is %q, which is not a positive duration", field, value),
+		Fix:     fmt.Sprintf("write spec.%s as a Go duration such as 30m, 1h or 90s in %s", field, tf.File),
+	})
+	return 0
+}
+
+// variableName is the form of a variable a read-contracts line binds:
+// that of a Flux substitution variable, which a tofu variable's name
+// also takes.
+var variableName = regexp.MustCompile(`^[_a-zA-Z][_a-zA-Z0-9]*$`)
+
+// readContracts parses the strata.dev/read-contracts annotation: one
+// "variable: regex" per line.
+func (b *builder) readContracts() []environment.MatchInput {
+	tf := b.tf
+	value, ok := tf.Annotations[environment.AnnotationReadContracts]
+	if !ok {
+		return nil
+	}
+	var out []environment.MatchInput
+	for _, line := range strings.Split(value, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		as, re, found := strings.Cut(line, ":")
+		as, re = strings.TrimSpace(as), strings.TrimSpace(re)
+		bad := func(msg string) {
+			b.r.Problem(diag.Problem{
+				File:    tf.File,
+				Object:  tf.ref(),
+				Message: fmt.Sprintf("annotation %s line %q %s", environment.AnnotationReadContracts, line, msg),
+				Fix:     "write one \"variable: regex\" per line, e.g. \"configuration: (account|network)\"",
+			})
+		}
+		switch {
+		case !found || as == "" || re == "":
+			bad("is not \"variable: regex\"")
+			continue
+		case !variableName.MatchString(as):
+			bad(fmt.Sprintf("names variable %q, which is not a valid variable name", as))
+			continue
+		}
+		if _, err := regexp.Compile("^(?:" + re + ")$"); err != nil {
+			bad(fmt.Sprintf("has a regular expression that does not compile: %v", err))
+			continue
+		}
+		out = append(out, environment.MatchInput{As: as, Regex: re})
+	}
+	return out
+}
