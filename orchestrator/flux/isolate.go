@@ -1,7 +1,6 @@
 package flux
 
 import (
-	"bytes"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -303,9 +302,7 @@ func onlySubstitution(ps diag.Problems) bool {
 // usesVariables reports whether a Terraform object, as rendered, still
 // holds a postBuild variable (${…}): one that a substituteFrom waited for
 // may change.
-func usesVariables(tf *terraform) bool {
-	return bytes.Contains(tf.rawJSON, []byte("${"))
-}
+func usesVariables(tf *terraform) bool { return tf.variables }
 
 // outOfReach reports whether every problem is one of what Flux reaches in
 // the cluster and strata does not here: an input, a remote base.

@@ -121,6 +121,9 @@ type loader struct {
 	keepRendered bool
 	// plainBuilt counts the builds made without krusty (plainbuild.go).
 	plainBuilt int
+	// plainKustomizations are plainResources' answers, by the
+	// kustomization file's content (plainKustomization).
+	plainKustomizations map[string]plainAnswer
 	// env is the model being built.
 	env *environment.Environment
 	// stacks are the stacks built, with what they came from.
@@ -729,8 +732,9 @@ func (l *loader) buildKustomization(k *kustomization) []*kustomization {
 	objs, p := l.build(dir, k.rawMap(), nil, k.ref())
 	if !l.keepRendered && k.rawJSON != nil {
 		// Nothing reads it again: at 10,000 stacks the maps of the
-		// Kustomizations and Terraform objects were half the heap.
-		k.raw = nil
+		// Kustomizations and Terraform objects were half the heap, and
+		// their JSON a tenth of it.
+		k.raw, k.rawJSON = nil, nil
 	}
 	if p != nil {
 		p.Fix = strings.TrimSpace(p.Fix + fmt.Sprintf(" (Kustomization %s in %s)", k.Name(), k.File))

@@ -1,6 +1,8 @@
 package flux
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -205,9 +207,15 @@ type kustomization struct {
 type terraform struct {
 	object
 	// rendered (its JSON's keys sorted) is read by the field checks
-	// (rawMap); buildStack lets go of its map.
+	// (rawMap); buildStack lets go of it.
 	rendered
-	Spec tofucontroller.Spec `json:"spec"`
+	// sum is the SHA-256 of the rendered JSON, which tells one object
+	// that two Kustomizations apply as it is from two that differ; and
+	// variables is set when it holds "${" (usesVariables). Both outlive
+	// rendered.
+	sum       [sha256.Size]byte
+	variables bool
+	Spec      tofucontroller.Spec `json:"spec"`
 }
 
 // source is spec.sourceRef, as Flux's sources are looked up by; nil when
@@ -281,7 +289,7 @@ func decodeObject(file string, obj map[string]any) (decoded, *diag.Problem) {
 		d.Kustomization = &kustomization{object: o, rendered: rendered{rawJSON: j}}
 		target = d.Kustomization
 	case m.group() == groupInfra && m.Kind == kindTerraform:
-		d.Terraform = &terraform{object: o, rendered: rendered{rawJSON: j}}
+		d.Terraform = &terraform{object: o, rendered: rendered{rawJSON: j}, sum: sha256.Sum256(j), variables: bytes.Contains(j, []byte("${"))}
 		target = d.Terraform
 	case m.group() == groupSource && m.Kind == environment.SourceOCIRepository:
 		d.OCIRepository = &ociRepository{object: o}

@@ -153,9 +153,32 @@ func (l *loader) plainFile(abs string) ([]string, bool) {
 		if err != nil || mayExpand(b) {
 			return nil, false
 		}
-		return plainResources(b)
+		return l.plainKustomization(b)
 	}
 	return nil, false
+}
+
+// plainKustomization is plainResources, once per content in a load: a
+// fleet's kustomization files are mostly the same few lines ("resources:
+// [terraform.yaml]"), and a YAML parser costs more to set up than such a
+// file costs to read. What it returns is shared: callers only read it.
+func (l *loader) plainKustomization(b []byte) ([]string, bool) {
+	if got, ok := l.plainKustomizations[string(b)]; ok {
+		return got.resources, got.ok
+	}
+	resources, ok := plainResources(b)
+	if l.plainKustomizations == nil {
+		l.plainKustomizations = map[string]plainAnswer{}
+	}
+	l.plainKustomizations[string(b)] = plainAnswer{slices.Clip(resources), ok}
+	return resources, ok
+}
+
+// plainAnswer is what plainResources made of a kustomization
+// file's content.
+type plainAnswer struct {
+	resources []string
+	ok        bool
 }
 
 // buildPlainDir builds dir without krusty when what it builds is plain:

@@ -229,6 +229,20 @@ func TestPlainResources(t *testing.T) {
 			}
 		})
 	}
+	// One loader answers each content as plainResources does, the second
+	// time from what it kept, whatever came between.
+	l := &loader{}
+	for round := range 2 {
+		for _, tt := range tests {
+			got, ok := l.plainKustomization([]byte(tt.kfile))
+			if ok != tt.ok || !cmp.Equal(got, tt.want, cmpopts.EquateEmpty()) {
+				t.Errorf("plainKustomization(%q) round %d = %q, %v, want %q, %v", tt.kfile, round, got, ok, tt.want, tt.ok)
+			}
+		}
+	}
+	if len(l.plainKustomizations) != len(tests) {
+		t.Errorf("plainKustomization kept %d answers, want one for each of the %d contents", len(l.plainKustomizations), len(tests))
+	}
 }
 
 // TestFluxSpecPlain checks which Flux Kustomizations leave a

@@ -31,8 +31,13 @@ func (l *loader) buildStack(k *kustomization, tf *terraform) *built {
 		Spec:        &tf.Spec,
 	}, stackRender{l: l, b: b})
 	if tf.rawJSON != nil {
-		// Decoded for the checks only: rawJSON keeps the object.
+		// Decoded for the checks only, and nothing reads the JSON
+		// again either (sum and variables stand for it), unless a
+		// test keeps what was rendered.
 		tf.raw = nil
+		if !l.keepRendered {
+			tf.rawJSON = nil
+		}
 	}
 	s := b.stack
 	s.Group = k.Group

@@ -1,7 +1,6 @@
 package flux
 
 import (
-	"bytes"
 	"fmt"
 	"regexp"
 	"sort"
@@ -181,7 +180,7 @@ func (l *loader) validateStacks() {
 			// One Terraform object that two Kustomizations apply: one
 			// stack, and a warning of the conflict.
 			b.tf.by, prev.tf.by = b.k.Name(), prev.k.Name()
-			l.duplicate(&b.tf.object, &prev.tf.object, "", bytes.Equal(b.tf.rawJSON, prev.tf.rawJSON))
+			l.duplicate(&b.tf.object, &prev.tf.object, "", b.tf.sum == prev.tf.sum)
 			continue
 		}
 		if prev := byName[b.stack.Name]; prev != nil {
