@@ -125,12 +125,7 @@ func (b *builder) runnerEnv() []environment.EnvVar {
 		v, found := data[ref.Key]
 		if !found {
 			if !ref.Optional {
-				b.r.Problem(diag.Problem{
-					File:    tf.File,
-					Object:  tf.ref(),
-					Message: fmt.Sprintf("%s.valueFrom (%s) names key %q of %s %s, which has no such key", field, e.Name, ref.Key, kind, ref.Name),
-					Fix:     fmt.Sprintf("add %s to %s %s in %s, or mark the reference optional: true", ref.Key, kind, ref.Name, file),
-				})
+				b.missingKey(fmt.Sprintf("%s.valueFrom (%s)", field, e.Name), ref.Key, kind, ref.Name, file, "mark the reference optional: true")
 			}
 			continue
 		}

@@ -161,12 +161,7 @@ func (b *builder) varsFrom(field string, vf VarsRef) (varLayer, bool) {
 			// The Tofu Controller hands a missing Secret key over empty.
 			vars[k.To] = ""
 		case !vf.Optional:
-			b.r.Problem(diag.Problem{
-				File:    tf.File,
-				Object:  tf.ref(),
-				Message: fmt.Sprintf("%s names key %q of %s %s, which has no such key", field, k.From, vf.Kind, vf.Name),
-				Fix:     fmt.Sprintf("add %s to %s %s in %s, or remove it from varsKeys", k.From, vf.Kind, vf.Name, file),
-			})
+			b.missingKey(field, k.From, vf.Kind, vf.Name, file, "remove it from varsKeys")
 		}
 	}
 	return varLayer{static: vars}, true
@@ -228,12 +223,7 @@ func (b *builder) valueFrom(field, name string, vf *ValueFrom) (varLayer, bool) 
 	v, ok := data[ref.Key]
 	if !ok {
 		if !ref.Optional {
-			b.r.Problem(diag.Problem{
-				File:    tf.File,
-				Object:  tf.ref(),
-				Message: fmt.Sprintf("%s (%s) names key %q of %s %s, which has no such key", field, name, ref.Key, kind, ref.Name),
-				Fix:     fmt.Sprintf("add %s to %s %s in %s, or mark the reference optional: true", ref.Key, kind, ref.Name, file),
-			})
+			b.missingKey(fmt.Sprintf("%s (%s)", field, name), ref.Key, kind, ref.Name, file, "mark the reference optional: true")
 		}
 		return varLayer{}, false
 	}
@@ -247,4 +237,16 @@ func RenamedFrom(rs []environment.KeyRename) []string {
 		out = append(out, r.From)
 	}
 	return out
+}
+
+// missingKey is the problem of a reference, at field, to a key that its
+// ConfigMap or Secret (kind name, in file) does not hold; orElse is the
+// other fix.
+func (b *builder) missingKey(field, key, kind, name, file, orElse string) {
+	b.r.Problem(diag.Problem{
+		File:    b.tf.File,
+		Object:  b.tf.ref(),
+		Message: fmt.Sprintf("%s names key %q of %s %s, which has no such key", field, key, kind, name),
+		Fix:     fmt.Sprintf("add %s to %s %s in %s, or %s", key, kind, name, file, orElse),
+	})
 }
