@@ -83,21 +83,25 @@ func pick[T based](objs []T, ns string) T {
 }
 
 // duplicate handles an object rendered under the identity of one already
-// registered, prev. Two files of that identity in one build are a
-// problem, as kustomize would refuse them. One identity that two Flux
-// Kustomizations apply (the same file reached through both, or two
-// files) is one object, read as the first renders it: in the cluster the
-// two Kustomizations would fight over its ownership, which is a warning,
-// not a failed build.
+// registered, prev. Two files of that identity in one build (or both in
+// the entry directory) are a problem, as kustomize would refuse them. One
+// identity that two Flux Kustomizations apply (the same file reached
+// through both, or two files) is one object, read as the first renders
+// it: in the cluster the two Kustomizations would fight over its
+// ownership, which is a warning, not a failed build. The entry directory
+// counts as one of them where the other renders it from another file:
+// Flux applies the entry directory with its own Kustomization (the
+// bootstrap's flux-system, or a Flux Operator's FluxInstance sync).
 func (l *loader) duplicate(o, prev *object, where string, same bool) {
 	switch {
-	case o.File != prev.File && (o.by == prev.by || o.by == "" || prev.by == ""):
-		// Two files of one build (or of the entry directory's).
+	case o.File != prev.File && o.by == prev.by:
+		// Two files of one build, or of the entry directory.
 		l.problem(duplicateObject(o, prev, where))
 		return
-	case o.by == prev.by || o.by == "" || prev.by == "":
-		// The same build, or the entry directory, which strata reads as
-		// a whole and nothing in the cluster applies as such.
+	case o.by == prev.by || ((o.by == "" || prev.by == "") && o.File == prev.File):
+		// The same build, or one file of the entry directory that a
+		// Kustomization of it renders too (the entry directory read as a
+		// whole, and the Kustomization that applies it).
 		return
 	}
 	what := "the same object"

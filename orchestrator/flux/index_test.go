@@ -10,9 +10,11 @@ import (
 	"github.com/strata-iac/strata/orchestrator/environment"
 )
 
-// TestDuplicate: an identity rendered twice is a problem within one build,
-// nothing more from the entry directory, and a warning of ownership when
-// two Kustomizations apply it.
+// TestDuplicate: an identity rendered twice is a problem within one build
+// (the entry directory's too), nothing more where a Kustomization renders
+// the entry directory's own file, and a warning of ownership when two
+// Kustomizations apply it, or the entry directory and a Kustomization
+// from two files.
 func TestDuplicate(t *testing.T) {
 	obj := func(file, by string) *object {
 		o := &object{File: file, by: by}
@@ -28,6 +30,10 @@ func TestDuplicate(t *testing.T) {
 			[]string{"ConfigMap/settings is defined twice in the same directory: also in a.yaml"}, nil},
 		{"one file reached twice by one build", obj("a.yaml", "k"), obj("a.yaml", "k"), nil, nil},
 		{"the entry directory and a Kustomization", obj("a.yaml", "k"), obj("a.yaml", ""), nil, nil},
+		{"two files of the entry directory", obj("b.yaml", ""), obj("a.yaml", ""),
+			[]string{"ConfigMap/settings is defined twice in the same directory: also in a.yaml"}, nil},
+		{"two files, the entry directory and a Kustomization", obj("b.yaml", "k"), obj("a.yaml", ""), nil,
+			[]string{"ConfigMap apps/settings is applied by the entry directory and by Kustomization k (from two files, a.yaml and b.yaml): in the cluster the two would fight over its ownership; strata reads it once, as the entry directory renders it"}},
 		{"one file, two Kustomizations", obj("a.yaml", "k2"), obj("a.yaml", "k1"), nil,
 			[]string{"ConfigMap apps/settings is applied by Kustomization k1 and by Kustomization k2 (the same object): in the cluster the two would fight over its ownership; strata reads it once, as Kustomization k1 renders it"}},
 		{"two files, two Kustomizations", obj("b.yaml", "k2"), obj("a.yaml", "k1"), nil,

@@ -19,7 +19,9 @@ import (
 // Files the isolation tests add to baseRepo.
 const (
 	webFile = envDir + "/apps/web.yaml"
-	webK    = `apiVersion: kustomize.toolkit.fluxcd.io/v1
+	// sharedCM is a ConfigMap that two parts of a repository both hold.
+	sharedCM = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: shared, namespace: flux-system}\ndata: {a: b}\n"
+	webK     = `apiVersion: kustomize.toolkit.fluxcd.io/v1
 kind: Kustomization
 metadata: {name: web}
 spec:
@@ -134,6 +136,17 @@ func TestIsolation(t *testing.T) {
 				"flux-apps/web/dash.yaml": dupKey,
 			},
 			want: isolation{Stacks: []string{"app"}, Warnings: []string{webFile, "flux-apps/web/dash.yaml"}},
+		},
+		{
+			// Flux applies the entry directory with its own Kustomization:
+			// two of them apply the ConfigMap, which is not a failed build.
+			name: "an object that the entry directory and a stack's Kustomization render from two files is a warning",
+			changes: map[string]string{
+				envDir + "/kustomization.yaml": "resources: [init.yaml, apps/app.yaml, ../../../common/shared.yaml]\n",
+				"common/shared.yaml":           sharedCM,
+				"flux-apps/app/shared.yaml":    sharedCM,
+			},
+			want: isolation{Stacks: []string{"app"}, Warnings: []string{"flux-apps/app/shared.yaml"}},
 		},
 		{
 			name:    "a problem in the stack's own Kustomization blocks it",
