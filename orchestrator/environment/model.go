@@ -397,6 +397,15 @@ func (s *Stack) ContractsRead() []string {
 	return slices.Compact(out)
 }
 
+// varName is the form Flux requires of a substitution variable's name,
+// which a tofu variable that a read-contracts line binds takes too.
+var varName = regexp.MustCompile(`^[_a-zA-Z][_a-zA-Z0-9]*$`)
+
+// ValidVarName reports whether name may be used as a postBuild
+// substitution variable, or as the variable of a read-contracts line
+// (MatchInput.As).
+func ValidVarName(name string) bool { return varName.MatchString(name) }
+
 // MatchInput is a set of contracts a stack reads: every contract whose
 // name, relative to the contract prefix, fully matches Regex.
 type MatchInput struct {

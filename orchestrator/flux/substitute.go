@@ -14,13 +14,6 @@ import (
 	"github.com/strata-iac/strata/orchestrator/environment"
 )
 
-// varName is the form Flux requires of a substitution variable's name.
-var varName = regexp.MustCompile(`^[_a-zA-Z][_a-zA-Z0-9]*$`)
-
-// ValidVarName reports whether name may be used as a postBuild
-// substitution variable.
-func ValidVarName(name string) bool { return varName.MatchString(name) }
-
 // substitutionVars collects the variables of a Kustomization's postBuild:
 // the substituteFrom ConfigMaps in order (later ones win), then the
 // substitute entries, which win over all of them. As Flux does, newlines
@@ -69,7 +62,7 @@ func (l *loader) substitutionVars(k *kustomization) map[string]string {
 			continue
 		}
 		for name, v := range data {
-			if !ValidVarName(name) {
+			if !environment.ValidVarName(name) {
 				l.problem(diag.Problem{
 					File:    src.File,
 					Object:  src.ref(),
@@ -82,7 +75,7 @@ func (l *loader) substitutionVars(k *kustomization) map[string]string {
 		}
 	}
 	for name, v := range pb.Substitute {
-		if !ValidVarName(name) {
+		if !environment.ValidVarName(name) {
 			l.problem(diag.Problem{
 				File:    k.File,
 				Object:  k.ref(),

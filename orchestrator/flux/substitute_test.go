@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/strata-iac/strata/orchestrator/diag"
+	"github.com/strata-iac/strata/orchestrator/environment"
 )
 
 // substituteValue runs Flux's postBuild substitution over a ConfigMap whose
@@ -128,7 +129,7 @@ func FuzzSubstitute(f *testing.F) {
 
 func TestValidName(t *testing.T) {
 	for in, want := range map[string]string{"my-var": "my_var", "1x": "_x", "ok_1": "ok_1", "": "_"} {
-		if got := validName(in); got != want || !ValidVarName(got) {
+		if got := validName(in); got != want || !environment.ValidVarName(got) {
 			t.Errorf("validName(%q) = %q, want %q", in, got, want)
 		}
 	}

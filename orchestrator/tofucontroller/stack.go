@@ -173,11 +173,6 @@ func (b *builder) duration(field, value string) time.Duration {
 	return 0
 }
 
-// variableName is the form of a variable a read-contracts line binds:
-// that of a Flux substitution variable, which a tofu variable's name
-// also takes.
-var variableName = regexp.MustCompile(`^[_a-zA-Z][_a-zA-Z0-9]*$`)
-
 // readContracts parses the strata.dev/read-contracts annotation: one
 // "variable: regex" per line.
 func (b *builder) readContracts() []environment.MatchInput {
@@ -206,7 +201,7 @@ func (b *builder) readContracts() []environment.MatchInput {
 		case !found || as == "" || re == "":
 			bad("is not \"variable: regex\"")
 			continue
-		case !variableName.MatchString(as):
+		case !environment.ValidVarName(as):
 			bad(fmt.Sprintf("names variable %q, which is not a valid variable name", as))
 			continue
 		}
