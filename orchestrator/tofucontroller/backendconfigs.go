@@ -28,7 +28,7 @@ func (b *builder) backendConfigs() []environment.BackendConfig {
 	for i, ref := range tf.Spec.BackendConfigsFrom {
 		field := fmt.Sprintf("spec.backendConfigsFrom[%d]", i)
 		bad := func(msg, fix string) {
-			b.r.Problem(diag.Problem{File: tf.File, Object: tf.ref(), Message: field + " " + msg, Fix: fix})
+			b.problem(field+" "+msg, fix)
 		}
 		if ref.Name == "" {
 			bad("has no name", fmt.Sprintf("name the ConfigMap or Secret of the backend's settings in %s", tf.File))

@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/strata-iac/strata/internal/suggest"
-	"github.com/strata-iac/strata/orchestrator/diag"
 )
 
 // A fieldRule decides one field of a Terraform object's spec: it returns
@@ -237,21 +236,13 @@ func (b *builder) checkFields() {
 			if c, d := suggest.Closest(k, slices.Sorted(maps.Keys(terraformFields))); d <= 3 {
 				fix = fmt.Sprintf("write spec.%s", c)
 			}
-			b.r.Problem(diag.Problem{
-				File:    tf.File,
-				Object:  tf.ref(),
-				Message: fmt.Sprintf("spec.%s is not a field of the Tofu Controller's Terraform (%s/v1alpha2)", k, Group),
-				Fix:     fix + " in " + tf.File,
-			})
+			b.problem(fmt.Sprintf("spec.%s is not a field of the Tofu Controller's Terraform (%s/v1alpha2)", k, Group),
+				fix+" in "+tf.File)
 			continue
 		}
 		if why := rule(spec[k]); why != "" {
-			b.r.Problem(diag.Problem{
-				File:    tf.File,
-				Object:  tf.ref(),
-				Message: why,
-				Fix:     fmt.Sprintf("remove the field from %s, or see the table of Terraform fields in strata's docs/terraform-fields.md", tf.File),
-			})
+			b.problem(why,
+				fmt.Sprintf("remove the field from %s, or see the table of Terraform fields in strata's docs/terraform-fields.md", tf.File))
 		}
 	}
 }

@@ -23,12 +23,7 @@ func (b *builder) fileMappings() []environment.File {
 	var files []environment.File
 	for i, fm := range tf.Spec.FileMappings {
 		bad := func(msg, fix string) {
-			b.r.Problem(diag.Problem{
-				File:    tf.File,
-				Object:  tf.ref(),
-				Message: fmt.Sprintf("spec.fileMappings[%d] of stack %s %s", i, tf.Name, msg),
-				Fix:     fix + " in " + tf.File,
-			})
+			b.problem(fmt.Sprintf("spec.fileMappings[%d] of stack %s %s", i, tf.Name, msg), fix+" in "+tf.File)
 		}
 		switch fm.Location {
 		case environment.FileHome, environment.FileWorkspace:

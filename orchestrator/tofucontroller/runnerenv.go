@@ -53,7 +53,7 @@ func (b *builder) runnerEnv() []environment.EnvVar {
 	tf := b.tf
 	spec := tf.Spec.RunnerPodTemplate.Spec
 	bad := func(field, msg, fix string) {
-		b.r.Problem(diag.Problem{File: tf.File, Object: tf.ref(), Message: field + " " + msg, Fix: fix + " in " + tf.File})
+		b.problem(field+" "+msg, fix+" in "+tf.File)
 	}
 	env := map[string]environment.EnvVar{}
 	set := func(field string, v environment.EnvVar) bool {

@@ -23,6 +23,11 @@ type builder struct {
 	backendSecrets []BackendSecret
 }
 
+// problem reports a problem of the object: message, and fix, the way out.
+func (b *builder) problem(message, fix string) {
+	b.r.Problem(diag.Problem{File: b.tf.File, Object: b.tf.ref(), Message: message, Fix: fix})
+}
+
 // Build makes the stack of one Terraform object by the Tofu Controller's
 // field rules: every field of its spec is honoured, or refused with a
 // problem that says why (checkFields); vars, varsFrom, values,
@@ -95,12 +100,8 @@ func (b *builder) layer() {
 	}
 	layer, ok := environment.ParseLayer(name)
 	if !ok {
-		b.r.Problem(diag.Problem{
-			File:    tf.File,
-			Object:  tf.ref(),
-			Message: fmt.Sprintf("annotation %s is %q, which is not a layer", environment.AnnotationLayer, name),
-			Fix:     fmt.Sprintf("set annotation %s to one of: %s", environment.AnnotationLayer, strings.Join(environment.LayerNames(), ", ")),
-		})
+		b.problem(fmt.Sprintf("annotation %s is %q, which is not a layer", environment.AnnotationLayer, name),
+			fmt.Sprintf("set annotation %s to one of: %s", environment.AnnotationLayer, strings.Join(environment.LayerNames(), ", ")))
 	}
 	b.stack.Layer = layer
 }
@@ -114,12 +115,8 @@ func (b *builder) outputs() {
 		s.ProducesOutputs = w.Outputs
 		for _, o := range w.Outputs {
 			if _, _, err := tcdata.Rename(o); err != nil {
-				b.r.Problem(diag.Problem{
-					File:    tf.File,
-					Object:  tf.ref(),
-					Message: fmt.Sprintf("spec.writeOutputsToSecret.outputs: %v", err),
-					Fix:     fmt.Sprintf("write each output as name or old:new in %s", tf.File),
-				})
+				b.problem(fmt.Sprintf("spec.writeOutputsToSecret.outputs: %v", err),
+					fmt.Sprintf("write each output as name or old:new in %s", tf.File))
 			}
 		}
 	}
@@ -136,20 +133,12 @@ func (b *builder) checkForceUnlock() {
 	switch {
 	case fu == "" || fu == environment.ForceUnlockNo || fu == environment.ForceUnlockAuto:
 	case fu == environment.ForceUnlockYes && id == "":
-		b.r.Problem(diag.Problem{
-			File:    tf.File,
-			Object:  tf.ref(),
-			Message: `spec.tfstate.forceUnlock is "yes" without spec.tfstate.lockIdentifier: strata releases only the lock a person names`,
-			Fix:     "set spec.tfstate.lockIdentifier to the ID of the lock to release (the run log names it), or use auto to release a lock whose holder is provably dead",
-		})
+		b.problem(`spec.tfstate.forceUnlock is "yes" without spec.tfstate.lockIdentifier: strata releases only the lock a person names`,
+			"set spec.tfstate.lockIdentifier to the ID of the lock to release (the run log names it), or use auto to release a lock whose holder is provably dead")
 	case fu == environment.ForceUnlockYes:
 	default:
-		b.r.Problem(diag.Problem{
-			File:    tf.File,
-			Object:  tf.ref(),
-			Message: fmt.Sprintf("spec.tfstate.forceUnlock is %q, which is not yes, no or auto", fu),
-			Fix:     "use auto (a lock whose holder is provably dead is released), yes with spec.tfstate.lockIdentifier (that lock is released), or no",
-		})
+		b.problem(fmt.Sprintf("spec.tfstate.forceUnlock is %q, which is not yes, no or auto", fu),
+			"use auto (a lock whose holder is provably dead is released), yes with spec.tfstate.lockIdentifier (that lock is released), or no")
 	}
 }
 
@@ -164,12 +153,8 @@ func (b *builder) duration(field, value string) time.Duration {
 		return d
 	}
 	tf := b.tf
-	b.r.Problem(diag.Problem{
-		File:    tf.File,
-		Object:  tf.ref(),
-		Message: fmt.Sprintf("spec.%s is %q, which is not a positive duration", field, value),
-		Fix:     fmt.Sprintf("write spec.%s as a Go duration such as 30m, 1h or 90s in %s", field, tf.File),
-	})
+	b.problem(fmt.Sprintf("spec.%s is %q, which is not a positive duration", field, value),
+		fmt.Sprintf("write spec.%s as a Go duration such as 30m, 1h or 90s in %s", field, tf.File))
 	return 0
 }
 
@@ -190,12 +175,8 @@ func (b *builder) readContracts() []environment.MatchInput {
 		as, re, found := strings.Cut(line, ":")
 		as, re = strings.TrimSpace(as), strings.TrimSpace(re)
 		bad := func(msg string) {
-			b.r.Problem(diag.Problem{
-				File:    tf.File,
-				Object:  tf.ref(),
-				Message: fmt.Sprintf("annotation %s line %q %s", environment.AnnotationReadContracts, line, msg),
-				Fix:     "write one \"variable: regex\" per line, e.g. \"configuration: (account|network)\"",
-			})
+			b.problem(fmt.Sprintf("annotation %s line %q %s", environment.AnnotationReadContracts, line, msg),
+				"write one \"variable: regex\" per line, e.g. \"configuration: (account|network)\"")
 		}
 		switch {
 		case !found || as == "" || re == "":

@@ -50,17 +50,13 @@ func (b *builder) values() {
 	}
 	var raw any
 	if err := json.Unmarshal(tf.Spec.Values, &raw); err != nil {
-		b.r.Problem(diag.Problem{File: tf.File, Object: tf.ref(), Message: "spec.values: " + err.Error(), Fix: "write spec.values as a YAML mapping in " + tf.File})
+		b.problem("spec.values: "+err.Error(), "write spec.values as a YAML mapping in "+tf.File)
 		return
 	}
 	v, err := tcdata.ParseValues(raw)
 	if err != nil {
-		b.r.Problem(diag.Problem{
-			File:    tf.File,
-			Object:  tf.ref(),
-			Message: fmt.Sprintf("spec.values: %v", err),
-			Fix:     fmt.Sprintf("write each template in spec.values as ${{ .AS.KEY }}, AS a readInputsFromSecrets entry's as, in %s", tf.File),
-		})
+		b.problem(fmt.Sprintf("spec.values: %v", err),
+			fmt.Sprintf("write each template in spec.values as ${{ .AS.KEY }}, AS a readInputsFromSecrets entry's as, in %s", tf.File))
 		return
 	}
 	s.Values = v.Text()

@@ -32,12 +32,8 @@ func (b *builder) stackVars() {
 		field := fmt.Sprintf("spec.vars[%d]", i)
 		if v.ValueFrom != nil {
 			if len(v.Value) > 0 {
-				b.r.Problem(diag.Problem{
-					File:    tf.File,
-					Object:  tf.ref(),
-					Message: fmt.Sprintf("%s (%s) sets both value and valueFrom", field, v.Name),
-					Fix:     fmt.Sprintf("keep one of value and valueFrom for %s in %s", v.Name, tf.File),
-				})
+				b.problem(fmt.Sprintf("%s (%s) sets both value and valueFrom", field, v.Name),
+					fmt.Sprintf("keep one of value and valueFrom for %s in %s", v.Name, tf.File))
 				continue
 			}
 			if layer, ok := b.valueFrom(field, v.Name, v.ValueFrom); ok {
@@ -92,12 +88,8 @@ func (b *builder) renames(field string, keys []string) ([]environment.KeyRename,
 		from, to, err := tcdata.Rename(k)
 		if err != nil {
 			ok = false
-			b.r.Problem(diag.Problem{
-				File:    tf.File,
-				Object:  tf.ref(),
-				Message: fmt.Sprintf("%s.varsKeys: %v", field, err),
-				Fix:     fmt.Sprintf("write each key as key or old:new in %s", tf.File),
-			})
+			b.problem(fmt.Sprintf("%s.varsKeys: %v", field, err),
+				fmt.Sprintf("write each key as key or old:new in %s", tf.File))
 			continue
 		}
 		out = append(out, environment.KeyRename{From: from, To: to})
@@ -137,12 +129,8 @@ func (b *builder) varsFrom(field string, vf VarsRef) (varLayer, bool) {
 		data, file = sec.Data, sec.File
 		b.r.Unset(sec, field)
 	default:
-		b.r.Problem(diag.Problem{
-			File:    tf.File,
-			Object:  tf.ref(),
-			Message: fmt.Sprintf("%s (%s) is of kind %q; the Tofu Controller reads ConfigMap and Secret", field, vf.Name, vf.Kind),
-			Fix:     "set the varsFrom entry's kind to ConfigMap or Secret",
-		})
+		b.problem(fmt.Sprintf("%s (%s) is of kind %q; the Tofu Controller reads ConfigMap and Secret", field, vf.Name, vf.Kind),
+			"set the varsFrom entry's kind to ConfigMap or Secret")
 		return varLayer{}, false
 	}
 	vars := map[string]any{}
@@ -182,21 +170,13 @@ func (b *builder) valueFrom(field, name string, vf *ValueFrom) (varLayer, bool) 
 	case vf.ConfigMapKeyRef != nil && vf.SecretKeyRef == nil:
 		ref, kind = vf.ConfigMapKeyRef, KindConfigMap
 	default:
-		b.r.Problem(diag.Problem{
-			File:    tf.File,
-			Object:  tf.ref(),
-			Message: fmt.Sprintf("%s (%s) must name exactly one secretKeyRef or configMapKeyRef: strata runs no pod, so fieldRef and resourceFieldRef have nothing to read", field, name),
-			Fix:     fmt.Sprintf("use secretKeyRef or configMapKeyRef for %s in %s", name, tf.File),
-		})
+		b.problem(fmt.Sprintf("%s (%s) must name exactly one secretKeyRef or configMapKeyRef: strata runs no pod, so fieldRef and resourceFieldRef have nothing to read", field, name),
+			fmt.Sprintf("use secretKeyRef or configMapKeyRef for %s in %s", name, tf.File))
 		return varLayer{}, false
 	}
 	if ref.Name == "" || ref.Key == "" {
-		b.r.Problem(diag.Problem{
-			File:    tf.File,
-			Object:  tf.ref(),
-			Message: fmt.Sprintf("%s (%s) needs both name and key", field, name),
-			Fix:     fmt.Sprintf("set the name and key of %s's %s in %s", name, kind, tf.File),
-		})
+		b.problem(fmt.Sprintf("%s (%s) needs both name and key", field, name),
+			fmt.Sprintf("set the name and key of %s's %s in %s", name, kind, tf.File))
 		return varLayer{}, false
 	}
 	var data map[string]string
@@ -243,10 +223,6 @@ func RenamedFrom(rs []environment.KeyRename) []string {
 // ConfigMap or Secret (kind name, in file) does not hold; orElse is the
 // other fix.
 func (b *builder) missingKey(field, key, kind, name, file, orElse string) {
-	b.r.Problem(diag.Problem{
-		File:    b.tf.File,
-		Object:  b.tf.ref(),
-		Message: fmt.Sprintf("%s names key %q of %s %s, which has no such key", field, key, kind, name),
-		Fix:     fmt.Sprintf("add %s to %s %s in %s, or %s", key, kind, name, file, orElse),
-	})
+	b.problem(fmt.Sprintf("%s names key %q of %s %s, which has no such key", field, key, kind, name),
+		fmt.Sprintf("add %s to %s %s in %s, or %s", key, kind, name, file, orElse))
 }
