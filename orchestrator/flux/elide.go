@@ -418,6 +418,10 @@ func decodeNode(n *yaml.Node) (any, error) {
 			s = append(s, v)
 		}
 		return s, nil
+	case n.Kind == yaml.ScalarNode && n.Tag == "!!str":
+		// What yaml.v3 decodes a string into, without setting up a
+		// decoder for each scalar.
+		return n.Value, nil
 	}
 	var v any
 	if err := n.Decode(&v); err != nil {

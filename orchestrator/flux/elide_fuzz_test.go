@@ -76,3 +76,35 @@ func FuzzReadShaped(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeNode holds decodeNode to yaml.v3's decoding into an any, for
+// the trees decodeYAML reads (by plainyaml or by yaml.v3).
+func FuzzDecodeNode(f *testing.F) {
+	for _, seed := range []string{
+		"a: 1\nb: \"2\"\nc: '3'\nd: ~\ne: true\nf: !!str 4\ng: 2001-12-14\nh: [x, {y: z}]\n",
+		"kind: Terraform\nspec:\n  vars:\n  - name: a\n    value: 10m\n",
+		"a: &x s\nb: *x\n<<: {c: d}\n", "a: !!binary aGk=\n", "a: |\n  text\n",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		docs, ps := decodeYAML("x.yaml", []byte(text))
+		if len(ps) > 0 {
+			return
+		}
+		for _, d := range docs {
+			var want any
+			werr := d.Decode(&want)
+			got, err := decodeNode(d)
+			if (err != nil) != (werr != nil) {
+				t.Fatalf("decodeNode(%q) error = %v, want %v", text, err, werr)
+			}
+			if err != nil {
+				continue
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("decodeNode(%q) differs from yaml.v3 (-want +got):\n%s", text, diff)
+			}
+		}
+	})
+}

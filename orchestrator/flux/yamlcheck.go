@@ -10,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/strata-iac/strata/internal/plainyaml"
 	"github.com/strata-iac/strata/orchestrator/diag"
 )
 
@@ -26,9 +27,16 @@ func checkYAML(file string, data []byte) []diag.Problem {
 }
 
 // decodeYAML is checkYAML that also returns the documents, when the file
-// is well-formed YAML.
+// is well-formed YAML. A plain file (most of a fleet's) is read by
+// plainyaml, into the trees yaml.v3 would return.
 func decodeYAML(file string, data []byte) ([]*yaml.Node, []diag.Problem) {
 	var ps []diag.Problem
+	if docs, ok := plainyaml.Parse(data); ok {
+		for _, d := range docs {
+			ps = append(ps, duplicateKeys(file, d)...)
+		}
+		return docs, ps
+	}
 	var docs []*yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for {
