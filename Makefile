@@ -151,6 +151,8 @@ fuzz:
 	$(GO) test ./orchestrator/flux/ -run '^$$' -fuzz '^FuzzNormalGitURL$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/flux/ -run '^$$' -fuzz '^FuzzOperatorSyncs$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/flux/ -run '^$$' -fuzz '^FuzzReadShaped$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/flux/ -run '^$$' -fuzz '^FuzzDecodeNode$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/plainyaml/ -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/yamllimits/ -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/tofu/ -run '^$$' -fuzz '^FuzzParsePlan$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/tofu/ -run '^$$' -fuzz '^FuzzParseVersion$$' -fuzztime $(FUZZTIME)

@@ -190,6 +190,7 @@ type plainAnswer struct {
 // loader is then as it was.
 func (l *loader) buildPlainDir(dir, abs string, entry bool, flux map[string]any, fsys *checkedFS, files, scanned []string, owner string) (_ []renderedObject, _ *diag.Problem, ok bool) {
 	list := files
+	fromScan := false
 	switch {
 	case !plainBuilds:
 		return nil, nil, false
@@ -197,7 +198,7 @@ func (l *loader) buildPlainDir(dir, abs string, entry bool, flux map[string]any,
 	case !fluxSpecPlain(flux):
 		return nil, nil, false
 	case len(scanned) > 0:
-		list = scanned
+		list, fromScan = scanned, true
 	default:
 		if list, ok = l.plainFile(abs); !ok {
 			return nil, nil, false
@@ -219,7 +220,14 @@ func (l *loader) buildPlainDir(dir, abs string, entry bool, flux map[string]any,
 	for part := range slices.Chunk(list, size) {
 		rs, origins, err := buildPlain(l.ctx, fsys, abs, part, entry, seen)
 		if e := fsys.elision; err == nil && e != nil && len(e.mappings) > 0 {
-			err = e.restore(rs)
+			if fromScan && e.widest().keys > MaxMappingKeys {
+				// Flux's generator reads a directory without a
+				// kustomization file with kustomize's reader
+				// (checkScanned says so).
+				err = errNotPlain
+			} else {
+				err = e.restore(rs)
+			}
 			fsys.elision = newElision()
 		}
 		if err != nil {

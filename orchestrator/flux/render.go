@@ -102,13 +102,22 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 	before := len(l.problems)
 	var scanned []string
 	if files == nil {
+		// The files a plain build reads it checks as it reads them, as
+		// checkScanned would: their contents are checked here only for
+		// a build that is not plain, before kustomize reads them.
 		var p *diag.Problem
-		if scanned, p = l.checkScanned(abs, owner); p != nil {
+		if scanned, p = l.checkScanned(abs, owner, false); p != nil {
+			_, p = l.checkScanned(abs, owner, true)
 			return nil, p
 		}
 	}
 	if objs, p, ok := l.buildPlainDir(dir, abs, entry, flux, fsys, files, scanned, owner); ok {
 		return objs, p
+	}
+	if files == nil {
+		if _, p := l.checkScanned(abs, owner, true); p != nil {
+			return nil, p
+		}
 	}
 	var manifest []byte
 	var kfile string
@@ -746,8 +755,9 @@ const scannedMin = 32 << 10
 // It returns the resources Flux's generator lists, as it lists them
 // ("./" and the path under abs, in the walk's order), when they are all
 // files; nil when abs has a kustomization file, or a directory under it
-// has one (the generator lists it as a base).
-func (l *loader) checkScanned(abs, owner string) ([]string, *diag.Problem) {
+// has one (the generator lists it as a base). Without read, it only
+// walks: no file is read, and only the first two checks are made.
+func (l *loader) checkScanned(abs, owner string, read bool) ([]string, *diag.Problem) {
 	if l.kustomizeFileIn(l.relPath(abs)) != l.relPath(abs) {
 		return nil, nil
 	}
@@ -782,6 +792,9 @@ func (l *loader) checkScanned(abs, owner string) ([]string, *diag.Problem) {
 			if err := regularfile.Check(p); err != nil {
 				return fail(irregularProblem(rel, err))
 			}
+		}
+		if !read {
+			return nil
 		}
 		fi, err := os.Stat(p)
 		if err != nil {
