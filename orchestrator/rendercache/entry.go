@@ -32,6 +32,11 @@ type Entry struct {
 // entry that does not decode (it is written again), of another key, or
 // with an input that changed. err is set only for a file that exists and
 // cannot be read; it is a miss too.
+//
+// A tree read by content because its stat digest was missing or no
+// longer matched (its files touched, or written just before the render
+// that recorded it) gets the stat digest it has now, and the entry is
+// written again with it, so that the next Read takes the stats.
 func Read(file, key string) (result []byte, ok bool, err error) {
 	b, err := os.ReadFile(file)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -44,20 +49,26 @@ func Read(file, key string) (result []byte, ok bool, err error) {
 	if json.Unmarshal(b, &e) != nil || e.Format != format || e.Key != key || len(e.Result) == 0 {
 		return nil, false, nil
 	}
-	if !unchanged(e.Inputs) {
+	same, restat := unchanged(e.Inputs)
+	if !same {
 		return nil, false, nil
+	}
+	if restat {
+		// Only a later Read's speed depends on it: a failed write
+		// leaves the entry as it was.
+		_ = Write(file, key, e.Inputs, e.Result)
 	}
 	return e.Result, true, nil
 }
 
-// unchanged reports whether every input reads as it was recorded. The
-// inputs are read by one goroutine per CPU, most of the time spent in
-// system calls; the first change found stops them all. The real paths
-// of the trees' directories are resolved once for the whole check
-// (realpath.Cache).
-func unchanged(inputs []Input) bool {
+// unchanged reports whether every input reads as it was recorded, and
+// whether a tree's stat digest was set anew (see same). The inputs are
+// read by one goroutine per CPU, most of the time spent in system calls;
+// the first change found stops them all. The real paths of the trees'
+// directories are resolved once for the whole check (realpath.Cache).
+func unchanged(inputs []Input) (same, restat bool) {
 	var next atomic.Int64
-	var changed atomic.Bool
+	var changed, stated atomic.Bool
 	var wg sync.WaitGroup
 	dirs := &realpath.Cache{}
 	for range min(runtime.GOMAXPROCS(0), len(inputs)) {
@@ -67,14 +78,37 @@ func unchanged(inputs []Input) bool {
 				if i >= len(inputs) {
 					return
 				}
-				if in := inputs[i]; probe(in.Kind, in.Path, dirs) != in.Digest {
+				ok, stat := check(inputs[i], dirs)
+				if !ok {
 					changed.Store(true)
+				}
+				if stat != "" {
+					inputs[i].Stat = stat
+					stated.Store(true)
 				}
 			}
 		})
 	}
 	wg.Wait()
-	return !changed.Load()
+	return !changed.Load(), stated.Load()
+}
+
+// check reports whether an input reads as it was recorded: a tree by its
+// stats when its stat digest is the same, else by content. stat is the
+// stat digest of a tree read by content that has one now, and another
+// than it was recorded with.
+func check(in Input, dirs *realpath.Cache) (ok bool, stat string) {
+	if in.Kind != Tree {
+		return probe(in.Kind, in.Path, dirs) == in.Digest, ""
+	}
+	if in.Stat != "" && treeStat(in.Path, dirs) == in.Stat {
+		return true, ""
+	}
+	d, _, now := treeDigest(in.Path, dirs)
+	if d != in.Digest || now == in.Stat {
+		return d == in.Digest, ""
+	}
+	return true, now
 }
 
 // Write keeps result, rendered under key from inputs, in file, replacing

@@ -1,9 +1,11 @@
 package rendercache
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -99,25 +101,106 @@ func TestReadMisses(t *testing.T) {
 		}},
 		{name: "no entry", change: func(t *testing.T, _, file string) { os.Remove(file) }},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			root := fixture(t)
-			file := filepath.Join(t.TempDir(), "env.json")
-			if err := Write(file, "k", record(t, root), []byte(`{}`)); err != nil {
-				t.Fatal(err)
-			}
-			if tt.change != nil {
-				tt.change(t, root, file)
-			}
-			key := "k"
-			if tt.key != "" {
-				key = tt.key
-			}
-			if got, ok, err := Read(file, key); ok || err != nil {
-				t.Errorf("Read(%q, %q) = %q, %v, %v; want a miss", file, key, got, ok, err)
-			}
-		})
+	for _, by := range []string{"content", "stats"} {
+		for _, tt := range tests {
+			t.Run(by+"/"+tt.name, func(t *testing.T) {
+				if by == "stats" {
+					statsStand(t)
+				}
+				root := fixture(t)
+				file := filepath.Join(t.TempDir(), "env.json")
+				if err := Write(file, "k", record(t, root), []byte(`{}`)); err != nil {
+					t.Fatal(err)
+				}
+				if tt.change != nil {
+					tt.change(t, root, file)
+				}
+				key := "k"
+				if tt.key != "" {
+					key = tt.key
+				}
+				if got, ok, err := Read(file, key); ok || err != nil {
+					t.Errorf("Read(%q, %q) = %q, %v, %v; want a miss", file, key, got, ok, err)
+				}
+			})
+		}
 	}
+}
+
+// statsStand lets a tree's stats stand for its content however recently
+// its files changed (racyWindow), for the test: a fixture is written
+// just before it is recorded.
+func statsStand(t *testing.T) {
+	t.Helper()
+	old := racyWindow
+	racyWindow = -time.Hour
+	t.Cleanup(func() { racyWindow = old })
+}
+
+// treeInput returns the tree input of inputs, which must hold one.
+func treeInput(t *testing.T, inputs []Input) Input {
+	t.Helper()
+	for _, in := range inputs {
+		if in.Kind == Tree {
+			return in
+		}
+	}
+	t.Fatalf("no tree among %v", inputs)
+	return Input{}
+}
+
+// TestTreeStats: a tree recorded with files changed within racyWindow
+// has no stat digest; one of older files has, and a Read takes it for
+// the content (an entry whose tree digest is wrong but whose stat digest
+// is right is a hit); a Read that checked a tree by content writes its
+// stat digest into the entry.
+func TestTreeStats(t *testing.T) {
+	root := fixture(t)
+	if in := treeInput(t, record(t, root)); in.Stat != "" {
+		t.Errorf("Stat of a tree written just now = %q, want none", in.Stat)
+	}
+
+	t.Run("stats stand for the content", func(t *testing.T) {
+		statsStand(t)
+		inputs := record(t, root)
+		for i := range inputs {
+			if inputs[i].Kind == Tree {
+				if inputs[i].Stat == "" {
+					t.Fatalf("Stat of a tree of old files is empty")
+				}
+				inputs[i].Digest = "not read"
+			}
+		}
+		file := filepath.Join(t.TempDir(), "env.json")
+		if err := Write(file, "k", inputs, []byte(`{}`)); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok, err := Read(file, "k"); !ok || err != nil {
+			t.Errorf("Read(%q) = %v, %v; want a hit by the tree's stats", file, ok, err)
+		}
+	})
+
+	t.Run("a content check writes the stats", func(t *testing.T) {
+		file := filepath.Join(t.TempDir(), "env.json")
+		if err := Write(file, "k", record(t, root), []byte(`{}`)); err != nil {
+			t.Fatal(err)
+		}
+		statsStand(t)
+		if _, ok, err := Read(file, "k"); !ok || err != nil {
+			t.Fatalf("Read(%q) = %v, %v; want a hit", file, ok, err)
+		}
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e Entry
+		if err := json.Unmarshal(b, &e); err != nil {
+			t.Fatal(err)
+		}
+		if in := treeInput(t, e.Inputs); in.Stat != treeStat(in.Path, nil) || in.Stat == "" {
+			t.Errorf("Stat of the tree after a Read = %q, want %q", in.Stat, treeStat(in.Path, nil))
+		}
+	})
 }
 
 // TestTreeIgnoresCode: a tree hashes the content of manifests only, so a

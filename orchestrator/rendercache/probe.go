@@ -5,11 +5,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/strata-iac/strata/internal/realpath"
 	"github.com/strata-iac/strata/internal/regularfile"
@@ -54,7 +56,7 @@ func probe(kind Kind, path string, dirs *realpath.Cache) string {
 		}
 		return digestBytes([]byte(strings.Join(m, "\x00")))
 	case Tree:
-		d, _ := treeDigest(path, dirs)
+		d, _, _ := treeDigest(path, dirs)
 		return d
 	}
 	return conflict
@@ -110,19 +112,52 @@ func isManifest(name string) bool {
 	return strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") || slices.Contains(manifestNames, name)
 }
 
+// racyWindow is how recent a manifest's change time may be, before the
+// walk that records its tree started, for the tree's stat to stand for
+// its content. A file changed again within the same tick of the file
+// system's clock (a few milliseconds) keeps its times; one changed this
+// close to the record may have been read before that change, and its
+// tree is checked by content. Git treats its index's racily clean
+// entries the same way.
+var racyWindow = time.Second
+
 // treeDigest hashes every name and kind below dir, and the content of
 // each manifest among them, and returns the paths it walked: every
 // directory (true) and every manifest that is a regular file (false).
 // Symbolic links are hashed by kind, and the content of a manifest they
 // name, but are never walked through.
-func treeDigest(dir string, dirs *realpath.Cache) (string, map[string]bool) {
+//
+// stat is the digest of the same names and kinds, and of each
+// manifest's stat (statOf) taken before its content was read: a later
+// walk that finds the same stat digest (treeStat) finds the same
+// content without reading it. It is "" when a manifest is no regular
+// file (a link's target has a stat of its own) or changed within
+// racyWindow of the walk.
+func treeDigest(dir string, dirs *realpath.Cache) (digest string, walked map[string]bool, stat string) {
+	return walkTree(dir, dirs, true)
+}
+
+// treeStat is the stat digest of treeDigest alone, with no manifest
+// read: "" when it has none.
+func treeStat(dir string, dirs *realpath.Cache) string {
+	_, _, stat := walkTree(dir, dirs, false)
+	return stat
+}
+
+// walkTree is treeDigest, the content digest and the paths walked left
+// out without contents.
+func walkTree(dir string, dirs *realpath.Cache, contents bool) (digest string, walked map[string]bool, stat string) {
 	// A directory that is a symbolic link is walked where it leads.
 	real, err := dirs.Eval(dir)
 	if err != nil {
-		return errDigest(err), nil
+		return errDigest(err), nil, ""
 	}
-	walked := map[string]bool{}
-	h := sha256.New()
+	racy := time.Now().Add(-racyWindow)
+	statOK := true
+	if contents {
+		walked = map[string]bool{}
+	}
+	h, hs := sha256.New(), sha256.New()
 	err = filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -130,21 +165,39 @@ func treeDigest(dir string, dirs *realpath.Cache) (string, map[string]bool) {
 		rel, _ := filepath.Rel(real, p)
 		p = filepath.Join(dir, rel)
 		kind := modeName(d.Type())
-		fmt.Fprintf(h, "%s\x00%s", filepath.ToSlash(rel), kind)
+		line := filepath.ToSlash(rel) + "\x00" + kind
+		io.WriteString(h, line)
+		io.WriteString(hs, line)
 		switch {
 		case d.IsDir():
-			walked[p] = true
+			if contents {
+				walked[p] = true
+			}
 		case isManifest(d.Name()):
-			fmt.Fprintf(h, "\x00%s", probe(File, p, nil))
-			if d.Type().IsRegular() {
-				walked[p] = false
+			if statOK {
+				sig, changed, ok := "", time.Time{}, false
+				if fi, err := d.Info(); err == nil && d.Type().IsRegular() {
+					sig, changed, ok = statOf(fi)
+				}
+				statOK = ok && changed.Before(racy)
+				io.WriteString(hs, "\x00"+sig)
+			}
+			if contents {
+				io.WriteString(h, "\x00"+probe(File, p, nil))
+				if d.Type().IsRegular() {
+					walked[p] = false
+				}
 			}
 		}
-		fmt.Fprintln(h)
+		io.WriteString(h, "\n")
+		io.WriteString(hs, "\n")
 		return nil
 	})
 	if err != nil {
-		return unreadable, nil
+		return unreadable, nil, ""
 	}
-	return hex.EncodeToString(h.Sum(nil)), walked
+	if statOK {
+		stat = hex.EncodeToString(hs.Sum(nil))
+	}
+	return hex.EncodeToString(h.Sum(nil)), walked, stat
 }

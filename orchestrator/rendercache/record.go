@@ -35,6 +35,9 @@ type Input struct {
 	Kind   Kind   `json:"kind"`
 	Path   string `json:"path"`
 	Digest string `json:"digest"`
+	// Stat is a tree's stat digest (see treeDigest), when it has one:
+	// a tree whose stat digest is the same is not read again.
+	Stat string `json:"stat,omitempty"`
 }
 
 // Recorder collects the inputs of one render. It is safe for concurrent
@@ -61,6 +64,7 @@ type inputKey struct {
 
 type recorded struct {
 	digest string
+	stat   string
 	seq    int
 }
 
@@ -76,32 +80,38 @@ func NewRecorder() *Recorder {
 
 // File records the content of a file as the render read it.
 func (r *Recorder) File(path string, content []byte) {
-	r.add(File, path, digestBytes(content), nil)
+	r.add(File, path, digestBytes(content), "", nil)
 }
 
 // Probe records what kind of path is now: call it before the render
 // reads the path.
 func (r *Recorder) Probe(kind Kind, path string) {
 	if kind == Tree {
-		d, walked := treeDigest(path, nil)
-		r.add(kind, path, d, walked)
+		d, walked, stat := treeDigest(path, nil)
+		r.add(kind, path, d, stat, walked)
 		return
 	}
-	r.add(kind, path, probe(kind, path, nil), nil)
+	r.add(kind, path, probe(kind, path, nil), "", nil)
 }
 
-func (r *Recorder) add(kind Kind, path, digest string, walked map[string]bool) {
+func (r *Recorder) add(kind Kind, path, digest, stat string, walked map[string]bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.seq++
 	k := inputKey{kind, path}
 	if prev, ok := r.inputs[k]; ok {
-		if prev.digest != digest {
-			r.inputs[k] = recorded{conflict, prev.seq}
+		switch {
+		case prev.digest != digest:
+			r.inputs[k] = recorded{digest: conflict, seq: prev.seq}
+		case prev.stat != stat:
+			// The same content, found by two stats: only the
+			// content stands for it.
+			prev.stat = ""
+			r.inputs[k] = prev
 		}
 		return
 	}
-	r.inputs[k] = recorded{digest, r.seq}
+	r.inputs[k] = recorded{digest: digest, stat: stat, seq: r.seq}
 	for p, dir := range walked {
 		if _, ok := r.covered[p]; !ok {
 			r.covered[p] = coverage{dir: dir, seq: r.seq}
@@ -135,7 +145,7 @@ func (r *Recorder) Inputs() []Input {
 	out := make([]Input, 0, len(r.inputs))
 	for k, in := range r.inputs {
 		if !r.coveredBy(k, in) {
-			out = append(out, Input{Kind: k.kind, Path: k.path, Digest: in.digest})
+			out = append(out, Input{Kind: k.kind, Path: k.path, Digest: in.digest, Stat: in.stat})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
