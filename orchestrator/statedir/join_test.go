@@ -33,6 +33,7 @@ func TestJoin(t *testing.T) {
 		{"workspace", []string{Work, "beta", "dev", "net"}, filepath.Join(root, Work, "beta", "dev", "net"), ""},
 		{"state file", []string{State, "acme", "dev", "net.tfstate"}, filepath.Join(root, State, "acme", "dev", "net.tfstate"), ""},
 		{"a symlink out is kept in", []string{Work, "acme", "dev", "net"}, filepath.Join(root, outside, "net"), ""},
+		{"below a symlink out, kept in", []string{Work, "acme", "dev", "net", ".terraform", "terraform.tfstate"}, filepath.Join(root, outside, "net", ".terraform", "terraform.tfstate"), ""},
 		{"a last name that links out is kept in", []string{Work, "beta", "dev", "linked"}, filepath.Join(root, outside), ""},
 		{"one name", []string{Held}, filepath.Join(root, Held), ""},
 		{"stack climbing out", []string{Work, "acme", "dev", "../../../../../x"}, "", `"../../../../../x" is not a single name`},
