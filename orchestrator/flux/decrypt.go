@@ -99,8 +99,17 @@ func (l *loader) decryptObject(o *renderedObject, decrypt bool, owner string, fs
 		case decryption.IsEncrypted(o.Object):
 			m, err := l.decryptor().Object(o.Object)
 			if err != nil {
-				o.Failed, o.noKey = true, isSecret && lacksKey(err)
-				return decryptProblem(o.File, ref, ref, owner, err)
+				// Without the key, a Secret is read from the inputs
+				// (loader.secret), and an object of a kind strata
+				// does not read holds nothing up: Flux in the cluster
+				// decrypts it with the key it holds.
+				unread := !reads(u.GetAPIVersion(), u.GetKind())
+				o.Failed, o.noKey = true, (isSecret || unread) && lacksKey(err)
+				p := decryptProblem(o.File, ref, ref, owner, err)
+				if o.noKey && unread {
+					p.Message += fmt.Sprintf("; strata reads nothing of a %s, so it holds up nothing here", u.GetKind())
+				}
+				return p
 			}
 			o.Object, o.res, o.Private = m, nil, true
 		case isSecret && o.generated && fsys.failed:
@@ -348,7 +357,12 @@ func (l *loader) decryptEntry(built [][]renderedObject) {
 	for _, objs := range built {
 		for i := range objs {
 			if p := l.decryptObject(&objs[i], decrypts(self), owner, &checkedFS{}); p != nil {
-				l.problem(*p)
+				if objs[i].noKey {
+					// As under any Kustomization (collect).
+					l.warn(*p)
+				} else {
+					l.problem(*p)
+				}
 			}
 		}
 	}

@@ -416,3 +416,97 @@ func TestDecryptInputs(t *testing.T) {
 		})
 	}
 }
+
+// TestDecryptWithoutKey: without the key, an object of a kind strata
+// does not read (a Vault custom resource) and a Secret are warnings,
+// under a Kustomization and in the entry directory alike: Flux in the
+// cluster holds the key, nothing strata reads depends on the Vault, and
+// what reads the Secret waits for it. Nothing is blocked for them.
+func TestDecryptWithoutKey(t *testing.T) {
+	const vault = `apiVersion: vault.banzaicloud.com/v1alpha1
+kind: Vault
+metadata:
+  name: unseal
+  namespace: vault
+spec:
+  unsealKey: very-secret
+`
+	const fluxSystem = `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata:
+  name: flux-system
+  namespace: flux-system
+spec:
+  interval: 10m
+  path: ./clusters/dev
+  prune: true
+  sourceRef:
+    kind: GitRepository
+    name: flux-system
+  decryption:
+    provider: sops
+`
+	tests := []struct {
+		name string
+		// vault is where the Vault object is written, relative to
+		// the root.
+		vault string
+		edit  func(t *testing.T, root string)
+	}{
+		{
+			name:  "under a Kustomization with decryption",
+			vault: "secrets/vault.yaml",
+			edit: func(t *testing.T, root string) {
+				testkit.EditFile(t, root, "secrets/kustomization.yaml", "  - credentials.yaml\n", "  - credentials.yaml\n  - vault.yaml\n")
+			},
+		},
+		{
+			name:  "in the entry directory",
+			vault: "clusters/dev/vault.yaml",
+			edit: func(t *testing.T, root string) {
+				if err := os.Rename(filepath.Join(root, "secrets", "credentials.yaml"), filepath.Join(root, "clusters", "dev", "credentials.yaml")); err != nil {
+					t.Fatal(err)
+				}
+				testkit.EditFile(t, root, "secrets/kustomization.yaml", "resources:\n  - credentials.yaml\n", "resources: []\n")
+				testkit.WriteFile(t, filepath.Join(root, "clusters", "dev", "flux-system.yaml"), fluxSystem)
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			noAgeKeys(t)
+			key, other := sopstest.NewAgeKey(t), sopstest.NewAgeKey(t)
+			root := testkit.Copy(t, filepath.Join("testdata", "sops"))
+			tt.edit(t, root)
+			testkit.WriteFile(t, filepath.Join(root, filepath.FromSlash(tt.vault)), vault)
+			r := sopstest.Recipients{Age: []string{key.Recipient}}
+			sopstest.EncryptFile(t, filepath.Join(root, filepath.FromSlash(tt.vault)), r, "^spec$")
+			creds := filepath.Join(root, "secrets", "credentials.yaml")
+			if _, err := os.Stat(creds); err != nil {
+				creds = filepath.Join(root, "clusters", "dev", "credentials.yaml")
+			}
+			sopstest.EncryptFile(t, creds, r, sopstest.KubernetesRegex)
+			for _, f := range []string{"app.env", "token", "settings.env"} {
+				sopstest.EncryptFile(t, filepath.Join(root, "secrets", f), r, "")
+			}
+			l, _ := loadKeys(t, root, other.WriteKeyFile(t, filepath.Join(t.TempDir(), "age.agekey")))
+			for _, p := range l.sortedProblems() {
+				if strings.Contains(p.Object, "Vault/") || p.Object == "Secret/credentials" {
+					t.Errorf("Load(clusters/dev) problem %v, want a warning for it", p)
+				}
+			}
+			var found bool
+			for _, w := range l.env.Warnings {
+				if w.Object == "Vault/unseal" && w.File == tt.vault && strings.Contains(w.Message, "strata reads nothing of a Vault, so it holds up nothing here") {
+					found = true
+				}
+				if strings.Contains(w.String(), "very-secret") {
+					t.Errorf("warning %v holds the encrypted value", w)
+				}
+			}
+			if !found {
+				t.Errorf("Load(clusters/dev) warnings = %v, want one that Vault/unseal in %s cannot be decrypted and holds up nothing", l.env.Warnings, tt.vault)
+			}
+		})
+	}
+}

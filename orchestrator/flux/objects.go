@@ -243,6 +243,23 @@ type ociRepository struct {
 	} `json:"spec"`
 }
 
+// reads reports whether strata reads objects of an apiVersion and kind
+// (decodeObject decodes them into one of decoded's types) rather than
+// skipping them.
+func reads(apiVersion, kind string) bool {
+	switch (meta{APIVersion: apiVersion}).group() {
+	case groupCore:
+		return kind == kindConfigMap || kind == kindSecret
+	case groupKustomize:
+		return kind == kindKustomization
+	case groupInfra:
+		return kind == kindTerraform
+	case groupSource:
+		return kind == environment.SourceOCIRepository || kind == environment.SourceGitRepository || kind == environment.SourceBucket
+	}
+	return false
+}
+
 // decoded is the outcome of decoding one document: at most one of the
 // typed fields is set; none is for objects of kinds strata ignores.
 type decoded struct {

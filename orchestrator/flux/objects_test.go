@@ -70,6 +70,11 @@ func TestDecodeObject(t *testing.T) {
 			want: want{kind: "Secret", name: "s"},
 		},
 		{
+			name: "bucket",
+			doc:  "apiVersion: source.toolkit.fluxcd.io/v1\nkind: Bucket\nmetadata: {name: b}\n",
+			want: want{kind: "Bucket", name: "b"},
+		},
+		{
 			name: "helm release is skipped",
 			doc:  "apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata: {name: h}\n",
 			want: want{kind: "skipped HelmRelease"},
@@ -171,11 +176,20 @@ func TestDecodeObject(t *testing.T) {
 				got.kind, got.name = "GitRepository", d.GitRepository.Name()
 			case d.Secret != nil:
 				got.kind, got.name = "Secret", d.Secret.Name()
+			case d.Bucket != nil:
+				got.kind, got.name = "Bucket", d.Bucket.Name()
 			case d.Skipped != "":
 				got.kind = "skipped " + d.Skipped
 			}
 			if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(want{})); diff != "" {
 				t.Errorf("decodeObject(%q) mismatch (-want +got):\n%s", tt.doc, diff)
+			}
+			if p == nil {
+				apiVersion, _ := obj["apiVersion"].(string)
+				kind, _ := obj["kind"].(string)
+				if got, want := reads(apiVersion, kind), d.Skipped == ""; got != want {
+					t.Errorf("reads(%q, %q) = %v, want %v as decodeObject decodes it", apiVersion, kind, got, want)
+				}
 			}
 		})
 	}
