@@ -433,7 +433,14 @@ func (l *loader) register(group string, objs []renderedObject) []*kustomization 
 // OCIRepositories into a.
 func (l *loader) registerApp(group string, objs []renderedObject, a *app) ([]*kustomization, *app) {
 	var ks []*kustomization
-	for _, o := range objs {
+	for i := 0; i < len(objs); i++ {
+		o := objs[i]
+		if isResourceSet(o.Object) {
+			// What the Flux Operator makes of it is what the cluster
+			// applies: read after the build's own objects, as its own.
+			objs = append(objs[:len(objs):len(objs)], l.expandResourceSet(o)...)
+			continue
+		}
 		d, p := decodeObject(o.File, o.Object)
 		if p != nil {
 			l.problem(*p)

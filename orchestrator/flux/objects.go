@@ -286,6 +286,14 @@ func decodeObject(file string, obj map[string]any) (decoded, *diag.Problem) {
 	m, ok := metaFromMap(obj)
 	if !ok {
 		if err := json.Unmarshal(j, &m); err != nil {
+			// Of a kind strata does not read (a Namespace whose label
+			// is a bool), only the kind counts, as skipped; what the
+			// cluster makes of the rest is not strata's to say.
+			apiVersion, _ := obj["apiVersion"].(string)
+			kind, _ := obj["kind"].(string)
+			if k := (meta{APIVersion: apiVersion, Kind: kind}); kind != "" && !reads(apiVersion, kind) && checkKind(file, k) == nil {
+				return decoded{Skipped: kind}, nil
+			}
 			return decoded{}, invalid(file, "", err)
 		}
 	}

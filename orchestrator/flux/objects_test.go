@@ -75,6 +75,20 @@ func TestDecodeObject(t *testing.T) {
 			want: want{kind: "Bucket", name: "b"},
 		},
 		{
+			name: "a kind strata does not read, its metadata of another shape",
+			doc:  "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: n\n  labels: {goldilocks.fairwinds.com/enabled: true}\n",
+			want: want{kind: "skipped Namespace"},
+		},
+		{
+			name: "a kind strata reads, its metadata of another shape",
+			doc:  "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  labels: {enabled: true}\n",
+			want: want{problem: &diag.Problem{
+				File:    file,
+				Message: "invalid object: metadata.labels is a bool, want a string",
+				Fix:     "correct the object in f.yaml to the documented shape",
+			}},
+		},
+		{
 			name: "helm release is skipped",
 			doc:  "apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata: {name: h}\n",
 			want: want{kind: "skipped HelmRelease"},
