@@ -68,7 +68,7 @@ func LoadNamespace(ctx context.Context, ns Namespace) (*environment.Environment,
 	k := &kustomization{object: object{meta: meta{Kind: kindKustomization}, File: ns.Name}}
 	k.Metadata.Name = ns.Name
 	a := &app{}
-	l.kustomizations[k.Name()], l.apps[k.Name()] = k, a
+	l.kustomizations[k.unit()], l.apps[k.unit()] = k, a
 	outputs := outputSecrets(ns.Objects)
 	objs := make([]renderedObject, 0, len(ns.Objects))
 	for _, o := range ns.Objects {

@@ -48,7 +48,7 @@ func (l *loader) adoptEntry() {
 	}
 	for _, k := range l.sortedKustomizations() {
 		if k.appliesEntry {
-			a := l.apps[k.Name()]
+			a := l.apps[k.unit()]
 			a.terraforms = append(a.terraforms, l.entry.terraforms...)
 			a.sources = append(a.sources, l.entry.sources...)
 			return

@@ -43,7 +43,7 @@ func (l *loader) isolateProblems() {
 	unbuilt := map[string]bool{}
 	for _, k := range ks {
 		if k.unbuilt != "" && l.mayHoldStacks(k) {
-			unbuilt[k.Name()] = true
+			unbuilt[k.unit()] = true
 		}
 	}
 	holds := l.holdsStacks(ks, unbuilt)
@@ -54,9 +54,9 @@ func (l *loader) isolateProblems() {
 	root := map[string]string{}
 	waits := map[string]bool{}
 	for _, k := range ks {
-		if ps := byK[k.Name()]; len(ps) > 0 {
-			why[k.Name()], root[k.Name()] = summary(ps), k.Name()
-			waits[k.Name()] = outOfReach(ps)
+		if ps := byK[k.unit()]; len(ps) > 0 {
+			why[k.unit()], root[k.unit()] = summary(ps), k.unit()
+			waits[k.unit()] = outOfReach(ps)
 		}
 	}
 	state := func(name string) string {
@@ -68,7 +68,7 @@ func (l *loader) isolateProblems() {
 	for changed := true; changed; {
 		changed = false
 		for _, k := range ks {
-			name := k.Name()
+			name := k.unit()
 			if why[name] != "" && !waits[name] {
 				// Blocked already: nothing worse can come. One that
 				// waits is blocked by a parent or a dependency that is.
@@ -87,14 +87,15 @@ func (l *loader) isolateProblems() {
 				consider(p, "Kustomization "+p+", which brings it in,")
 			}
 			for _, d := range k.Spec.DependsOn {
-				if !holds[d.Name] && outOfReach(byK[root[d.Name]]) {
+				dep, _ := l.dependency(k, d)
+				if !holds[dep] && outOfReach(byK[root[dep]]) {
 					// A Kustomization that brings in no stack (the one
 					// that installs the Tofu Controller) and is held back
 					// only by what Flux reaches in the cluster holds no
 					// stack back in Git mode: there it would be Ready.
 					continue
 				}
-				consider(d.Name, "it depends on Kustomization "+d.Name+", which")
+				consider(dep, "it depends on Kustomization "+dep+", which")
 			}
 			if up == "" || (why[name] != "" && waits[name] == waits[up]) {
 				continue
@@ -109,25 +110,25 @@ func (l *loader) isolateProblems() {
 	// stack broken: blocked as a whole when no stack of theirs is.
 	var broken []*kustomization
 	for _, k := range ks {
-		if why[k.Name()] == "" {
+		if why[k.unit()] == "" {
 			continue
 		}
 		// What it would bring in is not known: its build failed, or an
 		// object of it that may be a stack is broken (Flux applies
 		// nothing of a Kustomization whose build or dry-run fails).
-		if k.unbuilt == "" && root[k.Name()] == k.Name() && !waits[k.Name()] && l.brokenStack(byK[k.Name()]) {
+		if k.unbuilt == "" && root[k.unit()] == k.unit() && !waits[k.unit()] && l.brokenStack(byK[k.unit()]) {
 			broken = append(broken, k)
 			continue
 		}
-		if !unbuilt[k.Name()] {
+		if !unbuilt[k.unit()] {
 			continue
 		}
-		blocks[root[k.Name()]] = true
+		blocks[root[k.unit()]] = true
 		blocked = append(blocked, environment.Blocked{
-			File: k.File, Kustomization: k.Name(), KustomizationFile: k.File,
-			Waiting:  waits[k.Name()],
-			Reason:   why[k.Name()] + "; the stacks it would bring in are not known",
-			Problems: byK[root[k.Name()]],
+			File: k.File, Kustomization: k.unit(), KustomizationFile: k.File,
+			Waiting:  waits[k.unit()],
+			Reason:   why[k.unit()] + "; the stacks it would bring in are not known",
+			Problems: byK[root[k.unit()]],
 		})
 	}
 	stackWhy := map[string]*environment.Blocked{}
@@ -139,19 +140,19 @@ func (l *loader) isolateProblems() {
 			ps := byS[s.Name]
 			bl.Problems, bl.Reason = ps, summary(ps)
 			bl.Waiting = !slices.ContainsFunc(ps, func(p diag.Problem) bool { return p.Code != diag.CodeInputMissing })
-		case why[b.k.Name()] != "" && root[b.k.Name()] == b.k.Name() && onlySubstitution(byK[b.k.Name()]) && !usesVariables(b.tf):
+		case why[b.k.unit()] != "" && root[b.k.unit()] == b.k.unit() && onlySubstitution(byK[b.k.unit()]) && !usesVariables(b.tf):
 			// Its Kustomization waits only for what it substitutes from,
 			// and nothing in the object is substituted: the object is the
 			// same whatever that holds, as Flux would apply it.
 			continue
-		case why[b.k.Name()] != "":
-			r := root[b.k.Name()]
+		case why[b.k.unit()] != "":
+			r := root[b.k.unit()]
 			blocks[r] = true
 			bl.Problems = byK[r]
 			// A Kustomization that waits only for inputs brings its
 			// stacks in as they render without them: they wait too.
-			bl.Waiting = waits[b.k.Name()]
-			bl.Reason = fmt.Sprintf("Kustomization %s (%s): %s", b.k.Name(), b.k.File, why[b.k.Name()])
+			bl.Waiting = waits[b.k.unit()]
+			bl.Reason = fmt.Sprintf("Kustomization %s (%s): %s", b.k.unit(), b.k.File, why[b.k.unit()])
 		default:
 			continue
 		}
@@ -239,19 +240,19 @@ func (l *loader) isolateProblems() {
 	}
 	l.stacks = kept
 	for _, k := range broken {
-		if blocks[k.Name()] {
+		if blocks[k.unit()] {
 			continue
 		}
-		blocks[k.Name()] = true
+		blocks[k.unit()] = true
 		blocked = append(blocked, environment.Blocked{
-			File: k.File, Kustomization: k.Name(), KustomizationFile: k.File,
-			Reason:   why[k.Name()] + "; the stacks it would bring in are not known",
-			Problems: byK[k.Name()],
+			File: k.File, Kustomization: k.unit(), KustomizationFile: k.File,
+			Reason:   why[k.unit()] + "; the stacks it would bring in are not known",
+			Problems: byK[k.unit()],
 		})
 	}
 	l.env.Blocked = blocked
 	for _, k := range ks {
-		if ps := byK[k.Name()]; len(ps) > 0 && !blocks[k.Name()] {
+		if ps := byK[k.unit()]; len(ps) > 0 && !blocks[k.unit()] {
 			l.env.Warnings = append(l.env.Warnings, ps...)
 		}
 	}
@@ -318,14 +319,14 @@ func outOfReach(ps diag.Problems) bool {
 func (l *loader) holdsStacks(ks []*kustomization, unbuilt map[string]bool) map[string]bool {
 	holds := map[string]bool{}
 	for _, k := range ks {
-		if a := l.apps[k.Name()]; (a != nil && len(a.terraforms) > 0) || unbuilt[k.Name()] || k.appliesEntry && l.entry != nil && len(l.entry.terraforms) > 0 {
-			holds[k.Name()] = true
+		if a := l.apps[k.unit()]; (a != nil && len(a.terraforms) > 0) || unbuilt[k.unit()] || k.appliesEntry && l.entry != nil && len(l.entry.terraforms) > 0 {
+			holds[k.unit()] = true
 		}
 	}
 	for changed := true; changed; {
 		changed = false
 		for _, k := range ks {
-			if p := k.Parent; holds[k.Name()] && p != "" && !holds[p] {
+			if p := k.Parent; holds[k.unit()] && p != "" && !holds[p] {
 				holds[p], changed = true, true
 			}
 		}

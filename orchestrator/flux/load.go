@@ -284,7 +284,7 @@ func (l *loader) load() (*environment.Environment, error) {
 		if k.bootstrap {
 			continue
 		}
-		l.within(k.Name(), "", func() { l.checkKustomization(k) })
+		l.within(k.unit(), "", func() { l.checkKustomization(k) })
 	}
 	l.written = map[string]bool{}
 	for _, a := range l.apps {
@@ -295,8 +295,8 @@ func (l *loader) load() (*environment.Environment, error) {
 		}
 	}
 	for _, k := range l.sortedKustomizations() {
-		for _, tf := range l.apps[k.Name()].terraforms {
-			l.within(k.Name(), tf.Name(), func() {
+		for _, tf := range l.apps[k.unit()].terraforms {
+			l.within(k.unit(), tf.Name(), func() {
 				l.unitNS = namespaceOf(&tf.object)
 				l.stacks = append(l.stacks, l.buildStack(k, tf))
 				l.unitNS = ""
@@ -477,7 +477,7 @@ func (l *loader) registerApp(group string, objs []renderedObject, a *app) ([]*ku
 			l.sources.buckets = append(l.sources.buckets, d.Bucket)
 		}
 	}
-	sort.SliceStable(ks, func(i, j int) bool { return ks[i].Name() < ks[j].Name() })
+	sort.SliceStable(ks, func(i, j int) bool { return ks[i].unit() < ks[j].unit() })
 	return ks, a
 }
 
@@ -522,8 +522,8 @@ func (l *loader) follow(queue []*kustomization) error {
 // its postBuild.substituteFrom requires has been rendered.
 func (l *loader) inputsReady(k *kustomization) bool {
 	for _, d := range k.Spec.DependsOn {
-		if _, known := l.kustomizations[d.Name]; known {
-			if _, built := l.apps[d.Name]; !built && d.Name != k.Name() {
+		if u, known := l.dependency(k, d); known {
+			if _, built := l.apps[u]; !built && u != k.unit() {
 				return false
 			}
 		}
@@ -563,7 +563,7 @@ func (l *loader) sortedKustomizations() []*kustomization {
 	for _, k := range l.kustomizations {
 		ks = append(ks, k)
 	}
-	sort.Slice(ks, func(i, j int) bool { return ks[i].Name() < ks[j].Name() })
+	sort.Slice(ks, func(i, j int) bool { return ks[i].unit() < ks[j].unit() })
 	return ks
 }
 
@@ -594,20 +594,46 @@ func (l *loader) addSecret(scope string, sec *secret) {
 	}
 }
 
-// addKustomization registers a Kustomization; names are unique in the
-// environment. It reports false for a duplicate.
+// addKustomization registers a Kustomization. Flux knows one by its
+// namespace and name: the first of a name is registered as its name, and
+// one of the same name in another namespace as namespace/name (its
+// unit). It reports false for one reached twice.
 func (l *loader) addKustomization(k *kustomization) bool {
-	if prev := l.kustomizations[k.Name()]; prev != nil {
-		if prev.Metadata.Namespace == k.Metadata.Namespace {
+	for _, key := range []string{k.Name(), namespaceOf(&k.object) + "/" + k.Name()} {
+		prev := l.kustomizations[key]
+		if prev == nil {
+			k.unitName = key
+			l.kustomizations[key] = k
+			return true
+		}
+		if namespaceOf(&prev.object) == namespaceOf(&k.object) {
 			// One Kustomization reached through two parents.
 			l.duplicate(&k.object, &prev.object, "in this environment", reflect.DeepEqual(k.Spec, prev.Spec))
-		} else {
-			l.problem(duplicateObject(&k.object, &prev.object, "in this environment"))
+			return false
 		}
-		return false
 	}
-	l.kustomizations[k.Name()] = k
-	return true
+	return false
+}
+
+// dependency returns the unit of the Kustomization a dependsOn entry of k
+// names (in k's namespace unless it names one), and whether there is
+// one. A name that only a Kustomization of another namespace has is
+// that one, as strata read dependsOn before it told namespaces apart.
+func (l *loader) dependency(k *kustomization, d namedRef) (string, bool) {
+	ns := d.Namespace
+	if ns == "" {
+		ns = namespaceOf(&k.object)
+	}
+	if c := l.kustomizations[d.Name]; c != nil && namespaceOf(&c.object) == ns {
+		return c.unit(), true
+	}
+	if c := l.kustomizations[ns+"/"+d.Name]; c != nil {
+		return c.unit(), true
+	}
+	if c := l.kustomizations[d.Name]; c != nil {
+		return c.unit(), true
+	}
+	return d.Name, false
 }
 
 // configMap looks a ConfigMap up in the group's scope, then at the
@@ -711,14 +737,14 @@ func cleanPath(p string) (string, bool) {
 // substitutes its postBuild variables, and registers what it renders. It
 // returns the Kustomizations among them, to follow.
 func (l *loader) loadKustomization(k *kustomization) (children []*kustomization) {
-	l.within(k.Name(), "", func() { children = l.buildKustomization(k) })
+	l.within(k.unit(), "", func() { children = l.buildKustomization(k) })
 	return children
 }
 
 // buildKustomization is loadKustomization, its problems recorded as k's.
 func (l *loader) buildKustomization(k *kustomization) []*kustomization {
 	a := &app{}
-	l.apps[k.Name()] = a
+	l.apps[k.unit()] = a
 	vars := l.substitutionVars(k)
 	if l.inputFailed(k) {
 		// A Secret it substitutes from could not be decrypted, which is
@@ -756,7 +782,7 @@ func (l *loader) buildKustomization(k *kustomization) []*kustomization {
 		}
 	}
 	if l.keepRendered {
-		l.rendered[k.Name()] = dropResources(out)
+		l.rendered[k.unit()] = dropResources(out)
 	}
 	ks, _ := l.registerApp(k.Group, out, a)
 	return ks

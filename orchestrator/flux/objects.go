@@ -163,6 +163,16 @@ func (r *rendered) rawMap() map[string]any {
 	return r.raw
 }
 
+// unit is the key the loader knows the Kustomization by, in its maps
+// and in what it says: its name, or namespace/name when a Kustomization
+// of the same name in another namespace came first (addKustomization).
+func (k *kustomization) unit() string {
+	if k.unitName != "" {
+		return k.unitName
+	}
+	return k.Name()
+}
+
 // kustomization is a Flux Kustomization (kustomize.toolkit.fluxcd.io).
 type kustomization struct {
 	object
@@ -172,9 +182,11 @@ type kustomization struct {
 	// Group is the environment sub-directory the Kustomization is in, ""
 	// at the environment's root.
 	Group string
-	// Parent is the Kustomization whose build rendered this one, "" for
-	// the entry directory's.
+	// Parent is the unit of the Kustomization whose build rendered this
+	// one, "" for the entry directory's.
 	Parent string
+	// unitName is the key the loader knows it by (see unit).
+	unitName string
 	// bootstrap is set on the Kustomization strata makes for an entry
 	// directory that holds Terraform objects and that no Kustomization of
 	// the repository applies: what `flux bootstrap` makes in the cluster.

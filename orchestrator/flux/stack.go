@@ -41,11 +41,12 @@ func (l *loader) buildStack(k *kustomization, tf *terraform) *built {
 	}
 	s := b.stack
 	s.Group = k.Group
-	s.Kustomization = k.Name()
+	s.Kustomization = k.unit()
 	s.KustomizationFile = k.File
 	l.resolveSource(b)
 	for _, d := range k.Spec.DependsOn {
-		if a := l.apps[d.Name]; a != nil {
+		if u, _ := l.dependency(k, d); l.apps[u] != nil {
+			a := l.apps[u]
 			for _, t := range a.terraforms {
 				s.DependsOn = append(s.DependsOn, t.Name())
 			}
@@ -216,7 +217,7 @@ func (l *loader) checkModuleDir(tf *terraform, dir string) {
 func (l *loader) findSource(tf *terraform, name string) *ociRepository {
 	var found *ociRepository
 	for _, k := range l.sortedKustomizations() {
-		for _, src := range l.apps[k.Name()].sources {
+		for _, src := range l.apps[k.unit()].sources {
 			if src.Name() != name {
 				continue
 			}

@@ -113,7 +113,7 @@ func (l *loader) checkKustomization(k *kustomization) {
 		})
 	}
 	for _, d := range k.Spec.DependsOn {
-		if l.kustomizations[d.Name] == nil {
+		if _, ok := l.dependency(k, d); !ok {
 			l.problem(diag.Problem{
 				File:    k.File,
 				Object:  k.ref(),
@@ -159,13 +159,13 @@ func (l *loader) validateStacks() {
 		if a.tf.File != b.tf.File {
 			return a.tf.File < b.tf.File
 		}
-		return a.k.Name() < b.k.Name()
+		return a.k.unit() < b.k.unit()
 	})
 	byName := map[string]*built{}
 	unique := l.stacks[:0]
 	sources := map[*ociRepository]bool{}
 	for _, b := range l.stacks {
-		l.unit, l.unitStack = b.k.Name(), b.stack.Name
+		l.unit, l.unitStack = b.k.unit(), b.stack.Name
 		if b.source != nil && !sources[b.source] {
 			sources[b.source] = true
 			l.checkObjectName(&b.source.object)
@@ -179,7 +179,7 @@ func (l *loader) validateStacks() {
 		if prev := byName[b.stack.Name]; prev != nil && prev.tf.Metadata.Namespace == b.tf.Metadata.Namespace && prev.tf.File == b.tf.File {
 			// One Terraform object that two Kustomizations apply: one
 			// stack, and a warning of the conflict.
-			b.tf.by, prev.tf.by = b.k.Name(), prev.k.Name()
+			b.tf.by, prev.tf.by = b.k.unit(), prev.k.unit()
 			l.duplicate(&b.tf.object, &prev.tf.object, "", b.tf.sum == prev.tf.sum)
 			continue
 		}
@@ -199,7 +199,7 @@ func (l *loader) validateStacks() {
 
 	producers := map[string]*built{}
 	for _, b := range l.stacks {
-		l.unit, l.unitStack = b.k.Name(), b.stack.Name
+		l.unit, l.unitStack = b.k.unit(), b.stack.Name
 		c := b.stack.Produces
 		if c == "" {
 			continue
@@ -255,7 +255,7 @@ func (l *loader) validateStacks() {
 		produced = strings.Join(contracts, ", ")
 	}
 	for _, b := range l.stacks {
-		l.unit, l.unitStack = b.k.Name(), b.stack.Name
+		l.unit, l.unitStack = b.k.unit(), b.stack.Name
 		for _, d := range b.tf.Spec.DependsOn {
 			if labels, elsewhere := l.outOfShard[kindTerraform+"/"+d.Name]; byName[d.Name] == nil && elsewhere {
 				l.problem(diag.Problem{
