@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -352,6 +353,15 @@ func (l *loader) decryptEntry(built [][]renderedObject) {
 			if c, ok := cleanPath(p); ok && c == l.dir {
 				self, owner = o.Object, "Kustomization/"+u.GetName()
 			}
+		}
+	}
+	if self == nil && slices.ContainsFunc(built, func(objs []renderedObject) bool {
+		return slices.ContainsFunc(objs, func(o renderedObject) bool { return decryption.IsEncrypted(o.Object) })
+	}) {
+		// Applied by the Kustomization a FluxInstance makes of its sync.
+		if m, file := l.operatorEntry(); m != nil {
+			md, _ := m["metadata"].(map[string]any)
+			self, owner = m, fmt.Sprintf("Kustomization/%v (made by the Flux Operator of the sync in %s)", md["name"], file)
 		}
 	}
 	for _, objs := range built {

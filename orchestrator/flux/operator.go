@@ -47,15 +47,25 @@ type operatorSync struct {
 // checkout make, found once.
 func (l *loader) operatorSources() []*gitRepository {
 	s := l.self
-	s.operatorOnce.Do(func() { s.operator = findOperatorSources(l.ctx, s.root) })
+	s.operatorOnce.Do(func() { s.operator, s.instances = findOperatorSources(l.ctx, s.root) })
 	return s.operator
+}
+
+// operatorInstances returns the FluxInstances of the checkout (and the
+// flux-instance chart's values), found once.
+func (l *loader) operatorInstances() []operatorInstance {
+	l.operatorSources()
+	return l.self.instances
 }
 
 // findOperatorSources walks the checkout for FluxInstances and
 // HelmReleases of the flux-instance chart, and turns each spec.sync of
-// kind GitRepository into the GitRepository the operator makes of it.
-func findOperatorSources(ctx context.Context, root string) []*gitRepository {
+// kind GitRepository into the GitRepository the operator makes of it. It
+// also returns every instance whose sync has a path, from those and from
+// the chart's values files (operatorInstances).
+func findOperatorSources(ctx context.Context, root string) ([]*gitRepository, []operatorInstance) {
 	var out []*gitRepository
+	var instances []operatorInstance
 	files := 0
 	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		switch {
@@ -83,9 +93,10 @@ func findOperatorSources(ctx context.Context, root string) []*gitRepository {
 		}
 		rel, _ := filepath.Rel(root, p)
 		out = append(out, operatorSyncs(filepath.ToSlash(rel), b)...)
+		instances = append(instances, operatorInstances(filepath.ToSlash(rel), b)...)
 		return nil
 	})
-	return out
+	return out, instances
 }
 
 // operatorSyncs decodes the documents of one file and returns the

@@ -42,8 +42,8 @@ func TestOperatorSyncs(t *testing.T) {
 func TestFindOperatorSourcesStops(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if got := findOperatorSources(ctx, "testdata"); got != nil {
-		t.Errorf("findOperatorSources(cancelled, testdata) = %v, want nothing", got)
+	if got, instances := findOperatorSources(ctx, "testdata"); got != nil || instances != nil {
+		t.Errorf("findOperatorSources(cancelled, testdata) = %v, %v, want nothing", got, instances)
 	}
 }
 

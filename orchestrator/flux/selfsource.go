@@ -23,6 +23,9 @@ type selfSources struct {
 	// checkout's FluxInstances (operator.go), found once.
 	operatorOnce sync.Once
 	operator     []*gitRepository
+	// instances are the checkout's FluxInstances whose sync has a path
+	// (operatorentry.go), found with operator.
+	instances []operatorInstance
 }
 
 // isRemote reports whether url, normalised, is one of the checkout's
