@@ -3,6 +3,7 @@ package flux
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/strata-iac/strata/orchestrator/decryption"
@@ -129,18 +130,35 @@ func (l *loader) missing(p diag.Problem, kind, namespace, name string) {
 // strata does not hold.
 func (l *loader) explainMissing(p *diag.Problem, kind, namespace, name string) {
 	const plain = "it is not in the repository;"
-	if kind != kindSecret || !strings.Contains(p.Message, plain) {
+	if !strings.Contains(p.Message, plain) {
 		return
 	}
-	if m, ok := l.maker(namespace, name); ok {
-		p.Message = strings.Replace(p.Message, plain, fmt.Sprintf("%s (%s) makes it in the cluster;", m.ref, m.file), 1)
+	if kind == kindSecret {
+		if m, ok := l.maker(namespace, name); ok {
+			p.Message = strings.Replace(p.Message, plain, fmt.Sprintf("%s (%s) makes it in the cluster;", m.ref, m.file), 1)
+			return
+		}
+		if s := l.secrets.inAny(name, namespace); s != nil && s.noKey {
+			p.Message = strings.Replace(p.Message, plain,
+				fmt.Sprintf("it is SOPS-encrypted in %s, and strata holds no key to it (Flux in the cluster does);", s.File), 1)
+			p.Fix = fmt.Sprintf("give strata the key (see --sops-age-key-file), or %s", p.Fix)
+			return
+		}
+	}
+	files := l.inRepo(kind, namespace, name)
+	if len(files) == 0 {
 		return
 	}
-	if s := l.secrets.inAny(name, namespace); s != nil && s.noKey {
-		p.Message = strings.Replace(p.Message, plain,
-			fmt.Sprintf("it is SOPS-encrypted in %s, and strata holds no key to it (Flux in the cluster does);", s.File), 1)
-		p.Fix = fmt.Sprintf("give strata the key (see --sops-age-key-file), or %s", p.Fix)
+	for _, f := range files {
+		if slices.ContainsFunc(l.problems, func(q diag.Problem) bool { return q.File == f }) {
+			p.Message = strings.Replace(p.Message, plain, fmt.Sprintf("%s holds a %s of that name, and a problem of that file keeps it out;", f, kind), 1)
+			p.Fix = fmt.Sprintf("correct %s (its problem is listed), or %s", f, p.Fix)
+			return
+		}
 	}
+	p.Message = strings.Replace(p.Message, plain,
+		fmt.Sprintf("no build of this environment renders it in namespace %s, though %s holds a %s of that name;", namespace, strings.Join(files, ", "), kind), 1)
+	p.Fix = fmt.Sprintf("have a Kustomization of this environment apply %s (its namespace %s), or %s", files[0], namespace, p.Fix)
 }
 
 // explainInputs is explainMissing on every problem of an input, once the

@@ -109,8 +109,12 @@ type loader struct {
 	// other scope a group (see kustomization.Group).
 	configMaps scoped[*configMap]
 	secrets    scoped[*secret]
-	// kustomizations are the Flux Kustomizations followed, by name.
+	// kustomizations are the Flux Kustomizations followed, by unit
+	// (kustomization.unit).
 	kustomizations map[string]*kustomization
+	// repoObjects are the checkout's ConfigMaps and Secrets by
+	// kind/name, found once a missing input is explained (inRepo).
+	repoObjects map[string][]repoObject
 	// apps are the objects each Kustomization brings in, by its name.
 	apps map[string]*app
 	// rendered are the objects each build rendered, in order: by

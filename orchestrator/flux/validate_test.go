@@ -534,7 +534,7 @@ data: {clientId: acme, environment: stage, environmentClass: prod, region: eu-ce
 		{
 			name:    "a key given twice in the entry directory",
 			changes: map[string]string{initFile: baseRepo[initFile] + "data: {}\n"},
-			want: diag.Problems{diag.MissingInput(appFile, appK, "postBuild.substituteFrom", kindConfigMap, DefaultNamespace, "init"), {
+			want: diag.Problems{keptOut(diag.MissingInput(appFile, appK, "postBuild.substituteFrom", kindConfigMap, DefaultNamespace, "init"), initFile, kindConfigMap), {
 				File:    initFile,
 				Message: `key "data" is given twice in one mapping, at line 4 and at line 5`,
 				Fix:     `keep one "data" key at line 4 or 5 of ` + initFile + ": Kubernetes refuses a duplicate key, and kustomize would keep only the last",
@@ -940,5 +940,13 @@ func TestReadersNameTheWrittenSecret(t *testing.T) {
 // named in its fix, as validateStacks says them.
 func withFix(p diag.Problem, produced string) diag.Problem {
 	p.Fix = fmt.Sprintf("%s; or name a Secret a stack writes (%s)", p.Fix, produced)
+	return p
+}
+
+// keptOut is a missing input that the checkout holds in file, which a
+// problem of that file keeps out of the render (explainMissing).
+func keptOut(p diag.Problem, file, kind string) diag.Problem {
+	p.Message = strings.Replace(p.Message, "it is not in the repository;", file+" holds a "+kind+" of that name, and a problem of that file keeps it out;", 1)
+	p.Fix = "correct " + file + " (its problem is listed), or " + p.Fix
 	return p
 }

@@ -1,0 +1,58 @@
+package flux
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/strata-iac/strata/internal/testkit"
+)
+
+// TestExplainMissingInRepo: a ConfigMap that no build of the environment
+// renders, but that a file of the checkout holds (another cluster's
+// directory), is named where it is, with the fix to apply it; one no file
+// holds is "not in the repository".
+func TestExplainMissingInRepo(t *testing.T) {
+	for _, tt := range []struct {
+		name, other, want string
+	}{
+		{
+			name:  "in a file no Kustomization applies",
+			other: "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cluster-settings\n  namespace: flux-system\ndata:\n  region: eu\n",
+			want:  "no build of this environment renders it in namespace flux-system, though clusters/prod/settings.yaml holds a ConfigMap of that name",
+		},
+		{
+			name:  "in another namespace",
+			other: "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cluster-settings\n  namespace: elsewhere\ndata:\n  region: eu\n",
+			want:  "it is not in the repository",
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			files := map[string]string{
+				"clusters/dev/init.yaml":      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: init\n  namespace: flux-system\ndata:\n  clientId: acme\n  environment: dev\n  environmentClass: non-prod\n  region: eu-west-1\n",
+				"clusters/dev/apps.yaml":      "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: apps\n  namespace: flux-system\nspec:\n  interval: 1h\n  path: ./apps\n  prune: true\n  sourceRef: {kind: GitRepository, name: flux-system}\n  postBuild:\n    substituteFrom:\n      - {kind: ConfigMap, name: cluster-settings}\n",
+				"apps/terraform.yaml":         terraformObject("vpc"),
+				"stacks/main.tf":              "# code\n",
+				"clusters/prod/settings.yaml": tt.other,
+			}
+			for name, body := range files {
+				testkit.WriteFile(t, filepath.Join(root, filepath.FromSlash(name)), body)
+			}
+			l, err := read(context.Background(), filepath.Join(root, "clusters", "dev"))
+			if err != nil {
+				t.Fatalf("read(clusters/dev) = %v", err)
+			}
+			var got string
+			for _, p := range append(l.sortedProblems(), l.env.Warnings...) {
+				if p.Input != nil && p.Input.Name == "cluster-settings" {
+					got = p.Message
+				}
+			}
+			if !strings.Contains(got, tt.want) {
+				t.Errorf("read(clusters/dev) problem of ConfigMap cluster-settings = %q, want it to say %q", got, tt.want)
+			}
+		})
+	}
+}
