@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -479,8 +480,14 @@ spec:
 			root := testkit.Copy(t, filepath.Join("testdata", "sops"))
 			tt.edit(t, root)
 			testkit.WriteFile(t, filepath.Join(root, filepath.FromSlash(tt.vault)), vault)
+			// A Secret of base64 data values, which stay encrypted.
+			testkit.WriteFile(t, filepath.Join(root, filepath.FromSlash(path.Dir(tt.vault)), "data.yaml"), "apiVersion: v1\nkind: Secret\nmetadata:\n  name: data\n  namespace: vault\ndata:\n  token: dG9rZW4=\n")
+			if path.Dir(tt.vault) == "secrets" {
+				testkit.EditFile(t, root, "secrets/kustomization.yaml", "  - vault.yaml\n", "  - vault.yaml\n  - data.yaml\n")
+			}
 			r := sopstest.Recipients{Age: []string{key.Recipient}}
 			sopstest.EncryptFile(t, filepath.Join(root, filepath.FromSlash(tt.vault)), r, "^spec$")
+			sopstest.EncryptFile(t, filepath.Join(root, filepath.FromSlash(path.Dir(tt.vault)), "data.yaml"), r, sopstest.KubernetesRegex)
 			creds := filepath.Join(root, "secrets", "credentials.yaml")
 			if _, err := os.Stat(creds); err != nil {
 				creds = filepath.Join(root, "clusters", "dev", "credentials.yaml")
@@ -491,8 +498,13 @@ spec:
 			}
 			l, _ := loadKeys(t, root, other.WriteKeyFile(t, filepath.Join(t.TempDir(), "age.agekey")))
 			for _, p := range l.sortedProblems() {
-				if strings.Contains(p.Object, "Vault/") || p.Object == "Secret/credentials" {
+				if strings.Contains(p.Object, "Vault/") || p.Object == "Secret/credentials" || p.Object == "Secret/data" {
 					t.Errorf("Load(clusters/dev) problem %v, want a warning for it", p)
+				}
+			}
+			for _, w := range l.env.Warnings {
+				if strings.Contains(w.Message, "base64") {
+					t.Errorf("Load(clusters/dev) warning %v: an encrypted value is no base64, and the decryption's warning says so", w)
 				}
 			}
 			var found bool

@@ -445,7 +445,16 @@ func (l *loader) registerApp(group string, objs []renderedObject, a *app) ([]*ku
 			objs = append(objs[:len(objs):len(objs)], l.expandResourceSet(o)...)
 			continue
 		}
-		d, p := decodeObject(o.File, o.Object)
+		obj := o.Object
+		if o.Failed {
+			// Its values are still encrypted, and a problem or warning
+			// says why: they are not decoded (an encrypted data value is
+			// no base64).
+			obj = maps.Clone(obj)
+			delete(obj, "data")
+			delete(obj, "stringData")
+		}
+		d, p := decodeObject(o.File, obj)
 		if p != nil {
 			l.problem(*p)
 			continue
