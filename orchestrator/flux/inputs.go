@@ -156,8 +156,12 @@ func (l *loader) explainMissing(p *diag.Problem, kind, namespace, name string) {
 			return
 		}
 	}
+	holds := "holds"
+	if len(files) > 1 {
+		holds = "hold"
+	}
 	p.Message = strings.Replace(p.Message, plain,
-		fmt.Sprintf("no build of this environment renders it in namespace %s, though %s holds a %s of that name;", namespace, strings.Join(files, ", "), kind), 1)
+		fmt.Sprintf("no build of this environment renders it in namespace %s, though %s %s a %s of that name;", namespace, strings.Join(files, " and "), holds, kind), 1)
 	p.Fix = fmt.Sprintf("have a Kustomization of this environment apply %s (its namespace %s), or %s", files[0], namespace, p.Fix)
 }
 
