@@ -43,7 +43,11 @@ func TestLegacyHashes(t *testing.T) {
 		upstreams:   map[string]string{"base": "sha256:4e62eeb5ee5d0bc3f101ca6a704d02f95b057745bace6241156a6d36def9eb09"},
 		fingerprint: "sha256:657df34b06a1713208eb8319abf9b0c8f46b27dd56ad66e96ba8c272310ce69f",
 	}
-	if diff := cmp.Diff(want, in.legacy, cmp.AllowUnexported(hashes{})); diff != "" {
+	got, known := in.against(history.Run{})
+	if !known {
+		t.Fatalf("against(a record with no scheme) = not known, want the plain hashes")
+	}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(hashes{})); diff != "" {
 		t.Errorf("legacy hashes diff (-want +got):\n%s", diff)
 	}
 }
@@ -58,7 +62,8 @@ func TestKeyedHashes(t *testing.T) {
 	sum := sha256.Sum256([]byte(`"hunter2"`))
 	plainPassword := hex.EncodeToString(sum[:])
 	recorded := strings.Join([]string{a.varHashes["password"], a.upstreamHashes["base"], a.fingerprint}, " ")
-	for _, h := range []string{plainPassword[:16], a.legacy.vars["password"], a.legacy.upstreams["base"], a.legacy.fingerprint} {
+	legacy := a.under(plain)
+	for _, h := range []string{plainPassword[:16], legacy.vars["password"], legacy.upstreams["base"], legacy.fingerprint} {
 		if strings.Contains(recorded, strings.TrimPrefix(h, "sha256:")) {
 			t.Errorf("recorded hashes %q hold the plain hash %s", recorded, h)
 		}
@@ -103,8 +108,8 @@ func TestUpToDateAcrossSchemes(t *testing.T) {
 		wantCause cause
 	}{
 		{"same key", record(hashes{vars: in.varHashes, upstreams: in.upstreamHashes, fingerprint: in.fingerprint}, in.scheme), true, cause{}},
-		{"plain hashes of before the upgrade", record(in.legacy, ""), true, cause{}},
-		{"plain hashes, a variable changed since", record(changed.legacy, ""), false,
+		{"plain hashes of before the upgrade", record(in.under(plain), ""), true, cause{}},
+		{"plain hashes, a variable changed since", record(changed.under(plain), ""), false,
 			cause{CauseVariables, "variables changed: password"}},
 		{"another key", record(hashes{vars: other.varHashes, upstreams: other.upstreamHashes, fingerprint: other.fingerprint}, other.scheme), false,
 			cause{CauseRehashed, "the hash key changed since run #4 (lost or replaced): what changed cannot be named"}},

@@ -46,9 +46,6 @@ type inputs struct {
 	fingerprint string
 	// scheme names the hashes' scheme and key, as history.Run.Hashes.
 	scheme string
-	// legacy are the same hashes, plain, as strata recorded them before
-	// it keyed them: compared with such a record, never recorded.
-	legacy hashes
 	// spec, vars, upstreams and derived are what the hashes cover: the
 	// stack's spec fields, its own variables, the content it reads of
 	// each contract, and each variable a contract gives (var.values and
