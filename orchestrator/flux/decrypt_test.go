@@ -300,21 +300,7 @@ func TestDecryptEntry(t *testing.T) {
 		t.Fatal(err)
 	}
 	testkit.EditFile(t, root, "secrets/kustomization.yaml", "resources:\n  - credentials.yaml\n", "resources: []\n")
-	testkit.WriteFile(t, filepath.Join(root, "clusters", "dev", "flux-system.yaml"), `apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: flux-system
-  namespace: flux-system
-spec:
-  interval: 10m
-  path: ./clusters/dev
-  prune: true
-  sourceRef:
-    kind: GitRepository
-    name: flux-system
-  decryption:
-    provider: sops
-`)
+	testkit.WriteFile(t, filepath.Join(root, "clusters", "dev", "flux-system.yaml"), fluxSystemDecrypting)
 	sopstest.EncryptFile(t, filepath.Join(root, "clusters", "dev", "credentials.yaml"), sopstest.Recipients{Age: []string{key.Recipient}}, sopstest.KubernetesRegex)
 	for _, f := range []string{"app.env", "token", "settings.env"} {
 		sopstest.EncryptFile(t, filepath.Join(root, "secrets", f), sopstest.Recipients{Age: []string{key.Recipient}}, "")
@@ -432,21 +418,6 @@ metadata:
 spec:
   unsealKey: very-secret
 `
-	const fluxSystem = `apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: flux-system
-  namespace: flux-system
-spec:
-  interval: 10m
-  path: ./clusters/dev
-  prune: true
-  sourceRef:
-    kind: GitRepository
-    name: flux-system
-  decryption:
-    provider: sops
-`
 	tests := []struct {
 		name string
 		// vault is where the Vault object is written, relative to
@@ -469,7 +440,7 @@ spec:
 					t.Fatal(err)
 				}
 				testkit.EditFile(t, root, "secrets/kustomization.yaml", "resources:\n  - credentials.yaml\n", "resources: []\n")
-				testkit.WriteFile(t, filepath.Join(root, "clusters", "dev", "flux-system.yaml"), fluxSystem)
+				testkit.WriteFile(t, filepath.Join(root, "clusters", "dev", "flux-system.yaml"), fluxSystemDecrypting)
 			},
 		},
 	}
@@ -522,3 +493,21 @@ spec:
 		})
 	}
 }
+
+// fluxSystemDecrypting is the bootstrap's Kustomization of clusters/dev,
+// with SOPS decryption: the entry directory's own.
+const fluxSystemDecrypting = `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata:
+  name: flux-system
+  namespace: flux-system
+spec:
+  interval: 10m
+  path: ./clusters/dev
+  prune: true
+  sourceRef:
+    kind: GitRepository
+    name: flux-system
+  decryption:
+    provider: sops
+`

@@ -3,11 +3,7 @@ package flux
 import (
 	"bytes"
 	"context"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 
 	"sigs.k8s.io/yaml"
 )
@@ -48,39 +44,17 @@ type repoObject struct {
 // holds, by kind/name.
 func findRepoObjects(ctx context.Context, root string) map[string][]repoObject {
 	out := map[string][]repoObject{}
-	files := 0
-	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		switch {
-		case ctx.Err() != nil:
-			return filepath.SkipAll
-		case err != nil:
-			return nil
-		case d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != root:
-			return filepath.SkipDir
-		case d.IsDir() || !isYAML(d.Name()) || d.Type()&fs.ModeType != 0:
-			return nil
-		}
-		if files++; files > maxOperatorFiles {
-			return filepath.SkipAll
-		}
-		fi, err := d.Info()
-		if err != nil || fi.Size() > maxOperatorFile {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil || !(bytes.Contains(b, []byte("ConfigMap")) || bytes.Contains(b, []byte("Secret"))) {
-			return nil
-		}
-		rel, _ := filepath.Rel(root, p)
+	walkCheckout(ctx, root, func(b []byte) bool {
+		return bytes.Contains(b, []byte("ConfigMap")) || bytes.Contains(b, []byte("Secret"))
+	}, func(rel string, b []byte) {
 		for _, doc := range splitDocuments(b) {
 			var m meta
 			if yaml.Unmarshal(doc, &m) != nil || m.group() != groupCore || (m.Kind != kindConfigMap && m.Kind != kindSecret) {
 				continue
 			}
 			key := m.Kind + "/" + m.Metadata.Name
-			out[key] = append(out[key], repoObject{file: filepath.ToSlash(rel), namespace: m.Metadata.Namespace})
+			out[key] = append(out[key], repoObject{file: rel, namespace: m.Metadata.Namespace})
 		}
-		return nil
 	})
 	return out
 }

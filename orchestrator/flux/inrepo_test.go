@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/strata-iac/strata/internal/testkit"
 )
 
 // TestExplainMissingInRepo: a ConfigMap that no build of the environment
@@ -29,17 +27,11 @@ func TestExplainMissingInRepo(t *testing.T) {
 		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			root := t.TempDir()
-			files := map[string]string{
-				"clusters/dev/init.yaml":      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: init\n  namespace: flux-system\ndata:\n  clientId: acme\n  environment: dev\n  environmentClass: non-prod\n  region: eu-west-1\n",
+			root := writeDevRepo(t, map[string]string{
 				"clusters/dev/apps.yaml":      "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: apps\n  namespace: flux-system\nspec:\n  interval: 1h\n  path: ./apps\n  prune: true\n  sourceRef: {kind: GitRepository, name: flux-system}\n  postBuild:\n    substituteFrom:\n      - {kind: ConfigMap, name: cluster-settings}\n",
 				"apps/terraform.yaml":         terraformObject("vpc"),
-				"stacks/main.tf":              "# code\n",
 				"clusters/prod/settings.yaml": tt.other,
-			}
-			for name, body := range files {
-				testkit.WriteFile(t, filepath.Join(root, filepath.FromSlash(name)), body)
-			}
+			})
 			l, err := read(context.Background(), filepath.Join(root, "clusters", "dev"))
 			if err != nil {
 				t.Fatalf("read(clusters/dev) = %v", err)

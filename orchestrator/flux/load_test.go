@@ -354,7 +354,6 @@ func TestLoadWithoutInit(t *testing.T) {
 // with its stacks (the second known as namespace/name), and a dependsOn
 // without a namespace names the one in its own namespace.
 func TestKustomizationsByNamespace(t *testing.T) {
-	root := t.TempDir()
 	ks := func(name, ns, path, dependsOn string) string {
 		s := "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: " + name + "\n  namespace: " + ns +
 			"\nspec:\n  interval: 1h\n  path: " + path + "\n  prune: true\n  sourceRef: {kind: GitRepository, name: flux-system, namespace: flux-system}\n"
@@ -363,19 +362,14 @@ func TestKustomizationsByNamespace(t *testing.T) {
 		}
 		return s
 	}
-	files := map[string]string{
-		"clusters/dev/init.yaml":     "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: init\n  namespace: flux-system\ndata:\n  clientId: acme\n  environment: dev\n  environmentClass: non-prod\n  region: eu-west-1\n",
+	root := writeDevRepo(t, map[string]string{
 		"clusters/dev/a.yaml":        ks("app", "alpha", "./apps/a", ""),
 		"clusters/dev/b.yaml":        ks("app", "beta", "./apps/b", ""),
 		"clusters/dev/consumer.yaml": ks("consumer", "beta", "./apps/c", "app"),
 		"apps/a/terraform.yaml":      terraformObject("ta"),
 		"apps/b/terraform.yaml":      terraformObject("tb"),
 		"apps/c/terraform.yaml":      terraformObject("tc"),
-		"stacks/main.tf":             "# code\n",
-	}
-	for name, body := range files {
-		testkit.WriteFile(t, filepath.Join(root, filepath.FromSlash(name)), body)
-	}
+	})
 	env, err := Load(context.Background(), filepath.Join(root, "clusters", "dev"))
 	if err != nil {
 		t.Fatalf("Load(clusters/dev) = %v", err)

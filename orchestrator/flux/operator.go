@@ -66,6 +66,20 @@ func (l *loader) operatorInstances() []operatorInstance {
 func findOperatorSources(ctx context.Context, root string) ([]*gitRepository, []operatorInstance) {
 	var out []*gitRepository
 	var instances []operatorInstance
+	walkCheckout(ctx, root, func(b []byte) bool {
+		return bytes.Contains(b, []byte("sync:")) && (bytes.Contains(b, []byte("FluxInstance")) || bytes.Contains(b, []byte("instance:")))
+	}, func(rel string, b []byte) {
+		out = append(out, operatorSyncs(rel, b)...)
+		instances = append(instances, operatorInstances(rel, b)...)
+	})
+	return out, instances
+}
+
+// walkCheckout calls visit with each YAML file of the checkout (its path
+// relative to root, slash-separated) whose content keep admits: regular
+// files of at most maxOperatorFile bytes, outside directories whose name
+// starts with a dot, maxOperatorFiles of them at most, until ctx ends.
+func walkCheckout(ctx context.Context, root string, keep func([]byte) bool, visit func(rel string, b []byte)) {
 	files := 0
 	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		switch {
@@ -87,16 +101,13 @@ func findOperatorSources(ctx context.Context, root string) ([]*gitRepository, []
 			return nil
 		}
 		b, err := os.ReadFile(p)
-		if err != nil || !bytes.Contains(b, []byte("sync:")) ||
-			!(bytes.Contains(b, []byte("FluxInstance")) || bytes.Contains(b, []byte("instance:"))) {
+		if err != nil || !keep(b) {
 			return nil
 		}
 		rel, _ := filepath.Rel(root, p)
-		out = append(out, operatorSyncs(filepath.ToSlash(rel), b)...)
-		instances = append(instances, operatorInstances(filepath.ToSlash(rel), b)...)
+		visit(filepath.ToSlash(rel), b)
 		return nil
 	})
-	return out, instances
 }
 
 // operatorSyncs decodes the documents of one file and returns the

@@ -2,7 +2,6 @@ package flux
 
 import (
 	"context"
-	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -255,9 +254,7 @@ spec:
 // bootstraps: the stacks under each are found, and a ResourceSet whose
 // template fails is a problem of the build that renders it.
 func TestLoadResourceSet(t *testing.T) {
-	root := t.TempDir()
 	files := map[string]string{
-		"clusters/dev/init.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: init\n  namespace: flux-system\ndata:\n  clientId: acme\n  environment: dev\n  environmentClass: non-prod\n  region: eu-west-1\n",
 		"clusters/dev/apps.yaml": `apiVersion: fluxcd.controlplane.io/v1
 kind: ResourceSet
 metadata:
@@ -281,11 +278,8 @@ spec:
 `,
 		"apps/network/terraform.yaml": terraformObject("vpc"),
 		"apps/data/terraform.yaml":    terraformObject("db"),
-		"stacks/main.tf":              "# code\n",
 	}
-	for name, body := range files {
-		testkit.WriteFile(t, filepath.Join(root, filepath.FromSlash(name)), body)
-	}
+	root := writeDevRepo(t, files)
 	env, err := Load(context.Background(), filepath.Join(root, "clusters", "dev"))
 	if err != nil {
 		t.Fatalf("Load(clusters/dev) = %v", err)
@@ -303,20 +297,4 @@ spec:
 	if err == nil || !strings.Contains(err.Error(), "the Flux Operator cannot expand ResourceSet/cluster-apps") || !strings.Contains(err.Error(), "clusters/dev/apps.yaml") {
 		t.Errorf("Load(clusters/dev) with a misspelt input = %v, want a problem that names the ResourceSet and its file", err)
 	}
-}
-
-// terraformObject is a Terraform object of the stack name, its code in
-// stacks/.
-func terraformObject(name string) string {
-	b, _ := json.Marshal(map[string]any{
-		"apiVersion": "infra.contrib.fluxcd.io/v1alpha2",
-		"kind":       "Terraform",
-		"metadata":   map[string]any{"name": name, "namespace": "flux-system"},
-		"spec": map[string]any{
-			"interval":  "10m",
-			"path":      "./stacks",
-			"sourceRef": map[string]any{"kind": "GitRepository", "name": "flux-system"},
-		},
-	})
-	return string(b) + "\n"
 }
