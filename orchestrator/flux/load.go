@@ -115,7 +115,7 @@ type loader struct {
 	// repoObjects are the checkout's ConfigMaps and Secrets by
 	// kind/name, found once a missing input is explained (inRepo).
 	repoObjects map[string][]repoObject
-	// apps are the objects each Kustomization brings in, by its name.
+	// apps are the objects each Kustomization brings in, by its unit.
 	apps map[string]*app
 	// rendered are the objects each build rendered, in order: by
 	// Kustomization name, "" for the entry directory's own builds. Only
