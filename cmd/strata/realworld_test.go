@@ -83,7 +83,7 @@ func TestRealWorldRepository(t *testing.T) {
 		{"validate holds back only the broken chain", []string{"validate", env}, 1, []string{
 			"has 1 blocked stack(s): 2 stacks in 2 layers",
 			blocked,
-			"stack dns (platform/lab/stacks/dns.yaml) is waiting: platform/lab/stacks/dns.yaml: Terraform/dns: waiting for input Secret/flux-system/dns-credentials (spec.varsFrom[0]): it is not in the repository; give it with --inputs or --kubeconfig",
+			"stack dns (platform/lab/stacks/dns.yaml) is waiting: platform/lab/stacks/dns.yaml: Terraform/dns: waiting for input Secret/flux-system/dns-credentials (spec.varsFrom[0]): no build of this environment renders it in namespace flux-system, though inputs/dns-credentials.yaml holds a Secret of that name; give it with --inputs or --kubeconfig",
 			"warnings (they hold back no stack; --strict makes them problems):",
 			"apps/grafana/grafana-admin.sops.yaml: Secret/grafana-admin: cannot decrypt",
 			"apps/lab/podinfo/kustomization.yaml: cannot fetch the remote resource \"https://podinfo.example.invalid/6.5.0/kustomize/deployment.yaml\"",

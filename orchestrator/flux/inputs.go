@@ -3,6 +3,7 @@ package flux
 import (
 	"context"
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -162,7 +163,7 @@ func (l *loader) explainMissing(p *diag.Problem, kind, namespace, name string) {
 	}
 	p.Message = strings.Replace(p.Message, plain,
 		fmt.Sprintf("no build of this environment renders it in namespace %s, though %s %s a %s of that name;", namespace, strings.Join(files, " and "), holds, kind), 1)
-	p.Fix = fmt.Sprintf("have a Kustomization of this environment apply %s (its namespace %s), or %s", files[0], namespace, p.Fix)
+	p.Fix = fmt.Sprintf("pass --inputs %s (the directory of %s), or have a Kustomization of this environment apply it in namespace %s, or %s", path.Dir(files[0]), files[0], namespace, p.Fix)
 }
 
 // explainInputs is explainMissing on every problem of an input, once the
