@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/strata-iac/strata/internal/filestat"
 	"github.com/strata-iac/strata/orchestrator/history"
 )
 
@@ -72,5 +73,35 @@ func TestFailedRunIsNotUpToDate(t *testing.T) {
 	}
 	if !strings.Contains(logs, "run #3 started") {
 		t.Errorf("logs lack a new run of jobs\nlogs:\n%s", logs)
+	}
+}
+
+// TestStateChangedOutsideStrataAfterKept: once a reconcile kept the
+// states' versions with their stats (statefile.Versions), a state changed
+// behind strata's back is still seen: its stat changed with it.
+func TestStateChangedOutsideStrataAfterKept(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	if rep, logs := e.reconcile(history.OperationApply, time.Hour); rep.Failed() {
+		t.Fatalf("first apply failed:\n%s", logs)
+	}
+	// A state is kept only when it changed well before it was read.
+	time.Sleep(filestat.Window + 100*time.Millisecond)
+	if rep, logs := e.reconcile(history.OperationApply, time.Hour); results(rep)["base"] != "unchanged/" {
+		t.Fatalf("second apply: base = %s, want unchanged\nlogs:\n%s", results(rep)["base"], logs)
+	}
+	kept := filepath.Join(e.state, "state-versions", "acme", "dev.json")
+	if b, err := os.ReadFile(kept); err != nil || !strings.Contains(string(b), "base") {
+		t.Fatalf("the second apply kept no state versions in %s: %v\n%s", kept, err, b)
+	}
+	cmd := exec.Command(e.tofu, "state", "rm", "terraform_data.account")
+	cmd.Dir = filepath.Join(e.state, "work", "acme", "dev", "base")
+	cmd.Env = append(os.Environ(), "TF_IN_AUTOMATION=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("tofu state rm = %v\n%s", err, out)
+	}
+	rep, logs := e.reconcile(history.OperationApply, time.Hour)
+	if got := results(rep)["base"]; got != "applied/drift" {
+		t.Errorf("after tofu state rm, base = %s, want applied/drift\nlogs:\n%s", got, logs)
 	}
 }

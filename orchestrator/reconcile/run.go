@@ -49,15 +49,16 @@ func Run(ctx context.Context, req Request) (*report.Report, error) {
 	p := &pass{settings: s, env: env, graph: g, dir: req.Dir, op: req.Operation, started: started}
 	defer p.close()
 	steps := []func(context.Context) error{
-		p.openStores,  // stores.go: history, held plans, contracts
-		p.claim,       // identity.go: the environment's identity and state keys
-		p.announce,    // announce.go: the first lines of the run log
-		p.resolve,     // resolve.go: each stack's source, pinned
-		p.findRemoved, // remove.go: the stacks that left the environment
-		p.prepareRuns, // runs.go: what runs a stack, and with what
-		p.findReaders, // consumers.go: who reads which contract keys
-		p.schedule,    // schedule.go: the stacks, in graph order
-		p.remove,      // remove.go: the stacks that left, destroyed or let go
+		p.openStores,   // stores.go: history, held plans, contracts
+		p.claim,        // identity.go: the environment's identity and state keys
+		p.announce,     // announce.go: the first lines of the run log
+		p.resolve,      // resolve.go: each stack's source, pinned
+		p.findRemoved,  // remove.go: the stacks that left the environment
+		p.prepareRuns,  // runs.go: what runs a stack, and with what
+		p.findReaders,  // consumers.go: who reads which contract keys
+		p.schedule,     // schedule.go: the stacks, in graph order
+		p.remove,       // remove.go: the stacks that left, destroyed or let go
+		p.keepVersions, // keepversions.go: the state versions read, for the next
 	}
 	for _, step := range steps {
 		if err := step(ctx); err != nil {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/strata-iac/strata/internal/filestat"
 	"github.com/strata-iac/strata/internal/realpath"
 	"github.com/strata-iac/strata/internal/regularfile"
 )
@@ -114,12 +115,8 @@ func isManifest(name string) bool {
 
 // racyWindow is how recent a manifest's change time may be, before the
 // walk that records its tree started, for the tree's stat to stand for
-// its content. A file changed again within the same tick of the file
-// system's clock (a few milliseconds) keeps its times; one changed this
-// close to the record may have been read before that change, and its
-// tree is checked by content. Git treats its index's racily clean
-// entries the same way.
-var racyWindow = time.Second
+// its content (filestat.Window; tests set it).
+var racyWindow = filestat.Window
 
 // treeDigest hashes every name and kind below dir, and the content of
 // each manifest among them, and returns the paths it walked: every
@@ -128,7 +125,7 @@ var racyWindow = time.Second
 // name, but are never walked through.
 //
 // stat is the digest of the same names and kinds, and of each
-// manifest's stat (statOf) taken before its content was read: a later
+// manifest's stat (filestat.Signature) taken before its content was read: a later
 // walk that finds the same stat digest (treeStat) finds the same
 // content without reading it. It is "" when a manifest is no regular
 // file (a link's target has a stat of its own) or changed within
@@ -177,7 +174,7 @@ func walkTree(dir string, dirs *realpath.Cache, contents bool) (digest string, w
 			if statOK {
 				sig, changed, ok := "", time.Time{}, false
 				if fi, err := d.Info(); err == nil && d.Type().IsRegular() {
-					sig, changed, ok = statOf(fi)
+					sig, changed, ok = filestat.Signature(fi)
 				}
 				statOK = ok && changed.Before(racy)
 				io.WriteString(hs, "\x00"+sig)

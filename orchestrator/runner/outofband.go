@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -30,6 +31,9 @@ func (r *Runner) stateVersion(ctx context.Context, req Request) (statefile.Versi
 		path, err := r.localStatePath(req)
 		if err != nil {
 			return statefile.Version{}, false, err
+		}
+		if v := r.versionsOf(req); v != nil {
+			return v.ReadLocal(path)
 		}
 		return statefile.ReadLocal(path)
 	}
@@ -161,6 +165,42 @@ func (r *Runner) readState(ctx context.Context, log *slog.Logger, req Request, r
 	if ok {
 		run.StateSerial, run.StateLineage = v.Serial, v.Lineage
 	}
+}
+
+// versionsOf returns the kept state versions of req's environment,
+// loaded on first use; nil when their file cannot be named.
+func (r *Runner) versionsOf(req Request) *statefile.Versions {
+	key := req.Client + "/" + req.Env
+	r.versionsMu.Lock()
+	defer r.versionsMu.Unlock()
+	if v, ok := r.versions[key]; ok {
+		return v
+	}
+	file, err := statedir.Join(r.cfg.StateDir, statedir.StateVersions, req.Client, req.Env+".json")
+	var v *statefile.Versions
+	if err == nil {
+		v = statefile.LoadVersions(file)
+	}
+	if r.versions == nil {
+		r.versions = map[string]*statefile.Versions{}
+	}
+	r.versions[key] = v
+	return v
+}
+
+// SaveVersions writes back the state versions the Runner's reads kept
+// (versionsOf): once a reconcile's runs are done. An error is only a
+// cache not written: the next reconcile reads the files again.
+func (r *Runner) SaveVersions() error {
+	r.versionsMu.Lock()
+	defer r.versionsMu.Unlock()
+	var errs []error
+	for _, v := range r.versions {
+		if v != nil {
+			errs = append(errs, v.Save())
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // localStatePath is the stack's default local state file, under the state

@@ -17,6 +17,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/lineage"
 	"github.com/strata-iac/strata/orchestrator/source"
 	"github.com/strata-iac/strata/orchestrator/statedir"
+	"github.com/strata-iac/strata/orchestrator/statefile"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
 
@@ -111,6 +112,11 @@ type Runner struct {
 	// key is the hash key read from StateDir, when Config has none.
 	keyMu sync.Mutex
 	key   []byte
+	// versions are the state files' versions kept with their stats, by
+	// client/env (statefile.Versions), loaded once for the Runner and
+	// written back by SaveVersions.
+	versionsMu sync.Mutex
+	versions   map[string]*statefile.Versions
 }
 
 // New returns a Runner.

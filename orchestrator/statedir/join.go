@@ -26,6 +26,10 @@ const (
 	// Render holds each environment's rendered environment, with what its
 	// render read: render/<hash of its directory>.json (rendercache).
 	Render = "render"
+	// StateVersions holds, by environment, the version last read of each
+	// local state file with its stat (statefile.Versions):
+	// state-versions/<client>/<env>.json.
+	StateVersions = "state-versions"
 )
 
 // Join returns root joined with the elements, each one path element. An

@@ -1,4 +1,4 @@
-package rendercache
+package filestat
 
 import (
 	"io/fs"
@@ -7,11 +7,10 @@ import (
 	"time"
 )
 
-// statOf is what a manifest's stat says of its content without reading
-// it: its size, device and inode, modification and change times, and
-// its change time alone, for the racy check (see racyWindow). ok is
-// false when fi holds no stat.
-func statOf(fi fs.FileInfo) (sig string, changed time.Time, ok bool) {
+// Signature is what fi says of the file's content: its size, device and
+// inode, modification and change times; changed is its change time. ok
+// is false when fi holds no stat.
+func Signature(fi fs.FileInfo) (sig string, changed time.Time, ok bool) {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
 		return "", time.Time{}, false
