@@ -25,12 +25,7 @@ func TestStateChangedOutsideStrata(t *testing.T) {
 	if rep, logs := e.reconcile(history.OperationApply, time.Hour); rep.Failed() {
 		t.Fatalf("first apply failed:\n%s", logs)
 	}
-	cmd := exec.Command(e.tofu, "state", "rm", "terraform_data.account")
-	cmd.Dir = filepath.Join(e.state, "work", "acme", "dev", "base")
-	cmd.Env = append(os.Environ(), "TF_IN_AUTOMATION=1")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("tofu state rm = %v\n%s", err, out)
-	}
+	stateRm(t, e)
 
 	rep, logs := e.reconcile(history.OperationApply, time.Hour)
 	if got := results(rep)["base"]; got != "applied/drift" {
@@ -94,14 +89,21 @@ func TestStateChangedOutsideStrataAfterKept(t *testing.T) {
 	if b, err := os.ReadFile(kept); err != nil || !strings.Contains(string(b), "base") {
 		t.Fatalf("the second apply kept no state versions in %s: %v\n%s", kept, err, b)
 	}
+	stateRm(t, e)
+	rep, logs := e.reconcile(history.OperationApply, time.Hour)
+	if got := results(rep)["base"]; got != "applied/drift" {
+		t.Errorf("after tofu state rm, base = %s, want applied/drift\nlogs:\n%s", got, logs)
+	}
+}
+
+// stateRm changes base's state behind strata's back, as a person would:
+// tofu state rm of one of its resources.
+func stateRm(t *testing.T, e *env) {
+	t.Helper()
 	cmd := exec.Command(e.tofu, "state", "rm", "terraform_data.account")
 	cmd.Dir = filepath.Join(e.state, "work", "acme", "dev", "base")
 	cmd.Env = append(os.Environ(), "TF_IN_AUTOMATION=1")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("tofu state rm = %v\n%s", err, out)
-	}
-	rep, logs := e.reconcile(history.OperationApply, time.Hour)
-	if got := results(rep)["base"]; got != "applied/drift" {
-		t.Errorf("after tofu state rm, base = %s, want applied/drift\nlogs:\n%s", got, logs)
 	}
 }
