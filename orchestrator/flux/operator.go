@@ -3,6 +3,7 @@ package flux
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -69,8 +70,9 @@ func findOperatorSources(ctx context.Context, root string) ([]*gitRepository, []
 	walkCheckout(ctx, root, func(b []byte) bool {
 		return bytes.Contains(b, []byte("sync:")) && (bytes.Contains(b, []byte("FluxInstance")) || bytes.Contains(b, []byte("instance:")))
 	}, func(rel string, b []byte) {
-		out = append(out, operatorSyncs(rel, b)...)
-		instances = append(instances, operatorInstances(rel, b)...)
+		docs := instanceDocs(b)
+		out = append(out, syncsOf(rel, docs)...)
+		instances = append(instances, instancesOf(rel, docs)...)
 	})
 	return out, instances
 }
@@ -113,30 +115,17 @@ func walkCheckout(ctx context.Context, root string, keep func([]byte) bool, visi
 // operatorSyncs decodes the documents of one file and returns the
 // GitRepositories their FluxInstances' spec.sync make.
 func operatorSyncs(file string, b []byte) []*gitRepository {
+	return syncsOf(file, instanceDocs(b))
+}
+
+// syncsOf returns the GitRepositories the FluxInstances and flux-instance
+// HelmReleases among docs make of their sync (a values file makes none:
+// its HelmRelease does).
+func syncsOf(file string, docs []instanceDoc) []*gitRepository {
 	var out []*gitRepository
-	for _, doc := range splitDocuments(b) {
-		var obj struct {
-			meta
-			Spec struct {
-				Sync   *operatorSync `json:"sync"`
-				Values struct {
-					Instance struct {
-						Sync *operatorSync `json:"sync"`
-					} `json:"instance"`
-				} `json:"values"`
-			} `json:"spec"`
-		}
-		if yaml.Unmarshal(doc, &obj) != nil {
-			continue
-		}
-		var sync *operatorSync
-		switch {
-		case obj.group() == fluxOperatorGroup && obj.Kind == "FluxInstance":
-			sync = obj.Spec.Sync
-		case obj.group() == "helm.toolkit.fluxcd.io" && obj.Kind == "HelmRelease":
-			sync = obj.Spec.Values.Instance.Sync
-		}
-		if sync == nil || sync.URL == "" || (sync.Kind != "" && sync.Kind != environment.SourceGitRepository) {
+	for _, d := range docs {
+		sync := d.sync
+		if !d.object || sync.URL == "" || (sync.Kind != "" && sync.Kind != environment.SourceGitRepository) {
 			continue
 		}
 		g := &gitRepository{}
@@ -145,12 +134,72 @@ func operatorSyncs(file string, b []byte) []*gitRepository {
 		if g.Metadata.Name == "" {
 			g.Metadata.Name = environment.DefaultGitSource
 		}
-		g.Metadata.Namespace = obj.Metadata.Namespace
-		if g.Metadata.Namespace == "" {
-			g.Metadata.Namespace = DefaultNamespace
-		}
+		g.Metadata.Namespace = d.namespace
 		g.Spec.URL = sync.URL
 		out = append(out, g)
+	}
+	return out
+}
+
+// instanceDoc is a document that holds a Flux Operator instance's sync:
+// a FluxInstance's spec, a flux-instance HelmRelease's values.instance, or
+// the chart's values file's instance.
+type instanceDoc struct {
+	// namespace is the document's metadata.namespace, DefaultNamespace
+	// when it names none.
+	namespace string
+	// object is false for the chart's values file, which is no object.
+	object bool
+	sync   *operatorSync
+	// kustomize is the instance's kustomize, as written; read only where
+	// its patches are (instancesOf), so that one of another shape keeps
+	// the sync.
+	kustomize json.RawMessage
+}
+
+// instanceDocs decodes the documents of one file, once, and returns
+// those that hold an instance with a sync.
+func instanceDocs(b []byte) []instanceDoc {
+	type instance struct {
+		Sync      *operatorSync   `json:"sync"`
+		Kustomize json.RawMessage `json:"kustomize"`
+	}
+	var out []instanceDoc
+	for _, doc := range splitDocuments(b) {
+		var obj struct {
+			meta
+			Instance json.RawMessage `json:"instance"`
+			Spec     struct {
+				instance
+				Values struct {
+					Instance instance `json:"instance"`
+				} `json:"values"`
+			} `json:"spec"`
+		}
+		if yaml.Unmarshal(doc, &obj) != nil {
+			continue
+		}
+		var in instance
+		object := true
+		switch {
+		case obj.group() == fluxOperatorGroup && obj.Kind == "FluxInstance":
+			in = obj.Spec.instance
+		case obj.group() == "helm.toolkit.fluxcd.io" && obj.Kind == "HelmRelease":
+			in = obj.Spec.Values.Instance
+		case obj.Kind == "" && obj.APIVersion == "" && len(obj.Instance) > 0:
+			if json.Unmarshal(obj.Instance, &in) != nil {
+				continue
+			}
+			object = false
+		}
+		if in.Sync == nil {
+			continue
+		}
+		ns := obj.Metadata.Namespace
+		if ns == "" {
+			ns = DefaultNamespace
+		}
+		out = append(out, instanceDoc{namespace: ns, object: object, sync: in.Sync, kustomize: in.Kustomize})
 	}
 	return out
 }

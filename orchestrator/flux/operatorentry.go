@@ -1,6 +1,7 @@
 package flux
 
 import (
+	"encoding/json"
 	"fmt"
 	"path"
 
@@ -31,52 +32,30 @@ type operatorInstance struct {
 	Patches []any
 }
 
-// instanceSpec is the part of a FluxInstance's spec (or of the chart's
-// values.instance) the sync Kustomization is made of.
-type instanceSpec struct {
-	Sync      *operatorSync `json:"sync"`
-	Kustomize struct {
-		Patches []any `json:"patches"`
-	} `json:"kustomize"`
-}
-
 // operatorInstances decodes the documents of one file and returns the
 // instances among them whose sync has a path: FluxInstances, HelmReleases
 // (values.instance) and the flux-instance chart's values files (a document
 // that is no object, with instance.sync).
 func operatorInstances(file string, b []byte) []operatorInstance {
+	return instancesOf(file, instanceDocs(b))
+}
+
+// instancesOf returns the instances among docs whose sync has a path,
+// with their kustomize patches; one whose kustomize is of another shape
+// is none.
+func instancesOf(file string, docs []instanceDoc) []operatorInstance {
 	var out []operatorInstance
-	for _, doc := range splitDocuments(b) {
-		var obj struct {
-			meta
-			Instance *instanceSpec `json:"instance"`
-			Spec     struct {
-				instanceSpec
-				Values struct {
-					Instance *instanceSpec `json:"instance"`
-				} `json:"values"`
-			} `json:"spec"`
-		}
-		if yaml.Unmarshal(doc, &obj) != nil {
+	for _, d := range docs {
+		if d.sync.Path == "" {
 			continue
 		}
-		var spec *instanceSpec
-		switch {
-		case obj.group() == fluxOperatorGroup && obj.Kind == "FluxInstance":
-			spec = &obj.Spec.instanceSpec
-		case obj.group() == "helm.toolkit.fluxcd.io" && obj.Kind == "HelmRelease":
-			spec = obj.Spec.Values.Instance
-		case obj.Kind == "" && obj.APIVersion == "":
-			spec = obj.Instance
+		var k struct {
+			Patches []any `json:"patches"`
 		}
-		if spec == nil || spec.Sync == nil || spec.Sync.Path == "" {
+		if len(d.kustomize) > 0 && json.Unmarshal(d.kustomize, &k) != nil {
 			continue
 		}
-		ns := obj.Metadata.Namespace
-		if ns == "" {
-			ns = DefaultNamespace
-		}
-		out = append(out, operatorInstance{File: file, Namespace: ns, Sync: *spec.Sync, Patches: spec.Kustomize.Patches})
+		out = append(out, operatorInstance{File: file, Namespace: d.namespace, Sync: *d.sync, Patches: k.Patches})
 	}
 	return out
 }
