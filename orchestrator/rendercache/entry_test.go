@@ -128,13 +128,13 @@ func TestReadMisses(t *testing.T) {
 }
 
 // statsStand lets a tree's stats stand for its content however recently
-// its files changed (racyWindow), for the test: a fixture is written
+// its files changed (filestat.Racy), for the test: a fixture is written
 // just before it is recorded.
 func statsStand(t *testing.T) {
 	t.Helper()
-	old := racyWindow
-	racyWindow = -time.Hour
-	t.Cleanup(func() { racyWindow = old })
+	old := now
+	now = func() time.Time { return time.Now().Add(time.Hour) }
+	t.Cleanup(func() { now = old })
 }
 
 // treeInput returns the tree input of inputs, which must hold one.
@@ -149,7 +149,7 @@ func treeInput(t *testing.T, inputs []Input) Input {
 	return Input{}
 }
 
-// TestTreeStats: a tree recorded with files changed within racyWindow
+// TestTreeStats: a tree recorded with files changed within filestat.Window
 // has no stat digest; one of older files has, and a Read takes it for
 // the content (an entry whose tree digest is wrong but whose stat digest
 // is right is a hit); a Read that checked a tree by content writes its

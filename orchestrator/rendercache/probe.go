@@ -113,10 +113,9 @@ func isManifest(name string) bool {
 	return strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") || slices.Contains(manifestNames, name)
 }
 
-// racyWindow is how recent a manifest's change time may be, before the
-// walk that records its tree started, for the tree's stat to stand for
-// its content (filestat.Window; tests set it).
-var racyWindow = filestat.Window
+// now is when a walk starts, for the racy check of the stats it takes
+// (filestat.Racy); tests move it.
+var now = time.Now
 
 // treeDigest hashes every name and kind below dir, and the content of
 // each manifest among them, and returns the paths it walked: every
@@ -129,7 +128,7 @@ var racyWindow = filestat.Window
 // walk that finds the same stat digest (treeStat) finds the same
 // content without reading it. It is "" when a manifest is no regular
 // file (a link's target has a stat of its own) or changed within
-// racyWindow of the walk.
+// filestat.Window of the walk (filestat.Racy).
 func treeDigest(dir string, dirs *realpath.Cache) (digest string, walked map[string]bool, stat string) {
 	return walkTree(dir, dirs, true)
 }
@@ -149,7 +148,7 @@ func walkTree(dir string, dirs *realpath.Cache, contents bool) (digest string, w
 	if err != nil {
 		return errDigest(err), nil, ""
 	}
-	racy := time.Now().Add(-racyWindow)
+	start := now()
 	statOK := true
 	if contents {
 		walked = map[string]bool{}
@@ -176,7 +175,7 @@ func walkTree(dir string, dirs *realpath.Cache, contents bool) (digest string, w
 				if fi, err := d.Info(); err == nil && d.Type().IsRegular() {
 					sig, changed, ok = filestat.Signature(fi)
 				}
-				statOK = ok && changed.Before(racy)
+				statOK = ok && !filestat.Racy(changed, start)
 				io.WriteString(hs, "\x00"+sig)
 			}
 			if contents {

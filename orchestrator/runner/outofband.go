@@ -176,7 +176,7 @@ func (r *Runner) versionsOf(req Request) *statefile.Versions {
 	if v, ok := r.versions[key]; ok {
 		return v
 	}
-	file, err := statedir.Join(r.cfg.StateDir, statedir.StateVersions, req.Client, req.Env+".json")
+	file, err := r.paths.Join(r.cfg.StateDir, statedir.StateVersions, req.Client, req.Env+".json")
 	var v *statefile.Versions
 	if err == nil {
 		v = statefile.LoadVersions(file)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -106,7 +105,7 @@ func (v *Versions) forget(path string) {
 }
 
 // Save writes what is kept back to its file when it changed, atomically,
-// mode 0600 in a directory made 0700.
+// mode 0600 (atomicfile makes its directory, 0700).
 func (v *Versions) Save() error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -115,9 +114,6 @@ func (v *Versions) Save() error {
 	}
 	b, err := json.Marshal(versionsFile{Format: versionsFormat, States: v.kept})
 	if err != nil {
-		return fmt.Errorf("save state versions %s: %w", v.file, err)
-	}
-	if err := os.MkdirAll(filepath.Dir(v.file), 0o700); err != nil {
 		return fmt.Errorf("save state versions %s: %w", v.file, err)
 	}
 	if err := atomicfile.Write(v.file, b, 0o600); err != nil {
