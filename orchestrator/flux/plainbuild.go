@@ -398,6 +398,11 @@ func resourcesOf(b []byte, docs []*yaml3.Node) ([]*resource.Resource, error) {
 		if n.IsNilOrEmpty() {
 			continue
 		}
+		if n.YNode().Kind != yaml3.MappingNode {
+			// kyaml's field lookups index a mapping's pairs: krusty says
+			// what is wrong (see notObject).
+			return nil, errNotPlain
+		}
 		if strings.HasSuffix(n.GetKind(), "List") {
 			return resourceFactory.SliceFromBytes(b)
 		}

@@ -61,6 +61,8 @@ func TestBuildPlain(t *testing.T) {
 		entry []string
 		// plain says the build is a plain one; any other is krusty's.
 		plain bool
+		// problem, when set, is what both builds' problem must say.
+		problem string
 	}{
 		{
 			name:  "one file, one object",
@@ -140,6 +142,46 @@ func TestBuildPlain(t *testing.T) {
 			files: map[string]string{"app/kustomization.yaml": kfileOf("a.yaml"), "app/a.yaml": "apiVersion: v1\nkind: [\n"},
 		},
 		{
+			name:    "a document that is a list of objects is said as not an object, naming the file and line",
+			files:   map[string]string{"app/kustomization.yaml": kfileOf("a.yaml", "list.yaml"), "app/a.yaml": plainCM("a", ""), "app/list.yaml": "- apiVersion: v1\n  kind: ConfigMap\n"},
+			problem: "app/list.yaml: Kustomization/app: the document at line 1 is a sequence (a list of items), not an object",
+		},
+		{
+			name:    "a document that is a list, without a kustomization file",
+			files:   map[string]string{"app/a.yaml": plainCM("a", ""), "app/list.yaml": plainCM("b", "") + "---\n- apiVersion: v1\n  kind: ConfigMap\n"},
+			problem: "app/list.yaml: Kustomization/app: the document at line 8 is a sequence (a list of items), not an object",
+		},
+		{
+			name:    "a document that is a list, of the entry directory",
+			files:   map[string]string{"app/a.yaml": plainCM("a", ""), "app/list.yaml": "- a\n- b\n"},
+			entry:   []string{"a.yaml", "list.yaml"},
+			problem: "app/list.yaml: Kustomization/app: the document at line 1 is a sequence (a list of items), not an object",
+		},
+		{
+			name:    "a document that is a list, in a base",
+			files:   map[string]string{"app/kustomization.yaml": kfileOf("base"), "app/base/kustomization.yaml": kfileOf("../base/list.yaml"), "app/base/list.yaml": "- x\n"},
+			problem: "app/base/list.yaml: Kustomization/app: the document at line 1 is a sequence",
+		},
+		{
+			name:    "a document that is a scalar",
+			files:   map[string]string{"app/kustomization.yaml": kfileOf("a.yaml"), "app/a.yaml": "# a comment\nhello world\n"},
+			problem: `app/a.yaml: Kustomization/app: the document at line 2 is a scalar ("hello world"), not an object`,
+		},
+		{
+			name:    "a document that is a tagged scalar",
+			files:   map[string]string{"app/a.yaml": "!!str 42\n"},
+			problem: `app/a.yaml: Kustomization/app: the document at line 1 is a scalar ("42"), not an object`,
+		},
+		{
+			name:  "null, empty mapping and empty list documents are no objects, as kustomize skips them",
+			files: map[string]string{"app/kustomization.yaml": kfileOf("a.yaml", "b.yaml"), "app/a.yaml": "null\n---\n{}\n---\n[]\n---\n~\n", "app/b.yaml": plainCM("b", "")},
+			plain: true,
+		},
+		{
+			name:  "a JSON6902 patch file that is a list is no problem",
+			files: map[string]string{"app/kustomization.yaml": kfileOf("a.yaml") + "patches:\n- path: p.yaml\n  target: {kind: ConfigMap}\n", "app/a.yaml": plainCM("a", ""), "app/p.yaml": "- op: add\n  path: /data/x\n  value: y\n"},
+		},
+		{
 			name:  "a local-config object is dropped as krusty drops it",
 			files: map[string]string{"app/kustomization.yaml": kfileOf("a.yaml", "b.yaml"), "app/a.yaml": plainCM("a", "  annotations: {config.kubernetes.io/local-config: \"true\"}\n"), "app/b.yaml": plainCM("b", "")},
 		},
@@ -181,6 +223,9 @@ func TestBuildPlain(t *testing.T) {
 			opts := []cmp.Option{cmp.AllowUnexported(renderedObject{}), cmpopts.IgnoreFields(builtResult{}, "Plain"), cmpopts.EquateEmpty()}
 			if diff := cmp.Diff(want, got, opts...); diff != "" {
 				t.Errorf("build(app) plain = %+v, want krusty's %+v; diff (-krusty +plain):\n%s", got, want, diff)
+			}
+			if tt.problem != "" && (want.Problem == nil || !strings.Contains(want.Problem.String(), tt.problem)) {
+				t.Errorf("build(app) problem = %v, want one that says %q", want.Problem, tt.problem)
 			}
 			if got.Plain != tt.plain {
 				t.Errorf("build(app) plain = %v, want %v", got.Plain, tt.plain)

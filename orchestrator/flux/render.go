@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -138,7 +139,7 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 		manifest, err = withOrigins(manifest)
 	}
 	if err != nil {
-		return nil, l.buildProblem(dir, owner, err, before)
+		return nil, l.buildProblem(dir, owner, err, before, fsys)
 	}
 	manifest = l.fixDeprecated(l.relPath(kfile), manifest)
 	manifest = l.remoteResources(fsys, kfile, manifest)
@@ -181,7 +182,7 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 		return nil, nil
 	}
 	if err != nil {
-		return nil, l.buildProblem(dir, owner, err, before)
+		return nil, l.buildProblem(dir, owner, err, before, fsys)
 	}
 	return l.collect(dir, abs, entry, flux, fsys, resources, nil, before, owner)
 }
@@ -296,6 +297,7 @@ var (
 	decodeFailed   = regexp.MustCompile(`failed to decode Kubernetes YAML from (\S+?):? `)
 	missingFile    = regexp.MustCompile(`accumulating resources from '([^']*)': open (\S+): no such file or directory`)
 	noKustomize    = regexp.MustCompile(`unable to find one of 'kustomization.yaml', 'kustomization.yml' or 'Kustomization' in directory '([^']*)'`)
+	notMetadata    = regexp.MustCompile(`accumulating resources from '([^']*)': missing Resource metadata`)
 	alreadyDefined = regexp.MustCompile(`may not add resource with an already registered id: ([^.\s]+)\.[^/\s]*/([^.\s\[]+)`)
 )
 
@@ -304,19 +306,30 @@ var (
 // a fix of their own. When the files read during the build already
 // reported what is wrong (malformed YAML, a duplicate key, a remote base),
 // the build's own error adds nothing and is dropped.
-func (l *loader) buildProblem(dir, owner string, err error, before int) *diag.Problem {
+func (l *loader) buildProblem(dir, owner string, err error, before int, fsys *checkedFS) *diag.Problem {
 	if len(l.problems) > before {
 		return nil
 	}
 	msg := l.relError(err)
 	if m := decodeFailed.FindStringSubmatch(msg); m != nil {
 		if b, rerr := regularfile.ReadFile(l.abs(m[1]), MaxManifestBytes); rerr == nil {
-			if ps := checkYAML(m[1], b); len(ps) > 0 {
+			docs, ps := decodeYAML(m[1], b)
+			if len(ps) > 0 {
 				for _, p := range ps[1:] {
 					l.problem(p)
 				}
 				return &ps[0]
 			}
+			if p := notObject(m[1], docs); p != nil {
+				p.Object = owner
+				return p
+			}
+		}
+	}
+	if m := notMetadata.FindStringSubmatch(msg); m != nil {
+		if p := fsys.notObject(m[1]); p != nil {
+			p.Object = owner
+			return p
 		}
 	}
 	if m := missingFile.FindStringSubmatch(msg); m != nil {
@@ -439,6 +452,31 @@ type checkedFS struct {
 	// notPlain says a plain build of it failed (undoPlain).
 	docs     map[string][]*yaml3.Node
 	notPlain bool
+	// notObjects are the manifests read with a document that is not an
+	// object (notObject), by path relative to the root.
+	notObjects map[string]diag.Problem
+}
+
+// notObject returns the problem of a manifest this build read whose
+// document is not an object, for kustomize's "accumulating resources
+// from 'name': missing Resource metadata": name is relative to the
+// kustomization file that lists it, so the manifest is the one whose
+// path ends with it (the first of two, in order of path); nil when none
+// does.
+func (f *checkedFS) notObject(name string) *diag.Problem {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	name = path.Clean(filepath.ToSlash(name))
+	for strings.HasPrefix(name, "../") {
+		name = strings.TrimPrefix(name, "../")
+	}
+	for _, rel := range slices.Sorted(maps.Keys(f.notObjects)) {
+		if rel == name || strings.HasSuffix(rel, "/"+name) {
+			p := f.notObjects[rel]
+			return &p
+		}
+	}
+	return nil
 }
 
 // detach cuts fsys off from its loader once its build is abandoned: every
@@ -530,6 +568,14 @@ func (f *checkedFS) ReadFile(p string) ([]byte, error) {
 	}
 	if docs == nil {
 		return b, nil
+	}
+	if p := notObject(rel, docs); p != nil {
+		// A patch file may well be a sequence: only a build that fails
+		// for it says so (see buildProblem).
+		if f.notObjects == nil {
+			f.notObjects = map[string]diag.Problem{}
+		}
+		f.notObjects[rel] = *p
 	}
 	e := f.elision
 	if isKustomizeFile(p) {

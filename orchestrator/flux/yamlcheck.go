@@ -92,3 +92,53 @@ func duplicateKeys(file string, n *yaml.Node) []diag.Problem {
 	}
 	return ps
 }
+
+// notObject returns the problem of the first document of a manifest file
+// that kustomize cannot read as an object: one whose top node is a
+// sequence or a scalar, not a mapping. kustomize skips an empty document
+// (null, {} or []) as it skips a blank one, and says "missing Resource
+// metadata" of any other, without naming the document; nil when every
+// document is a mapping or empty.
+func notObject(file string, docs []*yaml.Node) *diag.Problem {
+	for _, d := range docs {
+		n := d
+		if n.Kind == yaml.DocumentNode {
+			if len(n.Content) == 0 {
+				continue
+			}
+			n = n.Content[0]
+		}
+		if n.Kind == yaml.MappingNode || emptyNode(n) {
+			continue
+		}
+		what := "a scalar"
+		fix := fmt.Sprintf("write the object at line %d of %s as a mapping of apiVersion, kind and metadata, or remove the line", n.Line, file)
+		switch n.Kind {
+		case yaml.SequenceNode:
+			what = "a sequence (a list of items)"
+			fix = fmt.Sprintf("write each item at line %d of %s as a YAML document of its own, separated by --- lines, or as a kind: List with the items under items:; a file that is not a manifest (a JSON6902 patch, a list of replacements) belongs under patches or replacements of a kustomization file, not under resources", n.Line, file)
+		case yaml.ScalarNode:
+			what = fmt.Sprintf("a scalar (%.40q)", n.Value)
+		case yaml.AliasNode:
+			what = "an alias"
+		}
+		return &diag.Problem{
+			File:    file,
+			Message: fmt.Sprintf("the document at line %d is %s, not an object: a manifest document must be a mapping of apiVersion, kind and metadata", n.Line, what),
+			Fix:     fix,
+		}
+	}
+	return nil
+}
+
+// emptyNode reports whether kustomize takes a document's top node as no
+// object at all (kyaml's IsNilOrEmpty): null, {} or [].
+func emptyNode(n *yaml.Node) bool {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		return n.Tag == "!!null"
+	case yaml.MappingNode, yaml.SequenceNode:
+		return len(n.Content) == 0
+	}
+	return false
+}
