@@ -18,6 +18,8 @@ STRATA_SOPS_BIN := $(BIN)/strata-sops
 STRATA_KUBE_BIN := $(BIN)/strata-kube
 DEMO_ENV  ?= environments/demo/dev
 FUZZTIME  ?= 20s
+# make test's short run of the whole-load fuzzers (FuzzLoad, FuzzLoadTree), beyond their seeds
+LOAD_FUZZTIME ?= 30s
 # go test's limit per test binary: a package of end-to-end tests runs for minutes on a
 # busy 2-CPU machine, past go's default of 10m
 TEST_TIMEOUT ?= 45m
@@ -118,7 +120,8 @@ test-deps:
 ## .ci/kube-tests.sh lists them; the rest compiles to the same code either way); .ci/testreport
 ## prints each package's result, the output of failed tests, and the slowest tests and packages
 ## (the events are kept in bin/test.json and bin/test-kube.json); last, without the race detector,
-## the one test whose bound is on CPU time: a 10 MB ConfigMap loaded in at most 10 s. What the tests
+## the one test whose bound is on CPU time: a 10 MB ConfigMap loaded in at most 10 s; then a short run
+## ($(LOAD_FUZZTIME) each) of the two fuzzers of a whole load, plain builds against krusty's. What the tests
 ## run is built first (OpenTofu, then the three binaries), beside the test servers' install and
 ## the modules' download, then vetted
 test:
@@ -129,6 +132,8 @@ test:
 	bash -o pipefail -c '$(GO) test -json -race -count=1 -timeout $(TEST_TIMEOUT) -tags kube -run "$$(./.ci/kube-tests.sh)" ./cmd/strata/ 2>&1 | \
 	  $(GO) run ./.ci/testreport -title "go test -tags kube ./cmd/strata/" -json $(BIN)/test-kube.json'
 	CGO_ENABLED=0 $(GO) test -count=1 -tags $(GOTAGS) -run '^TestWideConfigMap$$' ./orchestrator/flux/
+	$(GO) test -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(LOAD_FUZZTIME) ./orchestrator/flux/
+	$(GO) test -run '^$$' -fuzz '^FuzzLoadTree$$' -fuzztime $(LOAD_FUZZTIME) ./orchestrator/flux/
 
 ## test-unit: the fast tests for the edit-test loop, with the race detector: -short,
 ## so every test that runs tofu or starts a server (registry, moto, versitygw) skips
@@ -152,6 +157,8 @@ fuzz:
 	$(GO) test ./orchestrator/flux/ -run '^$$' -fuzz '^FuzzOperatorSyncs$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/flux/ -run '^$$' -fuzz '^FuzzReadShaped$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/flux/ -run '^$$' -fuzz '^FuzzDecodeNode$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/flux/ -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/flux/ -run '^$$' -fuzz '^FuzzLoadTree$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/plainyaml/ -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/yamllimits/ -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/tofu/ -run '^$$' -fuzz '^FuzzParsePlan$$' -fuzztime $(FUZZTIME)

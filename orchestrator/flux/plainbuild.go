@@ -398,7 +398,7 @@ func resourcesOf(b []byte, docs []*yaml3.Node) ([]*resource.Resource, error) {
 		if n.IsNilOrEmpty() {
 			continue
 		}
-		if n.YNode().Kind != yaml3.MappingNode {
+		if !mappings(n.YNode()) {
 			// kyaml's field lookups index a mapping's pairs: krusty says
 			// what is wrong (see notObject).
 			return nil, errNotPlain
@@ -419,6 +419,28 @@ func resourcesOf(b []byte, docs []*yaml3.Node) ([]*resource.Resource, error) {
 		nodes = append(nodes, n)
 	}
 	return resourceFactory.DropLocalNodes(nodes)
+}
+
+// mappings reports whether an object and what of its metadata kyaml
+// reads as mappings (metadata, its labels and annotations) are mappings,
+// or absent.
+func mappings(n *yaml3.Node) bool {
+	if n.Kind != yaml3.MappingNode {
+		return false
+	}
+	m := field(n, kyaml.MetadataField)
+	if m == nil {
+		return true
+	}
+	if m.Kind != yaml3.MappingNode {
+		return false
+	}
+	for _, f := range []string{kyaml.LabelsField, kyaml.AnnotationsField} {
+		if v := field(m, f); v != nil && v.Kind != yaml3.MappingNode && !emptyNode(v) {
+			return false
+		}
+	}
+	return true
 }
 
 // plainTree reports whether a YAML tree has nothing kio's reader
