@@ -423,7 +423,8 @@ func resourcesOf(b []byte, docs []*yaml3.Node) ([]*resource.Resource, error) {
 
 // mappings reports whether an object and what of its metadata kyaml
 // reads as mappings (metadata, its labels and annotations) are mappings,
-// or absent.
+// or absent (labels and annotations may be null; kustomize refuses an
+// empty list there as any other).
 func mappings(n *yaml3.Node) bool {
 	if n.Kind != yaml3.MappingNode {
 		return false
@@ -436,7 +437,7 @@ func mappings(n *yaml3.Node) bool {
 		return false
 	}
 	for _, f := range []string{kyaml.LabelsField, kyaml.AnnotationsField} {
-		if v := field(m, f); v != nil && v.Kind != yaml3.MappingNode && !emptyNode(v) {
+		if v := field(m, f); v != nil && v.Kind != yaml3.MappingNode && v.Tag != kyaml.NodeTagNull {
 			return false
 		}
 	}
