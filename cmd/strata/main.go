@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/strata-iac/strata/internal/recovered"
 )
 
 func main() {
@@ -47,6 +49,9 @@ func run() int {
 		return ex.code
 	}
 	fmt.Fprintln(os.Stderr, "strata: "+err.Error())
+	if stack := recovered.Stack(err); stack != nil {
+		fmt.Fprintf(os.Stderr, "strata: stack trace of the panic:\n%s", stack)
+	}
 	if sig := in.signal(); sig != nil {
 		// Stopped by the signal: the exit code says so, as a shell's.
 		return exitCodeOf(sig)

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/strata-iac/strata/internal/recovered"
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
 	"github.com/strata-iac/strata/orchestrator/runner"
 )
@@ -126,6 +127,7 @@ func (c *Controller) Run(ctx context.Context) error {
 			delete(due, ns)
 			if err := c.Reconcile(ctx, ns); err != nil && ctx.Err() == nil {
 				c.log.Error(err.Error(), "namespace", ns)
+				recovered.Log(c.log.With("namespace", ns), err)
 			}
 		}
 		select {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/strata-iac/strata/internal/recovered"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/flux"
@@ -113,8 +114,12 @@ func deleting(tf *v1alpha2.Terraform) bool { return tf.DeletionTimestamp != nil 
 // Reconcile reconciles one namespace: its Terraform objects as one
 // environment, run as strata apply runs one. Each step is one function;
 // status is written once, at the end, from the report.
-func (c *Controller) Reconcile(ctx context.Context, ns string) error {
+//
+// A panic of a step is the namespace's error (recovered.Error): Run logs
+// it with its stack and goes on with the other namespaces.
+func (c *Controller) Reconcile(ctx context.Context, ns string) (err error) {
 	defer c.lock(ns)()
+	defer recovered.Catch(&err, "reconcile namespace "+ns)
 	p := &pass{ns: ns}
 	for _, step := range []func(context.Context, *pass) error{
 		c.list,

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/strata-iac/strata/internal/recovered"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/flux"
+	"github.com/strata-iac/strata/orchestrator/report"
 )
 
 // reconcile runs one environment once and keeps what came of it: its
@@ -24,7 +26,7 @@ func (d *Daemon) reconcile(ctx context.Context, e *envState) {
 	defer d.changed()
 
 	d.log.Info(fmt.Sprintf("reconcile #%d of %s started", n, label))
-	rep, err := d.cfg.Pipeline.Reconcile(ctx, e.dir, d.runLog, d.runners)
+	rep, err := d.runPipeline(ctx, e.dir)
 
 	d.mu.Lock()
 	e.running = false
@@ -50,12 +52,21 @@ func (d *Daemon) reconcile(ctx context.Context, e *envState) {
 	}
 }
 
+// runPipeline is the pipeline's reconcile of the environment at dir. A
+// panic of it is that environment's error (recovered.Error): the other
+// environments go on, and the next pass tries it again.
+func (d *Daemon) runPipeline(ctx context.Context, dir string) (_ *report.Report, err error) {
+	defer recovered.Catch(&err, "")
+	return d.cfg.Pipeline.Reconcile(ctx, dir, d.runLog, d.runners)
+}
+
 // logError logs why a reconcile could not run, one line per problem of an
-// invalid environment.
+// invalid environment, and the stack of a panic.
 func (d *Daemon) logError(n int, label string, err error) {
 	var problems diag.Problems
 	if !errors.As(err, &problems) {
 		d.log.Error(fmt.Sprintf("reconcile #%d of %s failed: %v; the next reconcile tries again", n, label, err))
+		recovered.Log(d.log, err)
 		return
 	}
 	d.log.Error(fmt.Sprintf("reconcile #%d of %s failed: %d problem(s) found; the next reconcile tries again", n, label, len(problems)))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 
+	"github.com/strata-iac/strata/internal/recovered"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
 )
@@ -51,7 +52,8 @@ const sourceBucket = "Bucket"
 //
 // Problems are reported as Load reports them, with "<namespace>/<Kind>/<name>"
 // in place of a file.
-func LoadNamespace(ctx context.Context, ns Namespace) (*environment.Environment, error) {
+func LoadNamespace(ctx context.Context, ns Namespace) (_ *environment.Environment, err error) {
+	defer recovered.Catch(&err, "load namespace "+ns.Name)
 	l := newLoader(ctx, ns.Root, ns.Name)
 	l.env = &environment.Environment{Root: ns.Root, Dir: ns.Name, Client: ns.Name, Name: ns.Name, Skipped: map[string]int{}}
 	defer l.closeDecryptor()

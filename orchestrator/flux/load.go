@@ -14,6 +14,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
+	"github.com/strata-iac/strata/internal/recovered"
 	"github.com/strata-iac/strata/orchestrator/decryption"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
@@ -81,7 +82,10 @@ func read(ctx context.Context, dir string) (*loader, error) {
 
 // readAt loads the environment at rel under the repository root, with
 // the note findRoot made, recording what it reads in rec when rec is set.
-func readAt(ctx context.Context, root, rel, note string, rec *rendercache.Recorder) (*loader, error) {
+// A panic of the load is its error (recovered.Error), so that a command,
+// the daemon or the controller goes on with the other environments.
+func readAt(ctx context.Context, root, rel, note string, rec *rendercache.Recorder) (_ *loader, err error) {
+	defer recovered.Catch(&err, "load environment "+rel)
 	l := newLoader(ctx, root, rel)
 	l.rec = rec
 	l.opts = optionsFrom(ctx)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/strata-iac/strata/internal/recovered"
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
@@ -381,5 +382,45 @@ func TestKustomizationsByNamespace(t *testing.T) {
 	want := []string{"ta app ", "tb beta/app ", "tc consumer tb"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Load(clusters/dev) stacks mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// panickingInputs are inputs whose every read panics, as a bug in what
+// a load calls would.
+type panickingInputs struct{}
+
+func (panickingInputs) Get(context.Context, string, string, string) (map[string]any, string, error) {
+	panic("inputs: boom")
+}
+
+func (panickingInputs) Identity() string { return "panics" }
+
+// TestLoadPanic checks that a panic in a load is that load's error, with
+// the stack, and not the caller's crash.
+func TestLoadPanic(t *testing.T) {
+	root := writeDevRepo(t, map[string]string{
+		"clusters/dev/app.yaml":   fuzzKustomization("app", "./apps/app") + "  postBuild:\n    substituteFrom:\n      - kind: ConfigMap\n        name: cluster-settings\n",
+		"apps/app/terraform.yaml": terraformObject("app"),
+	})
+	dir := filepath.Join(root, "clusters", "dev")
+	for _, load := range []struct {
+		name string
+		fn   func(context.Context, string) (*environment.Environment, error)
+	}{
+		{"Load", Load},
+		{"LoadCached", func(ctx context.Context, dir string) (*environment.Environment, error) {
+			return LoadCached(ctx, dir, t.TempDir())
+		}},
+	} {
+		t.Run(load.name, func(t *testing.T) {
+			env, err := load.fn(WithOptions(context.Background(), Options{Inputs: panickingInputs{}}), dir)
+			want := "load environment clusters/dev: panicked: inputs: boom (a bug in strata: the log has its stack)"
+			if env != nil || err == nil || err.Error() != want {
+				t.Fatalf("%s(%q) = %v, %v, want nil, %q", load.name, dir, env, err, want)
+			}
+			if stack := recovered.Stack(err); !strings.Contains(string(stack), "panickingInputs.Get") {
+				t.Errorf("recovered.Stack(%s(%q)) = %s, want the stack where it panicked", load.name, dir, stack)
+			}
+		})
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/gosimple/slug"
 	"sigs.k8s.io/yaml"
 
+	"github.com/strata-iac/strata/internal/recovered"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/yamllimits"
 )
@@ -340,7 +341,12 @@ func runTemplate(ctx context.Context, text string, in map[string]any) ([]map[str
 	}
 	var b limitedBuilder
 	done := make(chan error, 1)
-	go func() { done <- tp.Execute(&b, nil) }()
+	go func() {
+		var err error
+		defer func() { done <- err }()
+		defer recovered.Catch(&err, "execute template")
+		err = tp.Execute(&b, nil)
+	}()
 	select {
 	case <-ctx.Done():
 		return nil, ctx.Err()

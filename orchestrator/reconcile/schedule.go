@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/strata-iac/strata/contracts"
+	"github.com/strata-iac/strata/internal/recovered"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/scheduler"
@@ -85,8 +86,15 @@ func (p *pass) schedule(ctx context.Context) error {
 	}
 	for name, err := range errs {
 		var skip *scheduler.SkipError
-		if errors.As(err, &skip) && skip.Task == name {
-			p.log.Warn(err.Error(), "stack", name)
+		switch {
+		case errors.As(err, &skip):
+			if skip.Task == name {
+				p.log.Warn(err.Error(), "stack", name)
+			}
+		case recovered.Stack(err) != nil:
+			// The stack's run panicked: its error, with the trace.
+			p.log.Error(err.Error(), "stack", name)
+			recovered.Log(p.log.With("stack", name), err)
 		}
 		if _, ran := out[name]; !ran {
 			out[name] = notRun(name, err)

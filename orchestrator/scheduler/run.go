@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/strata-iac/strata/internal/recovered"
 )
 
 // DefaultLimit is how many tasks run at once when Run is given no limit:
@@ -429,7 +431,7 @@ func start(ctx context.Context, i int, name string, fn Func, freed chan<- int, r
 	var err error
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("panicked: %v", p)
+			err = recovered.New(p)
 		}
 		last := false
 		once.Do(func() { last = true })

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/strata-iac/strata/internal/recovered"
 )
 
 // recorder is a Func that logs when each task starts and ends and fails
@@ -446,12 +448,16 @@ func TestRunPanic(t *testing.T) {
 			}
 			return nil
 		})
+	panicked := errors.New("panicked: oops (a bug in strata: the log has its stack)")
 	want := map[string]error{
-		"a": errors.New("panicked: oops"),
-		"b": &SkipError{Task: "b", Dependency: "a", Cause: errors.New("panicked: oops")},
+		"a": panicked,
+		"b": &SkipError{Task: "b", Dependency: "a", Cause: panicked},
 	}
 	if diff := cmp.Diff(want, results, cmpErrors); diff != "" {
 		t.Errorf("Run() results mismatch (-want +got):\n%s", diff)
+	}
+	if stack := recovered.Stack(results["a"]); !strings.Contains(string(stack), "TestRunPanic") {
+		t.Errorf("recovered.Stack(Run() a) = %q, want the stack of the task that panicked", stack)
 	}
 }
 
