@@ -3,10 +3,12 @@ package flux
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
 
+	"github.com/strata-iac/strata/internal/suggest"
 	"github.com/strata-iac/strata/orchestrator/decryption"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
@@ -148,6 +150,10 @@ func (l *loader) explainMissing(p *diag.Problem, kind, namespace, name string) {
 	}
 	files := l.inRepo(kind, namespace, name)
 	if len(files) == 0 {
+		if near := l.nearInput(kind, name); near != "" {
+			p.Message = strings.Replace(p.Message, plain, fmt.Sprintf("it is not in the repository, which has a %s %s;", kind, near), 1)
+			p.Fix = fmt.Sprintf("write %s if that is the %s meant; or %s", near, kind, p.Fix)
+		}
 		return
 	}
 	for _, f := range files {
@@ -164,6 +170,28 @@ func (l *loader) explainMissing(p *diag.Problem, kind, namespace, name string) {
 	p.Message = strings.Replace(p.Message, plain,
 		fmt.Sprintf("no build of this environment renders it in namespace %s, though %s %s a %s of that name;", namespace, strings.Join(files, " and "), holds, kind), 1)
 	p.Fix = fmt.Sprintf("pass --inputs %s (the directory of %s), or have a Kustomization of this environment apply it in namespace %s, or %s", path.Dir(files[0]), files[0], namespace, p.Fix)
+}
+
+// nearInput returns the name of a ConfigMap or Secret (kind) of this
+// environment a few letters from name, the one a typo most likely
+// meant; "" when there is none.
+func (l *loader) nearInput(kind, name string) string {
+	var names []string
+	switch kind {
+	case kindConfigMap:
+		for _, byName := range l.configMaps {
+			names = append(names, slices.Collect(maps.Keys(byName))...)
+		}
+	case kindSecret:
+		for _, byName := range l.secrets {
+			names = append(names, slices.Collect(maps.Keys(byName))...)
+		}
+	}
+	slices.Sort(names)
+	if c, d := suggest.Closest(name, names); d > 0 && d <= 2 {
+		return c
+	}
+	return ""
 }
 
 // explainInputs is explainMissing on every problem of an input, once the

@@ -300,9 +300,10 @@ func onlySubstitution(ps diag.Problems) bool {
 	})
 }
 
-// usesVariables reports whether a Terraform object, as rendered, still
-// holds a postBuild variable (${…}): one that a substituteFrom waited for
-// may change.
+// usesVariables reports whether a Terraform object, as built, holds a
+// postBuild variable (${…}), substituted or not: a substituteFrom waited
+// for may set it (a default, ${x:=3}, included), or any variable the
+// inputs before it set.
 func usesVariables(tf *terraform) bool { return tf.variables }
 
 // outOfReach reports whether every problem is one of what Flux reaches in

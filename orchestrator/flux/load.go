@@ -485,6 +485,8 @@ func (l *loader) registerApp(group string, objs []renderedObject, a *app) ([]*ku
 				ks = append(ks, d.Kustomization)
 			}
 		case d.Terraform != nil && a != nil:
+			// A variable substituted away still depends on the inputs.
+			d.Terraform.variables = d.Terraform.variables || o.substituted
 			a.terraforms = append(a.terraforms, d.Terraform)
 		case d.OCIRepository != nil && a != nil:
 			a.sources = append(a.sources, d.OCIRepository)

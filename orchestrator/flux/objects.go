@@ -223,8 +223,8 @@ type terraform struct {
 	rendered
 	// sum is the SHA-256 of the rendered JSON, which tells one object
 	// that two Kustomizations apply as it is from two that differ; and
-	// variables is set when it holds "${" (usesVariables). Both outlive
-	// rendered.
+	// variables is set when it holds "${", or held one that substitution
+	// replaced (usesVariables). Both outlive rendered.
 	sum       [sha256.Size]byte
 	variables bool
 	Spec      tofucontroller.Spec `json:"spec"`

@@ -61,6 +61,10 @@ type renderedObject struct {
 	// a key (or of strata-sops), where Flux in the cluster holds one: the
 	// plain Secret exists there, and is read from the inputs instead.
 	noKey bool
+	// substituted is set on a Terraform object that held a variable
+	// postBuild substitution replaced, which an input not at hand may
+	// have set.
+	substituted bool
 }
 
 // build runs kustomize on dir (relative to the root) the way

@@ -117,6 +117,8 @@ spec:
 	}{
 		{"a variable: it waits with its Kustomization", "${zone}", true},
 		{"no variable: it is the same whatever the cluster holds", "eu-central-1", false},
+		{"a variable with a default, substituted away: the input may set it, so it waits", "${zone:=eu-central-1}", true},
+		{"a variable an input at hand sets: the input waited for may set it too, so it waits", "${clientId}", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

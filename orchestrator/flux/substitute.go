@@ -3,9 +3,11 @@ package flux
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/fluxcd/pkg/kustomize"
+	yaml3 "go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/kustomize/api/provider"
 	"sigs.k8s.io/kustomize/api/resource"
@@ -157,6 +159,8 @@ func (l *loader) substituteObject(k *kustomization, o renderedObject, vars map[s
 			// Not substituted (disabled, failed, or no variable): the
 			// object is as it was built.
 			e.transform = nil
+		} else if isStack(o.Object) {
+			o.substituted = holdsVariable(before)
 		}
 		if rerr := e.restoreNode(res.YNode()); e.key != "" && err == nil && rerr != nil {
 			err = fmt.Errorf("substitution changed a mapping it does not hold a variable of: %w", rerr)
@@ -174,6 +178,18 @@ func (l *loader) substituteObject(k *kustomization, o renderedObject, vars map[s
 	}
 	l.problem(l.substitutionProblem(k, o, err, sub))
 	return o, true
+}
+
+// holdsVariable reports whether a YAML tree holds a postBuild variable
+// (${…}) in a key or a value.
+func holdsVariable(n *yaml3.Node) bool {
+	if n == nil {
+		return false
+	}
+	if strings.Contains(n.Value, "${") {
+		return true
+	}
+	return slices.ContainsFunc(n.Content, holdsVariable)
 }
 
 // isStack reports whether a rendered object is a Terraform object, whose
