@@ -59,6 +59,9 @@ func TestHostileCorpus(t *testing.T) {
 		name string
 		make func(t *testing.T, root string)
 		args []string
+		// env is the directory validated, environments/acme/stage when
+		// empty.
+		env string
 		// code is the exit code wanted, exitFailed when 0.
 		code int
 		want []string
@@ -67,6 +70,14 @@ func TestHostileCorpus(t *testing.T) {
 		{name: "deep-nesting", want: []string{apps + "/deep.yaml", "nests 5000 levels deep (at line 9)", "more than the 100"}},
 		{name: "self-component", want: []string{"Kustomization vpc", "cycle detected"}},
 		{name: "path-root", want: []string{"Kustomization/empty", "is defined twice under ./"}},
+		{name: "list-document", want: []string{apps + "/list.yaml", "the document at line 2 is a sequence (a list of items), not an object", "must be a mapping of apiVersion, kind and metadata", "as a YAML document of its own"}},
+		{name: "duplicate-name", want: []string{"Kustomization/db is defined twice", apps + "/db-again.yaml:2 and " + apps + "/db.yaml:1"}},
+		{name: "not-an-environment", env: "flux-apps/base/vpc/tf", make: func(t *testing.T, root string) {
+			// A checkout, so that the root is the repository's.
+			if out, err := exec.Command("git", "-C", root, "init", "--quiet").CombinedOutput(); err != nil {
+				t.Fatalf("git init: %v: %s", err, out)
+			}
+		}, want: []string{"flux-apps/base/vpc/tf/ is not an environment", "no Flux Kustomization", "such as environments/acme/stage"}},
 		{name: "inputs-bomb", args: []string{"--inputs", "INPUTS/vpc.yaml"}, code: exitUsage, want: []string{"vpc.yaml", "the alias *h at line 18", "100000 nodes"}},
 		{name: "big-file", make: func(t *testing.T, root string) {
 			f, err := os.Create(filepath.Join(root, apps, "big.yaml"))
@@ -111,7 +122,7 @@ func TestHostileCorpus(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := hostileRepo(t, tc.name, tc.make)
-			args := []string{"validate", filepath.Join(root, "environments", "acme", "stage")}
+			args := []string{"validate", filepath.Join(root, filepath.FromSlash(cmp.Or(tc.env, "environments/acme/stage")))}
 			for _, a := range tc.args {
 				args = append(args, strings.ReplaceAll(a, "INPUTS", filepath.Join("testdata", "hostile", tc.name)))
 			}

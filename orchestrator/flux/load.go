@@ -288,6 +288,7 @@ func (l *loader) load() (*environment.Environment, error) {
 	}
 	l.adoptEntry()
 	l.checkInit()
+	l.checkEntry()
 	for _, k := range l.sortedKustomizations() {
 		if k.bootstrap {
 			continue

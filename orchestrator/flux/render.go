@@ -354,12 +354,18 @@ func (l *loader) buildProblem(dir, owner string, err error, before int, fsys *ch
 		}
 	}
 	if m := alreadyDefined.FindStringSubmatch(msg); m != nil {
-		return &diag.Problem{
+		p := &diag.Problem{
 			File:    dir,
 			Object:  owner,
 			Message: fmt.Sprintf("%s/%s is defined twice under %s/", m[1], m[2], dir),
 			Fix:     fmt.Sprintf("rename or remove one of the two %s objects named %s", m[1], m[2]),
 		}
+		if at := fsys.defining(m[1], m[2]); len(at) > 1 {
+			p.File = strings.SplitN(at[1], ":", 2)[0]
+			p.Message += ": in " + strings.Join(at, " and ")
+			p.Fix = fmt.Sprintf("rename or remove one of the %s objects named %s, in %s", m[1], m[2], strings.Join(at, " and "))
+		}
+		return p
 	}
 	var ce *fluxfs.ConstraintError
 	fix := fmt.Sprintf("correct the manifests under %s/ so that `kustomize build %s` succeeds", dir, dir)
@@ -457,8 +463,10 @@ type checkedFS struct {
 	docs     map[string][]*yaml3.Node
 	notPlain bool
 	// notObjects are the manifests read with a document that is not an
-	// object (notObject), by path relative to the root.
+	// object (notObject), by path relative to the root; read are all the
+	// manifests read, in order (defining).
 	notObjects map[string]diag.Problem
+	read       []string
 }
 
 // notObject returns the problem of a manifest this build read whose
@@ -481,6 +489,41 @@ func (f *checkedFS) notObject(name string) *diag.Problem {
 		}
 	}
 	return nil
+}
+
+// defining returns where the manifests this build read define an object
+// of kind and name, as "file:line" in the order read: what kustomize's
+// "already registered id" does not say.
+func (f *checkedFS) defining(kind, name string) []string {
+	f.mu.Lock()
+	read := slices.Clone(f.read)
+	f.mu.Unlock()
+	var at []string
+	seen := map[string]bool{}
+	for _, rel := range read {
+		if isKustomizeFile(rel) || seen[rel] {
+			continue
+		}
+		seen[rel] = true
+		b, err := regularfile.ReadFile(f.l.abs(rel), MaxManifestBytes)
+		if err != nil {
+			continue
+		}
+		docs, _ := decodeYAML(rel, b)
+		for _, d := range docs {
+			n := d
+			if n.Kind == yaml3.DocumentNode && len(n.Content) > 0 {
+				n = n.Content[0]
+			}
+			if k := field(n, "kind"); k == nil || k.Value != kind {
+				continue
+			}
+			if nm := field(field(n, "metadata"), "name"); nm != nil && nm.Value == name {
+				at = append(at, fmt.Sprintf("%s:%d", rel, n.Line))
+			}
+		}
+	}
+	return at
 }
 
 // detach cuts fsys off from its loader once its build is abandoned: every
@@ -573,6 +616,7 @@ func (f *checkedFS) ReadFile(p string) ([]byte, error) {
 	if docs == nil {
 		return b, nil
 	}
+	f.read = append(f.read, rel)
 	if p := notObject(rel, docs); p != nil {
 		// A patch file may well be a sequence: only a build that fails
 		// for it says so (see buildProblem).

@@ -155,7 +155,7 @@ func TestBuildInParts(t *testing.T) {
 		}
 	})
 	t.Run("an object defined twice", func(t *testing.T) {
-		var msgs []string
+		var msgs, want []string
 		for _, size := range []int{partSize / 2, n} {
 			root := t.TempDir()
 			writeKustomizations(t, filepath.Join(root, "env", "apps"), size, size-1)
@@ -164,10 +164,11 @@ func TestBuildInParts(t *testing.T) {
 			if p == nil {
 				t.Fatalf("build(env/apps) of %d files, two of one name = no problem, want one", size)
 			}
-			msgs = append(msgs, p.Message+" | "+p.Fix)
+			msgs = append(msgs, p.File+": "+p.Message+" | "+p.Fix)
+			at := fmt.Sprintf("env/apps/file-000.yaml:1 and env/apps/file-%03d.yaml:1", size-1)
+			want = append(want, fmt.Sprintf("env/apps/file-%03d.yaml: Kustomization/app-000 is defined twice under env/apps/: in %s | rename or remove one of the Kustomization objects named app-000, in %s", size-1, at, at))
 		}
-		want := "Kustomization/app-000 is defined twice under env/apps/ | rename or remove one of the two Kustomization objects named app-000"
-		if diff := cmp.Diff([]string{want, want}, msgs); diff != "" {
+		if diff := cmp.Diff(want, msgs); diff != "" {
 			t.Errorf("build(env/apps) problems, in one build and in parts (-want +got):\n%s", diff)
 		}
 	})

@@ -2,7 +2,9 @@ package flux
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -22,6 +24,56 @@ func duplicateObject(o, prev *object, where string) diag.Problem {
 		Message: fmt.Sprintf("%s is defined twice %s: also in %s", o.ref(), where, prev.File),
 		Fix:     fmt.Sprintf("rename or remove one of the two %s objects named %s", o.Kind, o.Name()),
 	}
+}
+
+// checkEntry says that the entry directory is not an environment when
+// it holds no init ConfigMap, no Flux Kustomization and no Terraform
+// object: a directory named by mistake (docs/, a stack's code, a parent
+// of environments) would otherwise be "valid: 0 stacks".
+func (l *loader) checkEntry() {
+	if l.configMaps.get("", InitConfigMap, "") != nil || len(l.kustomizations) > 0 {
+		return
+	}
+	for _, a := range l.apps {
+		if len(a.terraforms) > 0 {
+			return
+		}
+	}
+	if l.entry != nil && len(l.entry.terraforms) > 0 {
+		return
+	}
+	fix := "name the directory Flux reconciles for one cluster: an environment directory with an init.yaml, or a bootstrap clusters/<name>"
+	if near := environmentDirs(l.root, 3); len(near) > 0 {
+		fix += ", such as " + strings.Join(near, " or ")
+	}
+	dir := l.dir
+	if dir == "." {
+		// No checkout holds it: the directory is its own root.
+		dir = l.root
+	}
+	l.problem(diag.Problem{
+		File:    l.dir,
+		Message: fmt.Sprintf("%s/ is not an environment: it renders no ConfigMap %s, no Flux Kustomization and no Terraform object", dir, InitConfigMap),
+		Fix:     fix,
+	})
+}
+
+// environmentDirs returns at most n directories of the repository that
+// hold an environment's init file, or are a bootstrap's clusters/<name>,
+// in order of path.
+func environmentDirs(root string, n int) []string {
+	var dirs []string
+	for _, pattern := range []string{environmentsDir + "/*/*/" + InitFile, "clusters/*/" + InitFile, "clusters/*/flux-system"} {
+		matches, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(pattern)))
+		for _, m := range matches {
+			rel, err := filepath.Rel(root, filepath.Dir(m))
+			if err == nil && !slices.Contains(dirs, filepath.ToSlash(rel)) {
+				dirs = append(dirs, filepath.ToSlash(rel))
+			}
+		}
+	}
+	slices.Sort(dirs)
+	return dirs[:min(n, len(dirs))]
 }
 
 // checkInit checks the init ConfigMap at the entry directory's top level,

@@ -586,9 +586,9 @@ data: {clientId: acme, environment: stage, environmentClass: prod, region: eu-ce
 				envDir + "/apps/again.yaml": baseRepo[appFile],
 			},
 			want: diag.Problems{{
-				File:    envDir + "/apps",
-				Message: "Kustomization/app is defined twice under " + envDir + "/apps/",
-				Fix:     "rename or remove one of the two Kustomization objects named app",
+				File:    envDir + "/apps/app.yaml",
+				Message: "Kustomization/app is defined twice under " + envDir + "/apps/: in " + envDir + "/apps/again.yaml:1 and " + envDir + "/apps/app.yaml:1",
+				Fix:     "rename or remove one of the Kustomization objects named app, in " + envDir + "/apps/again.yaml:1 and " + envDir + "/apps/app.yaml:1",
 			}},
 		},
 		{

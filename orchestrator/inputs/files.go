@@ -96,7 +96,7 @@ func ReadFiles(ctx context.Context, paths []string) (*Files, error) {
 func readBounded(file string) ([]byte, error) {
 	b, err := regularfile.ReadFile(file, MaxFileSize)
 	if errors.Is(err, regularfile.ErrTooLarge) {
-		return nil, fmt.Errorf("read inputs %s: the file is larger than %d MiB: give one file per object", file, MaxFileSize>>20)
+		return nil, fmt.Errorf("read inputs %s: the file is larger than the %d MiB strata reads of one inputs file (Kubernetes stores at most 1 MiB in one ConfigMap or Secret): give each ConfigMap and Secret a file of its own, and leave out any other object", file, MaxFileSize>>20)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read inputs %s: %w", file, err)

@@ -76,7 +76,7 @@ func TestReadFilesErrors(t *testing.T) {
 		{"malformed", map[string]string{"a.yaml": "apiVersion: v1\nkind: [Secret\n"}, "a.yaml: document 1"},
 		{"twice", map[string]string{"a.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: x}\n", "b.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: x}\n"}, "Secret x is also in"},
 		{"no name", map[string]string{"a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {}\n"}, "ConfigMap has no metadata.name"},
-		{"too large", map[string]string{"a.yaml": "# " + strings.Repeat("x", MaxFileSize)}, "larger than 4 MiB"},
+		{"too large", map[string]string{"a.yaml": "# " + strings.Repeat("x", MaxFileSize)}, "larger than the 4 MiB strata reads of one inputs file"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
