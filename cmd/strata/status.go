@@ -21,6 +21,10 @@ type stackStatus struct {
 	InRepo bool   `json:"inRepository"`
 	// Suspended is the stack's spec.suspend: reconciles leave it alone.
 	Suspended bool `json:"suspended,omitempty"`
+	// Frozen says why Flux applies no change to the stack's Terraform
+	// object (environment.Stack's Frozen): reconciles keep what it last
+	// ran.
+	Frozen string `json:"frozen,omitempty"`
 	// PlanOnly says the stack's spec.planOnly is true: it is planned and
 	// never applied.
 	PlanOnly bool         `json:"planOnly,omitempty"`
@@ -147,6 +151,12 @@ and runner given the same location).`,
 				if r.Suspended {
 					result += " (suspended: spec.suspend is true)"
 				}
+				switch {
+				case r.Frozen != "" && r.LastRun != nil:
+					result += " (kept: " + r.Frozen + ")"
+				case r.Frozen != "":
+					result += " (not created: " + r.Frozen + ")"
+				}
 				if r.PlanOnly {
 					result += " (plan only)"
 				}
@@ -180,6 +190,10 @@ func statusOf(cmd *cobra.Command, st *envstores.Stores, env *environment.Environ
 	}
 	if ok {
 		row.LastRun = &last
+	}
+	if row.InRepo && s.Frozen != "" && (!s.FrozenOnceRun || ok) {
+		// ssa: IfNotPresent holds once the stack has run.
+		row.Frozen = s.Frozen
 	}
 	if s.Produces != "" {
 		key := contracts.Key(st.ContractPrefix, s.Produces)

@@ -221,6 +221,16 @@ type Stack struct {
 	// Suspend is spec.suspend: the stack is neither planned nor applied,
 	// and its dependents wait.
 	Suspend bool `json:",omitzero"`
+	// Frozen, when set, says why Flux applies no change to the Terraform
+	// object (its Kustomization is suspended, or waits for one that is;
+	// the object is annotated kustomize.toolkit.fluxcd.io/reconcile:
+	// disabled or ssa: Ignore): the stack keeps what it last ran, neither
+	// planned nor applied; one that never ran waits, since Flux never
+	// creates it. FrozenOnceRun says Frozen holds only once the stack has
+	// run (ssa: IfNotPresent: Flux creates the object, then never changes
+	// it).
+	Frozen        string `json:",omitzero"`
+	FrozenOnceRun bool   `json:",omitzero"`
 	// Interval is spec.interval: how long the stack goes without a plan
 	// when none of its inputs changed (its drift interval); 0 when unset.
 	Interval time.Duration `json:",omitzero"`

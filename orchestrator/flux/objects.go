@@ -121,6 +121,9 @@ func decodeSecret(j []byte, s *secret) *diag.Problem {
 type namedRef struct {
 	Name      string `json:"name"`
 	Namespace string `json:"namespace,omitempty"`
+	// ReadyExpr is a dependsOn entry's readyExpr (CEL), which replaces
+	// Flux's own readiness check of the dependency.
+	ReadyExpr string `json:"readyExpr,omitempty"`
 }
 
 // sourceRef is spec.sourceRef of a Kustomization or Terraform object.
@@ -203,6 +206,7 @@ type kustomization struct {
 	fromCluster []diag.Input
 	Spec        struct {
 		Path      string     `json:"path"`
+		Suspend   bool       `json:"suspend"`
 		SourceRef *sourceRef `json:"sourceRef"`
 		DependsOn []namedRef `json:"dependsOn"`
 		PostBuild *postBuild `json:"postBuild"`

@@ -43,6 +43,18 @@ func (l *loader) buildStack(k *kustomization, tf *terraform) *built {
 	s.Group = k.Group
 	s.Kustomization = k.unit()
 	s.KustomizationFile = k.File
+	if f := l.frozen(k, tf); f != nil {
+		s.Frozen, s.FrozenOnceRun = f.why, f.once
+		when := "keeps what it last ran, and applies no change"
+		if f.once {
+			when = "runs once, to create it, and applies no change after"
+		}
+		l.env.Warnings = append(l.env.Warnings, diag.Problem{
+			File: tf.File, Object: "Terraform/" + tf.Name(),
+			Message: fmt.Sprintf("%s: strata %s, as the Tofu Controller does", f.why, when),
+			Fix:     f.fix,
+		})
+	}
 	l.resolveSource(b)
 	for _, d := range k.Spec.DependsOn {
 		if u, _ := l.dependency(k, d); l.apps[u] != nil {

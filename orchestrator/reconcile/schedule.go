@@ -11,6 +11,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/scheduler"
+	"github.com/strata-iac/strata/orchestrator/source"
 )
 
 // schedule runs the stacks in graph order, at most the runner limit at
@@ -44,14 +45,19 @@ func (p *pass) schedule(ctx context.Context) error {
 	results := make(chan runner.Result, len(tasks))
 	errs := scheduler.RunShared(ctx, tasks, p.limit, p.pool, func(ctx context.Context, name string) error {
 		a := arts[name]
-		if a.err != nil {
-			return a.err
-		}
 		stack := env.Stack(name)
-		art, err := p.resolver.Fetch(ctx, stack, a.source)
-		if err != nil {
-			p.log.Error(err.Error(), "stack", name)
-			return err
+		var art source.Artifact
+		if stack.Frozen == "" || stack.FrozenOnceRun {
+			// A stack Flux applies no change to keeps what it last ran
+			// (runner's keepFrozen), which needs no source.
+			if a.err != nil {
+				return a.err
+			}
+			var err error
+			if art, err = p.resolver.Fetch(ctx, stack, a.source); err != nil {
+				p.log.Error(err.Error(), "stack", name)
+				return err
+			}
 		}
 		res, err := p.runs.Run(ctx, runner.Request{
 			Operation: p.op,

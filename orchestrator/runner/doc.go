@@ -6,7 +6,12 @@
 //     workspace: wait for its tofu (never starting a second apply
 //     meanwhile) and record its outcome as its run's result;
 //  2. a suspended stack (spec.suspend) ends there, unrecorded, with a
-//     SuspendedError: its dependents wait;
+//     SuspendedError: its dependents wait; so does one that Flux applies
+//     no change to (Stack.Frozen: its Kustomization is suspended, or the
+//     object is marked reconcile: disabled or ssa: Ignore), unchanged and
+//     unrecorded when it ran before (it keeps what its last good run
+//     left, and its dependents go on), with a SuspendedError when it
+//     never did (Flux never created it);
 //  3. in the reconcile loop (Config.RetryWait), a stack whose last run
 //     failed less than its spec.retryInterval ago ends there, failed and
 //     unrecorded, with a RetryError;

@@ -81,7 +81,7 @@ func (st *runState) retryResult(e *RetryError) Result {
 // whose pod does not wait to retry: a failure is retried no sooner than
 // its spec.retryInterval, whichever executor ran it.
 func (r *Runner) WaitToRetry(ctx context.Context, req Request) (Result, *RetryError) {
-	if req.Stack.Suspend || req.Removal != nil {
+	if req.Stack.Suspend || req.Stack.Frozen != "" || req.Removal != nil {
 		return Result{}, nil
 	}
 	st := r.newState(req, nil)

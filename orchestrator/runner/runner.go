@@ -249,6 +249,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 	if err := do(ctx, st, []step{
 		r.adopt,
 		r.skipSuspended,
+		r.keepFrozen,
 		r.waitToRetry,
 		r.gatherInputs,
 		r.readLastGood,
