@@ -798,7 +798,7 @@ func (l *loader) buildKustomization(k *kustomization) []*kustomization {
 	out := make([]renderedObject, 0, len(objs))
 	for _, o := range objs {
 		if s, ok := l.substituteObject(k, o, vars); ok {
-			out = append(out, s)
+			out = append(out, withCommonMetadata(k, s))
 		}
 	}
 	if l.keepRendered {
@@ -806,6 +806,40 @@ func (l *loader) buildKustomization(k *kustomization) []*kustomization {
 	}
 	ks, _ := l.registerApp(k.Group, out, a)
 	return ks
+}
+
+// withCommonMetadata sets the Kustomization's spec.commonMetadata on an
+// object it renders, as kustomize-controller does before it applies it:
+// after the build, decryption and substitution (so ${…} in it stays as
+// written), each label and annotation replacing one of the same key.
+func withCommonMetadata(k *kustomization, o renderedObject) renderedObject {
+	cm := k.Spec.CommonMetadata
+	if cm == nil || len(cm.Labels)+len(cm.Annotations) == 0 {
+		return o
+	}
+	obj := maps.Clone(o.Object)
+	md, _ := obj["metadata"].(map[string]any)
+	md = maps.Clone(md)
+	if md == nil {
+		md = map[string]any{}
+	}
+	for field, set := range map[string]map[string]string{"labels": cm.Labels, "annotations": cm.Annotations} {
+		if len(set) == 0 {
+			continue
+		}
+		m, _ := md[field].(map[string]any)
+		m = maps.Clone(m)
+		if m == nil {
+			m = map[string]any{}
+		}
+		for key, v := range set {
+			m[key] = v
+		}
+		md[field] = m
+	}
+	obj["metadata"] = md
+	o.Object, o.res = obj, nil
+	return o
 }
 
 // kustomizationPath returns the Kustomization's spec.path relative to the

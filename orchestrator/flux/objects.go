@@ -147,7 +147,15 @@ type valuesRef struct {
 type postBuild struct {
 	Substitute     map[string]string `json:"substitute"`
 	SubstituteFrom []valuesRef       `json:"substituteFrom"`
+	// SubstituteStrategy is WithVariables (the default: substitution runs
+	// only when there are variables) or Always (it runs without any, so
+	// that ${x:=default} expands).
+	SubstituteStrategy string `json:"substituteStrategy"`
 }
+
+// substituteAlways is postBuild.substituteStrategy's value that
+// substitutes without variables.
+const substituteAlways = "Always"
 
 // rendered is an object as rendered: its JSON, a tenth of the memory of
 // its map, and the map (raw), decoded from the JSON when it is first read
@@ -205,8 +213,13 @@ type kustomization struct {
 	// variable none defines is asked of them.
 	fromCluster []diag.Input
 	Spec        struct {
-		Path      string     `json:"path"`
-		Suspend   bool       `json:"suspend"`
+		Path    string `json:"path"`
+		Suspend bool   `json:"suspend"`
+		// CommonMetadata is set on every object the build renders.
+		CommonMetadata *struct {
+			Labels      map[string]string `json:"labels"`
+			Annotations map[string]string `json:"annotations"`
+		} `json:"commonMetadata"`
 		SourceRef *sourceRef `json:"sourceRef"`
 		DependsOn []namedRef `json:"dependsOn"`
 		PostBuild *postBuild `json:"postBuild"`

@@ -2,6 +2,7 @@ package flux
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -28,6 +29,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/strata-iac/strata/internal/regularfile"
+	"github.com/strata-iac/strata/internal/suggest"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/rendercache"
 	"github.com/strata-iac/strata/orchestrator/yamllimits"
@@ -234,6 +236,9 @@ func (l *loader) collect(dir, abs string, entry bool, flux map[string]any, fsys 
 			}
 			return nil, &diag.Problem{File: file, Object: owner, Message: fmt.Sprintf("kustomize build of %s: %v", dir, err), Fix: "correct the object in " + file}
 		}
+		if p := conventions(file, owner, m); p != nil {
+			return nil, p
+		}
 		ro := renderedObject{File: file, Object: m, res: r, generated: generated}
 		if entry {
 			// Only a Kustomization's objects are substituted, from res:
@@ -254,6 +259,40 @@ func (l *loader) collect(dir, abs string, entry bool, flux map[string]any, fsys 
 		out = append(out, ro)
 	}
 	return out, nil
+}
+
+// conventions is the problem of a built object without an apiVersion,
+// a kind or a name: kustomize builds it, and kustomize-controller then
+// fails the whole build ("failed to decode Kubernetes apiVersion, kind
+// and name"); nil when it has all three. A top-level key a letter or
+// two from a missing one is named as its likely misspelling.
+func conventions(file, owner string, m map[string]any) *diag.Problem {
+	var missing []string
+	fix := fmt.Sprintf("add the missing field(s) to the object in %s", file)
+	for _, f := range []string{"apiVersion", "kind"} {
+		if s, _ := m[f].(string); s != "" {
+			continue
+		}
+		missing = append(missing, f)
+		if c, d := suggest.Closest(f, slices.Sorted(maps.Keys(m))); d > 0 && d <= 2 {
+			fix = fmt.Sprintf("the key %s looks like a misspelt %s: rename it in %s", c, f, file)
+		}
+	}
+	md, _ := m["metadata"].(map[string]any)
+	if s, _ := md["name"].(string); s == "" {
+		missing = append(missing, "metadata.name")
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	kind, _ := m["kind"].(string)
+	name, _ := md["name"].(string)
+	return &diag.Problem{
+		File:    file,
+		Object:  owner,
+		Message: fmt.Sprintf("the object %s/%s has no %s, so Flux fails the whole build (failed to decode Kubernetes apiVersion, kind and name)", cmp.Or(kind, "?"), cmp.Or(name, "?"), strings.Join(missing, " or ")),
+		Fix:     fix,
+	}
 }
 
 // dropResources lets go of kustomize's resources of rendered objects once

@@ -110,12 +110,15 @@ func validName(name string) string {
 // and has no default is a problem naming it. An object annotated or
 // labelled kustomize.toolkit.fluxcd.io/substitute: disabled is left as it
 // is. As kustomize-controller does, nothing is substituted when the
-// Kustomization has no postBuild or no variables.
+// Kustomization has no postBuild, or no variables and its
+// postBuild.substituteStrategy is not Always.
 //
 // On a problem the object comes back unsubstituted, so that the rest of it
 // is still checked; the environment has a problem and will not run.
 func (l *loader) substituteObject(k *kustomization, o renderedObject, vars map[string]string) (renderedObject, bool) {
-	if k.Spec.PostBuild == nil || len(vars) == 0 {
+	pb := k.Spec.PostBuild
+	always := pb != nil && pb.SubstituteStrategy == substituteAlways
+	if pb == nil || len(vars) == 0 && !always {
 		return o, true
 	}
 	sub := make(map[string]any, len(vars))
@@ -154,7 +157,7 @@ func (l *loader) substituteObject(k *kustomization, o renderedObject, vars map[s
 		}
 		before := res.YNode()
 		out, err = kustomize.SubstituteVariables(l.ctx, nil, spec, res,
-			kustomize.SubstituteWithDryRun(true), kustomize.SubstituteWithStrict(strict))
+			kustomize.SubstituteWithDryRun(true), kustomize.SubstituteWithStrict(strict), kustomize.SubstituteWithAlways(always))
 		if res.YNode() == before {
 			// Not substituted (disabled, failed, or no variable): the
 			// object is as it was built.
@@ -241,7 +244,7 @@ func (l *loader) unsetNames(o renderedObject, sub map[string]any) []string {
 			"spec": map[string]any{"postBuild": map[string]any{"substitute": try}},
 		}}
 		_, err = kustomize.SubstituteVariables(l.ctx, nil, spec, res,
-			kustomize.SubstituteWithDryRun(true), kustomize.SubstituteWithStrict(true))
+			kustomize.SubstituteWithDryRun(true), kustomize.SubstituteWithStrict(true), kustomize.SubstituteWithAlways(true))
 		if err == nil {
 			break
 		}

@@ -1,0 +1,115 @@
+package flux
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/strata-iac/strata/orchestrator/environment"
+)
+
+// TestKustomizationBuildConformance ports scenarios of kustomize-controller's
+// own tests (internal/controller/kustomization_*_test.go) that decide what
+// a Flux Kustomization renders, each named after the peer's test and
+// scenario, with fixtures of our own: the Terraform object the build
+// renders, or the problem that fails it.
+func TestKustomizationBuildConformance(t *testing.T) {
+	const tfObject = "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata:\n  name: app\n  namespace: flux-system\n  labels:\n    tenant: test\n  annotations:\n    note: ${greeting:=hello}\nspec:\n  interval: 10m\n  path: ./stacks\n  sourceRef: {kind: GitRepository, name: flux-system}\n"
+	tests := []struct {
+		name string
+		// spec is added to the Kustomization's spec.
+		spec string
+		// files are more files of apps/app.
+		files map[string]string
+		// labels and annotations are what the Terraform object gets, or
+		// problem what fails the build.
+		labels, annotations map[string]string
+		problem             string
+	}{
+		{
+			name:        "CommonMetadata/sets labels and annotations",
+			spec:        "  commonMetadata:\n    labels: {tenant: tenant-1, team: a}\n    annotations: {owner: ops, strata.dev/layer: services}\n",
+			labels:      map[string]string{"tenant": "tenant-1", "team": "a"},
+			annotations: map[string]string{"note": "${greeting:=hello}", "owner": "ops", "strata.dev/layer": "services"},
+		},
+		{
+			name:        "VarsubAlways/WithVariables strategy skips substitution without variables",
+			spec:        "  postBuild:\n    substituteStrategy: WithVariables\n",
+			labels:      map[string]string{"tenant": "test"},
+			annotations: map[string]string{"note": "${greeting:=hello}"},
+		},
+		{
+			name:        "VarsubAlways/Always strategy substitutes defaults without variables",
+			spec:        "  postBuild:\n    substituteStrategy: Always\n",
+			labels:      map[string]string{"tenant": "test"},
+			annotations: map[string]string{"note": "hello"},
+		},
+		{
+			name:    "Validation/fails to build an object without apiVersion",
+			files:   map[string]string{"apps/app/cm.yaml": "piVersion: v1\nkind: ConfigMap\nmetadata:\n  name: typo\n"},
+			problem: "apps/app/cm.yaml: Kustomization/app: the object ConfigMap/typo has no apiVersion, so Flux fails the whole build (failed to decode Kubernetes apiVersion, kind and name) (fix: the key piVersion looks like a misspelt apiVersion: rename it in apps/app/cm.yaml",
+		},
+	}
+	for _, tt := range tests {
+		for _, plain := range []bool{true, false} {
+			t.Run(tt.name, func(t *testing.T) {
+				files := map[string]string{
+					"clusters/dev/app.yaml":   fuzzKustomization("app", "./apps/app") + tt.spec,
+					"apps/app/terraform.yaml": tfObject,
+				}
+				for name, body := range tt.files {
+					files[name] = body
+				}
+				dir := filepath.Join(writeDevRepo(t, files), "clusters", "dev")
+				plainBuilds = plain
+				defer func() { plainBuilds = true }()
+				l, err := read(keepRendered(context.Background()), dir)
+				if err != nil {
+					t.Fatalf("read(%q) = %v", dir, err)
+				}
+				l.env.Warnings = nil
+				all := environment.AllProblems(l.env, l.sortedProblems())
+				if tt.problem != "" {
+					if !strings.Contains(all.Error(), tt.problem) {
+						t.Errorf("read(%q) problems = %v, want %q", dir, all, tt.problem)
+					}
+					return
+				}
+				if len(all) > 0 || len(l.env.Stacks) != 1 {
+					t.Fatalf("read(%q) = %d stacks, problems %v; want the stack app", dir, len(l.env.Stacks), all)
+				}
+				var md map[string]any
+				for _, o := range l.rendered["app"] {
+					if o.Object["kind"] == kindTerraform {
+						md, _ = o.Object["metadata"].(map[string]any)
+					}
+				}
+				if diff := cmp.Diff(tt.labels, stringMap(md["labels"])); diff != "" {
+					t.Errorf("read(%q) labels of Terraform/app (-want +got):\n%s", dir, diff)
+				}
+				if diff := cmp.Diff(tt.annotations, stringMap(md["annotations"])); diff != "" {
+					t.Errorf("read(%q) annotations of Terraform/app (-want +got):\n%s", dir, diff)
+				}
+				if want := "services"; tt.annotations["strata.dev/layer"] != "" && l.env.Stacks[0].Layer.String() != want {
+					t.Errorf("read(%q) layer of app = %s, want %s from commonMetadata", dir, l.env.Stacks[0].Layer, want)
+				}
+			})
+		}
+	}
+}
+
+// stringMap is a map of strings of a decoded object's map.
+func stringMap(v any) map[string]string {
+	m, _ := v.(map[string]any)
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, x := range m {
+		out[k], _ = x.(string)
+	}
+	return out
+}
