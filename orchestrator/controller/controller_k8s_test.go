@@ -98,9 +98,9 @@ func TestEnvironmentInCluster(t *testing.T) {
 		secretKeys   []string
 	}{
 		{"account", "account-outputs", []string{"account_id", "admin_token", "domain", "region"}, []string{"account_id", "admin_token", "domain", "region"}},
-		{"network", "network-outputs", []string{"cidr", "subnet_ids", "vpc_id"}, []string{"cidr", "subnet_ids", "subnet_ids.type", "vpc_id"}},
+		{"network", "network-outputs", []string{"cidr", "subnet_ids", "vpc_id"}, []string{"cidr", "subnet_ids", "subnet_ids__type", "vpc_id"}},
 		{"app", "app-outputs", []string{"placed_in"}, []string{"placed_in"}},
-		{"typed", "typed-outputs", []string{"labels", "name", "replicas", "zones"}, []string{"labels", "labels.type", "name", "replicas", "replicas.type", "zones", "zones.type"}},
+		{"typed", "typed-outputs", []string{"labels", "name", "replicas", "zones"}, []string{"labels", "labels__type", "name", "replicas", "replicas__type", "zones", "zones__type"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tf := w.get(tt.name)

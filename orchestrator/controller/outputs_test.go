@@ -24,19 +24,19 @@ func TestSecretData(t *testing.T) {
 			name:   "a number as its JSON beside its type",
 			values: map[string]any{"size": 3.0},
 			types:  map[string]string{"size": `"number"`},
-			want:   map[string]string{"size": "3", "size.type": `"number"`},
+			want:   map[string]string{"size": "3", "size__type": `"number"`},
 		},
 		{
 			name:   "a list indented as tofu prints it, its type as tofu printed it",
 			values: map[string]any{"zones": []any{"a", "b"}},
 			types:  map[string]string{"zones": list},
-			want:   map[string]string{"zones": "[\n      \"a\",\n      \"b\"\n    ]", "zones.type": list},
+			want:   map[string]string{"zones": "[\n      \"a\",\n      \"b\"\n    ]", "zones__type": list},
 		},
 		{
 			name:   "a map",
 			values: map[string]any{"tags": map[string]any{"team": "core"}},
 			types:  map[string]string{"tags": `["map","string"]`},
-			want:   map[string]string{"tags": "{\n      \"team\": \"core\"\n    }", "tags.type": `["map","string"]`},
+			want:   map[string]string{"tags": "{\n      \"team\": \"core\"\n    }", "tags__type": `["map","string"]`},
 		},
 		{
 			name:   "a type the contract does not hold",

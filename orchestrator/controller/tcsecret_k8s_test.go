@@ -16,7 +16,7 @@ import (
 // Secret data the Tofu Controller writes for what `tofu output -json`
 // prints, each output old written under the name as[old]: a string
 // output as its text, any other output as its value and type exactly as
-// tofu printed them, the type under "<name>.type".
+// tofu printed them, the type under "<name>__type".
 func tcSecret(t *testing.T, dir string, as map[string]string) map[string]string {
 	t.Helper()
 	bin := tofutest.Binary(t)
@@ -56,7 +56,7 @@ func tcSecret(t *testing.T, dir string, as map[string]string) map[string]string 
 			continue
 		}
 		data[name] = string(o.Value)
-		data[name+".type"] = string(o.Type)
+		data[name+"__type"] = string(o.Type)
 	}
 	return data
 }

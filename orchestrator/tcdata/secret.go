@@ -13,8 +13,9 @@ import (
 )
 
 // TypeSuffix ends the key that holds the type of a non-string output in a
-// Tofu Controller output Secret.
-const TypeSuffix = ".type"
+// Tofu Controller output Secret, as it has written it since v0.15
+// (api/typeinfo: "<key>__type").
+const TypeSuffix = "__type"
 
 // Flat is a contract's keys as the producer's output Secret holds them:
 // public and private merged (the Tofu Controller has no split). A key in
@@ -43,7 +44,7 @@ func SecretString(v any) (string, error) {
 }
 
 // FromSecretData decodes a Secret's data as the Tofu Controller does for
-// readInputsFromSecrets: a key with a "<key>.type" companion is decoded to
+// readInputsFromSecrets: a key with a "<key>__type" companion is decoded to
 // that type (numbers as float64, lists, sets and tuples as []any, maps and
 // objects as map[string]any), every other key is a string, and the
 // companions themselves are left out.

@@ -123,9 +123,9 @@ func TestFromSecretData(t *testing.T) {
 		wantErr bool
 	}{
 		{name: "untyped keys are strings", data: map[string]string{"a": "3", "b": `["x"]`}, want: map[string]any{"a": "3", "b": `["x"]`}},
-		{name: "typed", data: map[string]string{"n": "3", "n.type": `"number"`}, want: map[string]any{"n": 3.0}},
-		{name: "bad type", data: map[string]string{"n": "3", "n.type": `"nope"`}, wantErr: true},
-		{name: "value not of its type", data: map[string]string{"n": `"x"`, "n.type": `"number"`}, wantErr: true},
+		{name: "typed", data: map[string]string{"n": "3", "n__type": `"number"`}, want: map[string]any{"n": 3.0}},
+		{name: "bad type", data: map[string]string{"n": "3", "n__type": `"nope"`}, wantErr: true},
+		{name: "value not of its type", data: map[string]string{"n": `"x"`, "n__type": `"number"`}, wantErr: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
