@@ -255,6 +255,19 @@ func (s *Store) Release(ctx context.Context, client, env, stack, id string) erro
 	return nil
 }
 
+// MinPrefix is how much of a plan id spec.approvePlan must give to name
+// the plan by a prefix of its id: "plan-" and four hex digits.
+const MinPrefix = len("plan-") + 4
+
+// Names reports whether a Terraform object's spec.approvePlan names the
+// plan id: the whole id, or a prefix of it of at least MinPrefix
+// characters, as the Tofu Controller approves a pending plan by a prefix
+// of its id (it takes any prefix, so that "plan-" alone would approve
+// every plan; strata wants four of its hex digits).
+func Names(approvePlan, id string) bool {
+	return approvePlan == id || len(approvePlan) >= MinPrefix && strings.HasPrefix(id, approvePlan)
+}
+
 // ValidID checks that id has the form of a plan id, "plan-" and hex
 // digits, which is also safe as a file name.
 func ValidID(id string) error {

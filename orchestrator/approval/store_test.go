@@ -77,3 +77,27 @@ func TestInvalidIDs(t *testing.T) {
 		}
 	}
 }
+
+func TestNames(t *testing.T) {
+	const id = "plan-3fa91c2b7d04"
+	tests := []struct {
+		approvePlan string
+		want        bool
+	}{
+		{id, true},
+		{"plan-3fa9", true},
+		{"plan-3fa91c2b", true},
+		{"plan-3fa", false},
+		{"plan-", false},
+		{"plan-3fb9", false},
+		{id + "0", false},
+		{"", false},
+		{"auto", false},
+		{"replan-3fa91c2b7d04", false},
+	}
+	for _, tt := range tests {
+		if got := Names(tt.approvePlan, id); got != tt.want {
+			t.Errorf("Names(%q, %q) = %v, want %v", tt.approvePlan, id, got, tt.want)
+		}
+	}
+}

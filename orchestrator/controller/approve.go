@@ -9,15 +9,16 @@ import (
 )
 
 // approve records, for every object whose spec.approvePlan names the plan
-// its status says is pending, the approval of that held plan: through
+// its status says is pending (its id, or a prefix of it: approval.Names),
+// the approval of that held plan: through
 // the pipeline (reconcile.ApproveEnvironment), with the same hold and plan-id checks
 // as strata approve. The run that follows applies the saved plan when a
 // fresh plan still has its id. An object being deleted approves its
 // destroy plan the same way.
 func (c *Controller) approve(ctx context.Context, p *pass) error {
 	for _, tf := range sortedObjects(p.tfs) {
-		id := tf.Spec.ApprovePlan
-		if id == "" || id == v1alpha2.ApprovePlanAuto || id != tf.Status.Plan.Pending {
+		id := tf.Status.Plan.Pending
+		if a := tf.Spec.ApprovePlan; a == "" || a == v1alpha2.ApprovePlanAuto || !approval.Names(a, id) {
 			continue
 		}
 		by := fmt.Sprintf("Terraform/%s/%s", tf.Namespace, tf.Name)
@@ -25,7 +26,7 @@ func (c *Controller) approve(ctx context.Context, p *pass) error {
 			Stack: tf.Name, PlanID: id, By: by, Reason: "spec.approvePlan of " + by,
 		})
 		if err != nil {
-			c.event(ctx, tf, "Warning", ReasonApprovalFailed, fmt.Sprintf("spec.approvePlan %q: %v", id, err))
+			c.event(ctx, tf, "Warning", ReasonApprovalFailed, fmt.Sprintf("spec.approvePlan %q: %v", tf.Spec.ApprovePlan, err))
 			continue
 		}
 		c.event(ctx, tf, "Normal", ReasonApproved, fmt.Sprintf("plan %s approved by spec.approvePlan", id))

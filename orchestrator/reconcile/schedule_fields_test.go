@@ -241,6 +241,32 @@ func TestApprovePlan(t *testing.T) {
 	}
 }
 
+// TestApprovePlanPrefix: spec.approvePlan names a held plan by a prefix of
+// its id, as the Tofu Controller approves a pending plan (shouldApply), of at
+// least approval.MinPrefix characters: "plan-" alone approves nothing.
+func TestApprovePlanPrefix(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.editSpec("app", "service-stacks", "  approvePlan: \"\"\n")
+	rep, logs := e.reconcile(history.OperationApply, time.Hour)
+	held := stack(t, rep, "app")
+	if held.Result != history.ResultHeld {
+		t.Fatalf("apply with approvePlan empty: app = %+v, want its plan held\nlogs:\n%s", held, logs)
+	}
+	e.editSpec("app", "service-stacks", "  approvePlan: plan-\n")
+	rep, logs = e.reconcile(history.OperationApply, time.Hour)
+	if got := stack(t, rep, "app"); got.Result != history.ResultHeld || got.PlanID != held.PlanID {
+		t.Fatalf("apply with approvePlan plan-: app = %+v, want plan %s still held\nlogs:\n%s", got, held.PlanID, logs)
+	}
+	prefix := held.PlanID[:approval.MinPrefix]
+	e.editSpec("app", "service-stacks", "  approvePlan: "+prefix+"\n")
+	rep, logs = e.reconcile(history.OperationApply, time.Hour)
+	want := fmt.Sprintf("plan %s is approved by spec.approvePlan of Terraform/app, %s, a prefix of its id", held.PlanID, prefix)
+	if got := results(rep)["app"]; got != "applied/install" || !strings.Contains(logs, want) {
+		t.Errorf("apply with approvePlan %s: app = %s, want that plan applied and the log to say %q\nlogs:\n%s", prefix, got, want, logs)
+	}
+}
+
 // TestApprovePlanUnkeyedID: a spec.approvePlan written before plan ids were
 // keyed names the plan by its unkeyed id; the same plan is still applied,
 // and the log gives the id to write instead.

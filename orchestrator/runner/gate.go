@@ -196,6 +196,9 @@ func (r *Runner) decide(ctx context.Context, st *runState) (planFile string, rel
 	case s.ApprovePlan == rv.PlanID:
 		log.Info(fmt.Sprintf("plan %s is approved by spec.approvePlan of Terraform/%s", rv.PlanID, s.Name))
 		return ws.planFile, nil, nil
+	case approval.Names(s.ApprovePlan, rv.PlanID):
+		log.Info(fmt.Sprintf("plan %s is approved by spec.approvePlan of Terraform/%s, %s, a prefix of its id", rv.PlanID, s.Name, s.ApprovePlan))
+		return ws.planFile, nil, nil
 	case s.ApprovePlan != "auto" && s.ApprovePlan == unkeyedID(p):
 		log.Info(fmt.Sprintf("plan %s is approved by spec.approvePlan of Terraform/%s, which names it by the id it had before plan ids were keyed (%s); write approvePlan: %s", rv.PlanID, s.Name, s.ApprovePlan, rv.PlanID))
 		return ws.planFile, nil, nil
