@@ -199,6 +199,12 @@ type loader struct {
 	// says which GitRepositories are this repository (selfsource.go).
 	sources sourceObjects
 	self    *selfSources
+	// entrySyncs are the GitRepositories (namespace/name) that a
+	// Kustomization syncs the entry directory from, with that
+	// Kustomization, found once (syncsEntry); entrySyncNoted those the
+	// notes named.
+	entrySyncs     map[string]string
+	entrySyncNoted map[string]bool
 }
 
 // app is what one Kustomization's spec.path renders, substituted.

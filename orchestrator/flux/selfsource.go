@@ -2,6 +2,7 @@ package flux
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"path"
 	"sort"
@@ -62,7 +63,44 @@ func (l *loader) isSelf(ref *sourceRef, from *object) bool {
 		return true
 	}
 	g := l.findSyncSource(ref, from)
-	return g != nil && l.self.isRemote(g.Spec.URL)
+	if g != nil && l.self.isRemote(g.Spec.URL) {
+		return true
+	}
+	return l.syncsEntry(ref, from)
+}
+
+// syncsEntry reports whether the GitRepository a reference names is the
+// one a Kustomization of the environment syncs the entry directory from:
+// the bootstrap's own source, this checkout whatever its URL says (an
+// ssh:// URL, the name before a rename, the repository it was forked
+// from) and whatever it is called (home-kubernetes, homelab). The
+// sources that sync the entry directory are found once, the first time
+// a reference is neither flux-system nor a remote of the checkout, from
+// the Kustomizations registered by then (the entry directory's builds
+// hold the bootstrap's), and each is named once in the notes.
+func (l *loader) syncsEntry(ref *sourceRef, from *object) bool {
+	if l.entrySyncs == nil {
+		l.entrySyncs = map[string]string{}
+		for _, k := range l.sortedKustomizations() {
+			r := k.Spec.SourceRef
+			if r == nil || r.Kind != environment.SourceGitRepository {
+				continue
+			}
+			if p, ok := cleanPath(k.Spec.Path); ok && p == l.dir {
+				l.entrySyncs[refNamespace(r, &k.object)+"/"+r.Name] = k.unit() + " (" + k.File + ")"
+			}
+		}
+	}
+	key := refNamespace(ref, from) + "/" + ref.Name
+	by, ok := l.entrySyncs[key]
+	if ok && !l.entrySyncNoted[key] {
+		if l.entrySyncNoted == nil {
+			l.entrySyncNoted = map[string]bool{}
+		}
+		l.entrySyncNoted[key] = true
+		l.env.Notes = append(l.env.Notes, fmt.Sprintf("GitRepository %s is taken as this checkout, though none of its remotes is its spec.url: Kustomization %s syncs this environment's directory, %s/, from it", key, by, l.dir))
+	}
+	return ok
 }
 
 // findSyncSource finds the GitRepository a reference names among those
