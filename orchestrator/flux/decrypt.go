@@ -94,18 +94,20 @@ func (l *loader) decryptObject(o *renderedObject, decrypt bool, owner string, fs
 	u := unstructured.Unstructured{Object: o.Object}
 	ref := u.GetKind() + "/" + u.GetName()
 	isSecret := u.GetKind() == kindSecret && u.GetAPIVersion() == "v1"
+	isConfigMap := u.GetKind() == kindConfigMap && u.GetAPIVersion() == "v1"
 	disabled := strings.EqualFold(u.GetAnnotations()[annotationDecrypt], "disabled")
 	if decrypt && !disabled {
 		switch {
 		case decryption.IsEncrypted(o.Object):
 			m, err := l.decryptor().Object(o.Object)
 			if err != nil {
-				// Without the key, a Secret is read from the inputs
-				// (loader.secret), and an object of a kind strata
-				// does not read holds nothing up: Flux in the cluster
-				// decrypts it with the key it holds.
+				// Without the key, a Secret or a ConfigMap is read from
+				// the inputs (loader.secret, loader.configMap), and an
+				// object of a kind strata does not read holds nothing
+				// up: Flux in the cluster decrypts it with the key it
+				// holds.
 				unread := !reads(u.GetAPIVersion(), u.GetKind())
-				o.Failed, o.noKey = true, (isSecret || unread) && lacksKey(err)
+				o.Failed, o.noKey = true, (isSecret || isConfigMap || unread) && lacksKey(err)
 				p := decryptProblem(o.File, ref, ref, owner, err)
 				if o.noKey && unread {
 					p.Message += fmt.Sprintf("; strata reads nothing of a %s, so it holds up nothing here", u.GetKind())

@@ -511,3 +511,40 @@ spec:
   decryption:
     provider: sops
 `
+
+// TestDecryptConfigMapWithoutKey: a ConfigMap SOPS-encrypted for a key
+// strata does not hold (cluster settings a Kustomization substitutes
+// from) is what such a Secret is: a warning, not a problem that stops
+// everything, and what substitutes from it waits for it as an input, the
+// message naming the file that holds it encrypted.
+func TestDecryptConfigMapWithoutKey(t *testing.T) {
+	noAgeKeys(t)
+	key, other := sopstest.NewAgeKey(t), sopstest.NewAgeKey(t)
+	root := sopsRepo(t, sopstest.Recipients{Age: []string{key.Recipient}})
+	settings := filepath.Join(root, "secrets", "cluster-settings.yaml")
+	testkit.WriteFile(t, settings, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cluster-settings\n  namespace: flux-system\ndata:\n  region: eu-west-1\n")
+	sopstest.EncryptFile(t, settings, sopstest.Recipients{Age: []string{other.Recipient}}, sopstest.KubernetesRegex)
+	testkit.EditFile(t, root, "secrets/kustomization.yaml", "  - credentials.yaml\n", "  - credentials.yaml\n  - cluster-settings.yaml\n")
+	testkit.EditFile(t, root, "clusters/dev/infra.yaml", "      - kind: Secret\n        name: credentials\n", "      - kind: Secret\n        name: credentials\n      - kind: ConfigMap\n        name: cluster-settings\n")
+	l, _ := loadKeys(t, root, key.WriteKeyFile(t, filepath.Join(t.TempDir(), "age.agekey")))
+	for _, p := range l.sortedProblems() {
+		if p.Object == "ConfigMap/cluster-settings" {
+			t.Errorf("Load(clusters/dev) problem %v, want a warning for it", p)
+		}
+	}
+	var warned bool
+	for _, w := range l.env.Warnings {
+		warned = warned || w.Object == "ConfigMap/cluster-settings" && w.File == "secrets/cluster-settings.yaml"
+	}
+	if !warned {
+		t.Errorf("Load(clusters/dev) warnings = %v, want one that ConfigMap/cluster-settings cannot be decrypted", l.env.Warnings)
+	}
+	want := "waiting for input ConfigMap/flux-system/cluster-settings (postBuild.substituteFrom): it is SOPS-encrypted in secrets/cluster-settings.yaml, and strata holds no key to it (Flux in the cluster does)"
+	var waiting bool
+	for _, b := range l.env.Blocked {
+		waiting = waiting || b.Stack == "app" && b.Waiting && strings.Contains(b.Reason, want)
+	}
+	if !waiting || l.env.Stack("app") != nil {
+		t.Errorf("Load(clusters/dev) blocked = %+v, want stack app waiting: %q", l.env.Blocked, want)
+	}
+}

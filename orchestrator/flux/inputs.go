@@ -142,11 +142,13 @@ func (l *loader) explainMissing(p *diag.Problem, kind, namespace, name string) {
 			return
 		}
 		if s := l.secrets.inAny(name, namespace); s != nil && s.noKey {
-			p.Message = strings.Replace(p.Message, plain,
-				fmt.Sprintf("it is SOPS-encrypted in %s, and strata holds no key to it (Flux in the cluster does);", s.File), 1)
-			p.Fix = fmt.Sprintf("give strata the key (see --sops-age-key-file), or %s", p.Fix)
+			l.explainNoKey(p, s.File)
 			return
 		}
+	}
+	if cm := l.configMaps.inAny(name, namespace); kind == kindConfigMap && cm != nil && cm.noKey {
+		l.explainNoKey(p, cm.File)
+		return
 	}
 	files := l.inRepo(kind, namespace, name)
 	if len(files) == 0 {
@@ -170,6 +172,15 @@ func (l *loader) explainMissing(p *diag.Problem, kind, namespace, name string) {
 	p.Message = strings.Replace(p.Message, plain,
 		fmt.Sprintf("no build of this environment renders it in namespace %s, though %s %s a %s of that name;", namespace, strings.Join(files, " and "), holds, kind), 1)
 	p.Fix = fmt.Sprintf("pass --inputs %s (the directory of %s), or have a Kustomization of this environment apply it in namespace %s, or %s", path.Dir(files[0]), files[0], namespace, p.Fix)
+}
+
+// explainNoKey says, in a problem of an input that is not in the
+// repository, that file holds it SOPS-encrypted for a key strata does not
+// hold.
+func (l *loader) explainNoKey(p *diag.Problem, file string) {
+	p.Message = strings.Replace(p.Message, "it is not in the repository;",
+		fmt.Sprintf("it is SOPS-encrypted in %s, and strata holds no key to it (Flux in the cluster does);", file), 1)
+	p.Fix = fmt.Sprintf("give strata the key (see --sops-age-key-file), or %s", p.Fix)
 }
 
 // nearInput returns the name of a ConfigMap or Secret (kind) of this

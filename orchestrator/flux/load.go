@@ -476,6 +476,9 @@ func (l *loader) registerApp(group string, objs []renderedObject, a *app) ([]*ku
 			l.noteMaker(o.File, o.Object)
 		case d.ConfigMap != nil:
 			d.ConfigMap.by = l.unit
+			if o.Failed {
+				d.ConfigMap.Data, d.ConfigMap.noKey = nil, o.noKey
+			}
 			l.addConfigMap(group, d.ConfigMap)
 		case d.Secret != nil:
 			d.Secret.Private, d.Secret.Failed, d.Secret.noKey = o.Private, o.Failed, o.noKey
@@ -666,7 +669,8 @@ func (l *loader) dependency(k *kustomization, d namedRef) (string, bool) {
 // entry's top level, then among those any other build rendered, then in
 // the load's inputs (the namespace of what is being read).
 func (l *loader) configMap(group, name string) *configMap {
-	if cm := l.repoConfigMap(group, name); cm != nil {
+	cm := l.repoConfigMap(group, name)
+	if cm != nil && !cm.noKey {
 		return cm
 	}
 	if in := l.input(kindConfigMap, l.namespace(), name); in != nil {

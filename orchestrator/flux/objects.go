@@ -76,6 +76,10 @@ func (o *object) Name() string { return o.Metadata.Name }
 type configMap struct {
 	object
 	Data map[string]string
+	// noKey is set on a ConfigMap SOPS-encrypted for a key strata does
+	// not hold (Flux in the cluster does): it holds no data here, and is
+	// read from the inputs instead, as such a Secret is.
+	noKey bool
 }
 
 // secret is a v1 Secret: data (base64) and stringData, merged as the API

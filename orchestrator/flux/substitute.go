@@ -36,7 +36,8 @@ func (l *loader) substitutionVars(k *kustomization) map[string]string {
 			if cm := l.configMap(k.Group, ref.Name); cm != nil {
 				src, data = &cm.object, cm.Data
 			}
-			inRepo = l.repoConfigMap(k.Group, ref.Name) != nil
+			rc := l.repoConfigMap(k.Group, ref.Name)
+			inRepo = rc != nil && !rc.noKey
 		case kindSecret:
 			if sec := l.secret(k.Group, ref.Name); sec != nil {
 				src, data = &sec.object, sec.Data
