@@ -70,6 +70,32 @@ func newHarness(t *testing.T, fixtureName, token string) *harness {
 	return h
 }
 
+// withStage copies the harness's acme/dev environment to acme/stage,
+// named stage in its init ConfigMap, and makes the harness's daemon one of
+// both, its pipeline made of reconcile's (with 2 runners) by pipeline. It
+// returns the directory of acme/stage.
+func (h *harness) withStage(pipeline func(reconcile.Pipeline) daemon.Pipeline) string {
+	h.t.Helper()
+	stage := filepath.Join(h.root, "environments", "acme", "stage")
+	testkit.CopyInto(h.t, stage, h.dir)
+	testrepo.SetInit(h.t, h.root, "acme", "stage", "environment", "stage")
+	log := runlog.New(h.logs, nil)
+	d, err := daemon.New(daemon.Config{
+		Environments: []string{h.dir, stage},
+		Interval:     time.Hour,
+		Token:        token,
+		Logger:       log,
+		Pipeline: pipeline(reconcile.Pipeline{Options: reconcile.Options{
+			Tofu: tofutest.Binary(h.t), StateDir: h.state, MaxRunners: 2, DriftInterval: time.Hour, Logger: log,
+		}}),
+	})
+	if err != nil {
+		h.t.Fatalf("New() = %v", err)
+	}
+	h.d, h.handler = d, d.Handler()
+	return stage
+}
+
 // start runs the loop until the test ends, and checks that it then stops
 // cleanly.
 func (h *harness) start() {

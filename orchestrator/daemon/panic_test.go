@@ -3,19 +3,14 @@ package daemon_test
 import (
 	"context"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/daemon"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/report"
-	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/scheduler"
-	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
 
 // panickingPipeline is the reconcile pipeline, but for one environment
@@ -39,27 +34,7 @@ func (p panickingPipeline) Reconcile(ctx context.Context, dir string, log *slog.
 func TestRunSurvivesPanic(t *testing.T) {
 	h := newHarness(t, "layered", token)
 	stage := filepath.Join(h.root, "environments", "acme", "stage")
-	testkit.CopyInto(t, stage, h.dir)
-	initFile := filepath.Join(stage, "init.yaml")
-	b, err := os.ReadFile(initFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	testkit.WriteFile(t, initFile, strings.Replace(string(b), "environment: dev", "environment: stage", 1))
-	log := runlog.New(h.logs, nil)
-	h.d, err = daemon.New(daemon.Config{
-		Environments: []string{h.dir, stage},
-		Interval:     time.Hour,
-		Token:        token,
-		Logger:       log,
-		Pipeline: panickingPipeline{dir: stage, Pipeline: reconcile.Pipeline{Options: reconcile.Options{
-			Tofu: tofutest.Binary(t), StateDir: h.state, MaxRunners: 2, DriftInterval: time.Hour, Logger: log,
-		}}},
-	})
-	if err != nil {
-		t.Fatalf("New() = %v", err)
-	}
-	h.handler = h.d.Handler()
+	h.withStage(func(p reconcile.Pipeline) daemon.Pipeline { return panickingPipeline{Pipeline: p, dir: stage} })
 	h.d.Trigger()
 	h.start()
 	st := h.waitPass(2)

@@ -1,17 +1,11 @@
 package daemon_test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/daemon"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
-	"github.com/strata-iac/strata/orchestrator/runlog"
-	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
 
 // A pass reconciles its environments side by side, under one runner limit
@@ -19,30 +13,7 @@ import (
 // share the limit, and both converge.
 func TestPassRunsEnvironmentsSideBySide(t *testing.T) {
 	h := newHarness(t, "layered", token)
-	stage := filepath.Join(h.root, "environments", "acme", "stage")
-	testkit.CopyInto(t, stage, h.dir)
-	initFile := filepath.Join(stage, "init.yaml")
-	b, err := os.ReadFile(initFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(initFile, []byte(strings.Replace(string(b), "environment: dev", "environment: stage", 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	log := runlog.New(h.logs, nil)
-	h.d, err = daemon.New(daemon.Config{
-		Environments: []string{h.dir, stage},
-		Interval:     time.Hour,
-		Token:        token,
-		Logger:       log,
-		Pipeline: reconcile.Pipeline{Options: reconcile.Options{
-			Tofu: tofutest.Binary(t), StateDir: h.state, MaxRunners: 2, DriftInterval: time.Hour, Logger: log,
-		}},
-	})
-	if err != nil {
-		t.Fatalf("New() = %v", err)
-	}
-	h.handler = h.d.Handler()
+	h.withStage(func(p reconcile.Pipeline) daemon.Pipeline { return p })
 	h.start()
 	st := h.waitPass(1)
 	for _, e := range st.Environments {
