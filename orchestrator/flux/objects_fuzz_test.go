@@ -22,9 +22,10 @@ func FuzzDecodeDocuments(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		for _, p := range checkYAML("x.yaml", []byte(text)) {
+		_, ps := decodeYAML("x.yaml", []byte(text))
+		for _, p := range ps {
 			if p.File != "x.yaml" {
-				t.Errorf("checkYAML(%q) problem names file %q, want x.yaml", text, p.File)
+				t.Errorf("decodeYAML(%q) problem names file %q, want x.yaml", text, p.File)
 			}
 		}
 		var obj map[string]any

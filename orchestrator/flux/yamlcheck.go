@@ -17,18 +17,12 @@ import (
 // yamlLine matches the line number in the YAML parser's messages.
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
-// checkYAML checks every document of a YAML file the way a strict
+// decodeYAML checks every document of a YAML file the way a strict
 // Kubernetes decoder would: malformed YAML and a key given twice in one
 // mapping are problems of the file, with their line. (Kustomize itself
-// keeps the last of two equal keys without a word.)
-func checkYAML(file string, data []byte) []diag.Problem {
-	_, ps := decodeYAML(file, data)
-	return ps
-}
-
-// decodeYAML is checkYAML that also returns the documents, when the file
-// is well-formed YAML. A plain file (most of a fleet's) is read by
-// plainyaml, into the trees yaml.v3 would return.
+// keeps the last of two equal keys without a word.) It returns the
+// documents too, when the file is well-formed YAML. A plain file (most of
+// a fleet's) is read by plainyaml, into the trees yaml.v3 would return.
 func decodeYAML(file string, data []byte) ([]*yaml.Node, []diag.Problem) {
 	var ps []diag.Problem
 	if docs, ok := plainyaml.Parse(data); ok {
