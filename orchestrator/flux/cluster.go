@@ -152,6 +152,35 @@ func artifactOf(o map[string]any) environment.Artifact {
 	return a
 }
 
+// clusterDependsOn checks a Terraform object's spec.dependsOn entries
+// that name another namespace, in a namespace of a cluster: refused
+// without cross-namespace references, as the Tofu Controller refuses them
+// (AccessDenied, with its message), where they were taken as a Terraform
+// object of the object's own namespace of that name; with them, a problem
+// too, for a namespace is one environment here, and strata cannot wait
+// for an object of another.
+func (l *loader) clusterDependsOn(b *built) {
+	tf := b.tf
+	for _, d := range tf.Spec.DependsOn {
+		if d.Namespace == "" || d.Namespace == tf.Metadata.Namespace || tf.Metadata.Namespace == "" {
+			continue
+		}
+		p := diag.Problem{
+			File:    tf.File,
+			Object:  tf.ref(),
+			Code:    diag.CodeAccessDenied,
+			Message: fmt.Sprintf("cannot access %s/%s, cross-namespace references have been disabled", d.Namespace, d.Name),
+			Fix:     fmt.Sprintf("move Terraform %s into namespace %s and remove its spec.dependsOn namespace, or start strata controller with --allow-cross-namespace-refs", d.Name, tf.Metadata.Namespace),
+		}
+		if l.crossNamespace {
+			p.Code = ""
+			p.Message = fmt.Sprintf("spec.dependsOn names Terraform %s/%s, of another namespace: strata controller reconciles each namespace as one environment, and cannot wait for an object of another", d.Namespace, d.Name)
+			p.Fix = fmt.Sprintf("move Terraform %s into namespace %s, or read its outputs with spec.readInputsFromSecrets or varsFrom instead of depending on it", d.Name, tf.Metadata.Namespace)
+		}
+		l.problem(p)
+	}
+}
+
 // clusterSource fills a stack's Source from the source-controller
 // artifact of its spec.sourceRef, in a namespace of a cluster.
 func (l *loader) clusterSource(b *built) {

@@ -87,6 +87,9 @@ func TestLoadNamespaceProblems(t *testing.T) {
 		{"source in another namespace", func(tf map[string]any) {
 			spec(tf)["sourceRef"] = map[string]any{"kind": "GitRepository", "name": "platform", "namespace": "other"}
 		}, "cannot access GitRepository/other/platform, cross-namespace references have been disabled"},
+		{"dependency in another namespace", func(tf map[string]any) {
+			spec(tf)["dependsOn"] = []any{map[string]any{"name": "network", "namespace": "other"}}
+		}, "cannot access other/network, cross-namespace references have been disabled"},
 		{"not a Flux source", func(tf map[string]any) { spec(tf)["sourceRef"] = map[string]any{"kind": "HelmRepository", "name": "x"} }, "which is not a Flux source"},
 		{"field strata refuses", func(tf map[string]any) { spec(tf)["cloud"] = map[string]any{"organization": "o"} }, "spec.cloud"},
 	}
@@ -221,5 +224,42 @@ func TestLoadNamespaceOutOfShard(t *testing.T) {
 				t.Errorf("LoadNamespace(demo without %s) = %v, want one problem of app %q (code %q) with a fix", tt.drop, err, tt.wantMsg, tt.wantCode)
 			}
 		})
+	}
+}
+
+// TestLoadNamespaceCrossNamespaceDependsOn: a spec.dependsOn entry of
+// another namespace is refused as the Tofu Controller refuses it
+// (AccessDenied) unless cross-namespace references are allowed, and then
+// is a problem still, never a Terraform object of this namespace that
+// happens to have the name.
+func TestLoadNamespaceCrossNamespaceDependsOn(t *testing.T) {
+	for _, tt := range []struct {
+		allow    bool
+		wantMsg  string
+		wantCode string
+	}{
+		{false, "cannot access other/network, cross-namespace references have been disabled", diag.CodeAccessDenied},
+		{true, "spec.dependsOn names Terraform other/network, of another namespace: strata controller reconciles each namespace as one environment, and cannot wait for an object of another", ""},
+	} {
+		objs := readObjects(t, "testdata/cluster/demo")
+		for _, o := range objs {
+			if o["kind"] == "Terraform" && metaOf(o).Metadata.Name == "app" {
+				spec(o)["dependsOn"] = []any{map[string]any{"name": "network", "namespace": "other"}}
+			}
+		}
+		_, err := LoadNamespace(context.Background(), Namespace{Name: "demo", Root: t.TempDir(), Objects: objs, CrossNamespaceRefs: tt.allow})
+		var ps diag.Problems
+		if !errors.As(err, &ps) {
+			t.Fatalf("LoadNamespace(demo) with cross-namespace references %v = %v, want problems", tt.allow, err)
+		}
+		var got []diag.Problem
+		for _, p := range ps {
+			if p.File == "demo/Terraform/app" && strings.Contains(p.Message, "other/network") {
+				got = append(got, p)
+			}
+		}
+		if len(got) != 1 || got[0].Message != tt.wantMsg || got[0].Code != tt.wantCode {
+			t.Errorf("LoadNamespace(demo) with cross-namespace references %v: problems of app's dependsOn = %+v, want one %q (code %q)", tt.allow, got, tt.wantMsg, tt.wantCode)
+		}
 	}
 }

@@ -148,6 +148,7 @@ func (l *loader) resolveSource(b *built) {
 	}
 	s.Source = environment.Source{Kind: ref.Kind, Name: ref.Name}
 	if l.artifacts != nil {
+		l.clusterDependsOn(b)
 		l.clusterSource(b)
 		return
 	}
