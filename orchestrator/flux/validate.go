@@ -26,10 +26,13 @@ func duplicateObject(o, prev *object, where string) diag.Problem {
 	}
 }
 
-// checkEntry says that the entry directory is not an environment when
+// checkEntry warns that the entry directory is not an environment when
 // it holds no init ConfigMap, no Flux Kustomization and no Terraform
 // object: a directory named by mistake (docs/, a stack's code, a parent
-// of environments) would otherwise be "valid: 0 stacks".
+// of environments) would otherwise be "valid: 0 stacks" without a word.
+// A warning, not a problem: an environment whose every stack was removed
+// is empty too, and its removals must still be planned, approved and
+// applied.
 func (l *loader) checkEntry() {
 	if l.configMaps.get("", InitConfigMap, "") != nil || len(l.kustomizations) > 0 {
 		return
@@ -51,9 +54,9 @@ func (l *loader) checkEntry() {
 		// No checkout holds it: the directory is its own root.
 		dir = l.root
 	}
-	l.problem(diag.Problem{
+	l.warn(diag.Problem{
 		File:    l.dir,
-		Message: fmt.Sprintf("%s/ is not an environment: it renders no ConfigMap %s, no Flux Kustomization and no Terraform object", dir, InitConfigMap),
+		Message: fmt.Sprintf("%s/ is not an environment: it renders no ConfigMap %s, no Flux Kustomization and no Terraform object, so nothing of it runs (an environment whose every stack was removed is empty too)", dir, InitConfigMap),
 		Fix:     fix,
 	})
 }
