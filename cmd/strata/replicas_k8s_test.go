@@ -19,6 +19,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/leaderelection"
+	"k8s.io/client-go/util/retry"
 
 	"github.com/strata-iac/strata/internal/k8stest"
 	"github.com/strata-iac/strata/internal/testkit"
@@ -329,14 +330,19 @@ func TestLostLeaseInCluster(t *testing.T) {
 	r.waitSlowStart(a)
 
 	ctx := context.Background()
-	lease, err := r.cs.CoordinationV1().Leases(r.ns).Get(ctx, "strata", metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	thief := "another-strata"
-	renewed := metav1.NewMicroTime(time.Now().Add(time.Hour))
-	lease.Spec.HolderIdentity, lease.Spec.RenewTime = &thief, &renewed
-	if _, err := r.cs.CoordinationV1().Leases(r.ns).Update(ctx, lease, metav1.UpdateOptions{}); err != nil {
+	// The leader renews the Lease meanwhile: steal it again on a conflict.
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		lease, err := r.cs.CoordinationV1().Leases(r.ns).Get(ctx, "strata", metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		renewed := metav1.NewMicroTime(time.Now().Add(time.Hour))
+		lease.Spec.HolderIdentity, lease.Spec.RenewTime = &thief, &renewed
+		_, err = r.cs.CoordinationV1().Leases(r.ns).Update(ctx, lease, metav1.UpdateOptions{})
+		return err
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan struct{})
