@@ -241,20 +241,28 @@ func TestApprovePlan(t *testing.T) {
 	}
 }
 
+// holdApp applies with app's spec.approvePlan empty, and returns app's
+// run, its plan held.
+func (e *env) holdApp() report.StackReport {
+	e.t.Helper()
+	e.editSpec("app", "service-stacks", "  approvePlan: \"\"\n")
+	rep, logs := e.reconcile(history.OperationApply, time.Hour)
+	held := stack(e.t, rep, "app")
+	if held.Result != history.ResultHeld {
+		e.t.Fatalf("apply with approvePlan empty: app = %+v, want its plan held\nlogs:\n%s", held, logs)
+	}
+	return held
+}
+
 // TestApprovePlanPrefix: spec.approvePlan names a held plan by a prefix of
 // its id, as the Tofu Controller approves a pending plan (shouldApply), of at
 // least approval.MinPrefix characters: "plan-" alone approves nothing.
 func TestApprovePlanPrefix(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.editSpec("app", "service-stacks", "  approvePlan: \"\"\n")
-	rep, logs := e.reconcile(history.OperationApply, time.Hour)
-	held := stack(t, rep, "app")
-	if held.Result != history.ResultHeld {
-		t.Fatalf("apply with approvePlan empty: app = %+v, want its plan held\nlogs:\n%s", held, logs)
-	}
+	held := e.holdApp()
 	e.editSpec("app", "service-stacks", "  approvePlan: plan-\n")
-	rep, logs = e.reconcile(history.OperationApply, time.Hour)
+	rep, logs := e.reconcile(history.OperationApply, time.Hour)
 	if got := stack(t, rep, "app"); got.Result != history.ResultHeld || got.PlanID != held.PlanID {
 		t.Fatalf("apply with approvePlan plan-: app = %+v, want plan %s still held\nlogs:\n%s", got, held.PlanID, logs)
 	}
@@ -273,12 +281,7 @@ func TestApprovePlanPrefix(t *testing.T) {
 func TestApprovePlanUnkeyedID(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.editSpec("app", "service-stacks", "  approvePlan: \"\"\n")
-	rep, logs := e.reconcile(history.OperationApply, time.Hour)
-	held := stack(t, rep, "app")
-	if held.Result != history.ResultHeld {
-		t.Fatalf("apply with approvePlan empty: app = %+v, want its plan held\nlogs:\n%s", held, logs)
-	}
+	held := e.holdApp()
 	planJSON, err := os.ReadFile(filepath.Join(e.state, "held", "acme", "dev", "app", held.PlanID, approval.JSONFile))
 	if err != nil {
 		t.Fatal(err)
@@ -288,7 +291,7 @@ func TestApprovePlanUnkeyedID(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.editSpec("app", "service-stacks", "  approvePlan: "+unkeyed+"\n")
-	rep, logs = e.reconcile(history.OperationApply, time.Hour)
+	rep, logs := e.reconcile(history.OperationApply, time.Hour)
 	want := fmt.Sprintf("plan %s is approved by spec.approvePlan of Terraform/app, which names it by the id it had before plan ids were keyed (%s); write approvePlan: %s", held.PlanID, unkeyed, held.PlanID)
 	if got := results(rep)["app"]; got != "applied/install" || !strings.Contains(logs, want) {
 		t.Errorf("apply with approvePlan %s: app = %s, want that plan applied and the log to say %q\nlogs:\n%s", unkeyed, got, want, logs)
