@@ -49,7 +49,7 @@ func (l *loader) buildStack(k *kustomization, tf *terraform) *built {
 		if f.once {
 			when = "runs once, to create it, and applies no change after"
 		}
-		l.env.Warnings = append(l.env.Warnings, diag.Problem{
+		l.warn(diag.Problem{
 			File: tf.File, Object: "Terraform/" + tf.Name(),
 			Message: fmt.Sprintf("%s: strata %s, as the Tofu Controller does", f.why, when),
 			Fix:     f.fix,

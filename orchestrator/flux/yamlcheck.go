@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
+	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/strata-iac/strata/internal/plainyaml"
 	"github.com/strata-iac/strata/orchestrator/diag"
@@ -102,7 +103,7 @@ func notObject(file string, docs []*yaml.Node) *diag.Problem {
 			}
 			n = n.Content[0]
 		}
-		if n.Kind == yaml.MappingNode || emptyNode(n) {
+		if n.Kind == yaml.MappingNode || kyaml.IsYNodeNilOrEmpty(n) {
 			continue
 		}
 		what := "a scalar"
@@ -123,16 +124,4 @@ func notObject(file string, docs []*yaml.Node) *diag.Problem {
 		}
 	}
 	return nil
-}
-
-// emptyNode reports whether kustomize takes a document's top node as no
-// object at all (kyaml's IsNilOrEmpty): null, {} or [].
-func emptyNode(n *yaml.Node) bool {
-	switch n.Kind {
-	case yaml.ScalarNode:
-		return n.Tag == "!!null"
-	case yaml.MappingNode, yaml.SequenceNode:
-		return len(n.Content) == 0
-	}
-	return false
 }
