@@ -219,11 +219,16 @@ func (c *Controller) addFinalizers(ctx context.Context, p *pass) error {
 	return nil
 }
 
-// load builds the namespace's environment and its graph. When it has
-// problems, every object they name says so in its Ready condition, and
-// nothing runs.
+// load builds the namespace's environment and its graph. A problem of
+// one object holds back that object and what depends on it
+// (environment.Blocked: their status says why, in writeStatus), as the
+// Tofu Controller fails one object alone; the others run. A problem of
+// the whole namespace (its init ConfigMap, the graph) is said in the
+// Ready condition of every object it names, and nothing runs.
 func (c *Controller) load(ctx context.Context, p *pass) error {
-	env, err := flux.LoadNamespace(ctx, c.namespace(p, p.objects))
+	ns := c.namespace(p, p.objects)
+	ns.Isolate = true
+	env, err := flux.LoadNamespace(ctx, ns)
 	if err == nil {
 		p.env = env
 		p.g, err = validate.Graph(env)

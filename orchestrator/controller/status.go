@@ -1,13 +1,17 @@
 package controller
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/strata-iac/strata/orchestrator/diag"
+	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
 	"github.com/strata-iac/strata/orchestrator/report"
@@ -16,8 +20,9 @@ import (
 
 // strata's own reasons, where the Tofu Controller has none.
 const (
-	// ReasonValidationFailed: the namespace's objects have problems that
-	// strata validate would report; nothing runs.
+	// ReasonValidationFailed: the object has a problem that strata
+	// validate would report and the Tofu Controller has no reason for (a
+	// field strata refuses); or the namespace has one, and nothing runs.
 	ReasonValidationFailed = "ValidationFailed"
 	// ReasonApproved and ReasonApprovalFailed: spec.approvePlan approved
 	// a held plan, or could not.
@@ -31,6 +36,12 @@ const (
 // (pass.written): their runs may be released.
 func (c *Controller) writeStatus(ctx context.Context, p *pass) error {
 	p.written = map[string]bool{}
+	held := map[string]environment.Blocked{}
+	for _, b := range p.env.Blocked {
+		if b.Stack != "" {
+			held[b.Stack] = b
+		}
+	}
 	for _, tf := range sortedObjects(p.tfs) {
 		sr := p.stacks[tf.Name]
 		if !writesStatus(sr) {
@@ -42,6 +53,10 @@ func (c *Controller) writeStatus(ctx context.Context, p *pass) error {
 		}
 		prev := readyOf(tf)
 		typ, reason, msg := applyReport(tf, sr, rev, p.outputs[tf.Name], time.Now())
+		if b, ok := held[tf.Name]; ok {
+			typ, reason, msg = heldStatus(tf, b, held)
+			setReady(tf, false, reason, msg, rev)
+		}
 		if sr.Result == history.ResultFailed && p.wasRefused(tf.Name) {
 			// Nothing was planned: no runner pod ran.
 			reason = ReasonRunnerPodRefused
@@ -52,6 +67,62 @@ func (c *Controller) writeStatus(ctx context.Context, p *pass) error {
 		}
 	}
 	return nil
+}
+
+// heldStatus is the Event type, Ready reason and message of an object
+// that its problems, or those of an object it depends on, held back (b;
+// held are all such objects, by name). The reason is the Tofu
+// Controller's for the first of its checks that fails (the source, then
+// the dependencies, then the variables), or strata's own
+// ValidationFailed for a problem the Tofu Controller has no check for.
+// The message is the problem and its fix (AccessDenied's, the Tofu
+// Controller's words alone); for a dependency, the Tofu Controller's
+// words, then why that one is held.
+func heldStatus(tf *v1alpha2.Terraform, b environment.Blocked, held map[string]environment.Blocked) (typ, reason, msg string) {
+	var own diag.Problems
+	for _, pr := range b.Problems {
+		if pr.Stack == b.Stack {
+			own = append(own, pr)
+		}
+	}
+	if len(own) == 0 {
+		msg = b.Reason
+		for _, d := range tf.Spec.DependsOn {
+			if up, ok := held[d.Name]; ok && (d.Namespace == "" || d.Namespace == tf.Namespace) {
+				_, _, why := heldStatus(&v1alpha2.Terraform{}, up, nil)
+				msg = fmt.Sprintf("dependency '%s/%s' is not ready: %s", tf.Namespace, d.Name, why)
+				break
+			}
+		}
+		return "Normal", v1alpha2.ReasonDependencyNotReady, msg
+	}
+	first := func(code string) (diag.Problem, bool) {
+		i := slices.IndexFunc(own, func(pr diag.Problem) bool { return pr.Code == code })
+		if i < 0 {
+			return diag.Problem{}, false
+		}
+		return own[i], true
+	}
+	reason, pr := ReasonValidationFailed, own[0]
+	if p, ok := first(diag.CodeAccessDenied); ok {
+		reason, pr = v1alpha2.ReasonAccessDenied, p
+	} else if p, ok := first(diag.CodeSourceNotFound); ok {
+		reason, pr = v1alpha2.ReasonArtifactFailed, p
+	} else if b.Waiting {
+		// Every problem is a ConfigMap or Secret its variables read that
+		// the namespace does not hold.
+		reason = v1alpha2.ReasonVarsGenerationFailed
+	}
+	msg = pr.Message
+	if pr.Fix != "" && reason != v1alpha2.ReasonAccessDenied {
+		// AccessDenied's message is the Tofu Controller's words alone,
+		// which users match on.
+		msg += " (fix: " + pr.Fix + ")"
+	}
+	if len(own) > 1 {
+		msg = fmt.Sprintf("%s (and %d more problems)", msg, len(own)-1)
+	}
+	return "Warning", reason, msg
 }
 
 // writesStatus reports whether a stack's report changes its object's
@@ -75,6 +146,11 @@ func (c *Controller) writeObjectStatus(ctx context.Context, tf *v1alpha2.Terrafo
 		c.event(ctx, tf, typ, reason, msg)
 	}
 	tf.Status.ObservedGeneration = tf.Generation
+	if at, ok := tf.Annotations[v1alpha2.ReconcileRequestAnnotation]; ok {
+		// The request that flux reconcile (or a person) made is handled:
+		// what waits for it, waits for this.
+		tf.Status.LastHandledReconcileAt = at
+	}
 	if err := c.cfg.Cluster.UpdateStatus(ctx, tf); err != nil {
 		c.log.Error(err.Error(), "namespace", tf.Namespace)
 		return err
@@ -153,6 +229,12 @@ func applyReport(tf *v1alpha2.Terraform, sr *report.StackReport, rev string, out
 		}
 		setReadyStatus(tf, metav1.ConditionUnknown, v1alpha2.ReasonPlannedWithChanges, msg, rev)
 		return "Normal", v1alpha2.ReasonPlannedWithChanges, msg
+	case history.ResultBlocked:
+		// Its load held it back (heldReason refines the reason): nothing
+		// ran, so no failure is counted.
+		msg = firstOf(sr.Message, sr.Why, string(sr.Result))
+		setReady(tf, false, ReasonValidationFailed, msg, rev)
+		return "Warning", ReasonValidationFailed, msg
 	case history.ResultWaiting, history.ResultSkipped:
 		msg = firstOf(sr.Message, sr.Why, string(sr.Result))
 		setReady(tf, false, v1alpha2.ReasonDependencyNotReady, msg, rev)
@@ -192,11 +274,41 @@ func outputsReady(tf *v1alpha2.Terraform, out outputs, reason, msg, rev string) 
 	return v1alpha2.ReasonOutputsWritten, "Outputs written: " + rev
 }
 
+// setCondition sets one condition, and keeps the conditions in the order
+// Flux's controllers, the Tofu Controller among them, keep them (what
+// kubectl shows first): Stalled, Reconciling, Ready, then the others by
+// type.
 func setCondition(tf *v1alpha2.Terraform, typ string, status metav1.ConditionStatus, reason, msg string) {
 	apimeta.SetStatusCondition(&tf.Status.Conditions, metav1.Condition{
 		Type: typ, Status: status, Reason: reason, Message: trim(msg), ObservedGeneration: tf.Generation,
 	})
+	slices.SortStableFunc(tf.Status.Conditions, func(a, b metav1.Condition) int {
+		if c := cmp.Compare(conditionWeight(a.Type), conditionWeight(b.Type)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Type, b.Type)
+	})
 }
+
+// conditionWeight is where a condition of the type goes: the summary
+// conditions first, in Flux's order.
+func conditionWeight(typ string) int {
+	switch typ {
+	case conditionStalled:
+		return 0
+	case conditionReconciling:
+		return 1
+	case v1alpha2.ConditionReady:
+		return 2
+	}
+	return 3
+}
+
+// Flux's summary conditions, besides Ready.
+const (
+	conditionStalled     = "Stalled"
+	conditionReconciling = "Reconciling"
+)
 
 // setReady sets the Ready condition, true or false, and the revision
 // attempted.

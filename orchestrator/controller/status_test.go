@@ -7,6 +7,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/strata-iac/strata/orchestrator/diag"
+	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
 	"github.com/strata-iac/strata/orchestrator/report"
@@ -38,10 +40,10 @@ func TestApplyReport(t *testing.T) {
 			out:       outputs{names: []string{"vpc_id"}, written: true},
 			wantEvent: "Normal", wantReady: "Outputs written: " + rev,
 			wantConds: []cond{
-				{"Plan", "True", v1alpha2.ReasonPlannedWithChanges},
+				{"Ready", "True", v1alpha2.ReasonOutputsWritten},
 				{"Apply", "True", v1alpha2.ReasonApplySucceeded},
 				{"Output", "True", v1alpha2.ReasonOutputsWritten},
-				{"Ready", "True", v1alpha2.ReasonOutputsWritten},
+				{"Plan", "True", v1alpha2.ReasonPlannedWithChanges},
 			},
 			wantPlan: v1alpha2.PlanStatus{LastApplied: "plan-1"}, wantApplRv: rev,
 		},
@@ -51,8 +53,8 @@ func TestApplyReport(t *testing.T) {
 			prev:      v1alpha2.TerraformStatus{LastAppliedRevision: "old", Plan: v1alpha2.PlanStatus{LastApplied: "plan-1"}},
 			wantEvent: "Normal", wantReady: `Plan generated: set approvePlan: "plan-2" to approve this plan. denied by policy: deny_delete`,
 			wantConds: []cond{
-				{"Plan", "True", v1alpha2.ReasonPlannedWithChanges},
 				{"Ready", "Unknown", v1alpha2.ReasonPlannedWithChanges},
+				{"Plan", "True", v1alpha2.ReasonPlannedWithChanges},
 			},
 			wantPlan: v1alpha2.PlanStatus{LastApplied: "plan-1", Pending: "plan-2"}, wantApplRv: "old",
 		},
@@ -60,7 +62,7 @@ func TestApplyReport(t *testing.T) {
 			name:      "destroy held",
 			report:    report.StackReport{Result: history.ResultHeld, PlanID: "plan-3", Cause: runner.CauseRemoved},
 			wantEvent: "Normal", wantReady: `Plan generated: set approvePlan: "plan-3" to approve this plan.`,
-			wantConds: []cond{{"Plan", "True", v1alpha2.ReasonPlannedWithChanges}, {"Ready", "Unknown", v1alpha2.ReasonPlannedWithChanges}},
+			wantConds: []cond{{"Ready", "Unknown", v1alpha2.ReasonPlannedWithChanges}, {"Plan", "True", v1alpha2.ReasonPlannedWithChanges}},
 			wantPlan:  v1alpha2.PlanStatus{Pending: "plan-3", IsDestroyPlan: true},
 		},
 		{
@@ -68,7 +70,7 @@ func TestApplyReport(t *testing.T) {
 			report:    report.StackReport{Result: history.ResultNoChanges},
 			prev:      v1alpha2.TerraformStatus{Plan: v1alpha2.PlanStatus{LastApplied: "plan-1", Pending: "plan-9"}},
 			wantEvent: "Normal", wantReady: "Plan no changes: " + rev,
-			wantConds: []cond{{"Plan", "False", v1alpha2.ReasonPlannedNoChanges}, {"Ready", "True", v1alpha2.ReasonPlannedNoChanges}},
+			wantConds: []cond{{"Ready", "True", v1alpha2.ReasonPlannedNoChanges}, {"Plan", "False", v1alpha2.ReasonPlannedNoChanges}},
 			wantPlan:  v1alpha2.PlanStatus{LastApplied: "plan-1"},
 		},
 		{
@@ -83,7 +85,7 @@ func TestApplyReport(t *testing.T) {
 			name:      "up to date, the apply's status lost",
 			report:    report.StackReport{Result: history.ResultUnchanged},
 			wantEvent: "Normal", wantReady: "No drift: " + rev,
-			wantConds:  []cond{{"Apply", "True", v1alpha2.ReasonApplySucceeded}, {"Ready", "True", v1alpha2.ReasonNoDrift}},
+			wantConds:  []cond{{"Ready", "True", v1alpha2.ReasonNoDrift}, {"Apply", "True", v1alpha2.ReasonApplySucceeded}},
 			wantApplRv: rev,
 		},
 		{
@@ -96,14 +98,14 @@ func TestApplyReport(t *testing.T) {
 			name:      "plan failed",
 			report:    report.StackReport{Result: history.ResultFailed, Run: 2, Digest: "sha256:abc", Message: "plan: exit status 1"},
 			wantEvent: "Warning", wantReady: "plan: exit status 1",
-			wantConds: []cond{{"Plan", "False", v1alpha2.ReasonPlanFailed}, {"Ready", "False", v1alpha2.ReasonPlanFailed}},
+			wantConds: []cond{{"Ready", "False", v1alpha2.ReasonPlanFailed}, {"Plan", "False", v1alpha2.ReasonPlanFailed}},
 		},
 		{
 			name:      "apply failed",
 			report:    report.StackReport{Result: history.ResultFailed, Run: 2, Digest: "sha256:abc", PlanID: "plan-4", Message: "apply: exit status 1"},
 			prev:      v1alpha2.TerraformStatus{Plan: v1alpha2.PlanStatus{Pending: "plan-4"}},
 			wantEvent: "Warning", wantReady: "apply: exit status 1",
-			wantConds: []cond{{"Apply", "False", v1alpha2.ReasonAppliedFail}, {"Ready", "False", v1alpha2.ReasonApplyFailed}},
+			wantConds: []cond{{"Ready", "False", v1alpha2.ReasonApplyFailed}, {"Apply", "False", v1alpha2.ReasonAppliedFail}},
 		},
 		{
 			name:      "source not fetched",
@@ -173,6 +175,47 @@ func TestWritesStatus(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			if got := writesStatus(tt.report); got != tt.want {
 				t.Errorf("writesStatus(%s) = %v, want %v", name, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestHeldStatus checks the Ready condition of an object its load held
+// back: the Tofu Controller's reason for the check that fails first,
+// strata's ValidationFailed where it has none; the problem and its fix,
+// or for a dependency the Tofu Controller's words and why that one waits.
+func TestHeldStatus(t *testing.T) {
+	own := func(code, msg string) diag.Problem {
+		return diag.Problem{Stack: "app", Code: code, Message: msg, Fix: "fix " + msg}
+	}
+	app := &v1alpha2.Terraform{ObjectMeta: metav1.ObjectMeta{Name: "app", Namespace: "ns"}}
+	web := &v1alpha2.Terraform{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "ns"},
+		Spec: v1alpha2.TerraformSpec{DependsOn: []v1alpha2.NamespacedObjectReference{{Name: "db"}, {Name: "app"}}}}
+	appHeld := environment.Blocked{Stack: "app", Problems: diag.Problems{own(diag.CodeSourceNotFound, "no source")}}
+	tests := []struct {
+		name          string
+		tf            *v1alpha2.Terraform
+		b             environment.Blocked
+		wantType      string
+		want, wantMsg string
+	}{
+		{"source missing", app, appHeld, "Warning", v1alpha2.ReasonArtifactFailed, "no source (fix: fix no source)"},
+		{"cross-namespace source, with another problem", app, environment.Blocked{Stack: "app", Problems: diag.Problems{own("", "refused"), own(diag.CodeAccessDenied, "denied")}},
+			"Warning", v1alpha2.ReasonAccessDenied, "denied (and 1 more problems)"},
+		{"varsFrom Secret missing", app, environment.Blocked{Stack: "app", Waiting: true, Problems: diag.Problems{own(diag.CodeInputMissing, "no secret")}},
+			"Warning", v1alpha2.ReasonVarsGenerationFailed, "no secret (fix: fix no secret)"},
+		{"refused field", app, environment.Blocked{Stack: "app", Problems: diag.Problems{own("", "refused")}}, "Warning", ReasonValidationFailed, "refused (fix: fix refused)"},
+		{"dependency held", web, environment.Blocked{Stack: "web", Reason: "it depends on stack app", Problems: appHeld.Problems},
+			"Normal", v1alpha2.ReasonDependencyNotReady, "dependency 'ns/app' is not ready: no source (fix: fix no source)"},
+		{"contract of a held stack", app, environment.Blocked{Stack: "db", Reason: "it reads contract app", Problems: appHeld.Problems},
+			"Normal", v1alpha2.ReasonDependencyNotReady, "it reads contract app"},
+	}
+	held := map[string]environment.Blocked{"app": appHeld}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			typ, reason, msg := heldStatus(tt.tf, tt.b, held)
+			if typ != tt.wantType || reason != tt.want || msg != tt.wantMsg {
+				t.Errorf("heldStatus(%s, %v) = %s, %s, %q, want %s, %s, %q", tt.tf.Name, tt.b, typ, reason, msg, tt.wantType, tt.want, tt.wantMsg)
 			}
 		})
 	}

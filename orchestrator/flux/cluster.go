@@ -37,6 +37,11 @@ type Namespace struct {
 	// selector. They only make the errors of those references say so.
 	OutOfShard map[string]string
 	Shard      string
+	// Isolate holds back, for a problem of one Terraform object, that
+	// object and what depends on it (Environment.Blocked), as the Tofu
+	// Controller fails one object alone and lets the others run. Without
+	// it every problem is the load's error.
+	Isolate bool
 }
 
 // Source kinds only a cluster has: source-controller's Bucket.
@@ -51,7 +56,8 @@ const sourceBucket = "Bucket"
 // names the client and the environment; both are the namespace otherwise.
 //
 // Problems are reported as Load reports them, with "<namespace>/<Kind>/<name>"
-// in place of a file.
+// in place of a file. With Isolate, only those of the whole namespace are
+// the error; those of one object are its Environment.Blocked entry.
 func LoadNamespace(ctx context.Context, ns Namespace) (_ *environment.Environment, err error) {
 	defer recovered.Catch(&err, "load namespace "+ns.Name)
 	l := newLoader(ctx, ns.Root, ns.Name)
@@ -59,6 +65,7 @@ func LoadNamespace(ctx context.Context, ns Namespace) (_ *environment.Environmen
 	defer l.closeDecryptor()
 	l.artifacts = map[string]environment.Artifact{}
 	l.crossNamespace = ns.CrossNamespaceRefs
+	l.isolate = ns.Isolate
 	l.outOfShard, l.shard = ns.OutOfShard, ns.Shard
 	for _, o := range ns.Sources {
 		if m := metaOf(o); m.group() == groupSource && ns.CrossNamespaceRefs {
@@ -97,7 +104,9 @@ func LoadNamespace(ctx context.Context, ns Namespace) (_ *environment.Environmen
 	l.registerApp("", objs, a)
 	l.checkInit()
 	for _, tf := range a.terraforms {
-		l.stacks = append(l.stacks, l.buildStack(k, tf))
+		l.within(k.unit(), tf.Name(), func() {
+			l.stacks = append(l.stacks, l.buildStack(k, tf))
+		})
 	}
 	env := l.finish()
 	if ps := l.sortedProblems(); len(ps) > 0 {

@@ -119,6 +119,70 @@ func TestLoadNamespaceProblems(t *testing.T) {
 
 func spec(o map[string]any) map[string]any { return o["spec"].(map[string]any) }
 
+// TestLoadNamespaceIsolate: with Isolate, a problem of one Terraform
+// object holds back that object and what depends on it, and is not the
+// load's error, as the Tofu Controller fails one object alone: app
+// depends on network, so a broken network holds app back too.
+func TestLoadNamespaceIsolate(t *testing.T) {
+	tests := []struct {
+		name, broken string
+		edit         func(tf map[string]any)
+		wantStacks   []string
+		// wantBlocked are the blocked stacks, each with what its reason
+		// holds.
+		wantBlocked map[string]string
+		wantCode    string
+	}{
+		{"refused field", "app", func(tf map[string]any) { spec(tf)["cloud"] = map[string]any{"organization": "o"} },
+			[]string{"network"}, map[string]string{"app": "spec.cloud"}, ""},
+		{"missing source", "app", func(tf map[string]any) {
+			spec(tf)["sourceRef"] = map[string]any{"kind": "GitRepository", "name": "nope"}
+		}, []string{"network"}, map[string]string{"app": "GitRepository/nope"}, diag.CodeSourceNotFound},
+		{"source in another namespace", "app", func(tf map[string]any) {
+			spec(tf)["sourceRef"] = map[string]any{"kind": "GitRepository", "name": "platform", "namespace": "other"}
+		}, []string{"network"}, map[string]string{"app": "cross-namespace references have been disabled"}, diag.CodeAccessDenied},
+		{"dependency broken", "network", func(tf map[string]any) {
+			spec(tf)["sourceRef"] = map[string]any{"kind": "OCIRepository", "name": "nope"}
+		}, nil, map[string]string{"network": "OCIRepository/nope", "app": "it depends on stack network, which is blocked"}, diag.CodeSourceNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			objs := readObjects(t, "testdata/cluster/demo")
+			for _, o := range objs {
+				if o["kind"] == "Terraform" && metaOf(o).Metadata.Name == tt.broken {
+					tt.edit(o)
+				}
+			}
+			env, err := LoadNamespace(context.Background(), Namespace{Name: "demo", Root: t.TempDir(), Objects: objs, Isolate: true})
+			if err != nil {
+				t.Fatalf("LoadNamespace(demo) = %v, want no error: the problem is %s's alone", err, tt.broken)
+			}
+			var stacks []string
+			for _, s := range env.Stacks {
+				stacks = append(stacks, s.Name)
+			}
+			if diff := cmp.Diff(tt.wantStacks, stacks, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("LoadNamespace(demo) stacks mismatch (-want +got):\n%s", diff)
+			}
+			got := map[string]string{}
+			for _, b := range env.Blocked {
+				got[b.Stack] = b.Reason
+				if b.Stack == tt.broken && tt.wantCode != "" && (len(b.Problems) == 0 || b.Problems[0].Code != tt.wantCode) {
+					t.Errorf("LoadNamespace(demo) blocked %s problems = %v, want code %s", b.Stack, b.Problems, tt.wantCode)
+				}
+			}
+			if len(got) != len(tt.wantBlocked) {
+				t.Errorf("LoadNamespace(demo) blocked = %v, want %v", got, tt.wantBlocked)
+			}
+			for s, want := range tt.wantBlocked {
+				if !strings.Contains(got[s], want) {
+					t.Errorf("LoadNamespace(demo) blocked %s reason = %q, want it to contain %q", s, got[s], want)
+				}
+			}
+		})
+	}
+}
+
 // TestLoadNamespaceCrossNamespaceSource reads a sourceRef into another
 // namespace as the Tofu Controller does: refused (AccessDenied) unless
 // cross-namespace references are allowed, then the artifact of that

@@ -159,9 +159,9 @@ type loader struct {
 	// opts are the load's options (WithOptions).
 	opts Options
 	// isolate holds back, for a problem, only what Flux would: the
-	// Kustomization it is in and what depends on it (isolate.go). A
-	// cluster's namespace (LoadNamespace) reports each problem on its
-	// object instead.
+	// Kustomization it is in and what depends on it (isolate.go); for a
+	// cluster's namespace (LoadNamespace with Isolate), the Terraform
+	// object it is of and what depends on it, as the Tofu Controller does.
 	isolate bool
 	// unit and unitStack are the Kustomization and the stack being read,
 	// which a problem recorded now belongs to (problem).
@@ -247,6 +247,10 @@ func newLoader(ctx context.Context, root, dir string) *loader {
 func (l *loader) problem(p diag.Problem) {
 	if p.Kustomization == "" && p.Stack == "" {
 		p.Kustomization, p.Stack = l.unit, l.unitStack
+	}
+	if l.artifacts != nil {
+		// Read from a cluster: an input missing is missing there.
+		p = p.InCluster()
 	}
 	l.problems = append(l.problems, p)
 }
