@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -202,10 +203,27 @@ func installCRDs(t *testing.T, c *k8stest.Cluster, files []string) {
 // the admin kubeconfig, watching only ns, its artifacts served on a free
 // port of the node's address, which this machine, runner pods on the
 // node's network and pods on the pod network (strata's Deployment) all
-// reach.
+// reach. It returns once source-controller is healthy. A port taken
+// between its choice and source-controller's bind (another process got
+// it first) is chosen again.
 func startSourceController(t *testing.T, c *k8stest.Cluster, ns string) {
 	t.Helper()
-	storage := c.FreeNodeAddr(t)
+	for attempt := 1; ; attempt++ {
+		err := trySourceController(t, c, ns)
+		if err == nil {
+			return
+		}
+		if attempt == 3 || !strings.Contains(err.Error(), "address already in use") {
+			t.Fatalf("start source-controller: %v", err)
+		}
+	}
+}
+
+// trySourceController starts source-controller once, on ports chosen now,
+// and waits until it is healthy; an error when it exits first.
+func trySourceController(t *testing.T, c *k8stest.Cluster, ns string) error {
+	t.Helper()
+	storage, health := c.FreeNodeAddr(t), testkit.FreeAddr(t)
 	cmd := exec.Command(sourceControllerBinary(t),
 		"--watch-all-namespaces=false",
 		"--enable-leader-election=false",
@@ -213,22 +231,48 @@ func startSourceController(t *testing.T, c *k8stest.Cluster, ns string) {
 		"--storage-addr="+storage,
 		"--storage-adv-addr="+storage,
 		"--metrics-addr="+testkit.FreeAddr(t),
-		"--health-addr="+testkit.FreeAddr(t),
+		"--health-addr="+health,
 		"--log-level=info",
 	)
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+c.Kubeconfig, "RUNTIME_NAMESPACE="+ns)
 	var out testkit.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
-		t.Fatalf("start source-controller: %v", err)
+		return err
+	}
+	exited := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(exited)
+	}()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		select {
+		case <-exited:
+			return fmt.Errorf("source-controller exited: %s", out.String())
+		default:
+		}
+		if resp, err := http.Get("http://" + health + "/healthz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			<-exited
+			return fmt.Errorf("source-controller not healthy after a minute: %s", out.String())
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
+		<-exited
 		if t.Failed() {
 			t.Logf("source-controller log:\n%s", out.String())
 		}
 	})
+	return nil
 }
 
 // waitFor polls cond until it holds, failing the test after timeout.

@@ -67,7 +67,7 @@ func (c *Controller) writeOutputs(ctx context.Context, p *pass) error {
 
 // secretData is the Secret data of the outputs as the Tofu Controller
 // writes it: a string output as its text, any other output as the JSON
-// `tofu output -json` prints for it, beside a "<key>.type" key holding its
+// `tofu output -json` prints for it, beside a "<key>__type" key holding its
 // type. A value whose type the contract does not hold (a document published
 // before strata kept types) is written without that key.
 func secretData(values map[string]any, types map[string]string) (map[string][]byte, error) {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
@@ -56,6 +57,9 @@ func (c *Controller) writeStatus(ctx context.Context, p *pass) error {
 		if b, ok := held[tf.Name]; ok {
 			typ, reason, msg = heldStatus(tf, b, held)
 			setReady(tf, false, reason, msg, rev)
+		} else if d := notReadyDependency(tf, p.stacks); d != "" && reason == v1alpha2.ReasonDependencyNotReady {
+			msg = fmt.Sprintf("dependency '%s/%s' is not ready", tf.Namespace, d)
+			setReady(tf, false, reason, msg, rev)
 		}
 		if sr.Result == history.ResultFailed && p.wasRefused(tf.Name) {
 			// Nothing was planned: no runner pod ran.
@@ -67,6 +71,28 @@ func (c *Controller) writeStatus(ctx context.Context, p *pass) error {
 		}
 	}
 	return nil
+}
+
+// notReadyDependency is the first of the object's spec.dependsOn whose
+// stack is not ready after this pass (not applied nor up to date), as the
+// Tofu Controller names the dependency it waits for; "" when each is
+// ready, or is another namespace's.
+func notReadyDependency(tf *v1alpha2.Terraform, stacks map[string]*report.StackReport) string {
+	for _, d := range tf.Spec.DependsOn {
+		if d.Namespace != "" && d.Namespace != tf.Namespace {
+			continue
+		}
+		sr := stacks[d.Name]
+		if sr == nil {
+			return d.Name
+		}
+		switch sr.Result {
+		case history.ResultApplied, history.ResultNoChanges, history.ResultUnchanged:
+		default:
+			return d.Name
+		}
+	}
+	return ""
 }
 
 // heldStatus is the Event type, Ready reason and message of an object
@@ -119,7 +145,7 @@ func heldStatus(tf *v1alpha2.Terraform, b environment.Blocked, held map[string]e
 		// which users match on.
 		msg += " (fix: " + pr.Fix + ")"
 	}
-	if len(own) > 1 {
+	if len(own) > 1 && reason != v1alpha2.ReasonAccessDenied {
 		msg = fmt.Sprintf("%s (and %d more problems)", msg, len(own)-1)
 	}
 	return "Warning", reason, msg
@@ -224,8 +250,8 @@ func applyReport(tf *v1alpha2.Terraform, sr *report.StackReport, rev string, out
 		st.Plan.Pending, st.Plan.IsDestroyPlan = sr.PlanID, destroy
 		st.LastPlannedRevision, st.LastPlanAt = rev, &at
 		msg = fmt.Sprintf("Plan generated: set approvePlan: %q to approve this plan.", sr.PlanID)
-		if sr.Message != "" {
-			msg += " " + sr.Message
+		if why := policyHold(tf, sr); why != "" {
+			msg += " " + why
 		}
 		setReadyStatus(tf, metav1.ConditionUnknown, v1alpha2.ReasonPlannedWithChanges, msg, rev)
 		return "Normal", v1alpha2.ReasonPlannedWithChanges, msg
@@ -256,6 +282,25 @@ func applyReport(tf *v1alpha2.Terraform, sr *report.StackReport, rev string, out
 	}
 	setReady(tf, false, reason, msg, rev)
 	return "Warning", reason, msg
+}
+
+// policyHold says why strata's policy held a plan that the Tofu
+// Controller would have applied (approvePlan: auto): its denials. A plan
+// held because approvePlan is not auto needs no more words than the Tofu
+// Controller's.
+func policyHold(tf *v1alpha2.Terraform, sr *report.StackReport) string {
+	if tf.Spec.ApprovePlan != v1alpha2.ApprovePlanAuto || sr.Policy == nil || len(sr.Policy.Denies) == 0 {
+		return ""
+	}
+	var denies []string
+	for _, d := range sr.Policy.Denies {
+		what := d.Rule
+		if d.Message != "" {
+			what += ": " + d.Message
+		}
+		denies = append(denies, what)
+	}
+	return "Held by strata's policy (" + strings.Join(denies, "; ") + "); start strata controller with --no-default-policy to apply as the Tofu Controller does."
 }
 
 // outputsReady sets the Output condition and status.availableOutputs, and

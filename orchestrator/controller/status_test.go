@@ -13,6 +13,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
 	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/orchestrator/runner"
+	"github.com/strata-iac/strata/policy"
 )
 
 // TestApplyReport checks the status written for each result a stack can
@@ -32,6 +33,8 @@ func TestApplyReport(t *testing.T) {
 		wantConds  []cond
 		wantPlan   v1alpha2.PlanStatus
 		wantApplRv string
+		// auto sets spec.approvePlan: auto.
+		auto bool
 	}{
 		{
 			name:      "applied, outputs written",
@@ -49,9 +52,22 @@ func TestApplyReport(t *testing.T) {
 		},
 		{
 			name:      "held for approval",
-			report:    report.StackReport{Result: history.ResultHeld, PlanID: "plan-2", Message: "denied by policy: deny_delete"},
+			report:    report.StackReport{Result: history.ResultHeld, PlanID: "plan-2", Message: "plan plan-2 held for approval: spec.approvePlan is \"\", not \"auto\"; review …"},
 			prev:      v1alpha2.TerraformStatus{LastAppliedRevision: "old", Plan: v1alpha2.PlanStatus{LastApplied: "plan-1"}},
-			wantEvent: "Normal", wantReady: `Plan generated: set approvePlan: "plan-2" to approve this plan. denied by policy: deny_delete`,
+			wantEvent: "Normal", wantReady: `Plan generated: set approvePlan: "plan-2" to approve this plan.`,
+			wantConds: []cond{
+				{"Ready", "Unknown", v1alpha2.ReasonPlannedWithChanges},
+				{"Plan", "True", v1alpha2.ReasonPlannedWithChanges},
+			},
+			wantPlan: v1alpha2.PlanStatus{LastApplied: "plan-1", Pending: "plan-2"}, wantApplRv: "old",
+		},
+		{
+			name: "held by policy under approvePlan auto",
+			report: report.StackReport{Result: history.ResultHeld, PlanID: "plan-2", Message: "plan plan-2 held for approval: …",
+				Policy: &report.PolicyReport{Denies: []policy.Finding{{Rule: "deny_delete", Message: "deletes aws_s3_bucket.logs"}}}},
+			auto:      true,
+			prev:      v1alpha2.TerraformStatus{LastAppliedRevision: "old", Plan: v1alpha2.PlanStatus{LastApplied: "plan-1"}},
+			wantEvent: "Normal", wantReady: `Plan generated: set approvePlan: "plan-2" to approve this plan. Held by strata's policy (deny_delete: deletes aws_s3_bucket.logs); start strata controller with --no-default-policy to apply as the Tofu Controller does.`,
 			wantConds: []cond{
 				{"Ready", "Unknown", v1alpha2.ReasonPlannedWithChanges},
 				{"Plan", "True", v1alpha2.ReasonPlannedWithChanges},
@@ -117,6 +133,9 @@ func TestApplyReport(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tf := &v1alpha2.Terraform{Status: tt.prev}
+			if tt.auto {
+				tf.Spec.ApprovePlan = v1alpha2.ApprovePlanAuto
+			}
 			typ, _, msg := applyReport(tf, &tt.report, rev, tt.out, now)
 			if typ != tt.wantEvent || msg != tt.wantReady {
 				t.Errorf("applyReport(%s) event = %s %q, want %s %q", tt.report.Result, typ, msg, tt.wantEvent, tt.wantReady)
@@ -201,7 +220,7 @@ func TestHeldStatus(t *testing.T) {
 	}{
 		{"source missing", app, appHeld, "Warning", v1alpha2.ReasonArtifactFailed, "no source (fix: fix no source)"},
 		{"cross-namespace source, with another problem", app, environment.Blocked{Stack: "app", Problems: diag.Problems{own("", "refused"), own(diag.CodeAccessDenied, "denied")}},
-			"Warning", v1alpha2.ReasonAccessDenied, "denied (and 1 more problems)"},
+			"Warning", v1alpha2.ReasonAccessDenied, "denied"},
 		{"varsFrom Secret missing", app, environment.Blocked{Stack: "app", Waiting: true, Problems: diag.Problems{own(diag.CodeInputMissing, "no secret")}},
 			"Warning", v1alpha2.ReasonVarsGenerationFailed, "no secret (fix: fix no secret)"},
 		{"refused field", app, environment.Blocked{Stack: "app", Problems: diag.Problems{own("", "refused")}}, "Warning", ReasonValidationFailed, "refused (fix: fix refused)"},

@@ -1,0 +1,651 @@
+//go:build k8s
+
+package controller_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
+)
+
+// TestConformanceInCluster runs the Tofu Controller's behaviour specs
+// (conformance, in conformance_test.go) against strata controller: each
+// spec the table says runs is a subtest named after its file, on a
+// namespace of its own with a real source-controller, and asserts the
+// Tofu Controller's values. The modules are the specs' (testdata/conformance),
+// each pushed as an OCIRepository; a GitRepository's branch/sha revision
+// becomes the OCIRepository's tag@digest. The specs not run are skipped
+// with their note.
+func TestConformanceInCluster(t *testing.T) {
+	for _, s := range conformance {
+		t.Run(s.Name, func(t *testing.T) {
+			run, ok := conformanceRuns[s.Name]
+			switch {
+			case !s.run() && ok:
+				t.Fatalf("spec %s has a test, but the table says %s: mark it same, deliberate or partial", s.Name, s.Verdict)
+			case !s.run():
+				t.Skipf("%s: %s", s.Verdict, s.Note)
+			case !ok:
+				t.Fatalf("spec %s is marked %s and has no test", s.Name, s.Verdict)
+			}
+			run(t, newWorld(t))
+		})
+	}
+}
+
+// conformanceRuns are the specs' tests, by spec.
+var conformanceRuns = map[string]func(*testing.T, *world){
+	"tc000010_no_outputs":                                                    tc000010,
+	"tc000012_src_ocirepository_no_outputs":                                  tc000012OCI,
+	"tc000013_source_not_found":                                              tc000013,
+	"tc000015_depends_on_cross_ns_denied":                                    tc000015DependsOn,
+	"tc000015_source_cross_ns_denied":                                        tc000015Source,
+	"tc000016_default_observed_generation":                                   tc000016Default,
+	"tc000016_finilize_status":                                               tc000016Finalize,
+	"tc000030_plan_only_no_outputs":                                          tc000030,
+	"tc000040_controlled_outputs":                                            tc000040,
+	"tc000041_all_outputs":                                                   tc000041,
+	"tc000042_output_name_contains_dot":                                      tc000042,
+	"tc000043_controlled_outputs_should_be_reconciled":                       tc000043,
+	"tc000050_plan_and_manual_approve_no_outputs":                            tc000050,
+	"tc000060_vars_and_controlled_outputs":                                   tc000060,
+	"tc000070_varsfrom_secret_and_controlled_outputs":                        tc000070,
+	"tc000071_varsfrom_secret_with_varkeys_and_controlled_outputs":           tc000071,
+	"tc000072_varsfrom_optional_secret_controlled_outputs":                   tc000072,
+	"tc000073_varsfrom_accepts_many_secrets_outputs":                         tc000073,
+	"tc000075_varsfrom_secret_with_varkeys_rename_and_controlled_outputs":    tc000075,
+	"tc000080_varsfrom_configmap_and_controlled_outputs":                     tc000080,
+	"tc000081_varsfrom_accepts_many_configmap_controlled_outputs":            tc000081,
+	"tc000090_varsfrom_override_and_controlled_outputs":                      tc000090,
+	"tc000100_applied_should_tx_to_plan_when_source_changed":                 tc000100,
+	"tc000110_auto_applied_should_tx_to_plan_then_apply_when_source_changed": tc000110,
+	"tc000120_delete":                                                        tc000120,
+	"tc000330_file_mapping_no_outputs":                                       tc000330,
+	"tc000350_depends_on":                                                    tc000350,
+}
+
+// cond is a condition as the specs compare it.
+type cond struct{ Type, Status, Reason, Message string }
+
+func conditions(tf *v1alpha2.Terraform) []cond {
+	var out []cond
+	for _, c := range tf.Status.Conditions {
+		out = append(out, cond{c.Type, string(c.Status), c.Reason, c.Message})
+	}
+	return out
+}
+
+// wantCondition checks one condition: its reason, and its message when
+// msg is not "".
+func wantCondition(t *testing.T, tf *v1alpha2.Terraform, typ, reason, msg string) {
+	t.Helper()
+	c := condition(tf, typ)
+	if c.Reason != reason || (msg != "" && c.Message != msg) {
+		t.Errorf("Terraform %s condition %s = %s %s: %q, want reason %s, message %q", tf.Name, typ, c.Status, c.Reason, c.Message, reason, msg)
+	}
+}
+
+// module pushes a module of testdata/conformance as the OCIRepository
+// name, at tag, and returns the Terraform object of that name that the
+// specs start from: approvePlan auto, its path the module's root.
+func (w *world) module(name, module, tag string) *v1alpha2.Terraform {
+	w.t.Helper()
+	w.push(name, "testdata/conformance/"+module, tag)
+	return &v1alpha2.Terraform{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: v1alpha2.TerraformSpec{
+			ApprovePlan: v1alpha2.ApprovePlanAuto, Path: "./",
+			SourceRef: v1alpha2.CrossNamespaceSourceReference{Kind: "OCIRepository", Name: name},
+		},
+	}
+}
+
+// secret creates a Secret of the world's namespace.
+func (w *world) secret(name string, data map[string]string) {
+	w.t.Helper()
+	if _, err := w.c.Client.CoreV1().Secrets(w.ns).Create(context.Background(), &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Name: name}, Type: corev1.SecretTypeOpaque, StringData: data,
+	}, metav1.CreateOptions{}); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// configMap creates a ConfigMap of the world's namespace.
+func (w *world) configMap(name string, data map[string]string) {
+	w.t.Helper()
+	if _, err := w.c.Client.CoreV1().ConfigMaps(w.ns).Create(context.Background(), &corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{Name: name}, Data: data,
+	}, metav1.CreateOptions{}); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// getSecret reads a Secret of the world's namespace; nil when there is
+// none.
+func (w *world) getSecret(name string) *corev1.Secret {
+	w.t.Helper()
+	s, err := w.c.Client.CoreV1().Secrets(w.ns).Get(context.Background(), name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return s
+}
+
+// wantOutputs checks the output Secret name of Terraform tf: exactly the
+// data want, owned by the object. It returns the Secret.
+func (w *world) wantOutputs(name, tf string, want map[string]string) *corev1.Secret {
+	w.t.Helper()
+	s := w.getSecret(name)
+	if s == nil {
+		w.t.Fatalf("output Secret %s of Terraform %s: not found", name, tf)
+	}
+	got := map[string]string{}
+	for k, v := range s.Data {
+		got[k] = string(v)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		w.t.Errorf("output Secret %s data mismatch (-want +got):\n%s", name, diff)
+	}
+	obj := w.get(tf)
+	if len(s.OwnerReferences) == 0 || s.OwnerReferences[0].UID != obj.UID {
+		w.t.Errorf("output Secret %s owners = %v, want Terraform %s (uid %s) first", name, s.OwnerReferences, tf, obj.UID)
+	}
+	return s
+}
+
+// wantNoStateSecret checks that an object without a backendConfig keeps
+// no kubernetes state Secret, as the Tofu Controller's specs run it.
+func (w *world) wantNoStateSecret(tf string) {
+	w.t.Helper()
+	if s := w.getSecret("tfstate-default-" + tf); s != nil {
+		w.t.Errorf("Secret tfstate-default-%s exists, want none", tf)
+	}
+}
+
+// tc000010: auto approve, no backend: planned then applied, with the
+// Tofu Controller's four conditions, in its order, and the module's one
+// output available.
+func tc000010(t *testing.T, w *world) {
+	w.apply(w.module("helloworld-no-outputs", "hello-world", "0.1.0"))
+	w.reconcile()
+	tf := w.get("helloworld-no-outputs")
+	rev := tf.Status.LastAttemptedRevision
+	if !strings.HasPrefix(rev, "0.1.0@sha256:") {
+		t.Fatalf("lastAttemptedRevision = %q, want the OCIRepository's 0.1.0@sha256:…", rev)
+	}
+	// Not yet (partial): the Output condition, Outputs available, of an
+	// object without writeOutputsToSecret.
+	want := []cond{
+		{"Ready", "True", v1alpha2.ReasonApplySucceeded, "Applied successfully: " + rev},
+		{"Apply", "True", v1alpha2.ReasonApplySucceeded, "Applied successfully"},
+		{"Plan", "True", v1alpha2.ReasonPlannedWithChanges, "Plan generated"},
+	}
+	if diff := cmp.Diff(want, conditions(tf)); diff != "" {
+		t.Errorf("conditions mismatch (-want +got):\n%s", diff)
+	}
+	if !strings.HasPrefix(tf.Status.Plan.LastApplied, "plan-") {
+		t.Errorf("status.plan.lastApplied = %q, want the plan applied", tf.Status.Plan.LastApplied)
+	}
+	w.wantNoStateSecret(tf.Name)
+}
+
+// tc000012OCI: an OCIRepository source, its tag@digest revision.
+func tc000012OCI(t *testing.T, w *world) {
+	w.apply(w.module("src-ocirepository-helloworld-no-outputs", "hello-world", "v4.38.0-v1alpha11"))
+	w.reconcile()
+	tf := w.get("src-ocirepository-helloworld-no-outputs")
+	wantCondition(t, tf, v1alpha2.ConditionPlan, v1alpha2.ReasonPlannedWithChanges, "Plan generated")
+	wantCondition(t, tf, v1alpha2.ConditionApply, v1alpha2.ReasonApplySucceeded, "Applied successfully")
+	if !strings.HasPrefix(tf.Status.LastAppliedRevision, "v4.38.0-v1alpha11@sha256:") {
+		t.Errorf("lastAppliedRevision = %q, want v4.38.0-v1alpha11@sha256:…", tf.Status.LastAppliedRevision)
+	}
+	w.wantNoStateSecret(tf.Name)
+}
+
+// tc000013: a source that does not exist: Ready False ArtifactFailed,
+// with a Warning Event, and nothing runs.
+func tc000013(t *testing.T, w *world) {
+	w.apply(&v1alpha2.Terraform{
+		ObjectMeta: metav1.ObjectMeta{Name: "tf-source-not-found"},
+		Spec: v1alpha2.TerraformSpec{
+			ApprovePlan: "auto", Path: "./",
+			SourceRef: v1alpha2.CrossNamespaceSourceReference{Kind: "GitRepository", Name: "gr-source-not-found"},
+		},
+	})
+	w.reconcile()
+	tf := w.get("tf-source-not-found")
+	c := condition(tf, v1alpha2.ConditionReady)
+	if c.Status != metav1.ConditionFalse || c.Reason != v1alpha2.ReasonArtifactFailed || !strings.Contains(c.Message, "GitRepository/gr-source-not-found") {
+		t.Errorf("Ready = %s, want False %s naming GitRepository/gr-source-not-found", ready(tf), v1alpha2.ReasonArtifactFailed)
+	}
+	if evs := w.events(tf.Name, v1alpha2.ReasonArtifactFailed); len(evs) != 1 || evs[0].Type != corev1.EventTypeWarning {
+		t.Errorf("%s Events = %v, want one Warning", v1alpha2.ReasonArtifactFailed, evs)
+	}
+	if n := w.executed.Load(); n != 0 {
+		t.Errorf("runs executed = %d, want none", n)
+	}
+}
+
+// tc000015Source: a sourceRef into another namespace, refused.
+func tc000015Source(t *testing.T, w *world) {
+	other := w.c.Namespace(t, "flux-system")
+	w.apply(&v1alpha2.Terraform{
+		ObjectMeta: metav1.ObjectMeta{Name: "tf-cross-ns"},
+		Spec: v1alpha2.TerraformSpec{
+			ApprovePlan: "auto", Path: "./",
+			SourceRef: v1alpha2.CrossNamespaceSourceReference{Kind: "GitRepository", Name: "gr-source", Namespace: other},
+		},
+	})
+	w.reconcile()
+	wantCondition(t, w.get("tf-cross-ns"), v1alpha2.ConditionReady, v1alpha2.ReasonAccessDenied,
+		"cannot access GitRepository/"+other+"/gr-source, cross-namespace references have been disabled")
+}
+
+// tc000015DependsOn: a dependsOn into another namespace, refused.
+func tc000015DependsOn(t *testing.T, w *world) {
+	tf := w.module("tf-cross-ns", "hello-world", "0.1.0")
+	tf.Spec.DependsOn = []v1alpha2.NamespacedObjectReference{{Name: "gr-source", Namespace: "other-ns"}}
+	w.apply(tf)
+	w.reconcile()
+	wantCondition(t, w.get("tf-cross-ns"), v1alpha2.ConditionReady, v1alpha2.ReasonAccessDenied,
+		"cannot access other-ns/gr-source, cross-namespace references have been disabled")
+}
+
+// tc000016Default: a new object's status.observedGeneration is -1, the
+// CRD's default.
+func tc000016Default(t *testing.T, w *world) {
+	w.apply(&v1alpha2.Terraform{
+		ObjectMeta: metav1.ObjectMeta{Name: "tf-default-generation"},
+		Spec: v1alpha2.TerraformSpec{
+			Path: "./", SourceRef: v1alpha2.CrossNamespaceSourceReference{Kind: "GitRepository", Name: "foo"},
+		},
+	})
+	if g := w.get("tf-default-generation").Status.ObservedGeneration; g != -1 {
+		t.Errorf("status.observedGeneration of a new object = %d, want -1", g)
+	}
+}
+
+// tc000016Finalize: a reconcile writes observedGeneration, and
+// lastHandledReconcileAt from the reconcile.fluxcd.io/requestedAt
+// annotation, verbatim.
+func tc000016Finalize(t *testing.T, w *world) {
+	const at = "2026-12-06 08:00:00.123456789 +0000 UTC m=+1.234567890"
+	tf := w.module("tf-finalize-status", "hello-world", "0.1.0")
+	tf.Spec.ApprovePlan = ""
+	tf.Annotations = map[string]string{v1alpha2.ReconcileRequestAnnotation: at}
+	w.apply(tf)
+	w.reconcile()
+	got := w.get("tf-finalize-status")
+	if got.Status.ObservedGeneration != 1 {
+		t.Errorf("status.observedGeneration = %d, want 1", got.Status.ObservedGeneration)
+	}
+	if got.Status.LastHandledReconcileAt != at {
+		t.Errorf("status.lastHandledReconcileAt = %q, want %q", got.Status.LastHandledReconcileAt, at)
+	}
+}
+
+// pending checks that the object waits for approval of its plan, with the
+// Tofu Controller's Plan condition and Ready message; it returns the id.
+func pending(t *testing.T, tf *v1alpha2.Terraform) string {
+	t.Helper()
+	id := tf.Status.Plan.Pending
+	if !strings.HasPrefix(id, "plan-") {
+		t.Fatalf("status.plan.pending = %q, want a plan id; Ready = %s", id, ready(tf))
+	}
+	wantCondition(t, tf, v1alpha2.ConditionPlan, v1alpha2.ReasonPlannedWithChanges, "Plan generated")
+	wantCondition(t, tf, v1alpha2.ConditionReady, v1alpha2.ReasonPlannedWithChanges, `Plan generated: set approvePlan: "`+id+`" to approve this plan.`)
+	return id
+}
+
+// approveAndApply sets approvePlan to id, reconciles, and checks the
+// object applied that plan.
+func (w *world) approveAndApply(name, id string) *v1alpha2.Terraform {
+	w.t.Helper()
+	w.edit(name, func(s *v1alpha2.TerraformSpec) { s.ApprovePlan = id })
+	w.reconcile()
+	tf := w.get(name)
+	wantCondition(w.t, tf, v1alpha2.ConditionApply, v1alpha2.ReasonApplySucceeded, "Applied successfully")
+	if tf.Status.Plan.LastApplied != id || tf.Status.Plan.Pending != "" {
+		w.t.Errorf("status.plan = %+v, want lastApplied %s and nothing pending", tf.Status.Plan, id)
+	}
+	return tf
+}
+
+// tc000030: manual mode: the plan waits, and goes on waiting.
+func tc000030(t *testing.T, w *world) {
+	tf := w.module("helloworld-plan-only-no-outputs", "hello-world", "0.1.0")
+	tf.Spec.ApprovePlan = ""
+	w.apply(tf)
+	w.reconcile()
+	id := pending(t, w.get(tf.Name))
+	w.reconcile()
+	if got := pending(t, w.get(tf.Name)); got != id {
+		t.Errorf("status.plan.pending on the next pass = %s, want %s still", got, id)
+	}
+	if n := w.get(tf.Name).Status.Plan.LastApplied; n != "" {
+		t.Errorf("status.plan.lastApplied = %q, want nothing applied", n)
+	}
+}
+
+// outputsSpec is writeOutputsToSecret of one Secret and the outputs.
+func outputsSpec(name string, outputs ...string) *v1alpha2.WriteOutputsToSecretSpec {
+	return &v1alpha2.WriteOutputsToSecretSpec{Name: name, Outputs: outputs}
+}
+
+// tc000040: the outputs listed, with the labels and annotations given.
+func tc000040(t *testing.T, w *world) {
+	tf := w.module("helloworld-controlled-output", "hello-world", "0.1.0")
+	tf.Spec.WriteOutputsToSecret = &v1alpha2.WriteOutputsToSecretSpec{
+		Name:        "tf-output-helloworld-controlled-output",
+		Labels:      map[string]string{"my-new-label": "exists"},
+		Annotations: map[string]string{"my-new-annotation": "also-exists"},
+		Outputs:     []string{"hello_world"},
+	}
+	w.apply(tf)
+	w.reconcile()
+	s := w.wantOutputs("tf-output-helloworld-controlled-output", tf.Name, map[string]string{"hello_world": "Hello, World!"})
+	if s.Labels["my-new-label"] != "exists" || s.Annotations["my-new-annotation"] != "also-exists" {
+		t.Errorf("output Secret labels %v, annotations %v, want my-new-label: exists and my-new-annotation: also-exists", s.Labels, s.Annotations)
+	}
+}
+
+// tc000041: no outputs listed: every output.
+func tc000041(t *testing.T, w *world) {
+	tf := w.module("helloworld-all-output", "hello-world", "0.1.0")
+	tf.Spec.WriteOutputsToSecret = outputsSpec("tf-output-helloworld-all-output")
+	w.apply(tf)
+	w.reconcile()
+	w.wantOutputs("tf-output-helloworld-all-output", tf.Name, map[string]string{"hello_world": "Hello, World!"})
+}
+
+// tc000042: an output mapped to a key with a dot (output:key).
+func tc000042(t *testing.T, w *world) {
+	tf := w.module("tf-output-name-contains-dot", "outputs-dots", "0.1.0")
+	tf.Spec.WriteOutputsToSecret = outputsSpec("agekeytf-output-name-contains-dot", "age_agekey:age.agekey")
+	w.apply(tf)
+	w.reconcile()
+	w.wantOutputs("agekeytf-output-name-contains-dot", tf.Name, map[string]string{"age.agekey": "AGE-SECRET"})
+}
+
+// tc000043: an output Secret deleted is written again on the next pass.
+func tc000043(t *testing.T, w *world) {
+	const name = "tf-output-helloworld-controlled-output-should-be-reconciled"
+	tf := w.module("helloworld-controlled-output-should-be-reconciled", "hello-world", "0.1.0")
+	tf.Spec.WriteOutputsToSecret = outputsSpec(name, "hello_world")
+	w.apply(tf)
+	w.reconcile()
+	old := w.wantOutputs(name, tf.Name, map[string]string{"hello_world": "Hello, World!"})
+	if err := w.c.Client.CoreV1().Secrets(w.ns).Delete(context.Background(), name, metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	w.reconcile()
+	s := w.wantOutputs(name, tf.Name, map[string]string{"hello_world": "Hello, World!"})
+	if s.UID == old.UID {
+		t.Errorf("output Secret uid = %s, want a new Secret", s.UID)
+	}
+}
+
+// tc000050: manual approval of the pending plan applies it.
+func tc000050(t *testing.T, w *world) {
+	tf := w.module("tf-plan-and-manual-approve-no-output", "hello-world", "0.1.0")
+	tf.Spec.ApprovePlan = ""
+	w.apply(tf)
+	w.reconcile()
+	id := pending(t, w.get(tf.Name))
+	w.approveAndApply(tf.Name, id)
+	w.wantNoStateSecret(tf.Name)
+}
+
+// hello is the object of the hello-env module, its outputs written to
+// tf-output-<name>.
+func (w *world) hello(name string) *v1alpha2.Terraform {
+	tf := w.module(name, "hello-env", "0.1.0")
+	tf.Spec.WriteOutputsToSecret = outputsSpec("tf-output-"+name, "hello_world")
+	return tf
+}
+
+// varsOf are spec.vars of string values.
+func varsOf(t *testing.T, kv ...string) []v1alpha2.Variable {
+	var out []v1alpha2.Variable
+	for i := 0; i+1 < len(kv); i += 2 {
+		out = append(out, v1alpha2.Variable{Name: kv[i], Value: jsonValue(t, `"`+kv[i+1]+`"`)})
+	}
+	return out
+}
+
+// tc000060: spec.vars.
+func tc000060(t *testing.T, w *world) {
+	tf := w.hello("helloworld-env-controlled-output")
+	tf.Spec.Vars = varsOf(t, "subject", "my cat")
+	w.apply(tf)
+	w.reconcile()
+	w.wantOutputs("tf-output-"+tf.Name, tf.Name, map[string]string{"hello_world": "Hello, my cat!"})
+}
+
+// tc000070: varsFrom a Secret, every key.
+func tc000070(t *testing.T, w *world) {
+	w.secret("my-vars-helloworld-vars-from-secret", map[string]string{"subject": "my secret cat"})
+	tf := w.hello("helloworld-vars-from-secret")
+	tf.Spec.VarsFrom = []v1alpha2.VarsReference{{Kind: "Secret", Name: "my-vars-helloworld-vars-from-secret"}}
+	w.apply(tf)
+	w.reconcile()
+	w.wantOutputs("tf-output-"+tf.Name, tf.Name, map[string]string{"hello_world": "Hello, my secret cat!"})
+}
+
+// tc000071: varsFrom a Secret, the keys varsKeys names.
+func tc000071(t *testing.T, w *world) {
+	w.secret("my-vars-helloworld-vars-from-with-varkeys", map[string]string{"subject": "my secret cat", "unused": "unused value"})
+	tf := w.hello("helloworld-vars-from-with-varkeys")
+	tf.Spec.VarsFrom = []v1alpha2.VarsReference{{Kind: "Secret", Name: "my-vars-helloworld-vars-from-with-varkeys", VarsKeys: []string{"subject"}}}
+	w.apply(tf)
+	w.reconcile()
+	w.wantOutputs("tf-output-"+tf.Name, tf.Name, map[string]string{"hello_world": "Hello, my secret cat!"})
+}
+
+// tc000072: a varsFrom Secret that does not exist is VarsGenerationFailed;
+// marked optional, the variable's default is used; once the Secret
+// exists, spec.force applies its value.
+func tc000072(t *testing.T, w *world) {
+	const vars = "my-vars-helloworld-vars-from-optional-secret-controlled-output"
+	tf := w.hello("helloworld-vars-from-optional-secret-controlled-output")
+	tf.Spec.VarsFrom = []v1alpha2.VarsReference{{Kind: "Secret", Name: vars}}
+	w.apply(tf)
+	w.reconcile()
+	got := w.get(tf.Name)
+	c := condition(got, v1alpha2.ConditionReady)
+	if c.Status != metav1.ConditionFalse || c.Reason != v1alpha2.ReasonVarsGenerationFailed || !strings.Contains(c.Message, "Secret "+vars+" not found") {
+		t.Errorf("Ready with the Secret missing = %s, want False %s saying Secret %s is not found", ready(got), v1alpha2.ReasonVarsGenerationFailed, vars)
+	}
+	w.edit(tf.Name, func(s *v1alpha2.TerraformSpec) { s.VarsFrom[0].Optional = true })
+	w.reconcile()
+	w.wantOutputs("tf-output-"+tf.Name, tf.Name, map[string]string{"hello_world": "Hello, World!"})
+
+	w.secret(vars, map[string]string{"subject": "my secret cat"})
+	w.edit(tf.Name, func(s *v1alpha2.TerraformSpec) { s.Force = true })
+	w.reconcile()
+	got = w.get(tf.Name)
+	if c := condition(got, v1alpha2.ConditionReady); c.Status != metav1.ConditionTrue || c.Reason != v1alpha2.ReasonOutputsWritten || c.Message != "Outputs written: "+got.Status.LastAttemptedRevision {
+		t.Errorf("Ready once the Secret exists = %s, want True %s: Outputs written: <revision>", ready(got), v1alpha2.ReasonOutputsWritten)
+	}
+	w.wantOutputs("tf-output-"+tf.Name, tf.Name, map[string]string{"hello_world": "Hello, my secret cat!"})
+}
+
+// multiVar is the object of the multi-var module, its cluster_id written
+// to tf-output-<name>.
+func (w *world) multiVar(name string) *v1alpha2.Terraform {
+	tf := w.module(name, "multi-var", "0.1.0")
+	tf.Spec.WriteOutputsToSecret = outputsSpec("tf-output-"+name, "cluster_id")
+	return tf
+}
+
+// tc000073: varsFrom two Secrets, one of them in part.
+func tc000073(t *testing.T, w *world) {
+	w.secret("s1", map[string]string{"cluster_name": "garfield"})
+	w.secret("s2", map[string]string{"region": "eu-west-1", "environment": "dev"})
+	tf := w.multiVar("tf-vars-from-many-secrets")
+	tf.Spec.VarsFrom = []v1alpha2.VarsReference{{Kind: "Secret", Name: "s1"}, {Kind: "Secret", Name: "s2", VarsKeys: []string{"environment", "region"}}}
+	w.apply(tf)
+	w.reconcile()
+	w.wantOutputs("tf-output-"+tf.Name, tf.Name, map[string]string{"cluster_id": "dev-eu-west-1-garfield"})
+}
+
+// tc000075: a varsKeys entry that renames a key (key:variable).
+func tc000075(t *testing.T, w *world) {
+	w.secret("my-vars-helloworld-vars-from-with-varkeys-rename", map[string]string{"test-data": "test data", "unused": "unused value"})
+	tf := w.hello("helloworld-vars-from-with-varkeys-rename")
+	tf.Spec.VarsFrom = []v1alpha2.VarsReference{{Kind: "Secret", Name: "my-vars-helloworld-vars-from-with-varkeys-rename", VarsKeys: []string{"test-data:subject"}}}
+	w.apply(tf)
+	w.reconcile()
+	w.wantOutputs("tf-output-"+tf.Name, tf.Name, map[string]string{"hello_world": "Hello, test data!"})
+}
+
+// tc000080: varsFrom a ConfigMap.
+func tc000080(t *testing.T, w *world) {
+	w.configMap("my-vars-helloworld-vars-from-configmap", map[string]string{"subject": "my plain cat"})
+	tf := w.hello("helloworld-vars-from-configmap")
+	tf.Spec.VarsFrom = []v1alpha2.VarsReference{{Kind: "ConfigMap", Name: "my-vars-helloworld-vars-from-configmap"}}
+	w.apply(tf)
+	w.reconcile()
+	wantCondition(t, w.get(tf.Name), v1alpha2.ConditionApply, v1alpha2.ReasonApplySucceeded, "Applied successfully")
+	w.wantOutputs("tf-output-"+tf.Name, tf.Name, map[string]string{"hello_world": "Hello, my plain cat!"})
+}
+
+// tc000081: varsFrom two ConfigMaps, with a rename and a subset.
+func tc000081(t *testing.T, w *world) {
+	w.configMap("cm1", map[string]string{"bad-key": "felix"})
+	w.configMap("cm2", map[string]string{"region": "eu-west-1", "environment": "dev"})
+	tf := w.multiVar("tf-vars-from-many-config-maps")
+	tf.Spec.VarsFrom = []v1alpha2.VarsReference{
+		{Kind: "ConfigMap", Name: "cm1", VarsKeys: []string{"bad-key:cluster_name"}},
+		{Kind: "ConfigMap", Name: "cm2", VarsKeys: []string{"environment", "region"}},
+	}
+	w.apply(tf)
+	w.reconcile()
+	w.wantOutputs("tf-output-"+tf.Name, tf.Name, map[string]string{"cluster_id": "dev-eu-west-1-felix"})
+}
+
+// tc000090: a varsFrom key overrides spec.vars of the same name.
+func tc000090(t *testing.T, w *world) {
+	w.secret("my-overridden-vars", map[string]string{"subject": "my overridden cat"})
+	tf := w.hello("helloworld-env-override-controlled-output")
+	tf.Spec.Vars = varsOf(t, "subject", "my cat")
+	tf.Spec.VarsFrom = []v1alpha2.VarsReference{{Kind: "Secret", Name: "my-overridden-vars"}}
+	w.apply(tf)
+	w.reconcile()
+	w.wantOutputs("tf-output-"+tf.Name, tf.Name, map[string]string{"hello_world": "Hello, my overridden cat!"})
+}
+
+// tc000100: applied by hand; a new source revision is a new pending
+// plan, the applied one kept.
+func tc000100(t *testing.T, w *world) {
+	tf := w.module("tf-source-changed-manual-approve-no-output", "hello-world", "0.1.0")
+	tf.Spec.ApprovePlan = ""
+	w.apply(tf)
+	w.reconcile()
+	id := pending(t, w.get(tf.Name))
+	w.approveAndApply(tf.Name, id)
+	w.push(tf.Name, "testdata/conformance/hello-world-2", "0.2.0")
+	w.reconcile()
+	got := w.get(tf.Name)
+	wantCondition(t, got, v1alpha2.ConditionPlan, v1alpha2.ReasonPlannedWithChanges, "Plan generated")
+	if got.Status.Plan.Pending == "" || got.Status.Plan.Pending == id || got.Status.Plan.LastApplied != id {
+		t.Errorf("status.plan after the source changed = %+v, want a new pending plan and %s still last applied", got.Status.Plan, id)
+	}
+}
+
+// tc000110: planned by hand, then approvePlan: auto applies it; a new
+// source revision is planned and applied.
+func tc000110(t *testing.T, w *world) {
+	tf := w.module("tf-source-changed-auto-approve-no-output", "hello-world", "0.1.0")
+	tf.Spec.ApprovePlan = ""
+	w.apply(tf)
+	w.reconcile()
+	id := pending(t, w.get(tf.Name))
+	w.edit(tf.Name, func(s *v1alpha2.TerraformSpec) { s.ApprovePlan = v1alpha2.ApprovePlanAuto })
+	w.reconcile()
+	got := w.get(tf.Name)
+	wantCondition(t, got, v1alpha2.ConditionApply, v1alpha2.ReasonApplySucceeded, "Applied successfully")
+	if got.Status.Plan.LastApplied != id || got.Status.Plan.Pending != "" {
+		t.Errorf("status.plan = %+v, want lastApplied the plan that was pending, %s, and nothing pending", got.Status.Plan, id)
+	}
+	w.push(tf.Name, "testdata/conformance/hello-world-2", "0.2.0")
+	w.reconcile()
+	got = w.get(tf.Name)
+	wantCondition(t, got, v1alpha2.ConditionApply, v1alpha2.ReasonApplySucceeded, "Applied successfully")
+	if got.Status.Plan.LastApplied == id || got.Status.Plan.Pending != "" || !strings.HasPrefix(got.Status.LastAppliedRevision, "0.2.0@") {
+		t.Errorf("status after the source changed: plan %+v, lastAppliedRevision %s, want a new plan applied from 0.2.0", got.Status.Plan, got.Status.LastAppliedRevision)
+	}
+}
+
+// tc000120: deleting the object deletes its output Secret, then lets the
+// object go.
+func tc000120(t *testing.T, w *world) {
+	tf := w.module("helloworld-delete", "hello-world", "0.1.0")
+	tf.Spec.WriteOutputsToSecret = outputsSpec("tf-output-helloworld-delete", "hello_world")
+	w.apply(tf)
+	w.reconcile()
+	w.wantOutputs("tf-output-helloworld-delete", tf.Name, map[string]string{"hello_world": "Hello, World!"})
+	w.delete(tf.Name)
+	w.reconcile()
+	if w.get(tf.Name) != nil {
+		t.Errorf("Terraform %s after its deletion was reconciled: still there", tf.Name)
+	}
+	if w.getSecret("tf-output-helloworld-delete") != nil {
+		t.Errorf("output Secret tf-output-helloworld-delete after the object's deletion: still there")
+	}
+}
+
+// tc000330: a fileMappings Secret written into the workspace adds an
+// output.
+func tc000330(t *testing.T, w *world) {
+	w.secret("test-file-mapping-w-output", map[string]string{"content": "\noutput \"from_file_mapping\" {\n  value = \"Hello, File mapping!\"\n}\n"})
+	tf := w.module("tf-test-file-mapping-w-output", "hello-world", "0.1.0")
+	tf.Spec.FileMappings = []v1alpha2.FileMapping{{
+		Location: "workspace", Path: "output_from_file_mapping.tf",
+		SecretRef: v1alpha2.SecretKeyReference{Name: "test-file-mapping-w-output", Key: "content"},
+	}}
+	tf.Spec.WriteOutputsToSecret = outputsSpec("tf-output-tf-test-file-mapping-w-output", "from_file_mapping")
+	w.apply(tf)
+	w.reconcile()
+	wantCondition(t, w.get(tf.Name), v1alpha2.ConditionPlan, v1alpha2.ReasonPlannedWithChanges, "Plan generated")
+	w.wantOutputs("tf-output-tf-test-file-mapping-w-output", tf.Name, map[string]string{"from_file_mapping": "Hello, File mapping!"})
+}
+
+// tc000350: a dependant waits, DependencyNotReady, while its dependency's
+// plan waits for approval; once that is applied, it runs, reading the
+// dependency's outputs.
+func tc000350(t *testing.T, w *world) {
+	dep := w.module("tf-depends-on", "hello-world", "0.1.0")
+	dep.Spec.ApprovePlan = ""
+	dep.Spec.WriteOutputsToSecret = outputsSpec("tf-depends-on-outputs")
+	w.apply(dep)
+	dependant := w.module("tf-hcl-values-depends-on", "hcl-values", "0.1.0")
+	dependant.Spec.DependsOn = []v1alpha2.NamespacedObjectReference{{Name: "tf-depends-on"}}
+	dependant.Spec.ReadInputsFromSecrets = []v1alpha2.ReadInputsFromSecretSpec{{Name: "tf-depends-on-outputs", As: "secret_key"}}
+	dependant.Spec.Values = jsonValue(t, `{"cluster_name":"my-cluster","access_key":"my-access-key","secret_key":"${{ .secret_key.hello_world }}"}`)
+	dependant.Spec.WriteOutputsToSecret = outputsSpec("tf-output-tf-hcl-values-depends-on", "values_json_blob")
+	w.apply(dependant)
+	w.reconcile()
+	id := pending(t, w.get(dep.Name))
+	wantCondition(t, w.get(dependant.Name), v1alpha2.ConditionReady, v1alpha2.ReasonDependencyNotReady, "dependency '"+w.ns+"/tf-depends-on' is not ready")
+
+	w.approveAndApply(dep.Name, id)
+	if w.getSecret("tf-depends-on-outputs") == nil {
+		t.Errorf("output Secret tf-depends-on-outputs: not found")
+	}
+	got := w.get(dependant.Name)
+	wantCondition(t, got, v1alpha2.ConditionReady, v1alpha2.ReasonOutputsWritten, "Outputs written: "+got.Status.LastAttemptedRevision)
+	w.wantOutputs("tf-output-tf-hcl-values-depends-on", dependant.Name, map[string]string{
+		"values_json_blob": `{"Values_AccessKey":"my-access-key","Values_Cluster":"my-cluster","Values_SecretKey":"Hello, World!"}`,
+	})
+}

@@ -1,0 +1,204 @@
+package controller_test
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var updateDocs = flag.Bool("update", false, "rewrite docs/tofu-controller-conformance.md from the conformance table")
+
+// verdict is how strata controller stands against one of the Tofu
+// Controller's behaviour specs.
+type verdict string
+
+const (
+	// same: TestConformanceInCluster runs the spec and strata does what
+	// the Tofu Controller does.
+	same verdict = "same"
+	// deliberate: TestConformanceInCluster runs the spec; strata differs
+	// on purpose, as the note says, and is one setting away from the Tofu
+	// Controller.
+	deliberate verdict = "deliberate difference"
+	// partial: TestConformanceInCluster runs the spec and asserts all of
+	// it but what the note names, which strata does not do yet.
+	partial verdict = "partial"
+	// open: not run yet; the note says what strata lacks or what the
+	// test needs.
+	open verdict = "not yet"
+	// internal: the spec tests a part of the Tofu Controller that strata
+	// has no counterpart of.
+	internal verdict = "internal"
+)
+
+// conformanceSpec is one spec file of the Tofu Controller,
+// controllers/<Name>_test.go of github.com/flux-iac/tofu-controller.
+type conformanceSpec struct {
+	Name    string
+	Verdict verdict
+	Note    string
+}
+
+// run reports whether TestConformanceInCluster runs the spec.
+func (s conformanceSpec) run() bool {
+	return s.Verdict == same || s.Verdict == deliberate || s.Verdict == partial
+}
+
+const (
+	noPlanSecret = "no `tfplan-<workspace>-<name>` Secret is written yet (issue 41)"
+	noOutputs    = "an object without `writeOutputsToSecret` gets no Output condition nor `status.availableOutputs` yet"
+	planIDs      = "plan ids are strata's (`plan-<keyed hash of the changes>`): approve the id `status.plan.pending` shows"
+	issue42      = "a field strata does not run yet (issue 42)"
+)
+
+// conformance is every spec of the Tofu Controller at v0.16.5, in its
+// order.
+var conformance = []conformanceSpec{
+	{"tc000010_no_outputs", partial, noPlanSecret + "; " + noOutputs + "; " + planIDs},
+	{"tc000011_bad_tar_gz_no_outputs", open, "an artifact that is not a gzipped tar needs a source of the test's own: source-controller makes every artifact here"},
+	{"tc000011_workspace_no_outputs", open, "`spec.workspace` names the plan Secret, which strata does not write yet"},
+	{"tc000012_src_bucket_no_outputs", open, "a Bucket source in the test cluster (versitygw) is not set up yet"},
+	{"tc000012_src_ocirepository_no_outputs", partial, noPlanSecret + "; " + noOutputs + "; " + planIDs},
+	{"tc000013_source_not_found", same, "disabled in the Tofu Controller (its message is stale); its current behaviour, ArtifactFailed, is run. strata's message says what is missing and how to fix it"},
+	{"tc000014_artifact_not_found", open, "disabled in the Tofu Controller; a source without an artifact is not set up yet"},
+	{"tc000015_cliconfigsecret_cross_ns_denied", open, "`cliConfigSecretRef`: " + issue42},
+	{"tc000015_depends_on_cross_ns_denied", same, ""},
+	{"tc000015_source_cross_ns_denied", same, ""},
+	{"tc000016_default_observed_generation", same, ""},
+	{"tc000016_finilize_status", same, ""},
+	{"tc000020_with_backend_no_outputs", open, "`backendConfig.secretSuffix`, `inClusterConfig`, `configPath`: " + issue42},
+	{"tc000020_with_workspace_no_outputs", open, "`backendConfig.secretSuffix` with `workspace`: " + issue42},
+	{"tc000030_plan_only_no_outputs", partial, noPlanSecret + "; " + planIDs},
+	{"tc000031_plan_only_with_showplan_as_cm_no_outputs", open, "`storeReadablePlan: human` makes no ConfigMap yet (issue 41)"},
+	{"tc000040_controlled_outputs", same, ""},
+	{"tc000041_all_outputs", same, ""},
+	{"tc000042_output_name_contains_dot", same, ""},
+	{"tc000043_controlled_outputs_should_be_reconciled", same, ""},
+	{"tc000044_plan_only_mode", open, "`planOnly` and its readable plan ConfigMap (issue 41)"},
+	{"tc000050_plan_and_manual_approve_no_outputs", partial, noPlanSecret + "; " + noOutputs + "; " + planIDs},
+	{"tc000051_plan_and_manual_approve_and_replan_no_outputs", open, "`approvePlan: replan-…` (issue 41)"},
+	{"tc000052_plan_and_manual_approve_with_files", open, "its module needs providers from the public registry"},
+	{"tc000053_pending_plan_should_replan_on_source_change", open, "not ported yet"},
+	{"tc000054_pending_plan_should_replan_on_spec_change", open, "`status.lastPlannedGeneration` is not written yet (issue 41)"},
+	{"tc000060_vars_and_controlled_outputs", same, ""},
+	{"tc000061_vars_hcl_input", open, "not ported yet"},
+	{"tc000062_vars_hcl", open, "not ported yet"},
+	{"tc000063_values_hcl", open, "not ported yet"},
+	{"tc000064_values_template_hcl", open, "not ported yet"},
+	{"tc000070_varsfrom_secret_and_controlled_outputs", same, ""},
+	{"tc000071_varsfrom_secret_with_varkeys_and_controlled_outputs", same, ""},
+	{"tc000072_varsfrom_optional_secret_controlled_outputs", same, "Ready's message is strata's: it names the Secret, the field that reads it and the fix, where the Tofu Controller's is its runner's gRPC error"},
+	{"tc000073_varsfrom_accepts_many_secrets_outputs", same, ""},
+	{"tc000074_varsfrom_accepts_many_secrets_with_last_supplied_key_precedence", internal, "calls the Tofu Controller's runner (GenerateVarsForTF); the precedence it checks is run by tc000090 and tc000081"},
+	{"tc000075_varsfrom_secret_with_varkeys_rename_and_controlled_outputs", same, ""},
+	{"tc000080_varsfrom_configmap_and_controlled_outputs", same, ""},
+	{"tc000081_varsfrom_accepts_many_configmap_controlled_outputs", same, ""},
+	{"tc000082_varsfrom_accepts_many_configmaps_with_last_supplied_key_precedence", internal, "calls the Tofu Controller's runner (GenerateVarsForTF); the precedence it checks is run by tc000081"},
+	{"tc000090_varsfrom_override_and_controlled_outputs", same, ""},
+	{"tc000100_applied_should_tx_to_plan_when_source_changed", partial, noPlanSecret + "; " + noOutputs + "; " + planIDs},
+	{"tc000110_auto_applied_should_tx_to_plan_then_apply_when_source_changed", partial, noPlanSecret + "; " + noOutputs + "; " + planIDs},
+	{"tc000111_with_backend_s3_no_outputs", open, "not ported yet (an S3 backend against versitygw)"},
+	{"tc000120_delete", partial, noPlanSecret},
+	{"tc000121_destroy_on_delete", open, "not ported yet; strata's policy holds a destroy even under `approvePlan: auto` (`--no-default-policy` gives the Tofu Controller's behaviour)"},
+	{"tc000130_destroy_no_outputs", open, "not ported yet"},
+	{"tc000131_destroy_no_changes", open, "not ported yet"},
+	{"tc000140_auto_applied_should_tx_to_plan_then_apply_when_drift_detected", open, "`DriftDetected` and `status.lastDriftDetectedAt` are not written yet (issue 41)"},
+	{"tc000150_manual_apply_should_report_and_loop_when_drift_detected", open, "`DriftDetected` is not written yet (issue 41)"},
+	{"tc000160_auto_applied_should_tx_to_plan_when_unrelated_source_changed", open, "not ported yet"},
+	{"tc000170_if_apply_error_we_should_delete_the_plan_and_start_over", open, "not ported yet"},
+	{"tc000180_should_detect_drift", internal, "a unit test of the Tofu Controller's shouldDetectDrift"},
+	{"tc000190_unsupported_source_should_error", internal, "a unit test of the Tofu Controller's getSource; strata refuses such a sourceRef (TestLoadNamespaceProblems)"},
+	{"tc000191_missing_source_should_error", internal, "a unit test of the Tofu Controller's getSource; the behaviour, ArtifactFailed, is run by tc000013"},
+	{"tc000200_disable_drift_detection", internal, "a unit test of the Tofu Controller's shouldDetectDrift"},
+	{"tc000201_auto_approve_with_disabled_drift_detection", open, "with `disableDriftDetection` strata still says NoDrift (issue 41)"},
+	{"tc000210_plan_encode_decode", internal, "a unit test of the Tofu Controller's plan encoding"},
+	{"tc000220_support_config_file_via_secret", open, "`cliConfigSecretRef` and `cloud {}`: " + issue42},
+	{"tc000230_drift_detection_only_mode", open, "drift in `approvePlan: disable` mode is not `DriftDetected` yet (issue 41)"},
+	{"tc000240_health_check", internal, "a unit test of the Tofu Controller's health check helpers; `healthChecks`: " + issue42},
+	{"tc000241_auto_approve_with_health_checks", open, "`healthChecks`: " + issue42},
+	{"tc000242_bad_health_checks", open, "`healthChecks`: " + issue42},
+	{"tc000243_remediation_retry", open, "`remediation.retries` and RetryLimitReached (issue 41)"},
+	{"tc000260_runner_pod", open, "runners are Jobs running `strata runner`, not the Tofu Controller's runner pod; the fields that carry over are not ported yet"},
+	{"tc000280_inventory", open, "`status.inventory` is not written yet (issue 41)"},
+	{"tc000281_manifest_no_outputs", open, "its module writes a ConfigMap through the kubernetes backend fields: " + issue42},
+	{"tc000290_force_unlock", open, "`status.lock` and StateLocked on the kubernetes backend (issue 41)"},
+	{"tc000300_targets", open, "not ported yet"},
+	{"tc000310_node_selector_affinity_tolerations", open, "not ported yet"},
+	{"tc000311_init_container", open, "`runnerPodTemplate.spec.initContainers`: " + issue42},
+	{"tc000320_vol_and_vol_mounts", open, "`runnerPodTemplate.spec.volumes`: " + issue42},
+	{"tc000330_file_mapping_no_outputs", same, ""},
+	{"tc000340_webhooks_for_post_planning", open, "`webhooks`: " + issue42},
+	{"tc000350_depends_on", partial, noPlanSecret + "; " + planIDs},
+	{"tc000360_tfvars_files", open, "`tfVarsFiles`: " + issue42},
+	{"tc000361_runner_quota_exhausted", internal, "a unit test of the Tofu Controller's quota error helper"},
+	{"tc000362_plan_lock_disabled", open, "`spec.plan.lock`: " + issue42},
+	{"tc000362_state_secret_label", internal, "a unit test of the Tofu Controller's backend label helper; `backendConfig.labels`: " + issue42},
+	{"tc009990_mtls_generate_creds", internal, "the Tofu Controller's gRPC runner's mTLS; strata's runners are Jobs, with no server"},
+}
+
+// conformanceDoc is docs/tofu-controller-conformance.md, generated from
+// the table.
+const conformanceDoc = "../../docs/tofu-controller-conformance.md"
+
+// TestConformanceTable: the conformance page of the docs is the table, as
+// TestConformanceInCluster holds it to; go test -run TestConformanceTable
+// -update ./orchestrator/controller/ writes it. Every spec is listed once,
+// and the ones the table says run have a test.
+func TestConformanceTable(t *testing.T) {
+	seen := map[string]bool{}
+	for _, s := range conformance {
+		if seen[s.Name] {
+			t.Errorf("spec %s is listed twice", s.Name)
+		}
+		seen[s.Name] = true
+		if s.Verdict != same && s.Note == "" {
+			t.Errorf("spec %s (%s) has no note: say what differs", s.Name, s.Verdict)
+		}
+	}
+	if len(conformance) != 80 {
+		t.Errorf("conformance lists %d specs, want the Tofu Controller's 80", len(conformance))
+	}
+	want := conformanceMarkdown()
+	if *updateDocs {
+		if err := os.WriteFile(conformanceDoc, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(conformanceDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, string(got)); diff != "" {
+		t.Errorf("%s is not the conformance table (-want +got); rewrite it with go test -run TestConformanceTable -update ./orchestrator/controller/:\n%s", conformanceDoc, diff)
+	}
+}
+
+// conformanceMarkdown renders the table as the docs page.
+func conformanceMarkdown() string {
+	var b strings.Builder
+	count := map[verdict]int{}
+	for _, s := range conformance {
+		count[s.Verdict]++
+	}
+	b.WriteString("# Tofu Controller conformance\n\n")
+	b.WriteString("<!-- Generated by TestConformanceTable (orchestrator/controller/conformance_test.go); do not edit. -->\n\n")
+	b.WriteString("The Tofu Controller's behaviour specs (`controllers/tc*_test.go` of\n")
+	b.WriteString("github.com/flux-iac/tofu-controller, v0.16.5), each against `strata\n")
+	b.WriteString("controller`. `make test-k8s` runs every spec marked same, deliberate\n")
+	b.WriteString("difference or partial as `TestConformanceInCluster/<spec>`, on a real\n")
+	b.WriteString("cluster with a real source-controller, and asserts the Tofu Controller's\n")
+	b.WriteString("values: its conditions, reasons, messages where users match on them,\n")
+	b.WriteString("Secrets and status fields. A partial spec asserts all but what its note\n")
+	b.WriteString("names.\n\n")
+	fmt.Fprintf(&b, "Of %d specs: %d same, %d deliberate differences, %d partial, %d not yet, %d internal to the Tofu Controller.\n\n",
+		len(conformance), count[same], count[deliberate], count[partial], count[open], count[internal])
+	b.WriteString("| Spec | Verdict | Note |\n|---|---|---|\n")
+	for _, s := range conformance {
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", s.Name, s.Verdict, s.Note)
+	}
+	return b.String()
+}

@@ -1,0 +1,4 @@
+# hello-world at a later revision: its output changed.
+output "hello_world" {
+  value = "Hello, World 2222222!"
+}
