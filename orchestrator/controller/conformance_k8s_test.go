@@ -92,6 +92,16 @@ func wantCondition(t *testing.T, tf *v1alpha2.Terraform, typ, reason, msg string
 	}
 }
 
+// wantAvailable checks status.availableOutputs and the Output condition
+// of an object without writeOutputsToSecret.
+func wantAvailable(t *testing.T, tf *v1alpha2.Terraform, outputs ...string) {
+	t.Helper()
+	if diff := cmp.Diff(outputs, tf.Status.AvailableOutputs); diff != "" {
+		t.Errorf("Terraform %s status.availableOutputs mismatch (-want +got):\n%s", tf.Name, diff)
+	}
+	wantCondition(t, tf, v1alpha2.ConditionOutput, v1alpha2.ReasonOutputsAvailable, "Outputs available")
+}
+
 // module pushes a module of testdata/conformance as the OCIRepository
 // name, at tag, and returns the Terraform object of that name that the
 // specs start from: approvePlan auto, its path the module's root.
@@ -183,11 +193,10 @@ func tc000010(t *testing.T, w *world) {
 	if !strings.HasPrefix(rev, "0.1.0@sha256:") {
 		t.Fatalf("lastAttemptedRevision = %q, want the OCIRepository's 0.1.0@sha256:…", rev)
 	}
-	// Not yet (partial): the Output condition, Outputs available, of an
-	// object without writeOutputsToSecret.
 	want := []cond{
 		{"Ready", "True", v1alpha2.ReasonApplySucceeded, "Applied successfully: " + rev},
 		{"Apply", "True", v1alpha2.ReasonApplySucceeded, "Applied successfully"},
+		{"Output", "True", v1alpha2.ReasonOutputsAvailable, "Outputs available"},
 		{"Plan", "True", v1alpha2.ReasonPlannedWithChanges, "Plan generated"},
 	}
 	if diff := cmp.Diff(want, conditions(tf)); diff != "" {
@@ -196,6 +205,7 @@ func tc000010(t *testing.T, w *world) {
 	if !strings.HasPrefix(tf.Status.Plan.LastApplied, "plan-") {
 		t.Errorf("status.plan.lastApplied = %q, want the plan applied", tf.Status.Plan.LastApplied)
 	}
+	wantAvailable(t, tf, "hello_world")
 	w.wantNoStateSecret(tf.Name)
 }
 
@@ -209,6 +219,7 @@ func tc000012OCI(t *testing.T, w *world) {
 	if !strings.HasPrefix(tf.Status.LastAppliedRevision, "v4.38.0-v1alpha11@sha256:") {
 		t.Errorf("lastAppliedRevision = %q, want v4.38.0-v1alpha11@sha256:…", tf.Status.LastAppliedRevision)
 	}
+	wantAvailable(t, tf, "hello_world")
 	w.wantNoStateSecret(tf.Name)
 }
 
@@ -402,7 +413,7 @@ func tc000050(t *testing.T, w *world) {
 	w.apply(tf)
 	w.reconcile()
 	id := pending(t, w.get(tf.Name))
-	w.approveAndApply(tf.Name, id)
+	wantAvailable(t, w.approveAndApply(tf.Name, id), "hello_world")
 	w.wantNoStateSecret(tf.Name)
 }
 
@@ -553,7 +564,7 @@ func tc000100(t *testing.T, w *world) {
 	w.apply(tf)
 	w.reconcile()
 	id := pending(t, w.get(tf.Name))
-	w.approveAndApply(tf.Name, id)
+	wantAvailable(t, w.approveAndApply(tf.Name, id), "hello_world")
 	w.push(tf.Name, "testdata/conformance/hello-world-2", "0.2.0")
 	w.reconcile()
 	got := w.get(tf.Name)

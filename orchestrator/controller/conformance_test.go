@@ -50,7 +50,6 @@ func (s conformanceSpec) run() bool {
 
 const (
 	noPlanSecret = "no `tfplan-<workspace>-<name>` Secret is written yet (issue 41)"
-	noOutputs    = "an object without `writeOutputsToSecret` gets no Output condition nor `status.availableOutputs` yet"
 	planIDs      = "plan ids are strata's (`plan-<keyed hash of the changes>`): approve the id `status.plan.pending` shows"
 	issue42      = "a field strata does not run yet (issue 42)"
 )
@@ -58,11 +57,11 @@ const (
 // conformance is every spec of the Tofu Controller at v0.16.5, in its
 // order.
 var conformance = []conformanceSpec{
-	{"tc000010_no_outputs", partial, noPlanSecret + "; " + noOutputs + "; " + planIDs},
+	{"tc000010_no_outputs", partial, noPlanSecret + "; " + planIDs},
 	{"tc000011_bad_tar_gz_no_outputs", open, "an artifact that is not a gzipped tar needs a source of the test's own: source-controller makes every artifact here"},
 	{"tc000011_workspace_no_outputs", open, "`spec.workspace` names the plan Secret, which strata does not write yet"},
 	{"tc000012_src_bucket_no_outputs", open, "a Bucket source in the test cluster (versitygw) is not set up yet"},
-	{"tc000012_src_ocirepository_no_outputs", partial, noPlanSecret + "; " + noOutputs + "; " + planIDs},
+	{"tc000012_src_ocirepository_no_outputs", partial, noPlanSecret + "; " + planIDs},
 	{"tc000013_source_not_found", same, "disabled in the Tofu Controller (its message is stale); its current behaviour, ArtifactFailed, is run. strata's message says what is missing and how to fix it"},
 	{"tc000014_artifact_not_found", open, "disabled in the Tofu Controller; a source without an artifact is not set up yet"},
 	{"tc000015_cliconfigsecret_cross_ns_denied", open, "`cliConfigSecretRef`: " + issue42},
@@ -79,7 +78,7 @@ var conformance = []conformanceSpec{
 	{"tc000042_output_name_contains_dot", same, ""},
 	{"tc000043_controlled_outputs_should_be_reconciled", same, ""},
 	{"tc000044_plan_only_mode", open, "`planOnly` and its readable plan ConfigMap (issue 41)"},
-	{"tc000050_plan_and_manual_approve_no_outputs", partial, noPlanSecret + "; " + noOutputs + "; " + planIDs},
+	{"tc000050_plan_and_manual_approve_no_outputs", partial, noPlanSecret + "; " + planIDs},
 	{"tc000051_plan_and_manual_approve_and_replan_no_outputs", open, "`approvePlan: replan-…` (issue 41)"},
 	{"tc000052_plan_and_manual_approve_with_files", open, "its module needs providers from the public registry"},
 	{"tc000053_pending_plan_should_replan_on_source_change", open, "not ported yet"},
@@ -99,8 +98,8 @@ var conformance = []conformanceSpec{
 	{"tc000081_varsfrom_accepts_many_configmap_controlled_outputs", same, ""},
 	{"tc000082_varsfrom_accepts_many_configmaps_with_last_supplied_key_precedence", internal, "calls the Tofu Controller's runner (GenerateVarsForTF); the precedence it checks is run by tc000081"},
 	{"tc000090_varsfrom_override_and_controlled_outputs", same, ""},
-	{"tc000100_applied_should_tx_to_plan_when_source_changed", partial, noPlanSecret + "; " + noOutputs + "; " + planIDs},
-	{"tc000110_auto_applied_should_tx_to_plan_then_apply_when_source_changed", partial, noPlanSecret + "; " + noOutputs + "; " + planIDs},
+	{"tc000100_applied_should_tx_to_plan_when_source_changed", partial, noPlanSecret + "; " + planIDs},
+	{"tc000110_auto_applied_should_tx_to_plan_then_apply_when_source_changed", partial, noPlanSecret + "; " + planIDs},
 	{"tc000111_with_backend_s3_no_outputs", open, "not ported yet (an S3 backend against versitygw)"},
 	{"tc000120_delete", partial, noPlanSecret},
 	{"tc000121_destroy_on_delete", open, "not ported yet; strata's policy holds a destroy even under `approvePlan: auto` (`--no-default-policy` gives the Tofu Controller's behaviour)"},

@@ -14,7 +14,8 @@ import (
 )
 
 // writeOutputs writes, for every stack that is applied and up to date,
-// its outputs to the Secret its spec.writeOutputsToSecret names, with the
+// its outputs to the Secret its spec.writeOutputsToSecret names (a stack
+// without one only lists the outputs its applied plan had), with the
 // Tofu Controller's keys (one per output), labels and annotations, owned
 // by the object. The outputs are the stack's contract document, as strata
 // published it to its contract store: one source for both.
@@ -27,7 +28,15 @@ func (c *Controller) writeOutputs(ctx context.Context, p *pass) error {
 	var store contracts.Store
 	for _, tf := range sortedObjects(p.tfs) {
 		sr, s := p.stacks[tf.Name], p.env.Stack(tf.Name)
-		if sr == nil || s == nil || s.Produces == "" {
+		if sr == nil || s == nil {
+			continue
+		}
+		if s.Produces == "" {
+			// No contract: the outputs' names, as its plan had them, are
+			// what the Tofu Controller lists (its Output condition).
+			if sr.Result == history.ResultApplied && len(sr.Outputs) > 0 {
+				p.outputs[tf.Name] = outputs{names: sr.Outputs}
+			}
 			continue
 		}
 		switch sr.Result {

@@ -55,7 +55,12 @@ type Run struct {
 	PlanID  string            `json:"planId"`
 	// Contract is the key of the contract document the run published, if
 	// any.
-	Contract  string        `json:"contract"`
+	Contract string `json:"contract"`
+	// Outputs are the root module's outputs once the run's plan is
+	// applied, by name, sorted: set by a run whose plan had changes (one
+	// without changes is not read), for what lists a stack's outputs
+	// without publishing them (status.availableOutputs).
+	Outputs   []string      `json:"outputs,omitempty"`
 	StartedAt time.Time     `json:"startedAt"`
 	Duration  time.Duration `json:"-"`
 	// StateSerial and StateLineage identify the state a successful apply

@@ -42,7 +42,10 @@ type StackReport struct {
 	Summary    history.Summary `json:"summary"`
 	Changes    []string        `json:"changes,omitempty"`
 	Contract   string          `json:"contract,omitempty"`
-	Message    string          `json:"message,omitempty"`
+	// Outputs are the stack's root outputs once its plan is applied, when
+	// the run planned changes (history.Run's Outputs).
+	Outputs []string `json:"outputs,omitempty"`
+	Message string   `json:"message,omitempty"`
 	// Inputs is set on a stack (or a Kustomization) that waits for what
 	// lives in the cluster or is fetched there (--inputs, --kubeconfig):
 	// unlike a wait for an upstream contract, the next run does not end

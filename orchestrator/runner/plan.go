@@ -66,6 +66,9 @@ func (r *Runner) plan(ctx context.Context, st *runState) error {
 	}
 	st.plan = p
 	st.run.Summary = p.summary
+	if p.plan != nil {
+		st.run.Outputs = p.plan.Outputs
+	}
 	return nil
 }
 

@@ -18,6 +18,8 @@ type Plan struct {
 	Changes []Change
 	// OutputChanges names the root outputs whose value changes.
 	OutputChanges []string
+	// Outputs names the root outputs once the plan is applied, sorted.
+	Outputs []string
 }
 
 // Change is one planned resource change.
@@ -115,6 +117,12 @@ func ParsePlan(data []byte) (*Plan, error) {
 		}
 	}
 	slices.Sort(p.OutputChanges)
+	if tp.PlannedValues != nil {
+		for name := range tp.PlannedValues.Outputs {
+			p.Outputs = append(p.Outputs, name)
+		}
+		slices.Sort(p.Outputs)
+	}
 	return p, nil
 }
 
