@@ -6,6 +6,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
@@ -55,6 +56,8 @@ var conformanceRuns = map[string]func(*testing.T, *world){
 	"tc000042_output_name_contains_dot":                                      tc000042,
 	"tc000043_controlled_outputs_should_be_reconciled":                       tc000043,
 	"tc000050_plan_and_manual_approve_no_outputs":                            tc000050,
+	"tc000053_pending_plan_should_replan_on_source_change":                   tc000053,
+	"tc000054_pending_plan_should_replan_on_spec_change":                     tc000054,
 	"tc000060_vars_and_controlled_outputs":                                   tc000060,
 	"tc000070_varsfrom_secret_and_controlled_outputs":                        tc000070,
 	"tc000071_varsfrom_secret_with_varkeys_and_controlled_outputs":           tc000071,
@@ -414,6 +417,50 @@ func tc000050(t *testing.T, w *world) {
 	w.reconcile()
 	id := pending(t, w.get(tf.Name))
 	wantAvailable(t, w.approveAndApply(tf.Name, id), "hello_world")
+	w.wantNoStateSecret(tf.Name)
+}
+
+// tc000053: a pending plan is planned again when the source moves on,
+// and the new plan is the one to approve.
+func tc000053(t *testing.T, w *world) {
+	tf := w.module("tf-pending-plan-replan-on-source-change", "hello-world", "0.1.0")
+	tf.Spec.ApprovePlan = ""
+	w.apply(tf)
+	w.reconcile()
+	first := pending(t, w.get(tf.Name))
+	w.push(tf.Name, "testdata/conformance/hello-world-2", "0.2.0")
+	w.reconcile()
+	got := w.get(tf.Name)
+	second := pending(t, got)
+	if second == first || !strings.HasPrefix(got.Status.LastPlannedRevision, "0.2.0@") {
+		t.Errorf("pending plan after the source moved = %s (revision %s), want a new plan of 0.2.0, not %s", second, got.Status.LastPlannedRevision, first)
+	}
+	wantAvailable(t, w.approveAndApply(tf.Name, second), "hello_world")
+}
+
+// tc000054: a pending plan is planned again when the object's spec
+// changes (its generation), and stays the plan to approve.
+func tc000054(t *testing.T, w *world) {
+	tf := w.module("tf-pending-plan-replan-on-spec-change", "hello-world", "0.1.0")
+	tf.Spec.ApprovePlan = ""
+	w.apply(tf)
+	w.reconcile()
+	got := w.get(tf.Name)
+	id := pending(t, got)
+	initial := got.Status.LastPlannedGeneration
+	if initial != got.Generation {
+		t.Errorf("status.lastPlannedGeneration = %d, want the generation, %d", initial, got.Generation)
+	}
+	w.edit(tf.Name, func(s *v1alpha2.TerraformSpec) { s.Interval = metav1.Duration{Duration: 15 * time.Second} })
+	w.reconcile()
+	got = w.get(tf.Name)
+	if got.Status.LastPlannedGeneration <= initial || got.Status.LastPlannedGeneration != got.Generation {
+		t.Errorf("status.lastPlannedGeneration after a spec change = %d (generation %d), want the new generation", got.Status.LastPlannedGeneration, got.Generation)
+	}
+	if again := pending(t, got); again != id {
+		t.Errorf("pending plan after a spec change = %s, want %s still: nothing it plans changed", again, id)
+	}
+	w.approveAndApply(tf.Name, id)
 	w.wantNoStateSecret(tf.Name)
 }
 

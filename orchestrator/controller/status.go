@@ -214,7 +214,7 @@ func applyReport(tf *v1alpha2.Terraform, sr *report.StackReport, rev string, out
 		setCondition(tf, v1alpha2.ConditionPlan, metav1.ConditionTrue, v1alpha2.ReasonPlannedWithChanges, "Plan generated")
 		setCondition(tf, v1alpha2.ConditionApply, metav1.ConditionTrue, v1alpha2.ReasonApplySucceeded, "Applied successfully")
 		st.Plan = v1alpha2.PlanStatus{LastApplied: sr.PlanID, IsDestroyPlan: destroy}
-		st.LastAppliedRevision, st.LastPlannedRevision, st.LastPlanAt = rev, rev, &at
+		st.LastAppliedRevision, st.LastPlannedRevision, st.LastPlanAt, st.LastPlannedGeneration = rev, rev, &at, tf.Generation
 		st.ReconciliationFailures = 0
 		reason, msg = v1alpha2.ReasonApplySucceeded, "Applied successfully: "+rev
 		if destroy {
@@ -226,7 +226,7 @@ func applyReport(tf *v1alpha2.Terraform, sr *report.StackReport, rev string, out
 	case history.ResultNoChanges:
 		setCondition(tf, v1alpha2.ConditionPlan, metav1.ConditionFalse, v1alpha2.ReasonPlannedNoChanges, "Plan no changes")
 		st.Plan.Pending, st.Plan.IsDestroyPlan = "", destroy
-		st.LastPlannedRevision, st.LastPlanAt = rev, &at
+		st.LastPlannedRevision, st.LastPlanAt, st.LastPlannedGeneration = rev, &at, tf.Generation
 		st.ReconciliationFailures = 0
 		reason, msg = outputsReady(tf, out, v1alpha2.ReasonPlannedNoChanges, "Plan no changes: "+rev, rev)
 		setReady(tf, true, reason, msg, rev)
@@ -248,7 +248,7 @@ func applyReport(tf *v1alpha2.Terraform, sr *report.StackReport, rev string, out
 	case history.ResultHeld, history.ResultPlanned:
 		setCondition(tf, v1alpha2.ConditionPlan, metav1.ConditionTrue, v1alpha2.ReasonPlannedWithChanges, "Plan generated")
 		st.Plan.Pending, st.Plan.IsDestroyPlan = sr.PlanID, destroy
-		st.LastPlannedRevision, st.LastPlanAt = rev, &at
+		st.LastPlannedRevision, st.LastPlanAt, st.LastPlannedGeneration = rev, &at, tf.Generation
 		msg = fmt.Sprintf("Plan generated: set approvePlan: %q to approve this plan.", sr.PlanID)
 		if why := policyHold(tf, sr); why != "" {
 			msg += " " + why

@@ -25,6 +25,9 @@ type TerraformStatus struct {
 	LastPlannedRevision string `json:"lastPlannedRevision,omitempty"`
 	// +optional
 	LastPlanAt *metav1.Time `json:"lastPlanAt,omitempty"`
+	// LastPlannedGeneration is the object's generation last planned.
+	// +optional
+	LastPlannedGeneration int64 `json:"lastPlannedGeneration,omitempty"`
 	// +optional
 	LastDriftDetectedAt *metav1.Time `json:"lastDriftDetectedAt,omitempty"`
 	// +optional
