@@ -13,6 +13,7 @@ import (
 
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/jobs"
+	"github.com/strata-iac/strata/orchestrator/kube"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
 	"github.com/strata-iac/strata/orchestrator/runjob"
 	"github.com/strata-iac/strata/orchestrator/tofu"
@@ -43,7 +44,11 @@ With --namespace (and --kubeconfig outside a pod), the run's history and
 held plans are the records that namespace keeps, which the controller and
 every other runner pod share; with --records s3://bucket/prefix, those an
 S3 bucket keeps; without them they stay in --state-dir, which the pod
-loses.`,
+loses.
+
+In a pod (or with --kubeconfig) each plan with changes is also written
+where the Tofu Controller keeps it: the Secret tfplan-<workspace>-<name> of
+the object's namespace, for tfctl and review bots.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if timeout <= 0 {
@@ -71,14 +76,20 @@ loses.`,
 			if err != nil {
 				return err
 			}
-			res := runjob.Execute(cmd.Context(), req, runjob.Config{
+			rc := runjob.Config{
 				Tofu:          bin,
 				StateDir:      g.stateDir,
 				Logger:        jobs.NewRunnerLogger(g.stdout),
 				Timeout:       timeout,
 				ShutdownGrace: grace,
 				Records:       recs,
-			})
+			}
+			// In a pod (or with --kubeconfig), the run's plan goes to the
+			// Secret the Tofu Controller keeps it in; elsewhere nowhere.
+			if client, err := kube.New(rf.kubeconfig); err == nil {
+				rc.Secrets = client
+			}
+			res := runjob.Execute(cmd.Context(), req, rc)
 			out := res.Outcome
 			if err := jobs.WriteOutcome(g.stdout, res); err != nil {
 				fmt.Fprintf(g.stderr, "strata: %v\n", err)

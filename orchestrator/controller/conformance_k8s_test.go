@@ -44,6 +44,7 @@ func TestConformanceInCluster(t *testing.T) {
 // conformanceRuns are the specs' tests, by spec.
 var conformanceRuns = map[string]func(*testing.T, *world){
 	"tc000010_no_outputs":                                                    tc000010,
+	"tc000011_workspace_no_outputs":                                          tc000011Workspace,
 	"tc000012_src_ocirepository_no_outputs":                                  tc000012OCI,
 	"tc000013_source_not_found":                                              tc000013,
 	"tc000015_depends_on_cross_ns_denied":                                    tc000015DependsOn,
@@ -92,6 +93,24 @@ func wantCondition(t *testing.T, tf *v1alpha2.Terraform, typ, reason, msg string
 	c := condition(tf, typ)
 	if c.Reason != reason || (msg != "" && c.Message != msg) {
 		t.Errorf("Terraform %s condition %s = %s %s: %q, want reason %s, message %q", tf.Name, typ, c.Status, c.Reason, c.Message, reason, msg)
+	}
+}
+
+// wantPlanSecret checks the plan Secret of Terraform tf, as the Tofu
+// Controller keeps it: tfplan-default-<name>, the plan id in savedPlan,
+// gzip encoding, the plan under tfplan, owned by the object.
+func (w *world) wantPlanSecret(tf, id string) {
+	w.t.Helper()
+	s := w.getSecret("tfplan-default-" + tf)
+	if s == nil {
+		w.t.Errorf("plan Secret tfplan-default-%s: not found", tf)
+		return
+	}
+	if s.Annotations["savedPlan"] != id || s.Annotations["encoding"] != "gzip" || len(s.Data["tfplan"]) == 0 {
+		w.t.Errorf("plan Secret tfplan-default-%s: annotations %v, %d bytes of tfplan, want savedPlan %s, encoding gzip and the plan", tf, s.Annotations, len(s.Data["tfplan"]), id)
+	}
+	if obj := w.get(tf); obj == nil || len(s.OwnerReferences) == 0 || s.OwnerReferences[0].UID != obj.UID {
+		w.t.Errorf("plan Secret tfplan-default-%s owners = %v, want Terraform %s", tf, s.OwnerReferences, tf)
 	}
 }
 
@@ -208,8 +227,29 @@ func tc000010(t *testing.T, w *world) {
 	if !strings.HasPrefix(tf.Status.Plan.LastApplied, "plan-") {
 		t.Errorf("status.plan.lastApplied = %q, want the plan applied", tf.Status.Plan.LastApplied)
 	}
+	w.wantPlanSecret(tf.Name, tf.Status.Plan.LastApplied)
 	wantAvailable(t, tf, "hello_world")
 	w.wantNoStateSecret(tf.Name)
+}
+
+// tc000011Workspace: spec.workspace names the plan Secret
+// (tfplan-<workspace>-<name>).
+func tc000011Workspace(t *testing.T, w *world) {
+	tf := w.module("helloworld-ws-no-outputs", "hello-world", "0.1.0")
+	tf.Spec.Workspace = "custom"
+	w.apply(tf)
+	w.reconcile()
+	got := w.get(tf.Name)
+	wantCondition(t, got, v1alpha2.ConditionPlan, v1alpha2.ReasonPlannedWithChanges, "Plan generated")
+	wantCondition(t, got, v1alpha2.ConditionApply, v1alpha2.ReasonApplySucceeded, "Applied successfully")
+	s := w.getSecret("tfplan-custom-" + tf.Name)
+	if s == nil || s.Annotations["savedPlan"] != got.Status.Plan.LastApplied || s.Annotations["encoding"] != "gzip" || len(s.Data["tfplan"]) == 0 {
+		t.Errorf("plan Secret tfplan-custom-%s = %v, want the plan applied, %s", tf.Name, s, got.Status.Plan.LastApplied)
+	}
+	wantAvailable(t, got, "hello_world")
+	if w.getSecret("tfstate-custom-"+tf.Name) != nil {
+		t.Errorf("Secret tfstate-custom-%s exists, want none", tf.Name)
+	}
 }
 
 // tc000012OCI: an OCIRepository source, its tag@digest revision.
@@ -222,6 +262,7 @@ func tc000012OCI(t *testing.T, w *world) {
 	if !strings.HasPrefix(tf.Status.LastAppliedRevision, "v4.38.0-v1alpha11@sha256:") {
 		t.Errorf("lastAppliedRevision = %q, want v4.38.0-v1alpha11@sha256:…", tf.Status.LastAppliedRevision)
 	}
+	w.wantPlanSecret(tf.Name, tf.Status.Plan.LastApplied)
 	wantAvailable(t, tf, "hello_world")
 	w.wantNoStateSecret(tf.Name)
 }
@@ -342,6 +383,7 @@ func tc000030(t *testing.T, w *world) {
 	w.apply(tf)
 	w.reconcile()
 	id := pending(t, w.get(tf.Name))
+	w.wantPlanSecret(tf.Name, id)
 	w.reconcile()
 	if got := pending(t, w.get(tf.Name)); got != id {
 		t.Errorf("status.plan.pending on the next pass = %s, want %s still", got, id)
@@ -416,6 +458,7 @@ func tc000050(t *testing.T, w *world) {
 	w.apply(tf)
 	w.reconcile()
 	id := pending(t, w.get(tf.Name))
+	w.wantPlanSecret(tf.Name, id)
 	wantAvailable(t, w.approveAndApply(tf.Name, id), "hello_world")
 	w.wantNoStateSecret(tf.Name)
 }
@@ -428,6 +471,7 @@ func tc000053(t *testing.T, w *world) {
 	w.apply(tf)
 	w.reconcile()
 	first := pending(t, w.get(tf.Name))
+	w.wantPlanSecret(tf.Name, first)
 	w.push(tf.Name, "testdata/conformance/hello-world-2", "0.2.0")
 	w.reconcile()
 	got := w.get(tf.Name)
@@ -435,6 +479,7 @@ func tc000053(t *testing.T, w *world) {
 	if second == first || !strings.HasPrefix(got.Status.LastPlannedRevision, "0.2.0@") {
 		t.Errorf("pending plan after the source moved = %s (revision %s), want a new plan of 0.2.0, not %s", second, got.Status.LastPlannedRevision, first)
 	}
+	w.wantPlanSecret(tf.Name, second)
 	wantAvailable(t, w.approveAndApply(tf.Name, second), "hello_world")
 }
 
@@ -611,6 +656,7 @@ func tc000100(t *testing.T, w *world) {
 	w.apply(tf)
 	w.reconcile()
 	id := pending(t, w.get(tf.Name))
+	w.wantPlanSecret(tf.Name, id)
 	wantAvailable(t, w.approveAndApply(tf.Name, id), "hello_world")
 	w.push(tf.Name, "testdata/conformance/hello-world-2", "0.2.0")
 	w.reconcile()
@@ -629,6 +675,7 @@ func tc000110(t *testing.T, w *world) {
 	w.apply(tf)
 	w.reconcile()
 	id := pending(t, w.get(tf.Name))
+	w.wantPlanSecret(tf.Name, id)
 	w.edit(tf.Name, func(s *v1alpha2.TerraformSpec) { s.ApprovePlan = v1alpha2.ApprovePlanAuto })
 	w.reconcile()
 	got := w.get(tf.Name)
@@ -643,6 +690,7 @@ func tc000110(t *testing.T, w *world) {
 	if got.Status.Plan.LastApplied == id || got.Status.Plan.Pending != "" || !strings.HasPrefix(got.Status.LastAppliedRevision, "0.2.0@") {
 		t.Errorf("status after the source changed: plan %+v, lastAppliedRevision %s, want a new plan applied from 0.2.0", got.Status.Plan, got.Status.LastAppliedRevision)
 	}
+	w.wantPlanSecret(tf.Name, got.Status.Plan.LastApplied)
 }
 
 // tc000120: deleting the object deletes its output Secret, then lets the
@@ -653,6 +701,7 @@ func tc000120(t *testing.T, w *world) {
 	w.apply(tf)
 	w.reconcile()
 	w.wantOutputs("tf-output-helloworld-delete", tf.Name, map[string]string{"hello_world": "Hello, World!"})
+	w.wantPlanSecret(tf.Name, w.get(tf.Name).Status.Plan.LastApplied)
 	w.delete(tf.Name)
 	w.reconcile()
 	if w.get(tf.Name) != nil {
@@ -660,6 +709,9 @@ func tc000120(t *testing.T, w *world) {
 	}
 	if w.getSecret("tf-output-helloworld-delete") != nil {
 		t.Errorf("output Secret tf-output-helloworld-delete after the object's deletion: still there")
+	}
+	if w.getSecret("tfplan-default-helloworld-delete") != nil {
+		t.Errorf("plan Secret tfplan-default-helloworld-delete after the object's deletion: still there")
 	}
 }
 
@@ -695,6 +747,7 @@ func tc000350(t *testing.T, w *world) {
 	w.apply(dependant)
 	w.reconcile()
 	id := pending(t, w.get(dep.Name))
+	w.wantPlanSecret(dep.Name, id)
 	wantCondition(t, w.get(dependant.Name), v1alpha2.ConditionReady, v1alpha2.ReasonDependencyNotReady, "dependency '"+w.ns+"/tf-depends-on' is not ready")
 
 	w.approveAndApply(dep.Name, id)

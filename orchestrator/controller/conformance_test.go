@@ -49,7 +49,6 @@ func (s conformanceSpec) run() bool {
 }
 
 const (
-	noPlanSecret = "no `tfplan-<workspace>-<name>` Secret is written yet (issue 41)"
 	planIDs      = "plan ids are strata's (`plan-<keyed hash of the changes>`): approve the id `status.plan.pending` shows"
 	issue42      = "a field strata does not run yet (issue 42)"
 )
@@ -57,11 +56,11 @@ const (
 // conformance is every spec of the Tofu Controller at v0.16.5, in its
 // order.
 var conformance = []conformanceSpec{
-	{"tc000010_no_outputs", partial, noPlanSecret + "; " + planIDs},
+	{"tc000010_no_outputs", deliberate, planIDs},
 	{"tc000011_bad_tar_gz_no_outputs", open, "an artifact that is not a gzipped tar needs a source of the test's own: source-controller makes every artifact here"},
-	{"tc000011_workspace_no_outputs", open, "`spec.workspace` names the plan Secret, which strata does not write yet"},
+	{"tc000011_workspace_no_outputs", deliberate, planIDs},
 	{"tc000012_src_bucket_no_outputs", open, "a Bucket source in the test cluster (versitygw) is not set up yet"},
-	{"tc000012_src_ocirepository_no_outputs", partial, noPlanSecret + "; " + planIDs},
+	{"tc000012_src_ocirepository_no_outputs", deliberate, planIDs},
 	{"tc000013_source_not_found", same, "disabled in the Tofu Controller (its message is stale); its current behaviour, ArtifactFailed, is run. strata's message says what is missing and how to fix it"},
 	{"tc000014_artifact_not_found", open, "disabled in the Tofu Controller; a source without an artifact is not set up yet"},
 	{"tc000015_cliconfigsecret_cross_ns_denied", open, "`cliConfigSecretRef`: " + issue42},
@@ -71,17 +70,17 @@ var conformance = []conformanceSpec{
 	{"tc000016_finilize_status", same, ""},
 	{"tc000020_with_backend_no_outputs", open, "`backendConfig.secretSuffix`, `inClusterConfig`, `configPath`: " + issue42},
 	{"tc000020_with_workspace_no_outputs", open, "`backendConfig.secretSuffix` with `workspace`: " + issue42},
-	{"tc000030_plan_only_no_outputs", partial, noPlanSecret + "; " + planIDs},
-	{"tc000031_plan_only_with_showplan_as_cm_no_outputs", open, "`storeReadablePlan: human` makes no ConfigMap yet (issue 41)"},
+	{"tc000030_plan_only_no_outputs", deliberate, planIDs},
+	{"tc000031_plan_only_with_showplan_as_cm_no_outputs", open, "`storeReadablePlan: human` makes no ConfigMap yet (issue 41); the plan Secret is written"},
 	{"tc000040_controlled_outputs", same, ""},
 	{"tc000041_all_outputs", same, ""},
 	{"tc000042_output_name_contains_dot", same, ""},
 	{"tc000043_controlled_outputs_should_be_reconciled", same, ""},
 	{"tc000044_plan_only_mode", open, "`planOnly` and its readable plan ConfigMap (issue 41)"},
-	{"tc000050_plan_and_manual_approve_no_outputs", partial, noPlanSecret + "; " + planIDs},
+	{"tc000050_plan_and_manual_approve_no_outputs", deliberate, planIDs},
 	{"tc000051_plan_and_manual_approve_and_replan_no_outputs", open, "`approvePlan: replan-…` (issue 41)"},
 	{"tc000052_plan_and_manual_approve_with_files", open, "its module needs providers from the public registry"},
-	{"tc000053_pending_plan_should_replan_on_source_change", partial, noPlanSecret + "; " + planIDs},
+	{"tc000053_pending_plan_should_replan_on_source_change", deliberate, planIDs},
 	{"tc000054_pending_plan_should_replan_on_spec_change", deliberate, planIDs + ": the same plan planned again keeps its id, as the Tofu Controller's does"},
 	{"tc000060_vars_and_controlled_outputs", same, ""},
 	{"tc000061_vars_hcl_input", open, "not ported yet"},
@@ -98,10 +97,10 @@ var conformance = []conformanceSpec{
 	{"tc000081_varsfrom_accepts_many_configmap_controlled_outputs", same, ""},
 	{"tc000082_varsfrom_accepts_many_configmaps_with_last_supplied_key_precedence", internal, "calls the Tofu Controller's runner (GenerateVarsForTF); the precedence it checks is run by tc000081"},
 	{"tc000090_varsfrom_override_and_controlled_outputs", same, ""},
-	{"tc000100_applied_should_tx_to_plan_when_source_changed", partial, noPlanSecret + "; " + planIDs},
-	{"tc000110_auto_applied_should_tx_to_plan_then_apply_when_source_changed", partial, noPlanSecret + "; " + planIDs},
+	{"tc000100_applied_should_tx_to_plan_when_source_changed", deliberate, planIDs},
+	{"tc000110_auto_applied_should_tx_to_plan_then_apply_when_source_changed", deliberate, planIDs},
 	{"tc000111_with_backend_s3_no_outputs", open, "not ported yet (an S3 backend against versitygw)"},
-	{"tc000120_delete", partial, noPlanSecret},
+	{"tc000120_delete", same, ""},
 	{"tc000121_destroy_on_delete", open, "not ported yet; strata's policy holds a destroy even under `approvePlan: auto` (`--no-default-policy` gives the Tofu Controller's behaviour)"},
 	{"tc000130_destroy_no_outputs", open, "not ported yet"},
 	{"tc000131_destroy_no_changes", open, "not ported yet"},
@@ -131,7 +130,7 @@ var conformance = []conformanceSpec{
 	{"tc000320_vol_and_vol_mounts", open, "`runnerPodTemplate.spec.volumes`: " + issue42},
 	{"tc000330_file_mapping_no_outputs", same, ""},
 	{"tc000340_webhooks_for_post_planning", open, "`webhooks`: " + issue42},
-	{"tc000350_depends_on", partial, noPlanSecret + "; " + planIDs},
+	{"tc000350_depends_on", deliberate, planIDs},
 	{"tc000360_tfvars_files", open, "`tfVarsFiles`: " + issue42},
 	{"tc000361_runner_quota_exhausted", internal, "a unit test of the Tofu Controller's quota error helper"},
 	{"tc000362_plan_lock_disabled", open, "`spec.plan.lock`: " + issue42},

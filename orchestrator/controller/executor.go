@@ -5,6 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"k8s.io/apimachinery/pkg/types"
+
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
 	"github.com/strata-iac/strata/orchestrator/runner"
 )
@@ -17,9 +19,11 @@ type Request struct {
 	// directory of the controller's machine; a runner elsewhere fetches
 	// the code again from Artifact.URL and checks Artifact.Digest.
 	runner.Request
-	// Namespace and Name are the Terraform object's.
-	Namespace string `json:"namespace"`
-	Name      string `json:"name"`
+	// Namespace, Name and UID are the Terraform object's: what the run
+	// writes in the cluster (its plan Secret) is owned by it.
+	Namespace string    `json:"namespace"`
+	Name      string    `json:"name"`
+	UID       types.UID `json:"uid,omitempty"`
 	// Spec is the Terraform object's spec: the runner's service account,
 	// pod template and grace period are there.
 	Spec v1alpha2.TerraformSpec `json:"spec"`

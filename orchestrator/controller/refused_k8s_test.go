@@ -28,7 +28,8 @@ import (
 // that runs it still waits: within a poll of the refusal, long before the
 // Job's deadline (the run's timeout, plus the grace, plus a minute). Once
 // the PriorityClass exists, the job controller creates the pod, the run
-// applies, and the object is Ready.
+// applies, and the object is Ready; its plan is in the Secret the Tofu
+// Controller keeps it in, written by the runner pod.
 func TestRunnerPodRefusedInCluster(t *testing.T) {
 	w := newWorld(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
@@ -90,6 +91,8 @@ func TestRunnerPodRefusedInCluster(t *testing.T) {
 	if !strings.HasPrefix(got.Status.Plan.LastApplied, "plan-") {
 		t.Errorf("network status.plan.lastApplied = %q, want its plan", got.Status.Plan.LastApplied)
 	}
+	// The runner pod keeps the plan where the Tofu Controller does.
+	w.wantPlanSecret("network", got.Status.Plan.LastApplied)
 	if evs := w.events("network", controller.ReasonProgressing); len(evs) != 1 {
 		t.Errorf("network's %s Events = %v, want one: its runner pod started after the refusal", controller.ReasonProgressing, evs)
 	}

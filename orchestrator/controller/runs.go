@@ -69,8 +69,10 @@ func (c *Controller) runs(p *pass) func(runner.Config) runner.StackRunner {
 func (r *runs) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
 	cr := Request{Request: req, Namespace: r.p.ns, Name: req.Stack.Name}
 	if tf := r.p.tfs[req.Stack.Name]; tf != nil {
-		cr.Spec = tf.Spec
+		cr.Spec, cr.UID = tf.Spec, tf.UID
 		cr.Progress = func(pr Progress) { r.c.progress(ctx, tf, pr) }
+		// A runner elsewhere (a runner Job) saves its own.
+		cr.SavePlan = SavePlan(r.c.cfg.Cluster, cr.Owner())
 	}
 	if req.Operation == history.OperationApply && req.Removal == nil {
 		adopt, err := r.adoptable(ctx, cr)

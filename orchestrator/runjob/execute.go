@@ -37,6 +37,10 @@ type Config struct {
 	// Records keeps the run's history and held plans; nil keeps them under
 	// StateDir, which a runner pod loses (reconcile.Options.Records).
 	Records envstores.Records
+	// Secrets, when set, writes the Secrets of the run's namespace that
+	// the run leaves there, owned by its object: the plan Secret the Tofu
+	// Controller keeps (controller.SavePlan). Nil writes none.
+	Secrets controller.SecretWriter
 }
 
 // Execute runs req in this process, through the controller's in-process
@@ -59,6 +63,9 @@ func Execute(ctx context.Context, req Request, cfg Config) Result {
 		return Result{Outcome: failed(name, fmt.Errorf("stack %s: path %q: %w", name, req.Path, err))}
 	}
 	run.Artifact.Dir, run.Artifact.Root = dir, p.root
+	if cfg.Secrets != nil && run.UID != "" {
+		run.SavePlan = controller.SavePlan(cfg.Secrets, run.Owner())
+	}
 	out, err := controller.InProcess{Runner: p.runner}.Execute(ctx, run)
 	if err != nil {
 		return Result{Outcome: failed(name, err)}

@@ -173,6 +173,12 @@ type Request struct {
 	// from that code, as the Tofu Controller plans it, and goes through
 	// policy like any plan (see RemoveDeleted).
 	Removal *history.Run
+	// SavePlan, when set, is given each plan with changes that the run
+	// makes, its id and its file's bytes, before it is applied or held:
+	// strata controller keeps it where the Tofu Controller keeps its
+	// plan, for tfctl and review bots. A failure is the run's warning,
+	// not its error. Never encoded: each executor sets its own.
+	SavePlan func(ctx context.Context, planID string, plan []byte) error `json:"-"`
 }
 
 // Result is what a run did.
@@ -274,6 +280,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 		r.detectOnly,
 		r.checkContract,
 		r.review,
+		r.savePlan,
 		r.gate,
 		r.apply,
 		r.noteState,

@@ -3,7 +3,7 @@
 //
 // The Tofu Controller writes a producer's outputs to a Secret
 // (writeOutputsToSecret): a string output as its text, any other output as
-// its JSON text beside a "<name>.type" key holding its type. A consumer
+// its JSON text beside a "<name>__type" key holding its type. A consumer
 // reads that Secret in three ways, and this package gives each the same
 // values:
 //
@@ -20,4 +20,8 @@
 // Rename parses the "old:new" patterns of varsKeys and
 // writeOutputsToSecret.outputs. Refs lists the keys a values template reads,
 // for contract-break detection.
+//
+// The Tofu Controller also keeps the plan an object last made in a Secret
+// of its namespace, tfplan-<workspace>-<name>, that tfctl and review bots
+// read: PlanSecret builds it.
 package tcdata
