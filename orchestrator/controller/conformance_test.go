@@ -49,8 +49,8 @@ func (s conformanceSpec) run() bool {
 }
 
 const (
-	planIDs      = "plan ids are strata's (`plan-<keyed hash of the changes>`): approve the id `status.plan.pending` shows"
-	issue42      = "a field strata does not run yet (issue 42)"
+	planIDs = "plan ids are strata's (`plan-<keyed hash of the changes>`): approve the id `status.plan.pending` shows"
+	issue42 = "a field strata does not run yet (issue 42)"
 )
 
 // conformance is every spec of the Tofu Controller at v0.16.5, in its
