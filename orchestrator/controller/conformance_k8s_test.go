@@ -52,10 +52,12 @@ var conformanceRuns = map[string]func(*testing.T, *world){
 	"tc000016_default_observed_generation":                                   tc000016Default,
 	"tc000016_finilize_status":                                               tc000016Finalize,
 	"tc000030_plan_only_no_outputs":                                          tc000030,
+	"tc000031_plan_only_with_showplan_as_cm_no_outputs":                      tc000031,
 	"tc000040_controlled_outputs":                                            tc000040,
 	"tc000041_all_outputs":                                                   tc000041,
 	"tc000042_output_name_contains_dot":                                      tc000042,
 	"tc000043_controlled_outputs_should_be_reconciled":                       tc000043,
+	"tc000044_plan_only_mode":                                                tc000044,
 	"tc000050_plan_and_manual_approve_no_outputs":                            tc000050,
 	"tc000053_pending_plan_should_replan_on_source_change":                   tc000053,
 	"tc000054_pending_plan_should_replan_on_spec_change":                     tc000054,
@@ -390,6 +392,60 @@ func tc000030(t *testing.T, w *world) {
 	}
 	if n := w.get(tf.Name).Status.Plan.LastApplied; n != "" {
 		t.Errorf("status.plan.lastApplied = %q, want nothing applied", n)
+	}
+}
+
+// wantReadablePlan checks the ConfigMap of the plan as people read it
+// (storeReadablePlan: human): tfplan-default-<name>, owned by the object,
+// the plan id in savedPlan; it returns the text.
+func (w *world) wantReadablePlan(tf, id string) string {
+	w.t.Helper()
+	cm, err := w.c.Client.CoreV1().ConfigMaps(w.ns).Get(context.Background(), "tfplan-default-"+tf, metav1.GetOptions{})
+	if err != nil {
+		w.t.Fatalf("plan ConfigMap tfplan-default-%s: %v", tf, err)
+	}
+	obj := w.get(tf)
+	if cm.Annotations["savedPlan"] != id || len(cm.Data) != 1 || len(cm.OwnerReferences) == 0 || cm.OwnerReferences[0].UID != obj.UID {
+		w.t.Errorf("plan ConfigMap tfplan-default-%s: annotations %v, %d keys, owners %v, want savedPlan %s, one key, owned by the object", tf, cm.Annotations, len(cm.Data), cm.OwnerReferences, id)
+	}
+	return cm.Data["tfplan"]
+}
+
+// tc000031: storeReadablePlan: human keeps the plan as tofu show prints
+// it in a ConfigMap beside the plan Secret.
+func tc000031(t *testing.T, w *world) {
+	tf := w.module("tf-helloworld-w-plan-in-cm-no-outputs", "hello-world", "0.1.0")
+	tf.Spec.ApprovePlan = ""
+	tf.Spec.StoreReadablePlan = "human"
+	w.apply(tf)
+	w.reconcile()
+	id := pending(t, w.get(tf.Name))
+	w.wantPlanSecret(tf.Name, id)
+	const want = "\nChanges to Outputs:\n  + hello_world = \"Hello, World!\"\n\nYou can apply this plan to save these new output values to the OpenTofu\nstate, without changing any real infrastructure.\n"
+	if got := w.wantReadablePlan(tf.Name, id); got != want {
+		t.Errorf("plan ConfigMap text = %q, want %q", got, want)
+	}
+}
+
+// tc000044: planOnly plans and never applies; the readable plan is kept,
+// and Ready says the object is in plan only mode.
+func tc000044(t *testing.T, w *world) {
+	tf := w.module("helloworld-plan-only", "hello-world", "0.1.0")
+	tf.Spec.ApprovePlan = ""
+	tf.Spec.PlanOnly = true
+	tf.Spec.StoreReadablePlan = "human"
+	tf.Spec.WriteOutputsToSecret = outputsSpec("tf-output-helloworld-plan-only")
+	w.apply(tf)
+	w.reconcile()
+	got := w.get(tf.Name)
+	if c := condition(got, v1alpha2.ConditionReady); c.Status != metav1.ConditionUnknown || c.Reason != v1alpha2.ReasonPlannedWithChanges || c.Message != "Plan generated: This object is in the plan only mode." {
+		t.Errorf("Ready = %s, want Unknown %s: Plan generated: This object is in the plan only mode.", ready(got), v1alpha2.ReasonPlannedWithChanges)
+	}
+	if text := w.wantReadablePlan(tf.Name, got.Status.Plan.Pending); !strings.Contains(text, `+ hello_world = "Hello, World!"`) {
+		t.Errorf("plan ConfigMap text = %q, want the output's creation", text)
+	}
+	if w.getSecret("tf-output-helloworld-plan-only") != nil {
+		t.Errorf("output Secret tf-output-helloworld-plan-only exists, want none: nothing is applied")
 	}
 }
 

@@ -31,6 +31,10 @@ type Cluster interface {
 	WriteSecret(ctx context.Context, owner *v1alpha2.Terraform, name string, labels, annotations map[string]string, data map[string][]byte) (bool, error)
 	// DeleteSecret deletes a Secret; one already gone is no error.
 	DeleteSecret(ctx context.Context, ns, name string) error
+	// WriteConfigMap creates or updates a ConfigMap owned by the object,
+	// and DeleteConfigMap deletes one (one already gone is no error).
+	WriteConfigMap(ctx context.Context, owner *v1alpha2.Terraform, name string, labels, annotations map[string]string, data map[string]string) (bool, error)
+	DeleteConfigMap(ctx context.Context, ns, name string) error
 	Event(ctx context.Context, tf *v1alpha2.Terraform, typ, reason, message string) error
 	// Watch calls changed with the namespace of every change of a
 	// Terraform object or a source, until ctx ends.

@@ -18,7 +18,6 @@ import (
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
 	"github.com/strata-iac/strata/orchestrator/report"
 	"github.com/strata-iac/strata/orchestrator/runner"
-	"github.com/strata-iac/strata/orchestrator/tcdata"
 	"github.com/strata-iac/strata/orchestrator/validate"
 )
 
@@ -380,7 +379,7 @@ func (c *Controller) run(ctx context.Context, p *pass) error {
 // keep their resources (no spec.destroyResourcesOnDeletion), else once
 // their destroy plan is applied (or there was nothing to destroy). A
 // destroy plan that is held keeps the object until approvePlan approves
-// it. Its writeOutputsToSecret Secret and its plan Secret are deleted first, as the Tofu
+// it. Its writeOutputsToSecret Secret and its plan Secret (and ConfigMap) are deleted first, as the Tofu
 // Controller deletes it when it finalizes an object: not left to its
 // owner reference, which a Secret written before strata (by the Tofu
 // Controller, by a person) may lack.
@@ -399,7 +398,7 @@ func (c *Controller) removeFinalizers(ctx context.Context, p *pass) error {
 				return fmt.Errorf("finalize Terraform/%s: outputs: %w", tf.Name, err)
 			}
 		}
-		if err := c.cfg.Cluster.DeleteSecret(ctx, tf.Namespace, tcdata.PlanSecretName(tf.Spec.Workspace, tf.Name)); err != nil {
+		if err := c.deletePlans(ctx, tf); err != nil {
 			return fmt.Errorf("finalize Terraform/%s: plan: %w", tf.Name, err)
 		}
 		if p.keeper != nil && p.env != nil {

@@ -253,6 +253,10 @@ func applyReport(tf *v1alpha2.Terraform, sr *report.StackReport, rev string, out
 		if why := policyHold(tf, sr); why != "" {
 			msg += " " + why
 		}
+		if tf.Spec.PlanOnly {
+			// Nothing will apply it: the Tofu Controller says so instead.
+			msg = "Plan generated: This object is in the plan only mode."
+		}
 		setReadyStatus(tf, metav1.ConditionUnknown, v1alpha2.ReasonPlannedWithChanges, msg, rev)
 		return "Normal", v1alpha2.ReasonPlannedWithChanges, msg
 	case history.ResultBlocked:

@@ -269,7 +269,7 @@ func (c *Client) WriteSecret(ctx context.Context, owner *v1alpha2.Terraform, nam
 	case err != nil:
 		return false, fmt.Errorf("get Secret %s/%s: %w", owner.Namespace, name, err)
 	}
-	if equalBytes(have.Data, data) && maps.Equal(have.Labels, labels) {
+	if equalBytes(have.Data, data) && maps.Equal(have.Labels, labels) && (len(annotations) == 0 || maps.Equal(have.Annotations, annotations)) {
 		return false, nil
 	}
 	have.Data, have.Labels = data, labels
@@ -280,6 +280,51 @@ func (c *Client) WriteSecret(ctx context.Context, owner *v1alpha2.Terraform, nam
 		return false, fmt.Errorf("update Secret %s/%s: %w", owner.Namespace, name, err)
 	}
 	return true, nil
+}
+
+// WriteConfigMap creates or updates a ConfigMap owned by the object, its
+// data text, and reports whether it changed.
+func (c *Client) WriteConfigMap(ctx context.Context, owner *v1alpha2.Terraform, name string, labels, annotations map[string]string, data map[string]string) (bool, error) {
+	cms := c.core.CoreV1().ConfigMaps(owner.Namespace)
+	yes := true
+	want := corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{
+			Name: name, Namespace: owner.Namespace, Labels: labels, Annotations: annotations,
+			OwnerReferences: []metav1.OwnerReference{{
+				APIVersion: v1alpha2.GroupVersion.String(), Kind: v1alpha2.Kind,
+				Name: owner.Name, UID: owner.UID, Controller: &yes,
+			}},
+		},
+		Data: data,
+	}
+	have, err := cms.Get(ctx, name, metav1.GetOptions{})
+	switch {
+	case apierrors.IsNotFound(err):
+		if _, err := cms.Create(ctx, &want, metav1.CreateOptions{}); err != nil {
+			return false, fmt.Errorf("create ConfigMap %s/%s: %w", owner.Namespace, name, err)
+		}
+		return true, nil
+	case err != nil:
+		return false, fmt.Errorf("get ConfigMap %s/%s: %w", owner.Namespace, name, err)
+	}
+	if maps.Equal(have.Data, data) && maps.Equal(have.Labels, labels) && maps.Equal(have.Annotations, annotations) {
+		return false, nil
+	}
+	have.Data, have.Labels, have.Annotations = data, labels, annotations
+	if _, err := cms.Update(ctx, have, metav1.UpdateOptions{}); err != nil {
+		return false, fmt.Errorf("update ConfigMap %s/%s: %w", owner.Namespace, name, err)
+	}
+	return true, nil
+}
+
+// DeleteConfigMap deletes the ConfigMap ns/name; one already gone is
+// deleted.
+func (c *Client) DeleteConfigMap(ctx context.Context, ns, name string) error {
+	err := c.core.CoreV1().ConfigMaps(ns).Delete(ctx, name, metav1.DeleteOptions{})
+	if err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("delete ConfigMap %s/%s: %w", ns, name, err)
+	}
+	return nil
 }
 
 // DeleteSecret deletes the Secret ns/name; one already gone is deleted.

@@ -37,10 +37,10 @@ type Config struct {
 	// Records keeps the run's history and held plans; nil keeps them under
 	// StateDir, which a runner pod loses (reconcile.Options.Records).
 	Records envstores.Records
-	// Secrets, when set, writes the Secrets of the run's namespace that
+	// Secrets, when set, writes the Secrets and ConfigMaps of the run's namespace that
 	// the run leaves there, owned by its object: the plan Secret the Tofu
 	// Controller keeps (controller.SavePlan). Nil writes none.
-	Secrets controller.SecretWriter
+	Secrets controller.PlanWriter
 }
 
 // Execute runs req in this process, through the controller's in-process

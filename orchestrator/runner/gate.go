@@ -59,8 +59,7 @@ func (rv Review) Denied() bool {
 	return rv.Err != nil || len(rv.Decision.Denies) > 0 || rv.Contract.Breaks()
 }
 
-// review has the policy judge a plan with changes. A plan operation ends
-// there, planned, saying whether an apply would hold the plan.
+// review has the policy judge a plan with changes.
 func (r *Runner) review(ctx context.Context, st *runState) error {
 	if !st.plan.changed {
 		return nil
@@ -81,6 +80,17 @@ func (r *Runner) review(ctx context.Context, st *runState) error {
 		for i := range st.contract.downstream {
 			st.contract.downstream[i].Known = false
 		}
+	}
+	return nil
+}
+
+// planned ends a plan operation, or the run of a spec.planOnly stack,
+// once its plan with changes is judged (and saved): planned, saying
+// whether an apply would hold the plan.
+func (r *Runner) planned(_ context.Context, st *runState) error {
+	rv := st.review
+	if !st.plan.changed || rv == nil {
+		return nil
 	}
 	if st.req.Operation == history.OperationPlan {
 		st.run.Result = history.ResultPlanned

@@ -59,6 +59,8 @@ func (r *Runner) Remove(ctx context.Context, rr RemoveRequest) (Result, error) {
 		r.plan,
 		r.nothingToDestroy,
 		r.review,
+		r.savePlan,
+		r.planned,
 		r.gate,
 		r.apply,
 		r.unpublish,

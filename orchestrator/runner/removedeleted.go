@@ -57,6 +57,8 @@ func (r *Runner) RemoveDeleted(ctx context.Context, req Request) (Result, error)
 		r.plan,
 		r.nothingToDestroy,
 		r.review,
+		r.savePlan,
+		r.planned,
 		r.gate,
 		r.apply,
 		r.unpublish,

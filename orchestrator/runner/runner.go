@@ -174,11 +174,11 @@ type Request struct {
 	// policy like any plan (see RemoveDeleted).
 	Removal *history.Run
 	// SavePlan, when set, is given each plan with changes that the run
-	// makes, its id and its file's bytes, before it is applied or held:
-	// strata controller keeps it where the Tofu Controller keeps its
-	// plan, for tfctl and review bots. A failure is the run's warning,
-	// not its error. Never encoded: each executor sets its own.
-	SavePlan func(ctx context.Context, planID string, plan []byte) error `json:"-"`
+	// makes, before it is applied or held: strata controller keeps it
+	// where the Tofu Controller keeps its plan, for tfctl and review bots.
+	// A failure is the run's warning, not its error. Never encoded: each
+	// executor sets its own.
+	SavePlan func(ctx context.Context, p SavedPlan) error `json:"-"`
 }
 
 // Result is what a run did.
@@ -281,6 +281,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 		r.checkContract,
 		r.review,
 		r.savePlan,
+		r.planned,
 		r.gate,
 		r.apply,
 		r.noteState,

@@ -89,6 +89,17 @@ func (w *Workspace) Show(ctx context.Context, planFile string) (*Plan, error) {
 	return p, nil
 }
 
+// ShowText renders a saved plan as `tofu show -no-color` prints it for
+// people: to be kept for them to read (the Tofu Controller's readable
+// plan), never parsed.
+func (w *Workspace) ShowText(ctx context.Context, planFile string) ([]byte, error) {
+	var out bytes.Buffer
+	if _, err := w.command(ctx, &out, "show", "-no-color", planFile); err != nil {
+		return nil, fmt.Errorf("tofu show %s: %w", planFile, err)
+	}
+	return out.Bytes(), nil
+}
+
 // ParsePlan reads plan JSON as `tofu show -json` prints it.
 func ParsePlan(data []byte) (*Plan, error) {
 	var tp tfjson.Plan
