@@ -4,6 +4,9 @@ package controller_test
 
 import (
 	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -73,6 +76,10 @@ var conformanceRuns = map[string]func(*testing.T, *world){
 	"tc000100_applied_should_tx_to_plan_when_source_changed":                 tc000100,
 	"tc000110_auto_applied_should_tx_to_plan_then_apply_when_source_changed": tc000110,
 	"tc000120_delete":                                                        tc000120,
+	"tc000140_auto_applied_should_tx_to_plan_then_apply_when_drift_detected": tc000140,
+	"tc000150_manual_apply_should_report_and_loop_when_drift_detected":       tc000150,
+	"tc000201_auto_approve_with_disabled_drift_detection":                    tc000201,
+	"tc000230_drift_detection_only_mode":                                     tc000230,
 	"tc000330_file_mapping_no_outputs":                                       tc000330,
 	"tc000350_depends_on":                                                    tc000350,
 }
@@ -768,6 +775,136 @@ func tc000120(t *testing.T, w *world) {
 	}
 	if w.getSecret("tfplan-default-helloworld-delete") != nil {
 		t.Errorf("plan Secret tfplan-default-helloworld-delete after the object's deletion: still there")
+	}
+}
+
+// dropFromState removes resource name from the state of Terraform tf, as
+// a change made outside strata would: drift. The state is the local
+// state the world's controller keeps (no backendConfig).
+func (w *world) dropFromState(tf, name string) {
+	w.t.Helper()
+	path := filepath.Join(w.cfg.Pipeline.StateDir(), "state", w.ns, w.ns, tf+".tfstate")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		w.t.Fatalf("read the state of %s: %v", tf, err)
+	}
+	var st map[string]any
+	if err := json.Unmarshal(b, &st); err != nil {
+		w.t.Fatal(err)
+	}
+	var kept []any
+	for _, r := range st["resources"].([]any) {
+		if r.(map[string]any)["name"] != name {
+			kept = append(kept, r)
+		}
+	}
+	if len(kept) == len(st["resources"].([]any)) {
+		w.t.Fatalf("state of %s has no resource %s", tf, name)
+	}
+	st["resources"], st["serial"] = kept, st["serial"].(float64)+1
+	if b, err = json.Marshal(st); err != nil {
+		w.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// configMapStack is the object of the configmap module: a resource that
+// stands for the ConfigMap the specs' module writes, its api_host an
+// output.
+func (w *world) configMapStack(name string) *v1alpha2.Terraform {
+	return w.module(name, "configmap", "0.1.0")
+}
+
+// tc000140: under approvePlan: auto, drift is planned and applied away,
+// and the status says when drift was found and applied.
+func tc000140(t *testing.T, w *world) {
+	tf := w.configMapStack("tf-drift-detected-auto-approve-no-output")
+	w.apply(tf)
+	w.reconcile()
+	got := w.get(tf.Name)
+	wantCondition(t, got, v1alpha2.ConditionApply, v1alpha2.ReasonApplySucceeded, "Applied successfully")
+	w.wantPlanSecret(tf.Name, got.Status.Plan.LastApplied)
+	wantAvailable(t, got, "api_host")
+	w.dropFromState(tf.Name, "example")
+	w.reconcile()
+	got = w.get(tf.Name)
+	wantCondition(t, got, v1alpha2.ConditionApply, v1alpha2.ReasonApplySucceeded, "Applied successfully")
+	if got.Status.LastDriftDetectedAt.IsZero() || got.Status.LastAppliedByDriftDetectionAt.IsZero() || got.Status.Plan.Pending != "" {
+		t.Errorf("status after drift under auto: lastDriftDetectedAt %v, lastAppliedByDriftDetectionAt %v, plan %+v, want both set and nothing pending",
+			got.Status.LastDriftDetectedAt, got.Status.LastAppliedByDriftDetectionAt, got.Status.Plan)
+	}
+}
+
+// tc000150: in manual mode, drift is reported (Ready False DriftDetected)
+// and not applied.
+func tc000150(t *testing.T, w *world) {
+	tf := w.configMapStack("tf-drift-detected-manual-approve-no-output")
+	tf.Spec.ApprovePlan = ""
+	w.apply(tf)
+	w.reconcile()
+	id := pending(t, w.get(tf.Name))
+	w.wantPlanSecret(tf.Name, id)
+	wantAvailable(t, w.approveAndApply(tf.Name, id), "api_host")
+	w.dropFromState(tf.Name, "example")
+	w.reconcile()
+	got := w.get(tf.Name)
+	c := condition(got, v1alpha2.ConditionReady)
+	if got.Status.LastDriftDetectedAt.IsZero() || c.Status != metav1.ConditionFalse || c.Reason != v1alpha2.ReasonDriftDetected || !strings.Contains(c.Message, "terraform_data.example") {
+		t.Errorf("after drift in manual mode: lastDriftDetectedAt %v, Ready %s, want it set and False %s naming terraform_data.example", got.Status.LastDriftDetectedAt, ready(got), v1alpha2.ReasonDriftDetected)
+	}
+	if got.Status.Plan.LastApplied != id {
+		t.Errorf("status.plan.lastApplied after drift = %s, want %s still: nothing applied", got.Status.Plan.LastApplied, id)
+	}
+}
+
+// tc000201: with disableDriftDetection, an applied object is never said
+// to have no drift: no drift is looked for.
+func tc000201(t *testing.T, w *world) {
+	tf := w.module("tf-drift-detect-auto-approve", "hello-world", "0.1.0")
+	tf.Spec.DisableDriftDetection = true
+	tf.Spec.Interval = metav1.Duration{Duration: time.Second}
+	w.apply(tf)
+	w.reconcile()
+	got := w.get(tf.Name)
+	wantCondition(t, got, v1alpha2.ConditionApply, v1alpha2.ReasonApplySucceeded, "Applied successfully")
+	wantAvailable(t, got, "hello_world")
+	for range 3 {
+		time.Sleep(1100 * time.Millisecond)
+		w.reconcile()
+		if c := condition(w.get(tf.Name), v1alpha2.ConditionReady); c.Reason == "" || c.Reason == v1alpha2.ReasonNoDrift {
+			t.Fatalf("Ready with drift detection disabled = %s %s, want a reason, not %s", c.Status, c.Reason, v1alpha2.ReasonNoDrift)
+		}
+	}
+}
+
+// tc000230: approvePlan: disable only looks for drift: none is NoDrift,
+// spec.force included; drift is Ready False DriftDetected, never applied.
+func tc000230(t *testing.T, w *world) {
+	tf := w.configMapStack("tr-drift-detection-only-mode")
+	w.apply(tf)
+	w.reconcile()
+	wantCondition(t, w.get(tf.Name), v1alpha2.ConditionReady, v1alpha2.ReasonApplySucceeded, "")
+	w.edit(tf.Name, func(s *v1alpha2.TerraformSpec) { s.ApprovePlan = v1alpha2.ApprovePlanDisable })
+	w.reconcile()
+	if c := condition(w.get(tf.Name), v1alpha2.ConditionReady); c.Status != metav1.ConditionTrue || c.Reason != v1alpha2.ReasonNoDrift {
+		t.Errorf("Ready in drift detection only mode = %s %s, want True %s", c.Status, c.Reason, v1alpha2.ReasonNoDrift)
+	}
+	w.edit(tf.Name, func(s *v1alpha2.TerraformSpec) { s.Force = true })
+	w.reconcile()
+	got := w.get(tf.Name)
+	if c := condition(got, v1alpha2.ConditionReady); c.Status != metav1.ConditionTrue || c.Reason != v1alpha2.ReasonNoDrift {
+		t.Errorf("Ready with spec.force in drift detection only mode = %s %s, want True %s", c.Status, c.Reason, v1alpha2.ReasonNoDrift)
+	}
+	if !got.Status.LastDriftDetectedAt.IsZero() {
+		t.Errorf("status.lastDriftDetectedAt = %v, want none: no drift yet", got.Status.LastDriftDetectedAt)
+	}
+	w.dropFromState(tf.Name, "example")
+	w.reconcile()
+	got = w.get(tf.Name)
+	if c := condition(got, v1alpha2.ConditionReady); c.Status != metav1.ConditionFalse || c.Reason != v1alpha2.ReasonDriftDetected || got.Status.LastDriftDetectedAt.IsZero() {
+		t.Errorf("after drift in drift detection only mode: Ready %s, lastDriftDetectedAt %v, want False %s and set", ready(got), got.Status.LastDriftDetectedAt, v1alpha2.ReasonDriftDetected)
 	}
 }
 

@@ -220,10 +220,23 @@ func applyReport(tf *v1alpha2.Terraform, sr *report.StackReport, rev string, out
 		if destroy {
 			msg = "Destroyed successfully: " + rev
 		}
+		if sr.Cause == runner.CauseDrift {
+			// Drift found and applied away (approvePlan: auto).
+			st.LastDriftDetectedAt, st.LastAppliedByDriftDetectionAt = &at, &at
+		}
 		reason, msg = outputsReady(tf, out, reason, msg, rev)
 		setReady(tf, true, reason, msg, rev)
 		return "Normal", reason, msg
 	case history.ResultNoChanges:
+		if tf.Spec.ApprovePlan == v1alpha2.ApprovePlanDisable || sr.Cause == runner.CauseDrift {
+			// A drift check that found none, as the Tofu Controller's
+			// drift detection says it.
+			st.Plan.Pending = ""
+			st.ReconciliationFailures = 0
+			reason, msg = outputsReady(tf, out, v1alpha2.ReasonNoDrift, "No drift: "+rev, rev)
+			setReady(tf, true, reason, msg, rev)
+			return "Normal", reason, msg
+		}
 		setCondition(tf, v1alpha2.ConditionPlan, metav1.ConditionFalse, v1alpha2.ReasonPlannedNoChanges, "Plan no changes")
 		st.Plan.Pending, st.Plan.IsDestroyPlan = "", destroy
 		st.LastPlannedRevision, st.LastPlanAt, st.LastPlannedGeneration = rev, &at, tf.Generation
@@ -242,10 +255,19 @@ func applyReport(tf *v1alpha2.Terraform, sr *report.StackReport, rev string, out
 			setCondition(tf, v1alpha2.ConditionApply, metav1.ConditionTrue, v1alpha2.ReasonApplySucceeded, "Applied successfully")
 			st.LastAppliedRevision = rev
 		}
-		reason, msg = outputsReady(tf, out, v1alpha2.ReasonNoDrift, "No drift: "+rev, rev)
+		reason, msg = v1alpha2.ReasonNoDrift, "No drift: "+rev
+		if tf.Spec.DisableDriftDetection {
+			// No drift is looked for: Ready keeps what the last apply
+			// said, as under the Tofu Controller.
+			reason, msg = v1alpha2.ReasonApplySucceeded, "Applied successfully: "+rev
+		}
+		reason, msg = outputsReady(tf, out, reason, msg, rev)
 		setReady(tf, true, reason, msg, rev)
 		return "Normal", reason, msg
 	case history.ResultHeld, history.ResultPlanned:
+		if drifted(tf, sr) {
+			return driftDetected(tf, sr, rev, at)
+		}
 		setCondition(tf, v1alpha2.ConditionPlan, metav1.ConditionTrue, v1alpha2.ReasonPlannedWithChanges, "Plan generated")
 		st.Plan.Pending, st.Plan.IsDestroyPlan = sr.PlanID, destroy
 		st.LastPlannedRevision, st.LastPlanAt, st.LastPlannedGeneration = rev, &at, tf.Generation
@@ -286,6 +308,40 @@ func applyReport(tf *v1alpha2.Terraform, sr *report.StackReport, rev string, out
 	}
 	setReady(tf, false, reason, msg, rev)
 	return "Warning", reason, msg
+}
+
+// drifted reports whether a plan with changes that is not applied is
+// drift, as the Tofu Controller reports it: any plan of an object in drift
+// detection only mode (approvePlan: disable), or a plan caused by drift
+// alone (nothing of the object's changed) that waits for a person.
+func drifted(tf *v1alpha2.Terraform, sr *report.StackReport) bool {
+	switch {
+	case tf.Spec.PlanOnly:
+		return false
+	case tf.Spec.ApprovePlan == v1alpha2.ApprovePlanDisable:
+		return true
+	}
+	return sr.Cause == runner.CauseDrift && tf.Spec.ApprovePlan != v1alpha2.ApprovePlanAuto
+}
+
+// driftDetected sets the status of drift found and not applied: Ready
+// False DriftDetected, saying what differs, status.lastDriftDetectedAt;
+// with the plan that would undo it pending, when it has an id.
+func driftDetected(tf *v1alpha2.Terraform, sr *report.StackReport, rev string, at metav1.Time) (typ, reason, msg string) {
+	st := &tf.Status
+	st.LastDriftDetectedAt = &at
+	st.LastPlannedRevision, st.LastPlanAt, st.LastPlannedGeneration = rev, &at, tf.Generation
+	msg = fmt.Sprintf("Drift detected: %d to add, %d to change, %d to destroy", sr.Summary.Add, sr.Summary.Change, sr.Summary.Destroy)
+	if len(sr.Changes) > 0 {
+		msg += ": " + strings.Join(sr.Changes, ", ")
+	}
+	if sr.PlanID != "" && tf.Spec.ApprovePlan != v1alpha2.ApprovePlanDisable {
+		st.Plan.Pending, st.Plan.IsDestroyPlan = sr.PlanID, false
+		setCondition(tf, v1alpha2.ConditionPlan, metav1.ConditionTrue, v1alpha2.ReasonPlannedWithChanges, "Plan generated")
+		msg += fmt.Sprintf(". Set approvePlan: %q to undo it.", sr.PlanID)
+	}
+	setReady(tf, false, v1alpha2.ReasonDriftDetected, msg, rev)
+	return "Warning", v1alpha2.ReasonDriftDetected, msg
 }
 
 // policyHold says why strata's policy held a plan that the Tofu

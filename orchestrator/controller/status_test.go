@@ -33,8 +33,11 @@ func TestApplyReport(t *testing.T) {
 		wantConds  []cond
 		wantPlan   v1alpha2.PlanStatus
 		wantApplRv string
-		// auto sets spec.approvePlan: auto.
+		// auto sets spec.approvePlan: auto; spec, when set, is the spec.
 		auto bool
+		spec *v1alpha2.TerraformSpec
+		// wantDrift: status.lastDriftDetectedAt is set.
+		wantDrift bool
 	}{
 		{
 			name:      "applied, outputs written",
@@ -124,6 +127,43 @@ func TestApplyReport(t *testing.T) {
 			wantConds: []cond{{"Ready", "False", v1alpha2.ReasonApplyFailed}, {"Apply", "False", v1alpha2.ReasonAppliedFail}},
 		},
 		{
+			name:      "drift held in manual mode",
+			report:    report.StackReport{Result: history.ResultHeld, PlanID: "plan-5", Cause: runner.CauseDrift, Summary: history.Summary{Add: 1}, Changes: []string{"create terraform_data.a"}},
+			prev:      v1alpha2.TerraformStatus{LastAppliedRevision: rev, Plan: v1alpha2.PlanStatus{LastApplied: "plan-1"}},
+			wantEvent: "Warning", wantReady: `Drift detected: 1 to add, 0 to change, 0 to destroy: create terraform_data.a. Set approvePlan: "plan-5" to undo it.`,
+			wantConds: []cond{{"Ready", "False", v1alpha2.ReasonDriftDetected}, {"Plan", "True", v1alpha2.ReasonPlannedWithChanges}},
+			wantPlan:  v1alpha2.PlanStatus{LastApplied: "plan-1", Pending: "plan-5"}, wantApplRv: rev, wantDrift: true,
+		},
+		{
+			name:      "drift in drift detection only mode",
+			report:    report.StackReport{Result: history.ResultPlanned, Cause: runner.CauseConfig, Summary: history.Summary{Change: 2}},
+			spec:      &v1alpha2.TerraformSpec{ApprovePlan: v1alpha2.ApprovePlanDisable},
+			wantEvent: "Warning", wantReady: "Drift detected: 0 to add, 2 to change, 0 to destroy",
+			wantConds: []cond{{"Ready", "False", v1alpha2.ReasonDriftDetected}},
+			wantDrift: true,
+		},
+		{
+			name:      "drift applied under auto",
+			report:    report.StackReport{Result: history.ResultApplied, PlanID: "plan-6", Cause: runner.CauseDrift},
+			auto:      true,
+			wantEvent: "Normal", wantReady: "Applied successfully: " + rev,
+			wantConds: []cond{
+				{"Ready", "True", v1alpha2.ReasonApplySucceeded},
+				{"Apply", "True", v1alpha2.ReasonApplySucceeded},
+				{"Plan", "True", v1alpha2.ReasonPlannedWithChanges},
+			},
+			wantPlan: v1alpha2.PlanStatus{LastApplied: "plan-6"}, wantApplRv: rev, wantDrift: true,
+		},
+		{
+			name:      "up to date, drift detection disabled",
+			report:    report.StackReport{Result: history.ResultUnchanged},
+			prev:      v1alpha2.TerraformStatus{LastAppliedRevision: rev},
+			spec:      &v1alpha2.TerraformSpec{DisableDriftDetection: true},
+			wantEvent: "Normal", wantReady: "Applied successfully: " + rev,
+			wantConds:  []cond{{"Ready", "True", v1alpha2.ReasonApplySucceeded}},
+			wantApplRv: rev,
+		},
+		{
 			name:      "source not fetched",
 			report:    report.StackReport{Result: history.ResultFailed, Message: "OCIRepository app has no artifact yet"},
 			wantEvent: "Warning", wantReady: "OCIRepository app has no artifact yet",
@@ -133,6 +173,9 @@ func TestApplyReport(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tf := &v1alpha2.Terraform{Status: tt.prev}
+			if tt.spec != nil {
+				tf.Spec = *tt.spec
+			}
 			if tt.auto {
 				tf.Spec.ApprovePlan = v1alpha2.ApprovePlanAuto
 			}
@@ -155,6 +198,9 @@ func TestApplyReport(t *testing.T) {
 			}
 			if tf.Status.LastAttemptedRevision != rev {
 				t.Errorf("applyReport(%s) lastAttemptedRevision = %q, want %q", tt.report.Result, tf.Status.LastAttemptedRevision, rev)
+			}
+			if got := tf.Status.LastDriftDetectedAt != nil; got != tt.wantDrift {
+				t.Errorf("applyReport(%s) lastDriftDetectedAt set = %v, want %v", tt.report.Result, got, tt.wantDrift)
 			}
 			if r := findReady(tf); r != nil && r.Message != tt.wantReady {
 				t.Errorf("applyReport(%s) Ready message = %q, want %q", tt.report.Result, r.Message, tt.wantReady)

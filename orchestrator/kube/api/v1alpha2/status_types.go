@@ -124,6 +124,9 @@ const (
 	// ApprovePlanAuto in spec.approvePlan applies every plan the policy
 	// allows.
 	ApprovePlanAuto = "auto"
+	// ApprovePlanDisable in spec.approvePlan is drift detection only:
+	// planned, never applied.
+	ApprovePlanDisable = "disable"
 	// DefaultWorkspace is spec.workspace when it is empty.
 	DefaultWorkspace = "default"
 	// DefaultServiceAccount is spec.serviceAccountName when it is empty.
