@@ -265,6 +265,24 @@ func TestEvalNoDefault(t *testing.T) {
 	}
 }
 
+// TestEvalNoPolicy: NoDefault without directories is no policy: a
+// replace the default bundle denies is allowed, as the Tofu Controller
+// applies every plan approvePlan: auto allows.
+func TestEvalNoPolicy(t *testing.T) {
+	ctx := context.Background()
+	e, err := Load(ctx, Options{NoDefault: true})
+	if err != nil {
+		t.Fatalf("Load(NoDefault, no directory) = %v, want nil", err)
+	}
+	d, err := e.Eval(ctx, fixture(t, "terraform_data_replace.json"), Meta{Stack: "app"})
+	if err != nil {
+		t.Fatalf("Eval() = %v, want nil", err)
+	}
+	if !d.Allowed() || len(d.Warnings) != 0 {
+		t.Errorf("Eval() with no policy = denies %v, warnings %v, want none", d.Denies, d.Warnings)
+	}
+}
+
 func TestEvalResultForms(t *testing.T) {
 	ctx := context.Background()
 	plan := []byte(`{"format_version":"1.2","resource_changes":[]}`)

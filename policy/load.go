@@ -75,7 +75,10 @@ var allowedModulesPath = []string{"strata", "iam", "allowed_modules"}
 // the user's directories, and prepares every deny, violation, warn and
 // exception rule for evaluation. A file that does not parse or compile is an
 // error that names the file, the line and the reason. Loading no rule at all
-// is an error too: an engine with nothing to check would allow every plan.
+// from directories is an error too: an engine with nothing to check would
+// allow every plan. NoDefault without Dirs asks for exactly that: no
+// policy, every plan allowed, as the Tofu Controller applies every plan
+// approvePlan: auto allows.
 func Load(ctx context.Context, opts Options) (*Engine, error) {
 	src, err := load(ctx, opts.Dirs, !opts.NoDefault, opts.IAMAllowedModules)
 	if err != nil {
@@ -122,7 +125,9 @@ func Load(ctx context.Context, opts Options) (*Engine, error) {
 	slices.SortFunc(e.rules, func(a, b preparedRule) int {
 		return cmp.Or(cmp.Compare(a.namespace, b.namespace), cmp.Compare(a.name, b.name))
 	})
-	if len(e.rules) == 0 {
+	if len(e.rules) == 0 && (!opts.NoDefault || len(opts.Dirs) > 0) {
+		// Directories that hold no rule are a mistake; no policy at all
+		// is a choice (NoDefault and no Dirs).
 		return nil, errors.New("load policies: no deny, violation or warn rule found: an engine with no rule would allow every plan")
 	}
 	return e, nil

@@ -11,6 +11,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -115,6 +116,11 @@ error that names the shard. See docs/cluster-mode.md, "Shards".`,
 			if err := rf.check(); err != nil {
 				return err
 			}
+			if len(f.policyDirs) > 0 && rf.runners == runnersJobs {
+				// A runner pod judges its own plan, and has none of this
+				// machine's directories: the rules would not be applied.
+				return usageError("--policy %s: runner Jobs judge their plans in their pods, which do not have this process's policy directories; give --runners in-process to judge with them, or leave out --policy", strings.Join(f.policyDirs, ", "))
+			}
 			if err := records.check(); err != nil {
 				return err
 			}
@@ -138,7 +144,7 @@ error that names the shard. See docs/cluster-mode.md, "Shards".`,
 			if !sh.IsDefault() {
 				log.Info(fmt.Sprintf("shard %s: reconciling the Terraform objects that match %s", sh.Name(), sh))
 			}
-			executor, err := rf.executor(lf.kubeconfig, f.maxRunners, records.location, sh, log)
+			executor, err := rf.executor(lf.kubeconfig, f.maxRunners, records.location, f.noDefaultPolicy, sh, log)
 			if err != nil {
 				return err
 			}

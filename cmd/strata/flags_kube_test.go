@@ -32,5 +32,6 @@ func TestInvalidKubeFlagValues(t *testing.T) {
 		{"no runner pod refused timeout", []string{"controller", "--namespace", "infra", "--runner-pod-refused-timeout", "0"}, "--runner-pod-refused-timeout is 0s: it must be more than 0"},
 		{"watch label selector that does not parse", []string{"controller", "--namespace", "infra", "--watch-label-selector", "sharding.fluxcd.io/key in shard1"}, `--watch-label-selector: label selector "sharding.fluxcd.io/key in shard1": `},
 		{"runner env secret in process", []string{"controller", "--namespace", "infra", "--runners", "in-process", "--runner-env-from-secret", "aws"}, "--runner-env-from-secret is for runner Jobs"},
+		{"policy directories with runner Jobs", []string{"controller", "--namespace", "infra", "--runners", "jobs", "--policy", "policies"}, "--policy policies: runner Jobs judge their plans in their pods"},
 	})
 }

@@ -176,7 +176,7 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	cmd.Flags().DurationVar(&f.driftInterval, "drift-interval", reconcile.DefaultDriftInterval,
 		"how long a stack whose inputs have not changed goes without a plan: when given, for every stack (0 plans every stack every time); when not, each stack's own spec.interval, and this default for a stack without one")
 	cmd.Flags().StringArrayVar(&f.policyDirs, "policy", nil, "policy directory loaded on top of the default bundle (repeatable)")
-	cmd.Flags().BoolVar(&f.noDefaultPolicy, "no-default-policy", false, "replace the default policy bundle with the --policy directories")
+	cmd.Flags().BoolVar(&f.noDefaultPolicy, "no-default-policy", false, "replace the default policy bundle with the --policy directories (without any: no policy, every plan approvePlan allows is applied, as the Tofu Controller does)")
 	f.registryFlags.register(cmd)
 	cmd.Flags().StringVar(&f.mirror, "provider-mirror", "", "https URL of a provider network mirror every init installs providers from (default: the init key providerMirror)")
 	cmd.Flags().StringVar(&f.mirrorCA, "provider-mirror-ca", "", "PEM file of the certificate authorities tofu trusts for the provider mirror")

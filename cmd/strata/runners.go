@@ -88,7 +88,9 @@ func (f *runnerFlags) check() error {
 //
 // With records (--records), runner pods keep their runs in that bucket,
 // reached as this process reaches it, instead of the object's namespace.
-func (f *runnerFlags) executor(kubeconfig string, maxRunners int, records string, sh shard.Shard, log *slog.Logger) (func(runner.Config) controller.Executor, error) {
+// With noDefaultPolicy (--no-default-policy), they judge plans without the
+// default bundle, as this process does.
+func (f *runnerFlags) executor(kubeconfig string, maxRunners int, records string, noDefaultPolicy bool, sh shard.Shard, log *slog.Logger) (func(runner.Config) controller.Executor, error) {
 	if f.runners != runnersJobs {
 		return nil, nil
 	}
@@ -104,6 +106,7 @@ func (f *runnerFlags) executor(kubeconfig string, maxRunners int, records string
 		UnreadTTL:       f.unreadTTL,
 		RefusedTimeout:  f.refusedTimeout,
 		Shard:           sh,
+		NoDefaultPolicy: noDefaultPolicy,
 	}
 	if records != "" {
 		cfg.RecordsEnv = recordsEnv()

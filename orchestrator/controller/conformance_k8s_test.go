@@ -16,7 +16,9 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/strata-iac/strata/orchestrator/controller"
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
+	"github.com/strata-iac/strata/orchestrator/reconcile"
 )
 
 // TestConformanceInCluster runs the Tofu Controller's behaviour specs
@@ -76,6 +78,8 @@ var conformanceRuns = map[string]func(*testing.T, *world){
 	"tc000100_applied_should_tx_to_plan_when_source_changed":                 tc000100,
 	"tc000110_auto_applied_should_tx_to_plan_then_apply_when_source_changed": tc000110,
 	"tc000120_delete":                                                        tc000120,
+	"tc000121_destroy_on_delete":                                             tc000121,
+	"tc000130_destroy_no_outputs":                                            tc000130,
 	"tc000140_auto_applied_should_tx_to_plan_then_apply_when_drift_detected": tc000140,
 	"tc000150_manual_apply_should_report_and_loop_when_drift_detected":       tc000150,
 	"tc000201_auto_approve_with_disabled_drift_detection":                    tc000201,
@@ -815,6 +819,80 @@ func (w *world) dropFromState(tf, name string) {
 // output.
 func (w *world) configMapStack(name string) *v1alpha2.Terraform {
 	return w.module(name, "configmap", "0.1.0")
+}
+
+// noDefaultPolicy makes the world's controller judge plans with no
+// policy (--no-default-policy): the setting that gives the Tofu
+// Controller's behaviour, where strata's default policy holds destroys.
+func (w *world) noDefaultPolicy() {
+	p := w.cfg.Pipeline.(reconcile.Pipeline)
+	p.Options.NoDefaultPolicy = true
+	w.cfg.Pipeline = p
+	w.ctrl = controller.New(w.cfg)
+}
+
+// tc000121: an object deleted with destroyResourcesOnDeletion is
+// destroyed, its plan Secret deleted, and then it goes. strata's default
+// policy holds the destroy even under approvePlan: auto (the deliberate
+// difference, checked first); with no default policy, the Tofu
+// Controller's behaviour.
+func tc000121(t *testing.T, w *world) {
+	tf := w.configMapStack("tf-destroy-on-delete")
+	tf.Spec.DestroyResourcesOnDeletion = true
+	w.apply(tf)
+	w.reconcile()
+	got := w.get(tf.Name)
+	wantCondition(t, got, v1alpha2.ConditionApply, v1alpha2.ReasonApplySucceeded, "Applied successfully")
+	if got.Status.Plan.IsDestroyPlan {
+		t.Errorf("status.plan.isDestroyPlan after the first apply = true, want false")
+	}
+	w.wantPlanSecret(tf.Name, got.Status.Plan.LastApplied)
+	wantAvailable(t, got, "api_host")
+
+	w.delete(tf.Name)
+	w.reconcile()
+	held := w.get(tf.Name)
+	if held == nil || !held.Status.Plan.IsDestroyPlan || held.Status.Plan.Pending == "" || !strings.Contains(condition(held, v1alpha2.ConditionReady).Message, "deny_delete") {
+		t.Fatalf("object deleted under the default policy = %+v, want it kept, its destroy plan pending, held by deny_delete", held)
+	}
+
+	w.noDefaultPolicy()
+	w.reconcile()
+	if w.get(tf.Name) != nil {
+		t.Errorf("Terraform %s after its destroy with no default policy: still there", tf.Name)
+	}
+	if w.getSecret("tfplan-default-"+tf.Name) != nil {
+		t.Errorf("plan Secret of %s after its object went: still there", tf.Name)
+	}
+}
+
+// tc000130: spec.destroy: true destroys the object's resources ("Destroy
+// applied successfully", a destroy plan). strata's default policy holds
+// the destroy under approvePlan: auto (the deliberate difference); with
+// no default policy it is applied, as by the Tofu Controller.
+func tc000130(t *testing.T, w *world) {
+	tf := w.configMapStack("helloworld-destroy-no-outputs")
+	w.apply(tf)
+	w.reconcile()
+	got := w.get(tf.Name)
+	wantCondition(t, got, v1alpha2.ConditionApply, v1alpha2.ReasonApplySucceeded, "Applied successfully")
+	w.wantPlanSecret(tf.Name, got.Status.Plan.LastApplied)
+	wantAvailable(t, got, "api_host")
+
+	w.edit(tf.Name, func(s *v1alpha2.TerraformSpec) { s.Destroy = true })
+	w.reconcile()
+	held := w.get(tf.Name)
+	if !held.Status.Plan.IsDestroyPlan || held.Status.Plan.Pending == "" || !strings.Contains(condition(held, v1alpha2.ConditionReady).Message, "deny_delete") {
+		t.Errorf("spec.destroy under the default policy: status.plan %+v, Ready %s, want the destroy plan pending, held by deny_delete", held.Status.Plan, ready(held))
+	}
+
+	w.noDefaultPolicy()
+	w.reconcile()
+	got = w.get(tf.Name)
+	wantCondition(t, got, v1alpha2.ConditionApply, v1alpha2.ReasonApplySucceeded, "Destroy applied successfully")
+	if !got.Status.Plan.IsDestroyPlan || got.Status.Plan.Pending != "" {
+		t.Errorf("status.plan after the destroy = %+v, want a destroy plan applied, nothing pending", got.Status.Plan)
+	}
 }
 
 // tc000140: under approvePlan: auto, drift is planned and applied away,

@@ -208,11 +208,17 @@ type outputs struct {
 func applyReport(tf *v1alpha2.Terraform, sr *report.StackReport, rev string, out outputs, now time.Time) (typ, reason, msg string) {
 	st := &tf.Status
 	at := metav1.NewTime(now)
-	destroy := sr.Cause == runner.CauseRemoved
+	// A destroy: of an object deleted with destroyResourcesOnDeletion, or
+	// of one whose spec.destroy is true.
+	destroy := sr.Cause == runner.CauseRemoved || sr.Cause == runner.CauseDestroy
 	switch sr.Result {
 	case history.ResultApplied:
 		setCondition(tf, v1alpha2.ConditionPlan, metav1.ConditionTrue, v1alpha2.ReasonPlannedWithChanges, "Plan generated")
-		setCondition(tf, v1alpha2.ConditionApply, metav1.ConditionTrue, v1alpha2.ReasonApplySucceeded, "Applied successfully")
+		applied := "Applied successfully"
+		if destroy {
+			applied = "Destroy applied successfully"
+		}
+		setCondition(tf, v1alpha2.ConditionApply, metav1.ConditionTrue, v1alpha2.ReasonApplySucceeded, applied)
 		st.Plan = v1alpha2.PlanStatus{LastApplied: sr.PlanID, IsDestroyPlan: destroy}
 		st.LastAppliedRevision, st.LastPlannedRevision, st.LastPlanAt, st.LastPlannedGeneration = rev, rev, &at, tf.Generation
 		st.ReconciliationFailures = 0

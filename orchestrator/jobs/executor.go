@@ -298,7 +298,10 @@ func (e *Executor) request(req controller.Request, docs map[string]contracts.Doc
 			backend.SecretSuffix = req.Name
 		}
 	}
-	b, err := json.Marshal(runjob.Request{Run: req, Path: path, Settings: e.Settings, StackIntervals: e.StackIntervals, Backend: backend, Contracts: docs, HashKey: e.HashKey})
+	b, err := json.Marshal(runjob.Request{
+		Run: req, Path: path, Settings: e.Settings, StackIntervals: e.StackIntervals, Backend: backend, Contracts: docs, HashKey: e.HashKey,
+		NoDefaultPolicy: e.Launcher.cfg.NoDefaultPolicy,
+	})
 	if err != nil {
 		return nil, fmt.Errorf("run %s/%s as a job: %w", req.Namespace, req.Name, err)
 	}

@@ -113,6 +113,10 @@ type Config struct {
 	// started only once the Secret is there. RecordsEnv and strata's own
 	// variables take precedence over its keys.
 	EnvFromSecret string
+	// NoDefaultPolicy is the controller's --no-default-policy: the runner
+	// pods judge plans without the default bundle (with no other policy,
+	// not at all).
+	NoDefaultPolicy bool
 	// Shard is the controller's shard (--watch-label-selector): its runner
 	// Jobs carry its label (shard.JobLabel) and MaxRunners bounds them
 	// alone, so each shard has its own runner limit. The zero Shard is

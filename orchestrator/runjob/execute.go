@@ -135,7 +135,7 @@ func prepare(ctx context.Context, req Request, cfg Config) (*prepared, error) {
 		}
 	}
 	var pol runner.Policy
-	if engine, err := policy.Load(ctx, policy.Options{IAMAllowedModules: set.IAMAllowedModules}); err != nil {
+	if engine, err := policy.Load(ctx, policy.Options{NoDefault: req.NoDefaultPolicy, IAMAllowedModules: set.IAMAllowedModules}); err != nil {
 		pol = runner.FailingPolicy(err)
 	} else {
 		pol = engine

@@ -31,6 +31,9 @@ type Request struct {
 	// run's hashes compare with the controller's history. Private: the
 	// request travels in a Secret.
 	HashKey []byte `json:"hashKey,omitempty"`
+	// NoDefaultPolicy is the controller's --no-default-policy: the pod
+	// judges the plan without the default policy bundle.
+	NoDefaultPolicy bool `json:"noDefaultPolicy,omitempty"`
 }
 
 // Result is what the runner's last log line carries: the run's outcome,
