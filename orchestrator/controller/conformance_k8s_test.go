@@ -82,6 +82,8 @@ var conformanceRuns = map[string]func(*testing.T, *world){
 	"tc000130_destroy_no_outputs":                                            tc000130,
 	"tc000140_auto_applied_should_tx_to_plan_then_apply_when_drift_detected": tc000140,
 	"tc000150_manual_apply_should_report_and_loop_when_drift_detected":       tc000150,
+	"tc000160_auto_applied_should_tx_to_plan_when_unrelated_source_changed":  tc000160,
+	"tc000170_if_apply_error_we_should_delete_the_plan_and_start_over":       tc000170,
 	"tc000201_auto_approve_with_disabled_drift_detection":                    tc000201,
 	"tc000230_drift_detection_only_mode":                                     tc000230,
 	"tc000330_file_mapping_no_outputs":                                       tc000330,
@@ -935,6 +937,60 @@ func tc000150(t *testing.T, w *world) {
 	if got.Status.Plan.LastApplied != id {
 		t.Errorf("status.plan.lastApplied after drift = %s, want %s still: nothing applied", got.Status.Plan.LastApplied, id)
 	}
+}
+
+// tc000160: a new revision that changes nothing the module plans is
+// planned without changes: attempted and planned revisions move on, the
+// applied one stays.
+func tc000160(t *testing.T, w *world) {
+	tf := w.module("tf-unrelated-changed-auto-approve-no-output", "hello-world", "0.1.0")
+	w.apply(tf)
+	w.reconcile()
+	got := w.get(tf.Name)
+	wantCondition(t, got, v1alpha2.ConditionApply, v1alpha2.ReasonApplySucceeded, "Applied successfully")
+	applied, id := got.Status.LastAppliedRevision, got.Status.Plan.LastApplied
+	w.push(tf.Name, "testdata/conformance/hello-world-readme", "0.1.1")
+	w.reconcile()
+	got = w.get(tf.Name)
+	wantCondition(t, got, v1alpha2.ConditionPlan, v1alpha2.ReasonPlannedNoChanges, "Plan no changes")
+	st := got.Status
+	if st.Plan.Pending != "" || st.Plan.LastApplied != id || st.LastAppliedRevision != applied ||
+		!strings.HasPrefix(st.LastAttemptedRevision, "0.1.1@") || st.LastPlannedRevision != st.LastAttemptedRevision {
+		t.Errorf("status after an unrelated change = plan %+v, applied %s, attempted %s, planned %s; want nothing pending, %s applied from %s, 0.1.1 attempted and planned",
+			st.Plan, st.LastAppliedRevision, st.LastAttemptedRevision, st.LastPlannedRevision, id, applied)
+	}
+}
+
+// tc000170: an apply that fails is TerraformAppliedFail, and its plan is
+// not kept pending; once the cause is gone, the object is planned and
+// applied again.
+func tc000170(t *testing.T, w *world) {
+	blocker := filepath.Join(t.TempDir(), "existing-configmap")
+	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// The failed apply leaves the resource tainted (the specs' ConfigMap
+	// is never created), and its replace is a destroy strata's default
+	// policy holds: run as the Tofu Controller does.
+	w.noDefaultPolicy()
+	tf := w.module("tf-external-entity-auto-approve-no-output", "apply-blocked", "0.1.0")
+	tf.Spec.Vars = varsOf(t, "blocker", blocker)
+	tf.Spec.RetryInterval = &metav1.Duration{Duration: time.Second}
+	w.apply(tf)
+	w.reconcile()
+	got := w.get(tf.Name)
+	if c := condition(got, v1alpha2.ConditionApply); c.Status != metav1.ConditionFalse || c.Reason != v1alpha2.ReasonAppliedFail {
+		t.Fatalf("Apply condition while the apply fails = %s %s, want False %s; Ready %s", c.Status, c.Reason, v1alpha2.ReasonAppliedFail, ready(got))
+	}
+	if got.Status.Plan.Pending != "" {
+		t.Errorf("status.plan.pending after the failed apply = %q, want none", got.Status.Plan.Pending)
+	}
+	if err := os.Remove(blocker); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1100 * time.Millisecond)
+	w.reconcile()
+	wantCondition(t, w.get(tf.Name), v1alpha2.ConditionApply, v1alpha2.ReasonApplySucceeded, "Applied successfully")
 }
 
 // tc000201: with disableDriftDetection, an applied object is never said
