@@ -15,6 +15,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/strata-iac/strata/orchestrator/controller"
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
@@ -52,6 +53,7 @@ var conformanceRuns = map[string]func(*testing.T, *world){
 	"tc000011_workspace_no_outputs":                                          tc000011Workspace,
 	"tc000012_src_ocirepository_no_outputs":                                  tc000012OCI,
 	"tc000013_source_not_found":                                              tc000013,
+	"tc000014_artifact_not_found":                                            tc000014,
 	"tc000015_depends_on_cross_ns_denied":                                    tc000015DependsOn,
 	"tc000015_source_cross_ns_denied":                                        tc000015Source,
 	"tc000016_default_observed_generation":                                   tc000016Default,
@@ -67,6 +69,10 @@ var conformanceRuns = map[string]func(*testing.T, *world){
 	"tc000053_pending_plan_should_replan_on_source_change":                   tc000053,
 	"tc000054_pending_plan_should_replan_on_spec_change":                     tc000054,
 	"tc000060_vars_and_controlled_outputs":                                   tc000060,
+	"tc000051_plan_and_manual_approve_and_replan_no_outputs":                 tc000051,
+	"tc000061_vars_hcl_input":                                                tc000061,
+	"tc000062_vars_hcl":                                                      tc000062,
+	"tc000063_values_hcl":                                                    tc000063,
 	"tc000070_varsfrom_secret_and_controlled_outputs":                        tc000070,
 	"tc000071_varsfrom_secret_with_varkeys_and_controlled_outputs":           tc000071,
 	"tc000072_varsfrom_optional_secret_controlled_outputs":                   tc000072,
@@ -80,6 +86,7 @@ var conformanceRuns = map[string]func(*testing.T, *world){
 	"tc000120_delete":                                                        tc000120,
 	"tc000121_destroy_on_delete":                                             tc000121,
 	"tc000130_destroy_no_outputs":                                            tc000130,
+	"tc000131_destroy_no_changes":                                            tc000131,
 	"tc000140_auto_applied_should_tx_to_plan_then_apply_when_drift_detected": tc000140,
 	"tc000150_manual_apply_should_report_and_loop_when_drift_detected":       tc000150,
 	"tc000160_auto_applied_should_tx_to_plan_when_unrelated_source_changed":  tc000160,
@@ -300,6 +307,37 @@ func tc000013(t *testing.T, w *world) {
 	}
 	if evs := w.events(tf.Name, v1alpha2.ReasonArtifactFailed); len(evs) != 1 || evs[0].Type != corev1.EventTypeWarning {
 		t.Errorf("%s Events = %v, want one Warning", v1alpha2.ReasonArtifactFailed, evs)
+	}
+	if n := w.executed.Load(); n != 0 {
+		t.Errorf("runs executed = %d, want none", n)
+	}
+}
+
+// tc000014: a source that exists but has no artifact: Ready False
+// ArtifactFailed, and nothing runs.
+func tc000014(t *testing.T, w *world) {
+	repo := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "source.toolkit.fluxcd.io/v1", "kind": "OCIRepository",
+		"metadata": map[string]any{"name": "gr-artifact-not-found", "namespace": w.ns},
+		"spec": map[string]any{
+			"url": "oci://" + w.reg.Host + "/iac/nothing-here", "interval": "1m", "insecure": true,
+			"ref": map[string]any{"tag": "0.1.0"},
+		},
+	}}
+	if _, err := w.dyn.Resource(ociRepositories).Namespace(w.ns).Create(context.Background(), repo, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	w.apply(&v1alpha2.Terraform{
+		ObjectMeta: metav1.ObjectMeta{Name: "tf-artifact-not-found"},
+		Spec: v1alpha2.TerraformSpec{
+			ApprovePlan: "auto", Path: "./",
+			SourceRef: v1alpha2.CrossNamespaceSourceReference{Kind: "OCIRepository", Name: "gr-artifact-not-found"},
+		},
+	})
+	w.reconcile()
+	got := w.get("tf-artifact-not-found")
+	if c := condition(got, v1alpha2.ConditionReady); c.Status != metav1.ConditionFalse || c.Reason != v1alpha2.ReasonArtifactFailed {
+		t.Errorf("Ready = %s, want False %s", ready(got), v1alpha2.ReasonArtifactFailed)
 	}
 	if n := w.executed.Load(); n != 0 {
 		t.Errorf("runs executed = %d, want none", n)
@@ -576,6 +614,80 @@ func tc000054(t *testing.T, w *world) {
 	}
 	w.approveAndApply(tf.Name, id)
 	w.wantNoStateSecret(tf.Name)
+}
+
+// tc000051: a pending plan whose source moved on, with approvePlan
+// replan-<the pending id>: planned again, and the new plan is the one to
+// approve.
+func tc000051(t *testing.T, w *world) {
+	tf := w.module("tf-plan-and-manual-approve-replan-no-output", "hello-world", "0.1.0")
+	tf.Spec.ApprovePlan = ""
+	w.apply(tf)
+	w.reconcile()
+	first := pending(t, w.get(tf.Name))
+	w.wantPlanSecret(tf.Name, first)
+	w.push(tf.Name, "testdata/conformance/hello-world-2", "0.2.0")
+	w.edit(tf.Name, func(s *v1alpha2.TerraformSpec) { s.ApprovePlan = "re" + first })
+	w.reconcile()
+	second := pending(t, w.get(tf.Name))
+	if second == first {
+		t.Errorf("pending plan after replan = %s, want a new plan of 0.2.0", second)
+	}
+	wantAvailable(t, w.approveAndApply(tf.Name, second), "hello_world")
+}
+
+// tc000061: object and list variables; non-string outputs written as
+// JSON beside their __type keys.
+func tc000061(t *testing.T, w *world) {
+	tf := w.module("tf-hcl-vars-output", "hcl-vars-output", "0.1.0")
+	tf.Spec.Vars = []v1alpha2.Variable{
+		{Name: "cluster_spec", Value: jsonValue(t, `{"region":"eu-test-1","env":"stg","cluster":"winter-squirrel","active":true,"nodes":10}`)},
+		{Name: "zones", Value: jsonValue(t, `["a","b","c"]`)},
+	}
+	tf.Spec.WriteOutputsToSecret = outputsSpec("tf-output-tf-hcl-vars-output", "active", "cluster_id", "node_count", "azs")
+	w.apply(tf)
+	w.reconcile()
+	w.wantOutputs("tf-output-tf-hcl-vars-output", tf.Name, map[string]string{
+		"cluster_id":       "eu-test-1:stg:winter-squirrel",
+		"active":           "true",
+		"active__type":     `"bool"`,
+		"node_count":       "10",
+		"node_count__type": `"number"`,
+		"azs":              "[\n      \"eu-test-1a\",\n      \"eu-test-1b\",\n      \"eu-test-1c\"\n    ]",
+		"azs__type":        "[\n      \"list\",\n      \"string\"\n    ]",
+	})
+}
+
+// tc000062: vars and varsFrom a Secret, together.
+func tc000062(t *testing.T, w *world) {
+	w.secret("sc-hcl-vars-encoding", map[string]string{"access_key": "1234567890", "secret_key": "abcdefghij"})
+	tf := w.module("tf-hcl-vars-encoding", "hcl-vars", "0.1.0")
+	tf.Spec.Vars = varsOf(t, "cluster_name", "test-vars-cluster")
+	tf.Spec.VarsFrom = []v1alpha2.VarsReference{{Kind: "Secret", Name: "sc-hcl-vars-encoding"}}
+	tf.Spec.WriteOutputsToSecret = outputsSpec("tf-output-tf-hcl-vars-encoding", "json_blob")
+	w.apply(tf)
+	w.reconcile()
+	if c := condition(w.get(tf.Name), v1alpha2.ConditionReady); c.Status != metav1.ConditionTrue {
+		t.Errorf("Ready = %s %s: %s, want True", c.Status, c.Reason, c.Message)
+	}
+	w.wantOutputs("tf-output-tf-hcl-vars-encoding", tf.Name, map[string]string{
+		"json_blob": `{"AccessKey":"1234567890","Cluster":"test-vars-cluster","SecretKey":"abcdefghij"}`,
+	})
+}
+
+// tc000063: spec.values is the object variable values.
+func tc000063(t *testing.T, w *world) {
+	tf := w.module("tf-hcl-values-encoding", "hcl-values", "0.1.0")
+	tf.Spec.Values = jsonValue(t, `{"cluster_name":"my-cluster","access_key":"my-access-key","secret_key":"my-secret-key"}`)
+	tf.Spec.WriteOutputsToSecret = outputsSpec("tf-output-tf-hcl-values-encoding", "values_json_blob")
+	w.apply(tf)
+	w.reconcile()
+	if c := condition(w.get(tf.Name), v1alpha2.ConditionReady); c.Status != metav1.ConditionTrue {
+		t.Errorf("Ready = %s %s: %s, want True", c.Status, c.Reason, c.Message)
+	}
+	w.wantOutputs("tf-output-tf-hcl-values-encoding", tf.Name, map[string]string{
+		"values_json_blob": `{"Values_AccessKey":"my-access-key","Values_Cluster":"my-cluster","Values_SecretKey":"my-secret-key"}`,
+	})
 }
 
 // hello is the object of the hello-env module, its outputs written to
@@ -894,6 +1006,30 @@ func tc000130(t *testing.T, w *world) {
 	wantCondition(t, got, v1alpha2.ConditionApply, v1alpha2.ReasonApplySucceeded, "Destroy applied successfully")
 	if !got.Status.Plan.IsDestroyPlan || got.Status.Plan.Pending != "" {
 		t.Errorf("status.plan after the destroy = %+v, want a destroy plan applied, nothing pending", got.Status.Plan)
+	}
+}
+
+// tc000131: an object deleted with destroyResourcesOnDeletion after its
+// resources and its state went outside strata: nothing to destroy, and
+// the object goes.
+func tc000131(t *testing.T, w *world) {
+	tf := w.configMapStack("tf-destroy-no-changes")
+	tf.Spec.DestroyResourcesOnDeletion = true
+	w.apply(tf)
+	w.reconcile()
+	got := w.get(tf.Name)
+	wantCondition(t, got, v1alpha2.ConditionApply, v1alpha2.ReasonApplySucceeded, "Applied successfully")
+	if got.Status.Plan.IsDestroyPlan {
+		t.Errorf("status.plan.isDestroyPlan = true, want false")
+	}
+	w.wantPlanSecret(tf.Name, got.Status.Plan.LastApplied)
+	wantAvailable(t, got, "api_host")
+	w.edit(tf.Name, func(s *v1alpha2.TerraformSpec) { s.ApprovePlan = "" })
+	w.dropFromState(tf.Name, "example")
+	w.delete(tf.Name)
+	w.reconcile()
+	if left := w.get(tf.Name); left != nil {
+		t.Errorf("Terraform %s with nothing left to destroy = %s, want it gone", tf.Name, ready(left))
 	}
 }
 
