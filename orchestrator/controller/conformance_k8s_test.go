@@ -17,7 +17,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/controller"
+	"github.com/strata-iac/strata/orchestrator/jobs"
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
 )
@@ -93,6 +95,7 @@ var conformanceRuns = map[string]func(*testing.T, *world){
 	"tc000170_if_apply_error_we_should_delete_the_plan_and_start_over":       tc000170,
 	"tc000201_auto_approve_with_disabled_drift_detection":                    tc000201,
 	"tc000230_drift_detection_only_mode":                                     tc000230,
+	"tc000310_node_selector_affinity_tolerations":                            tc000310,
 	"tc000330_file_mapping_no_outputs":                                       tc000330,
 	"tc000350_depends_on":                                                    tc000350,
 }
@@ -1175,6 +1178,48 @@ func tc000230(t *testing.T, w *world) {
 	got = w.get(tf.Name)
 	if c := condition(got, v1alpha2.ConditionReady); c.Status != metav1.ConditionFalse || c.Reason != v1alpha2.ReasonDriftDetected || got.Status.LastDriftDetectedAt.IsZero() {
 		t.Errorf("after drift in drift detection only mode: Ready %s, lastDriftDetectedAt %v, want False %s and set", ready(got), got.Status.LastDriftDetectedAt, v1alpha2.ReasonDriftDetected)
+	}
+}
+
+// tc000310: runnerPodTemplate.spec's nodeSelector, affinity and
+// tolerations go, as written, on the runner Job's pod, which runs (the
+// values are ones the test node satisfies; the spec's own would leave the
+// pod unscheduled here, where a real runner pod runs).
+func tc000310(t *testing.T, w *world) {
+	w.c.RunnerAccount(t, w.ns, "tf-runner")
+	tf := w.module("node-selector-test-terraform", "hello-world", "0.1.0")
+	tf.Spec.ApprovePlan = ""
+	keep := false
+	tf.Spec.AlwaysCleanupRunnerPod = &keep
+	pod := &tf.Spec.RunnerPodTemplate.Spec
+	pod.NodeSelector = map[string]string{"kubernetes.io/os": "linux"}
+	pod.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{
+		RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{
+			MatchExpressions: []corev1.NodeSelectorRequirement{{Key: "kubernetes.io/os", Operator: corev1.NodeSelectorOpIn, Values: []string{"linux"}}},
+		}}},
+	}}
+	pod.Tolerations = []corev1.Toleration{{Key: "node.io/selector", Operator: corev1.TolerationOpEqual, Value: "testing"}}
+	w.apply(tf)
+	var log testkit.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if err := w.jobsController(t, "leader", w.cfg.Cluster, &log).Reconcile(ctx, w.ns); err != nil {
+		t.Fatalf("Reconcile(%s) = %v\n%s", w.ns, err, log.String())
+	}
+	pending(t, w.get(tf.Name))
+	list, err := w.c.Client.BatchV1().Jobs(w.ns).List(ctx, metav1.ListOptions{LabelSelector: jobs.LabelRunner + "=true"})
+	if err != nil || len(list.Items) == 0 {
+		t.Fatalf("runner Jobs = %v, %v, want the one kept (alwaysCleanupRunnerPod: false)", list, err)
+	}
+	got := list.Items[0].Spec.Template.Spec
+	if diff := cmp.Diff(pod.NodeSelector, got.NodeSelector); diff != "" {
+		t.Errorf("runner pod nodeSelector mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(pod.Affinity, got.Affinity); diff != "" {
+		t.Errorf("runner pod affinity mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(pod.Tolerations, got.Tolerations); diff != "" {
+		t.Errorf("runner pod tolerations mismatch (-want +got):\n%s", diff)
 	}
 }
 

@@ -125,7 +125,7 @@ var conformance = []conformanceSpec{
 	{"tc000281_manifest_no_outputs", open, "its module writes a ConfigMap through the kubernetes backend fields: " + issue42},
 	{"tc000290_force_unlock", open, "`status.lock` and StateLocked on the kubernetes backend (issue 41)"},
 	{"tc000300_targets", open, "not ported yet"},
-	{"tc000310_node_selector_affinity_tolerations", open, "not ported yet"},
+	{"tc000310_node_selector_affinity_tolerations", same, "the Tofu Controller checks the pod spec it would make; strata runs the runner Job, with values the test node satisfies, and checks its pod"},
 	{"tc000311_init_container", open, "`runnerPodTemplate.spec.initContainers`: " + issue42},
 	{"tc000320_vol_and_vol_mounts", open, "`runnerPodTemplate.spec.volumes`: " + issue42},
 	{"tc000330_file_mapping_no_outputs", same, ""},
