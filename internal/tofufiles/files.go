@@ -76,3 +76,14 @@ func Module(names []string) []string {
 	slices.Sort(out)
 	return out
 }
+
+// MainTemplate is the root module file the Tofu Controller renders into
+// main.tf before it plans (a Go template over the stack's variables).
+const MainTemplate = "main.tf.tpl"
+
+// IsRootCode reports whether a file of a root module's directory makes
+// module code: a module file (IsCode), or MainTemplate, which becomes
+// main.tf.
+func IsRootCode(name string) bool {
+	return IsCode(name) || name == MainTemplate
+}

@@ -38,6 +38,23 @@ func TestExt(t *testing.T) {
 	}
 }
 
+func TestIsRootCode(t *testing.T) {
+	tests := []struct {
+		name string
+		want bool
+	}{
+		{"main.tf", true},
+		{"main.tf.tpl", true},
+		{"other.tf.tpl", false},
+		{"README.md", false},
+	}
+	for _, tt := range tests {
+		if got := IsRootCode(tt.name); got != tt.want {
+			t.Errorf("IsRootCode(%q) = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
 func TestModule(t *testing.T) {
 	tests := []struct {
 		name  string

@@ -75,6 +75,7 @@ var conformanceRuns = map[string]func(*testing.T, *world){
 	"tc000061_vars_hcl_input":                                                tc000061,
 	"tc000062_vars_hcl":                                                      tc000062,
 	"tc000063_values_hcl":                                                    tc000063,
+	"tc000064_values_template_hcl":                                           tc000064,
 	"tc000070_varsfrom_secret_and_controlled_outputs":                        tc000070,
 	"tc000071_varsfrom_secret_with_varkeys_and_controlled_outputs":           tc000071,
 	"tc000072_varsfrom_optional_secret_controlled_outputs":                   tc000072,
@@ -690,6 +691,22 @@ func tc000063(t *testing.T, w *world) {
 	}
 	w.wantOutputs("tf-output-tf-hcl-values-encoding", tf.Name, map[string]string{
 		"values_json_blob": `{"Values_AccessKey":"my-access-key","Values_Cluster":"my-cluster","Values_SecretKey":"my-secret-key"}`,
+	})
+}
+
+// tc000064: a module whose main.tf is main.tf.tpl, rendered over
+// spec.values (.Values) before the plan.
+func tc000064(t *testing.T, w *world) {
+	tf := w.module("tf-hcl-values-tmpl-encoding", "hcl-vars-template", "0.1.0")
+	tf.Spec.Values = jsonValue(t, `{"cluster_name":"my-cluster","access_key":"my-access-key","secret_key":"my-secret-key"}`)
+	tf.Spec.WriteOutputsToSecret = outputsSpec("tf-output-tf-hcl-values-tmpl-encoding", "json_blob")
+	w.apply(tf)
+	w.reconcile()
+	if c := condition(w.get(tf.Name), v1alpha2.ConditionReady); c.Status != metav1.ConditionTrue {
+		t.Errorf("Ready = %s %s: %s, want True", c.Status, c.Reason, c.Message)
+	}
+	w.wantOutputs("tf-output-tf-hcl-values-tmpl-encoding", tf.Name, map[string]string{
+		"json_blob": `{"Values_AccessKey":"my-access-key","Values_Cluster":"my-cluster","Values_SecretKey":"my-secret-key"}`,
 	})
 }
 

@@ -86,7 +86,7 @@ var conformance = []conformanceSpec{
 	{"tc000061_vars_hcl_input", same, ""},
 	{"tc000062_vars_hcl", same, ""},
 	{"tc000063_values_hcl", same, ""},
-	{"tc000064_values_template_hcl", open, "not ported yet"},
+	{"tc000064_values_template_hcl", same, ""},
 	{"tc000070_varsfrom_secret_and_controlled_outputs", same, ""},
 	{"tc000071_varsfrom_secret_with_varkeys_and_controlled_outputs", same, ""},
 	{"tc000072_varsfrom_optional_secret_controlled_outputs", same, "Ready's message is strata's: it names the Secret, the field that reads it and the fix, where the Tofu Controller's is its runner's gRPC error"},

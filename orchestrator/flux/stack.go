@@ -213,7 +213,7 @@ func (l *loader) checkModuleDir(tf *terraform, dir string) {
 		return
 	}
 	for _, e := range entries {
-		if !e.IsDir() && tofufiles.IsCode(e.Name()) {
+		if !e.IsDir() && tofufiles.IsRootCode(e.Name()) {
 			return
 		}
 	}

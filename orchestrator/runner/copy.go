@@ -133,7 +133,7 @@ func hasTofuFiles(dir string) (bool, error) {
 		return false, err
 	}
 	for _, e := range entries {
-		if e.Type().IsRegular() && tofufiles.IsCode(e.Name()) {
+		if e.Type().IsRegular() && tofufiles.IsRootCode(e.Name()) {
 			return true, nil
 		}
 	}

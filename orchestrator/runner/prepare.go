@@ -102,6 +102,9 @@ func (r *Runner) prepare(ctx context.Context, st *runState) error {
 	if err := os.WriteFile(varFile, vars, 0o600); err != nil {
 		return fail(err)
 	}
+	if err := renderMainTemplate(dir, vars); err != nil {
+		return fail(err)
+	}
 	home, err := writeFiles(dir, s.Run.Files)
 	if err != nil {
 		return fail(err)
