@@ -98,6 +98,7 @@ var conformanceRuns = map[string]func(*testing.T, *world){
 	"tc000230_drift_detection_only_mode":                                     tc000230,
 	"tc000310_node_selector_affinity_tolerations":                            tc000310,
 	"tc000330_file_mapping_no_outputs":                                       tc000330,
+	"tc000360_tfvars_files":                                                  tc000360,
 	"tc000350_depends_on":                                                    tc000350,
 }
 
@@ -1237,6 +1238,29 @@ func tc000310(t *testing.T, w *world) {
 	}
 	if diff := cmp.Diff(pod.Tolerations, got.Tolerations); diff != "" {
 		t.Errorf("runner pod tolerations mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// tc000360: spec.tfVarsFiles, relative to the source's root, set
+// variables; one that does not exist fails the plan, naming it.
+func tc000360(t *testing.T, w *world) {
+	tf := w.module("tf-test-tf-vars-files", "tfvars-files", "0.1.0")
+	tf.Spec.Path = "./terraform-tfvars-files"
+	tf.Spec.TfVarsFiles = []string{"./terraform-tfvars-files/variables/test.tfvars"}
+	tf.Spec.WriteOutputsToSecret = outputsSpec("tf-output-tf-test-tf-vars-files", "hello_world")
+	w.apply(tf)
+	bad := tf.DeepCopy()
+	bad.Name = "tf-test-tf-vars-files-bad-path"
+	bad.Spec.TfVarsFiles = append(bad.Spec.TfVarsFiles, "./does-not-exists.tfvars")
+	bad.Spec.WriteOutputsToSecret = outputsSpec("tf-output-tf-test-tf-vars-files-bad-path", "hello_world")
+	w.apply(bad)
+	w.reconcile()
+	wantCondition(t, w.get(tf.Name), v1alpha2.ConditionPlan, v1alpha2.ReasonPlannedWithChanges, "Plan generated")
+	w.wantOutputs("tf-output-tf-test-tf-vars-files", tf.Name, map[string]string{"hello_world": "Hello, TfVarsFiles!"})
+	got := w.get(bad.Name)
+	if c := condition(got, v1alpha2.ConditionReady); c.Reason != v1alpha2.ReasonPlanFailed ||
+		!strings.Contains(c.Message, "tfvars file's path does not exist") || !strings.Contains(c.Message, "does-not-exists.tfvars") {
+		t.Errorf("Ready with a missing tfvars file = %s, want %s naming does-not-exists.tfvars", ready(got), v1alpha2.ReasonPlanFailed)
 	}
 }
 

@@ -131,7 +131,7 @@ var conformance = []conformanceSpec{
 	{"tc000330_file_mapping_no_outputs", same, ""},
 	{"tc000340_webhooks_for_post_planning", open, "`webhooks`: " + issue42},
 	{"tc000350_depends_on", deliberate, planIDs},
-	{"tc000360_tfvars_files", open, "`tfVarsFiles`: " + issue42},
+	{"tc000360_tfvars_files", same, ""},
 	{"tc000361_runner_quota_exhausted", internal, "a unit test of the Tofu Controller's quota error helper"},
 	{"tc000362_plan_lock_disabled", open, "`spec.plan.lock`: " + issue42},
 	{"tc000362_state_secret_label", internal, "a unit test of the Tofu Controller's backend label helper; `backendConfig.labels`: " + issue42},

@@ -260,6 +260,11 @@ type Stack struct {
 type Run struct {
 	// Targets are spec.targets: -target on plan and apply.
 	Targets []string `json:",omitzero"`
+	// VarFiles are spec.tfVarsFiles: .tfvars files, relative to the root
+	// of the stack's source, each a -var-file of the plan after strata's
+	// own variables (a value in one wins), as the Tofu Controller gives
+	// them.
+	VarFiles []string `json:",omitzero"`
 	// Parallelism is spec.parallelism: -parallelism on plan and apply;
 	// 0 is tofu's default.
 	Parallelism int `json:",omitzero"`

@@ -33,6 +33,8 @@ type workspace struct {
 	dir      string
 	planFile string
 	varFile  string
+	// varFiles are spec.tfVarsFiles, resolved: -var-file after varFile.
+	varFiles []string
 	// initKey identifies what init last ran for: when it is unchanged, init
 	// is skipped.
 	initKey string
@@ -105,6 +107,10 @@ func (r *Runner) prepare(ctx context.Context, st *runState) error {
 	if err := renderMainTemplate(dir, vars); err != nil {
 		return fail(err)
 	}
+	extra, err := varFiles(req.Artifact, s.Run.VarFiles)
+	if err != nil {
+		return fail(err)
+	}
 	home, err := writeFiles(dir, s.Run.Files)
 	if err != nil {
 		return fail(err)
@@ -122,6 +128,7 @@ func (r *Runner) prepare(ctx context.Context, st *runState) error {
 		dir:      dir,
 		planFile: filepath.Join(dir, planFileName),
 		varFile:  varFile,
+		varFiles: extra,
 		initKey:  hex.EncodeToString(key[:]),
 		destroy:  s.Run.Destroy,
 		run:      s.Run,

@@ -25,6 +25,9 @@ func specFields(run environment.Run) (map[string][]byte, error) {
 	if len(run.Targets) > 0 {
 		fields["spec.targets"] = run.Targets
 	}
+	if len(run.VarFiles) > 0 {
+		fields["spec.tfVarsFiles"] = run.VarFiles
+	}
 	if run.Parallelism > 0 {
 		fields["spec.parallelism"] = run.Parallelism
 	}

@@ -176,7 +176,9 @@ var terraformFields = map[string]fieldRule{
 	// breakTheGlass is accepted with a note (see noteTerraform).
 	"breakTheGlass": honoured,
 	// The fields of the Tofu Controller's newest releases.
-	"tfVarsFiles": refused("spec.tfVarsFiles is not supported: tofu reads every *.auto.tfvars file of spec.path by itself, so rename the files to end in .auto.tfvars, or give the values in spec.vars"),
+	// tfVarsFiles: each is a -var-file of the plan, relative to the
+	// source's root; one missing fails the plan (the runner's prepare).
+	"tfVarsFiles": honoured,
 	"retryStrategy": func(v any) string {
 		switch v {
 		case nil, "", "StaticInterval":

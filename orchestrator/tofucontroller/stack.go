@@ -61,6 +61,7 @@ func Build(tf *Terraform, r Render) (*environment.Stack, []BackendSecret) {
 	s.RetryInterval = b.duration("retryInterval", spec.RetryInterval)
 	s.Run = environment.Run{
 		Targets:            spec.Targets,
+		VarFiles:           spec.TfVarsFiles,
 		Parallelism:        spec.Parallelism,
 		RefreshBeforeApply: spec.RefreshBeforeApply,
 		PlanOnly:           spec.PlanOnly,

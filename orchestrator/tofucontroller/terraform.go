@@ -64,6 +64,7 @@ type Spec struct {
 	DisableDriftDetection      bool                `json:"disableDriftDetection"`
 	DestroyResourcesOnDeletion bool                `json:"destroyResourcesOnDeletion"`
 	Targets                    []string            `json:"targets"`
+	TfVarsFiles                []string            `json:"tfVarsFiles"`
 	Parallelism                int                 `json:"parallelism"`
 	RefreshBeforeApply         bool                `json:"refreshBeforeApply"`
 	PlanOnly                   bool                `json:"planOnly"`
