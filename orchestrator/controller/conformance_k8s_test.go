@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -96,6 +97,8 @@ var conformanceRuns = map[string]func(*testing.T, *world){
 	"tc000170_if_apply_error_we_should_delete_the_plan_and_start_over":       tc000170,
 	"tc000201_auto_approve_with_disabled_drift_detection":                    tc000201,
 	"tc000230_drift_detection_only_mode":                                     tc000230,
+	"tc000281_manifest_no_outputs":                                           tc000281,
+	"tc000300_targets":                                                       tc000300,
 	"tc000310_node_selector_affinity_tolerations":                            tc000310,
 	"tc000330_file_mapping_no_outputs":                                       tc000330,
 	"tc000360_tfvars_files":                                                  tc000360,
@@ -1197,6 +1200,79 @@ func tc000230(t *testing.T, w *world) {
 	if c := condition(got, v1alpha2.ConditionReady); c.Status != metav1.ConditionFalse || c.Reason != v1alpha2.ReasonDriftDetected || got.Status.LastDriftDetectedAt.IsZero() {
 		t.Errorf("after drift in drift detection only mode: Ready %s, lastDriftDetectedAt %v, want False %s and set", ready(got), got.Status.LastDriftDetectedAt, v1alpha2.ReasonDriftDetected)
 	}
+}
+
+// tc000281: a module without outputs ends with exactly Ready, Apply and
+// Plan, no Output condition.
+func tc000281(t *testing.T, w *world) {
+	tf := w.module("tf-manifest-no-outputs", "no-outputs", "0.1.0")
+	w.apply(tf)
+	w.reconcile()
+	got := w.get(tf.Name)
+	w.wantPlanSecret(tf.Name, got.Status.Plan.LastApplied)
+	want := []cond{
+		{"Ready", "True", v1alpha2.ReasonApplySucceeded, "Applied successfully: " + got.Status.LastAttemptedRevision},
+		{"Apply", "True", v1alpha2.ReasonApplySucceeded, "Applied successfully"},
+		{"Plan", "True", v1alpha2.ReasonPlannedWithChanges, "Plan generated"},
+	}
+	if diff := cmp.Diff(want, conditions(got)); diff != "" {
+		t.Errorf("conditions mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// tc000300: spec.targets limits the apply to the resources named; without
+// them, everything applies; deleted with destroyResourcesOnDeletion and
+// targets, only the targets are destroyed (with no default policy, as the
+// Tofu Controller applies a destroy).
+func tc000300(t *testing.T, w *world) {
+	w.noDefaultPolicy()
+	tf := w.module("tf-multi-resources-targets", "multi-resources", "0.1.0")
+	tf.Spec.Targets = []string{"terraform_data.one"}
+	tf.Spec.DestroyResourcesOnDeletion = true
+	w.apply(tf)
+	w.reconcile()
+	wantCondition(t, w.get(tf.Name), v1alpha2.ConditionApply, v1alpha2.ReasonApplySucceeded, "Applied successfully")
+	if got := w.localStateResources(tf.Name); !cmp.Equal(got, []string{"terraform_data.one"}) {
+		t.Errorf("state with targets [terraform_data.one] = %v, want only it", got)
+	}
+	w.edit(tf.Name, func(s *v1alpha2.TerraformSpec) { s.Targets = nil })
+	w.reconcile()
+	wantCondition(t, w.get(tf.Name), v1alpha2.ConditionApply, v1alpha2.ReasonApplySucceeded, "Applied successfully")
+	if got := w.localStateResources(tf.Name); !cmp.Equal(got, []string{"terraform_data.one", "terraform_data.two"}) {
+		t.Errorf("state without targets = %v, want both resources", got)
+	}
+	w.edit(tf.Name, func(s *v1alpha2.TerraformSpec) { s.Targets = []string{"terraform_data.two"} })
+	w.delete(tf.Name)
+	w.reconcile()
+	if left := w.get(tf.Name); left != nil {
+		t.Fatalf("Terraform %s after its destroy = %s, want it gone", tf.Name, ready(left))
+	}
+	if got := w.localStateResources(tf.Name); !cmp.Equal(got, []string{"terraform_data.one"}) {
+		t.Errorf("state after the targeted destroy = %v, want terraform_data.one left", got)
+	}
+}
+
+// localStateResources lists the resources of Terraform tf's local state
+// (the world's controller keeps it; no backendConfig), as type.name,
+// sorted.
+func (w *world) localStateResources(tf string) []string {
+	w.t.Helper()
+	b, err := os.ReadFile(filepath.Join(w.cfg.Pipeline.StateDir(), "state", w.ns, w.ns, tf+".tfstate"))
+	if err != nil {
+		w.t.Fatalf("read the state of %s: %v", tf, err)
+	}
+	var st struct {
+		Resources []struct{ Type, Name string }
+	}
+	if err := json.Unmarshal(b, &st); err != nil {
+		w.t.Fatal(err)
+	}
+	var out []string
+	for _, r := range st.Resources {
+		out = append(out, r.Type+"."+r.Name)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // tc000310: runnerPodTemplate.spec's nodeSelector, affinity and

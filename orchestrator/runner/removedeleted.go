@@ -23,12 +23,14 @@ func (r *Runner) RemoveDeleted(ctx context.Context, req Request) (Result, error)
 	stack := *req.Stack
 	// The object is deleted: its spec.approvePlan no longer decides, the
 	// policy does (and a person, through the approvals), as for a stack
-	// removed from a repository. Everything in its state is destroyed:
-	// no spec.targets, nothing plan-only.
+	// removed from a repository. What it targets is destroyed, as the
+	// Tofu Controller plans the destroy with its spec.targets (all of its
+	// state without them); nothing is plan-only.
 	stack.ApprovePlan = "auto"
 	stack.Run = environment.Run{
 		Workspace: stack.Run.Workspace, Parallelism: stack.Run.Parallelism, Files: stack.Run.Files,
 		BackendConfigs: stack.Run.BackendConfigs, Env: stack.Run.Env,
+		Targets: stack.Run.Targets, VarFiles: stack.Run.VarFiles,
 		Destroy: true,
 	}
 	req.Stack, req.Removal = &stack, nil
