@@ -97,6 +97,7 @@ var conformanceRuns = map[string]func(*testing.T, *world){
 	"tc000170_if_apply_error_we_should_delete_the_plan_and_start_over":       tc000170,
 	"tc000201_auto_approve_with_disabled_drift_detection":                    tc000201,
 	"tc000230_drift_detection_only_mode":                                     tc000230,
+	"tc000243_remediation_retry":                                             tc000243,
 	"tc000281_manifest_no_outputs":                                           tc000281,
 	"tc000300_targets":                                                       tc000300,
 	"tc000310_node_selector_affinity_tolerations":                            tc000310,
@@ -1199,6 +1200,50 @@ func tc000230(t *testing.T, w *world) {
 	got = w.get(tf.Name)
 	if c := condition(got, v1alpha2.ConditionReady); c.Status != metav1.ConditionFalse || c.Reason != v1alpha2.ReasonDriftDetected || got.Status.LastDriftDetectedAt.IsZero() {
 		t.Errorf("after drift in drift detection only mode: Ready %s, lastDriftDetectedAt %v, want False %s and set", ready(got), got.Status.LastDriftDetectedAt, v1alpha2.ReasonDriftDetected)
+	}
+}
+
+// tc000243: spec.remediation.retries bounds the failed reconciles in a
+// row: then Stalled True RetryLimitReached, and nothing runs; a change of
+// the spec counts again from zero, and a new revision is taken up.
+func tc000243(t *testing.T, w *world) {
+	tf := w.module("retry", "plan-fails", "0.1.0")
+	tf.Spec.Remediation = &v1alpha2.Remediation{Retries: 3}
+	tf.Spec.RetryInterval = &metav1.Duration{Duration: time.Second}
+	w.apply(tf)
+	failUntilStalled := func(retries int64) {
+		t.Helper()
+		for range retries {
+			w.reconcile()
+			time.Sleep(1100 * time.Millisecond)
+		}
+		got := w.get(tf.Name)
+		c := condition(got, "Stalled")
+		if c.Status != metav1.ConditionTrue || c.Reason != controller.ReasonRetryLimitReached || c.Message != "Resource reached maximum number of retries." {
+			t.Fatalf("Stalled after %d failures = %s %s: %q, want True %s; Ready %s", retries, c.Status, c.Reason, c.Message, controller.ReasonRetryLimitReached, ready(got))
+		}
+		if got.Status.ReconciliationFailures != retries {
+			t.Errorf("status.reconciliationFailures = %d, want %d", got.Status.ReconciliationFailures, retries)
+		}
+	}
+	failUntilStalled(3)
+	ran := w.executed.Load()
+	w.reconcile()
+	got := w.get(tf.Name)
+	if n := w.executed.Load(); n != ran || got.Status.ReconciliationFailures != 3 || condition(got, "Stalled").Reason != controller.ReasonRetryLimitReached {
+		t.Errorf("a pass with the retries used up: %d more runs, %d failures, Stalled %s, want none, 3, still %s", n-ran, got.Status.ReconciliationFailures, condition(got, "Stalled").Reason, controller.ReasonRetryLimitReached)
+	}
+	if !strings.HasPrefix(got.Status.LastAttemptedRevision, "0.1.0@") {
+		t.Errorf("lastAttemptedRevision = %s, want 0.1.0's", got.Status.LastAttemptedRevision)
+	}
+
+	w.edit(tf.Name, func(s *v1alpha2.TerraformSpec) { s.Remediation.Retries = 2 })
+	failUntilStalled(2)
+
+	w.push(tf.Name, "testdata/conformance/plan-fails", "0.2.0")
+	w.reconcile()
+	if got := w.get(tf.Name); !strings.HasPrefix(got.Status.LastAttemptedRevision, "0.2.0@") {
+		t.Errorf("lastAttemptedRevision after a new revision = %s, want 0.2.0's: a new revision is tried", got.Status.LastAttemptedRevision)
 	}
 }
 

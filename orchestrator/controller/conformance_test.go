@@ -119,7 +119,7 @@ var conformance = []conformanceSpec{
 	{"tc000240_health_check", internal, "a unit test of the Tofu Controller's health check helpers; `healthChecks`: " + issue42},
 	{"tc000241_auto_approve_with_health_checks", open, "`healthChecks`: " + issue42},
 	{"tc000242_bad_health_checks", open, "`healthChecks`: " + issue42},
-	{"tc000243_remediation_retry", open, "`remediation.retries` and RetryLimitReached (issue 41)"},
+	{"tc000243_remediation_retry", same, "its artifact that cannot be used is a module whose plan always fails here"},
 	{"tc000260_runner_pod", open, "runners are Jobs running `strata runner`, not the Tofu Controller's runner pod; the fields that carry over are not ported yet"},
 	{"tc000280_inventory", open, "`status.inventory` is not written yet (issue 41)"},
 	{"tc000281_manifest_no_outputs", same, "its module's ConfigMap is a terraform_data resource here, with the state strata keeps (its kubernetes backend fields are issue 42)"},

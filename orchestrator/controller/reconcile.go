@@ -44,8 +44,8 @@ type pass struct {
 	stacks map[string]*report.StackReport
 	// outputs are the outputs written, by stack.
 	outputs map[string]outputs
-	// mu guards toRelease, which the stacks' runs fill in at once, and
-	// adopter.
+	// mu guards toRelease, which the stacks' runs fill in at once, the
+	// sets of stacks they note (note), and adopter.
 	mu sync.Mutex
 	// toRelease are the runs an Adopter reported, released once their
 	// objects' status is written (written).
@@ -60,6 +60,10 @@ type pass struct {
 	// was refused, or waits to retry such a run: their Ready reason is
 	// ReasonRunnerPodRefused.
 	refused map[string]bool
+	// exhausted are the stacks not run because their objects'
+	// spec.remediation.retries are used up (exhausted), and retryWait
+	// those that wait to be retried: neither ran anything.
+	exhausted, retryWait map[string]bool
 }
 
 // setKeeper notes the pass's keeper of artifacts.
@@ -69,23 +73,44 @@ func (p *pass) setKeeper(k Keeper) {
 	p.keeper = k
 }
 
-// refusedRun notes a stack whose run failed because its runner pod was
-// refused.
-func (p *pass) refusedRun(stack string) {
+// note adds a stack to one of the pass's sets of stacks (refused,
+// exhausted, retryWait), which the stacks' runs fill in at once.
+func (p *pass) note(set *map[string]bool, stack string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.refused == nil {
-		p.refused = map[string]bool{}
+	if *set == nil {
+		*set = map[string]bool{}
 	}
-	p.refused[stack] = true
+	(*set)[stack] = true
 }
 
-// wasRefused reports whether refusedRun noted the stack.
-func (p *pass) wasRefused(stack string) bool {
+// noted reports whether note added the stack to the set.
+func (p *pass) noted(set map[string]bool, stack string) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.refused[stack]
+	return set[stack]
 }
+
+// refusedRun notes a stack whose run failed because its runner pod was
+// refused.
+func (p *pass) refusedRun(stack string) { p.note(&p.refused, stack) }
+
+// wasRefused reports whether refusedRun noted the stack.
+func (p *pass) wasRefused(stack string) bool { return p.noted(p.refused, stack) }
+
+// exhaust notes a stack that was not run because its object's
+// spec.remediation.retries are used up.
+func (p *pass) exhaust(stack string) { p.note(&p.exhausted, stack) }
+
+// wasExhausted reports whether exhaust noted the stack.
+func (p *pass) wasExhausted(stack string) bool { return p.noted(p.exhausted, stack) }
+
+// waitedToRetry notes a stack that ran nothing because its last run
+// failed less than its spec.retryInterval ago.
+func (p *pass) waitedToRetry(stack string) { p.note(&p.retryWait, stack) }
+
+// didWaitToRetry reports whether waitedToRetry noted the stack.
+func (p *pass) didWaitToRetry(stack string) bool { return p.noted(p.retryWait, stack) }
 
 // setAdopter notes the pass's executor, an Adopter.
 func (p *pass) setAdopter(a Adopter) {

@@ -68,6 +68,15 @@ func (c *Controller) runs(p *pass) func(runner.Config) runner.StackRunner {
 // elsewhere (a runner Job) starts none for it.
 func (r *runs) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
 	cr := Request{Request: req, Namespace: r.p.ns, Name: req.Stack.Name}
+	if tf := r.p.tfs[req.Stack.Name]; tf != nil && req.Removal == nil && !deleting(tf) && exhausted(tf, revision(req)) {
+		// Its retries are used up: as the Tofu Controller, nothing runs
+		// until its spec or its source changes.
+		r.p.exhaust(req.Stack.Name)
+		return runner.Result{
+			Stack: req.Stack.Name, Message: retryLimitMessage, Why: retryLimitMessage,
+			Run: history.Run{Client: req.Client, Env: req.Env, Stack: req.Stack.Name, Operation: req.Operation, Result: history.ResultSkipped},
+		}, nil
+	}
 	if tf := r.p.tfs[req.Stack.Name]; tf != nil {
 		cr.Spec, cr.UID = tf.Spec, tf.UID
 		cr.Progress = func(pr Progress) { r.c.progress(ctx, tf, pr) }
@@ -84,6 +93,7 @@ func (r *runs) Run(ctx context.Context, req runner.Request) (runner.Result, erro
 				if r.refusedLast(ctx, req, retry.Last.Number) {
 					r.p.refusedRun(req.Stack.Name)
 				}
+				r.p.waitedToRetry(req.Stack.Name)
 				return res, retry
 			}
 			if res, ok := r.local.UpToDate(ctx, req); ok {
@@ -104,6 +114,15 @@ func (r *runs) Run(ctx context.Context, req runner.Request) (runner.Result, erro
 	res, err := o.Unpack()
 	r.keep(ctx, req, res)
 	return res, err
+}
+
+// revision is the revision of the request's source artifact ("" when it
+// has none).
+func revision(req runner.Request) string {
+	if a := req.Stack.Source.Artifact; a != nil {
+		return a.Revision
+	}
+	return ""
 }
 
 // keep keeps the code of a run that ran tofu and converged (applied, or

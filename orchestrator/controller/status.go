@@ -53,7 +53,28 @@ func (c *Controller) writeStatus(ctx context.Context, p *pass) error {
 			rev = s.Source.Artifact.Revision
 		}
 		prev := readyOf(tf)
+		if changedSince(tf, rev) {
+			tf.Status.ReconciliationFailures = 0
+		}
+		if p.wasExhausted(tf.Name) {
+			// Not run: its retries are used up; what it said stays.
+			markStalled(tf)
+			var reason, msg string
+			if prev != nil {
+				reason, msg = prev.Reason, prev.Message
+			}
+			if c.writeObjectStatus(ctx, tf, prev, "Warning", reason, msg) == nil {
+				p.written[tf.Name] = true
+			}
+			continue
+		}
+		failures := tf.Status.ReconciliationFailures
 		typ, reason, msg := applyReport(tf, sr, rev, p.outputs[tf.Name], time.Now())
+		if p.didWaitToRetry(tf.Name) {
+			// It ran nothing: no failure to count.
+			tf.Status.ReconciliationFailures = failures
+		}
+		markStalled(tf)
 		if b, ok := held[tf.Name]; ok {
 			typ, reason, msg = heldStatus(tf, b, held)
 			setReady(tf, false, reason, msg, rev)

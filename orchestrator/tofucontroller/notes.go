@@ -34,7 +34,7 @@ func (b *builder) noteTerraform() {
 	}
 	if r, ok := spec["remediation"].(map[string]any); ok && !isZero(r["retries"]) {
 		b.r.Note(fmt.Sprintf(
-			"%s (%s): spec.remediation.retries is accepted without its bound: strata retries a failed stack at every reconcile",
+			"%s (%s): spec.remediation.retries bounds the retries under strata controller, as under the Tofu Controller; a repository's reconcile retries a failed stack at every pass, without that bound",
 			tf.ref(), tf.File))
 	}
 	if up, ok := spec["upgradeOnInit"].(bool); ok && up {

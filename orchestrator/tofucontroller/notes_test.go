@@ -30,7 +30,7 @@ func TestNoteTerraform(t *testing.T) {
 spec: {planOnly: true}`, []string{planner("infra.weave.works/branch-planner, infra.weave.works/comment-id, infra.weave.works/pr-id")}},
 		{"branchPlanner, remediation and upgradeOnInit", "metadata: {name: t}\nspec: {branchPlanner: {enablePathScope: true}, remediation: {retries: 2}, upgradeOnInit: true}", []string{
 			"Terraform/t (t.yaml): spec.branchPlanner is accepted and read by nothing: it configures the Tofu Controller's branch planner, and strata plans a pull request with strata plan --base (-o markdown writes the review)",
-			"Terraform/t (t.yaml): spec.remediation.retries is accepted without its bound: strata retries a failed stack at every reconcile",
+			"Terraform/t (t.yaml): spec.remediation.retries bounds the retries under strata controller, as under the Tofu Controller; a repository's reconcile retries a failed stack at every pass, without that bound",
 			"Terraform/t (t.yaml): spec.upgradeOnInit is accepted: strata's init keeps the providers the stack's lock file names, from the shared plugin cache and the mirror, rather than upgrading them",
 		}},
 		{"both", `metadata:
