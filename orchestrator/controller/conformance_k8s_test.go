@@ -98,6 +98,7 @@ var conformanceRuns = map[string]func(*testing.T, *world){
 	"tc000201_auto_approve_with_disabled_drift_detection":                    tc000201,
 	"tc000230_drift_detection_only_mode":                                     tc000230,
 	"tc000243_remediation_retry":                                             tc000243,
+	"tc000280_inventory":                                                     tc000280,
 	"tc000281_manifest_no_outputs":                                           tc000281,
 	"tc000300_targets":                                                       tc000300,
 	"tc000310_node_selector_affinity_tolerations":                            tc000310,
@@ -1247,6 +1248,37 @@ func tc000243(t *testing.T, w *world) {
 	}
 }
 
+// inventoryOf is the object's status.inventory as type.name, in order,
+// with whether every entry has an identifier.
+func inventoryOf(tf *v1alpha2.Terraform) ([]string, bool) {
+	if tf.Status.Inventory == nil {
+		return nil, true
+	}
+	var out []string
+	ids := true
+	for _, e := range tf.Status.Inventory.Entries {
+		out = append(out, e.Type+"."+e.Name)
+		ids = ids && e.Identifier != ""
+	}
+	return out, ids
+}
+
+// tc000280: enableInventory lists the resources the apply left in
+// status.inventory, each with its id.
+func tc000280(t *testing.T, w *world) {
+	tf := w.configMapStack("tf-inventory-no-output")
+	tf.Spec.EnableInventory = true
+	w.apply(tf)
+	w.reconcile()
+	got := w.get(tf.Name)
+	wantCondition(t, got, v1alpha2.ConditionPlan, v1alpha2.ReasonPlannedWithChanges, "Plan generated")
+	wantCondition(t, got, v1alpha2.ConditionApply, v1alpha2.ReasonApplySucceeded, "Applied successfully")
+	w.wantPlanSecret(tf.Name, got.Status.Plan.LastApplied)
+	if inv, ids := inventoryOf(got); !cmp.Equal(inv, []string{"terraform_data.example"}) || !ids {
+		t.Errorf("status.inventory = %+v, want terraform_data.example with its id", got.Status.Inventory)
+	}
+}
+
 // tc000281: a module without outputs ends with exactly Ready, Apply and
 // Plan, no Output condition.
 func tc000281(t *testing.T, w *world) {
@@ -1274,17 +1306,24 @@ func tc000300(t *testing.T, w *world) {
 	tf := w.module("tf-multi-resources-targets", "multi-resources", "0.1.0")
 	tf.Spec.Targets = []string{"terraform_data.one"}
 	tf.Spec.DestroyResourcesOnDeletion = true
+	tf.Spec.EnableInventory = true
 	w.apply(tf)
 	w.reconcile()
 	wantCondition(t, w.get(tf.Name), v1alpha2.ConditionApply, v1alpha2.ReasonApplySucceeded, "Applied successfully")
 	if got := w.localStateResources(tf.Name); !cmp.Equal(got, []string{"terraform_data.one"}) {
 		t.Errorf("state with targets [terraform_data.one] = %v, want only it", got)
 	}
+	if inv, _ := inventoryOf(w.get(tf.Name)); !cmp.Equal(inv, []string{"terraform_data.one"}) {
+		t.Errorf("status.inventory with targets [terraform_data.one] = %v, want only it", inv)
+	}
 	w.edit(tf.Name, func(s *v1alpha2.TerraformSpec) { s.Targets = nil })
 	w.reconcile()
 	wantCondition(t, w.get(tf.Name), v1alpha2.ConditionApply, v1alpha2.ReasonApplySucceeded, "Applied successfully")
 	if got := w.localStateResources(tf.Name); !cmp.Equal(got, []string{"terraform_data.one", "terraform_data.two"}) {
 		t.Errorf("state without targets = %v, want both resources", got)
+	}
+	if inv, _ := inventoryOf(w.get(tf.Name)); !cmp.Equal(inv, []string{"terraform_data.one", "terraform_data.two"}) {
+		t.Errorf("status.inventory without targets = %v, want both, in order", inv)
 	}
 	w.edit(tf.Name, func(s *v1alpha2.TerraformSpec) { s.Targets = []string{"terraform_data.two"} })
 	w.delete(tf.Name)

@@ -247,6 +247,7 @@ func applyReport(tf *v1alpha2.Terraform, sr *report.StackReport, rev string, out
 		if destroy {
 			msg = "Destroyed successfully: " + rev
 		}
+		st.Inventory = inventory(tf, sr, destroy)
 		if sr.Cause == runner.CauseDrift {
 			// Drift found and applied away (approvePlan: auto).
 			st.LastDriftDetectedAt, st.LastAppliedByDriftDetectionAt = &at, &at
@@ -335,6 +336,24 @@ func applyReport(tf *v1alpha2.Terraform, sr *report.StackReport, rev string, out
 	}
 	setReady(tf, false, reason, msg, rev)
 	return "Warning", reason, msg
+}
+
+// inventory is status.inventory after an apply, as the Tofu Controller
+// writes it: with spec.enableInventory, the resources the apply left
+// (name, type, and the id as identifier); none after a destroy; nil
+// without it.
+func inventory(tf *v1alpha2.Terraform, sr *report.StackReport, destroy bool) *v1alpha2.ResourceInventory {
+	if !tf.Spec.EnableInventory {
+		return nil
+	}
+	inv := &v1alpha2.ResourceInventory{}
+	if destroy {
+		return inv
+	}
+	for _, r := range sr.Inventory {
+		inv.Entries = append(inv.Entries, v1alpha2.ResourceRef{Name: r.Name, Type: r.Type, Identifier: r.ID})
+	}
+	return inv
 }
 
 // drifted reports whether a plan with changes that is not applied is

@@ -260,6 +260,9 @@ type Stack struct {
 type Run struct {
 	// Targets are spec.targets: -target on plan and apply.
 	Targets []string `json:",omitzero"`
+	// Inventory is spec.enableInventory: an apply lists the resources it
+	// left in the state (history.Run's Inventory).
+	Inventory bool `json:",omitzero"`
 	// VarFiles are spec.tfVarsFiles: .tfvars files, relative to the root
 	// of the stack's source, each a -var-file of the plan after strata's
 	// own variables (a value in one wins), as the Tofu Controller gives

@@ -12,6 +12,15 @@ type Summary struct {
 	Destroy int `json:"destroy"`
 }
 
+// Resource is one managed resource of a stack's state: its type and name,
+// the module it is in ("" for the root), and its id.
+type Resource struct {
+	Type   string `json:"type"`
+	Name   string `json:"name"`
+	Module string `json:"module,omitempty"`
+	ID     string `json:"id,omitempty"`
+}
+
 // Run is one run of one stack.
 //
 // In JSON every field has a lowercase name; Duration is written as
@@ -60,7 +69,10 @@ type Run struct {
 	// applied, by name, sorted: set by a run whose plan had changes (one
 	// without changes is not read), for what lists a stack's outputs
 	// without publishing them (status.availableOutputs).
-	Outputs   []string      `json:"outputs,omitempty"`
+	Outputs []string `json:"outputs,omitempty"`
+	// Inventory are the managed resources an apply left in the state,
+	// when the stack asks for them (spec.enableInventory).
+	Inventory []Resource    `json:"inventory,omitempty"`
 	StartedAt time.Time     `json:"startedAt"`
 	Duration  time.Duration `json:"-"`
 	// StateSerial and StateLineage identify the state a successful apply

@@ -45,7 +45,10 @@ type StackReport struct {
 	// Outputs are the stack's root outputs once its plan is applied, when
 	// the run planned changes (history.Run's Outputs).
 	Outputs []string `json:"outputs,omitempty"`
-	Message string   `json:"message,omitempty"`
+	// Inventory are the resources the apply left, when the stack asks
+	// for them (history.Run's Inventory).
+	Inventory []history.Resource `json:"inventory,omitempty"`
+	Message   string             `json:"message,omitempty"`
 	// Inputs is set on a stack (or a Kustomization) that waits for what
 	// lives in the cluster or is fetched there (--inputs, --kubeconfig):
 	// unlike a wait for an upstream contract, the next run does not end

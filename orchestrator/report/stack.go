@@ -31,7 +31,7 @@ func Stack(name string, res runner.Result) StackReport {
 		Why:     res.Why,
 		Run:     res.Run.Number,
 		Summary: res.Run.Summary,
-		Changes: res.Changes, Contract: res.Run.Contract, Outputs: res.Run.Outputs,
+		Changes: res.Changes, Contract: res.Run.Contract, Outputs: res.Run.Outputs, Inventory: res.Run.Inventory,
 		Message: res.Message,
 		PlanID:  res.Run.PlanID,
 		Policy:  policyReport(res.Review),

@@ -151,6 +151,27 @@ func (r *Runner) noteState(ctx context.Context, st *runState) error {
 	return nil
 }
 
+// inventory lists the resources an apply left in the state, when the
+// stack asks for them (spec.enableInventory), as the Tofu Controller's
+// inventory: a failure to read them is a warning.
+func (r *Runner) inventory(ctx context.Context, st *runState) error {
+	if !st.req.Stack.Run.Inventory || st.run.Result != history.ResultApplied || st.ws == nil || st.ws.destroy {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), afterStop)
+	defer cancel()
+	res, err := st.ws.tofu.Resources(ctx)
+	if err != nil {
+		st.log.Warn(fmt.Sprintf("inventory of stack %s: %v", st.req.Stack.Name, err))
+		return nil
+	}
+	st.run.Inventory = make([]history.Resource, 0, len(res))
+	for _, x := range res {
+		st.run.Inventory = append(st.run.Inventory, history.Resource{Type: x.Type, Name: x.Name, Module: x.Module, ID: x.ID})
+	}
+	return nil
+}
+
 // afterStop bounds what a run still does after its apply once strata is
 // stopping: read the state's version and publish the contract.
 const afterStop = 30 * time.Second

@@ -285,6 +285,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 		r.gate,
 		r.apply,
 		r.noteState,
+		r.inventory,
 		r.publish,
 	}))
 }

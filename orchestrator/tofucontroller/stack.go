@@ -62,6 +62,7 @@ func Build(tf *Terraform, r Render) (*environment.Stack, []BackendSecret) {
 	s.Run = environment.Run{
 		Targets:            spec.Targets,
 		VarFiles:           spec.TfVarsFiles,
+		Inventory:          spec.EnableInventory,
 		Parallelism:        spec.Parallelism,
 		RefreshBeforeApply: spec.RefreshBeforeApply,
 		PlanOnly:           spec.PlanOnly,

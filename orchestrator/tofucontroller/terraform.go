@@ -65,6 +65,7 @@ type Spec struct {
 	DestroyResourcesOnDeletion bool                `json:"destroyResourcesOnDeletion"`
 	Targets                    []string            `json:"targets"`
 	TfVarsFiles                []string            `json:"tfVarsFiles"`
+	EnableInventory            bool                `json:"enableInventory"`
 	Parallelism                int                 `json:"parallelism"`
 	RefreshBeforeApply         bool                `json:"refreshBeforeApply"`
 	PlanOnly                   bool                `json:"planOnly"`
