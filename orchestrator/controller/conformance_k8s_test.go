@@ -104,6 +104,7 @@ var conformanceRuns = map[string]func(*testing.T, *world){
 	"tc000310_node_selector_affinity_tolerations":                            tc000310,
 	"tc000330_file_mapping_no_outputs":                                       tc000330,
 	"tc000360_tfvars_files":                                                  tc000360,
+	"tc000362_plan_lock_disabled":                                            tc000362,
 	"tc000350_depends_on":                                                    tc000350,
 }
 
@@ -1422,6 +1423,21 @@ func tc000360(t *testing.T, w *world) {
 		!strings.Contains(c.Message, "tfvars file's path does not exist") || !strings.Contains(c.Message, "does-not-exists.tfvars") {
 		t.Errorf("Ready with a missing tfvars file = %s, want %s naming does-not-exists.tfvars", ready(got), v1alpha2.ReasonPlanFailed)
 	}
+}
+
+// tc000362: spec.plan.lock: false is kept by the API server, and the
+// object is planned (without the state lock).
+func tc000362(t *testing.T, w *world) {
+	tf := w.module("helloworld-plan-lock-disabled", "hello-world", "0.1.0")
+	tf.Spec.ApprovePlan = ""
+	no := false
+	tf.Spec.Plan = &v1alpha2.PlanSpec{Lock: &no}
+	w.apply(tf)
+	if got := w.get(tf.Name); got.Spec.Plan == nil || got.Spec.Plan.Lock == nil || *got.Spec.Plan.Lock {
+		t.Fatalf("spec.plan as the API server keeps it = %+v, want lock: false", got.Spec.Plan)
+	}
+	w.reconcile()
+	pending(t, w.get(tf.Name))
 }
 
 // tc000330: a fileMappings Secret written into the workspace adds an

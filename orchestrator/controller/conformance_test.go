@@ -133,7 +133,7 @@ var conformance = []conformanceSpec{
 	{"tc000350_depends_on", deliberate, planIDs},
 	{"tc000360_tfvars_files", same, ""},
 	{"tc000361_runner_quota_exhausted", internal, "a unit test of the Tofu Controller's quota error helper"},
-	{"tc000362_plan_lock_disabled", open, "`spec.plan.lock`: " + issue42},
+	{"tc000362_plan_lock_disabled", deliberate, planIDs},
 	{"tc000362_state_secret_label", internal, "a unit test of the Tofu Controller's backend label helper; `backendConfig.labels`: " + issue42},
 	{"tc009990_mtls_generate_creds", internal, "the Tofu Controller's gRPC runner's mTLS; strata's runners are Jobs, with no server"},
 }

@@ -260,6 +260,9 @@ type Stack struct {
 type Run struct {
 	// Targets are spec.targets: -target on plan and apply.
 	Targets []string `json:",omitzero"`
+	// PlanNoLock is spec.plan.lock: false: the plan takes no state lock
+	// (-lock=false); the apply still does.
+	PlanNoLock bool `json:",omitzero"`
 	// Inventory is spec.enableInventory: an apply lists the resources it
 	// left in the state (history.Run's Inventory).
 	Inventory bool `json:",omitzero"`

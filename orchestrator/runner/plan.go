@@ -90,7 +90,7 @@ func (r *Runner) noChanges(_ context.Context, st *runState) error {
 func (r *Runner) planWorkspace(ctx context.Context, log *slog.Logger, ws *workspace) (planned, error) {
 	changes, err := ws.tofu.Plan(ctx, tofu.PlanOptions{
 		Out: ws.planFile, VarFiles: append([]string{ws.varFile}, ws.varFiles...), Destroy: ws.destroy,
-		Targets: ws.run.Targets, Parallelism: ws.run.Parallelism,
+		Targets: ws.run.Targets, Parallelism: ws.run.Parallelism, NoLock: ws.run.PlanNoLock,
 	}, diagnostics(log))
 	if err != nil {
 		return planned{}, err

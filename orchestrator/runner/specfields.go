@@ -25,6 +25,9 @@ func specFields(run environment.Run) (map[string][]byte, error) {
 	if len(run.Targets) > 0 {
 		fields["spec.targets"] = run.Targets
 	}
+	if run.PlanNoLock {
+		fields["spec.plan.lock"] = false
+	}
 	if len(run.VarFiles) > 0 {
 		fields["spec.tfVarsFiles"] = run.VarFiles
 	}

@@ -15,6 +15,8 @@ type PlanOptions struct {
 	Destroy bool
 	// LockTimeout is how long to wait for a state lock ("0s" by default).
 	LockTimeout string
+	// NoLock plans without the state lock (-lock=false).
+	NoLock bool
 	// Targets are passed with -target, in order: only they (and what
 	// they depend on) are planned.
 	Targets []string
@@ -49,21 +51,8 @@ func (w *Workspace) Plan(ctx context.Context, opts PlanOptions, events func(Even
 	if err := w.checkVersion(ctx); err != nil {
 		return false, fmt.Errorf("tofu plan: %w", err)
 	}
-	lockTimeout := opts.LockTimeout
-	if lockTimeout == "" {
-		lockTimeout = "0s"
-	}
-	args := []string{"plan", "-no-color", "-input=false", "-detailed-exitcode", "-json",
-		"-lock=true", "-lock-timeout=" + lockTimeout, "-out=" + opts.Out}
-	for _, f := range opts.VarFiles {
-		args = append(args, "-var-file="+f)
-	}
-	if opts.Destroy {
-		args = append(args, "-destroy")
-	}
-	args = append(args, runArgs(opts.Targets, opts.Parallelism)...)
 	ew := newEventWriter(events)
-	switch code, err := w.command(ctx, ew, args...); code {
+	switch code, err := w.command(ctx, ew, planArgs(opts)...); code {
 	case 0:
 		return ew.changed(), ew.wrap(nil)
 	case 2:
@@ -71,4 +60,26 @@ func (w *Workspace) Plan(ctx context.Context, opts PlanOptions, events func(Even
 	default:
 		return false, fmt.Errorf("tofu plan: %w", ew.wrap(err))
 	}
+}
+
+// planArgs are the arguments of `tofu plan` for opts: under the state
+// lock, waiting LockTimeout for it ("0s" by default), unless NoLock.
+func planArgs(opts PlanOptions) []string {
+	lockTimeout := opts.LockTimeout
+	if lockTimeout == "" {
+		lockTimeout = "0s"
+	}
+	lock := []string{"-lock=true", "-lock-timeout=" + lockTimeout}
+	if opts.NoLock {
+		lock = []string{"-lock=false"}
+	}
+	args := append([]string{"plan", "-no-color", "-input=false", "-detailed-exitcode", "-json"}, lock...)
+	args = append(args, "-out="+opts.Out)
+	for _, f := range opts.VarFiles {
+		args = append(args, "-var-file="+f)
+	}
+	if opts.Destroy {
+		args = append(args, "-destroy")
+	}
+	return append(args, runArgs(opts.Targets, opts.Parallelism)...)
 }

@@ -193,14 +193,9 @@ var terraformFields = map[string]fieldRule{
 	// upgradeOnInit: strata's init keeps the providers of the stack's
 	// lock file, from the shared cache and the mirror (a note).
 	"upgradeOnInit": honoured,
-	"plan": subFields("spec.plan", map[string]fieldRule{
-		"lock": func(v any) string {
-			if b, ok := v.(bool); ok && !b {
-				return "spec.plan.lock false is not supported: strata plans under the state lock, which keeps a plan and an apply of one stack apart"
-			}
-			return ""
-		},
-	}),
+	// plan.lock: false plans without the state lock (-lock=false), as
+	// the Tofu Controller does; the apply still takes it.
+	"plan": subFields("spec.plan", map[string]fieldRule{"lock": honoured}),
 	// branchPlanner configures the Tofu Controller's branch planner, a
 	// program of its own; accepted with a note (see noteTerraform).
 	"branchPlanner": subFields("spec.branchPlanner", map[string]fieldRule{"enablePathScope": honoured}),

@@ -84,7 +84,7 @@ func TestTerraformFields(t *testing.T) {
 		{"maxRetryInterval", "maxRetryInterval: 1h", ""},
 		{"upgradeOnInit", "upgradeOnInit: true", ""},
 		{"plan", "plan: {lock: true}", ""},
-		{"plan without the lock", "plan: {lock: false}", "spec.plan.lock false is not supported: strata plans under the state lock, which keeps a plan and an apply of one stack apart"},
+		{"plan without the lock", "plan: {lock: false}", ""},
 		{"branchPlanner", "branchPlanner: {enablePathScope: true}", ""},
 		{"remediation", "remediation: {retries: 3}", ""},
 		{"tfstate lockTimeout", "tfstate: {lockTimeout: 5m}", "spec.tfstate.lockTimeout 5m is not supported: strata runs tofu with -lock-timeout=0s; a held lock fails the run, and the next reconcile tries again"},
@@ -170,7 +170,7 @@ var fieldBacking = map[string][]string{
 	"retryStrategy":                       {"TestTerraformFields"},
 	"maxRetryInterval":                    {"TestTerraformFields"},
 	"upgradeOnInit":                       {"TestTerraformFields", "TestNoteTerraform"},
-	"plan":                                {"TestTerraformFields"},
+	"plan":                                {"TestTerraformFields", "TestConformanceInCluster", "TestPlanArgs"},
 	"branchPlanner":                       {"TestTerraformFields", "TestNoteTerraform"},
 	"remediation":                         {"TestTerraformFields", "TestNoteTerraform"},
 }

@@ -63,6 +63,7 @@ func Build(tf *Terraform, r Render) (*environment.Stack, []BackendSecret) {
 		Targets:            spec.Targets,
 		VarFiles:           spec.TfVarsFiles,
 		Inventory:          spec.EnableInventory,
+		PlanNoLock:         spec.Plan.Lock != nil && !*spec.Plan.Lock,
 		Parallelism:        spec.Parallelism,
 		RefreshBeforeApply: spec.RefreshBeforeApply,
 		PlanOnly:           spec.PlanOnly,

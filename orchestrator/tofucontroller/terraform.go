@@ -58,23 +58,26 @@ type Spec struct {
 		ForceUnlock    string `json:"forceUnlock"`
 		LockIdentifier string `json:"lockIdentifier"`
 	} `json:"tfstate"`
-	Suspend                    bool                `json:"suspend"`
-	Interval                   string              `json:"interval"`
-	RetryInterval              string              `json:"retryInterval"`
-	DisableDriftDetection      bool                `json:"disableDriftDetection"`
-	DestroyResourcesOnDeletion bool                `json:"destroyResourcesOnDeletion"`
-	Targets                    []string            `json:"targets"`
-	TfVarsFiles                []string            `json:"tfVarsFiles"`
-	EnableInventory            bool                `json:"enableInventory"`
-	Parallelism                int                 `json:"parallelism"`
-	RefreshBeforeApply         bool                `json:"refreshBeforeApply"`
-	PlanOnly                   bool                `json:"planOnly"`
-	Workspace                  string              `json:"workspace"`
-	Force                      bool                `json:"force"`
-	Destroy                    bool                `json:"destroy"`
-	FileMappings               []FileMapping       `json:"fileMappings"`
-	BackendConfigsFrom         []BackendConfigsRef `json:"backendConfigsFrom"`
-	RunnerPodTemplate          struct {
+	Suspend                    bool     `json:"suspend"`
+	Interval                   string   `json:"interval"`
+	RetryInterval              string   `json:"retryInterval"`
+	DisableDriftDetection      bool     `json:"disableDriftDetection"`
+	DestroyResourcesOnDeletion bool     `json:"destroyResourcesOnDeletion"`
+	Targets                    []string `json:"targets"`
+	TfVarsFiles                []string `json:"tfVarsFiles"`
+	EnableInventory            bool     `json:"enableInventory"`
+	Plan                       struct {
+		Lock *bool `json:"lock"`
+	} `json:"plan"`
+	Parallelism        int                 `json:"parallelism"`
+	RefreshBeforeApply bool                `json:"refreshBeforeApply"`
+	PlanOnly           bool                `json:"planOnly"`
+	Workspace          string              `json:"workspace"`
+	Force              bool                `json:"force"`
+	Destroy            bool                `json:"destroy"`
+	FileMappings       []FileMapping       `json:"fileMappings"`
+	BackendConfigsFrom []BackendConfigsRef `json:"backendConfigsFrom"`
+	RunnerPodTemplate  struct {
 		Spec struct {
 			Env     []EnvVar        `json:"env"`
 			EnvFrom []EnvFromSource `json:"envFrom"`
