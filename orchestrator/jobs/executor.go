@@ -60,6 +60,10 @@ type Executor struct {
 	// (runner.Config.HashKey): its run is recorded, and compared, in the
 	// controller's history. It travels in the request Secret.
 	HashKey []byte
+	// NoDefaultPolicy is the controller's --no-default-policy
+	// (Config.NoDefaultPolicy): the pod judges its plan without the
+	// default bundle.
+	NoDefaultPolicy bool
 }
 
 // Recorder numbers and records runs (*history.Store).
@@ -300,7 +304,7 @@ func (e *Executor) request(req controller.Request, docs map[string]contracts.Doc
 	}
 	b, err := json.Marshal(runjob.Request{
 		Run: req, Path: path, Settings: e.Settings, StackIntervals: e.StackIntervals, Backend: backend, Contracts: docs, HashKey: e.HashKey,
-		NoDefaultPolicy: e.Launcher.cfg.NoDefaultPolicy,
+		NoDefaultPolicy: e.NoDefaultPolicy,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("run %s/%s as a job: %w", req.Namespace, req.Name, err)
@@ -382,5 +386,7 @@ func ExecutorFor(l *Launcher, cfg runner.Config) *Executor {
 		Timeout:        cfg.Timeout,
 		HashKey:        cfg.HashKey,
 		Refusals:       cfg.History,
+
+		NoDefaultPolicy: l.cfg.NoDefaultPolicy,
 	}
 }

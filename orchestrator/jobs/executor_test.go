@@ -137,6 +137,15 @@ func TestExecutorRequest(t *testing.T) {
 	if err := json.Unmarshal(b, &got); err != nil || !got.StackIntervals {
 		t.Errorf("request(StackIntervals) = %v, %v, want StackIntervals carried to the pod", got.StackIntervals, err)
 	}
+	// So does its --no-default-policy.
+	b, err = (&Executor{NoDefaultPolicy: true}).request(request("sha256:1", nil), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = runjob.Request{}
+	if err := json.Unmarshal(b, &got); err != nil || !got.NoDefaultPolicy {
+		t.Errorf("request(NoDefaultPolicy) = %v, %v, want NoDefaultPolicy carried to the pod", got.NoDefaultPolicy, err)
+	}
 	local := request("sha256:1", nil)
 	local.Artifact.URL = ""
 	if _, err := (&Executor{}).request(local, nil); err == nil {
