@@ -68,7 +68,8 @@ func (c *Controller) runs(p *pass) func(runner.Config) runner.StackRunner {
 // elsewhere (a runner Job) starts none for it.
 func (r *runs) Run(ctx context.Context, req runner.Request) (runner.Result, error) {
 	cr := Request{Request: req, Namespace: r.p.ns, Name: req.Stack.Name}
-	if tf := r.p.tfs[req.Stack.Name]; tf != nil && req.Removal == nil && !deleting(tf) && exhausted(tf, revision(req)) {
+	tf := r.p.tfs[req.Stack.Name]
+	if tf != nil && req.Removal == nil && !deleting(tf) && exhausted(tf, revision(req)) {
 		// Its retries are used up: as the Tofu Controller, nothing runs
 		// until its spec or its source changes.
 		r.p.exhaust(req.Stack.Name)
@@ -77,7 +78,7 @@ func (r *runs) Run(ctx context.Context, req runner.Request) (runner.Result, erro
 			Run: history.Run{Client: req.Client, Env: req.Env, Stack: req.Stack.Name, Operation: req.Operation, Result: history.ResultSkipped},
 		}, nil
 	}
-	if tf := r.p.tfs[req.Stack.Name]; tf != nil {
+	if tf != nil {
 		cr.Spec, cr.UID = tf.Spec, tf.UID
 		cr.Progress = func(pr Progress) { r.c.progress(ctx, tf, pr) }
 		// A runner elsewhere (a runner Job) saves its own.
