@@ -17,7 +17,9 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/strata-iac/strata/contracts/awstest"
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/controller"
 	"github.com/strata-iac/strata/orchestrator/jobs"
@@ -54,6 +56,7 @@ func TestConformanceInCluster(t *testing.T) {
 var conformanceRuns = map[string]func(*testing.T, *world){
 	"tc000010_no_outputs":                                                    tc000010,
 	"tc000011_workspace_no_outputs":                                          tc000011Workspace,
+	"tc000012_src_bucket_no_outputs":                                         tc000012Bucket,
 	"tc000012_src_ocirepository_no_outputs":                                  tc000012OCI,
 	"tc000013_source_not_found":                                              tc000013,
 	"tc000014_artifact_not_found":                                            tc000014,
@@ -283,6 +286,58 @@ func tc000011Workspace(t *testing.T, w *world) {
 	if w.getSecret("tfstate-custom-"+tf.Name) != nil {
 		t.Errorf("Secret tfstate-custom-%s exists, want none", tf.Name)
 	}
+}
+
+// buckets is the resource of source-controller's Buckets.
+var buckets = schema.GroupVersionResource{Group: "source.toolkit.fluxcd.io", Version: "v1", Resource: "buckets"}
+
+// tc000012Bucket: a Bucket source (S3, here versitygw), its revision a
+// digest of the bucket's objects.
+func tc000012Bucket(t *testing.T, w *world) {
+	ctx := context.Background()
+	endpoint, access, secret := awstest.Versitygw(t)
+	awstest.Env(t, access, secret)
+	awstest.CreateBucket(t, endpoint, "test-flux-tf-bucket")
+	main, err := os.ReadFile("testdata/conformance/hello-world/main.tf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	awstest.PutObject(t, endpoint, "test-flux-tf-bucket", "terraform-hello-world-example/main.tf", string(main))
+	w.secret("bucket-credentials", map[string]string{"accesskey": access, "secretkey": secret})
+	bucket := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "source.toolkit.fluxcd.io/v1", "kind": "Bucket",
+		"metadata": map[string]any{"name": "test-tf-controller-src-bucket-no-output", "namespace": w.ns},
+		"spec": map[string]any{
+			"bucketName": "test-flux-tf-bucket", "provider": "generic", "interval": "1m", "insecure": true,
+			"endpoint": strings.TrimPrefix(endpoint, "http://"), "region": "us-east-1",
+			"secretRef": map[string]any{"name": "bucket-credentials"},
+		},
+	}}
+	if _, err := w.dyn.Resource(buckets).Namespace(w.ns).Create(ctx, bucket, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, time.Minute, "Bucket artifact", func() (bool, error) {
+		got, err := w.dyn.Resource(buckets).Namespace(w.ns).Get(ctx, "test-tf-controller-src-bucket-no-output", metav1.GetOptions{})
+		if err != nil {
+			return false, err
+		}
+		rev, _, _ := unstructured.NestedString(got.Object, "status", "artifact", "revision")
+		return rev != "", nil
+	})
+	w.apply(&v1alpha2.Terraform{
+		ObjectMeta: metav1.ObjectMeta{Name: "src-bucket-helloworld-no-outputs"},
+		Spec: v1alpha2.TerraformSpec{
+			ApprovePlan: v1alpha2.ApprovePlanAuto, Path: "./terraform-hello-world-example",
+			SourceRef: v1alpha2.CrossNamespaceSourceReference{Kind: "Bucket", Name: "test-tf-controller-src-bucket-no-output"},
+		},
+	})
+	w.reconcile()
+	got := w.get("src-bucket-helloworld-no-outputs")
+	wantCondition(t, got, v1alpha2.ConditionPlan, v1alpha2.ReasonPlannedWithChanges, "Plan generated")
+	wantCondition(t, got, v1alpha2.ConditionApply, v1alpha2.ReasonApplySucceeded, "Applied successfully")
+	w.wantPlanSecret(got.Name, got.Status.Plan.LastApplied)
+	wantAvailable(t, got, "hello_world")
+	w.wantNoStateSecret(got.Name)
 }
 
 // tc000012OCI: an OCIRepository source, its tag@digest revision.

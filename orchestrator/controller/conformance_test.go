@@ -59,7 +59,7 @@ var conformance = []conformanceSpec{
 	{"tc000010_no_outputs", deliberate, planIDs},
 	{"tc000011_bad_tar_gz_no_outputs", open, "an artifact that is not a gzipped tar needs a source of the test's own: source-controller makes every artifact here"},
 	{"tc000011_workspace_no_outputs", deliberate, planIDs},
-	{"tc000012_src_bucket_no_outputs", open, "a Bucket source in the test cluster (versitygw) is not set up yet"},
+	{"tc000012_src_bucket_no_outputs", deliberate, planIDs + "; the bucket is versitygw's"},
 	{"tc000012_src_ocirepository_no_outputs", deliberate, planIDs},
 	{"tc000013_source_not_found", same, "disabled in the Tofu Controller (its message is stale); its current behaviour, ArtifactFailed, is run. strata's message says what is missing and how to fix it"},
 	{"tc000014_artifact_not_found", same, "disabled in the Tofu Controller; its current behaviour, ArtifactFailed, is run"},
