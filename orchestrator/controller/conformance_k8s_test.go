@@ -132,6 +132,14 @@ func wantCondition(t *testing.T, tf *v1alpha2.Terraform, typ, reason, msg string
 	}
 }
 
+// wantReady checks that the object is Ready, whatever the reason.
+func wantReady(t *testing.T, tf *v1alpha2.Terraform) {
+	t.Helper()
+	if c := condition(tf, v1alpha2.ConditionReady); c.Status != metav1.ConditionTrue {
+		t.Errorf("Terraform %s Ready = %s %s: %s, want True", tf.Name, c.Status, c.Reason, c.Message)
+	}
+}
+
 // wantPlanSecret checks the plan Secret of Terraform tf, as the Tofu
 // Controller keeps it: tfplan-default-<name>, the plan id in savedPlan,
 // gzip encoding, the plan under tfplan, owned by the object.
@@ -733,9 +741,7 @@ func tc000062(t *testing.T, w *world) {
 	tf.Spec.WriteOutputsToSecret = outputsSpec("tf-output-tf-hcl-vars-encoding", "json_blob")
 	w.apply(tf)
 	w.reconcile()
-	if c := condition(w.get(tf.Name), v1alpha2.ConditionReady); c.Status != metav1.ConditionTrue {
-		t.Errorf("Ready = %s %s: %s, want True", c.Status, c.Reason, c.Message)
-	}
+	wantReady(t, w.get(tf.Name))
 	w.wantOutputs("tf-output-tf-hcl-vars-encoding", tf.Name, map[string]string{
 		"json_blob": `{"AccessKey":"1234567890","Cluster":"test-vars-cluster","SecretKey":"abcdefghij"}`,
 	})
@@ -748,9 +754,7 @@ func tc000063(t *testing.T, w *world) {
 	tf.Spec.WriteOutputsToSecret = outputsSpec("tf-output-tf-hcl-values-encoding", "values_json_blob")
 	w.apply(tf)
 	w.reconcile()
-	if c := condition(w.get(tf.Name), v1alpha2.ConditionReady); c.Status != metav1.ConditionTrue {
-		t.Errorf("Ready = %s %s: %s, want True", c.Status, c.Reason, c.Message)
-	}
+	wantReady(t, w.get(tf.Name))
 	w.wantOutputs("tf-output-tf-hcl-values-encoding", tf.Name, map[string]string{
 		"values_json_blob": `{"Values_AccessKey":"my-access-key","Values_Cluster":"my-cluster","Values_SecretKey":"my-secret-key"}`,
 	})
@@ -764,9 +768,7 @@ func tc000064(t *testing.T, w *world) {
 	tf.Spec.WriteOutputsToSecret = outputsSpec("tf-output-tf-hcl-values-tmpl-encoding", "json_blob")
 	w.apply(tf)
 	w.reconcile()
-	if c := condition(w.get(tf.Name), v1alpha2.ConditionReady); c.Status != metav1.ConditionTrue {
-		t.Errorf("Ready = %s %s: %s, want True", c.Status, c.Reason, c.Message)
-	}
+	wantReady(t, w.get(tf.Name))
 	w.wantOutputs("tf-output-tf-hcl-values-tmpl-encoding", tf.Name, map[string]string{
 		"json_blob": `{"Values_AccessKey":"my-access-key","Values_Cluster":"my-cluster","Values_SecretKey":"my-secret-key"}`,
 	})
@@ -978,12 +980,19 @@ func tc000120(t *testing.T, w *world) {
 	}
 }
 
+// localStatePath is the local state file of Terraform tf, which the
+// world's controller keeps (no backendConfig): the namespace is its
+// client and environment.
+func (w *world) localStatePath(tf string) string {
+	return filepath.Join(w.cfg.Pipeline.StateDir(), "state", w.ns, w.ns, tf+".tfstate")
+}
+
 // dropFromState removes resource name from the state of Terraform tf, as
 // a change made outside strata would: drift. The state is the local
 // state the world's controller keeps (no backendConfig).
 func (w *world) dropFromState(tf, name string) {
 	w.t.Helper()
-	path := filepath.Join(w.cfg.Pipeline.StateDir(), "state", w.ns, w.ns, tf+".tfstate")
+	path := w.localStatePath(tf)
 	b, err := os.ReadFile(path)
 	if err != nil {
 		w.t.Fatalf("read the state of %s: %v", tf, err)
@@ -1397,7 +1406,7 @@ func tc000300(t *testing.T, w *world) {
 // sorted.
 func (w *world) localStateResources(tf string) []string {
 	w.t.Helper()
-	b, err := os.ReadFile(filepath.Join(w.cfg.Pipeline.StateDir(), "state", w.ns, w.ns, tf+".tfstate"))
+	b, err := os.ReadFile(w.localStatePath(tf))
 	if err != nil {
 		w.t.Fatalf("read the state of %s: %v", tf, err)
 	}

@@ -247,17 +247,10 @@ func (c *Client) SetFinalizers(ctx context.Context, tf *v1alpha2.Terraform, fina
 // object. It reports whether anything changed.
 func (c *Client) WriteSecret(ctx context.Context, owner *v1alpha2.Terraform, name string, labels, annotations map[string]string, data map[string][]byte) (bool, error) {
 	secrets := c.core.CoreV1().Secrets(owner.Namespace)
-	yes := true
 	want := corev1.Secret{
-		ObjectMeta: metav1.ObjectMeta{
-			Name: name, Namespace: owner.Namespace, Labels: labels, Annotations: annotations,
-			OwnerReferences: []metav1.OwnerReference{{
-				APIVersion: v1alpha2.GroupVersion.String(), Kind: v1alpha2.Kind,
-				Name: owner.Name, UID: owner.UID, Controller: &yes,
-			}},
-		},
-		Type: corev1.SecretTypeOpaque,
-		Data: data,
+		ObjectMeta: ownedBy(owner, name, labels, annotations),
+		Type:       corev1.SecretTypeOpaque,
+		Data:       data,
 	}
 	have, err := secrets.Get(ctx, name, metav1.GetOptions{})
 	switch {
@@ -282,21 +275,25 @@ func (c *Client) WriteSecret(ctx context.Context, owner *v1alpha2.Terraform, nam
 	return true, nil
 }
 
+// ownedBy is the metadata of an object name of owner's namespace, with
+// labels and annotations, owned by owner as its controller: what
+// WriteSecret and WriteConfigMap write.
+func ownedBy(owner *v1alpha2.Terraform, name string, labels, annotations map[string]string) metav1.ObjectMeta {
+	yes := true
+	return metav1.ObjectMeta{
+		Name: name, Namespace: owner.Namespace, Labels: labels, Annotations: annotations,
+		OwnerReferences: []metav1.OwnerReference{{
+			APIVersion: v1alpha2.GroupVersion.String(), Kind: v1alpha2.Kind,
+			Name: owner.Name, UID: owner.UID, Controller: &yes,
+		}},
+	}
+}
+
 // WriteConfigMap creates or updates a ConfigMap owned by the object, its
 // data text, and reports whether it changed.
 func (c *Client) WriteConfigMap(ctx context.Context, owner *v1alpha2.Terraform, name string, labels, annotations map[string]string, data map[string]string) (bool, error) {
 	cms := c.core.CoreV1().ConfigMaps(owner.Namespace)
-	yes := true
-	want := corev1.ConfigMap{
-		ObjectMeta: metav1.ObjectMeta{
-			Name: name, Namespace: owner.Namespace, Labels: labels, Annotations: annotations,
-			OwnerReferences: []metav1.OwnerReference{{
-				APIVersion: v1alpha2.GroupVersion.String(), Kind: v1alpha2.Kind,
-				Name: owner.Name, UID: owner.UID, Controller: &yes,
-			}},
-		},
-		Data: data,
-	}
+	want := corev1.ConfigMap{ObjectMeta: ownedBy(owner, name, labels, annotations), Data: data}
 	have, err := cms.Get(ctx, name, metav1.GetOptions{})
 	switch {
 	case apierrors.IsNotFound(err):
