@@ -197,6 +197,10 @@ type Stack struct {
 	// BackendConfig is spec.backendConfig.customConfiguration, substituted;
 	// empty when the stack uses strata's default local state.
 	BackendConfig string `json:",omitzero"`
+	// BackendDisabled is spec.backendConfig.disable: the module's own
+	// backend or cloud block keeps the state, and strata writes no
+	// backend; BackendConfig is then unused.
+	BackendDisabled bool `json:",omitzero"`
 	// Produces is the contract the stack publishes its outputs to, or "".
 	Produces string `json:",omitzero"`
 	// ProducesOutputs limits the published outputs
@@ -297,7 +301,29 @@ type Run struct {
 	// in a repository. Read from a cluster, it stays empty: the runner
 	// pod has those fields, as the Tofu Controller's has.
 	Env []EnvVar `json:",omitempty"`
+	// CLIConfig is spec.cliConfigSecretRef, resolved: the tofu CLI
+	// configuration of the Secret's one .tfrc key, which the runner
+	// merges with strata's own (the provider mirror) for every tofu
+	// command of the stack. nil without one.
+	CLIConfig *CLIConfig `json:",omitempty"`
 }
+
+// CLIConfig is the tofu CLI configuration a stack's
+// spec.cliConfigSecretRef names: credentials for hosts (HCP Terraform,
+// a private registry), and other CLI settings.
+type CLIConfig struct {
+	// Source names where it comes from ("Secret NS/NAME key KEY"), for
+	// messages; never the text.
+	Source string
+	// Text is private, as BackendConfig.Value is: it holds tokens.
+	Text string `json:"value"`
+}
+
+// String names the configuration's source, never its text.
+func (c CLIConfig) String() string { return "CLI configuration from " + c.Source }
+
+// GoString keeps the text out of %#v too.
+func (c CLIConfig) GoString() string { return "environment.CLIConfig{" + c.Source + "}" }
 
 // BackendConfig is one backend setting from spec.backendConfigsFrom.
 type BackendConfig struct {

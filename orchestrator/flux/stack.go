@@ -102,6 +102,17 @@ func (r stackRender) Secret(name string) *tofucontroller.Object {
 	return &tofucontroller.Object{Kind: kindSecret, Name: sec.Name(), File: sec.File, Data: sec.Data, Failed: sec.Failed}
 }
 
+// SecretIn looks the Secret up as Secret does, in namespace ns. A cluster's
+// namespace reads another's only with cross-namespace references.
+func (r stackRender) SecretIn(ns, name string) (*tofucontroller.Object, bool) {
+	if r.l.artifacts != nil && !r.l.crossNamespace {
+		return nil, false
+	}
+	var obj *tofucontroller.Object
+	r.l.inNamespace(ns, func() { obj = r.Secret(name) })
+	return obj, true
+}
+
 func (r stackRender) Unset(o *tofucontroller.Object, use string) {
 	r.l.checkUnset(r.b, o.File, o.Kind+"/"+o.Name, use)
 }

@@ -11,17 +11,38 @@ import (
 	"github.com/strata-iac/strata/internal/tofufiles"
 )
 
-// rootSchema picks the variable blocks out of a root module's files.
-var rootSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "variable", LabelNames: []string{"name"}}}}
+// rootSchema picks the variable and terraform blocks out of a root
+// module's files; terraformSchema the backend and cloud blocks out of a
+// terraform block.
+var (
+	rootSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+		{Type: "variable", LabelNames: []string{"name"}},
+		{Type: "terraform"},
+	}}
+	terraformSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+		{Type: "backend", LabelNames: []string{"type"}},
+		{Type: "cloud"},
+	}}
+)
 
-// declaredVariables returns the names of the variables a root module
-// declares, from the files tofu reads it from (.tf, .tofu and their JSON
-// forms, a .tofu file standing in for the .tf of the same name). A file
-// that does not parse is left to tofu to report.
-func declaredVariables(dir string) (map[string]bool, error) {
+// declared is what a root module declares that strata reads before tofu
+// does.
+type declared struct {
+	// variables are the names of its variables.
+	variables map[string]bool
+	// backend is set when a terraform block holds a backend or a cloud
+	// block: the module keeps its state where it says.
+	backend bool
+}
+
+// readDeclared reads what a root module declares, from the files tofu
+// reads it from (.tf, .tofu and their JSON forms, a .tofu file standing in
+// for the .tf of the same name). A file that does not parse is left to
+// tofu to report.
+func readDeclared(dir string) (declared, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("read variables of %s: %w", dir, err)
+		return declared{}, fmt.Errorf("read the module of %s: %w", dir, err)
 	}
 	var names []string
 	for _, e := range entries {
@@ -30,7 +51,7 @@ func declaredVariables(dir string) (map[string]bool, error) {
 		}
 	}
 	parser := hclparse.NewParser()
-	declared := map[string]bool{}
+	d := declared{variables: map[string]bool{}}
 	for _, name := range tofufiles.Module(names) {
 		path := filepath.Join(dir, name)
 		var f *hcl.File
@@ -47,10 +68,15 @@ func declaredVariables(dir string) (map[string]bool, error) {
 			continue
 		}
 		for _, b := range content.Blocks {
-			if len(b.Labels) == 1 {
-				declared[b.Labels[0]] = true
+			switch {
+			case b.Type == "variable" && len(b.Labels) == 1:
+				d.variables[b.Labels[0]] = true
+			case b.Type == "terraform":
+				if tc, _, _ := b.Body.PartialContent(terraformSchema); tc != nil && len(tc.Blocks) > 0 {
+					d.backend = true
+				}
 			}
 		}
 	}
-	return declared, nil
+	return d, nil
 }

@@ -8,19 +8,20 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestDeclaredVariables(t *testing.T) {
+func TestReadDeclared(t *testing.T) {
 	tests := []struct {
-		name  string
-		files map[string]string
-		want  map[string]bool
+		name        string
+		files       map[string]string
+		want        map[string]bool
+		wantBackend bool
 	}{
-		{"none", map[string]string{"main.tf": `resource "terraform_data" "a" {}`}, map[string]bool{}},
+		{"none", map[string]string{"main.tf": `resource "terraform_data" "a" {}`}, map[string]bool{}, false},
 		{"hcl and json", map[string]string{
 			"variables.tf":       "variable \"app_version\" {\n  type = string\n}\nvariable \"region\" {}\n",
 			"more.tf.json":       `{"variable": {"size": {"type": "string"}}}`,
 			"notes.md":           `variable "ignored" {}`,
 			"strata.tfvars.json": `{"x": 1}`,
-		}, map[string]bool{"app_version": true, "region": true, "size": true}},
+		}, map[string]bool{"app_version": true, "region": true, "size": true}, false},
 		{"tofu and tofu.json", map[string]string{
 			"main.tofu":       `variable "region" {}`,
 			"more.tofu.json":  `{"variable": {"size": {}}}`,
@@ -30,8 +31,12 @@ func TestDeclaredVariables(t *testing.T) {
 			"other.tofu.json": `{"variable": {"replacement": {}}}`,
 			".hidden.tofu":    `variable "hidden" {}`,
 			"main.tofu~":      `variable "backup" {}`,
-		}, map[string]bool{"region": true, "size": true, "kept": true, "replacement": true}},
-		{"a broken file is left to tofu", map[string]string{"main.tf": "variable \"a\" {}\nvariable {", "ok.tf": `variable "b" {}`}, map[string]bool{"a": true, "b": true}},
+		}, map[string]bool{"region": true, "size": true, "kept": true, "replacement": true}, false},
+		{"a broken file is left to tofu", map[string]string{"main.tf": "variable \"a\" {}\nvariable {", "ok.tf": `variable "b" {}`}, map[string]bool{"a": true, "b": true}, false},
+		{"a backend", map[string]string{"main.tf": "terraform {\n  required_version = \">= 1.6\"\n}\n", "backend.tf": "terraform {\n  backend \"http\" {\n    address = \"https://s/\"\n  }\n}\n"}, map[string]bool{}, true},
+		{"a cloud block", map[string]string{"main.tf": "terraform {\n  cloud {\n    organization = \"acme\"\n    workspaces {\n      name = \"dev\"\n    }\n  }\n}\n"}, map[string]bool{}, true},
+		{"a backend in JSON", map[string]string{"main.tf.json": `{"terraform": {"backend": {"s3": {"bucket": "b"}}}}`}, map[string]bool{}, true},
+		{"a terraform block without one", map[string]string{"main.tf": "terraform {\n  required_providers {}\n}\n"}, map[string]bool{}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -41,12 +46,15 @@ func TestDeclaredVariables(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			got, err := declaredVariables(dir)
+			got, err := readDeclared(dir)
 			if err != nil {
-				t.Fatalf("declaredVariables(%q) = %v", tt.name, err)
+				t.Fatalf("readDeclared(%q) = %v", tt.name, err)
 			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("declaredVariables(%q) diff (-want +got):\n%s", tt.name, diff)
+			if diff := cmp.Diff(tt.want, got.variables); diff != "" {
+				t.Errorf("readDeclared(%q) variables diff (-want +got):\n%s", tt.name, diff)
+			}
+			if got.backend != tt.wantBackend {
+				t.Errorf("readDeclared(%q) backend = %v, want %v", tt.name, got.backend, tt.wantBackend)
 			}
 		})
 	}

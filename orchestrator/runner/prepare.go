@@ -71,29 +71,37 @@ func (r *Runner) prepare(ctx context.Context, st *runState) error {
 	if err := copyStack(req.Artifact, dir); err != nil {
 		return fail(err)
 	}
+	// The module is read only for what needs it: variables strata offers,
+	// and the backend it must declare itself.
+	var decl declared
+	if in.version != "" || len(in.documents) > 0 || s.BackendDisabled {
+		if decl, err = readDeclared(dir); err != nil {
+			return fail(err)
+		}
+	}
 	backend, err := r.backend(req)
 	if err != nil {
 		return fail(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, backendFileName), []byte(backend), 0o600); err != nil {
+	if s.BackendDisabled {
+		if !decl.backend {
+			return fail(fmt.Errorf("spec.backendConfig.disable is true, but the module at %s declares no backend or cloud block: "+
+				"its state would be written into the workspace, which strata clears before every run; declare the backend in the module's terraform block, "+
+				"or remove spec.backendConfig.disable from %s to keep the state in strata's backend", orNone(s.Path), s.File))
+		}
+	} else if err := os.WriteFile(filepath.Join(dir, backendFileName), []byte(backend), 0o600); err != nil {
 		return fail(err)
 	}
 	// app_version is offered to the stacks that declare it, as the seed's
 	// controller does; the others would only get a warning for it. So is
 	// each readInputsFromSecrets document: the Tofu Controller hands it to
 	// no variable, so only a stack that declares the variable gets it.
-	if in.version != "" || len(in.documents) > 0 {
-		declared, err := declaredVariables(dir)
-		if err != nil {
-			return fail(err)
-		}
-		if in.version != "" && declared[AppVersionVar] {
-			in.vars[AppVersionVar] = in.version
-		}
-		for as, doc := range in.documents {
-			if declared[as] {
-				in.vars[as] = doc
-			}
+	if in.version != "" && decl.variables[AppVersionVar] {
+		in.vars[AppVersionVar] = in.version
+	}
+	for as, doc := range in.documents {
+		if decl.variables[as] {
+			in.vars[as] = doc
 		}
 	}
 	vars, err := json.MarshalIndent(in.vars, "", "  ")
@@ -115,7 +123,11 @@ func (r *Runner) prepare(ctx context.Context, st *runState) error {
 	if err != nil {
 		return fail(err)
 	}
-	tw, err := r.openTofu(dir, home, s.Run)
+	cliConfig, err := r.cliConfig(dir, s.Run.CLIConfig, st.log)
+	if err != nil {
+		return fail(err)
+	}
+	tw, err := r.openTofu(dir, home, cliConfig, s.Run)
 	if err != nil {
 		return fail(err)
 	}
@@ -167,20 +179,23 @@ const (
 // no customConfiguration, and the local backend.
 func (r *Runner) localState(req Request) bool {
 	k := r.cfg.Backend.Kind
-	return req.Stack.BackendConfig == "" && (k == "" || k == BackendLocal)
+	return req.Stack.BackendConfig == "" && !req.Stack.BackendDisabled && (k == "" || k == BackendLocal)
 }
 
-// openTofu returns the tofu workspace of dir, with the shared CLI
-// configuration and plugin cache; home, when set, is the HOME tofu runs
+// openTofu returns the tofu workspace of dir, with the CLI configuration
+// cliConfig (the shared one when "", see cliConfig) and the shared
+// plugin cache; home, when set, is the HOME tofu runs
 // with (the stack maps files there). run gives init the stack's backend
 // settings (spec.backendConfigsFrom) and tofu the stack's environment
 // (spec.runnerPodTemplate.spec.env and envFrom); in a runner pod
 // (Config.PodEnv) the pod's own TF_VAR_ variables are the stack's too, as
 // the Tofu Controller's runner hands its environment to tofu.
-func (r *Runner) openTofu(dir, home string, run environment.Run) (*tofu.Workspace, error) {
-	cliConfig, err := r.writeCLIConfig()
-	if err != nil {
-		return nil, err
+func (r *Runner) openTofu(dir, home, cliConfig string, run environment.Run) (*tofu.Workspace, error) {
+	if cliConfig == "" {
+		var err error
+		if cliConfig, err = r.writeCLIConfig(); err != nil {
+			return nil, err
+		}
 	}
 	env := map[string]string{
 		"TF_CLI_CONFIG_FILE":  cliConfig,
@@ -215,6 +230,9 @@ func (r *Runner) openTofu(dir, home string, run environment.Run) (*tofu.Workspac
 // state backend, by default a local state file under the state directory,
 // per client, environment and stack.
 func (r *Runner) backend(req Request) (string, error) {
+	if req.Stack.BackendDisabled {
+		return "", nil // the module's own
+	}
 	if req.Stack.BackendConfig != "" {
 		return "terraform {\n" + req.Stack.BackendConfig + "\n}\n", nil
 	}

@@ -74,7 +74,7 @@ func (r *Runner) reopenWorkspace(_ context.Context, st *runState) error {
 	if err != nil {
 		return err
 	}
-	tw, err := r.openTofu(dir, "", environment.Run{})
+	tw, err := r.openTofu(dir, "", leftCLIConfig(dir), environment.Run{})
 	if err != nil {
 		return err
 	}

@@ -11,13 +11,15 @@ import (
 // canonical JSON to hash (keyed, see hashes.go): a field set, changed or
 // unset changes the stack's fingerprint, and the next run names it as the
 // cause. The content of spec.fileMappings is hashed with where it goes,
-// the values of spec.backendConfigsFrom with their keys and the stack's
-// environment with its names, never kept.
+// the values of spec.backendConfigsFrom with their keys, the stack's
+// environment with its names and the CLI configuration of
+// spec.cliConfigSecretRef, never kept.
 // The spec fields whose values are private, by the names specFields
 // gives them.
 const (
 	specBackendConfigsFrom = "spec.backendConfigsFrom"
 	specEnv                = "spec.runnerPodTemplate.spec.env"
+	specCLIConfig          = "spec.cliConfigSecretRef"
 )
 
 func specFields(run environment.Run) (map[string][]byte, error) {
@@ -74,6 +76,9 @@ func specFields(run environment.Run) (map[string][]byte, error) {
 			env[e.Name] = e.Value
 		}
 		fields[specEnv] = env
+	}
+	if run.CLIConfig != nil {
+		fields[specCLIConfig] = run.CLIConfig.Text
 	}
 	if len(fields) == 0 {
 		return nil, nil

@@ -66,7 +66,13 @@ func (r *Runner) Unlock(ctx context.Context, req UnlockRequest) (history.Run, er
 			return fail(err)
 		}
 	default:
-		tw, err := r.openTofu(dir, "", environment.Run{})
+		// With the stack's environment and CLI configuration: a
+		// backend of the module's may need its credentials.
+		cliConfig, err := r.cliConfig(dir, req.Stack.Run.CLIConfig, nil)
+		if err != nil {
+			return fail(err)
+		}
+		tw, err := r.openTofu(dir, "", cliConfig, req.Stack.Run)
 		if err != nil {
 			return fail(err)
 		}

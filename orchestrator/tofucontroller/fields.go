@@ -87,11 +87,13 @@ var terraformFields = map[string]fieldRule{
 	"destroy":     honoured,
 	"backendConfig": subFields("spec.backendConfig", map[string]fieldRule{
 		"customConfiguration": honoured,
-		"disable":             refused("spec.backendConfig.disable is not supported: strata gives every stack a backend (local state, the init key stateBackend, or customConfiguration)"),
-		"secretSuffix":        refused(noKubernetes + "spec.backendConfig.secretSuffix names a Kubernetes state Secret; use customConfiguration or the init key stateBackend"),
-		"inClusterConfig":     refused(noKubernetes + "spec.backendConfig.inClusterConfig has no meaning"),
-		"configPath":          refused(noKubernetes + "spec.backendConfig.configPath names a kubeconfig for the Kubernetes backend; use customConfiguration"),
-		"labels":              refused(noKubernetes + "spec.backendConfig.labels label a Kubernetes state Secret"),
+		// disable: the module's own backend or cloud block keeps the
+		// state; one that declares neither fails the run (prepare).
+		"disable":         honoured,
+		"secretSuffix":    refused(noKubernetes + "spec.backendConfig.secretSuffix names a Kubernetes state Secret; use customConfiguration or the init key stateBackend"),
+		"inClusterConfig": refused(noKubernetes + "spec.backendConfig.inClusterConfig has no meaning"),
+		"configPath":      refused(noKubernetes + "spec.backendConfig.configPath names a kubeconfig for the Kubernetes backend; use customConfiguration"),
+		"labels":          refused(noKubernetes + "spec.backendConfig.labels label a Kubernetes state Secret"),
 	}),
 	// backendConfigsFrom: each entry's keys go to init (backendConfigs);
 	// one that reads nothing is refused where the stack is built.
@@ -126,8 +128,10 @@ var terraformFields = map[string]fieldRule{
 		// the stack is built.
 		"outputs": honoured,
 	}),
-	"disableDriftDetection":               honoured,
-	"cliConfigSecretRef":                  refused(noKubernetes + "spec.cliConfigSecretRef names a Kubernetes Secret; strata writes the tofu CLI configuration itself (see --provider-mirror)"),
+	"disableDriftDetection": honoured,
+	// cliConfigSecretRef: the Secret is an input (cliConfig), merged
+	// with strata's own CLI configuration when the stack runs.
+	"cliConfigSecretRef":                  honoured,
 	"healthChecks":                        refused("spec.healthChecks are not supported"),
 	"destroyResourcesOnDeletion":          honoured,
 	"serviceAccountName":                  honoured,

@@ -37,6 +37,11 @@ func (b *builder) noteTerraform() {
 			"%s (%s): spec.remediation.retries bounds the retries under strata controller, as under the Tofu Controller; a repository's reconcile retries a failed stack at every pass, without that bound",
 			tf.ref(), tf.File))
 	}
+	if bc, _ := spec["backendConfig"].(map[string]any); bc["disable"] == true {
+		b.r.Note(fmt.Sprintf(
+			"%s (%s): spec.backendConfig.disable: the module's own backend or cloud block keeps the state, through tofu alone: strata reads neither its version nor its lock between runs, so a change made outside strata shows at the stack's next plan (its drift check), a held lock is tofu's error in the run, and strata unlock releases it with tofu force-unlock",
+			tf.ref(), tf.File))
+	}
 	if up, ok := spec["upgradeOnInit"].(bool); ok && up {
 		b.r.Note(fmt.Sprintf(
 			"%s (%s): spec.upgradeOnInit is accepted: strata's init keeps the providers the stack's lock file names, from the shared plugin cache and the mirror, rather than upgrading them",

@@ -33,6 +33,10 @@ spec: {planOnly: true}`, []string{planner("infra.weave.works/branch-planner, inf
 			"Terraform/t (t.yaml): spec.remediation.retries bounds the retries under strata controller, as under the Tofu Controller; a repository's reconcile retries a failed stack at every pass, without that bound",
 			"Terraform/t (t.yaml): spec.upgradeOnInit is accepted: strata's init keeps the providers the stack's lock file names, from the shared plugin cache and the mirror, rather than upgrading them",
 		}},
+		{"backendConfig.disable", "metadata: {name: t}\nspec: {backendConfig: {disable: true}}", []string{
+			"Terraform/t (t.yaml): spec.backendConfig.disable: the module's own backend or cloud block keeps the state, through tofu alone: strata reads neither its version nor its lock between runs, so a change made outside strata shows at the stack's next plan (its drift check), a held lock is tofu's error in the run, and strata unlock releases it with tofu force-unlock",
+		}},
+		{"backendConfig.disable off", "metadata: {name: t}\nspec: {backendConfig: {disable: false}}", nil},
 		{"both", `metadata:
   name: t
   annotations: {infra.weave.works/error-revision: main@sha1:abc}

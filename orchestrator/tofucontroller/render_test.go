@@ -14,19 +14,28 @@ import (
 type testRender struct {
 	configMaps, secrets map[string]*Object
 	cluster             bool
-	problems            diag.Problems
-	notes               []string
+	// crossNamespace allows SecretIn in a cluster; secrets of another
+	// namespace are keyed "ns/name".
+	crossNamespace bool
+	problems       diag.Problems
+	notes          []string
 	// unset are the Kind/name of the objects Unset was asked of.
 	unset []string
 }
 
 func (r *testRender) ConfigMap(name string) *Object { return r.configMaps[name] }
 func (r *testRender) Secret(name string) *Object    { return r.secrets[name] }
-func (r *testRender) Unset(o *Object, use string)   { r.unset = append(r.unset, o.ref()+" "+use) }
-func (r *testRender) FromCluster() bool             { return r.cluster }
-func (r *testRender) Problem(p diag.Problem)        { r.problems = append(r.problems, p) }
-func (r *testRender) Missing(p diag.Problem)        { r.problems = append(r.problems, p) }
-func (r *testRender) Note(note string)              { r.notes = append(r.notes, note) }
+func (r *testRender) SecretIn(ns, name string) (*Object, bool) {
+	if r.cluster && !r.crossNamespace {
+		return nil, false
+	}
+	return r.secrets[ns+"/"+name], true
+}
+func (r *testRender) Unset(o *Object, use string) { r.unset = append(r.unset, o.ref()+" "+use) }
+func (r *testRender) FromCluster() bool           { return r.cluster }
+func (r *testRender) Problem(p diag.Problem)      { r.problems = append(r.problems, p) }
+func (r *testRender) Missing(p diag.Problem)      { r.problems = append(r.problems, p) }
+func (r *testRender) Note(note string)            { r.notes = append(r.notes, note) }
 
 // sorted returns the problems recorded, sorted, each once.
 func (r *testRender) sorted() diag.Problems {

@@ -72,6 +72,7 @@ func Build(tf *Terraform, r Render) (*environment.Stack, []BackendSecret) {
 		Files:              b.fileMappings(),
 		BackendConfigs:     b.backendConfigs(),
 		Env:                b.runnerEnv(),
+		CLIConfig:          b.cliConfig(),
 	}
 	if ws := spec.Workspace; ws != "default" {
 		s.Run.Workspace = ws
@@ -84,7 +85,12 @@ func Build(tf *Terraform, r Render) (*environment.Stack, []BackendSecret) {
 	slices.Sort(s.DependsOn)
 	s.DependsOn = slices.Compact(s.DependsOn)
 	if bc := spec.BackendConfig; bc != nil {
-		s.BackendConfig = bc.CustomConfiguration
+		// disable wins over customConfiguration, as in the Tofu
+		// Controller: the module's own backend keeps the state.
+		s.BackendDisabled = bc.Disable
+		if !bc.Disable {
+			s.BackendConfig = bc.CustomConfiguration
+		}
 	}
 	b.outputs()
 	b.readInputs()

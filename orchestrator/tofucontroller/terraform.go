@@ -76,6 +76,7 @@ type Spec struct {
 	Force              bool                `json:"force"`
 	Destroy            bool                `json:"destroy"`
 	FileMappings       []FileMapping       `json:"fileMappings"`
+	CliConfigSecretRef *SecretRef          `json:"cliConfigSecretRef"`
 	BackendConfigsFrom []BackendConfigsRef `json:"backendConfigsFrom"`
 	RunnerPodTemplate  struct {
 		Spec struct {
@@ -135,6 +136,16 @@ type KeyRef struct {
 // BackendConfig is spec.backendConfig.
 type BackendConfig struct {
 	CustomConfiguration string `json:"customConfiguration"`
+	// Disable leaves the state to the module's own backend or cloud
+	// block: strata writes no backend.
+	Disable bool `json:"disable"`
+}
+
+// SecretRef is Kubernetes' SecretReference: a Secret by name, in the
+// object's namespace unless it names another.
+type SecretRef struct {
+	Name      string `json:"name"`
+	Namespace string `json:"namespace,omitempty"`
 }
 
 // WriteOutputsToSecret is spec.writeOutputsToSecret: the Secret the
@@ -218,6 +229,10 @@ type Render interface {
 	// another stack's output Secret, read when the stack runs.
 	ConfigMap(name string) *Object
 	Secret(name string) *Object
+	// SecretIn is Secret for a Secret of another namespace. It reports
+	// false when the object may not read another namespace's Secrets: in
+	// a cluster's namespace, without cross-namespace references.
+	SecretIn(namespace, name string) (*Object, bool)
 	// Unset reports, as a problem, the variables that postBuild
 	// substitution left empty in o, which the stack reads as use.
 	Unset(o *Object, use string)

@@ -1,0 +1,81 @@
+package runner
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/strata-iac/strata/internal/atomicfile"
+	"github.com/strata-iac/strata/internal/cliconfig"
+	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/tofu"
+)
+
+// stackCLIConfigName is the file, in a workspace's .terraform directory,
+// of the stack's own tofu CLI configuration (spec.cliConfigSecretRef
+// merged with strata's): kept there, out of the module's directory that
+// every run clears, and out of every plan file.
+const stackCLIConfigName = "strata-cli.tfrc"
+
+// cliConfig returns the CLI configuration file tofu runs the stack in dir
+// with: "" for the shared one (openTofu writes it), or, for a stack with
+// its own (spec.cliConfigSecretRef), the two merged into a file of the
+// workspace that only its owner reads. What the stack's configuration
+// replaces of strata's (a provider_installation block of its own, and so
+// the provider mirror) is logged, once per run, on log when it is not
+// nil.
+func (r *Runner) cliConfig(dir string, own *environment.CLIConfig, log *slog.Logger) (string, error) {
+	if own == nil {
+		// One that a past spec left goes: its credentials with it.
+		if err := os.Remove(filepath.Join(dir, ".terraform", stackCLIConfigName)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		return "", nil
+	}
+	cache, err := filepath.Abs(filepath.Join(r.cfg.StateDir, pluginCacheName))
+	if err != nil {
+		return "", err
+	}
+	merged, dropped, err := cliconfig.Merge(own.Text, tofu.CLIConfig(r.cfg.ProviderMirror, cache))
+	if err != nil {
+		// The parser's message quotes positions, never the text.
+		return "", fmt.Errorf("read the %s: %w", own, err)
+	}
+	if log != nil && len(dropped) > 0 {
+		log.Warn(fmt.Sprintf("the %s sets %s, which replaces strata's own for this stack (the plugin cache stays strata's)",
+			own, strings.Join(dropped, ", ")))
+	}
+	dir, err = filepath.Abs(filepath.Join(dir, ".terraform"))
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, stackCLIConfigName)
+	if b, err := os.ReadFile(path); err != nil || !bytes.Equal(b, []byte(merged)) {
+		if err := atomicfile.Write(path, []byte(merged), 0o600); err != nil {
+			return "", err
+		}
+	}
+	return path, nil
+}
+
+// leftCLIConfig is the CLI configuration that the last run of the stack in
+// dir left in its workspace, for a stack that left the environment with
+// its spec: "" (the shared one) when it had none of its own.
+func leftCLIConfig(dir string) string {
+	path, err := filepath.Abs(filepath.Join(dir, ".terraform", stackCLIConfigName))
+	if err != nil {
+		return ""
+	}
+	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
+	return path
+}
