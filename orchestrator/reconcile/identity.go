@@ -31,8 +31,13 @@ func claimKeys(env *environment.Environment, set environment.Settings) []string 
 
 // stateKey names where a stack's state is: its customConfiguration's
 // backend, else the environment's s3 backend; "" for the default local
-// state, which the environment's identity already covers.
+// state, which the environment's identity already covers, and for the
+// module's own backend (spec.backendConfig.disable), which only its code
+// names.
 func stateKey(env *environment.Environment, set environment.Settings, s *environment.Stack) string {
+	if s.BackendDisabled {
+		return ""
+	}
 	if s.BackendConfig != "" {
 		return backendKey(s.BackendConfig)
 	}

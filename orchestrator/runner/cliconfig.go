@@ -3,8 +3,8 @@ package runner
 import (
 	"bytes"
 	"errors"
-	"io/fs"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -39,6 +39,9 @@ func (r *Runner) cliConfig(dir string, own *environment.CLIConfig, log *slog.Log
 	}
 	cache, err := filepath.Abs(filepath.Join(r.cfg.StateDir, pluginCacheName))
 	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(cache, 0o700); err != nil {
 		return "", err
 	}
 	merged, dropped, err := cliconfig.Merge(own.Text, tofu.CLIConfig(r.cfg.ProviderMirror, cache))
@@ -78,4 +81,11 @@ func leftCLIConfig(dir string) string {
 		return ""
 	}
 	return path
+}
+
+// leftCloud reports whether the module the last run of the stack in dir
+// left in its workspace keeps its state in a cloud block.
+func leftCloud(dir string) bool {
+	d, err := readDeclared(dir)
+	return err == nil && d.cloud
 }

@@ -31,8 +31,9 @@ type declared struct {
 	// variables are the names of its variables.
 	variables map[string]bool
 	// backend is set when a terraform block holds a backend or a cloud
-	// block: the module keeps its state where it says.
-	backend bool
+	// block: the module keeps its state where it says; cloud when it is
+	// a cloud block.
+	backend, cloud bool
 }
 
 // readDeclared reads what a root module declares, from the files tofu
@@ -72,8 +73,11 @@ func readDeclared(dir string) (declared, error) {
 			case b.Type == "variable" && len(b.Labels) == 1:
 				d.variables[b.Labels[0]] = true
 			case b.Type == "terraform":
-				if tc, _, _ := b.Body.PartialContent(terraformSchema); tc != nil && len(tc.Blocks) > 0 {
-					d.backend = true
+				if tc, _, _ := b.Body.PartialContent(terraformSchema); tc != nil {
+					for _, inner := range tc.Blocks {
+						d.backend = true
+						d.cloud = d.cloud || inner.Type == "cloud"
+					}
 				}
 			}
 		}

@@ -3,6 +3,7 @@ package runner
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -52,6 +53,9 @@ func TestReadDeclared(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.want, got.variables); diff != "" {
 				t.Errorf("readDeclared(%q) variables diff (-want +got):\n%s", tt.name, diff)
+			}
+			if wantCloud := strings.Contains(tt.name, "cloud"); got.cloud != wantCloud {
+				t.Errorf("readDeclared(%q) cloud = %v, want %v", tt.name, got.cloud, wantCloud)
 			}
 			if got.backend != tt.wantBackend {
 				t.Errorf("readDeclared(%q) backend = %v, want %v", tt.name, got.backend, tt.wantBackend)

@@ -47,12 +47,13 @@ func (r *Runner) stateVersion(ctx context.Context, req Request) (statefile.Versi
 // s3State is the reader and the key of a stack's state in S3: the
 // environment's S3 backend, or the s3 backend block of the stack's
 // backendConfig.customConfiguration. It reports false for state elsewhere,
-// and for a backend that spec.backendConfigsFrom completes: its settings
+// for the module's own backend (spec.backendConfig.disable), which only
+// tofu reads, and for a backend that spec.backendConfigsFrom completes: its settings
 // (the credentials among them) are init's only, so strata does not read
 // that state itself, and tofu's refresh at each plan is what sees a
 // change made outside strata.
 func (r *Runner) s3State(ctx context.Context, req Request) (StateReader, string, bool, error) {
-	if len(req.Stack.Run.BackendConfigs) > 0 {
+	if len(req.Stack.Run.BackendConfigs) > 0 || req.Stack.BackendDisabled {
 		return nil, "", false, nil
 	}
 	if req.Stack.BackendConfig == "" {

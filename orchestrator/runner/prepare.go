@@ -38,6 +38,8 @@ type workspace struct {
 	// initKey identifies what init last ran for: when it is unchanged, init
 	// is skipped.
 	initKey string
+	// cloud says the module's own cloud block keeps the state.
+	cloud bool
 	// destroy plans the destruction of every resource: the stack left the
 	// environment, or its spec.destroy is true.
 	destroy bool
@@ -127,7 +129,7 @@ func (r *Runner) prepare(ctx context.Context, st *runState) error {
 	if err != nil {
 		return fail(err)
 	}
-	tw, err := r.openTofu(dir, home, cliConfig, s.Run)
+	tw, err := r.openTofu(dir, tofuSetup{home: home, cliConfig: cliConfig, run: s.Run, cloud: decl.cloud})
 	if err != nil {
 		return fail(err)
 	}
@@ -142,6 +144,7 @@ func (r *Runner) prepare(ctx context.Context, st *runState) error {
 		varFile:  varFile,
 		varFiles: extra,
 		initKey:  hex.EncodeToString(key[:]),
+		cloud:    decl.cloud,
 		destroy:  s.Run.Destroy,
 		run:      s.Run,
 		tofu:     tw,
@@ -182,15 +185,24 @@ func (r *Runner) localState(req Request) bool {
 	return req.Stack.BackendConfig == "" && !req.Stack.BackendDisabled && (k == "" || k == BackendLocal)
 }
 
+// tofuSetup is how openTofu sets tofu up for a stack: see openTofu.
+type tofuSetup struct {
+	home, cliConfig string
+	run             environment.Run
+	cloud           bool
+}
+
 // openTofu returns the tofu workspace of dir, with the CLI configuration
 // cliConfig (the shared one when "", see cliConfig) and the shared
 // plugin cache; home, when set, is the HOME tofu runs
-// with (the stack maps files there). run gives init the stack's backend
+// with (the stack maps files there); cloud says the module's own cloud
+// block keeps the state (tofu.Options.Cloud). run gives init the stack's backend
 // settings (spec.backendConfigsFrom) and tofu the stack's environment
 // (spec.runnerPodTemplate.spec.env and envFrom); in a runner pod
 // (Config.PodEnv) the pod's own TF_VAR_ variables are the stack's too, as
 // the Tofu Controller's runner hands its environment to tofu.
-func (r *Runner) openTofu(dir, home, cliConfig string, run environment.Run) (*tofu.Workspace, error) {
+func (r *Runner) openTofu(dir string, setup tofuSetup) (*tofu.Workspace, error) {
+	home, cliConfig, run := setup.home, setup.cliConfig, setup.run
 	if cliConfig == "" {
 		var err error
 		if cliConfig, err = r.writeCLIConfig(); err != nil {
@@ -222,7 +234,7 @@ func (r *Runner) openTofu(dir, home, cliConfig string, run environment.Run) (*to
 	for _, b := range run.BackendConfigs {
 		backendConfig = append(backendConfig, b.Key+"="+b.Value)
 	}
-	return tofu.New(r.cfg.Tofu, dir, tofu.Options{Env: env, StackEnv: stackEnv, BackendConfig: backendConfig})
+	return tofu.New(r.cfg.Tofu, dir, tofu.Options{Env: env, StackEnv: stackEnv, BackendConfig: backendConfig, Cloud: setup.cloud})
 }
 
 // backend returns the backend override: the stack's

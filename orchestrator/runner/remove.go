@@ -74,11 +74,12 @@ func (r *Runner) reopenWorkspace(_ context.Context, st *runState) error {
 	if err != nil {
 		return err
 	}
-	tw, err := r.openTofu(dir, "", leftCLIConfig(dir), environment.Run{})
+	cloud := leftCloud(dir)
+	tw, err := r.openTofu(dir, tofuSetup{cliConfig: leftCLIConfig(dir), cloud: cloud})
 	if err != nil {
 		return err
 	}
-	st.ws = &workspace{dir: dir, planFile: filepath.Join(dir, planFileName), varFile: filepath.Join(dir, varFileName), tofu: tw, destroy: true}
+	st.ws = &workspace{dir: dir, planFile: filepath.Join(dir, planFileName), varFile: filepath.Join(dir, varFileName), tofu: tw, destroy: true, cloud: cloud}
 	if b, err := os.ReadFile(filepath.Join(dir, ".terraform", initMarkerName)); err == nil {
 		st.ws.initKey = string(b) // initialised by the last run, for the same code
 	}

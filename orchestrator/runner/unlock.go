@@ -72,7 +72,7 @@ func (r *Runner) Unlock(ctx context.Context, req UnlockRequest) (history.Run, er
 		if err != nil {
 			return fail(err)
 		}
-		tw, err := r.openTofu(dir, "", cliConfig, req.Stack.Run)
+		tw, err := r.openTofu(dir, tofuSetup{cliConfig: cliConfig, run: req.Stack.Run})
 		if err != nil {
 			return fail(err)
 		}

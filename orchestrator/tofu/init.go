@@ -3,11 +3,13 @@ package tofu
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 )
 
 // Init runs `tofu init` in the workspace. The backend is reconfigured, so a
-// changed backend configuration never stops to ask about migrating state.
+// changed backend configuration never stops to ask about migrating state;
+// a cloud block (Options.Cloud) takes its changes without being asked.
 //
 // Options.BackendConfig reach init as -backend-config=key=value, as the
 // Tofu Controller passes them, so tofu reads each value as it reads one
@@ -17,6 +19,9 @@ import (
 // user only; no other command of the run sees them.
 func (w *Workspace) Init(ctx context.Context, events func(Event)) error {
 	args := []string{"init", "-no-color", "-input=false", "-backend=true", "-get=true", "-upgrade=false", "-reconfigure", "-json"}
+	if w.cloud {
+		args = slices.DeleteFunc(args, func(a string) bool { return a == "-reconfigure" })
+	}
 	var extra map[string]string
 	if len(w.backendConfig) > 0 {
 		flags := make([]string, 0, len(w.backendConfig))

@@ -20,8 +20,10 @@ type Workspace struct {
 	env map[string]string
 	// backendConfig are the -backend-config values of init.
 	backendConfig []string
-	grace         time.Duration
-	tf            *tfexec.Terraform
+	// cloud is Options.Cloud.
+	cloud bool
+	grace time.Duration
+	tf    *tfexec.Terraform
 }
 
 // Options configure a Workspace.
@@ -39,6 +41,11 @@ type Options struct {
 	// spec.backendConfigsFrom. They never appear on a command line (see
 	// Init). Private.
 	BackendConfig []string
+	// Cloud says the module's own cloud block keeps the state (HCP
+	// Terraform, Terraform Enterprise): init runs without -reconfigure,
+	// which tofu refuses for it, since it applies a changed cloud block
+	// by itself.
+	Cloud bool
 	// GracePeriod is how long tofu may take to stop after an interrupt
 	// before it is killed. It is generous by default (5 minutes), so that
 	// tofu is never killed while it writes state.
@@ -85,7 +92,7 @@ func New(binary, dir string, opts Options) (*Workspace, error) {
 	if err := tf.SetWaitDelay(min(grace, commandGrace)); err != nil {
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}
-	return &Workspace{dir: dir, binary: binary, env: env, backendConfig: slices.Clone(opts.BackendConfig), grace: grace, tf: tf}, nil
+	return &Workspace{dir: dir, binary: binary, env: env, backendConfig: slices.Clone(opts.BackendConfig), cloud: opts.Cloud, grace: grace, tf: tf}, nil
 }
 
 // Dir is the workspace directory.
