@@ -3,8 +3,11 @@
 package controller_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,6 +24,7 @@ import (
 
 	"github.com/strata-iac/strata/contracts/awstest"
 	"github.com/strata-iac/strata/internal/testkit"
+	"github.com/strata-iac/strata/internal/tfetest"
 	"github.com/strata-iac/strata/orchestrator/controller"
 	"github.com/strata-iac/strata/orchestrator/jobs"
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
@@ -60,6 +64,7 @@ var conformanceRuns = map[string]func(*testing.T, *world){
 	"tc000012_src_ocirepository_no_outputs":                                  tc000012OCI,
 	"tc000013_source_not_found":                                              tc000013,
 	"tc000014_artifact_not_found":                                            tc000014,
+	"tc000015_cliconfigsecret_cross_ns_denied":                               tc000015CLIConfig,
 	"tc000015_depends_on_cross_ns_denied":                                    tc000015DependsOn,
 	"tc000015_source_cross_ns_denied":                                        tc000015Source,
 	"tc000016_default_observed_generation":                                   tc000016Default,
@@ -99,6 +104,7 @@ var conformanceRuns = map[string]func(*testing.T, *world){
 	"tc000160_auto_applied_should_tx_to_plan_when_unrelated_source_changed":  tc000160,
 	"tc000170_if_apply_error_we_should_delete_the_plan_and_start_over":       tc000170,
 	"tc000201_auto_approve_with_disabled_drift_detection":                    tc000201,
+	"tc000220_support_config_file_via_secret":                                tc000220,
 	"tc000230_drift_detection_only_mode":                                     tc000230,
 	"tc000243_remediation_retry":                                             tc000243,
 	"tc000280_inventory":                                                     tc000280,
@@ -441,6 +447,20 @@ func tc000015DependsOn(t *testing.T, w *world) {
 	w.reconcile()
 	wantCondition(t, w.get("tf-cross-ns"), v1alpha2.ConditionReady, v1alpha2.ReasonAccessDenied,
 		"cannot access other-ns/gr-source, cross-namespace references have been disabled")
+}
+
+// tc000015CLIConfig: a cliConfigSecretRef into another namespace,
+// refused, and nothing runs.
+func tc000015CLIConfig(t *testing.T, w *world) {
+	tf := w.module("tf-cross-ns-cliconfigsecret", "hello-world", "0.1.0")
+	tf.Spec.CliConfigSecretRef = &corev1.SecretReference{Name: "gr-source", Namespace: "other-ns"}
+	w.apply(tf)
+	w.reconcile()
+	wantCondition(t, w.get(tf.Name), v1alpha2.ConditionReady, v1alpha2.ReasonAccessDenied,
+		"cannot access secret other-ns/gr-source, cross-namespace references have been disabled")
+	if n := w.executed.Load(); n != 0 {
+		t.Errorf("runs executed = %d, want none", n)
+	}
 }
 
 // tc000016Default: a new object's status.observedGeneration is -1, the
@@ -1548,4 +1568,88 @@ func tc000350(t *testing.T, w *world) {
 	w.wantOutputs("tf-output-tf-hcl-values-depends-on", dependant.Name, map[string]string{
 		"values_json_blob": `{"Values_AccessKey":"my-access-key","Values_Cluster":"my-cluster","Values_SecretKey":"Hello, World!"}`,
 	})
+}
+
+// tc000220: a module whose cloud {} block keeps its state in HCP
+// Terraform (a fake of its API, the spec's weaveworks/dev), with
+// backendConfig.disable and the token in the CLI configuration of
+// cliConfigSecretRef: planned, its plan in the plan Secret, applied, the
+// state in the cloud workspace; then destroyed with spec.destroy. The
+// token is in no status, Event or plan Secret.
+func tc000220(t *testing.T, w *world) {
+	const token = "SENTINEL-tfc.atlasv1.token"
+	s := tfetest.Start(t, "weaveworks", token)
+	t.Setenv("SSL_CERT_FILE", s.CAFile)
+	dir := t.TempDir()
+	testkit.WriteFile(t, filepath.Join(dir, "tfc-helloworld", "main.tf"), `terraform {
+  required_version = ">= 1.1.0"
+  cloud {
+    hostname     = "`+s.Host+`"
+    organization = "weaveworks"
+    workspaces {
+      name = "dev"
+    }
+  }
+}
+
+output "hello_world" {
+  value = "Hello, World TFC!"
+}
+`)
+	w.push("tfrc-gitrepo-no-output", dir, "master")
+	w.secret("terraform-cli-config", map[string]string{"terraform.tfrc": "credentials \"" + s.Host + "\" {\n  token = \"" + token + "\"\n}\n"})
+	name := "tfrc-helloworld-no-outputs"
+	w.apply(&v1alpha2.Terraform{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: v1alpha2.TerraformSpec{
+			ApprovePlan: v1alpha2.ApprovePlanAuto, Path: "./tfc-helloworld",
+			BackendConfig:      &v1alpha2.BackendConfigSpec{Disable: true},
+			CliConfigSecretRef: &corev1.SecretReference{Name: "terraform-cli-config", Namespace: w.ns},
+			SourceRef:          v1alpha2.CrossNamespaceSourceReference{Kind: "OCIRepository", Name: "tfrc-gitrepo-no-output"},
+		},
+	})
+	w.reconcile()
+	got := w.get(name)
+	wantCondition(t, got, v1alpha2.ConditionPlan, v1alpha2.ReasonPlannedWithChanges, "Plan generated")
+	wantCondition(t, got, v1alpha2.ConditionApply, v1alpha2.ReasonApplySucceeded, "Applied successfully")
+	w.wantPlanSecret(name, got.Status.Plan.LastApplied)
+	if st, ok := s.State("dev"); !ok || !strings.Contains(string(st), "Hello, World TFC!") {
+		t.Errorf("the cloud workspace's state = %q, %v, want the module's output", st, ok)
+	}
+	w.wantNoStateSecret(name)
+	w.edit(name, func(s *v1alpha2.TerraformSpec) { s.Destroy = true })
+	w.reconcile()
+	got = w.get(name)
+	wantCondition(t, got, v1alpha2.ConditionApply, v1alpha2.ReasonApplySucceeded, "Destroy applied successfully")
+	if !got.Status.Plan.IsDestroyPlan || got.Status.Plan.LastApplied == "" {
+		t.Errorf("status.plan after the destroy = %+v, want a destroy plan applied", got.Status.Plan)
+	}
+	if n := s.Unauthorized(); n != 0 {
+		t.Errorf("the fake refused %d requests without the token, want 0", n)
+	}
+	status, _ := json.Marshal(got.Status)
+	seen := string(status)
+	for _, ev := range w.events(name, "") {
+		seen += ev.Message
+	}
+	if p := w.getSecret("tfplan-default-" + name); p != nil {
+		seen += gunzip(t, p.Data["tfplan"])
+	}
+	if strings.Contains(seen, token) {
+		t.Error("the token is in the object's status, its Events or its plan Secret")
+	}
+}
+
+// gunzip is the text of gzipped bytes.
+func gunzip(t *testing.T, b []byte) string {
+	t.Helper()
+	r, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("gunzip: %v", err)
+	}
+	out, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatalf("gunzip: %v", err)
+	}
+	return string(out)
 }

@@ -57,12 +57,15 @@ func (w *world) jobsController(t *testing.T, name string, cluster controller.Clu
 	})
 }
 
-// events are the Events of the world's Terraform object name with reason.
+// events are the Events of the world's Terraform object name with reason
+// (all of its Events when reason is "").
 func (w *world) events(name, reason string) []corev1.Event {
 	w.t.Helper()
-	list, err := w.c.Client.CoreV1().Events(w.ns).List(context.Background(), metav1.ListOptions{FieldSelector: fields.Set{
-		"involvedObject.kind": "Terraform", "involvedObject.name": name, "reason": reason,
-	}.String()})
+	sel := fields.Set{"involvedObject.kind": "Terraform", "involvedObject.name": name}
+	if reason != "" {
+		sel["reason"] = reason
+	}
+	list, err := w.c.Client.CoreV1().Events(w.ns).List(context.Background(), metav1.ListOptions{FieldSelector: sel.String()})
 	if err != nil {
 		w.t.Fatal(err)
 	}

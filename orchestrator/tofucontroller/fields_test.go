@@ -131,7 +131,7 @@ func TestTerraformFields(t *testing.T) {
 var fieldBacking = map[string][]string{
 	"approvePlan":                         {"TestApprovePlan", "TestPolicyGate"},
 	"destroy":                             {"TestTerraformFields"},
-	"backendConfig":                       {"TestTerraformFields", "TestSeedBackendConfigOnS3"},
+	"backendConfig":                       {"TestTerraformFields", "TestSeedBackendConfigOnS3", "TestModuleOwnedBackend"},
 	"backendConfigsFrom":                  {"TestTerraformFields", "TestBackendConfigs", "TestBackendConfigsFromOnS3"},
 	"cloud":                               {"TestTerraformFields"},
 	"workspace":                           {"TestTerraformFields"},
@@ -148,7 +148,7 @@ var fieldBacking = map[string][]string{
 	"readInputsFromSecrets":               {"TestReconcileApply", "TestDataPassingAsTheTofuController"},
 	"writeOutputsToSecret":                {"TestTerraformFields", "TestSpecChangeRepublishes", "TestRename", "TestBuildTypes", "TestSecretData", "TestEnvironmentInCluster"},
 	"disableDriftDetection":               {"TestScheduleFields", "TestDisableDriftDetection"},
-	"cliConfigSecretRef":                  {"TestTerraformFields", "TestCLIConfig"},
+	"cliConfigSecretRef":                  {"TestTerraformFields", "TestCLIConfig", "TestModuleOwnedBackend"},
 	"healthChecks":                        {"TestTerraformFields"},
 	"destroyResourcesOnDeletion":          {"TestScheduleFields", "TestRemovedStack", "TestOrphanedStack"},
 	"serviceAccountName":                  {"TestTerraformFields", "TestRunnerPodFieldsChangeNothing"},
