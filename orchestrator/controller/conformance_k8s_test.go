@@ -69,6 +69,8 @@ var conformanceRuns = map[string]func(*testing.T, *world){
 	"tc000015_source_cross_ns_denied":                                        tc000015Source,
 	"tc000016_default_observed_generation":                                   tc000016Default,
 	"tc000016_finilize_status":                                               tc000016Finalize,
+	"tc000020_with_backend_no_outputs":                                       tc000020Backend,
+	"tc000020_with_workspace_no_outputs":                                     tc000020Workspace,
 	"tc000030_plan_only_no_outputs":                                          tc000030,
 	"tc000031_plan_only_with_showplan_as_cm_no_outputs":                      tc000031,
 	"tc000040_controlled_outputs":                                            tc000040,
@@ -460,6 +462,47 @@ func tc000015CLIConfig(t *testing.T, w *world) {
 		"cannot access secret other-ns/gr-source, cross-namespace references have been disabled")
 	if n := w.executed.Load(); n != 0 {
 		t.Errorf("runs executed = %d, want none", n)
+	}
+}
+
+// tc000020Backend: backendConfig's kubernetes backend (secretSuffix,
+// configPath): applied, its outputs available, its state the Secret
+// tfstate-default-<suffix> of the object's namespace.
+func tc000020Backend(t *testing.T, w *world) {
+	tc000020(t, w, "helloworld-with-backend-no-outputs", "")
+}
+
+// tc000020Workspace: the same in workspace custom: the state Secret is
+// tfstate-custom-<suffix>.
+func tc000020Workspace(t *testing.T, w *world) {
+	tc000020(t, w, "helloworld-with-workspace-no-outputs", "custom")
+}
+
+func tc000020(t *testing.T, w *world, name, workspace string) {
+	tf := w.module(name, "hello-world", "0.1.0")
+	tf.Spec.BackendConfig = &v1alpha2.BackendConfigSpec{SecretSuffix: name, ConfigPath: w.c.Kubeconfig, Labels: map[string]string{"app.example.com/team": "platform"}}
+	tf.Spec.Workspace = workspace
+	w.apply(tf)
+	w.reconcile()
+	got := w.get(name)
+	if c := condition(got, v1alpha2.ConditionApply); c.Reason != v1alpha2.ReasonApplySucceeded {
+		t.Errorf("Apply = %+v, want reason %s", c, v1alpha2.ReasonApplySucceeded)
+	}
+	if c := condition(got, v1alpha2.ConditionOutput); c.Reason != v1alpha2.ReasonOutputsAvailable {
+		t.Errorf("Output = %+v, want reason %s", c, v1alpha2.ReasonOutputsAvailable)
+	}
+	if diff := cmp.Diff([]string{"hello_world"}, got.Status.AvailableOutputs); diff != "" {
+		t.Errorf("status.availableOutputs mismatch (-want +got):\n%s", diff)
+	}
+	if workspace == "" {
+		workspace = "default"
+	}
+	state := w.getSecret("tfstate-" + workspace + "-" + name)
+	if state == nil {
+		t.Fatalf("state Secret tfstate-%s-%s: not found", workspace, name)
+	}
+	if state.Labels["app.example.com/team"] != "platform" {
+		t.Errorf("state Secret labels = %v, want backendConfig.labels on it", state.Labels)
 	}
 }
 

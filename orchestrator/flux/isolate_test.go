@@ -251,6 +251,16 @@ func TestIsolation(t *testing.T) {
 			want: isolation{Stacks: []string{"app"}},
 		},
 		{
+			name: "a kustomize configuration file that Flux's generator applies fails its Kustomization: its stacks are held back, with the file",
+			changes: map[string]string{
+				svcFile:                        svcK,
+				"flux-apps/svc/svc.yaml":       strings.Replace(svcTF, "  dependsOn: [{name: app}]\n", "", 1),
+				"flux-apps/svc/resources.yaml": "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nmetadata: {name: greeting}\nresources: [svc.yaml]\n",
+			},
+			want:   isolation{Stacks: []string{"app"}, Blocked: []string{"svc@svc"}},
+			reason: "flux-apps/svc/resources.yaml: Kustomization greeting (kustomize.config.k8s.io/v1beta1) is among the objects Flux applies, and no cluster serves that kind",
+		},
+		{
 			name:    "a problem of the init ConfigMap holds back everything",
 			changes: map[string]string{initFile: strings.Replace(baseRepo[initFile], "environmentClass: non-prod", "environmentClass: staging", 1)},
 			want:    isolation{Stacks: []string{"app"}, Problems: []string{initFile}},

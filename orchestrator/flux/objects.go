@@ -21,6 +21,10 @@ const (
 	groupKustomize = "kustomize.toolkit.fluxcd.io"
 	groupSource    = "source.toolkit.fluxcd.io"
 	groupInfra     = tofucontroller.Group
+	// groupKustomizeConfig is kustomize's own configuration files'
+	// (Kustomization, Component): read by kustomize, served by no
+	// cluster.
+	groupKustomizeConfig = "kustomize.config.k8s.io"
 )
 
 // Object kinds strata reads.
@@ -358,6 +362,8 @@ func decodeObject(file string, obj map[string]any) (decoded, *diag.Problem) {
 	case m.group() == groupSource && m.Kind == environment.SourceBucket:
 		d.Bucket = &bucket{object: o}
 		target = d.Bucket
+	case m.group() == groupKustomizeConfig:
+		return decoded{}, unservable(file, m)
 	default:
 		d.Skipped = m.Kind
 		return d, nil
@@ -534,4 +540,18 @@ func jsonKind(v any) string {
 		return "mapping"
 	}
 	return "string"
+}
+
+// unservable is the problem of a kustomize configuration file among the
+// objects a build renders: no cluster serves its kind, so Flux's
+// server-side apply of the whole Kustomization fails, and none of its
+// objects are applied. That happens when the file is not named
+// kustomization.yaml and Flux's generator takes it for a manifest.
+func unservable(file string, m meta) *diag.Problem {
+	return &diag.Problem{
+		File: file,
+		Message: fmt.Sprintf("%s %s (%s) is among the objects Flux applies, and no cluster serves that kind: Flux's apply of the whole Kustomization fails, so none of its objects are applied",
+			m.Kind, m.Metadata.Name, m.APIVersion),
+		Fix: fmt.Sprintf("name the file kustomization.yaml (in a directory of its own), or move %s out of the directory Flux builds", file),
+	}
 }

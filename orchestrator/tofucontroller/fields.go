@@ -89,11 +89,12 @@ var terraformFields = map[string]fieldRule{
 		"customConfiguration": honoured,
 		// disable: the module's own backend or cloud block keeps the
 		// state; one that declares neither fails the run (prepare).
-		"disable":         honoured,
-		"secretSuffix":    refused(noKubernetes + "spec.backendConfig.secretSuffix names a Kubernetes state Secret; use customConfiguration or the init key stateBackend"),
-		"inClusterConfig": refused(noKubernetes + "spec.backendConfig.inClusterConfig has no meaning"),
-		"configPath":      refused(noKubernetes + "spec.backendConfig.configPath names a kubeconfig for the Kubernetes backend; use customConfiguration"),
-		"labels":          refused(noKubernetes + "spec.backendConfig.labels label a Kubernetes state Secret"),
+		"disable": honoured,
+		// The Tofu Controller's kubernetes backend (kubernetesBackend).
+		"secretSuffix":    honoured,
+		"inClusterConfig": honoured,
+		"configPath":      honoured,
+		"labels":          honoured,
 	}),
 	// backendConfigsFrom: each entry's keys go to init (backendConfigs);
 	// one that reads nothing is refused where the stack is built.

@@ -91,6 +91,9 @@ func Build(tf *Terraform, r Render) (*environment.Stack, []BackendSecret) {
 		if !bc.Disable {
 			s.BackendConfig = bc.CustomConfiguration
 		}
+		if k := b.kubernetesBackend(); k != "" {
+			s.BackendConfig = k
+		}
 	}
 	b.outputs()
 	b.readInputs()

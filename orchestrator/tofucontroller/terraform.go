@@ -139,6 +139,11 @@ type BackendConfig struct {
 	// Disable leaves the state to the module's own backend or cloud
 	// block: strata writes no backend.
 	Disable bool `json:"disable"`
+	// The Tofu Controller's kubernetes backend (kubernetesBackend).
+	SecretSuffix    string            `json:"secretSuffix"`
+	InClusterConfig bool              `json:"inClusterConfig"`
+	ConfigPath      string            `json:"configPath"`
+	Labels          map[string]string `json:"labels"`
 }
 
 // SecretRef is Kubernetes' SecretReference: a Secret by name, in the
