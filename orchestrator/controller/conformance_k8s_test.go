@@ -8,6 +8,9 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -107,6 +110,8 @@ var conformanceRuns = map[string]func(*testing.T, *world){
 	"tc000170_if_apply_error_we_should_delete_the_plan_and_start_over":       tc000170,
 	"tc000201_auto_approve_with_disabled_drift_detection":                    tc000201,
 	"tc000220_support_config_file_via_secret":                                tc000220,
+	"tc000241_auto_approve_with_health_checks":                               tc000241,
+	"tc000242_bad_health_checks":                                             tc000242,
 	"tc000230_drift_detection_only_mode":                                     tc000230,
 	"tc000243_remediation_retry":                                             tc000243,
 	"tc000280_inventory":                                                     tc000280,
@@ -1695,4 +1700,87 @@ func gunzip(t *testing.T, b []byte) string {
 		t.Fatalf("gunzip: %v", err)
 	}
 	return string(out)
+}
+
+// healthCheckModule pushes the spec's health check module as the
+// OCIRepository health-check: outputs foo, port and bar, foo and port
+// those of the test's own server at addr (the spec's are google.com and
+// 80).
+func (w *world) healthCheckModule(addr string) {
+	w.t.Helper()
+	host, port, _ := net.SplitHostPort(addr)
+	dir := w.t.TempDir()
+	testkit.WriteFile(w.t, filepath.Join(dir, "tf-health-check-example", "main.tf"),
+		"output \"foo\" {\n  value = \""+host+"\"\n}\n\noutput \"port\" {\n  value = \""+port+"\"\n}\n\noutput \"bar\" {\n  value = \"/get\"\n}\n")
+	w.push("health-check", dir, "master")
+}
+
+// healthCheckObject is the spec's object: auto, its state in the
+// kubernetes backend, its outputs written to tf-output-NAME, with checks.
+func (w *world) healthCheckObject(name string, checks ...v1alpha2.HealthCheck) *v1alpha2.Terraform {
+	return &v1alpha2.Terraform{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: v1alpha2.TerraformSpec{
+			ApprovePlan: v1alpha2.ApprovePlanAuto, Path: "./tf-health-check-example",
+			BackendConfig:        &v1alpha2.BackendConfigSpec{SecretSuffix: name, ConfigPath: w.c.Kubeconfig},
+			SourceRef:            v1alpha2.CrossNamespaceSourceReference{Kind: "OCIRepository", Name: "health-check"},
+			HealthChecks:         checks,
+			WriteOutputsToSecret: &v1alpha2.WriteOutputsToSecretSpec{Name: "tf-output-" + name},
+		},
+	}
+}
+
+// tc000241: tcp and http health checks templated from the outputs pass
+// after the apply: HealthCheck True HealthChecksSucceed, and the three
+// outputs written.
+func tc000241(t *testing.T, w *world) {
+	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/get" {
+			http.NotFound(rw, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	addr := srv.Listener.Addr().String()
+	w.healthCheckModule(addr)
+	name := "tf-health-check-auto-approve"
+	w.apply(w.healthCheckObject(name,
+		v1alpha2.HealthCheck{Name: "tcpTest", Type: "tcp", Address: "${{.foo}}:${{.port}}"},
+		v1alpha2.HealthCheck{Name: "httpTest", Type: "http", URL: "http://" + addr + "${{.bar}}", Timeout: &metav1.Duration{Duration: 5 * time.Second}},
+	))
+	w.reconcile()
+	got := w.get(name)
+	wantCondition(t, got, v1alpha2.ConditionApply, v1alpha2.ReasonApplySucceeded, "Applied successfully")
+	if diff := cmp.Diff([]string{"bar", "foo", "port"}, got.Status.AvailableOutputs); diff != "" {
+		t.Errorf("status.availableOutputs mismatch (-want +got):\n%s", diff)
+	}
+	host, port, _ := net.SplitHostPort(addr)
+	w.wantOutputs("tf-output-"+name, name, map[string]string{"foo": host, "port": port, "bar": "/get"})
+	wantCondition(t, got, v1alpha2.ConditionHealthCheck, v1alpha2.ReasonHealthChecksSucceeded, "Health checks succeeded")
+}
+
+// tc000242: a tcp check whose address is no template of the outputs (a
+// bad address), and an http check of a URL the server does not serve:
+// HealthCheck False HealthChecksFailed, with a Warning Event in the Tofu
+// Controller's words; the apply stands.
+func tc000242(t *testing.T, w *world) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(srv.Close)
+	addr := srv.Listener.Addr().String()
+	w.healthCheckModule(addr)
+	w.apply(w.healthCheckObject("tf-health-check-bad", v1alpha2.HealthCheck{Name: "tcpTestBadPort", Type: "tcp", Address: "{{.foo}}:81"}))
+	w.apply(w.healthCheckObject("tf-health-check-bad2", v1alpha2.HealthCheck{Name: "httpTestBadUrl", Type: "http", URL: "http://" + addr + "/something-else", Timeout: &metav1.Duration{Duration: 5 * time.Second}}))
+	w.reconcile()
+	for name, event := range map[string]string{
+		"tf-health-check-bad":  "TCP health check error: tcpTestBadPort, url: {{.foo}}:81",
+		"tf-health-check-bad2": "HTTP health check error: httpTestBadUrl, url: http://" + addr + "/something-else",
+	} {
+		got := w.get(name)
+		if c := condition(got, v1alpha2.ConditionHealthCheck); c.Status != metav1.ConditionFalse || c.Reason != v1alpha2.ReasonHealthChecksFailed {
+			t.Errorf("Terraform %s HealthCheck = %+v, want False %s", name, c, v1alpha2.ReasonHealthChecksFailed)
+		}
+		wantCondition(t, got, v1alpha2.ConditionApply, v1alpha2.ReasonApplySucceeded, "Applied successfully")
+		if evs := w.events(name, v1alpha2.ReasonHealthChecksFailed); len(evs) == 0 || evs[0].Type != corev1.EventTypeWarning || evs[0].Message != event {
+			t.Errorf("Terraform %s %s Events = %v, want a Warning %q", name, v1alpha2.ReasonHealthChecksFailed, evs, event)
+		}
+	}
 }

@@ -70,6 +70,9 @@ func (c *Controller) writeStatus(ctx context.Context, p *pass) error {
 		}
 		failures := tf.Status.ReconciliationFailures
 		typ, reason, msg := applyReport(tf, sr, rev, p.outputs[tf.Name], time.Now())
+		if h := healthCheck(tf, sr); h != nil && !h.Passed() {
+			c.event(ctx, tf, "Warning", v1alpha2.ReasonHealthChecksFailed, h.Event)
+		}
 		if p.didWaitToRetry(tf.Name) {
 			// It ran nothing: no failure to count.
 			tf.Status.ReconciliationFailures = failures
@@ -407,6 +410,22 @@ func policyHold(tf *v1alpha2.Terraform, sr *report.StackReport) string {
 		denies = append(denies, what)
 	}
 	return "Held by strata's policy (" + strings.Join(denies, "; ") + "); start strata controller with --no-default-policy to apply as the Tofu Controller does."
+}
+
+// healthCheck sets the HealthCheck condition from the health checks the
+// stack's run made (spec.healthChecks), with the Tofu Controller's
+// reasons, and returns what they found; nil when none ran, which leaves
+// the condition as it was.
+func healthCheck(tf *v1alpha2.Terraform, sr *report.StackReport) *history.HealthCheck {
+	h := sr.HealthCheck
+	switch {
+	case h == nil:
+	case h.Passed():
+		setCondition(tf, v1alpha2.ConditionHealthCheck, metav1.ConditionTrue, v1alpha2.ReasonHealthChecksSucceeded, "Health checks succeeded")
+	default:
+		setCondition(tf, v1alpha2.ConditionHealthCheck, metav1.ConditionFalse, v1alpha2.ReasonHealthChecksFailed, h.Message)
+	}
+	return h
 }
 
 // outputsReady sets the Output condition and status.availableOutputs, and

@@ -235,6 +235,8 @@ type Stack struct {
 	// it).
 	Frozen        string `json:",omitzero"`
 	FrozenOnceRun bool   `json:",omitzero"`
+	// HealthChecks are spec.healthChecks: checked after an apply.
+	HealthChecks []HealthCheck `json:",omitzero"`
 	// Interval is spec.interval: how long the stack goes without a plan
 	// when none of its inputs changed (its drift interval); 0 when unset.
 	Interval time.Duration `json:",omitzero"`
@@ -307,6 +309,22 @@ type Run struct {
 	// command of the stack. nil without one.
 	CLIConfig *CLIConfig `json:",omitempty"`
 }
+
+// HealthCheck is one of spec.healthChecks: after an apply, a TCP dial of
+// Address (type tcp) or an HTTP GET of URL (type http) that must answer
+// 2xx or 3xx, within Timeout. Address and URL are templates over the
+// stack's outputs, with ${{ }} delimiters: ${{.host}}.
+type HealthCheck struct {
+	Name, Type   string
+	Address, URL string
+	Timeout      time.Duration
+}
+
+// The types of health check.
+const (
+	HealthCheckTCP  = "tcp"
+	HealthCheckHTTP = "http"
+)
 
 // CLIConfig is the tofu CLI configuration a stack's
 // spec.cliConfigSecretRef names: credentials for hosts (HCP Terraform,

@@ -52,8 +52,9 @@ func (r Run) Outcome() Run {
 // baseline that what changed is worked out against: its keys and number,
 // operation, cause, result and start, the version and digest it applied,
 // the hashes of its inputs (Fingerprint, Inputs, Upstreams, Spec,
-// Hashes), the contract it published, the state it left and
-// spec.destroyResourcesOnDeletion. The zero Run's is the zero Run.
+// Hashes), the contract it published, the state it left, its health
+// checks and spec.destroyResourcesOnDeletion. The zero Run's is the zero
+// Run.
 func (r Run) Baseline() Run {
 	if r.Number == 0 {
 		return Run{}
@@ -64,6 +65,7 @@ func (r Run) Baseline() Run {
 		ToVersion: r.ToVersion, Digest: r.Digest,
 		Fingerprint: r.Fingerprint, Inputs: r.Inputs, Upstreams: r.Upstreams, Spec: r.Spec, Hashes: r.Hashes,
 		Contract: r.Contract, StateSerial: r.StateSerial, StateLineage: r.StateLineage,
+		HealthCheck:                r.HealthCheck,
 		DestroyResourcesOnDeletion: r.DestroyResourcesOnDeletion,
 	}
 }
@@ -100,6 +102,7 @@ type briefJSON struct {
 	Contract                   string            `json:"k,omitempty"`
 	StateSerial                uint64            `json:"ss,omitempty"`
 	StateLineage               string            `json:"sl,omitempty"`
+	HealthCheck                *HealthCheck      `json:"hc,omitempty"`
 	DestroyResourcesOnDeletion bool              `json:"dd,omitempty"`
 }
 
@@ -109,7 +112,7 @@ func toBrief(r Run) briefJSON {
 		Interrupted: r.Interrupted, StartedAt: r.StartedAt, DurationMs: r.Duration.Milliseconds(),
 		ToVersion: r.ToVersion, Digest: r.Digest, Fingerprint: r.Fingerprint, Hashes: r.Hashes,
 		Inputs: r.Inputs, Upstreams: r.Upstreams, Spec: r.Spec, Contract: r.Contract,
-		StateSerial: r.StateSerial, StateLineage: r.StateLineage,
+		StateSerial: r.StateSerial, StateLineage: r.StateLineage, HealthCheck: r.HealthCheck,
 		DestroyResourcesOnDeletion: r.DestroyResourcesOnDeletion,
 	}
 }
@@ -121,7 +124,7 @@ func (b briefJSON) run(client, env, stack string) Run {
 		Interrupted: b.Interrupted, StartedAt: b.StartedAt, Duration: time.Duration(b.DurationMs) * time.Millisecond,
 		ToVersion: b.ToVersion, Digest: b.Digest, Fingerprint: b.Fingerprint, Hashes: b.Hashes,
 		Inputs: b.Inputs, Upstreams: b.Upstreams, Spec: b.Spec, Contract: b.Contract,
-		StateSerial: b.StateSerial, StateLineage: b.StateLineage,
+		StateSerial: b.StateSerial, StateLineage: b.StateLineage, HealthCheck: b.HealthCheck,
 		DestroyResourcesOnDeletion: b.DestroyResourcesOnDeletion,
 	}
 }

@@ -83,6 +83,10 @@ type Run struct {
 	// Interrupted lists the resources whose apply an interrupted run
 	// stopped (tofu taints them); empty for any other run.
 	Interrupted []string `json:"interrupted,omitempty"`
+	// HealthCheck is what the stack's health checks (spec.healthChecks)
+	// found after the run applied, or after a run without changes that
+	// checked again the ones that had failed; nil when none ran.
+	HealthCheck *HealthCheck `json:"healthCheck,omitempty"`
 	// Note says what a person did, for the runs that record it: the lock
 	// an unlock released, by whom and why.
 	Note string `json:"note,omitempty"`
@@ -116,3 +120,16 @@ func (r *Run) UnmarshalJSON(data []byte) error {
 	r.Duration = time.Duration(j.DurationMs) * time.Millisecond
 	return nil
 }
+
+// HealthCheck is the outcome of a run's health checks.
+type HealthCheck struct {
+	// Failed names the first check that failed ("" when all passed), and
+	// Message says why; Event is what the Tofu Controller's event says of
+	// it ("TCP health check error: NAME, url: ADDRESS").
+	Failed  string `json:"failed,omitempty"`
+	Message string `json:"message,omitempty"`
+	Event   string `json:"event,omitempty"`
+}
+
+// Passed reports whether every check passed.
+func (h HealthCheck) Passed() bool { return h.Failed == "" }

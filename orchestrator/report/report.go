@@ -48,7 +48,11 @@ type StackReport struct {
 	// Inventory are the resources the apply left, when the stack asks
 	// for them (history.Run's Inventory).
 	Inventory []history.Resource `json:"inventory,omitempty"`
-	Message   string             `json:"message,omitempty"`
+	// HealthCheck is what the stack's health checks found after the run
+	// (history.Run's HealthCheck); one that failed fails the report,
+	// though the apply stands.
+	HealthCheck *history.HealthCheck `json:"healthCheck,omitempty"`
+	Message     string               `json:"message,omitempty"`
 	// Inputs is set on a stack (or a Kustomization) that waits for what
 	// lives in the cluster or is fetched there (--inputs, --kubeconfig):
 	// unlike a wait for an upstream contract, the next run does not end
@@ -101,13 +105,18 @@ func (r *Report) Ready() bool {
 // (history.Result.Converged): nothing waits for a person, a fix or an
 // upstream.
 func (r *Report) Converged() bool {
-	return r.all(history.Result.Converged)
+	return r.all(history.Result.Converged) && !r.unhealthy()
 }
 
 // Failed reports whether any stack failed or was skipped
-// (history.Result.Failed).
+// (history.Result.Failed), or failed its health checks.
 func (r *Report) Failed() bool {
-	return !r.all(func(res history.Result) bool { return !res.Failed() })
+	return !r.all(func(res history.Result) bool { return !res.Failed() }) || r.unhealthy()
+}
+
+// unhealthy reports whether a stack's health checks failed.
+func (r *Report) unhealthy() bool {
+	return slices.ContainsFunc(r.Stacks, func(s StackReport) bool { return s.HealthCheck != nil && !s.HealthCheck.Passed() })
 }
 
 // WaitingForInputs reports whether a stack, or a Kustomization of stacks,

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/strata-iac/strata/orchestrator/environment"
@@ -32,10 +33,14 @@ func Stack(name string, res runner.Result) StackReport {
 		Run:     res.Run.Number,
 		Summary: res.Run.Summary,
 		Changes: res.Changes, Contract: res.Run.Contract, Outputs: res.Run.Outputs, Inventory: res.Run.Inventory,
-		Message: res.Message,
-		PlanID:  res.Run.PlanID,
-		Policy:  policyReport(res.Review),
-		direct:  res.Downstream,
+		HealthCheck: res.Run.HealthCheck,
+		Message:     res.Message,
+		PlanID:      res.Run.PlanID,
+		Policy:      policyReport(res.Review),
+		direct:      res.Downstream,
+	}
+	if h := res.Run.HealthCheck; h != nil && !h.Passed() {
+		sr.Message += fmt.Sprintf("; health check %s failed: %s", h.Failed, h.Message)
 	}
 	if res.Review != nil {
 		sr.ContractChange = res.Review.Contract

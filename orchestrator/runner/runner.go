@@ -287,6 +287,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 		r.noteState,
 		r.inventory,
 		r.publish,
+		r.healthCheck,
 	}))
 }
 

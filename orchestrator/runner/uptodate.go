@@ -62,6 +62,10 @@ func (r *Runner) upToDate(ctx context.Context, st *runState) (bool, string) {
 	if !in.sameAs(prev) {
 		return false, ""
 	}
+	if h := prev.HealthCheck; h != nil && !h.Passed() && len(s.HealthChecks) > 0 {
+		st.log.Info(fmt.Sprintf("health check %s failed after run #%d: planned, to check again", h.Failed, prev.Number))
+		return false, ""
+	}
 	age := r.cfg.Now().Sub(prev.StartedAt)
 	if !s.DisableDriftDetection && age >= interval {
 		return false, ""

@@ -132,8 +132,10 @@ var terraformFields = map[string]fieldRule{
 	"disableDriftDetection": honoured,
 	// cliConfigSecretRef: the Secret is an input (cliConfig), merged
 	// with strata's own CLI configuration when the stack runs.
-	"cliConfigSecretRef":                  honoured,
-	"healthChecks":                        refused("spec.healthChecks are not supported"),
+	"cliConfigSecretRef": honoured,
+	// healthChecks run after an apply (runner); what cannot run is
+	// refused where the stack is built.
+	"healthChecks":                        honoured,
 	"destroyResourcesOnDeletion":          honoured,
 	"serviceAccountName":                  honoured,
 	"alwaysCleanupRunnerPod":              honoured,

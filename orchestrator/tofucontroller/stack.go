@@ -59,6 +59,7 @@ func Build(tf *Terraform, r Render) (*environment.Stack, []BackendSecret) {
 	b.checkForceUnlock()
 	s.Interval = b.duration("interval", spec.Interval)
 	s.RetryInterval = b.duration("retryInterval", spec.RetryInterval)
+	s.HealthChecks = b.healthChecks()
 	s.Run = environment.Run{
 		Targets:            spec.Targets,
 		VarFiles:           spec.TfVarsFiles,

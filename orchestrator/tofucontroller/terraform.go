@@ -77,6 +77,7 @@ type Spec struct {
 	Destroy            bool                `json:"destroy"`
 	FileMappings       []FileMapping       `json:"fileMappings"`
 	CliConfigSecretRef *SecretRef          `json:"cliConfigSecretRef"`
+	HealthChecks       []HealthCheck       `json:"healthChecks"`
 	BackendConfigsFrom []BackendConfigsRef `json:"backendConfigsFrom"`
 	RunnerPodTemplate  struct {
 		Spec struct {
@@ -144,6 +145,15 @@ type BackendConfig struct {
 	InClusterConfig bool              `json:"inClusterConfig"`
 	ConfigPath      string            `json:"configPath"`
 	Labels          map[string]string `json:"labels"`
+}
+
+// HealthCheck is one entry of spec.healthChecks.
+type HealthCheck struct {
+	Name    string `json:"name"`
+	Type    string `json:"type"`
+	Address string `json:"address"`
+	URL     string `json:"url"`
+	Timeout string `json:"timeout"`
 }
 
 // SecretRef is Kubernetes' SecretReference: a Secret by name, in the

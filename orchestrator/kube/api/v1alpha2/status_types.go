@@ -92,26 +92,31 @@ const (
 	ConditionPlan   = "Plan"
 	ConditionApply  = "Apply"
 	ConditionOutput = "Output"
+	// ConditionHealthCheck says what the health checks
+	// (spec.healthChecks) found after the last apply.
+	ConditionHealthCheck = "HealthCheck"
 )
 
 // The condition reasons of the Tofu Controller that strata writes.
 const (
-	ReasonProgressing          = "Progressing"
-	ReasonArtifactFailed       = "ArtifactFailed"
-	ReasonDependencyNotReady   = "DependencyNotReady"
-	ReasonPlannedNoChanges     = "TerraformPlannedNoChanges"
-	ReasonPlannedWithChanges   = "TerraformPlannedWithChanges"
-	ReasonPlanFailed           = "TFExecPlanFailed"
-	ReasonApplySucceeded       = "TerraformAppliedSucceed"
-	ReasonApplyFailed          = "TFExecApplyFailed"
-	ReasonAppliedFail          = "TerraformAppliedFail"
-	ReasonOutputsAvailable     = "TerraformOutputsAvailable"
-	ReasonOutputsWritten       = "TerraformOutputsWritten"
-	ReasonOutputsWritingFailed = "OutputsWritingFailed"
-	ReasonVarsGenerationFailed = "VarsGenerationFailed"
-	ReasonNoDrift              = "NoDrift"
-	ReasonDriftDetected        = "DriftDetected"
-	ReasonLockHeld             = "LockHeld"
+	ReasonProgressing           = "Progressing"
+	ReasonHealthChecksFailed    = "HealthChecksFailed"
+	ReasonHealthChecksSucceeded = "HealthChecksSucceed"
+	ReasonArtifactFailed        = "ArtifactFailed"
+	ReasonDependencyNotReady    = "DependencyNotReady"
+	ReasonPlannedNoChanges      = "TerraformPlannedNoChanges"
+	ReasonPlannedWithChanges    = "TerraformPlannedWithChanges"
+	ReasonPlanFailed            = "TFExecPlanFailed"
+	ReasonApplySucceeded        = "TerraformAppliedSucceed"
+	ReasonApplyFailed           = "TFExecApplyFailed"
+	ReasonAppliedFail           = "TerraformAppliedFail"
+	ReasonOutputsAvailable      = "TerraformOutputsAvailable"
+	ReasonOutputsWritten        = "TerraformOutputsWritten"
+	ReasonOutputsWritingFailed  = "OutputsWritingFailed"
+	ReasonVarsGenerationFailed  = "VarsGenerationFailed"
+	ReasonNoDrift               = "NoDrift"
+	ReasonDriftDetected         = "DriftDetected"
+	ReasonLockHeld              = "LockHeld"
 	// ReasonAccessDenied: a reference the controller was started to refuse,
 	// such as a cross-namespace spec.sourceRef.
 	ReasonAccessDenied = "AccessDenied"
