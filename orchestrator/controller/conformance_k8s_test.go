@@ -118,6 +118,8 @@ var conformanceRuns = map[string]func(*testing.T, *world){
 	"tc000281_manifest_no_outputs":                                           tc000281,
 	"tc000300_targets":                                                       tc000300,
 	"tc000310_node_selector_affinity_tolerations":                            tc000310,
+	"tc000311_init_container":                                                tc000311,
+	"tc000320_vol_and_vol_mounts":                                            tc000320,
 	"tc000330_file_mapping_no_outputs":                                       tc000330,
 	"tc000360_tfvars_files":                                                  tc000360,
 	"tc000362_plan_lock_disabled":                                            tc000362,
@@ -1531,6 +1533,72 @@ func tc000310(t *testing.T, w *world) {
 	}
 	if diff := cmp.Diff(pod.Tolerations, got.Tolerations); diff != "" {
 		t.Errorf("runner pod tolerations mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// runnerJobPod runs the world's objects with a jobs controller, the
+// runner Jobs kept (alwaysCleanupRunnerPod: false on the object), and
+// returns the pod spec of the first runner Job.
+func (w *world) runnerJobPod(t *testing.T) corev1.PodSpec {
+	t.Helper()
+	var log testkit.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if err := w.jobsController(t, "leader", w.cfg.Cluster, &log).Reconcile(ctx, w.ns); err != nil {
+		t.Fatalf("Reconcile(%s) = %v\n%s", w.ns, err, log.String())
+	}
+	list, err := w.c.Client.BatchV1().Jobs(w.ns).List(ctx, metav1.ListOptions{LabelSelector: jobs.LabelRunner + "=true"})
+	if err != nil || len(list.Items) == 0 {
+		t.Fatalf("runner Jobs = %v, %v, want the one kept (alwaysCleanupRunnerPod: false)\n%s", list, err, log.String())
+	}
+	return list.Items[0].Spec.Template.Spec
+}
+
+// tc000311: an init container on the runner pod (strata's image here,
+// which the test node has; the spec's busybox it would pull): the runner
+// Job's pod carries it, runs, and the run writes every output.
+func tc000311(t *testing.T, w *world) {
+	w.c.RunnerAccount(t, w.ns, "tf-runner")
+	tf := w.module("init-container-delay-all-output", "hello-world", "0.1.0")
+	keep := false
+	tf.Spec.AlwaysCleanupRunnerPod = &keep
+	tf.Spec.WriteOutputsToSecret = &v1alpha2.WriteOutputsToSecretSpec{Name: "icdao-output-secret"}
+	init := corev1.Container{Name: "testing", Image: w.c.StrataImage(t), ImagePullPolicy: corev1.PullNever, Args: []string{"version"}}
+	tf.Spec.RunnerPodTemplate.Spec.InitContainers = []corev1.Container{init}
+	w.apply(tf)
+	pod := w.runnerJobPod(t)
+	if len(pod.InitContainers) != 1 || pod.InitContainers[0].Name != "testing" || pod.InitContainers[0].Image != init.Image {
+		t.Errorf("runner pod init containers = %+v, want testing, %s", pod.InitContainers, init.Image)
+	}
+	w.wantOutputs("icdao-output-secret", tf.Name, map[string]string{"hello_world": "Hello, World!"})
+}
+
+// tc000320: the object's volumes and volume mounts follow the runner
+// pod's own, in order; without any, the pod has its own alone. The run,
+// manual, stops to wait for an approval.
+func tc000320(t *testing.T, w *world) {
+	w.c.RunnerAccount(t, w.ns, "tf-runner")
+	tf := w.module("vol-mounts-test-terraform", "hello-world", "0.1.0")
+	tf.Spec.ApprovePlan = ""
+	keep := false
+	tf.Spec.AlwaysCleanupRunnerPod = &keep
+	tf.Spec.RunnerPodTemplate.Spec.Volumes = []corev1.Volume{{Name: "test-vol", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}}}
+	tf.Spec.RunnerPodTemplate.Spec.VolumeMounts = []corev1.VolumeMount{{Name: "test-vol", MountPath: "/etc/test"}}
+	w.apply(tf)
+	pod := w.runnerJobPod(t)
+	pending(t, w.get(tf.Name))
+	var volumes, mounts []string
+	for _, v := range pod.Volumes {
+		volumes = append(volumes, v.Name)
+	}
+	for _, m := range pod.Containers[0].VolumeMounts {
+		mounts = append(mounts, m.Name+":"+m.MountPath)
+	}
+	if diff := cmp.Diff([]string{"request", "work", "test-vol"}, volumes); diff != "" {
+		t.Errorf("runner pod volumes mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"request:" + jobs.RequestDir, "work:" + jobs.WorkDir, "test-vol:/etc/test"}, mounts); diff != "" {
+		t.Errorf("runner pod volume mounts mismatch (-want +got):\n%s", diff)
 	}
 }
 

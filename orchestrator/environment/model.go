@@ -303,6 +303,11 @@ type Run struct {
 	// in a repository. Read from a cluster, it stays empty: the runner
 	// pod has those fields, as the Tofu Controller's has.
 	Env []EnvVar `json:",omitempty"`
+	// Mounts are the mount paths of the runner pod's volumes whose files
+	// a repository's run writes itself (Files of FileVolume, an emptyDir
+	// as an empty directory): a value of Env under one of them names the
+	// run's copy. Sorted.
+	Mounts []string `json:",omitempty"`
 	// CLIConfig is spec.cliConfigSecretRef, resolved: the tofu CLI
 	// configuration of the Secret's one .tfrc key, which the runner
 	// merges with strata's own (the provider mirror) for every tofu
@@ -381,6 +386,10 @@ func (e EnvVar) GoString() string { return "environment.EnvVar{" + e.String() + 
 const (
 	FileHome      = "home"
 	FileWorkspace = "workspace"
+	// FileVolume is a file of a runner pod's Secret or ConfigMap volume
+	// (spec.runnerPodTemplate.spec.volumes), written for a repository's
+	// run: its Path is the pod's path, less the leading slash.
+	FileVolume = "volume"
 )
 
 // File is one spec.fileMappings entry: the content of a Secret's key,

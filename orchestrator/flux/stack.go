@@ -125,6 +125,8 @@ func (r stackRender) Missing(p diag.Problem) {
 	r.l.missing(p, p.Input.Kind, p.Input.Namespace, p.Input.Name)
 }
 
+func (r stackRender) Warn(p diag.Problem) { r.l.warn(p) }
+
 func (r stackRender) Note(note string) { r.l.env.Notes = append(r.l.env.Notes, note) }
 
 // VersionKey is the key of the service-versions ConfigMap that holds the

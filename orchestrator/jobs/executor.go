@@ -351,6 +351,10 @@ func PodOf(spec v1alpha2.TerraformSpec) Pod {
 		SecurityContext:    t.Spec.SecurityContext,
 		Env:                t.Spec.Env,
 		EnvFrom:            t.Spec.EnvFrom,
+		Volumes:            t.Spec.Volumes,
+		VolumeMounts:       t.Spec.VolumeMounts,
+		InitContainers:     t.Spec.InitContainers,
+		HostAliases:        t.Spec.HostAliases,
 	}
 	if spec.RunnerTerminationGracePeriodSeconds != nil {
 		g := time.Duration(*spec.RunnerTerminationGracePeriodSeconds) * time.Second

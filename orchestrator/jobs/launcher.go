@@ -174,6 +174,13 @@ type Pod struct {
 	// sets itself win over them.
 	Env     []corev1.EnvVar
 	EnvFrom []corev1.EnvFromSource
+	// Volumes and VolumeMounts are spec.runnerPodTemplate.spec's, after
+	// the runner pod's own (request, work), in order; InitContainers and
+	// HostAliases go on the pod as written.
+	Volumes        []corev1.Volume
+	VolumeMounts   []corev1.VolumeMount
+	InitContainers []corev1.Container
+	HostAliases    []corev1.HostAlias
 }
 
 // Outcome is how a runner Job ended.

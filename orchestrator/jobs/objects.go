@@ -184,15 +184,17 @@ func (l *Launcher) job(spec Spec, name string) *batchv1.Job {
 						Resources:                *p.Resources.DeepCopy(),
 						TerminationMessagePolicy: corev1.TerminationMessageReadFile,
 						SecurityContext:          csc,
-						VolumeMounts: []corev1.VolumeMount{
+						VolumeMounts: append([]corev1.VolumeMount{
 							{Name: "request", MountPath: RequestDir, ReadOnly: true},
 							{Name: "work", MountPath: WorkDir},
-						},
+						}, deepCopies(p.VolumeMounts)...),
 					}},
-					Volumes: []corev1.Volume{
+					InitContainers: deepCopies(p.InitContainers),
+					HostAliases:    deepCopies(p.HostAliases),
+					Volumes: append([]corev1.Volume{
 						{Name: "request", VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: name}}},
 						{Name: "work", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}},
-					},
+					}, deepCopies(p.Volumes)...),
 				},
 			},
 		},
@@ -214,4 +216,20 @@ func shutdownGrace(grace time.Duration) time.Duration {
 // ttlSecondsAfterFinished takes it.
 func seconds(d time.Duration) int32 {
 	return int32(min(math.Ceil(d.Seconds()), math.MaxInt32))
+}
+
+// deepCopies copies a list of Kubernetes API values, each deeply; nil for
+// none.
+func deepCopies[T any, P interface {
+	*T
+	DeepCopy() *T
+}](in []T) []T {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make([]T, len(in))
+	for i := range in {
+		out[i] = *P(&in[i]).DeepCopy()
+	}
+	return out
 }

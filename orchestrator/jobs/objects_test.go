@@ -240,3 +240,65 @@ func TestShardJobs(t *testing.T) {
 		})
 	}
 }
+
+// TestJobPodFields: runnerPodTemplate.spec's volumes and volumeMounts
+// follow the runner pod's own, in order, and its initContainers and
+// hostAliases go on the pod as written, as the Tofu Controller's runner
+// pod carries them (its specs tc000311, tc000320 and tc000260).
+func TestJobPodFields(t *testing.T) {
+	tests := []struct {
+		name        string
+		set         func(*v1alpha2.RunnerPodSpec)
+		wantVolumes []string
+		wantMounts  []string
+		wantInit    []corev1.Container
+		wantAliases []corev1.HostAlias
+	}{
+		{
+			name:        "the runner pod's own",
+			set:         func(*v1alpha2.RunnerPodSpec) {},
+			wantVolumes: []string{"request", "work"},
+			wantMounts:  []string{"request:" + RequestDir, "work:" + WorkDir},
+		},
+		{
+			name: "the object's after them",
+			set: func(s *v1alpha2.RunnerPodSpec) {
+				s.Volumes = []corev1.Volume{{Name: "test-vol", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}}}
+				s.VolumeMounts = []corev1.VolumeMount{{Name: "test-vol", MountPath: "/etc/test"}}
+				s.InitContainers = []corev1.Container{{Name: "testing", Image: "busybox:latest"}}
+				s.HostAliases = []corev1.HostAlias{{Hostnames: []string{"foo", "bar"}}}
+			},
+			wantVolumes: []string{"request", "work", "test-vol"},
+			wantMounts:  []string{"request:" + RequestDir, "work:" + WorkDir, "test-vol:/etc/test"},
+			wantInit:    []corev1.Container{{Name: "testing", Image: "busybox:latest"}},
+			wantAliases: []corev1.HostAlias{{Hostnames: []string{"foo", "bar"}}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var spec v1alpha2.TerraformSpec
+			tt.set(&spec.RunnerPodTemplate.Spec)
+			l := newLauncher(Config{Image: "strata.local/strata:dev"}, nil)
+			pod := l.job(Spec{Namespace: "infra", Object: "network", Run: "r1", Pod: PodOf(spec)}, Name("network", "r1")).Spec.Template.Spec
+			var volumes, mounts []string
+			for _, v := range pod.Volumes {
+				volumes = append(volumes, v.Name)
+			}
+			for _, m := range pod.Containers[0].VolumeMounts {
+				mounts = append(mounts, m.Name+":"+m.MountPath)
+			}
+			if diff := cmp.Diff(tt.wantVolumes, volumes); diff != "" {
+				t.Errorf("job(%s) volumes (-want +got):\n%s", tt.name, diff)
+			}
+			if diff := cmp.Diff(tt.wantMounts, mounts); diff != "" {
+				t.Errorf("job(%s) volume mounts (-want +got):\n%s", tt.name, diff)
+			}
+			if diff := cmp.Diff(tt.wantInit, pod.InitContainers); diff != "" {
+				t.Errorf("job(%s) init containers (-want +got):\n%s", tt.name, diff)
+			}
+			if diff := cmp.Diff(tt.wantAliases, pod.HostAliases); diff != "" {
+				t.Errorf("job(%s) host aliases (-want +got):\n%s", tt.name, diff)
+			}
+		})
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	securejoin "github.com/cyphar/filepath-securejoin"
 
@@ -15,19 +16,34 @@ import (
 // and writes again.
 const homeDirName = ".strata-home"
 
+// volumesDirName is where a repository's run writes the runner pod's
+// volumes (spec.runnerPodTemplate.spec.volumes): a mount path /etc/creds
+// is <workspace>/.strata-volumes/etc/creds.
+const volumesDirName = ".strata-volumes"
+
 // writeFiles writes the stack's spec.fileMappings before init, as the
 // Tofu Controller's runner does: a workspace file under the stack's root
 // module, a home file under a home directory of the stack's own (never
-// the home of the user strata runs as). It returns that home directory,
+// the home of the user strata runs as); and, for a repository's run, the
+// runner pod's volumes mounted at mounts, under volumesDirName. It returns that home directory,
 // or "" when no file goes there. Files are readable by strata's user
 // only, and their content is never logged.
-func writeFiles(dir string, files []environment.File) (string, error) {
+func writeFiles(dir string, files []environment.File, mounts []string) (string, error) {
 	home := ""
+	for _, m := range mounts {
+		// Each mount is a directory, an emptyDir's empty.
+		if err := os.MkdirAll(filepath.Join(dir, volumesDirName, filepath.FromSlash(m)), 0o700); err != nil {
+			return "", fmt.Errorf("volume mounted at %s: %w", m, err)
+		}
+	}
 	for _, f := range files {
 		base := dir
-		if f.Location == environment.FileHome {
+		switch f.Location {
+		case environment.FileHome:
 			home = filepath.Join(dir, homeDirName)
 			base = home
+		case environment.FileVolume:
+			base = filepath.Join(dir, volumesDirName)
 		}
 		p, err := securejoin.SecureJoin(base, f.Path)
 		if err != nil {
@@ -41,4 +57,20 @@ func writeFiles(dir string, files []environment.File) (string, error) {
 		}
 	}
 	return home, nil
+}
+
+// localMount is value, an environment variable's, with a mount path of
+// mounts it names replaced by the run's copy under dir: /etc/creds/key is
+// <dir>/.strata-volumes/etc/creds/key.
+func localMount(dir string, mounts []string, value string) string {
+	for _, m := range mounts {
+		if value == m || strings.HasPrefix(value, m+"/") {
+			local := filepath.Join(dir, volumesDirName, filepath.FromSlash(value))
+			if abs, err := filepath.Abs(local); err == nil {
+				local = abs
+			}
+			return local
+		}
+	}
+	return value
 }

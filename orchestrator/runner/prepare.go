@@ -121,7 +121,7 @@ func (r *Runner) prepare(ctx context.Context, st *runState) error {
 	if err != nil {
 		return fail(err)
 	}
-	home, err := writeFiles(dir, s.Run.Files)
+	home, err := writeFiles(dir, s.Run.Files, s.Run.Mounts)
 	if err != nil {
 		return fail(err)
 	}
@@ -228,7 +228,7 @@ func (r *Runner) openTofu(dir string, setup tofuSetup) (*tofu.Workspace, error) 
 		}
 	}
 	for _, e := range run.Env {
-		stackEnv[e.Name] = e.Value
+		stackEnv[e.Name] = localMount(dir, run.Mounts, e.Value)
 	}
 	var backendConfig []string
 	for _, b := range run.BackendConfigs {

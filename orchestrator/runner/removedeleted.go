@@ -28,7 +28,8 @@ func (r *Runner) RemoveDeleted(ctx context.Context, req Request) (Result, error)
 	// state without them); nothing is plan-only.
 	stack.ApprovePlan = "auto"
 	stack.Run = environment.Run{
-		Workspace: stack.Run.Workspace, Parallelism: stack.Run.Parallelism, Files: stack.Run.Files,
+		Workspace: stack.Run.Workspace, Parallelism: stack.Run.Parallelism, Files: stack.Run.Files, Mounts: stack.Run.Mounts,
+		CLIConfig:      stack.Run.CLIConfig,
 		BackendConfigs: stack.Run.BackendConfigs, Env: stack.Run.Env,
 		Targets: stack.Run.Targets, VarFiles: stack.Run.VarFiles,
 		Destroy: true,

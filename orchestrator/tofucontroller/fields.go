@@ -149,10 +149,10 @@ var terraformFields = map[string]fieldRule{
 			// env and envFrom are tofu's environment (runnerEnv); what
 			// reads nothing is refused where the stack is built.
 			"env": honoured, "envFrom": honoured,
-			"volumes":        refused(noKubernetes + "spec.runnerPodTemplate.spec.volumes would give tofu files"),
-			"volumeMounts":   refused(noKubernetes + "spec.runnerPodTemplate.spec.volumeMounts would give tofu files"),
-			"initContainers": refused(noKubernetes + "spec.runnerPodTemplate.spec.initContainers would prepare tofu's workspace"),
-			"hostAliases":    refused(noKubernetes + "spec.runnerPodTemplate.spec.hostAliases would change name resolution"),
+			// volumes, volumeMounts, initContainers and hostAliases go on
+			// the runner Job's pod; a repository's run writes Secret and
+			// ConfigMap volumes itself, and warns of the rest (volumes).
+			"volumes": honoured, "volumeMounts": honoured, "initContainers": honoured, "hostAliases": honoured,
 		}),
 	}),
 	"enableInventory": honoured,

@@ -19,6 +19,7 @@ type testRender struct {
 	crossNamespace bool
 	problems       diag.Problems
 	notes          []string
+	warnings       diag.Problems
 	// unset are the Kind/name of the objects Unset was asked of.
 	unset []string
 }
@@ -36,6 +37,7 @@ func (r *testRender) FromCluster() bool           { return r.cluster }
 func (r *testRender) Problem(p diag.Problem)      { r.problems = append(r.problems, p) }
 func (r *testRender) Missing(p diag.Problem)      { r.problems = append(r.problems, p) }
 func (r *testRender) Note(note string)            { r.notes = append(r.notes, note) }
+func (r *testRender) Warn(p diag.Problem)         { r.warnings = append(r.warnings, p) }
 
 // sorted returns the problems recorded, sorted, each once.
 func (r *testRender) sorted() diag.Problems {

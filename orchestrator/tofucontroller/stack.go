@@ -75,6 +75,8 @@ func Build(tf *Terraform, r Render) (*environment.Stack, []BackendSecret) {
 		Env:                b.runnerEnv(),
 		CLIConfig:          b.cliConfig(),
 	}
+	volumeFiles, mounts := b.volumes()
+	s.Run.Files, s.Run.Mounts = append(s.Run.Files, volumeFiles...), mounts
 	if ws := spec.Workspace; ws != "default" {
 		s.Run.Workspace = ws
 	}

@@ -81,10 +81,51 @@ type Spec struct {
 	BackendConfigsFrom []BackendConfigsRef `json:"backendConfigsFrom"`
 	RunnerPodTemplate  struct {
 		Spec struct {
-			Env     []EnvVar        `json:"env"`
-			EnvFrom []EnvFromSource `json:"envFrom"`
+			Env            []EnvVar        `json:"env"`
+			EnvFrom        []EnvFromSource `json:"envFrom"`
+			Volumes        []Volume        `json:"volumes"`
+			VolumeMounts   []VolumeMount   `json:"volumeMounts"`
+			InitContainers []struct {
+				Name string `json:"name"`
+			} `json:"initContainers"`
+			HostAliases []struct {
+				IP        string   `json:"ip"`
+				Hostnames []string `json:"hostnames"`
+			} `json:"hostAliases"`
 		} `json:"spec"`
 	} `json:"runnerPodTemplate"`
+}
+
+// Volume is one of spec.runnerPodTemplate.spec.volumes: Kubernetes'
+// Volume, of which a repository can give the Secret, ConfigMap and
+// emptyDir kinds (Raw says which kind it is).
+type Volume struct {
+	Name   string `json:"name"`
+	Secret *struct {
+		SecretName string      `json:"secretName"`
+		Items      []KeyToPath `json:"items"`
+		Optional   bool        `json:"optional"`
+	} `json:"secret"`
+	ConfigMap *struct {
+		Name     string      `json:"name"`
+		Items    []KeyToPath `json:"items"`
+		Optional bool        `json:"optional"`
+	} `json:"configMap"`
+	EmptyDir json.RawMessage `json:"emptyDir"`
+}
+
+// KeyToPath is Kubernetes' KeyToPath: a key of a Secret or ConfigMap
+// volume, at a path of its own.
+type KeyToPath struct {
+	Key  string `json:"key"`
+	Path string `json:"path"`
+}
+
+// VolumeMount is one of spec.runnerPodTemplate.spec.volumeMounts.
+type VolumeMount struct {
+	Name      string `json:"name"`
+	MountPath string `json:"mountPath"`
+	SubPath   string `json:"subPath"`
 }
 
 // SourceRef is spec.sourceRef: the Flux source of the stack's code.
@@ -259,6 +300,9 @@ type Render interface {
 	// diag.MissingInput's, of a ConfigMap or Secret the stack waits for.
 	Problem(p diag.Problem)
 	Missing(p diag.Problem)
+	// Warn records a warning of the stack: what it asks that strata
+	// cannot give it here, which holds nothing back.
+	Warn(p diag.Problem)
 	// Note records what validate -v says of an accepted field that
 	// changes nothing.
 	Note(note string)
