@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -119,6 +120,7 @@ var conformanceRuns = map[string]func(*testing.T, *world){
 	"tc000300_targets":                                                       tc000300,
 	"tc000310_node_selector_affinity_tolerations":                            tc000310,
 	"tc000311_init_container":                                                tc000311,
+	"tc000340_webhooks_for_post_planning":                                    tc000340,
 	"tc000320_vol_and_vol_mounts":                                            tc000320,
 	"tc000330_file_mapping_no_outputs":                                       tc000330,
 	"tc000360_tfvars_files":                                                  tc000360,
@@ -1850,5 +1852,67 @@ func tc000242(t *testing.T, w *world) {
 		if evs := w.events(name, v1alpha2.ReasonHealthChecksFailed); len(evs) == 0 || evs[0].Type != corev1.EventTypeWarning || evs[0].Message != event {
 			t.Errorf("Terraform %s %s Events = %v, want a Warning %q", name, v1alpha2.ReasonHealthChecksFailed, evs, event)
 		}
+	}
+}
+
+// tc000340: post-planning webhooks, in order: one passes, one refuses
+// (Plan and Ready False PostPlanningWebhookFailed, with its rendered
+// error message, nothing pending), a disabled one is never called; each
+// payload is what its payloadType says.
+func tc000340(t *testing.T, w *world) {
+	var mu sync.Mutex
+	payloads := map[string]map[string]any{}
+	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		var p map[string]any
+		if r.Header.Get("Content-Type") != "application/json" || json.NewDecoder(r.Body).Decode(&p) != nil {
+			http.Error(rw, "want JSON", http.StatusBadRequest)
+			return
+		}
+		mu.Lock()
+		payloads[r.URL.Path] = p
+		mu.Unlock()
+		switch r.URL.Path {
+		case "/terraform/admission/fail":
+			io.WriteString(rw, `{"passed": false, "violations": [{"message": "Max nodes count in GCP in terraform helloworld (1 occurrences)"}]}`)
+		default:
+			io.WriteString(rw, `{"passed": true, "violations": []}`)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	tf := w.module("tf-w-webhooks", "hello-world", "0.1.0")
+	off := false
+	tf.Spec.Webhooks = []v1alpha2.Webhook{
+		{Stage: "post-planning", URL: srv.URL + "/terraform/admission/pass", TestExpression: "${{ .passed }}", ErrorMessageTemplate: "SHOULD PASS Violation: ${{ (index .violations 0).message }}"},
+		{Stage: "post-planning", URL: srv.URL + "/terraform/admission/spec", PayloadType: "SpecOnly", TestExpression: "${{ .passed }}"},
+		{Stage: "post-planning", URL: srv.URL + "/terraform/admission/plan", PayloadType: "PlanOnly", TestExpression: "${{ .passed }}"},
+		{Stage: "post-planning", URL: srv.URL + "/terraform/admission/fail", TestExpression: "${{ .passed }}", ErrorMessageTemplate: "SHOULD FAIL Violation: ${{ (index .violations 0).message }}"},
+		{Stage: "post-planning", Enabled: &off, URL: "some-invalid-url", TestExpression: "${{ .passed }}", ErrorMessageTemplate: "SHOULD FAIL Violation: ${{ (index .violations 0).message }}"},
+	}
+	w.apply(tf)
+	w.reconcile()
+	got := w.get(tf.Name)
+	const refused = "SHOULD FAIL Violation: Max nodes count in GCP in terraform helloworld (1 occurrences)"
+	c := condition(got, v1alpha2.ConditionPlan)
+	if c.Status != metav1.ConditionFalse || c.Reason != v1alpha2.ReasonPostPlanningWebhookFailed || c.Message != refused {
+		t.Errorf("Plan = %+v, want False %s %q", c, v1alpha2.ReasonPostPlanningWebhookFailed, refused)
+	}
+	if r := condition(got, v1alpha2.ConditionReady); r.Status != metav1.ConditionFalse || r.Reason != v1alpha2.ReasonPostPlanningWebhookFailed {
+		t.Errorf("Ready = %s, want False %s", ready(got), v1alpha2.ReasonPostPlanningWebhookFailed)
+	}
+	if got.Status.Plan.Pending != "" || got.Status.Plan.LastApplied != "" {
+		t.Errorf("status.plan = %+v, want nothing pending or applied", got.Status.Plan)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if p := payloads["/terraform/admission/pass"]; p["kind"] != "Terraform" || p["spec"] == nil || p["status"] == nil {
+		t.Errorf("SpecAndPlan payload = %v, want the object with status.tfplan", p)
+	} else if st, _ := p["status"].(map[string]any); st["tfplan"] == nil || len(st) != 1 {
+		t.Errorf("SpecAndPlan payload status = %v, want tfplan alone", st)
+	}
+	if p := payloads["/terraform/admission/spec"]; p["kind"] != "Terraform" || p["status"] != nil {
+		t.Errorf("SpecOnly payload = %v, want the object without status", p)
+	}
+	if p := payloads["/terraform/admission/plan"]; p["format_version"] == nil || p["kind"] != nil {
+		t.Errorf("PlanOnly payload = %v, want the plan alone", p)
 	}
 }

@@ -129,7 +129,7 @@ var conformance = []conformanceSpec{
 	{"tc000311_init_container", same, "the init container runs strata's image (the test node pulls no other); the runner Job's pod carries it and the run writes its outputs"},
 	{"tc000320_vol_and_vol_mounts", same, "strata's runner pod has its own volumes, `request` and `work`, where the Tofu Controller's has `temp` and `home`; the object's follow them, in order, and the runner Job's pod, which runs, is checked"},
 	{"tc000330_file_mapping_no_outputs", same, ""},
-	{"tc000340_webhooks_for_post_planning", open, "`webhooks`: " + issue42},
+	{"tc000340_webhooks_for_post_planning", same, "its payload tests (SpecAndPlan, SpecOnly, PlanOnly) are checked at the webhook the run posts to; the webhook is plain http, where the Tofu Controller asks for client certificates unless DISABLE_WEBHOOK_TLS_VERIFY=1: strata presents them when /etc/certs/<host>/ has them"},
 	{"tc000350_depends_on", deliberate, planIDs},
 	{"tc000360_tfvars_files", same, ""},
 	{"tc000361_runner_quota_exhausted", internal, "a unit test of the Tofu Controller's quota error helper"},

@@ -329,6 +329,12 @@ func applyReport(tf *v1alpha2.Terraform, sr *report.StackReport, rev string, out
 	switch {
 	case sr.Run == 0 && sr.Digest == "":
 		reason = v1alpha2.ReasonArtifactFailed
+	case sr.Webhook != "":
+		// A post-planning webhook refused the plan: nothing is pending.
+		reason = v1alpha2.ReasonPostPlanningWebhookFailed
+		setCondition(tf, v1alpha2.ConditionPlan, metav1.ConditionFalse, reason, msg)
+		st.Plan.Pending = ""
+		st.LastPlannedRevision = rev
 	case sr.PlanID != "":
 		reason = v1alpha2.ReasonApplyFailed
 		setCondition(tf, v1alpha2.ConditionApply, metav1.ConditionFalse, v1alpha2.ReasonAppliedFail, msg)

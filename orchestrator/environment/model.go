@@ -1,6 +1,7 @@
 package environment
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -237,6 +238,12 @@ type Stack struct {
 	FrozenOnceRun bool   `json:",omitzero"`
 	// HealthChecks are spec.healthChecks: checked after an apply.
 	HealthChecks []HealthCheck `json:",omitzero"`
+	// Webhooks are spec.webhooks that are enabled, in order: each judges
+	// a plan with changes before it goes further. Object is the
+	// Terraform object as rendered, without its status, for their
+	// payloads; empty without webhooks.
+	Webhooks []Webhook       `json:",omitzero"`
+	Object   json.RawMessage `json:",omitzero"`
 	// Interval is spec.interval: how long the stack goes without a plan
 	// when none of its inputs changed (its drift interval); 0 when unset.
 	Interval time.Duration `json:",omitzero"`
@@ -324,6 +331,23 @@ type HealthCheck struct {
 	Address, URL string
 	Timeout      time.Duration
 }
+
+// Webhook is one of spec.webhooks at stage post-planning: the plan is
+// posted to URL as PayloadType says (SpecAndPlan, SpecOnly, PlanOnly),
+// and the reply, a JSON object, passes when TestExpression renders true
+// or yes; ErrorMessageTemplate renders the refusal. Both are templates
+// over the reply with ${{ }} delimiters.
+type Webhook struct {
+	URL, PayloadType                     string
+	TestExpression, ErrorMessageTemplate string
+}
+
+// The payload types of a webhook.
+const (
+	PayloadSpecAndPlan = "SpecAndPlan"
+	PayloadSpecOnly    = "SpecOnly"
+	PayloadPlanOnly    = "PlanOnly"
+)
 
 // The types of health check.
 const (

@@ -83,6 +83,10 @@ type Run struct {
 	// Interrupted lists the resources whose apply an interrupted run
 	// stopped (tofu taints them); empty for any other run.
 	Interrupted []string `json:"interrupted,omitempty"`
+	// Webhook is the post-planning webhook (spec.webhooks, its URL)
+	// that refused the run's plan, for a run that failed so; Error then
+	// says why, in the webhook's words.
+	Webhook string `json:"webhook,omitempty"`
 	// HealthCheck is what the stack's health checks (spec.healthChecks)
 	// found after the run applied, or after a run without changes that
 	// checked again the ones that had failed; nil when none ran.

@@ -52,7 +52,10 @@ type StackReport struct {
 	// (history.Run's HealthCheck); one that failed fails the report,
 	// though the apply stands.
 	HealthCheck *history.HealthCheck `json:"healthCheck,omitempty"`
-	Message     string               `json:"message,omitempty"`
+	// Webhook is the post-planning webhook that refused the plan, for a
+	// stack that failed so (history.Run's Webhook).
+	Webhook string `json:"webhook,omitempty"`
+	Message string `json:"message,omitempty"`
 	// Inputs is set on a stack (or a Kustomization) that waits for what
 	// lives in the cluster or is fetched there (--inputs, --kubeconfig):
 	// unlike a wait for an upstream contract, the next run does not end

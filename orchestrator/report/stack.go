@@ -34,6 +34,7 @@ func Stack(name string, res runner.Result) StackReport {
 		Summary: res.Run.Summary,
 		Changes: res.Changes, Contract: res.Run.Contract, Outputs: res.Run.Outputs, Inventory: res.Run.Inventory,
 		HealthCheck: res.Run.HealthCheck,
+		Webhook:     res.Run.Webhook,
 		Message:     res.Message,
 		PlanID:      res.Run.PlanID,
 		Policy:      policyReport(res.Review),

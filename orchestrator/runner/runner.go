@@ -279,6 +279,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 		r.noChanges,
 		r.detectOnly,
 		r.checkContract,
+		r.webhooks,
 		r.review,
 		r.savePlan,
 		r.planned,

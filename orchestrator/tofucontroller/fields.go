@@ -176,10 +176,12 @@ var terraformFields = map[string]fieldRule{
 		return fmt.Sprintf("spec.parallelism is %v: it must be a whole number, 0 (tofu's default) or more", v)
 	},
 	"storeReadablePlan": honoured,
-	"webhooks":          refused("spec.webhooks are not supported: use a Rego policy (--policy) to judge plans"),
-	"dependsOn":         honoured,
-	"enterprise":        refused("spec.enterprise is not supported"),
-	"planOnly":          honoured,
+	// webhooks judge a plan with changes (runner); what cannot run is
+	// refused where the stack is built.
+	"webhooks":   honoured,
+	"dependsOn":  honoured,
+	"enterprise": refused("spec.enterprise is not supported"),
+	"planOnly":   honoured,
 	// breakTheGlass is accepted with a note (see noteTerraform).
 	"breakTheGlass": honoured,
 	// The fields of the Tofu Controller's newest releases.

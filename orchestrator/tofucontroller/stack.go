@@ -60,6 +60,7 @@ func Build(tf *Terraform, r Render) (*environment.Stack, []BackendSecret) {
 	s.Interval = b.duration("interval", spec.Interval)
 	s.RetryInterval = b.duration("retryInterval", spec.RetryInterval)
 	s.HealthChecks = b.healthChecks()
+	s.Webhooks, s.Object = b.webhooks()
 	s.Run = environment.Run{
 		Targets:            spec.Targets,
 		VarFiles:           spec.TfVarsFiles,

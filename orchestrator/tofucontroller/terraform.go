@@ -78,6 +78,7 @@ type Spec struct {
 	FileMappings       []FileMapping       `json:"fileMappings"`
 	CliConfigSecretRef *SecretRef          `json:"cliConfigSecretRef"`
 	HealthChecks       []HealthCheck       `json:"healthChecks"`
+	Webhooks           []Webhook           `json:"webhooks"`
 	BackendConfigsFrom []BackendConfigsRef `json:"backendConfigsFrom"`
 	RunnerPodTemplate  struct {
 		Spec struct {
@@ -195,6 +196,16 @@ type HealthCheck struct {
 	Address string `json:"address"`
 	URL     string `json:"url"`
 	Timeout string `json:"timeout"`
+}
+
+// Webhook is one entry of spec.webhooks.
+type Webhook struct {
+	Stage                string `json:"stage"`
+	Enabled              *bool  `json:"enabled"`
+	URL                  string `json:"url"`
+	PayloadType          string `json:"payloadType"`
+	ErrorMessageTemplate string `json:"errorMessageTemplate"`
+	TestExpression       string `json:"testExpression"`
 }
 
 // SecretRef is Kubernetes' SecretReference: a Secret by name, in the
