@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/strata-iac/strata/internal/httpstatetest"
 	"github.com/strata-iac/strata/internal/testkit"
@@ -160,6 +161,18 @@ stringData:
 		}
 		if got := s.Writes("acme-dev-app"); got != writes {
 			t.Errorf("state writes after plans = %d, want %d", got, writes)
+		}
+
+		// spec.tfstate.lockTimeout: the plan waits for a lock its holder
+		// releases within it.
+		testkit.EditFile(t, root, "flux-apps/app/terraform.yaml", "    - {kind: Secret, name: http-creds}", "    - {kind: Secret, name: http-creds}\n  tfstate:\n    lockTimeout: 1m")
+		s.Lock("acme-dev-app", "held-briefly")
+		go func() {
+			time.Sleep(2 * time.Second)
+			s.Unlock("acme-dev-app")
+		}()
+		if out, errOut, code := strata(t, plan...); code != 0 || !strings.Contains(out+errOut, "no changes") {
+			t.Errorf("strata plan with lockTimeout 1m of a lock released after 2s: exit code = %d, want no changes:\n%s\n%s", code, out, errOut)
 		}
 
 		// A module without a backend of its own: its state would go

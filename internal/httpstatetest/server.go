@@ -66,6 +66,13 @@ func (s *Server) Lock(name, id string) {
 	s.locks[name], _ = json.Marshal(map[string]string{"ID": id, "Operation": "OperationTypeApply", "Who": "someone@elsewhere"})
 }
 
+// Unlock releases the named state's lock, as its holder would.
+func (s *Server) Unlock(name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.locks, name)
+}
+
 // Locked reports whether the named state is locked.
 func (s *Server) Locked(name string) bool {
 	s.mu.Lock()

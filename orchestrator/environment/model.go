@@ -251,6 +251,11 @@ type Stack struct {
 	// stack whose last run failed no sooner than this after that run
 	// (DefaultRetryInterval when unset).
 	RetryInterval time.Duration `json:",omitzero"`
+	// RetryBackoff is spec.retryStrategy: ExponentialBackoff: the wait
+	// doubles with each failure in a row, up to MaxRetryInterval
+	// (spec.maxRetryInterval; a day when 0).
+	RetryBackoff     bool          `json:",omitzero"`
+	MaxRetryInterval time.Duration `json:",omitzero"`
 	// DisableDriftDetection is spec.disableDriftDetection: the stack is
 	// planned only when an input changed, never for drift alone.
 	DisableDriftDetection bool `json:",omitzero"`
@@ -276,6 +281,10 @@ type Run struct {
 	// PlanNoLock is spec.plan.lock: false: the plan takes no state lock
 	// (-lock=false); the apply still does.
 	PlanNoLock bool `json:",omitzero"`
+	// LockTimeout is spec.tfstate.lockTimeout: how long the plan waits
+	// for a held state lock (-lock-timeout), as the Tofu Controller gives
+	// it to the plan; 0 waits not at all.
+	LockTimeout time.Duration `json:",omitzero"`
 	// Inventory is spec.enableInventory: an apply lists the resources it
 	// left in the state (history.Run's Inventory).
 	Inventory bool `json:",omitzero"`

@@ -297,3 +297,27 @@ func TestApprovePlanUnkeyedID(t *testing.T) {
 		t.Errorf("apply with approvePlan %s: app = %s, want that plan applied and the log to say %q\nlogs:\n%s", unkeyed, got, want, logs)
 	}
 }
+
+// TestRetryBackoff backs spec.retryStrategy: ExponentialBackoff: after
+// two failures in a row the loop waits twice 2 × retryInterval (capped by
+// spec.maxRetryInterval), and says so.
+func TestRetryBackoff(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	testkit.EditFile(t, e.root, "flux-apps/service-stacks/app/terraform/main.tf", "resource \"terraform_data\" \"app\" {",
+		"resource \"terraform_data\" \"broken\" {\n  input = file(\"no-such-file\")\n}\n\nresource \"terraform_data\" \"app\" {")
+	e.editSpec("app", "service-stacks", "  retryInterval: 10m\n  retryStrategy: ExponentialBackoff\n  maxRetryInterval: 30m\n")
+	for run := 1; run <= 2; run++ {
+		rep, logs := e.reconcile(history.OperationApply, time.Hour)
+		if got := stack(t, rep, "app"); got.Result != history.ResultFailed || got.Run != run {
+			t.Fatalf("apply %d: app = %+v, want run #%d failed\nlogs:\n%s", run, got, run, logs)
+		}
+	}
+	loop := reconcile.Options{DriftInterval: time.Hour, RetryWait: true}
+	rep, logs := e.reconcileWith(history.OperationApply, loop)
+	got := stack(t, rep, "app")
+	want := "run #2 failed; retried 30m0s after it (spec.retryInterval, doubled for each of 2 failures in a row (spec.retryStrategy: ExponentialBackoff)), in "
+	if got.Result != history.ResultFailed || got.Run != 0 || !strings.HasPrefix(got.Message, want) {
+		t.Errorf("loop after two failures: app = %+v, want it waiting 4 × 10m capped at 30m: %q\nlogs:\n%s", got, want, logs)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/strata-iac/strata/internal/atomicfile"
 
@@ -91,6 +92,7 @@ func (r *Runner) planWorkspace(ctx context.Context, log *slog.Logger, ws *worksp
 	changes, err := ws.tofu.Plan(ctx, tofu.PlanOptions{
 		Out: ws.planFile, VarFiles: append([]string{ws.varFile}, ws.varFiles...), Destroy: ws.destroy,
 		Targets: ws.run.Targets, Parallelism: ws.run.Parallelism, NoLock: ws.run.PlanNoLock,
+		LockTimeout: lockTimeout(ws.run.LockTimeout),
 	}, diagnostics(log))
 	if err != nil {
 		return planned{}, err
@@ -142,4 +144,13 @@ func diagnostics(log *slog.Logger) func(tofu.Event) {
 			log.Warn("tofu: " + e.Diagnostic.String())
 		}
 	}
+}
+
+// lockTimeout is spec.tfstate.lockTimeout as -lock-timeout takes it; ""
+// (tofu.PlanOptions' 0s) when unset.
+func lockTimeout(d time.Duration) string {
+	if d <= 0 {
+		return ""
+	}
+	return d.String()
 }

@@ -21,14 +21,20 @@ type RetryError struct {
 	Interval time.Duration
 	Left     time.Duration
 	// Explicit is true when the interval is the stack's own
-	// spec.retryInterval.
+	// spec.retryInterval; Failures, when the stack backs off
+	// (spec.retryStrategy: ExponentialBackoff), how many runs failed in
+	// a row.
 	Explicit bool
+	Failures int
 }
 
 func (e *RetryError) Error() string {
 	from := "the default retry interval"
 	if e.Explicit {
 		from = "spec.retryInterval"
+	}
+	if e.Failures > 0 {
+		from += fmt.Sprintf(", doubled for each of %d failures in a row (spec.retryStrategy: ExponentialBackoff)", e.Failures)
 	}
 	return fmt.Sprintf("run #%d failed; retried %s after it (%s), in %s: %s",
 		e.Last.Number, e.Interval, from, round(e.Left), e.Last.Error)
@@ -49,15 +55,23 @@ func (r *Runner) waitToRetry(ctx context.Context, st *runState) error {
 	if !ok || last.Result != history.ResultFailed {
 		return nil
 	}
-	interval, explicit := st.req.Stack.RetryInterval, true
+	s := st.req.Stack
+	interval, explicit := s.RetryInterval, true
 	if interval <= 0 {
 		interval, explicit = environment.DefaultRetryInterval, false
+	}
+	failures := 0
+	if s.RetryBackoff {
+		if failures, err = r.failuresInARow(ctx, st); err != nil {
+			return fmt.Errorf("run stack %s: %w", s.Name, err)
+		}
+		interval = backoff(interval, s.MaxRetryInterval, failures)
 	}
 	left := last.StartedAt.Add(last.Duration).Add(interval).Sub(r.cfg.Now())
 	if left <= 0 {
 		return nil
 	}
-	return &RetryError{Stack: st.req.Stack.Name, Last: last, Interval: interval, Left: left, Explicit: explicit}
+	return &RetryError{Stack: st.req.Stack.Name, Last: last, Interval: interval, Left: left, Explicit: explicit, Failures: failures}
 }
 
 // retryResult is the unrecorded result of a stack that waits to be
@@ -90,4 +104,43 @@ func (r *Runner) WaitToRetry(ctx context.Context, req Request) (Result, *RetryEr
 		return Result{}, nil
 	}
 	return st.retryResult(retry), retry
+}
+
+// maxBackoffRuns bounds the runs failuresInARow reads: 2^20 retry
+// intervals pass any cap.
+const maxBackoffRuns = 20
+
+// failuresInARow counts the stack's failed runs since its last run that
+// did not fail, newest first, at most maxBackoffRuns.
+func (r *Runner) failuresInARow(ctx context.Context, st *runState) (int, error) {
+	runs, err := r.cfg.History.List(ctx, st.req.Client, st.req.Env, st.req.Stack.Name, maxBackoffRuns)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, run := range runs {
+		if run.Operation == history.OperationUnlock {
+			continue
+		}
+		if run.Result != history.ResultFailed {
+			break
+		}
+		n++
+	}
+	return n, nil
+}
+
+// backoff is the Tofu Controller's ExponentialBackoff: interval doubled
+// for each of n failures in a row, at most maxInterval (a day when 0).
+func backoff(interval, maxInterval time.Duration, n int) time.Duration {
+	if maxInterval <= 0 {
+		maxInterval = 24 * time.Hour
+	}
+	for range n {
+		if interval >= maxInterval {
+			break
+		}
+		interval *= 2
+	}
+	return min(interval, maxInterval)
 }

@@ -58,3 +58,24 @@ func TestWaitToRetry(t *testing.T) {
 		})
 	}
 }
+
+// TestBackoff: the Tofu Controller's ExponentialBackoff, the retry
+// interval doubled for each failure in a row, capped.
+func TestBackoff(t *testing.T) {
+	tests := []struct {
+		interval, max time.Duration
+		failures      int
+		want          time.Duration
+	}{
+		{15 * time.Second, 0, 0, 15 * time.Second},
+		{15 * time.Second, 0, 1, 30 * time.Second},
+		{15 * time.Second, 0, 3, 2 * time.Minute},
+		{15 * time.Second, time.Minute, 5, time.Minute},
+		{time.Hour, 0, 40, 24 * time.Hour},
+	}
+	for _, tt := range tests {
+		if got := backoff(tt.interval, tt.max, tt.failures); got != tt.want {
+			t.Errorf("backoff(%s, %s, %d) = %s, want %s", tt.interval, tt.max, tt.failures, got, tt.want)
+		}
+	}
+}

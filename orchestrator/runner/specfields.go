@@ -30,6 +30,9 @@ func specFields(run environment.Run) (map[string][]byte, error) {
 	if run.PlanNoLock {
 		fields["spec.plan.lock"] = false
 	}
+	if run.LockTimeout > 0 {
+		fields["spec.tfstate.lockTimeout"] = run.LockTimeout.String()
+	}
 	if len(run.VarFiles) > 0 {
 		fields["spec.tfVarsFiles"] = run.VarFiles
 	}

@@ -161,12 +161,9 @@ var terraformFields = map[string]fieldRule{
 		// value is refused where the stack is built (checkForceUnlock).
 		"forceUnlock":    honoured,
 		"lockIdentifier": honoured,
-		"lockTimeout": func(v any) string {
-			if s, _ := v.(string); s != "" && s != "0s" {
-				return fmt.Sprintf("spec.tfstate.lockTimeout %s is not supported: strata runs tofu with -lock-timeout=0s; a held lock fails the run, and the next reconcile tries again", s)
-			}
-			return ""
-		},
+		// lockTimeout: how long the plan waits for a held lock; a bad
+		// duration is refused where the stack is built.
+		"lockTimeout": honoured,
 	}),
 	"targets": honoured,
 	"parallelism": func(v any) string {
@@ -193,11 +190,12 @@ var terraformFields = map[string]fieldRule{
 		case nil, "", "StaticInterval":
 			return ""
 		case "ExponentialBackoff":
-			return "spec.retryStrategy ExponentialBackoff is not supported: strata retries a failed stack at every reconcile (--interval), a static interval"
+			// The wait doubles with each failure in a row (runner).
+			return ""
 		}
 		return fmt.Sprintf("spec.retryStrategy is %v: the Tofu Controller knows StaticInterval and ExponentialBackoff", v)
 	},
-	// maxRetryInterval bounds ExponentialBackoff alone, which is refused.
+	// maxRetryInterval bounds ExponentialBackoff.
 	"maxRetryInterval": honoured,
 	// upgradeOnInit: strata's init keeps the providers of the stack's
 	// lock file, from the shared cache and the mirror (a note).

@@ -59,6 +59,8 @@ func Build(tf *Terraform, r Render) (*environment.Stack, []BackendSecret) {
 	b.checkForceUnlock()
 	s.Interval = b.duration("interval", spec.Interval)
 	s.RetryInterval = b.duration("retryInterval", spec.RetryInterval)
+	s.RetryBackoff = spec.RetryStrategy == "ExponentialBackoff"
+	s.MaxRetryInterval = b.duration("maxRetryInterval", spec.MaxRetryInterval)
 	s.HealthChecks = b.healthChecks()
 	s.Webhooks, s.Object = b.webhooks()
 	s.Run = environment.Run{
@@ -78,6 +80,9 @@ func Build(tf *Terraform, r Render) (*environment.Stack, []BackendSecret) {
 	}
 	volumeFiles, mounts := b.volumes()
 	s.Run.Files, s.Run.Mounts = append(s.Run.Files, volumeFiles...), mounts
+	if lt := spec.Tfstate.LockTimeout; lt != "" && lt != "0s" {
+		s.Run.LockTimeout = b.duration("tfstate.lockTimeout", lt)
+	}
 	if ws := spec.Workspace; ws != "default" {
 		s.Run.Workspace = ws
 	}

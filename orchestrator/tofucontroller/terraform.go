@@ -57,6 +57,7 @@ type Spec struct {
 	Tfstate               struct {
 		ForceUnlock    string `json:"forceUnlock"`
 		LockIdentifier string `json:"lockIdentifier"`
+		LockTimeout    string `json:"lockTimeout"`
 	} `json:"tfstate"`
 	Suspend                    bool     `json:"suspend"`
 	Interval                   string   `json:"interval"`
@@ -79,6 +80,8 @@ type Spec struct {
 	CliConfigSecretRef *SecretRef          `json:"cliConfigSecretRef"`
 	HealthChecks       []HealthCheck       `json:"healthChecks"`
 	Webhooks           []Webhook           `json:"webhooks"`
+	RetryStrategy      string              `json:"retryStrategy"`
+	MaxRetryInterval   string              `json:"maxRetryInterval"`
 	BackendConfigsFrom []BackendConfigsRef `json:"backendConfigsFrom"`
 	RunnerPodTemplate  struct {
 		Spec struct {
