@@ -126,6 +126,39 @@ stringData:
 		}
 	})
 
+	t.Run("spec.cloud", func(t *testing.T) {
+		const token = "SENTINEL-spec-cloud-token"
+		s := tfetest.Start(t, "acme", token)
+		t.Setenv("SSL_CERT_FILE", s.CAFile)
+		root := testkit.Copy(t, filepath.Join("..", "..", "orchestrator", "testdata", "runfields"))
+		testkit.EditFile(t, root, "flux-apps/app/terraform.yaml", "  # the tests add fields here",
+			"  cloud:\n    organization: acme\n    hostname: "+s.Host+"\n    token: "+token+"\n    workspaces:\n      name: app")
+		env := filepath.Join(root, "environments", "acme", "dev")
+		state := t.TempDir()
+		out, errOut, code := strata(t, "apply", env, "--tofu", tofuBin, "--state-dir", state)
+		if code != 0 || !strings.Contains(out+errOut, "[app] apply complete") {
+			t.Fatalf("strata apply exit code = %d, want app applied:\n%s\n%s", code, out, errOut)
+		}
+		if st, ok := s.State("app"); !ok || !strings.Contains(string(st), `"terraform_data"`) {
+			t.Errorf("the cloud workspace's state = %q, %v, want the applied resources", st, ok)
+		}
+		if strings.Contains(out+errOut, token) {
+			t.Errorf("the token appears in strata's output:\n%s", out+errOut)
+		}
+		// The token is the repository's own plain text here: the render
+		// cache (0600) holds it as it holds the repository; no backend
+		// file, plan, log or record does.
+		var holding []string
+		for _, f := range filesHolding(t, state, token) {
+			if !strings.HasPrefix(f, "render/") {
+				holding = append(holding, f)
+			}
+		}
+		if want := []string{"work/acme/dev/app/.terraform/strata-cli.tfrc"}; !slicesEqual(holding, want) {
+			t.Errorf("files of the state directory holding the token = %q, want %q: none in the backend file or the plan", holding, want)
+		}
+	})
+
 	t.Run("http", func(t *testing.T) {
 		s := httpstatetest.Start(t, "state-user", "state-password")
 		root := testkit.Copy(t, filepath.Join("..", "..", "orchestrator", "testdata", "runfields"))

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/strata-iac/strata/internal/tofufiles"
 )
@@ -83,4 +85,26 @@ func readDeclared(dir string) (declared, error) {
 		}
 	}
 	return d, nil
+}
+
+// cloudBlock reports whether a backend configuration strata writes for
+// the stack (spec.cloud, or a customConfiguration) is a cloud block.
+func cloudBlock(config string) bool {
+	if !strings.Contains(config, "cloud") {
+		return false
+	}
+	f, diags := hclsyntax.ParseConfig([]byte(config), "backendConfig", hcl.InitialPos)
+	if diags.HasErrors() {
+		return false
+	}
+	body, ok := f.Body.(*hclsyntax.Body)
+	if !ok {
+		return false
+	}
+	for _, b := range body.Blocks {
+		if b.Type == "cloud" {
+			return true
+		}
+	}
+	return false
 }

@@ -129,7 +129,8 @@ func (r *Runner) prepare(ctx context.Context, st *runState) error {
 	if err != nil {
 		return fail(err)
 	}
-	tw, err := r.openTofu(dir, tofuSetup{home: home, cliConfig: cliConfig, run: s.Run, cloud: decl.cloud})
+	cloud := decl.cloud || cloudBlock(s.BackendConfig)
+	tw, err := r.openTofu(dir, tofuSetup{home: home, cliConfig: cliConfig, run: s.Run, cloud: cloud})
 	if err != nil {
 		return fail(err)
 	}
@@ -144,7 +145,7 @@ func (r *Runner) prepare(ctx context.Context, st *runState) error {
 		varFile:  varFile,
 		varFiles: extra,
 		initKey:  hex.EncodeToString(key[:]),
-		cloud:    decl.cloud,
+		cloud:    cloud,
 		destroy:  s.Run.Destroy,
 		run:      s.Run,
 		tofu:     tw,

@@ -99,7 +99,9 @@ var terraformFields = map[string]fieldRule{
 	// backendConfigsFrom: each entry's keys go to init (backendConfigs);
 	// one that reads nothing is refused where the stack is built.
 	"backendConfigsFrom": honoured,
-	"cloud":              refused("spec.cloud (Terraform Cloud) is not supported: use spec.backendConfig.customConfiguration"),
+	// cloud: the stack's state is the HCP Terraform workspace it names
+	// (cloud).
+	"cloud": honoured,
 	"workspace": func(v any) string {
 		// tofu's own rule for a workspace name.
 		if name, _ := v.(string); url.PathEscape(name) != name {
@@ -175,9 +177,11 @@ var terraformFields = map[string]fieldRule{
 	"storeReadablePlan": honoured,
 	// webhooks judge a plan with changes (runner); what cannot run is
 	// refused where the stack is built.
-	"webhooks":   honoured,
-	"dependsOn":  honoured,
-	"enterprise": refused("spec.enterprise is not supported"),
+	"webhooks":  honoured,
+	"dependsOn": honoured,
+	// enterprise is a placeholder the Tofu Controller reads nothing of;
+	// accepted with a note (see noteTerraform).
+	"enterprise": honoured,
 	"planOnly":   honoured,
 	// breakTheGlass is accepted with a note (see noteTerraform).
 	"breakTheGlass": honoured,

@@ -42,6 +42,11 @@ func (b *builder) noteTerraform() {
 			"%s (%s): spec.backendConfig.disable: the module's own backend or cloud block keeps the state, through tofu alone: strata reads neither its version nor its lock between runs, so a change made outside strata shows at the stack's next plan (its drift check), a held lock is tofu's error in the run, and strata unlock releases it with tofu force-unlock",
 			tf.ref(), tf.File))
 	}
+	if e, ok := spec["enterprise"]; ok && !isZero(e) {
+		b.r.Note(fmt.Sprintf(
+			"%s (%s): spec.enterprise is accepted and read by nothing: the Tofu Controller keeps it as a placeholder, and reads nothing of it either",
+			tf.ref(), tf.File))
+	}
 	if up, ok := spec["upgradeOnInit"].(bool); ok && up {
 		b.r.Note(fmt.Sprintf(
 			"%s (%s): spec.upgradeOnInit is accepted: strata's init keeps the providers the stack's lock file names, from the shared plugin cache and the mirror, rather than upgrading them",

@@ -36,6 +36,9 @@ spec: {planOnly: true}`, []string{planner("infra.weave.works/branch-planner, inf
 		{"backendConfig.disable", "metadata: {name: t}\nspec: {backendConfig: {disable: true}}", []string{
 			"Terraform/t (t.yaml): spec.backendConfig.disable: the module's own backend or cloud block keeps the state, through tofu alone: strata reads neither its version nor its lock between runs, so a change made outside strata shows at the stack's next plan (its drift check), a held lock is tofu's error in the run, and strata unlock releases it with tofu force-unlock",
 		}},
+		{"enterprise", "metadata: {name: t}\nspec: {enterprise: {a: 1}}", []string{
+			"Terraform/t (t.yaml): spec.enterprise is accepted and read by nothing: the Tofu Controller keeps it as a placeholder, and reads nothing of it either",
+		}},
 		{"backendConfig.disable off", "metadata: {name: t}\nspec: {backendConfig: {disable: false}}", nil},
 		{"both", `metadata:
   name: t

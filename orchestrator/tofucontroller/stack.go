@@ -104,6 +104,10 @@ func Build(tf *Terraform, r Render) (*environment.Stack, []BackendSecret) {
 			s.BackendConfig = k
 		}
 	}
+	if block, cli := b.cloud(s.Run.CLIConfig); block != "" {
+		// As in the Tofu Controller, spec.cloud stands for the backend.
+		s.BackendConfig, s.BackendDisabled, s.Run.CLIConfig = block, false, cli
+	}
 	b.outputs()
 	b.readInputs()
 	b.values()

@@ -71,7 +71,7 @@ func TestBuild(t *testing.T) {
 				`annotation strata.dev/read-contracts line "1x: a" names variable "1x", which is not a valid variable name`,
 				`annotation strata.dev/read-contracts line "nope" is not "variable: regex"`,
 				"annotation strata.dev/read-contracts line \"y: (\" has a regular expression that does not compile: error parsing regexp: missing closing ): `^(?:()$`",
-				`spec.cloud (Terraform Cloud) is not supported: use spec.backendConfig.customConfiguration`,
+				`spec.cloud needs an organization and a workspace (workspaces.name or workspaces.tags)`,
 				`spec.interval is "soon", which is not a positive duration`,
 				`spec.retryInterval is "-1s", which is not a positive duration`,
 				`spec.tfstate.forceUnlock is "yes" without spec.tfstate.lockIdentifier: strata releases only the lock a person names`,

@@ -80,6 +80,7 @@ type Spec struct {
 	CliConfigSecretRef *SecretRef          `json:"cliConfigSecretRef"`
 	HealthChecks       []HealthCheck       `json:"healthChecks"`
 	Webhooks           []Webhook           `json:"webhooks"`
+	Cloud              *Cloud              `json:"cloud"`
 	RetryStrategy      string              `json:"retryStrategy"`
 	MaxRetryInterval   string              `json:"maxRetryInterval"`
 	BackendConfigsFrom []BackendConfigsRef `json:"backendConfigsFrom"`
@@ -199,6 +200,18 @@ type HealthCheck struct {
 	Address string `json:"address"`
 	URL     string `json:"url"`
 	Timeout string `json:"timeout"`
+}
+
+// Cloud is spec.cloud: an HCP Terraform or Terraform Enterprise
+// workspace.
+type Cloud struct {
+	Organization string `json:"organization"`
+	Workspaces   *struct {
+		Name string   `json:"name"`
+		Tags []string `json:"tags"`
+	} `json:"workspaces"`
+	Hostname string `json:"hostname"`
+	Token    string `json:"token"`
 }
 
 // Webhook is one entry of spec.webhooks.
