@@ -18,16 +18,6 @@ type fieldRule func(v any) string
 // honoured accepts any value.
 func honoured(any) string { return "" }
 
-// refused refuses any value but the field's zero value.
-func refused(why string) fieldRule {
-	return func(v any) string {
-		if isZero(v) {
-			return ""
-		}
-		return why
-	}
-}
-
 // isZero reports whether a decoded JSON value is its type's zero value.
 func isZero(v any) bool {
 	switch x := v.(type) {
@@ -74,10 +64,6 @@ func subFields(field string, rules map[string]fieldRule) fieldRule {
 		return ""
 	}
 }
-
-// noKubernetes is the reason for the fields of things that exist only in a
-// cluster.
-const noKubernetes = "strata runs tofu itself, with no Kubernetes cluster: "
 
 // terraformFields decides every field of the Tofu Controller's
 // TerraformSpec (infra.contrib.fluxcd.io/v1alpha2). docs/terraform-fields.md has one row
