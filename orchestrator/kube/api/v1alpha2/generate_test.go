@@ -24,15 +24,22 @@ func TestGeneratedFilesAreCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := t.TempDir()
-	// One run for both generators: go run links controller-gen each time.
-	cmd := exec.Command("go", "run", controllerGen, "object", "crd", "paths=./orchestrator/kube/api/...",
-		"output:object:dir="+out, "output:crd:dir="+out)
-	cmd.Dir = root
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("controller-gen object crd: %v\n%s", err, b)
+	// The CRD of both versions, then each version's deepcopy code (one
+	// output directory would get both under one name).
+	for _, args := range [][]string{
+		{"crd", "paths=./orchestrator/kube/api/...", "output:crd:dir=" + out},
+		{"object", "paths=./orchestrator/kube/api/v1alpha2/...", "output:object:dir=" + filepath.Join(out, "v1alpha2")},
+		{"object", "paths=./orchestrator/kube/api/v1alpha1/...", "output:object:dir=" + filepath.Join(out, "v1alpha1")},
+	} {
+		cmd := exec.Command("go", append([]string{"run", controllerGen}, args...)...)
+		cmd.Dir = root
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("controller-gen %v: %v\n%s", args, err, b)
+		}
 	}
 	for _, tc := range []struct{ generated, checkedIn string }{
-		{"zz_generated.deepcopy.go", "orchestrator/kube/api/v1alpha2/zz_generated.deepcopy.go"},
+		{"v1alpha2/zz_generated.deepcopy.go", "orchestrator/kube/api/v1alpha2/zz_generated.deepcopy.go"},
+		{"v1alpha1/zz_generated.deepcopy.go", "orchestrator/kube/api/v1alpha1/zz_generated.deepcopy.go"},
 		{"infra.contrib.fluxcd.io_terraforms.yaml", "flux-apps/strata/crd/infra.contrib.fluxcd.io_terraforms.yaml"},
 	} {
 		t.Run(tc.generated, func(t *testing.T) {
