@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/strata-iac/strata/orchestrator/controller"
+	"github.com/strata-iac/strata/orchestrator/fluxevents"
 	"github.com/strata-iac/strata/orchestrator/kube"
 	"github.com/strata-iac/strata/orchestrator/probe"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
@@ -33,7 +34,7 @@ func newControllerCommand(g *globals) *cobra.Command {
 	var namespaces []string
 	var interval time.Duration
 	var allowCrossNS, noCrossNS bool
-	var healthAddr, selector string
+	var healthAddr, selector, eventsAddr string
 	cmd := &cobra.Command{
 		Use:   "controller --namespace NS",
 		Short: controllerShort,
@@ -157,6 +158,14 @@ error that names the shard. See docs/cluster-mode.md, "Shards".`,
 					return err
 				}
 			}
+			var events controller.Notifier
+			if eventsAddr != "" {
+				p, err := fluxevents.New(eventsAddr)
+				if err != nil {
+					return usageError("--events-addr: %v", err)
+				}
+				events = p
+			}
 			ctrl := controller.New(controller.Config{
 				Cluster:            client,
 				Namespaces:         namespaces,
@@ -166,6 +175,7 @@ error that names the shard. See docs/cluster-mode.md, "Shards".`,
 				Pipeline:           reconcile.Pipeline{Options: opts},
 				CrossNamespaceRefs: crossNamespaceRefs(cmd, allowCrossNS, noCrossNS),
 				Shard:              sh.String(),
+				Events:             events,
 			})
 			elector, err := lf.elector("controller", log)
 			if err != nil {
@@ -199,6 +209,8 @@ error that names the shard. See docs/cluster-mode.md, "Shards".`,
 		"let a Terraform object's spec.sourceRef name a source of another namespace, as the Tofu Controller's flag does (overrides --no-cross-namespace-refs)")
 	cmd.Flags().BoolVar(&noCrossNS, "no-cross-namespace-refs", false,
 		"refuse a spec.sourceRef into another namespace (the default); --no-cross-namespace-refs=false allows them, as in the Tofu Controller")
+	cmd.Flags().StringVar(&eventsAddr, "events-addr", "",
+		"post each Terraform object's events to Flux's notification-controller at this URL too (e.g. http://notification-controller.flux-system.svc.cluster.local./), as the Tofu Controller's flag does, for Alerts on Terraform objects; the Kubernetes Events stay")
 	cmd.Flags().StringVar(&healthAddr, "health-addr", "", "address to serve /healthz and /readyz on, for the kubelet's probes (default: none)")
 	cmd.Flags().StringVar(&selector, "watch-label-selector", shard.Default,
 		"reconcile only the Terraform objects, and read only the Flux sources, whose labels match this selector, as Flux's sharded controllers do; \"\" for every object")

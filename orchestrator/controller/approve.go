@@ -3,8 +3,10 @@ package controller
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/strata-iac/strata/orchestrator/approval"
+	"github.com/strata-iac/strata/orchestrator/fluxevents"
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
 )
 
@@ -34,10 +36,29 @@ func (c *Controller) approve(ctx context.Context, p *pass) error {
 	return nil
 }
 
-// event records an Event, logging a failure to: an Event is not worth a
-// failed reconcile.
+// event records an Event, and posts it to Flux's notification-controller
+// when Config.Events is set, logging a failure to: an Event is not worth
+// a failed reconcile. The post goes on beside the reconcile, as Flux's
+// controllers post theirs, with the object's last revision as metadata.
 func (c *Controller) event(ctx context.Context, tf *v1alpha2.Terraform, typ, reason, msg string) {
 	if err := c.cfg.Cluster.Event(ctx, tf, typ, reason, msg); err != nil {
 		c.log.Warn(err.Error(), "namespace", tf.Namespace)
 	}
+	if c.cfg.Events == nil {
+		return
+	}
+	obj := fluxevents.Object{APIVersion: v1alpha2.GroupVersion.String(), Kind: v1alpha2.Kind, Namespace: tf.Namespace, Name: tf.Name, UID: string(tf.UID)}
+	var meta map[string]string
+	if rev := tf.Status.LastAttemptedRevision; rev != "" {
+		meta = map[string]string{"revision": rev}
+	}
+	c.posts.Add(1)
+	go func() {
+		defer c.posts.Done()
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+		defer cancel()
+		if err := c.cfg.Events.Post(ctx, obj, typ, reason, msg, meta); err != nil {
+			c.log.Warn(err.Error(), "namespace", tf.Namespace)
+		}
+	}()
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/strata-iac/strata/orchestrator/fluxevents"
 	"log/slog"
 	"sync"
 	"time"
@@ -75,6 +76,16 @@ type Config struct {
 	// (--watch-label-selector), named in the errors of references to
 	// another shard's objects; "" when every object is read.
 	Shard string
+	// Events, when set, posts each object's events to Flux's
+	// notification-controller too (--events-addr), besides the
+	// Kubernetes Events.
+	Events Notifier
+}
+
+// Notifier posts an object's event to Flux's notification-controller:
+// package fluxevents' Poster.
+type Notifier interface {
+	Post(ctx context.Context, obj fluxevents.Object, eventType, reason, message string, metadata map[string]string) error
 }
 
 // DefaultInterval is how often a namespace is reconciled when nothing in
@@ -88,6 +99,9 @@ type Controller struct {
 	// mu serialises the reconciles of one namespace.
 	mu    sync.Mutex
 	locks map[string]*sync.Mutex
+	// posts are the events being posted to the notification-controller;
+	// Run waits for them before it returns.
+	posts sync.WaitGroup
 }
 
 // New returns a Controller.
@@ -107,6 +121,7 @@ func New(cfg Config) *Controller {
 // ends. A failed reconcile is logged and tried again on the next change or
 // interval.
 func (c *Controller) Run(ctx context.Context) error {
+	defer c.posts.Wait()
 	changed := make(chan string, 64)
 	watchErr := make(chan error, 1)
 	go func() {

@@ -548,10 +548,14 @@ func jsonKind(v any) string {
 // objects are applied. That happens when the file is not named
 // kustomization.yaml and Flux's generator takes it for a manifest.
 func unservable(file string, m meta) *diag.Problem {
+	what := fmt.Sprintf("a %s of %s", m.Kind, m.APIVersion)
+	if m.Metadata.Name != "" {
+		what = fmt.Sprintf("%s %s (%s)", m.Kind, m.Metadata.Name, m.APIVersion)
+	}
 	return &diag.Problem{
 		File: file,
-		Message: fmt.Sprintf("%s %s (%s) is among the objects Flux applies, and no cluster serves that kind: Flux's apply of the whole Kustomization fails, so none of its objects are applied",
-			m.Kind, m.Metadata.Name, m.APIVersion),
+		Message: fmt.Sprintf("%s is among the objects Flux applies, and no cluster serves that kind: Flux's apply of the whole Kustomization fails, so none of its objects are applied",
+			what),
 		Fix: fmt.Sprintf("name the file kustomization.yaml (in a directory of its own), or move %s out of the directory Flux builds", file),
 	}
 }

@@ -35,9 +35,13 @@ func TestDecodeObject(t *testing.T) {
 			want: want{kind: "Kustomization", name: "k"},
 		},
 		{
-			name: "kustomize file is not a flux kustomization",
+			name: "a kustomize file among the objects fails the apply, as no cluster serves it",
 			doc:  "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [a.yaml]\n",
-			want: want{kind: "skipped Kustomization"},
+			want: want{problem: &diag.Problem{
+				File:    file,
+				Message: "a Kustomization of kustomize.config.k8s.io/v1beta1 is among the objects Flux applies, and no cluster serves that kind: Flux's apply of the whole Kustomization fails, so none of its objects are applied",
+				Fix:     "name the file kustomization.yaml (in a directory of its own), or move f.yaml out of the directory Flux builds",
+			}},
 		},
 		{
 			name: "terraform",
