@@ -1,0 +1,79 @@
+//go:build k8s
+
+package controller_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	eventv1 "github.com/fluxcd/pkg/apis/event/v1beta1"
+
+	"github.com/strata-iac/strata/orchestrator/controller"
+	"github.com/strata-iac/strata/orchestrator/fluxevents"
+	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
+)
+
+// TestEventsAddrInCluster: with --events-addr, each object's events reach
+// a receiver of Flux's event API, as notification-controller receives
+// them: an applied object's as info, with its revision, one whose source
+// is missing as error; the Kubernetes Events stay.
+func TestEventsAddrInCluster(t *testing.T) {
+	w := newWorld(t)
+	var (
+		mu     sync.Mutex
+		events []eventv1.Event
+	)
+	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		var e eventv1.Event
+		if err := json.NewDecoder(r.Body).Decode(&e); err != nil {
+			http.Error(rw, err.Error(), http.StatusBadRequest)
+			return
+		}
+		mu.Lock()
+		events = append(events, e)
+		mu.Unlock()
+		rw.WriteHeader(http.StatusAccepted)
+	}))
+	t.Cleanup(srv.Close)
+	p, err := fluxevents.New(srv.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.cfg.Events = p
+	w.ctrl = controller.New(w.cfg)
+	w.apply(w.module("helloworld-events", "hello-world", "0.1.0"))
+	missing := w.module("events-no-source", "hello-world", "0.1.0")
+	missing.Spec.SourceRef.Name = "not-there"
+	w.apply(missing)
+	w.reconcile()
+	applied := w.get("helloworld-events")
+	find := func(name, severity string) *eventv1.Event {
+		mu.Lock()
+		defer mu.Unlock()
+		for i, e := range events {
+			if e.InvolvedObject.Kind == v1alpha2.Kind && e.InvolvedObject.Name == name && e.InvolvedObject.Namespace == w.ns && e.Severity == severity {
+				return &events[i]
+			}
+		}
+		return nil
+	}
+	waitFor(t, time.Minute, "both objects' events posted", func() (bool, error) {
+		return find("helloworld-events", eventv1.EventSeverityInfo) != nil && find("events-no-source", eventv1.EventSeverityError) != nil, nil
+	})
+	ok := find("helloworld-events", eventv1.EventSeverityInfo)
+	if ok.Reason != v1alpha2.ReasonApplySucceeded || !strings.HasPrefix(ok.Message, "Applied successfully") || ok.Metadata["revision"] != applied.Status.LastAttemptedRevision ||
+		ok.ReportingController != "tf-controller" || string(ok.InvolvedObject.UID) != string(applied.UID) {
+		t.Errorf("the applied object's event = %+v, want %s, its revision %s, from tf-controller", ok, v1alpha2.ReasonApplySucceeded, applied.Status.LastAttemptedRevision)
+	}
+	if bad := find("events-no-source", eventv1.EventSeverityError); bad.Reason != v1alpha2.ReasonArtifactFailed {
+		t.Errorf("the object without a source's event = %+v, want %s", bad, v1alpha2.ReasonArtifactFailed)
+	}
+	if evs := w.events("helloworld-events", ""); len(evs) == 0 {
+		t.Error("no Kubernetes Event for the applied object: they must stay")
+	}
+}
