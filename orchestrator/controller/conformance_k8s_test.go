@@ -109,6 +109,7 @@ var conformanceRuns = map[string]func(*testing.T, *world){
 	"tc000150_manual_apply_should_report_and_loop_when_drift_detected":       tc000150,
 	"tc000160_auto_applied_should_tx_to_plan_when_unrelated_source_changed":  tc000160,
 	"tc000170_if_apply_error_we_should_delete_the_plan_and_start_over":       tc000170,
+	"tc000111_with_backend_s3_no_outputs":                                    tc000111,
 	"tc000201_auto_approve_with_disabled_drift_detection":                    tc000201,
 	"tc000220_support_config_file_via_secret":                                tc000220,
 	"tc000241_auto_approve_with_health_checks":                               tc000241,
@@ -1914,5 +1915,64 @@ func tc000340(t *testing.T, w *world) {
 	}
 	if p := payloads["/terraform/admission/plan"]; p["format_version"] == nil || p["kind"] != nil {
 		t.Errorf("PlanOnly payload = %v, want the plan alone", p)
+	}
+}
+
+// tc000111: a customConfiguration s3 backend, locked in DynamoDB, its
+// bucket and credentials from a Secret through backendConfigsFrom (a key
+// it does not name left out): applied, its output available.
+func tc000111(t *testing.T, w *world) {
+	endpoint := awstest.Moto(t)
+	awstest.Env(t, "test", "test")
+	awstest.CreateBucket(t, endpoint, "s3-terraform-state")
+	createLockTable(t, endpoint, "terraformlock")
+	w.secret("s3-backend-configs", map[string]string{"access_key": "test", "secret_key": "test", "bucket": "s3-terraform-state", "invalid_key": "invalid-key"})
+	tf := w.module("helloworld-with-s3-backend-no-outputs", "hello-world", "0.1.0")
+	tf.Spec.BackendConfig = &v1alpha2.BackendConfigSpec{CustomConfiguration: `backend "s3" {
+  key                         = "dev/terraform.tfstate"
+  region                      = "us-east-1"
+  endpoint                    = "` + endpoint + `"
+  skip_credentials_validation = true
+  skip_metadata_api_check     = true
+  skip_requesting_account_id  = true
+  force_path_style            = true
+  dynamodb_table              = "terraformlock"
+  dynamodb_endpoint           = "` + endpoint + `"
+  encrypt                     = true
+}`}
+	tf.Spec.BackendConfigsFrom = []v1alpha2.BackendConfigsReference{{Kind: "Secret", Name: "s3-backend-configs", Keys: []string{"access_key", "secret_key", "bucket"}}}
+	w.apply(tf)
+	w.reconcile()
+	got := w.get(tf.Name)
+	if c := condition(got, v1alpha2.ConditionApply); c.Reason != v1alpha2.ReasonApplySucceeded {
+		t.Fatalf("Apply = %+v, want %s\n%s", c, v1alpha2.ReasonApplySucceeded, w.logs.String())
+	}
+	wantAvailable(t, got, "hello_world")
+	if !awstest.ObjectExists(t, endpoint, "s3-terraform-state", "dev/terraform.tfstate") {
+		t.Error("no state object dev/terraform.tfstate in s3-terraform-state")
+	}
+}
+
+// createLockTable creates the DynamoDB table of an s3 backend's lock in
+// moto, through its JSON API (moto takes any signature).
+func createLockTable(t *testing.T, endpoint, name string) {
+	t.Helper()
+	body := `{"TableName": "` + name + `", "AttributeDefinitions": [{"AttributeName": "LockID", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "LockID", "KeyType": "HASH"}], "ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 5}}`
+	req, err := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
+	req.Header.Set("X-Amz-Target", "DynamoDB_20120810.CreateTable")
+	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=test/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(resp.Body)
+		t.Fatalf("create DynamoDB table %s: %s\n%s", name, resp.Status, b)
 	}
 }

@@ -99,7 +99,7 @@ var conformance = []conformanceSpec{
 	{"tc000090_varsfrom_override_and_controlled_outputs", same, ""},
 	{"tc000100_applied_should_tx_to_plan_when_source_changed", deliberate, planIDs},
 	{"tc000110_auto_applied_should_tx_to_plan_then_apply_when_source_changed", deliberate, planIDs},
-	{"tc000111_with_backend_s3_no_outputs", open, "not ported yet (an S3 backend against versitygw)"},
+	{"tc000111_with_backend_s3_no_outputs", same, "S3 and DynamoDB are moto's, where the spec runs localstack"},
 	{"tc000120_delete", same, ""},
 	{"tc000121_destroy_on_delete", deliberate, "strata's default policy holds the destroy even under `approvePlan: auto`; `--no-default-policy` gives the Tofu Controller's behaviour, and both are run"},
 	{"tc000130_destroy_no_outputs", deliberate, "strata's default policy holds the destroy of `spec.destroy` even under `approvePlan: auto`; `--no-default-policy` gives the Tofu Controller's behaviour, and both are run; " + planIDs},
