@@ -44,12 +44,12 @@ func TestV1alpha1InCluster(t *testing.T) {
 	}
 }
 
-// TestCRDTakesOverStoredV1alpha1: a cluster whose CRD stored objects at
+// TestCRDTakesOverStoredV1alpha1InCluster: a cluster whose CRD stored objects at
 // v1alpha1 (status.storedVersions lists it, as the Tofu Controller's
 // older releases leave it) takes strata's CRD in its place: the update is
 // accepted, and the objects read at v1alpha2. The CRD is renamed to a
 // group of the test's own, so that the cluster's real one is untouched.
-func TestCRDTakesOverStoredV1alpha1(t *testing.T) {
+func TestCRDTakesOverStoredV1alpha1InCluster(t *testing.T) {
 	w := newWorld(t)
 	ctx := context.Background()
 	cs, err := apiextensions.NewForConfig(w.c.Config)
