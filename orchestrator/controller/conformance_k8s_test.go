@@ -119,6 +119,7 @@ var conformanceRuns = map[string]func(*testing.T, *world){
 	"tc000280_inventory":                                                     tc000280,
 	"tc000281_manifest_no_outputs":                                           tc000281,
 	"tc000300_targets":                                                       tc000300,
+	"tc000260_runner_pod":                                                    tc000260,
 	"tc000310_node_selector_affinity_tolerations":                            tc000310,
 	"tc000311_init_container":                                                tc000311,
 	"tc000340_webhooks_for_post_planning":                                    tc000340,
@@ -1974,5 +1975,54 @@ func createLockTable(t *testing.T, endpoint, name string) {
 	if resp.StatusCode != http.StatusOK {
 		b, _ := io.ReadAll(resp.Body)
 		t.Fatalf("create DynamoDB table %s: %s\n%s", name, resp.Status, b)
+	}
+}
+
+// tc000260: the runner pod the object's runnerPodTemplate and
+// serviceAccountName make: its labels and annotations, image, service
+// account, host aliases and env (with POD_NAME and POD_NAMESPACE); it
+// runs and applies.
+func tc000260(t *testing.T, w *world) {
+	w.c.RunnerAccount(t, w.ns, "helloworld-tf-runner")
+	tf := w.module("runner-pod-test", "hello-world", "0.1.0")
+	keep := false
+	tf.Spec.AlwaysCleanupRunnerPod = &keep
+	tf.Spec.ServiceAccountName = "helloworld-tf-runner"
+	meta := map[string]string{"company.com/abc": "xyz", "company.com/xyz": "abc"}
+	tf.Spec.RunnerPodTemplate.Metadata.Labels, tf.Spec.RunnerPodTemplate.Metadata.Annotations = meta, meta
+	pod := &tf.Spec.RunnerPodTemplate.Spec
+	pod.Image, pod.ImagePullPolicy = w.c.StrataImage(t), "Never"
+	pod.HostAliases = []corev1.HostAlias{{IP: "127.0.0.1", Hostnames: []string{"foo", "bar"}}}
+	pod.Env = []corev1.EnvVar{{Name: "TEST_NAME", Value: "TEST_VALUE"}, {Name: "TEST_NAME_2", Value: "TEST_VALUE_2"}}
+	w.apply(tf)
+	got := w.runnerJobPod(t)
+	wantCondition(t, w.get(tf.Name), v1alpha2.ConditionApply, v1alpha2.ReasonApplySucceeded, "Applied successfully")
+	if got.ServiceAccountName != "helloworld-tf-runner" || got.Containers[0].Image != pod.Image {
+		t.Errorf("runner pod service account %q, image %q, want helloworld-tf-runner, %s", got.ServiceAccountName, got.Containers[0].Image, pod.Image)
+	}
+	if diff := cmp.Diff(pod.HostAliases, got.HostAliases); diff != "" {
+		t.Errorf("runner pod host aliases (-want +got):\n%s", diff)
+	}
+	env := map[string]string{}
+	for _, e := range got.Containers[0].Env {
+		env[e.Name] = e.Value
+		if e.ValueFrom != nil && e.ValueFrom.FieldRef != nil {
+			env[e.Name] = e.ValueFrom.FieldRef.FieldPath
+		}
+	}
+	for k, v := range map[string]string{"POD_NAME": "metadata.name", "POD_NAMESPACE": "metadata.namespace", "TEST_NAME": "TEST_VALUE", "TEST_NAME_2": "TEST_VALUE_2"} {
+		if env[k] != v {
+			t.Errorf("runner pod env %s = %q, want %q", k, env[k], v)
+		}
+	}
+	list, err := w.c.Client.BatchV1().Jobs(w.ns).List(context.Background(), metav1.ListOptions{LabelSelector: jobs.LabelRunner + "=true"})
+	if err != nil || len(list.Items) == 0 {
+		t.Fatalf("runner Jobs = %v, %v", list, err)
+	}
+	j := list.Items[0]
+	for k, v := range meta {
+		if j.Spec.Template.Labels[k] != v || j.Spec.Template.Annotations[k] != v {
+			t.Errorf("runner pod labels %v, annotations %v, want %s=%s in both", j.Spec.Template.Labels, j.Spec.Template.Annotations, k, v)
+		}
 	}
 }

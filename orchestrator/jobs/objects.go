@@ -4,6 +4,7 @@ import (
 	"maps"
 	"math"
 	"net"
+	"os"
 	"slices"
 	"time"
 
@@ -108,6 +109,7 @@ func (l *Launcher) job(spec Spec, name string) *batchv1.Job {
 	env := []corev1.EnvVar{
 		{Name: "HOME", Value: WorkDir},
 		{Name: "TMPDIR", Value: WorkDir + "/tmp"},
+		{Name: "POD_NAME", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.name"}}},
 		{Name: "POD_NAMESPACE", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.namespace"}}},
 	}
 	hostNetwork := false
@@ -132,6 +134,17 @@ func (l *Launcher) job(spec Spec, name string) *batchv1.Job {
 	own := map[string]bool{}
 	for _, e := range env {
 		own[e.Name] = true
+	}
+	// The controller's proxy settings, as the Tofu Controller hands its
+	// own to its runner pod; the object's env of the same name wins.
+	objectEnv := map[string]bool{}
+	for _, e := range p.Env {
+		objectEnv[e.Name] = true
+	}
+	for _, k := range proxyVars {
+		if v := os.Getenv(k); v != "" && !objectEnv[k] && !own[k] {
+			env = append(env, corev1.EnvVar{Name: k, Value: v})
+		}
 	}
 	for _, e := range p.Env {
 		if !own[e.Name] {
@@ -233,3 +246,7 @@ func deepCopies[T any, P interface {
 	}
 	return out
 }
+
+// proxyVars are the proxy settings the runner pod takes from the
+// controller's environment.
+var proxyVars = []string{"HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY"}

@@ -58,7 +58,7 @@ func TestJob(t *testing.T) {
 	defaultArgs := []string{"runner", "--request", "/var/run/strata/request/request.json", "--state-dir", "/home/strata/.strata",
 		"--namespace", "infra", "--timeout", "10m0s", "--shutdown-grace", "20s"}
 	const day = 24 * 60 * 60 // DefaultUnreadTTL
-	defaultEnv := map[string]string{"HOME": "/home/strata", "TMPDIR": "/home/strata/tmp", "POD_NAMESPACE": ""}
+	defaultEnv := map[string]string{"HOME": "/home/strata", "TMPDIR": "/home/strata/tmp", "POD_NAME": "", "POD_NAMESPACE": ""}
 	tests := []struct {
 		name string
 		cfg  Config
@@ -93,7 +93,7 @@ func TestJob(t *testing.T) {
 				Annotations: map[string]string{"a": "b"}, NodeSelector: map[string]string{"pool": "runners"},
 				Args: []string{"runner", "--request", "/var/run/strata/request/request.json", "--state-dir", "/home/strata/.strata",
 					"--namespace", "infra", "--timeout", "5m0s", "--shutdown-grace", "1m20s"},
-				Env: map[string]string{"HOME": "/home/strata", "TMPDIR": "/home/strata/tmp", "POD_NAMESPACE": "",
+				Env: map[string]string{"HOME": "/home/strata", "TMPDIR": "/home/strata/tmp", "POD_NAME": "", "POD_NAMESPACE": "",
 					"KUBERNETES_SERVICE_HOST": "127.0.0.1", "KUBERNETES_SERVICE_PORT": "6443"},
 				Tolerations: 1, CPU: "800m",
 			},
@@ -109,7 +109,7 @@ func TestJob(t *testing.T) {
 				Labels: runnerLabels, CPU: "0",
 				Args: []string{"runner", "--request", "/var/run/strata/request/request.json", "--state-dir", "/home/strata/.strata",
 					"--records", "s3://records/strata", "--timeout", "10m0s", "--shutdown-grace", "20s"},
-				Env: map[string]string{"HOME": "/home/strata", "TMPDIR": "/home/strata/tmp", "POD_NAMESPACE": "",
+				Env: map[string]string{"HOME": "/home/strata", "TMPDIR": "/home/strata/tmp", "POD_NAME": "", "POD_NAMESPACE": "",
 					"AWS_REGION": "eu-west-1", "STRATA_AWS_ENDPOINT": "http://s3.local:7070"},
 			},
 		},
@@ -124,7 +124,7 @@ func TestJob(t *testing.T) {
 				Labels: runnerLabels, CPU: "0",
 				Args: []string{"runner", "--request", "/var/run/strata/request/request.json", "--state-dir", "/home/strata/.strata",
 					"--records", "s3://records/strata", "--timeout", "10m0s", "--shutdown-grace", "20s"},
-				Env:     map[string]string{"HOME": "/home/strata", "TMPDIR": "/home/strata/tmp", "POD_NAMESPACE": "", "AWS_REGION": "eu-west-1"},
+				Env:     map[string]string{"HOME": "/home/strata", "TMPDIR": "/home/strata/tmp", "POD_NAME": "", "POD_NAMESPACE": "", "AWS_REGION": "eu-west-1"},
 				EnvFrom: []string{"runner-aws"},
 			},
 		},
@@ -189,6 +189,7 @@ func TestJobRunnerEnv(t *testing.T) {
 	wantEnv := []corev1.EnvVar{
 		{Name: "HOME", Value: WorkDir},
 		{Name: "TMPDIR", Value: WorkDir + "/tmp"},
+		{Name: "POD_NAME", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.name"}}},
 		{Name: "POD_NAMESPACE", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.namespace"}}},
 		{Name: "TF_VAR_region", Value: "eu-west-1"},
 		{Name: "AWS_SECRET_ACCESS_KEY", ValueFrom: secretKey},
@@ -300,5 +301,27 @@ func TestJobPodFields(t *testing.T) {
 				t.Errorf("job(%s) host aliases (-want +got):\n%s", tt.name, diff)
 			}
 		})
+	}
+}
+
+// TestJobProxy: the controller's proxy settings reach the runner pod
+// unless the object sets its own, as the Tofu Controller's spec tc000260
+// has them on its runner pod.
+func TestJobProxy(t *testing.T) {
+	t.Setenv("HTTP_PROXY", "http://proxy:1234")
+	t.Setenv("HTTPS_PROXY", "http://proxy:1234")
+	t.Setenv("NO_PROXY", "cluster.local")
+	var spec v1alpha2.TerraformSpec
+	spec.RunnerPodTemplate.Spec.Env = []corev1.EnvVar{{Name: "HTTP_PROXY", Value: "http://proxy:1235"}, {Name: "TEST_NAME", Value: "TEST_VALUE"}}
+	l := newLauncher(Config{Image: "strata.local/strata:dev"}, nil)
+	j := l.job(Spec{Namespace: "infra", Object: "network", Run: "r1", Pod: PodOf(spec)}, Name("network", "r1"))
+	got := map[string]string{}
+	for _, e := range j.Spec.Template.Spec.Containers[0].Env {
+		got[e.Name] = e.Value
+	}
+	for k, want := range map[string]string{"HTTP_PROXY": "http://proxy:1235", "HTTPS_PROXY": "http://proxy:1234", "NO_PROXY": "cluster.local", "TEST_NAME": "TEST_VALUE"} {
+		if got[k] != want {
+			t.Errorf("runner env %s = %q, want %q", k, got[k], want)
+		}
 	}
 }
