@@ -358,6 +358,15 @@ const (
 	PayloadPlanOnly    = "PlanOnly"
 )
 
+// Target is what the check reaches: its address, or its URL for an http
+// check; a template over the outputs.
+func (c HealthCheck) Target() string {
+	if c.Type == HealthCheckHTTP {
+		return c.URL
+	}
+	return c.Address
+}
+
 // The types of health check.
 const (
 	HealthCheckTCP  = "tcp"

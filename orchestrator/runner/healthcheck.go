@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,10 +11,10 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"text/template"
 
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/tcdata"
 )
 
 // healthCheck runs the stack's health checks (spec.healthChecks), as the
@@ -47,12 +46,12 @@ func (r *Runner) healthCheck(ctx context.Context, st *runState) error {
 	hc := &history.HealthCheck{}
 	for _, c := range s.HealthChecks {
 		if err := checkHealth(ctx, c, values); err != nil {
-			target, kind := c.Address, "TCP"
+			kind := "TCP"
 			if c.Type == environment.HealthCheckHTTP {
-				target, kind = c.URL, "HTTP"
+				kind = "HTTP"
 			}
 			hc.Failed, hc.Message = c.Name, err.Error()
-			hc.Event = fmt.Sprintf("%s health check error: %s, url: %s", kind, c.Name, target)
+			hc.Event = fmt.Sprintf("%s health check error: %s, url: %s", kind, c.Name, c.Target())
 			st.log.Warn(fmt.Sprintf("health check %s failed: %v; the next reconcile checks again", c.Name, err))
 			break
 		}
@@ -78,24 +77,16 @@ func outputText(v any) string {
 
 // checkHealth runs one check with the outputs' values.
 func checkHealth(ctx context.Context, c environment.HealthCheck, values map[string]string) error {
-	target := c.Address
-	if c.Type == environment.HealthCheckHTTP {
-		target = c.URL
-	}
-	var b bytes.Buffer
-	tmpl, err := template.New(c.Name).Delims("${{", "}}").Parse(target)
-	if err == nil {
-		err = tmpl.Execute(&b, values)
-	}
+	target, err := tcdata.RenderTemplate(c.Name, c.Target(), values)
 	if err != nil {
 		return fmt.Errorf("error getting terraform output for health checks: %w", err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.Timeout)
 	defer cancel()
 	if c.Type == environment.HealthCheckTCP {
-		return checkTCP(ctx, c.Name, b.String())
+		return checkTCP(ctx, c.Name, target)
 	}
-	return checkHTTP(ctx, c.Name, b.String())
+	return checkHTTP(ctx, c.Name, target)
 }
 
 // checkTCP dials address, which must be host:port with a valid host.

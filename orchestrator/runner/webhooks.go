@@ -14,10 +14,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"text/template"
 	"time"
 
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/tcdata"
 )
 
 // webhookTimeout bounds one webhook's answer.
@@ -83,7 +83,7 @@ func callWebhook(ctx context.Context, w environment.Webhook, object, plan json.R
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 16<<20)).Decode(&reply); err != nil {
 		return fmt.Errorf("failed to decode webhook reply: %w", err)
 	}
-	test, err := render("testexpr", w.TestExpression, reply)
+	test, err := tcdata.RenderTemplate("testexpr", w.TestExpression, reply)
 	if err != nil {
 		return fmt.Errorf("failed to execute webhook test expression: %w", err)
 	}
@@ -94,24 +94,11 @@ func callWebhook(ctx context.Context, w environment.Webhook, object, plan json.R
 	default:
 		return fmt.Errorf("webhook test expression %q returned unexpected result: %s", w.TestExpression, strings.TrimSpace(test))
 	}
-	msg, err := render("errmsg", w.ErrorMessageTemplate, reply)
+	msg, err := tcdata.RenderTemplate("errmsg", w.ErrorMessageTemplate, reply)
 	if err != nil {
 		return fmt.Errorf("failed to execute webhook error message template: %w", err)
 	}
 	return errors.New(msg)
-}
-
-// render renders a template of the reply with ${{ }} delimiters.
-func render(name, text string, data map[string]any) (string, error) {
-	tmpl, err := template.New(name).Delims("${{", "}}").Parse(text)
-	if err != nil {
-		return "", err
-	}
-	var b bytes.Buffer
-	if err := tmpl.Execute(&b, data); err != nil {
-		return "", err
-	}
-	return b.String(), nil
 }
 
 // webhookPayload is what a webhook of payloadType is posted.

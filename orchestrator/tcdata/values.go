@@ -27,7 +27,7 @@ func ParseValues(values any) (*Values, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse values: %w", err)
 	}
-	t, err := template.New("values").Delims(LeftDelim, RightDelim).Parse(string(text))
+	t, err := Template("values", string(text))
 	if err != nil {
 		return nil, fmt.Errorf("parse values template: %w", err)
 	}
@@ -144,7 +144,7 @@ func (v *Values) Refs(as []string) []Ref {
 
 // ParseValuesText parses a template Text returned.
 func ParseValuesText(text string) (*Values, error) {
-	t, err := template.New("values").Delims(LeftDelim, RightDelim).Parse(text)
+	t, err := Template("values", text)
 	if err != nil {
 		return nil, fmt.Errorf("parse values template: %w", err)
 	}

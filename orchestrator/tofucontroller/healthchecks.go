@@ -2,10 +2,10 @@ package tofucontroller
 
 import (
 	"fmt"
-	"text/template"
 	"time"
 
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/tcdata"
 )
 
 // healthCheckTimeout is the Tofu Controller's timeout of a health check
@@ -44,7 +44,7 @@ func (b *builder) healthChecks() []environment.HealthCheck {
 			bad("has no name", "give it a name")
 			continue
 		}
-		if _, err := template.New(hc.Name).Delims("${{", "}}").Parse(hc.Address + hc.URL); err != nil {
+		if _, err := tcdata.Template(hc.Name, c.Target()); err != nil {
 			bad(fmt.Sprintf("%s is not a template: %v", target, err), "write the outputs it reads as ${{.name}}")
 			continue
 		}

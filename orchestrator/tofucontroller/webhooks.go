@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"text/template"
 
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/tcdata"
 )
 
 // webhooks reads spec.webhooks as the Tofu Controller reads them: the
@@ -41,7 +41,7 @@ func (b *builder) webhooks() ([]environment.Webhook, json.RawMessage) {
 			continue
 		}
 		for name, text := range map[string]string{"testExpression": w.TestExpression, "errorMessageTemplate": w.ErrorMessageTemplate} {
-			if _, err := template.New(name).Delims("${{", "}}").Parse(text); err != nil {
+			if _, err := tcdata.Template(name, text); err != nil {
 				bad(fmt.Sprintf("%s is not a template: %v", name, err), "write what it reads of the reply as ${{ .passed }}")
 			}
 		}
