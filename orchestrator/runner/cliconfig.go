@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -37,14 +36,11 @@ func (r *Runner) cliConfig(dir string, own *environment.CLIConfig, log *slog.Log
 		}
 		return "", nil
 	}
-	cache, err := filepath.Abs(filepath.Join(r.cfg.StateDir, pluginCacheName))
+	strata, err := r.ownCLIConfig()
 	if err != nil {
 		return "", err
 	}
-	if err := os.MkdirAll(cache, 0o700); err != nil {
-		return "", err
-	}
-	merged, dropped, err := cliconfig.Merge(own.Text, tofu.CLIConfig(r.cfg.ProviderMirror, cache))
+	merged, dropped, err := cliconfig.Merge(own.Text, strata)
 	if err != nil {
 		// The parser's message quotes positions, never the text.
 		return "", fmt.Errorf("read the %s: %w", own, err)
@@ -61,12 +57,50 @@ func (r *Runner) cliConfig(dir string, own *environment.CLIConfig, log *slog.Log
 		return "", err
 	}
 	path := filepath.Join(dir, stackCLIConfigName)
-	if b, err := os.ReadFile(path); err != nil || !bytes.Equal(b, []byte(merged)) {
-		if err := atomicfile.Write(path, []byte(merged), 0o600); err != nil {
-			return "", err
-		}
+	if err := writeChanged(path, merged); err != nil {
+		return "", err
 	}
 	return path, nil
+}
+
+// writeCLIConfig writes the tofu CLI configuration every run shares: the
+// shared plugin cache, and the provider mirror when there is one. Once a
+// provider is in the cache and the workspace's lock file records it, no
+// run downloads it again.
+func (r *Runner) writeCLIConfig() (string, error) {
+	body, err := r.ownCLIConfig()
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(r.cfg.StateDir, cliConfigName)
+	r.cliConfigMu.Lock()
+	defer r.cliConfigMu.Unlock()
+	if err := writeChanged(path, body); err != nil {
+		return "", err
+	}
+	return filepath.Abs(path)
+}
+
+// ownCLIConfig is strata's own CLI configuration: the shared plugin cache
+// (made when missing) and the provider mirror.
+func (r *Runner) ownCLIConfig() (string, error) {
+	cache, err := filepath.Abs(filepath.Join(r.cfg.StateDir, pluginCacheName))
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(cache, 0o700); err != nil {
+		return "", err
+	}
+	return tofu.CLIConfig(r.cfg.ProviderMirror, cache), nil
+}
+
+// writeChanged writes body to path, readable by its owner only, unless
+// the file already holds it.
+func writeChanged(path, body string) error {
+	if b, err := os.ReadFile(path); err == nil && string(b) == body {
+		return nil
+	}
+	return atomicfile.Write(path, []byte(body), 0o600)
 }
 
 // leftCLIConfig is the CLI configuration that the last run of the stack in

@@ -11,8 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/strata-iac/strata/internal/atomicfile"
-
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
@@ -318,30 +316,6 @@ func kubernetesBackend(b StateBackend, stack string) string {
 	}
 	sb.WriteString("  }\n}\n")
 	return sb.String()
-}
-
-// writeCLIConfig writes the tofu CLI configuration every run shares: the
-// shared plugin cache, and the provider mirror when there is one. Once a
-// provider is in the cache and the workspace's lock file records it, no
-// run downloads it again.
-func (r *Runner) writeCLIConfig() (string, error) {
-	cache, err := filepath.Abs(filepath.Join(r.cfg.StateDir, pluginCacheName))
-	if err != nil {
-		return "", err
-	}
-	if err := os.MkdirAll(cache, 0o700); err != nil {
-		return "", err
-	}
-	path := filepath.Join(r.cfg.StateDir, cliConfigName)
-	body := tofu.CLIConfig(r.cfg.ProviderMirror, cache)
-	r.cliConfigMu.Lock()
-	defer r.cliConfigMu.Unlock()
-	if b, err := os.ReadFile(path); err != nil || string(b) != body {
-		if err := atomicfile.Write(path, []byte(body), 0o600); err != nil {
-			return "", err
-		}
-	}
-	return filepath.Abs(path)
 }
 
 // clearWorkspace removes everything but .terraform (installed providers and
