@@ -105,18 +105,20 @@ type Spec struct {
 // Volume, of which a repository can give the Secret, ConfigMap and
 // emptyDir kinds (Raw says which kind it is).
 type Volume struct {
-	Name   string `json:"name"`
-	Secret *struct {
-		SecretName string      `json:"secretName"`
-		Items      []KeyToPath `json:"items"`
-		Optional   bool        `json:"optional"`
-	} `json:"secret"`
-	ConfigMap *struct {
-		Name     string      `json:"name"`
-		Items    []KeyToPath `json:"items"`
-		Optional bool        `json:"optional"`
-	} `json:"configMap"`
-	EmptyDir json.RawMessage `json:"emptyDir"`
+	Name      string          `json:"name"`
+	Secret    *ObjectVolume   `json:"secret"`
+	ConfigMap *ObjectVolume   `json:"configMap"`
+	EmptyDir  json.RawMessage `json:"emptyDir"`
+}
+
+// ObjectVolume is a Secret volume (Kubernetes' SecretVolumeSource, which
+// names it secretName) or a ConfigMap volume (ConfigMapVolumeSource,
+// name).
+type ObjectVolume struct {
+	SecretName string      `json:"secretName"`
+	Name       string      `json:"name"`
+	Items      []KeyToPath `json:"items"`
+	Optional   bool        `json:"optional"`
 }
 
 // KeyToPath is Kubernetes' KeyToPath: a key of a Secret or ConfigMap

@@ -68,27 +68,19 @@ func (b *builder) volumes() (files []environment.File, mounts []string) {
 		var data map[string]string
 		var items []KeyToPath
 		switch {
-		case v.Secret != nil:
-			sec := b.r.Secret(v.Secret.SecretName)
-			if sec == nil {
-				if !v.Secret.Optional {
-					b.r.Missing(diag.MissingInputOr(tf.File, tf.ref(), fmt.Sprintf("spec.runnerPodTemplate.spec.volumes (%s)", v.Name), KindSecret, tf.Namespace, v.Secret.SecretName, "mark the volume's secret optional: true"))
+		case v.Secret != nil || v.ConfigMap != nil:
+			obj, kind, name, src := b.volumeObject(v)
+			if obj == nil {
+				if !src.Optional {
+					b.r.Missing(diag.MissingInputOr(tf.File, tf.ref(), fmt.Sprintf("spec.runnerPodTemplate.spec.volumes (%s)", v.Name), kind, tf.Namespace, name,
+						fmt.Sprintf("mark the volume's %s optional: true", strings.ToLower(kind[:1])+kind[1:])))
 				}
 				continue
 			}
-			if sec.Failed {
+			if obj.Failed {
 				continue
 			}
-			data, items = sec.Data, v.Secret.Items
-		case v.ConfigMap != nil:
-			cm := b.r.ConfigMap(v.ConfigMap.Name)
-			if cm == nil {
-				if !v.ConfigMap.Optional {
-					b.r.Missing(diag.MissingInputOr(tf.File, tf.ref(), fmt.Sprintf("spec.runnerPodTemplate.spec.volumes (%s)", v.Name), KindConfigMap, tf.Namespace, v.ConfigMap.Name, "mark the volume's configMap optional: true"))
-				}
-				continue
-			}
-			data, items = cm.Data, v.ConfigMap.Items
+			data, items = obj.Data, src.Items
 		case v.EmptyDir != nil:
 			mounts = append(mounts, mount)
 			continue
@@ -126,4 +118,13 @@ func (b *builder) volumes() (files []environment.File, mounts []string) {
 	}
 	slices.Sort(mounts)
 	return files, slices.Compact(mounts)
+}
+
+// volumeObject is the Secret or ConfigMap a volume mounts, nil when the
+// render holds none; with its kind and name, and the volume's source.
+func (b *builder) volumeObject(v Volume) (obj *Object, kind, name string, src *ObjectVolume) {
+	if v.Secret != nil {
+		return b.r.Secret(v.Secret.SecretName), KindSecret, v.Secret.SecretName, v.Secret
+	}
+	return b.r.ConfigMap(v.ConfigMap.Name), KindConfigMap, v.ConfigMap.Name, v.ConfigMap
 }
