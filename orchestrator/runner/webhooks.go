@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
-	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/strata-iac/strata/internal/certpool"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/tcdata"
 )
@@ -141,23 +141,11 @@ func webhookClient(rawURL string) (*http.Client, error) {
 		}
 		cfg := &tls.Config{Certificates: []tls.Certificate{cert}}
 		if ca, err := os.ReadFile(filepath.Join(dir, "ca.crt")); err == nil {
-			if pool, err := systemPoolWith(ca); err == nil {
+			if pool, ok := certpool.WithPEM(ca); ok {
 				cfg.RootCAs = pool
 			}
 		}
 		transport.TLSClientConfig = cfg
 	}
 	return &http.Client{Transport: transport}, nil
-}
-
-// systemPoolWith is the system's certificate pool with ca added.
-func systemPoolWith(ca []byte) (*x509.CertPool, error) {
-	pool, err := x509.SystemCertPool()
-	if err != nil {
-		pool = x509.NewCertPool()
-	}
-	if !pool.AppendCertsFromPEM(ca) {
-		return nil, errors.New("no certificate in ca.crt")
-	}
-	return pool, nil
 }

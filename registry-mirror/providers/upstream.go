@@ -3,7 +3,6 @@ package providers
 import (
 	"context"
 	"crypto/tls"
-	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/strata-iac/strata/internal/certpool"
 	"github.com/strata-iac/strata/registry-mirror/protocol"
 )
 
@@ -68,11 +68,8 @@ func NewUpstreamClient(caPEM []byte) (*http.Client, error) {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.TLSHandshakeTimeout = 15 * time.Second
 	if caPEM != nil {
-		pool, err := x509.SystemCertPool()
-		if err != nil {
-			pool = x509.NewCertPool()
-		}
-		if !pool.AppendCertsFromPEM(caPEM) {
+		pool, ok := certpool.WithPEM(caPEM)
+		if !ok {
 			return nil, fmt.Errorf("make upstream client: %w CA bundle: no PEM certificate in it", protocol.ErrInvalid)
 		}
 		t.TLSClientConfig = &tls.Config{MinVersion: tls.VersionTLS12, RootCAs: pool}
