@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -1517,18 +1518,8 @@ func tc000310(t *testing.T, w *world) {
 	}}
 	pod.Tolerations = []corev1.Toleration{{Key: "node.io/selector", Operator: corev1.TolerationOpEqual, Value: "testing"}}
 	w.apply(tf)
-	var log testkit.Buffer
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	if err := w.jobsController(t, "leader", w.cfg.Cluster, &log).Reconcile(ctx, w.ns); err != nil {
-		t.Fatalf("Reconcile(%s) = %v\n%s", w.ns, err, log.String())
-	}
+	got := w.runnerJob(t).Spec.Template.Spec
 	pending(t, w.get(tf.Name))
-	list, err := w.c.Client.BatchV1().Jobs(w.ns).List(ctx, metav1.ListOptions{LabelSelector: jobs.LabelRunner + "=true"})
-	if err != nil || len(list.Items) == 0 {
-		t.Fatalf("runner Jobs = %v, %v, want the one kept (alwaysCleanupRunnerPod: false)", list, err)
-	}
-	got := list.Items[0].Spec.Template.Spec
 	if diff := cmp.Diff(pod.NodeSelector, got.NodeSelector); diff != "" {
 		t.Errorf("runner pod nodeSelector mismatch (-want +got):\n%s", diff)
 	}
@@ -1540,10 +1531,10 @@ func tc000310(t *testing.T, w *world) {
 	}
 }
 
-// runnerJobPod runs the world's objects with a jobs controller, the
-// runner Jobs kept (alwaysCleanupRunnerPod: false on the object), and
-// returns the pod spec of the first runner Job.
-func (w *world) runnerJobPod(t *testing.T) corev1.PodSpec {
+// runnerJob runs the world's objects with a jobs controller, the runner
+// Jobs kept (alwaysCleanupRunnerPod: false on the object), and returns
+// the first runner Job.
+func (w *world) runnerJob(t *testing.T) batchv1.Job {
 	t.Helper()
 	var log testkit.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -1555,7 +1546,7 @@ func (w *world) runnerJobPod(t *testing.T) corev1.PodSpec {
 	if err != nil || len(list.Items) == 0 {
 		t.Fatalf("runner Jobs = %v, %v, want the one kept (alwaysCleanupRunnerPod: false)\n%s", list, err, log.String())
 	}
-	return list.Items[0].Spec.Template.Spec
+	return list.Items[0]
 }
 
 // tc000311: an init container on the runner pod (strata's image here,
@@ -1570,7 +1561,7 @@ func tc000311(t *testing.T, w *world) {
 	init := corev1.Container{Name: "testing", Image: w.c.StrataImage(t), ImagePullPolicy: corev1.PullNever, Args: []string{"version"}}
 	tf.Spec.RunnerPodTemplate.Spec.InitContainers = []corev1.Container{init}
 	w.apply(tf)
-	pod := w.runnerJobPod(t)
+	pod := w.runnerJob(t).Spec.Template.Spec
 	if len(pod.InitContainers) != 1 || pod.InitContainers[0].Name != "testing" || pod.InitContainers[0].Image != init.Image {
 		t.Errorf("runner pod init containers = %+v, want testing, %s", pod.InitContainers, init.Image)
 	}
@@ -1589,7 +1580,7 @@ func tc000320(t *testing.T, w *world) {
 	tf.Spec.RunnerPodTemplate.Spec.Volumes = []corev1.Volume{{Name: "test-vol", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}}}
 	tf.Spec.RunnerPodTemplate.Spec.VolumeMounts = []corev1.VolumeMount{{Name: "test-vol", MountPath: "/etc/test"}}
 	w.apply(tf)
-	pod := w.runnerJobPod(t)
+	pod := w.runnerJob(t).Spec.Template.Spec
 	pending(t, w.get(tf.Name))
 	var volumes, mounts []string
 	for _, v := range pod.Volumes {
@@ -1995,7 +1986,8 @@ func tc000260(t *testing.T, w *world) {
 	pod.HostAliases = []corev1.HostAlias{{IP: "127.0.0.1", Hostnames: []string{"foo", "bar"}}}
 	pod.Env = []corev1.EnvVar{{Name: "TEST_NAME", Value: "TEST_VALUE"}, {Name: "TEST_NAME_2", Value: "TEST_VALUE_2"}}
 	w.apply(tf)
-	got := w.runnerJobPod(t)
+	j := w.runnerJob(t)
+	got := j.Spec.Template.Spec
 	wantCondition(t, w.get(tf.Name), v1alpha2.ConditionApply, v1alpha2.ReasonApplySucceeded, "Applied successfully")
 	if got.ServiceAccountName != "helloworld-tf-runner" || got.Containers[0].Image != pod.Image {
 		t.Errorf("runner pod service account %q, image %q, want helloworld-tf-runner, %s", got.ServiceAccountName, got.Containers[0].Image, pod.Image)
@@ -2015,11 +2007,6 @@ func tc000260(t *testing.T, w *world) {
 			t.Errorf("runner pod env %s = %q, want %q", k, env[k], v)
 		}
 	}
-	list, err := w.c.Client.BatchV1().Jobs(w.ns).List(context.Background(), metav1.ListOptions{LabelSelector: jobs.LabelRunner + "=true"})
-	if err != nil || len(list.Items) == 0 {
-		t.Fatalf("runner Jobs = %v, %v", list, err)
-	}
-	j := list.Items[0]
 	for k, v := range meta {
 		if j.Spec.Template.Labels[k] != v || j.Spec.Template.Annotations[k] != v {
 			t.Errorf("runner pod labels %v, annotations %v, want %s=%s in both", j.Spec.Template.Labels, j.Spec.Template.Annotations, k, v)
