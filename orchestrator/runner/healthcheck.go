@@ -35,7 +35,7 @@ func (r *Runner) healthCheck(ctx context.Context, st *runState) error {
 	if run.Result != history.ResultApplied && !againAfterFailure {
 		return nil
 	}
-	outs, err := st.ws.tofu.Outputs(ctx)
+	outs, err := st.outputsOf(ctx)
 	if err != nil {
 		return fmt.Errorf("health checks of stack %s: read outputs: %w", s.Name, err)
 	}

@@ -19,7 +19,7 @@ import (
 // after a plan without changes whose contract is current, the outputs are
 // not even read.
 func (r *Runner) publish(ctx context.Context, st *runState) error {
-	log, req, ws, run, s := st.log, st.req, st.ws, &st.run, st.req.Stack
+	log, req, run, s := st.log, st.req, &st.run, st.req.Stack
 	if s.Produces == "" || req.Operation == history.OperationPlan {
 		return nil
 	}
@@ -42,7 +42,7 @@ func (r *Runner) publish(ctx context.Context, st *runState) error {
 	}
 	key := r.contractKey(s.Produces)
 	fail := func(err error) error { return fmt.Errorf("publish contract %s of stack %s: %w", key, s.Name, err) }
-	outs, err := ws.tofu.Outputs(ctx)
+	outs, err := st.outputsOf(ctx)
 	if err != nil {
 		return fail(err)
 	}

@@ -37,6 +37,14 @@ type runState struct {
 	// its result when they reach one; finish sets the rest.
 	run history.Run
 	ws  *workspace
+	// outputs are the root module's outputs once the run applied
+	// (outputsOf), read once for all that needs them: the contract and
+	// the health checks.
+	outputs struct {
+		o    map[string]tofu.Output
+		read bool
+		err  error
+	}
 	// plan is the saved plan, read back; cause why it differs from prev.
 	plan  planned
 	cause cause
@@ -115,4 +123,14 @@ func (st *runState) next() *contracts.Document {
 		return nil
 	}
 	return st.contract.next
+}
+
+// outputsOf returns the workspace's root outputs, read with tofu once per
+// run.
+func (st *runState) outputsOf(ctx context.Context) (map[string]tofu.Output, error) {
+	if !st.outputs.read {
+		st.outputs.o, st.outputs.err = st.ws.tofu.Outputs(ctx)
+		st.outputs.read = true
+	}
+	return st.outputs.o, st.outputs.err
 }
