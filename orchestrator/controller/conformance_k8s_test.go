@@ -7,6 +7,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -26,6 +27,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/strata-iac/strata/contracts/awstest"
 	"github.com/strata-iac/strata/internal/testkit"
@@ -129,6 +131,7 @@ var conformanceRuns = map[string]func(*testing.T, *world){
 	"tc000360_tfvars_files":                                                  tc000360,
 	"tc000362_plan_lock_disabled":                                            tc000362,
 	"tc000350_depends_on":                                                    tc000350,
+	"tc000290_force_unlock":                                                  tc000290,
 }
 
 // cond is a condition as the specs compare it.
@@ -2011,5 +2014,109 @@ func tc000260(t *testing.T, w *world) {
 		if j.Spec.Template.Labels[k] != v || j.Spec.Template.Annotations[k] != v {
 			t.Errorf("runner pod labels %v, annotations %v, want %s=%s in both", j.Spec.Template.Labels, j.Spec.Template.Annotations, k, v)
 		}
+	}
+}
+
+// lockID is the foreign lock tc000290 leaves on the state's Lease.
+const lockID = "f2ab685b-f84d-ac0b-a125-378a22877e8d"
+
+// tc000290 runs the three force-unlock specs: an applied object whose
+// kubernetes backend Lease another holder then takes reports StateLocked
+// True LockHeld with the lock in status.lock.pending at its next plan;
+// forceUnlock: yes with that lockIdentifier, or forceUnlock: auto,
+// releases it (StateLocked False ForceUnlock) and the plan runs again.
+// Every pass plans here, as the Tofu Controller's every interval does.
+func tc000290(t *testing.T, w *world) {
+	p := w.cfg.Pipeline.(reconcile.Pipeline)
+	p.Options.DriftInterval = 0
+	w.cfg.Pipeline = p
+	w.ctrl = controller.New(w.cfg)
+	for _, tt := range []struct {
+		// forceUnlock is spec.tfstate.forceUnlock; auto is set from the
+		// start, and releases the lock the pass before reported held.
+		name, forceUnlock string
+	}{
+		{name: "tf-force-unlock-lock-identifier"},
+		{name: "tf-force-unlock-yes-unlock-test", forceUnlock: "yes"},
+		{name: "tf-force-unlock-auto-unlock-test", forceUnlock: "auto"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tf := w.configMapStack(tt.name)
+			tf.Spec.BackendConfig = &v1alpha2.BackendConfigSpec{SecretSuffix: tt.name, ConfigPath: w.c.Kubeconfig}
+			if tt.forceUnlock == "auto" {
+				tf.Spec.TFState = &v1alpha2.TFStateSpec{ForceUnlock: "auto"}
+			}
+			w.apply(tf)
+			w.reconcile()
+			got := w.get(tt.name)
+			wantCondition(t, got, v1alpha2.ConditionPlan, v1alpha2.ReasonPlannedWithChanges, "Plan generated")
+			wantCondition(t, got, v1alpha2.ConditionApply, v1alpha2.ReasonApplySucceeded, "Applied successfully")
+			w.wantPlanSecret(tt.name, got.Status.Plan.LastApplied)
+			w.takeLease("lock-tfstate-default-"+tt.name, lockID)
+
+			w.reconcile()
+			got = w.get(tt.name)
+			held := condition(got, v1alpha2.ConditionStateLocked)
+			if held.Status != metav1.ConditionTrue || held.Reason != v1alpha2.ReasonLockHeld || held.Message != "Terraform Locked with Lock Identifier: "+lockID {
+				t.Fatalf("StateLocked after the lock was taken = %+v, want True %s naming %s", held, v1alpha2.ReasonLockHeld, lockID)
+			}
+			if got.Status.Lock.Pending != lockID {
+				t.Errorf("status.lock.pending = %q, want %q", got.Status.Lock.Pending, lockID)
+			}
+			if c := condition(got, v1alpha2.ConditionReady); c.Status != metav1.ConditionFalse || c.Reason != v1alpha2.ReasonLockHeld {
+				t.Errorf("Ready = %s, want False %s", ready(got), v1alpha2.ReasonLockHeld)
+			}
+			if tt.forceUnlock == "" {
+				// Nothing releases it: the next pass reports it again.
+				w.reconcile()
+				if c := condition(w.get(tt.name), v1alpha2.ConditionStateLocked); c.Reason != v1alpha2.ReasonLockHeld {
+					t.Errorf("StateLocked a pass later = %+v, want still %s", c, v1alpha2.ReasonLockHeld)
+				}
+				return
+			}
+			if tt.forceUnlock == "yes" {
+				w.edit(tt.name, func(s *v1alpha2.TerraformSpec) {
+					s.TFState = &v1alpha2.TFStateSpec{ForceUnlock: "yes", LockIdentifier: lockID}
+				})
+			}
+			w.reconcile()
+			got = w.get(tt.name)
+			wantCondition(t, got, v1alpha2.ConditionStateLocked, v1alpha2.ReasonForceUnlock, "Terraform Force Unlock with Lock Identifier: "+lockID)
+			if c := condition(got, v1alpha2.ConditionStateLocked); c.Status != metav1.ConditionFalse {
+				t.Errorf("StateLocked after the release = %+v, want False", c)
+			}
+			if got.Status.Lock.Pending != "" || got.Status.Lock.LastApplied != lockID {
+				t.Errorf("status.lock after the release = %+v, want nothing pending and %s last applied", got.Status.Lock, lockID)
+			}
+			if tt.forceUnlock == "yes" && (got.Spec.TFState == nil || got.Spec.TFState.ForceUnlock != "yes" || got.Spec.TFState.LockIdentifier != lockID) {
+				t.Errorf("spec.tfstate = %+v, want forceUnlock yes and the lock's ID", got.Spec.TFState)
+			}
+			if c := condition(got, v1alpha2.ConditionReady); c.Status != metav1.ConditionTrue {
+				t.Errorf("Ready after the release = %s, want True: the plan ran", ready(got))
+			}
+			// The pass after that meets no lock: the condition goes.
+			w.reconcile()
+			got = w.get(tt.name)
+			if c := condition(got, v1alpha2.ConditionStateLocked); c.Type != "" || got.Status.Lock != (v1alpha2.LockStatus{}) {
+				t.Errorf("StateLocked a pass after the release = %+v, status.lock %+v, want neither", c, got.Status.Lock)
+			}
+		})
+	}
+}
+
+// takeLease marks the kubernetes backend's lock Lease as held by another
+// tofu with lock ID id, as the spec fakes a stuck lock.
+func (w *world) takeLease(name, id string) {
+	w.t.Helper()
+	info := fmt.Sprintf(`{"ID": %q,"Operation": "OperationTypeApply", "Info": "", "Who":"someone-else", "Version": "1.2.7", "Created": "2022-08-17T15:44:07.0Z", "Path": ""}`, id)
+	patch, err := json.Marshal(map[string]any{
+		"metadata": map[string]any{"annotations": map[string]string{"app.terraform.io/lock-info": info}},
+		"spec":     map[string]any{"holderIdentity": id},
+	})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	if _, err := w.c.Client.CoordinationV1().Leases(w.ns).Patch(context.Background(), name, types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
+		w.t.Fatalf("take Lease %s: %v", name, err)
 	}
 }

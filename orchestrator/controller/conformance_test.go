@@ -123,7 +123,7 @@ var conformance = []conformanceSpec{
 	{"tc000260_runner_pod", partial, "runners are Jobs running `strata runner`: the runner Job's pod, which runs, carries the object's labels, annotations, image, service account, host aliases and env with POD_NAME, POD_NAMESPACE and the controller's proxy settings; the Job has no ownerReference yet; the spec's cases of env reaching tofu through the vault provider and an external data source need providers from the public registry"},
 	{"tc000280_inventory", same, "its module's ConfigMap is a terraform_data resource here"},
 	{"tc000281_manifest_no_outputs", same, "its module's ConfigMap is a terraform_data resource here, with the state strata keeps (its kubernetes backend fields are issue 42)"},
-	{"tc000290_force_unlock", open, "`status.lock` and StateLocked on the kubernetes backend (issue 41)"},
+	{"tc000290_force_unlock", same, "its module's ConfigMap is a terraform_data resource here; strata writes the status once per run, so the run that released the lock shows StateLocked False ForceUnlock until the next run, where the Tofu Controller's same reconcile clears it after its plan"},
 	{"tc000300_targets", deliberate, "strata's default policy holds the destroy even under `approvePlan: auto`; it runs with `--no-default-policy`, the Tofu Controller's behaviour"},
 	{"tc000310_node_selector_affinity_tolerations", same, "the Tofu Controller checks the pod spec it would make; strata runs the runner Job, with values the test node satisfies, and checks its pod"},
 	{"tc000311_init_container", same, "the init container runs strata's image (the test node pulls no other); the runner Job's pod carries it and the run writes its outputs"},

@@ -70,6 +70,10 @@ func (c *Controller) writeStatus(ctx context.Context, p *pass) error {
 		}
 		failures := tf.Status.ReconciliationFailures
 		typ, reason, msg := applyReport(tf, sr, rev, p.outputs[tf.Name], time.Now())
+		if r, m := lockStatus(tf, sr); r != "" {
+			typ, reason, msg = "Warning", r, m
+			setReady(tf, false, reason, msg, rev)
+		}
 		if h := healthCheck(tf, sr); h != nil && !h.Passed() {
 			c.event(ctx, tf, "Warning", v1alpha2.ReasonHealthChecksFailed, h.Event)
 		}
@@ -345,6 +349,34 @@ func applyReport(tf *v1alpha2.Terraform, sr *report.StackReport, rev string, out
 	}
 	setReady(tf, false, reason, msg, rev)
 	return "Warning", reason, msg
+}
+
+// lockStatus sets the StateLocked condition and status.lock from what the
+// stack's run met of its state's lock, as the Tofu Controller does: a lock
+// another holds that the run failed on is StateLocked True LockHeld, its
+// ID status.lock.pending (and the Ready reason and message returned); a
+// lock the run released (spec.tfstate.forceUnlock) is StateLocked False
+// ForceUnlock, its ID status.lock.lastApplied; a later run that meets no
+// lock clears both, as the Tofu Controller's next plan does.
+func lockStatus(tf *v1alpha2.Terraform, sr *report.StackReport) (reason, msg string) {
+	st := &tf.Status.Lock
+	switch l := sr.Lock; {
+	case l != nil && l.Held != "":
+		msg = "Terraform Locked with Lock Identifier: " + l.Held
+		setCondition(tf, v1alpha2.ConditionStateLocked, metav1.ConditionTrue, v1alpha2.ReasonLockHeld, msg)
+		if st.Pending != "" && st.Pending != l.Held {
+			st.LastApplied = st.Pending
+		}
+		st.Pending = l.Held
+		return v1alpha2.ReasonLockHeld, msg + fmt.Sprintf("; if its holder is gone, set spec.tfstate.forceUnlock: yes with lockIdentifier: %s, or forceUnlock: auto", l.Held)
+	case l != nil && l.Released != "":
+		setCondition(tf, v1alpha2.ConditionStateLocked, metav1.ConditionFalse, v1alpha2.ReasonForceUnlock, "Terraform Force Unlock with Lock Identifier: "+l.Released)
+		st.LastApplied, st.Pending = l.Released, ""
+	case sr.Run != 0 && sr.Result != history.ResultFailed && sr.Result != history.ResultInterrupted:
+		apimeta.RemoveStatusCondition(&tf.Status.Conditions, v1alpha2.ConditionStateLocked)
+		*st = v1alpha2.LockStatus{}
+	}
+	return "", ""
 }
 
 // inventory is status.inventory after an apply, as the Tofu Controller

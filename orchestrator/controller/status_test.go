@@ -1,10 +1,12 @@
 package controller
 
 import (
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/strata-iac/strata/orchestrator/diag"
@@ -281,6 +283,80 @@ func TestHeldStatus(t *testing.T) {
 			typ, reason, msg := heldStatus(tt.tf, tt.b, held)
 			if typ != tt.wantType || reason != tt.want || msg != tt.wantMsg {
 				t.Errorf("heldStatus(%s, %v) = %s, %s, %q, want %s, %s, %q", tt.tf.Name, tt.b, typ, reason, msg, tt.wantType, tt.want, tt.wantMsg)
+			}
+		})
+	}
+}
+
+func TestLockStatus(t *testing.T) {
+	const id = "f2ab685b-f84d-ac0b-a125-378a22877e8d"
+	locked := metav1.Condition{Type: v1alpha2.ConditionStateLocked, Status: metav1.ConditionTrue, Reason: v1alpha2.ReasonLockHeld}
+	tests := []struct {
+		name       string
+		report     report.StackReport
+		prev       v1alpha2.TerraformStatus
+		wantReason string
+		// wantCond is the StateLocked condition's status and reason; ""
+		// when there is none.
+		wantCond string
+		wantLock v1alpha2.LockStatus
+	}{
+		{
+			name:       "failed on a held lock",
+			report:     report.StackReport{Run: 3, Result: history.ResultFailed, Lock: &history.StateLock{Held: id}},
+			wantReason: v1alpha2.ReasonLockHeld, wantCond: "True " + v1alpha2.ReasonLockHeld,
+			wantLock: v1alpha2.LockStatus{Pending: id},
+		},
+		{
+			name:     "another lock held than the one pending",
+			report:   report.StackReport{Run: 3, Result: history.ResultFailed, Lock: &history.StateLock{Held: id}},
+			prev:     v1alpha2.TerraformStatus{Lock: v1alpha2.LockStatus{Pending: "older"}, Conditions: []metav1.Condition{locked}},
+			wantCond: "True " + v1alpha2.ReasonLockHeld, wantReason: v1alpha2.ReasonLockHeld,
+			wantLock: v1alpha2.LockStatus{Pending: id, LastApplied: "older"},
+		},
+		{
+			name:     "released",
+			report:   report.StackReport{Run: 4, Result: history.ResultNoChanges, Lock: &history.StateLock{Released: id}},
+			prev:     v1alpha2.TerraformStatus{Lock: v1alpha2.LockStatus{Pending: id}, Conditions: []metav1.Condition{locked}},
+			wantCond: "False " + v1alpha2.ReasonForceUnlock,
+			wantLock: v1alpha2.LockStatus{LastApplied: id},
+		},
+		{
+			name:   "a later run meets no lock",
+			report: report.StackReport{Run: 5, Result: history.ResultNoChanges},
+			prev:   v1alpha2.TerraformStatus{Lock: v1alpha2.LockStatus{LastApplied: id}, Conditions: []metav1.Condition{{Type: v1alpha2.ConditionStateLocked, Status: metav1.ConditionFalse, Reason: v1alpha2.ReasonForceUnlock}}},
+		},
+		{
+			name:     "a failure of something else leaves it",
+			report:   report.StackReport{Run: 5, Result: history.ResultFailed},
+			prev:     v1alpha2.TerraformStatus{Lock: v1alpha2.LockStatus{Pending: id}, Conditions: []metav1.Condition{locked}},
+			wantCond: "True " + v1alpha2.ReasonLockHeld,
+			wantLock: v1alpha2.LockStatus{Pending: id},
+		},
+		{
+			name:     "nothing ran",
+			report:   report.StackReport{Result: history.ResultUnchanged},
+			prev:     v1alpha2.TerraformStatus{Lock: v1alpha2.LockStatus{Pending: id}, Conditions: []metav1.Condition{locked}},
+			wantCond: "True " + v1alpha2.ReasonLockHeld,
+			wantLock: v1alpha2.LockStatus{Pending: id},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tf := &v1alpha2.Terraform{Status: tt.prev}
+			reason, msg := lockStatus(tf, &tt.report)
+			if reason != tt.wantReason || (reason != "" && !strings.Contains(msg, id)) {
+				t.Errorf("lockStatus(%s) = %q, %q, want %q naming the lock", tt.name, reason, msg, tt.wantReason)
+			}
+			got := ""
+			if c := apimeta.FindStatusCondition(tf.Status.Conditions, v1alpha2.ConditionStateLocked); c != nil {
+				got = string(c.Status) + " " + c.Reason
+			}
+			if got != tt.wantCond {
+				t.Errorf("lockStatus(%s) StateLocked = %q, want %q", tt.name, got, tt.wantCond)
+			}
+			if diff := cmp.Diff(tt.wantLock, tf.Status.Lock); diff != "" {
+				t.Errorf("lockStatus(%s) status.lock mismatch (-want +got):\n%s", tt.name, diff)
 			}
 		})
 	}

@@ -91,6 +91,9 @@ type Run struct {
 	// found after the run applied, or after a run without changes that
 	// checked again the ones that had failed; nil when none ran.
 	HealthCheck *HealthCheck `json:"healthCheck,omitempty"`
+	// Lock is the state lock the run released (spec.tfstate.forceUnlock)
+	// or failed on, by ID; nil when it met none.
+	Lock *StateLock `json:"lock,omitempty"`
 	// Note says what a person did, for the runs that record it: the lock
 	// an unlock released, by whom and why.
 	Note string `json:"note,omitempty"`
@@ -99,6 +102,13 @@ type Run struct {
 	// leaves the repository, its last good run says whether its resources
 	// are destroyed or kept.
 	DestroyResourcesOnDeletion bool `json:"destroyResourcesOnDeletion,omitempty"`
+}
+
+// StateLock is what a run met of its state's lock: the lock it released
+// before its plan, or the one another held that it failed on.
+type StateLock struct {
+	Released string `json:"released,omitempty"`
+	Held     string `json:"held,omitempty"`
 }
 
 // runJSON is Run as stored: Duration in milliseconds.

@@ -52,6 +52,9 @@ type StackReport struct {
 	// (history.Run's HealthCheck); one that failed fails the report,
 	// though the apply stands.
 	HealthCheck *history.HealthCheck `json:"healthCheck,omitempty"`
+	// Lock is the state lock the run released or failed on (history.Run's
+	// Lock).
+	Lock *history.StateLock `json:"lock,omitempty"`
 	// Webhook is the post-planning webhook that refused the plan, for a
 	// stack that failed so (history.Run's Webhook).
 	Webhook string `json:"webhook,omitempty"`

@@ -35,6 +35,7 @@ func Stack(name string, res runner.Result) StackReport {
 		Changes: res.Changes, Contract: res.Run.Contract, Outputs: res.Run.Outputs, Inventory: res.Run.Inventory,
 		HealthCheck: res.Run.HealthCheck,
 		Webhook:     res.Run.Webhook,
+		Lock:        res.Run.Lock,
 		Message:     res.Message,
 		PlanID:      res.Run.PlanID,
 		Policy:      policyReport(res.Review),

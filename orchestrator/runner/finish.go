@@ -104,6 +104,7 @@ func (r *Runner) finish(ctx context.Context, st *runState, err error) (Result, e
 	// runner while this one is recorded.
 	scheduler.Release(ctx)
 	r.protectState(st)
+	r.lockHeld(ctx, st, err)
 	err = explainLock(err)
 	switch {
 	case err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"log/slog"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/statefile"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
@@ -25,13 +25,17 @@ const ForceUnlockAuto = "auto"
 // removed), or a lock held with its holder, age and ID and the command
 // that releases it. With spec.tfstate.forceUnlock: auto, a lock whose
 // holder is provably dead (taken on this host, and no tofu runs in the
-// stack's workspace) is released; with forceUnlock: yes, the lock whose ID
-// is spec.tfstate.lockIdentifier is released, and no other.
+// stack's workspace), or the one the last pass reported held
+// (Request.ReportedLock, as the Tofu Controller releases its
+// status.lock.pending), is released; with forceUnlock: yes, the lock whose
+// ID is spec.tfstate.lockIdentifier is released, and no other. A lock
+// released is the run's Lock.Released; one left held is kept for finish,
+// which names it when the plan fails on it.
 func (r *Runner) checkLock(ctx context.Context, st *runState) error {
 	if st.dead != nil && r.releaseDeadLock(ctx, st) {
 		return nil
 	}
-	r.reportLock(ctx, st.log, st.req, st.ws)
+	r.reportLock(ctx, st)
 	return nil
 }
 
@@ -64,7 +68,8 @@ func lockOfDeadApply(l statefile.Lock, rec tofu.Record, host string) bool {
 		(rec.Exit == nil || rec.Killed()) && !rec.TofuAlive()
 }
 
-func (r *Runner) reportLock(ctx context.Context, log *slog.Logger, req Request, ws *workspace) {
+func (r *Runner) reportLock(ctx context.Context, st *runState) {
+	log, req, ws := st.log, st.req, st.ws
 	l, ok, err := r.stateLock(ctx, req)
 	if err != nil {
 		log.Warn(err.Error())
@@ -87,27 +92,30 @@ func (r *Runner) reportLock(ctx context.Context, log *slog.Logger, req Request, 
 		}
 		return
 	}
-	if s := req.Stack; s.ForceUnlock == environment.ForceUnlockYes {
-		if l.ID == s.LockIdentifier {
-			if err := ws.tofu.ForceUnlock(ctx, l.ID); err != nil {
-				log.Warn(err.Error())
-				return
-			}
-			log.Warn(fmt.Sprintf("released the state lock %s, as spec.tfstate.forceUnlock: yes and lockIdentifier name it: %s", l.ID, what))
+	release := func(msg string) {
+		if err := ws.tofu.ForceUnlock(ctx, l.ID); err != nil {
+			log.Warn(err.Error())
+			st.lock = l
 			return
 		}
+		st.run.Lock = &history.StateLock{Released: l.ID}
+		log.Warn(msg)
+	}
+	s := req.Stack
+	switch {
+	case s.ForceUnlock == environment.ForceUnlockYes && l.ID == s.LockIdentifier:
+		release(fmt.Sprintf("released the state lock %s, as spec.tfstate.forceUnlock: yes and lockIdentifier name it: %s", l.ID, what))
+		return
+	case s.ForceUnlock == environment.ForceUnlockYes:
 		log.Warn(fmt.Sprintf("spec.tfstate.lockIdentifier is %s, but the state's lock is %s: it is not released", s.LockIdentifier, l.ID))
+	case s.ForceUnlock == ForceUnlockAuto && req.ReportedLock != "" && l.ID == req.ReportedLock:
+		release(fmt.Sprintf("released the state lock %s, which the last pass reported held, as spec.tfstate.forceUnlock is auto: %s", l.ID, what))
+		return
+	case s.ForceUnlock == ForceUnlockAuto && l.HolderPID == 0 && l.Host() == hostname() && len(tofu.RunningIn(ws.dir)) == 0:
+		release(fmt.Sprintf("released the state lock its holder left: %s; it was taken on this host and no tofu runs in the stack's workspace any more (spec.tfstate.forceUnlock: auto)", what))
+		return
 	}
-	if req.Stack.ForceUnlock == ForceUnlockAuto && l.HolderPID == 0 && l.Host() == hostname() {
-		if running := tofu.RunningIn(ws.dir); len(running) == 0 {
-			if err := ws.tofu.ForceUnlock(ctx, l.ID); err != nil {
-				log.Warn(err.Error())
-				return
-			}
-			log.Warn(fmt.Sprintf("released the state lock its holder left: %s; it was taken on this host and no tofu runs in the stack's workspace any more (spec.tfstate.forceUnlock: auto)", what))
-			return
-		}
-	}
+	st.lock = l
 	holder := ""
 	if l.HolderPID != 0 {
 		holder = fmt.Sprintf(" (process %d holds it)", l.HolderPID)
@@ -116,8 +124,27 @@ func (r *Runner) reportLock(ctx context.Context, log *slog.Logger, req Request, 
 		what, holder, req.EnvDir, req.Stack.Name, l.ID))
 }
 
+// lockHeld records in the run the lock its plan or apply failed on
+// (err is tofu's state-lock error): the one checkLock found held, or
+// the lock as read now.
+func (r *Runner) lockHeld(ctx context.Context, st *runState, err error) {
+	if !isLockError(err) {
+		return
+	}
+	l := st.lock
+	if l.ID == "" {
+		got, ok, rerr := r.stateLock(ctx, st.req)
+		if rerr != nil || !ok || !got.Held {
+			return
+		}
+		l = got
+	}
+	st.run.Lock = &history.StateLock{Held: l.ID}
+}
+
 // stateLock reads the lock of the stack's state where that is cheap, as
-// stateVersion reads the state.
+// stateVersion reads the state: a local state's lock file, an S3 state's
+// lock object, the kubernetes backend's Lease.
 func (r *Runner) stateLock(ctx context.Context, req Request) (statefile.Lock, bool, error) {
 	if r.localState(req) {
 		path, err := r.localStatePath(req)
@@ -125,6 +152,9 @@ func (r *Runner) stateLock(ctx context.Context, req Request) (statefile.Lock, bo
 			return statefile.Lock{}, false, err
 		}
 		return statefile.ReadLocalLock(path)
+	}
+	if b, ok := statefile.ParseKubernetesBackend(req.Stack.BackendConfig); ok && !req.Stack.BackendDisabled {
+		return statefile.ReadKubernetesLock(ctx, b, req.Stack.Run.Workspace)
 	}
 	states, key, ok, err := r.s3State(ctx, req)
 	if !ok || err != nil {

@@ -179,6 +179,11 @@ type Request struct {
 	// A failure is the run's warning, not its error. Never encoded: each
 	// executor sets its own.
 	SavePlan func(ctx context.Context, p SavedPlan) error `json:"-"`
+	// ReportedLock is the state lock the stack's last pass reported held
+	// (strata controller's status.lock.pending): with
+	// spec.tfstate.forceUnlock: auto it is released, as the Tofu
+	// Controller releases it.
+	ReportedLock string `json:",omitempty"`
 }
 
 // Result is what a run did.
@@ -361,14 +366,23 @@ func round(d time.Duration) time.Duration {
 // process holds it. tofu's own message, kept in full, carries the lock's
 // ID, path, holder and operation.
 func explainLock(err error) error {
+	if isLockError(err) {
+		return fmt.Errorf("the state is locked by another process, so nothing was changed; the next reconcile tries again (strata releases a lock only with strata unlock, with spec.tfstate.forceUnlock: yes and the lock's ID in spec.tfstate.lockIdentifier, or with forceUnlock: auto when its holder is provably dead or the last pass reported it): %w", err)
+	}
+	return err
+}
+
+// isLockError reports whether tofu failed because another holds the
+// state lock (its diagnostic, not its text).
+func isLockError(err error) bool {
 	var te *tofu.Error
 	if !errors.As(err, &te) {
-		return err
+		return false
 	}
 	for _, d := range te.Diagnostics {
 		if d.Summary == tofu.SummaryStateLocked {
-			return fmt.Errorf("the state is locked by another process, so nothing was changed; the next reconcile tries again (strata releases a lock only with strata unlock, with spec.tfstate.forceUnlock: yes and the lock's ID in spec.tfstate.lockIdentifier, or with forceUnlock: auto when its holder is provably dead): %w", err)
+			return true
 		}
 	}
-	return err
+	return false
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/statefile"
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
 
@@ -37,6 +38,8 @@ type runState struct {
 	// its result when they reach one; finish sets the rest.
 	run history.Run
 	ws  *workspace
+	// lock is the state lock checkLock found held and left alone.
+	lock statefile.Lock
 	// outputs are the root module's outputs once the run applied
 	// (outputsOf), read once for all that needs them: the contract and
 	// the health checks.

@@ -9,4 +9,9 @@
 // backend block (a backendConfig.customConfiguration, read with
 // ParseS3Backend) names its bucket and key. Any other backend is not read,
 // and the check does not apply to it.
+//
+// It also reads who holds a state's lock, for the messages and the
+// releases of spec.tfstate.forceUnlock: a local state's lock file, an S3
+// state's .tflock object, and the Lease of the kubernetes backend
+// (ParseKubernetesBackend, ReadKubernetesLock).
 package statefile

@@ -95,6 +95,9 @@ const (
 	// ConditionHealthCheck says what the health checks
 	// (spec.healthChecks) found after the last apply.
 	ConditionHealthCheck = "HealthCheck"
+	// ConditionStateLocked says the state's lock is held by another
+	// (True, LockHeld), or was released (False, ForceUnlock).
+	ConditionStateLocked = "StateLocked"
 )
 
 // The condition reasons of the Tofu Controller that strata writes.
@@ -118,6 +121,7 @@ const (
 	ReasonNoDrift                   = "NoDrift"
 	ReasonDriftDetected             = "DriftDetected"
 	ReasonLockHeld                  = "LockHeld"
+	ReasonForceUnlock               = "ForceUnlock"
 	// ReasonAccessDenied: a reference the controller was started to refuse,
 	// such as a cross-namespace spec.sourceRef.
 	ReasonAccessDenied = "AccessDenied"
