@@ -6,6 +6,11 @@
 
 GO        ?= go
 TOFU_VERSION ?= v1.10.6
+# Flux's controllers the cluster tests run, built from their Go modules
+# (each asks for no newer Go than this machine's, and every module they
+# need is served).
+SOURCE_CONTROLLER_VERSION ?= v1.9.0
+NOTIFICATION_CONTROLLER_VERSION ?= v1.6.0
 BIN       := $(CURDIR)/bin
 TOFU      := $(BIN)/tofu
 STRATA    := $(BIN)/strata
@@ -61,7 +66,7 @@ export STRATA_BIN := $(STRATA)
 export STRATA_SOPS := $(STRATA_SOPS_BIN)
 export STRATA_KUBE := $(STRATA_KUBE_BIN)
 
-.PHONY: all build binaries modules strata strata-sops strata-kube tofu source-controller test-deps demo test test-unit vet fuzz soak bench screenshots clean image crd k8s test-k8s help
+.PHONY: all build binaries modules strata strata-sops strata-kube tofu source-controller notification-controller test-deps demo test test-unit vet fuzz soak bench screenshots clean image crd k8s test-k8s help
 
 all: build
 
@@ -221,7 +226,13 @@ crd:
 ## its CRDs beside it (once: the build is kept in ~/.cache/strata/source-controller); the cluster
 ## tests run it outside the cluster
 source-controller:
-	@./.ci/build-source-controller.sh $(BIN)/source-controller
+	@./.ci/build-flux-controller.sh source-controller $(SOURCE_CONTROLLER_VERSION) $(BIN)/source-controller
+
+## notification-controller: build Flux's notification-controller the same way into
+## bin/notification-controller (kept in ~/.cache/strata/notification-controller); the cluster tests
+## send strata's events to it and check that a Flux Alert delivers them
+notification-controller:
+	@./.ci/build-flux-controller.sh notification-controller $(NOTIFICATION_CONTROLLER_VERSION) $(BIN)/notification-controller
 
 ## k8s: build (once, cached in $$STRATA_K8S_DIR, default ~/.cache/strata/k8s) a real single-node
 ## Kubernetes for the cluster-mode tests: etcd, kube-apiserver, controller-manager, scheduler,
@@ -231,9 +242,9 @@ k8s:
 
 ## test-k8s: the cluster-mode tests (build tag k8s; kube, for strata-kube's) against that cluster, started and stopped here
 ## (with the servers of test-deps: the registry, and versitygw for the records in a bucket)
-test-k8s: tofu build source-controller test-deps k8s
+test-k8s: tofu build source-controller notification-controller test-deps k8s
 	@./.ci/k8s/start.sh
-	STRATA_K8S_DIR=$${STRATA_K8S_DIR:-$$HOME/.cache/strata/k8s} STRATA_SOURCE_CONTROLLER=$(BIN)/source-controller $(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) -tags k8s,kube -run 'InCluster' $(K8S_TEST_PKGS) ; \
+	STRATA_K8S_DIR=$${STRATA_K8S_DIR:-$$HOME/.cache/strata/k8s} STRATA_SOURCE_CONTROLLER=$(BIN)/source-controller STRATA_NOTIFICATION_CONTROLLER=$(BIN)/notification-controller $(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) -tags k8s,kube -run 'InCluster' $(K8S_TEST_PKGS) ; \
 	  rc=$$?; ./.ci/k8s/stop.sh --wipe; exit $$rc
 
 ## screenshots: drive chromium through the web view of a real reconcile of the

@@ -66,7 +66,7 @@ func TestEventsAddrInCluster(t *testing.T) {
 		return find("helloworld-events", eventv1.EventSeverityInfo) != nil && find("events-no-source", eventv1.EventSeverityError) != nil, nil
 	})
 	ok := find("helloworld-events", eventv1.EventSeverityInfo)
-	if ok.Reason != v1alpha2.ReasonApplySucceeded || !strings.HasPrefix(ok.Message, "Applied successfully") || ok.Metadata["revision"] != applied.Status.LastAttemptedRevision ||
+	if ok.Reason != v1alpha2.ReasonApplySucceeded || !strings.HasPrefix(ok.Message, "Applied successfully") || ok.Metadata["infra.contrib.fluxcd.io/revision"] != applied.Status.LastAttemptedRevision ||
 		ok.ReportingController != "tf-controller" || string(ok.InvolvedObject.UID) != string(applied.UID) {
 		t.Errorf("the applied object's event = %+v, want %s, its revision %s, from tf-controller", ok, v1alpha2.ReasonApplySucceeded, applied.Status.LastAttemptedRevision)
 	}

@@ -203,37 +203,51 @@ func installCRDs(t *testing.T, c *k8stest.Cluster, files []string) {
 // the admin kubeconfig, watching only ns, its artifacts served on a free
 // port of the node's address, which this machine, runner pods on the
 // node's network and pods on the pod network (strata's Deployment) all
-// reach. It returns once source-controller is healthy. A port taken
-// between its choice and source-controller's bind (another process got
-// it first) is chosen again.
+// reach. It returns once source-controller is healthy.
 func startSourceController(t *testing.T, c *k8stest.Cluster, ns string) {
 	t.Helper()
+	startFluxController(t, c, ns, sourceControllerBinary(t), func() []string {
+		storage := c.FreeNodeAddr(t)
+		return []string{
+			"--storage-path=" + t.TempDir(),
+			"--storage-addr=" + storage,
+			"--storage-adv-addr=" + storage,
+		}
+	})
+}
+
+// startFluxController runs one of Flux's controllers, bin, outside the
+// cluster, with the admin kubeconfig, watching only ns, with the flags
+// args makes (its ports, chosen anew on each attempt) and its own metrics
+// and health ports. It returns once the controller is healthy. A port
+// taken between its choice and the controller's bind (another process
+// got it first) is chosen again.
+func startFluxController(t *testing.T, c *k8stest.Cluster, ns, bin string, args func() []string) {
+	t.Helper()
 	for attempt := 1; ; attempt++ {
-		err := trySourceController(t, c, ns)
+		err := tryFluxController(t, c, ns, bin, args())
 		if err == nil {
 			return
 		}
 		if attempt == 3 || !strings.Contains(err.Error(), "address already in use") {
-			t.Fatalf("start source-controller: %v", err)
+			t.Fatalf("start %s: %v", filepath.Base(bin), err)
 		}
 	}
 }
 
-// trySourceController starts source-controller once, on ports chosen now,
-// and waits until it is healthy; an error when it exits first.
-func trySourceController(t *testing.T, c *k8stest.Cluster, ns string) error {
+// tryFluxController starts the controller once and waits until it is
+// healthy; an error when it exits first.
+func tryFluxController(t *testing.T, c *k8stest.Cluster, ns, bin string, args []string) error {
 	t.Helper()
-	storage, health := c.FreeNodeAddr(t), testkit.FreeAddr(t)
-	cmd := exec.Command(sourceControllerBinary(t),
+	name := filepath.Base(bin)
+	health := testkit.FreeAddr(t)
+	cmd := exec.Command(bin, append([]string{
 		"--watch-all-namespaces=false",
 		"--enable-leader-election=false",
-		"--storage-path="+t.TempDir(),
-		"--storage-addr="+storage,
-		"--storage-adv-addr="+storage,
-		"--metrics-addr="+testkit.FreeAddr(t),
-		"--health-addr="+health,
+		"--metrics-addr=" + testkit.FreeAddr(t),
+		"--health-addr=" + health,
 		"--log-level=info",
-	)
+	}, args...)...)
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+c.Kubeconfig, "RUNTIME_NAMESPACE="+ns)
 	var out testkit.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -249,7 +263,7 @@ func trySourceController(t *testing.T, c *k8stest.Cluster, ns string) error {
 	for {
 		select {
 		case <-exited:
-			return fmt.Errorf("source-controller exited: %s", out.String())
+			return fmt.Errorf("%s exited: %s", name, out.String())
 		default:
 		}
 		if resp, err := http.Get("http://" + health + "/healthz"); err == nil {
@@ -261,7 +275,7 @@ func trySourceController(t *testing.T, c *k8stest.Cluster, ns string) error {
 		if time.Now().After(deadline) {
 			_ = cmd.Process.Kill()
 			<-exited
-			return fmt.Errorf("source-controller not healthy after a minute: %s", out.String())
+			return fmt.Errorf("%s not healthy after a minute: %s", name, out.String())
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
@@ -269,7 +283,7 @@ func trySourceController(t *testing.T, c *k8stest.Cluster, ns string) error {
 		_ = cmd.Process.Kill()
 		<-exited
 		if t.Failed() {
-			t.Logf("source-controller log:\n%s", out.String())
+			t.Logf("%s log:\n%s", name, out.String())
 		}
 	})
 	return nil

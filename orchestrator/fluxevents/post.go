@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strings"
 	"time"
 
 	eventv1 "github.com/fluxcd/pkg/apis/event/v1beta1"
@@ -50,7 +51,10 @@ func New(addr string) (*Poster, error) {
 
 // Post posts one event about obj: its type (Normal or Warning, the
 // Kubernetes Event's, as info or error), reason and message, with
-// metadata (the revision, as Flux's controllers give it). A receiver that
+// metadata (the revision), each key prefixed with the object's API group
+// as Flux's controllers prefix theirs (infra.contrib.fluxcd.io/revision):
+// notification-controller keeps only the keys so prefixed, and its
+// commit-status providers read the revision there. A receiver that
 // does not take it is tried again a few times; the last error is
 // returned.
 func (p *Poster) Post(ctx context.Context, obj Object, eventType, reason, message string, metadata map[string]string) error {
@@ -66,7 +70,7 @@ func (p *Poster) Post(ctx context.Context, obj Object, eventType, reason, messag
 		Timestamp:           metav1.Now(),
 		Message:             message,
 		Reason:              reason,
-		Metadata:            metadata,
+		Metadata:            grouped(obj.APIVersion, metadata),
 		ReportingController: Controller,
 		ReportingInstance:   p.instance,
 	})
@@ -87,6 +91,23 @@ func (p *Poster) Post(ctx context.Context, obj Object, eventType, reason, messag
 		}
 	}
 	return fmt.Errorf("post event of %s/%s to %s: %w", obj.Namespace, obj.Name, p.addr, last)
+}
+
+// grouped is metadata with each key prefixed by the API group of
+// apiVersion, unless it has a prefix already.
+func grouped(apiVersion string, metadata map[string]string) map[string]string {
+	if len(metadata) == 0 {
+		return nil
+	}
+	group, _, _ := strings.Cut(apiVersion, "/")
+	out := make(map[string]string, len(metadata))
+	for k, v := range metadata {
+		if !strings.Contains(k, "/") {
+			k = group + "/" + k
+		}
+		out[k] = v
+	}
+	return out
 }
 
 func (p *Poster) post(ctx context.Context, body []byte) error {

@@ -56,7 +56,7 @@ func TestPost(t *testing.T) {
 			want := eventv1.Event{
 				InvolvedObject: corev1.ObjectReference{APIVersion: obj.APIVersion, Kind: "Terraform", Namespace: "flux-system", Name: "app", UID: "u-1"},
 				Severity:       tt.wantSeverity, Message: "Applied successfully: main@sha1:abc", Reason: "TerraformAppliedSucceed",
-				Metadata: map[string]string{"revision": "main@sha1:abc"}, ReportingController: "tf-controller", ReportingInstance: p.instance,
+				Metadata: map[string]string{"infra.contrib.fluxcd.io/revision": "main@sha1:abc"}, ReportingController: "tf-controller", ReportingInstance: p.instance,
 			}
 			e.Timestamp = want.Timestamp
 			if diff := cmp.Diff(want, e); diff != "" {
