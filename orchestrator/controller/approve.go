@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/strata-iac/strata/orchestrator/approval"
@@ -16,10 +17,17 @@ import (
 // the pipeline (reconcile.ApproveEnvironment), with the same hold and plan-id checks
 // as strata approve. The run that follows applies the saved plan when a
 // fresh plan still has its id. An object being deleted approves its
-// destroy plan the same way.
+// destroy plan the same way. An approvePlan that names another plan (the
+// Tofu Controller's id of a plan pending at the take-over, its replan-
+// form, a plan since replaced) approves nothing, and a Warning Event says
+// so with the id to use (unapproved).
 func (c *Controller) approve(ctx context.Context, p *pass) error {
 	for _, tf := range sortedObjects(p.tfs) {
 		id := tf.Status.Plan.Pending
+		if msg := unapproved(tf); msg != "" {
+			c.event(ctx, tf, "Warning", ReasonApprovalFailed, msg)
+			continue
+		}
 		if a := tf.Spec.ApprovePlan; a == "" || a == v1alpha2.ApprovePlanAuto || !approval.Names(a, id) {
 			continue
 		}
@@ -34,6 +42,31 @@ func (c *Controller) approve(ctx context.Context, p *pass) error {
 		c.event(ctx, tf, "Normal", ReasonApproved, fmt.Sprintf("plan %s approved by spec.approvePlan", id))
 	}
 	return nil
+}
+
+// unapproved says why an object's spec.approvePlan approves nothing,
+// when a plan is pending that it does not name (approvesOther): the id
+// to use. "" otherwise.
+func unapproved(tf *v1alpha2.Terraform) string {
+	a, id := tf.Spec.ApprovePlan, tf.Status.Plan.Pending
+	if !approvesOther(tf, id) {
+		return ""
+	}
+	why := "names no pending plan (a plan id of the Tofu Controller's, or of a plan since replaced)"
+	if strings.HasPrefix(a, "replan-") {
+		why = "asks for a new plan, which strata makes by itself whenever the code, the inputs or the spec change"
+	}
+	return fmt.Sprintf("spec.approvePlan %q %s: nothing is applied; set approvePlan: %q to approve the pending plan", a, why, id)
+}
+
+// approvesOther reports whether the object's spec.approvePlan names a
+// plan, and not the plan id: not auto, disable or empty, nor the plan
+// last applied (left in the spec after its approval). false when id is
+// "" (nothing pending).
+func approvesOther(tf *v1alpha2.Terraform, id string) bool {
+	a := tf.Spec.ApprovePlan
+	return id != "" && a != "" && a != v1alpha2.ApprovePlanAuto && a != v1alpha2.ApprovePlanDisable &&
+		a != tf.Status.Plan.LastApplied && !approval.Names(a, id)
 }
 
 // event records an Event, and posts it to Flux's notification-controller

@@ -1975,7 +1975,8 @@ func createLockTable(t *testing.T, endpoint, name string) {
 // tc000260: the runner pod the object's runnerPodTemplate and
 // serviceAccountName make: its labels and annotations, image, service
 // account, host aliases and env (with POD_NAME and POD_NAMESPACE); it
-// runs and applies.
+// runs and applies; its Job is owned by the object, as the Tofu
+// Controller's runner pod is.
 func tc000260(t *testing.T, w *world) {
 	w.c.RunnerAccount(t, w.ns, "helloworld-tf-runner")
 	tf := w.module("runner-pod-test", "hello-world", "0.1.0")
@@ -2014,6 +2015,11 @@ func tc000260(t *testing.T, w *world) {
 		if j.Spec.Template.Labels[k] != v || j.Spec.Template.Annotations[k] != v {
 			t.Errorf("runner pod labels %v, annotations %v, want %s=%s in both", j.Spec.Template.Labels, j.Spec.Template.Annotations, k, v)
 		}
+	}
+	yes := true
+	want := []metav1.OwnerReference{{APIVersion: v1alpha2.GroupVersion.String(), Kind: v1alpha2.Kind, Name: tf.Name, UID: w.get(tf.Name).UID, Controller: &yes}}
+	if diff := cmp.Diff(want, j.OwnerReferences); diff != "" {
+		t.Errorf("runner Job owners (-want +got):\n%s", diff)
 	}
 }
 

@@ -310,6 +310,9 @@ func applyReport(tf *v1alpha2.Terraform, sr *report.StackReport, rev string, out
 		if why := policyHold(tf, sr); why != "" {
 			msg += " " + why
 		}
+		if approvesOther(tf, sr.PlanID) {
+			msg += fmt.Sprintf(" spec.approvePlan %q does not name it, and approves nothing.", tf.Spec.ApprovePlan)
+		}
 		if tf.Spec.PlanOnly {
 			// Nothing will apply it: the Tofu Controller says so instead.
 			msg = "Plan generated: This object is in the plan only mode."

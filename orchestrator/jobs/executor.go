@@ -13,6 +13,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/strata-iac/strata/contracts"
 	"github.com/strata-iac/strata/orchestrator/controller"
@@ -88,6 +89,7 @@ func (e *Executor) Execute(ctx context.Context, req controller.Request) (control
 	spec := Spec{
 		Namespace: req.Namespace,
 		Object:    req.Name,
+		Owner:     metav1.OwnerReference{APIVersion: v1alpha2.GroupVersion.String(), Kind: v1alpha2.Kind, Name: req.Name, UID: req.UID},
 		Run:       RunKey(e.HashKey, req),
 		Request:   body,
 		Timeout:   e.Timeout,

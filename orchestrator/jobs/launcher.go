@@ -128,6 +128,10 @@ type Config struct {
 type Spec struct {
 	// Namespace and Object are the Terraform object's.
 	Namespace, Object string
+	// Owner, when it has a UID, is the Job's owner and controller: the
+	// Terraform object, as the Tofu Controller owns its runner pod, so
+	// that the object's deletion takes its Jobs with it.
+	Owner metav1.OwnerReference
 	// Run tells this run apart from the object's other runs; the same
 	// Object and Run always give the same Job name.
 	Run string

@@ -25,6 +25,18 @@ const (
 	Container = "runner"
 )
 
+// ownerOf is the Job's owner references: the run's Owner, when it has
+// one.
+func ownerOf(spec Spec) []metav1.OwnerReference {
+	if spec.Owner.UID == "" {
+		return nil
+	}
+	yes := true
+	o := spec.Owner
+	o.Controller = &yes
+	return []metav1.OwnerReference{o}
+}
+
 // jobLabels are the labels of a runner Job, its pod and its request
 // Secret: the shard's (shard.Shard.JobLabels) beside the runner's own.
 func (l *Launcher) jobLabels(spec Spec) map[string]string {
@@ -170,7 +182,7 @@ func (l *Launcher) job(spec Spec, name string) *batchv1.Job {
 	backoff := int32(0)
 	ttl := seconds(l.cfg.UnreadTTL)
 	return &batchv1.Job{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: spec.Namespace, Labels: l.jobLabels(spec)},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: spec.Namespace, Labels: l.jobLabels(spec), OwnerReferences: ownerOf(spec)},
 		Spec: batchv1.JobSpec{
 			BackoffLimit:            &backoff,
 			ActiveDeadlineSeconds:   &deadline,

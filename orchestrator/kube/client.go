@@ -262,7 +262,8 @@ func (c *Client) WriteSecret(ctx context.Context, owner *v1alpha2.Terraform, nam
 	case err != nil:
 		return false, fmt.Errorf("get Secret %s/%s: %w", owner.Namespace, name, err)
 	}
-	if equalBytes(have.Data, data) && maps.Equal(have.Labels, labels) && (len(annotations) == 0 || maps.Equal(have.Annotations, annotations)) {
+	owned := ownRefs(&have.ObjectMeta, owner)
+	if owned && equalBytes(have.Data, data) && maps.Equal(have.Labels, labels) && (len(annotations) == 0 || maps.Equal(have.Annotations, annotations)) {
 		return false, nil
 	}
 	have.Data, have.Labels = data, labels
@@ -289,6 +290,36 @@ func ownedBy(owner *v1alpha2.Terraform, name string, labels, annotations map[str
 	}
 }
 
+// ownRefs makes the owner the controller of an object found in place (one
+// another writer made: the Tofu Controller, a person, strata before the
+// object was re-created): a controller reference to a Terraform object of
+// another UID is replaced, and one is added where there is none. It
+// reports whether the references were already so.
+func ownRefs(meta *metav1.ObjectMeta, owner *v1alpha2.Terraform) bool {
+	if owner.UID == "" {
+		return true
+	}
+	want := ownedBy(owner, meta.Name, nil, nil).OwnerReferences[0]
+	refs := make([]metav1.OwnerReference, 0, len(meta.OwnerReferences)+1)
+	for _, r := range meta.OwnerReferences {
+		switch {
+		case r.UID == owner.UID && r.Controller != nil && *r.Controller:
+			return true
+		case r.UID == owner.UID, r.Kind == v1alpha2.Kind && r.Controller != nil && *r.Controller:
+			// Ours without the controller mark, or a Terraform object's
+			// of another UID: want takes its place.
+		default:
+			if r.Controller != nil && *r.Controller {
+				// Another kind controls it: ours is an owner beside it.
+				want.Controller = nil
+			}
+			refs = append(refs, r)
+		}
+	}
+	meta.OwnerReferences = append(refs, want)
+	return false
+}
+
 // WriteConfigMap creates or updates a ConfigMap owned by the object, its
 // data text, and reports whether it changed.
 func (c *Client) WriteConfigMap(ctx context.Context, owner *v1alpha2.Terraform, name string, labels, annotations map[string]string, data map[string]string) (bool, error) {
@@ -304,7 +335,8 @@ func (c *Client) WriteConfigMap(ctx context.Context, owner *v1alpha2.Terraform, 
 	case err != nil:
 		return false, fmt.Errorf("get ConfigMap %s/%s: %w", owner.Namespace, name, err)
 	}
-	if maps.Equal(have.Data, data) && maps.Equal(have.Labels, labels) && maps.Equal(have.Annotations, annotations) {
+	owned := ownRefs(&have.ObjectMeta, owner)
+	if owned && maps.Equal(have.Data, data) && maps.Equal(have.Labels, labels) && maps.Equal(have.Annotations, annotations) {
 		return false, nil
 	}
 	have.Data, have.Labels, have.Annotations = data, labels, annotations
