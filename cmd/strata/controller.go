@@ -199,6 +199,7 @@ error that names the shard. See docs/cluster-mode.md, "Shards".`,
 			return errors.Join(runErr, stopProbes())
 		},
 	}
+	cmd.AddCommand(newControllerCheckCommand(g))
 	f.register(cmd)
 	lf.registerDefault(cmd, true)
 	rf.register(cmd)

@@ -7,6 +7,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -17,7 +18,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/strata-iac/strata/internal/k8stest"
 	"github.com/strata-iac/strata/orchestrator/controller"
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
@@ -66,11 +70,13 @@ func TestTakeOverInCluster(t *testing.T) {
 		{name: "database", size: "small", specSize: "large", manual: true},
 	}
 	type left struct {
-		state    string
-		serial   uint64
-		id       string
-		outputs  map[string][]byte
-		approved string
+		state   string
+		serial  uint64
+		id      string
+		outputs map[string][]byte
+		// version and conditions are the object's as left.
+		version    string
+		conditions []metav1.Condition
 	}
 	before := map[string]left{}
 	for _, o := range objects {
@@ -133,8 +139,48 @@ func TestTakeOverInCluster(t *testing.T) {
 		}
 		got.Status = status
 		w.writeStatus(got)
-		before[o.name] = left{state: state, serial: serial, id: id, outputs: outputs}
+		got = w.get(o.name)
+		before[o.name] = left{state: state, serial: serial, id: id, outputs: outputs, version: got.ResourceVersion, conditions: got.Status.Conditions}
 	}
+
+	// Before the swap, strata controller check says what would differ,
+	// changing nothing: the pending plan that cannot carry over, and an
+	// applied object whose state Secret is not there (deleted before the
+	// swap: it stands for a backendConfig that names another Secret).
+	lost := &v1alpha2.Terraform{
+		ObjectMeta: metav1.ObjectMeta{Name: "lost"},
+		Spec: v1alpha2.TerraformSpec{
+			ApprovePlan: "plan-master-b8e362c206", Path: "./",
+			SourceRef: v1alpha2.CrossNamespaceSourceReference{Kind: "OCIRepository", Name: "takeover"},
+			Vars:      []v1alpha2.Variable{{Name: "size", Value: jsonValue(t, `"small"`)}},
+		},
+	}
+	w.apply(lost)
+	lostObj := w.get("lost")
+	lostObj.Status = v1alpha2.TerraformStatus{LastAppliedRevision: tcRevision, Plan: v1alpha2.PlanStatus{LastApplied: tcPlanID}}
+	w.writeStatus(lostObj)
+	check := exec.Command(k8stest.StrataBinaries(t).Kube, "controller", "check", "--kubeconfig", w.c.Kubeconfig, "--namespace", w.ns)
+	out, err := check.CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("strata controller check = %v, want exit code 1 (objects need attention):\n%s", err, out)
+	}
+	for _, want := range []string{
+		"4 Terraform objects, 2 need attention before the swap",
+		"database  ! its pending plan " + tcPlanID + " is the Tofu Controller's",
+		"lost      ! its state Secret tfstate-default-lost is not in the namespace, though it was applied",
+		"network     approvePlan is auto",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("strata controller check lacks %q:\n%s", want, out)
+		}
+	}
+	for _, o := range objects {
+		if tf := w.get(o.name); !cmp.Equal(tf.Status.Conditions, before[o.name].conditions) || tf.ResourceVersion != before[o.name].version {
+			t.Errorf("%s changed by strata controller check: resourceVersion %s, want %s", o.name, tf.ResourceVersion, before[o.name].version)
+		}
+	}
+	w.delete("lost")
 
 	startController(t, w, "--leader-elect-namespace", w.ns, "--leader-elect-name", "strata-takeover")
 	var pendingID string
@@ -303,8 +349,11 @@ func (w *world) stateOf(secret string) (uint64, string) {
 // ran it left it.
 func (w *world) writeStatus(tf *v1alpha2.Terraform) {
 	w.t.Helper()
-	u := toUnstructured(w.t, tf)
-	if _, err := w.dyn.Resource(terraforms).Namespace(w.ns).UpdateStatus(context.Background(), u, metav1.UpdateOptions{}); err != nil {
+	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(tf)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	if _, err := w.dyn.Resource(terraforms).Namespace(w.ns).UpdateStatus(context.Background(), &unstructured.Unstructured{Object: m}, metav1.UpdateOptions{}); err != nil {
 		w.t.Fatalf("write the status of Terraform %s: %v", tf.Name, err)
 	}
 }

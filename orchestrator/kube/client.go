@@ -402,3 +402,20 @@ func toUnstructured(tf *v1alpha2.Terraform) (*unstructured.Unstructured, error) 
 
 // listOne asks for one item: enough to know a resource is served.
 var listOne = metav1.ListOptions{Limit: 1}
+
+// Lease reads the Lease ns/name: its holder ("" when none) and its
+// annotations; false when there is no such Lease.
+func (c *Client) Lease(ctx context.Context, ns, name string) (string, map[string]string, bool, error) {
+	l, err := c.core.CoordinationV1().Leases(ns).Get(ctx, name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return "", nil, false, nil
+	}
+	if err != nil {
+		return "", nil, false, fmt.Errorf("get Lease %s/%s: %w", ns, name, err)
+	}
+	holder := ""
+	if l.Spec.HolderIdentity != nil {
+		holder = *l.Spec.HolderIdentity
+	}
+	return holder, l.Annotations, true, nil
+}
