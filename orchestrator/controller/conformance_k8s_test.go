@@ -6,6 +6,8 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -132,6 +134,7 @@ var conformanceRuns = map[string]func(*testing.T, *world){
 	"tc000362_plan_lock_disabled":                                            tc000362,
 	"tc000350_depends_on":                                                    tc000350,
 	"tc000290_force_unlock":                                                  tc000290,
+	"tc000011_bad_tar_gz_no_outputs":                                         tc000011BadTarGz,
 }
 
 // cond is a condition as the specs compare it.
@@ -2124,5 +2127,66 @@ func (w *world) takeLease(name, id string) {
 	}
 	if _, err := w.c.Client.CoordinationV1().Leases(w.ns).Patch(context.Background(), name, types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
 		w.t.Fatalf("take Lease %s: %v", name, err)
+	}
+}
+
+// tc000011BadTarGz: a GitRepository whose artifact is not a gzipped tar
+// (a text file, as the spec's bad.tar.gz: a byte-order mark and a run of
+// "a"), its digest right: the object is Ready False ArtifactFailed, with
+// the untar error, its only condition, and nothing runs. The
+// GitRepository is suspended, its status written here as source-controller
+// would write it, its artifact served by the test.
+func tc000011BadTarGz(t *testing.T, w *world) {
+	bad := []byte("\uFEFF" + strings.Repeat("a", 129) + "\n")
+	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, _ *http.Request) { _, _ = rw.Write(bad) }))
+	t.Cleanup(srv.Close)
+	const revision = "master/b8e362c206e3d0cbb7ed22ced771a0056455a2fb"
+	gitRepositories := schema.GroupVersionResource{Group: "source.toolkit.fluxcd.io", Version: "v1", Resource: "gitrepositories"}
+	repo := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "source.toolkit.fluxcd.io/v1", "kind": "GitRepository",
+		"metadata": map[string]any{"name": "test-tf-controller-bad-tar-gz-no-output", "namespace": w.ns},
+		"spec": map[string]any{
+			"url": "https://github.com/stefanprodan/podinfo", "interval": "30s", "suspend": true,
+			"ref": map[string]any{"branch": "master"},
+		},
+	}}
+	created, err := w.dyn.Resource(gitRepositories).Namespace(w.ns).Create(context.Background(), repo, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(bad)
+	created.Object["status"] = map[string]any{
+		"observedGeneration": int64(1),
+		"conditions": []any{map[string]any{
+			"type": "Ready", "status": "True", "reason": "GitOperationSucceed", "message": "Fetched revision: " + revision,
+			"lastTransitionTime": time.Now().UTC().Format(time.RFC3339),
+		}},
+		"artifact": map[string]any{
+			"path": "gitrepository/flux-system/test-tf-controller/b8e362c206e3d0cbb7ed22ced771a0056455a2fb.tar.gz",
+			"url":  srv.URL + "/bad.tar.gz", "revision": revision, "digest": "sha256:" + hex.EncodeToString(sum[:]),
+			"lastUpdateTime": time.Now().UTC().Format(time.RFC3339),
+		},
+	}
+	if _, err := w.dyn.Resource(gitRepositories).Namespace(w.ns).UpdateStatus(context.Background(), created, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	w.apply(&v1alpha2.Terraform{
+		ObjectMeta: metav1.ObjectMeta{Name: "bad-tar-gz-no-outputs"},
+		Spec: v1alpha2.TerraformSpec{
+			ApprovePlan: "auto", Path: "./terraform-hello-world-example", Interval: metav1.Duration{Duration: 10 * time.Second},
+			SourceRef: v1alpha2.CrossNamespaceSourceReference{Kind: "GitRepository", Name: "test-tf-controller-bad-tar-gz-no-output", Namespace: w.ns},
+		},
+	})
+	w.reconcile()
+	got := w.get("bad-tar-gz-no-outputs")
+	if len(got.Status.Conditions) != 1 {
+		t.Errorf("conditions = %+v, want Ready alone", got.Status.Conditions)
+	}
+	c := condition(got, v1alpha2.ConditionReady)
+	if c.Status != metav1.ConditionFalse || c.Reason != v1alpha2.ReasonArtifactFailed || !strings.Contains(c.Message, "gzip: invalid header") {
+		t.Errorf("Ready = %s, want False %s with the untar error (gzip: invalid header)", ready(got), v1alpha2.ReasonArtifactFailed)
+	}
+	if n := w.executed.Load(); n != 0 {
+		t.Errorf("runs executed = %d, want none", n)
 	}
 }

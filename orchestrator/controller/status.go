@@ -334,7 +334,8 @@ func applyReport(tf *v1alpha2.Terraform, sr *report.StackReport, rev string, out
 	st.ReconciliationFailures++
 	msg = firstOf(sr.Message, sr.Why, string(sr.Result))
 	switch {
-	case sr.Run == 0 && sr.Digest == "":
+	case sr.Run == 0 && (sr.Digest == "" || sr.FetchFailed):
+		// Its code could not be resolved or fetched: nothing ran.
 		reason = v1alpha2.ReasonArtifactFailed
 	case sr.Webhook != "":
 		// A post-planning webhook refused the plan: nothing is pending.

@@ -6,6 +6,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/scheduler"
+	"github.com/strata-iac/strata/orchestrator/source"
 )
 
 // notRun is the result of a stack the runner did not run, and why: it
@@ -25,5 +26,6 @@ func notRun(name string, err error) runner.Result {
 	case errors.As(err, &skip) && skip.Task == name:
 		result = history.ResultSkipped
 	}
-	return runner.Result{Stack: name, Run: history.Run{Stack: name, Result: result}, Message: err.Error()}
+	var fetch *source.FetchError
+	return runner.Result{Stack: name, Run: history.Run{Stack: name, Result: result}, Message: err.Error(), FetchFailed: errors.As(err, &fetch)}
 }

@@ -55,6 +55,9 @@ type StackReport struct {
 	// Lock is the state lock the run released or failed on (history.Run's
 	// Lock).
 	Lock *history.StateLock `json:"lock,omitempty"`
+	// FetchFailed: the stack's code could not be fetched, and nothing of
+	// it ran (runner.Result's FetchFailed).
+	FetchFailed bool `json:"fetchFailed,omitempty"`
 	// Webhook is the post-planning webhook that refused the plan, for a
 	// stack that failed so (history.Run's Webhook).
 	Webhook string `json:"webhook,omitempty"`

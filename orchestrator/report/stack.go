@@ -36,6 +36,7 @@ func Stack(name string, res runner.Result) StackReport {
 		HealthCheck: res.Run.HealthCheck,
 		Webhook:     res.Run.Webhook,
 		Lock:        res.Run.Lock,
+		FetchFailed: res.FetchFailed,
 		Message:     res.Message,
 		PlanID:      res.Run.PlanID,
 		Policy:      policyReport(res.Review),

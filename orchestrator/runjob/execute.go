@@ -19,6 +19,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/lineage"
 	"github.com/strata-iac/strata/orchestrator/runner"
+	"github.com/strata-iac/strata/orchestrator/source"
 	"github.com/strata-iac/strata/policy"
 )
 
@@ -122,7 +123,7 @@ func prepare(ctx context.Context, req Request, cfg Config) (*prepared, error) {
 	if err != nil {
 		_ = st.Close()
 		cleanup()
-		return nil, err
+		return nil, &source.FetchError{Stack: req.Run.Stack.Name, Err: err}
 	}
 	local := set.Contracts.Store == "" || set.Contracts.Store == environment.ContractsLocal
 	if local {
@@ -166,11 +167,14 @@ func prepare(ctx context.Context, req Request, cfg Config) (*prepared, error) {
 	}, nil
 }
 
-// failed is the outcome of a run that could not begin.
+// failed is the outcome of a run that could not begin: FetchFailed when
+// its code could not be fetched.
 func failed(stack string, err error) controller.Outcome {
+	var fetch *source.FetchError
 	return controller.NewOutcome(runner.Result{
-		Stack:   stack,
-		Run:     history.Run{Stack: stack, Result: history.ResultFailed},
-		Message: err.Error(),
+		Stack:       stack,
+		Run:         history.Run{Stack: stack, Result: history.ResultFailed},
+		Message:     err.Error(),
+		FetchFailed: errors.As(err, &fetch),
 	}, err)
 }

@@ -208,6 +208,9 @@ type Result struct {
 	// ContractChanged are the keys of the stack's contract ("public.vpc_id")
 	// whose value the plan changes, or only knows after apply.
 	ContractChanged []string
+	// FetchFailed is set when the stack's code could not be fetched
+	// (source.FetchError): nothing of it ran.
+	FetchFailed bool `json:",omitempty"`
 	// Next is, for a plan operation, the contract the plan would publish
 	// when all of it is known before apply: its consumers' plans can be
 	// previewed against it (Request.Preview).

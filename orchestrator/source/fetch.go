@@ -130,6 +130,18 @@ func (r *Resolver) Resolve(ctx context.Context, s *environment.Stack) (Resolved,
 	}
 }
 
+// FetchError is a stack whose code could not be fetched or unpacked, or
+// has no directory at the stack's path: nothing of the stack ran. strata
+// controller says it with the Tofu Controller's reason, ArtifactFailed.
+type FetchError struct {
+	Stack string
+	Err   error
+}
+
+func (e *FetchError) Error() string { return fmt.Sprintf("fetch stack %s: %v", e.Stack, e.Err) }
+
+func (e *FetchError) Unwrap() error { return e.Err }
+
 // Fetch makes the resolved code available on disk: an OCI artefact is
 // pulled by digest into the content-addressed cache (a cached digest is
 // never downloaded again).
@@ -149,11 +161,11 @@ func (r *Resolver) Fetch(ctx context.Context, s *environment.Stack, res Resolved
 		return r.Registry.Pull(ctx, *res.artifact)
 	})
 	if err != nil {
-		return a, fmt.Errorf("fetch stack %s: %w", s.Name, err)
+		return a, &FetchError{Stack: s.Name, Err: err}
 	}
 	a.Dir, a.Root = filepath.Join(dir, filepath.FromSlash(s.Path)), dir
 	if fi, err := os.Stat(a.Dir); err != nil || !fi.IsDir() {
-		return a, fmt.Errorf("fetch stack %s: artefact %s has no directory %q (spec.path of %s)", s.Name, res.Origin, s.Path, s.File)
+		return a, &FetchError{Stack: s.Name, Err: fmt.Errorf("artefact %s has no directory %q (spec.path of %s)", res.Origin, s.Path, s.File)}
 	}
 	return a, nil
 }
@@ -284,11 +296,11 @@ func (r *Resolver) fetchArtifact(ctx context.Context, s *environment.Stack, res 
 		return r.Artifacts.Fetch(ctx, res.remote.URL, res.remote.Digest)
 	})
 	if err != nil {
-		return a, fmt.Errorf("fetch stack %s: %w", s.Name, err)
+		return a, &FetchError{Stack: s.Name, Err: err}
 	}
 	a.Dir, a.Root, a.URL = filepath.Join(dir, filepath.FromSlash(s.Path)), dir, res.remote.URL
 	if fi, err := os.Stat(a.Dir); err != nil || !fi.IsDir() {
-		return a, fmt.Errorf("fetch stack %s: artifact %s has no directory %q (spec.path of %s)", s.Name, res.Origin, s.Path, s.File)
+		return a, &FetchError{Stack: s.Name, Err: fmt.Errorf("artifact %s has no directory %q (spec.path of %s)", res.Origin, s.Path, s.File)}
 	}
 	return a, nil
 }
