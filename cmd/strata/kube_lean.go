@@ -12,6 +12,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/daemon"
 	"github.com/strata-iac/strata/orchestrator/envstores"
 	"github.com/strata-iac/strata/orchestrator/inputs"
+	"github.com/strata-iac/strata/orchestrator/runner"
 )
 
 // kubeCommand is a command only strata-kube has: strata runs it there,
@@ -65,3 +66,7 @@ func (f *recordsFlags) clusterRecords(string) (envstores.Records, error) {
 func clusterInputs(string, string) (inputs.Source, error) {
 	return nil, fmt.Errorf("reading inputs from a cluster is strata-kube's, and strata-kube did not run the command")
 }
+
+// kubernetesLocks is nil in strata, which links no Kubernetes client: the
+// kubernetes backend's lock is not read (strata-kube reads it).
+func kubernetesLocks() runner.KubernetesLockReader { return nil }

@@ -240,6 +240,7 @@ func (f *runFlags) options(cmd *cobra.Command, g *globals, bin string, log *slog
 		DockerConfig:       f.dockerConfig,
 		ProviderMirror:     f.mirror,
 		ProviderMirrorCA:   f.mirrorCA,
+		KubernetesLocks:    kubernetesLocks(),
 		KeepRuns:           keepRuns,
 		KeepDays:           keepDays,
 	}

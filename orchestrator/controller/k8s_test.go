@@ -88,7 +88,7 @@ func newWorld(t *testing.T) *world {
 		Namespaces: []string{w.ns},
 		Pipeline: reconcile.Pipeline{Options: reconcile.Options{
 			Tofu: tofutest.Binary(t), StateDir: t.TempDir(), DriftInterval: time.Hour,
-			Logger: runlog.New(&w.logs, nil),
+			Logger: runlog.New(&w.logs, nil), KubernetesLocks: kube.ReadStateLock,
 		}},
 		Logger: runlog.New(&w.logs, nil),
 		Executor: func(cfg runner.Config) controller.Executor {

@@ -81,6 +81,9 @@ type Options struct {
 	// ProviderMirrorCA is a PEM file of the CAs tofu trusts for it.
 	ProviderMirror   string
 	ProviderMirrorCA string
+	// KubernetesLocks reads the locks of states the kubernetes backend
+	// keeps (runner.Config's); nil reads none.
+	KubernetesLocks runner.KubernetesLockReader
 	// KeepRuns and KeepDays say how long the history keeps each stack's
 	// runs (see history.Retention); default the init keys keepRuns and
 	// keepDays, else environment.DefaultKeepRuns and DefaultKeepDays.

@@ -37,6 +37,8 @@ type settings struct {
 	shutdownGrace  time.Duration
 	stackIntervals bool
 	retryWait      bool
+	// kubernetesLocks is Options'.
+	kubernetesLocks runner.KubernetesLockReader
 	// removable, deleted, makeRuns and only are Options'.
 	removable func(stack string) bool
 	deleted   func(stack string) *environment.Stack
@@ -65,24 +67,25 @@ func settle(env *environment.Environment, opts Options) (settings, error) {
 		records = envstores.FileRecords{}
 	}
 	return settings{
-		Settings:       set,
-		log:            log,
-		limit:          limit,
-		pool:           opts.Runners,
-		records:        records,
-		policy:         policy.Options{Dirs: opts.PolicyDirs, NoDefault: opts.NoDefaultPolicy, IAMAllowedModules: set.IAMAllowedModules},
-		registries:     opts.InsecureRegistries,
-		dockerConfig:   opts.DockerConfig,
-		tofu:           opts.Tofu,
-		hashKey:        opts.HashKey,
-		timeout:        opts.Timeout,
-		shutdownGrace:  opts.ShutdownGrace,
-		stackIntervals: opts.StackIntervals,
-		retryWait:      opts.RetryWait,
-		removable:      opts.Removable,
-		deleted:        opts.Deleted,
-		makeRuns:       opts.Runs,
-		only:           opts.Only,
+		Settings:        set,
+		log:             log,
+		limit:           limit,
+		pool:            opts.Runners,
+		records:         records,
+		policy:          policy.Options{Dirs: opts.PolicyDirs, NoDefault: opts.NoDefaultPolicy, IAMAllowedModules: set.IAMAllowedModules},
+		registries:      opts.InsecureRegistries,
+		dockerConfig:    opts.DockerConfig,
+		tofu:            opts.Tofu,
+		hashKey:         opts.HashKey,
+		timeout:         opts.Timeout,
+		shutdownGrace:   opts.ShutdownGrace,
+		stackIntervals:  opts.StackIntervals,
+		retryWait:       opts.RetryWait,
+		kubernetesLocks: opts.KubernetesLocks,
+		removable:       opts.Removable,
+		deleted:         opts.Deleted,
+		makeRuns:        opts.Runs,
+		only:            opts.Only,
 	}, nil
 }
 

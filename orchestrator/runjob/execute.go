@@ -17,6 +17,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/controller"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/history"
+	"github.com/strata-iac/strata/orchestrator/kube"
 	"github.com/strata-iac/strata/orchestrator/lineage"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/source"
@@ -158,6 +159,8 @@ func prepare(ctx context.Context, req Request, cfg Config) (*prepared, error) {
 		DriftInterval:  set.DriftInterval,
 		StackIntervals: req.StackIntervals,
 		ProviderMirror: set.ProviderMirror,
+		// The state's lock, when the kubernetes backend keeps it.
+		KubernetesLocks: kube.ReadStateLock,
 		// The pod's environment is the object's runnerPodTemplate's.
 		PodEnv: true,
 	})

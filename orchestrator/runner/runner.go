@@ -57,6 +57,10 @@ type Config struct {
 	// state changed outside strata or is locked; nil reads only local
 	// state.
 	StateReader StateReader
+	// KubernetesLocks reads the lock of a state the kubernetes backend
+	// keeps (its Lease); nil reads none. strata-kube gives
+	// kube.ReadStateLock: the Kubernetes client is in strata-kube alone.
+	KubernetesLocks KubernetesLockReader
 	// OpenState opens a reader of the S3 bucket a stack's own s3 backend
 	// block names; nil reads no such state.
 	OpenState StateOpener
@@ -141,6 +145,10 @@ func New(cfg Config) *Runner {
 	}
 	return &Runner{cfg: cfg}
 }
+
+// KubernetesLockReader reads the lock of the state a kubernetes backend
+// keeps for a workspace; false when it holds none.
+type KubernetesLockReader func(ctx context.Context, b statefile.KubernetesBackend, workspace string) (statefile.Lock, bool, error)
 
 // Request is one stack to run.
 type Request struct {
