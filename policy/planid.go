@@ -53,6 +53,14 @@ func PlanID(key, planJSON []byte) (string, error) {
 	return planIDPrefix + hex.EncodeToString(m.Sum(nil))[:12], nil
 }
 
+// NoChangesPlanID is the id of a plan that changes nothing: the keyed
+// hash of no changes, the same for every such plan of an environment. It
+// names the plan a run without changes saves where the Tofu Controller
+// keeps every plan; nothing of it is ever held or approved.
+func NoChangesPlanID(key []byte) (string, error) {
+	return PlanID(key, []byte(`{"format_version":"1.2"}`))
+}
+
 // UnkeyedPlanID is the id strata gave a plan before plan ids were keyed: a
 // plain SHA-256 over the same canonical changes. It is never shown; a
 // runner compares it with an approval given before the upgrade, so that a

@@ -228,3 +228,18 @@ func TestPlanIDKeyed(t *testing.T) {
 		t.Errorf("PlanID(%q) = %q and %q, want neither to be the unkeyed id %q", "terraform_data_replace.json", a, b, before)
 	}
 }
+
+func TestNoChangesPlanID(t *testing.T) {
+	a, err := NoChangesPlanID([]byte("key-a"))
+	if err != nil {
+		t.Fatalf("NoChangesPlanID(key-a) = %v", err)
+	}
+	again, _ := NoChangesPlanID([]byte("key-a"))
+	b, _ := NoChangesPlanID([]byte("key-b"))
+	if a != again || a == b || !strings.HasPrefix(a, "plan-") || len(a) != len("plan-")+12 {
+		t.Errorf("NoChangesPlanID = %q, again %q, under another key %q; want one stable plan-<12 hex> id per key", a, again, b)
+	}
+	if _, err := NoChangesPlanID(nil); err == nil {
+		t.Errorf("NoChangesPlanID(nil) = nil error, want the missing key refused")
+	}
+}

@@ -1267,6 +1267,12 @@ func tc000160(t *testing.T, w *world) {
 		t.Errorf("status after an unrelated change = plan %+v, applied %s, attempted %s, planned %s; want nothing pending, %s applied from %s, 0.1.1 attempted and planned",
 			st.Plan, st.LastAppliedRevision, st.LastAttemptedRevision, st.LastPlannedRevision, id, applied)
 	}
+	// The plan without changes is saved too, under its own id.
+	s := w.getSecret("tfplan-default-" + tf.Name)
+	if s == nil || s.Annotations["savedPlan"] == id || !strings.HasPrefix(s.Annotations["savedPlan"], "plan-") {
+		t.Fatalf("plan Secret after the plan without changes = %v, want it saved under an id other than the applied %s", s, id)
+	}
+	w.wantPlanSecret(tf.Name, s.Annotations["savedPlan"])
 }
 
 // tc000170: an apply that fails is TerraformAppliedFail, and its plan is

@@ -39,6 +39,9 @@ func SavePlan(w PlanWriter, owner *v1alpha2.Terraform) func(ctx context.Context,
 		}
 		human, json := tcdata.ReadablePlan(owner.Spec.StoreReadablePlan)
 		switch {
+		case json && p.JSON == nil:
+			// A plan without changes is not shown as JSON (no second
+			// tofu process for it): its readable copy is not written.
 		case json:
 			s, err := tcdata.PlanSecret(ws, owner.Name, p.ID, tcdata.JSONPlanSuffix, p.JSON)
 			if err != nil {

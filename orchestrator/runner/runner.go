@@ -181,8 +181,9 @@ type Request struct {
 	// from that code, as the Tofu Controller plans it, and goes through
 	// policy like any plan (see RemoveDeleted).
 	Removal *history.Run
-	// SavePlan, when set, is given each plan with changes that the run
-	// makes, before it is applied or held: strata controller keeps it
+	// SavePlan, when set, is given each plan that the run makes: one
+	// with changes before it is applied or held, one without under
+	// policy.NoChangesPlanID: strata controller keeps it
 	// where the Tofu Controller keeps its plan, for tfctl and review bots.
 	// A failure is the run's warning, not its error. Never encoded: each
 	// executor sets its own.
@@ -292,6 +293,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 		r.checkLock,
 		r.plan,
 		r.classifyCause,
+		r.saveNoChanges,
 		r.noChanges,
 		r.detectOnly,
 		r.checkContract,
