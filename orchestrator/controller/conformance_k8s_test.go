@@ -1239,8 +1239,12 @@ func tc000150(t *testing.T, w *world) {
 	w.reconcile()
 	got := w.get(tf.Name)
 	c := condition(got, v1alpha2.ConditionReady)
-	if got.Status.LastDriftDetectedAt.IsZero() || c.Status != metav1.ConditionFalse || c.Reason != v1alpha2.ReasonDriftDetected || !strings.Contains(c.Message, "terraform_data.example") {
-		t.Errorf("after drift in manual mode: lastDriftDetectedAt %v, Ready %s, want it set and False %s naming terraform_data.example", got.Status.LastDriftDetectedAt, ready(got), v1alpha2.ReasonDriftDetected)
+	// The message is the plan as tofu prints it: its second line is
+	// tofu's first words.
+	lines := strings.Split(c.Message, "\n")
+	if got.Status.LastDriftDetectedAt.IsZero() || c.Status != metav1.ConditionFalse || c.Reason != v1alpha2.ReasonDriftDetected ||
+		len(lines) < 3 || lines[1] != "OpenTofu used the selected providers to generate the following execution" || !strings.Contains(c.Message, "terraform_data.example") {
+		t.Errorf("after drift in manual mode: lastDriftDetectedAt %v, Ready %s, want it set and False %s, the plan in tofu's words naming terraform_data.example", got.Status.LastDriftDetectedAt, ready(got), v1alpha2.ReasonDriftDetected)
 	}
 	if got.Status.Plan.LastApplied != id {
 		t.Errorf("status.plan.lastApplied after drift = %s, want %s still: nothing applied", got.Status.Plan.LastApplied, id)

@@ -105,7 +105,7 @@ var conformance = []conformanceSpec{
 	{"tc000130_destroy_no_outputs", deliberate, "strata's default policy holds the destroy of `spec.destroy` even under `approvePlan: auto`; `--no-default-policy` gives the Tofu Controller's behaviour, and both are run; " + planIDs},
 	{"tc000131_destroy_no_changes", same, "its module's ConfigMap is a terraform_data resource here, removed from the state"},
 	{"tc000140_auto_applied_should_tx_to_plan_then_apply_when_drift_detected", deliberate, planIDs + "; its module's ConfigMap is a terraform_data resource here, and the drift a change of its state"},
-	{"tc000150_manual_apply_should_report_and_loop_when_drift_detected", partial, "Ready's message says what drifted in strata's words (`Drift detected: 1 to add, …: create terraform_data.example`), not `tofu show`'s text; " + planIDs},
+	{"tc000150_manual_apply_should_report_and_loop_when_drift_detected", deliberate, "Ready's message is the drift plan as tofu prints it, as the Tofu Controller's, followed by the id to approve to undo it; " + planIDs},
 	{"tc000160_auto_applied_should_tx_to_plan_when_unrelated_source_changed", deliberate, "a plan without changes is saved as the Tofu Controller saves every plan, under strata's id of a plan that changes nothing (the same for every such plan); " + planIDs},
 	{"tc000170_if_apply_error_we_should_delete_the_plan_and_start_over", deliberate, "its module's existing ConfigMap is a file that fails a local-exec provisioner here, which taints the resource; its replace is a destroy strata's default policy holds, so it runs with `--no-default-policy`"},
 	{"tc000180_should_detect_drift", internal, "a unit test of the Tofu Controller's shouldDetectDrift"},

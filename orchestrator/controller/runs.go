@@ -81,6 +81,8 @@ func (r *runs) Run(ctx context.Context, req runner.Request) (runner.Result, erro
 	if tf != nil {
 		cr.Spec, cr.UID = tf.Spec, tf.UID
 		cr.ReportedLock = tf.Status.Lock.Pending
+		// Drift is said in tofu's words, as the Tofu Controller says it.
+		cr.DriftText = true
 		cr.Progress = func(pr Progress) { r.c.progress(ctx, tf, pr) }
 		// A runner elsewhere (a runner Job) saves its own.
 		cr.SavePlan = SavePlan(r.c.cfg.Cluster, cr.Owner())

@@ -422,14 +422,19 @@ func driftDetected(tf *v1alpha2.Terraform, sr *report.StackReport, rev string, a
 	st := &tf.Status
 	st.LastDriftDetectedAt = &at
 	st.LastPlannedRevision, st.LastPlanAt, st.LastPlannedGeneration = rev, &at, tf.Generation
-	msg = fmt.Sprintf("Drift detected: %d to add, %d to change, %d to destroy", sr.Summary.Add, sr.Summary.Change, sr.Summary.Destroy)
-	if len(sr.Changes) > 0 {
-		msg += ": " + strings.Join(sr.Changes, ", ")
+	// The plan as tofu prints it, as the Tofu Controller says drift; or,
+	// when it could not be rendered, what it changes.
+	msg, sep := strings.TrimRight(sr.DriftText, "\n"), "\n\n"
+	if msg == "" {
+		msg, sep = fmt.Sprintf("Drift detected: %d to add, %d to change, %d to destroy", sr.Summary.Add, sr.Summary.Change, sr.Summary.Destroy), ". "
+		if len(sr.Changes) > 0 {
+			msg += ": " + strings.Join(sr.Changes, ", ")
+		}
 	}
 	if sr.PlanID != "" && tf.Spec.ApprovePlan != v1alpha2.ApprovePlanDisable {
 		st.Plan.Pending, st.Plan.IsDestroyPlan = sr.PlanID, false
 		setCondition(tf, v1alpha2.ConditionPlan, metav1.ConditionTrue, v1alpha2.ReasonPlannedWithChanges, "Plan generated")
-		msg += fmt.Sprintf(". Set approvePlan: %q to undo it.", sr.PlanID)
+		msg += sep + fmt.Sprintf("Set approvePlan: %q to undo it.", sr.PlanID)
 	}
 	setReady(tf, false, v1alpha2.ReasonDriftDetected, msg, rev)
 	return "Warning", v1alpha2.ReasonDriftDetected, msg

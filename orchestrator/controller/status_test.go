@@ -137,6 +137,15 @@ func TestApplyReport(t *testing.T) {
 			wantPlan:  v1alpha2.PlanStatus{LastApplied: "plan-1", Pending: "plan-5"}, wantApplRv: rev, wantDrift: true,
 		},
 		{
+			name: "drift in tofu's words, held in manual mode",
+			report: report.StackReport{Result: history.ResultHeld, PlanID: "plan-5", Cause: runner.CauseDrift, Summary: history.Summary{Add: 1}, Changes: []string{"create terraform_data.a"},
+				DriftText: "\nOpenTofu used the selected providers to generate the following execution\nplan.\n"},
+			prev:      v1alpha2.TerraformStatus{LastAppliedRevision: rev, Plan: v1alpha2.PlanStatus{LastApplied: "plan-1"}},
+			wantEvent: "Warning", wantReady: "\nOpenTofu used the selected providers to generate the following execution\nplan.\n\nSet approvePlan: \"plan-5\" to undo it.",
+			wantConds: []cond{{"Ready", "False", v1alpha2.ReasonDriftDetected}, {"Plan", "True", v1alpha2.ReasonPlannedWithChanges}},
+			wantPlan:  v1alpha2.PlanStatus{LastApplied: "plan-1", Pending: "plan-5"}, wantApplRv: rev, wantDrift: true,
+		},
+		{
 			name:      "drift in drift detection only mode",
 			report:    report.StackReport{Result: history.ResultPlanned, Cause: runner.CauseConfig, Summary: history.Summary{Change: 2}},
 			spec:      &v1alpha2.TerraformSpec{ApprovePlan: v1alpha2.ApprovePlanDisable},

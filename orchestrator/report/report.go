@@ -55,6 +55,9 @@ type StackReport struct {
 	// Lock is the state lock the run released or failed on (history.Run's
 	// Lock).
 	Lock *history.StateLock `json:"lock,omitempty"`
+	// DriftText is the drift plan as tofu show prints it, when the run
+	// was asked for it (runner.Result's DriftText).
+	DriftText string `json:"driftText,omitempty"`
 	// FetchFailed: the stack's code could not be fetched, and nothing of
 	// it ran (runner.Result's FetchFailed).
 	FetchFailed bool `json:"fetchFailed,omitempty"`

@@ -37,6 +37,7 @@ func Stack(name string, res runner.Result) StackReport {
 		Webhook:     res.Run.Webhook,
 		Lock:        res.Run.Lock,
 		FetchFailed: res.FetchFailed,
+		DriftText:   res.DriftText,
 		Message:     res.Message,
 		PlanID:      res.Run.PlanID,
 		Policy:      policyReport(res.Review),

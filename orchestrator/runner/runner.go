@@ -188,6 +188,10 @@ type Request struct {
 	// A failure is the run's warning, not its error. Never encoded: each
 	// executor sets its own.
 	SavePlan func(ctx context.Context, p SavedPlan) error `json:"-"`
+	// DriftText asks, for a drift plan with changes, the plan as tofu
+	// show prints it (Result.DriftText): strata controller's drift
+	// message, as the Tofu Controller's.
+	DriftText bool `json:",omitempty"`
 	// ReportedLock is the state lock the stack's last pass reported held
 	// (strata controller's status.lock.pending): with
 	// spec.tfstate.forceUnlock: auto it is released, as the Tofu
@@ -217,6 +221,9 @@ type Result struct {
 	// ContractChanged are the keys of the stack's contract ("public.vpc_id")
 	// whose value the plan changes, or only knows after apply.
 	ContractChanged []string
+	// DriftText is, for a drift plan with changes that the request asked
+	// it of (Request.DriftText), the plan as tofu show prints it.
+	DriftText string `json:",omitempty"`
 	// FetchFailed is set when the stack's code could not be fetched
 	// (source.FetchError): nothing of it ran.
 	FetchFailed bool `json:",omitempty"`
@@ -293,6 +300,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (Result, error) {
 		r.checkLock,
 		r.plan,
 		r.classifyCause,
+		r.driftText,
 		r.saveNoChanges,
 		r.noChanges,
 		r.detectOnly,

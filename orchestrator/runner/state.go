@@ -38,6 +38,8 @@ type runState struct {
 	// its result when they reach one; finish sets the rest.
 	run history.Run
 	ws  *workspace
+	// driftText is a drift plan as tofu show prints it (driftText).
+	driftText string
 	// lock is the state lock checkLock found held and left alone.
 	lock statefile.Lock
 	// outputs are the root module's outputs once the run applied
@@ -112,6 +114,7 @@ func (st *runState) result() Result {
 		Message: st.message,
 		Why:     st.why,
 
+		DriftText:       st.driftText,
 		Downstream:      st.contract.downstream,
 		ContractChanged: st.contract.changed,
 		Next:            st.next(),
