@@ -38,6 +38,8 @@ import (
 	"github.com/strata-iac/strata/orchestrator/jobs"
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
+	"github.com/strata-iac/strata/registry-mirror/mirror"
+	"github.com/strata-iac/strata/registry-mirror/mirrortest"
 )
 
 // TestConformanceInCluster runs the Tofu Controller's behaviour specs
@@ -135,6 +137,7 @@ var conformanceRuns = map[string]func(*testing.T, *world){
 	"tc000350_depends_on":                                                    tc000350,
 	"tc000290_force_unlock":                                                  tc000290,
 	"tc000011_bad_tar_gz_no_outputs":                                         tc000011BadTarGz,
+	"tc000052_plan_and_manual_approve_with_files":                            tc000052,
 }
 
 // cond is a condition as the specs compare it.
@@ -2198,5 +2201,55 @@ func tc000011BadTarGz(t *testing.T, w *world) {
 	}
 	if n := w.executed.Load(); n != 0 {
 		t.Errorf("runs executed = %d, want none", n)
+	}
+}
+
+// withProviderMirror serves strata's test provider (strata-iac/strata)
+// from a provider mirror of strata's, and makes the world's controller
+// install providers from it, as a cluster without the public registry
+// does.
+func (w *world) withProviderMirror(t *testing.T) {
+	t.Helper()
+	prov := mirrortest.BuildProvider(t, "0.1.0")
+	store := mirror.NewStore(t.TempDir())
+	zip, err := os.Open(prov.Zip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zip.Close()
+	if err := store.Providers.Add(context.Background(), mirrortest.ProviderHostname, mirrortest.ProviderNamespace, mirrortest.ProviderType,
+		prov.Version, prov.OS, prov.Arch, zip); err != nil {
+		t.Fatalf("add the test provider to the mirror: %v", err)
+	}
+	srv := mirrortest.Serve(t, mirror.NewServer(store, mirror.Options{}))
+	p := w.cfg.Pipeline.(reconcile.Pipeline)
+	p.Options.ProviderMirror, p.Options.ProviderMirrorCA = srv.URL, srv.Certs.CAFile
+	w.cfg.Pipeline = p
+	w.ctrl = controller.New(w.cfg)
+}
+
+// tc000052: a manual-mode object whose plan writes a file (an archive,
+// as archive_file writes it while planning) that the apply reads again
+// (filemd5): planned and held, then approved in a later pass, it applies,
+// and its output etag is available. The module's provider comes from
+// strata's provider mirror.
+func tc000052(t *testing.T, w *world) {
+	w.withProviderMirror(t)
+	const name = "tf-plan-and-manual-approve-with-files"
+	tf := w.module(name, "data-archive", "0.1.0")
+	tf.Spec.ApprovePlan = ""
+	tf.Spec.RefreshBeforeApply = true
+	tf.Spec.Interval = metav1.Duration{Duration: 10 * time.Second}
+	tf.Spec.Vars = varsOf(t, "config_name", "cm-"+name)
+	w.apply(tf)
+	w.reconcile()
+	got := w.get(name)
+	id := pending(t, got)
+	wantCondition(t, got, v1alpha2.ConditionPlan, v1alpha2.ReasonPlannedWithChanges, "Plan generated")
+	wantCondition(t, got, v1alpha2.ConditionReady, v1alpha2.ReasonPlannedWithChanges, `Plan generated: set approvePlan: "`+id+`" to approve this plan.`)
+	w.wantPlanSecret(name, id)
+	got = w.approveAndApply(name, id)
+	if diff := cmp.Diff([]string{"etag"}, got.Status.AvailableOutputs); diff != "" {
+		t.Errorf("status.availableOutputs mismatch (-want +got):\n%s", diff)
 	}
 }

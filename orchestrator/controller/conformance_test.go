@@ -79,7 +79,7 @@ var conformance = []conformanceSpec{
 	{"tc000044_plan_only_mode", same, ""},
 	{"tc000050_plan_and_manual_approve_no_outputs", deliberate, planIDs},
 	{"tc000051_plan_and_manual_approve_and_replan_no_outputs", deliberate, planIDs},
-	{"tc000052_plan_and_manual_approve_with_files", open, "its module needs providers from the public registry"},
+	{"tc000052_plan_and_manual_approve_with_files", deliberate, "its archive_file is strata_file of strata's test provider, installed from strata's provider mirror (no public registry here), and its ConfigMap a terraform_data resource; " + planIDs},
 	{"tc000053_pending_plan_should_replan_on_source_change", deliberate, planIDs},
 	{"tc000054_pending_plan_should_replan_on_spec_change", deliberate, planIDs + ": the same plan planned again keeps its id, as the Tofu Controller's does"},
 	{"tc000060_vars_and_controlled_outputs", same, ""},

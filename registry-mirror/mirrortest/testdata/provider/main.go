@@ -1,6 +1,7 @@
 // Command provider is the tiny provider the mirror's tests build, pack,
 // serve and install with a real tofu init: strata-iac/strata, with one
-// resource, strata_echo, whose computed output is its input.
+// resource, strata_echo, whose computed output is its input, and one data
+// source, strata_file, which writes a file while planning (file.go).
 package main
 
 import (
@@ -48,7 +49,9 @@ func (strataProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{func() resource.Resource { return echo{} }}
 }
 
-func (strataProvider) DataSources(context.Context) []func() datasource.DataSource { return nil }
+func (strataProvider) DataSources(context.Context) []func() datasource.DataSource {
+	return []func() datasource.DataSource{func() datasource.DataSource { return file{} }}
+}
 
 // echo is strata_echo: output = input.
 type echo struct{}
