@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -2036,6 +2037,67 @@ func tc000260(t *testing.T, w *world) {
 	want := []metav1.OwnerReference{{APIVersion: v1alpha2.GroupVersion.String(), Kind: v1alpha2.Kind, Name: tf.Name, UID: w.get(tf.Name).UID, Controller: &yes}}
 	if diff := cmp.Diff(want, j.OwnerReferences); diff != "" {
 		t.Errorf("runner Job owners (-want +got):\n%s", diff)
+	}
+	t.Run("env reaches the providers", func(t *testing.T) { tc000260Env(t, w) })
+}
+
+// tc000260Env: the spec's envtest cases, run in process: the object's
+// runnerPodTemplate.spec.env reaches the providers' processes, a value,
+// a secretKeyRef and a configMapKeyRef alike. The spec reads it with an
+// external data source and the vault provider; strata_env, of strata's
+// test provider from its provider mirror, reads it here, as outputs
+// written to a Secret.
+func tc000260Env(t *testing.T, w *world) {
+	w.withProviderMirror(t)
+	const noProxy = "cluster.local,terraform.io,registry.terraform.io,releases.hashicorp.com,registry.opentofu.org,github.com,release-assets.githubusercontent.com"
+	w.secret("tf-envvar-valuesfrom-secretref-name", map[string]string{"tf-envvar-valuesfrom-secretref-name-key": "c2VjcmV0LXRva2Vu"})
+	w.configMap("tf-envvar-valuefrom-configmapref-name", map[string]string{"tf-envvar-valuefrom-configmapref-name-key": "config-token"})
+	tests := []struct {
+		name string
+		env  []corev1.EnvVar
+		want map[string]string
+	}{
+		{
+			name: "tf-envvar-variable-output",
+			env: []corev1.EnvVar{
+				{Name: "HTTP_PROXY", Value: "http://runner_pod_test_env_vars_proxy_output:1234"},
+				{Name: "HTTPS_PROXY", Value: "http://runner_pod_test_env_vars_proxy_output:1234"},
+				{Name: "NO_PROXY", Value: noProxy},
+			},
+			want: map[string]string{"http_proxy": "http://runner_pod_test_env_vars_proxy_output:1234", "https_proxy": "http://runner_pod_test_env_vars_proxy_output:1234", "no_proxy": noProxy},
+		},
+		{
+			name: "tf-envvar-provider-vars-with-value",
+			env:  []corev1.EnvVar{{Name: "VAULT_TOKEN", Value: "token"}},
+			want: map[string]string{"vault_token": "token"},
+		},
+		{
+			name: "tf-envvar-valuesfrom-secretref",
+			env: []corev1.EnvVar{{Name: "VAULT_TOKEN", ValueFrom: &corev1.EnvVarSource{SecretKeyRef: &corev1.SecretKeySelector{
+				LocalObjectReference: corev1.LocalObjectReference{Name: "tf-envvar-valuesfrom-secretref-name"}, Key: "tf-envvar-valuesfrom-secretref-name-key",
+			}}}},
+			want: map[string]string{"vault_token": "c2VjcmV0LXRva2Vu"},
+		},
+		{
+			name: "tf-envvar-valuefrom-configmapref",
+			env: []corev1.EnvVar{{Name: "VAULT_TOKEN", ValueFrom: &corev1.EnvVarSource{ConfigMapKeyRef: &corev1.ConfigMapKeySelector{
+				LocalObjectReference: corev1.LocalObjectReference{Name: "tf-envvar-valuefrom-configmapref-name"}, Key: "tf-envvar-valuefrom-configmapref-name-key",
+			}}}},
+			want: map[string]string{"vault_token": "config-token"},
+		},
+	}
+	for _, tt := range tests {
+		tf := w.module(tt.name, "env-output", "0.1.0")
+		tf.Spec.RunnerPodTemplate.Spec.Env = tt.env
+		tf.Spec.WriteOutputsToSecret = &v1alpha2.WriteOutputsToSecretSpec{Name: tt.name + "-secret"}
+		w.apply(tf)
+	}
+	w.reconcile()
+	for _, tt := range tests {
+		wantCondition(t, w.get(tt.name), v1alpha2.ConditionApply, v1alpha2.ReasonApplySucceeded, "")
+		want := map[string]string{"http_proxy": "", "https_proxy": "", "no_proxy": "", "vault_token": ""}
+		maps.Copy(want, tt.want)
+		w.wantOutputs(tt.name+"-secret", tt.name, want)
 	}
 }
 

@@ -316,8 +316,9 @@ type Run struct {
 	BackendConfigs []BackendConfig `json:",omitempty"`
 	// Env is spec.runnerPodTemplate.spec.env and envFrom, resolved as
 	// the kubelet resolves a container's environment: tofu's environment
-	// in a repository. Read from a cluster, it stays empty: the runner
-	// pod has those fields, as the Tofu Controller's has.
+	// in a repository, and under strata controller's in-process runs. A
+	// runner Job's request leaves it out: its pod has those fields, as the
+	// Tofu Controller's has.
 	Env []EnvVar `json:",omitempty"`
 	// Mounts are the mount paths of the runner pod's volumes whose files
 	// a repository's run writes itself (Files of FileVolume, an emptyDir

@@ -304,6 +304,14 @@ func (e *Executor) request(req controller.Request, docs map[string]contracts.Doc
 			backend.SecretSuffix = req.Name
 		}
 	}
+	if req.Stack != nil && len(req.Stack.Run.Env) > 0 {
+		// The pod has spec.runnerPodTemplate.spec.env and envFrom
+		// itself (PodOf): their values, Secrets' among them, stay out of
+		// the request.
+		s := *req.Stack
+		s.Run.Env = nil
+		req.Stack = &s
+	}
 	b, err := json.Marshal(runjob.Request{
 		Run: req, Path: path, Settings: e.Settings, StackIntervals: e.StackIntervals, Backend: backend, Contracts: docs, HashKey: e.HashKey,
 		NoDefaultPolicy: e.NoDefaultPolicy,

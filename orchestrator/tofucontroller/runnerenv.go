@@ -44,15 +44,19 @@ func validEnvName(name string) bool {
 // order (each key under its prefix, later sources winning), then env in
 // order over it, each value's $(VAR) references expanded against what is
 // defined before it. Values come from the repository's ConfigMaps and
-// Secrets. Read from a cluster the fields stay on the runner pod, as the
-// Tofu Controller puts them there, and nothing is resolved here.
+// Secrets, or, read from a cluster, the namespace's: tofu's environment
+// when strata controller runs it in process. A runner Job's pod has the
+// fields themselves, as the Tofu Controller's runner pod has, and its
+// request leaves this out (jobs).
 func (b *builder) runnerEnv() []environment.EnvVar {
-	if b.r.FromCluster() {
-		return nil
-	}
 	tf := b.tf
 	spec := tf.Spec.RunnerPodTemplate.Spec
 	bad := func(field, msg, fix string) {
+		if b.r.FromCluster() {
+			// A runner Job's pod sets the variable as written (the API
+			// server judges it); an in-process run goes without it.
+			return
+		}
 		b.problem(field+" "+msg, fix+" in "+tf.File)
 	}
 	env := map[string]environment.EnvVar{}

@@ -112,11 +112,22 @@ func TestRunnerEnv(t *testing.T) {
 			}
 		})
 	}
-	// Read from a cluster, the fields stay on the runner pod.
+	// Read from a cluster, they are resolved too, for strata controller's
+	// in-process runs (a runner Job's request leaves them out).
 	b, r := testBuilder(t, "  runnerPodTemplate: {spec: {env: [{name: A, value: b}]}}")
 	r.cluster = true
-	if got := b.runnerEnv(); got != nil {
-		t.Errorf("runnerEnv in a cluster = %v, want nothing: the runner pod has the fields", got)
+	if diff := cmp.Diff([]environment.EnvVar{{Name: "A", Source: "value", Value: "b"}}, b.runnerEnv()); diff != "" {
+		t.Errorf("runnerEnv in a cluster diff (-want +got):\n%s", diff)
+	}
+	// A variable only a pod can set (fieldRef) or one strata drives tofu
+	// with is no problem there: the runner Job's pod sets it as written.
+	b, r = testBuilder(t, "  runnerPodTemplate: {spec: {env: [{name: NODE, valueFrom: {fieldRef: {fieldPath: spec.nodeName}}}, {name: TF_LOG, value: DEBUG}, {name: A, value: b}]}}")
+	r.cluster = true
+	if diff := cmp.Diff([]environment.EnvVar{{Name: "A", Source: "value", Value: "b"}}, b.runnerEnv()); diff != "" {
+		t.Errorf("runnerEnv in a cluster, with a fieldRef and TF_LOG, diff (-want +got):\n%s", diff)
+	}
+	if msgs := r.messages(); len(msgs) != 0 {
+		t.Errorf("runnerEnv in a cluster problems = %q, want none", msgs)
 	}
 }
 

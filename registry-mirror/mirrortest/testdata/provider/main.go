@@ -1,7 +1,8 @@
 // Command provider is the tiny provider the mirror's tests build, pack,
 // serve and install with a real tofu init: strata-iac/strata, with one
-// resource, strata_echo, whose computed output is its input, and one data
-// source, strata_file, which writes a file while planning (file.go).
+// resource, strata_echo, whose computed output is its input, and two data
+// sources: strata_file, which writes a file while planning (file.go), and
+// strata_env, which reads the provider's environment (env.go).
 package main
 
 import (
@@ -50,7 +51,10 @@ func (strataProvider) Resources(context.Context) []func() resource.Resource {
 }
 
 func (strataProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{func() datasource.DataSource { return file{} }}
+	return []func() datasource.DataSource{
+		func() datasource.DataSource { return file{} },
+		func() datasource.DataSource { return env{} },
+	}
 }
 
 // echo is strata_echo: output = input.
