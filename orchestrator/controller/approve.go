@@ -18,9 +18,10 @@ import (
 // as strata approve. The run that follows applies the saved plan when a
 // fresh plan still has its id. An object being deleted approves its
 // destroy plan the same way. An approvePlan that names another plan (the
-// Tofu Controller's id of a plan pending at the take-over, its replan-
-// form, a plan since replaced) approves nothing, and a Warning Event says
-// so with the id to use (unapproved).
+// Tofu Controller's id of a plan pending at the take-over, a plan since
+// replaced) approves nothing, and a Warning Event says so with the id to
+// use (unapproved); a replan- request needs nothing, as a held plan is
+// planned again on every pass.
 func (c *Controller) approve(ctx context.Context, p *pass) error {
 	for _, tf := range sortedObjects(p.tfs) {
 		id := tf.Status.Plan.Pending
@@ -52,21 +53,18 @@ func unapproved(tf *v1alpha2.Terraform) string {
 	if !approvesOther(tf, id) {
 		return ""
 	}
-	why := "names no pending plan (a plan id of the Tofu Controller's, or of a plan since replaced)"
-	if strings.HasPrefix(a, "replan-") {
-		why = "asks for a new plan, which strata makes by itself whenever the code, the inputs or the spec change"
-	}
-	return fmt.Sprintf("spec.approvePlan %q %s: nothing is applied; set approvePlan: %q to approve the pending plan", a, why, id)
+	return fmt.Sprintf("spec.approvePlan %q names no pending plan (a plan id of the Tofu Controller's, or of a plan since replaced): nothing is applied; set approvePlan: %q to approve the pending plan", a, id)
 }
 
 // approvesOther reports whether the object's spec.approvePlan names a
 // plan, and not the plan id: not auto, disable or empty, nor the plan
-// last applied (left in the spec after its approval). false when id is
-// "" (nothing pending).
+// last applied (left in the spec after its approval), nor a replan-
+// request (the Tofu Controller's "plan again", which a held plan gets on
+// every pass). false when id is "" (nothing pending).
 func approvesOther(tf *v1alpha2.Terraform, id string) bool {
 	a := tf.Spec.ApprovePlan
 	return id != "" && a != "" && a != v1alpha2.ApprovePlanAuto && a != v1alpha2.ApprovePlanDisable &&
-		a != tf.Status.Plan.LastApplied && !approval.Names(a, id)
+		!strings.HasPrefix(a, "replan-") && a != tf.Status.Plan.LastApplied && !approval.Names(a, id)
 }
 
 // event records an Event, and posts it to Flux's notification-controller

@@ -26,10 +26,9 @@ func TestUnapproved(t *testing.T) {
 			name: "the Tofu Controller's id", approvePlan: "plan-main-b8e362c206", pending: pending,
 			want: []string{`"plan-main-b8e362c206" names no pending plan`, `set approvePlan: "` + pending + `"`},
 		},
-		{
-			name: "replan", approvePlan: "replan-main-b8e362c206", pending: pending,
-			want: []string{"asks for a new plan", `set approvePlan: "` + pending + `"`},
-		},
+		// The Tofu Controller's "plan again": a held plan is planned
+		// again on every pass.
+		{name: "replan", approvePlan: "replan-main-b8e362c206", pending: pending},
 		{
 			name: "too short a prefix", approvePlan: "plan-", pending: pending,
 			want: []string{`set approvePlan: "` + pending + `"`},
