@@ -41,6 +41,8 @@ changes what happens to the object:
     source or input (the problem and its fix);
   ! it was applied, but its state Secret (tfstate-<workspace>-<suffix>)
     is not in the namespace: strata would plan every resource as new;
+  ! with --runners in-process, the state the Tofu Controller keeps in
+    that Secret would not be read (strata's state directory keeps it);
   ! its state is locked (the kubernetes backend's Lease is held);
   ! its pending plan is the Tofu Controller's, which cannot carry over;
   and notes: an approvePlan that is a Tofu Controller plan id, a state

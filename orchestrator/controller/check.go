@@ -186,6 +186,9 @@ func findings(in checked) []Finding {
 		add(true, "does not run (Ready False): %s", why)
 	}
 	applied := tf.Status.LastAppliedRevision != "" || tf.Status.Plan.LastApplied != ""
+	if tc := stateSecret(tf, CheckOptions{Jobs: true}); in.state == "" && tc != "" && in.secrets[tc] {
+		add(true, "its state is in the Secret %s, where the Tofu Controller keeps it, but with --runners in-process strata keeps it in its state directory: it would plan every resource as new; take over with --runners jobs (the default inside a cluster)", tc)
+	}
 	switch {
 	case in.state != "" && !in.secrets[in.state] && applied:
 		add(true, "its state Secret %s is not in the namespace, though it was applied (%s): strata would plan every resource as new; check spec.backendConfig.secretSuffix and spec.workspace before the swap",

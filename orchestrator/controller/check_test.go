@@ -38,6 +38,11 @@ func TestFindings(t *testing.T) {
 			want: []string{"!its state Secret tfstate-default-app is not in the namespace"},
 		},
 		{
+			name: "in process, the Tofu Controller's state in its Secret",
+			in:   checked{tf: object(nil), secrets: map[string]bool{"tfstate-default-app": true}},
+			want: []string{"!its state is in the Secret tfstate-default-app, where the Tofu Controller keeps it, but with --runners in-process"},
+		},
+		{
 			name: "never applied",
 			in:   checked{tf: object(func(tf *v1alpha2.Terraform) { tf.Status = v1alpha2.TerraformStatus{} }), state: "tfstate-default-app", secrets: map[string]bool{}},
 			want: []string{"has no state yet"},
