@@ -70,4 +70,9 @@
 // after its source is still destroyed, from that code (loadDeleted keeps
 // such an object's stack, with no artifact); it is dropped with the
 // object's finalizer.
+//
+// CheckNamespace reads a namespace as Reconcile would and changes
+// nothing: per object, what strata would do otherwise than the Tofu
+// Controller did (Finding), for `strata controller check` before a
+// take-over.
 package controller
