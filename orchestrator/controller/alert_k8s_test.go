@@ -4,13 +4,9 @@ package controller_test
 
 import (
 	"context"
-	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -49,27 +45,9 @@ func TestAlertInCluster(t *testing.T) {
 		return []string{"--events-addr=" + events, "--receiverAddr=" + testkit.FreeAddr(t)}
 	})
 
-	type received struct {
-		path  string
-		event eventv1.Event
-	}
-	var (
-		mu  sync.Mutex
-		got []received
-	)
-	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		var e eventv1.Event
-		if err := json.NewDecoder(r.Body).Decode(&e); err != nil {
-			http.Error(rw, err.Error(), http.StatusBadRequest)
-			return
-		}
-		mu.Lock()
-		got = append(got, received{r.URL.Path, e})
-		mu.Unlock()
-	}))
-	t.Cleanup(srv.Close)
-	w.notification(providers, "receiver", map[string]any{"type": "generic", "address": srv.URL + "/all"})
-	w.notification(providers, "errors", map[string]any{"type": "generic", "address": srv.URL + "/errors"})
+	sink := newEventSink(t)
+	w.notification(providers, "receiver", map[string]any{"type": "generic", "address": sink.URL + "/all"})
+	w.notification(providers, "errors", map[string]any{"type": "generic", "address": sink.URL + "/errors"})
 	w.notification(alerts, "terraform", map[string]any{
 		"providerRef":  map[string]any{"name": "receiver"},
 		"eventSources": []any{map[string]any{"kind": "Terraform", "name": "*"}},
@@ -92,17 +70,7 @@ func TestAlertInCluster(t *testing.T) {
 	w.apply(missing)
 	w.reconcile()
 
-	find := func(path, name, severity string) *eventv1.Event {
-		mu.Lock()
-		defer mu.Unlock()
-		for _, r := range got {
-			e := r.event
-			if r.path == path && e.InvolvedObject.Kind == v1alpha2.Kind && e.InvolvedObject.Name == name && e.InvolvedObject.Namespace == w.ns && e.Severity == severity {
-				return &e
-			}
-		}
-		return nil
-	}
+	find := func(path, name, severity string) *eventv1.Event { return sink.find(path, w.ns, name, severity) }
 	waitFor(t, 2*time.Minute, "the Alerts' notifications", func() (bool, error) {
 		return find("/all", "alerted", eventv1.EventSeverityInfo) != nil &&
 			find("/all", "alerted-no-source", eventv1.EventSeverityError) != nil &&
@@ -138,18 +106,7 @@ func (w *world) notification(gvr schema.GroupVersionResource, name string, spec 
 
 func notificationControllerBinary(t *testing.T) string {
 	t.Helper()
-	bin := os.Getenv("STRATA_NOTIFICATION_CONTROLLER")
-	if bin == "" {
-		bin = "../../bin/notification-controller"
-	}
-	abs, err := filepath.Abs(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(abs); err != nil {
-		t.Fatalf("notification-controller %s not found: build it with make notification-controller (make test-k8s does)", abs)
-	}
-	return abs
+	return fluxControllerBinary(t, "notification-controller", "STRATA_NOTIFICATION_CONTROLLER")
 }
 
 // notificationCRDs writes notification-controller's CRDs to files for

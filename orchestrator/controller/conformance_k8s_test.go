@@ -39,8 +39,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/jobs"
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
-	"github.com/strata-iac/strata/registry-mirror/mirror"
-	"github.com/strata-iac/strata/registry-mirror/mirrortest"
+	"github.com/strata-iac/strata/registry-mirror/mirrortest/providermirror"
 )
 
 // TestConformanceInCluster runs the Tofu Controller's behaviour specs
@@ -2272,18 +2271,7 @@ func tc000011BadTarGz(t *testing.T, w *world) {
 // does.
 func (w *world) withProviderMirror(t *testing.T) {
 	t.Helper()
-	prov := mirrortest.BuildProvider(t, "0.1.0")
-	store := mirror.NewStore(t.TempDir())
-	zip, err := os.Open(prov.Zip)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zip.Close()
-	if err := store.Providers.Add(context.Background(), mirrortest.ProviderHostname, mirrortest.ProviderNamespace, mirrortest.ProviderType,
-		prov.Version, prov.OS, prov.Arch, zip); err != nil {
-		t.Fatalf("add the test provider to the mirror: %v", err)
-	}
-	srv := mirrortest.Serve(t, mirror.NewServer(store, mirror.Options{}))
+	srv := providermirror.Serve(t, "0.1.0")
 	p := w.cfg.Pipeline.(reconcile.Pipeline)
 	p.Options.ProviderMirror, p.Options.ProviderMirrorCA = srv.URL, srv.Certs.CAFile
 	w.cfg.Pipeline = p

@@ -112,8 +112,21 @@ func TestDeleteWithDestroyJobsInCluster(t *testing.T) {
 }
 
 // stateResources counts the resources in a state Secret of tofu's
-// kubernetes backend (its gzipped tfstate key).
+// kubernetes backend.
 func (w *world) stateResources(secret string) int {
+	w.t.Helper()
+	var state struct {
+		Resources []json.RawMessage `json:"resources"`
+	}
+	if err := json.Unmarshal(w.state(secret), &state); err != nil {
+		w.t.Fatalf("state Secret %s: %v", secret, err)
+	}
+	return len(state.Resources)
+}
+
+// state is the state a Secret of tofu's kubernetes backend holds: its
+// gzipped tfstate key, unpacked.
+func (w *world) state(secret string) []byte {
 	w.t.Helper()
 	s, err := w.c.Client.CoreV1().Secrets(w.ns).Get(context.Background(), secret, metav1.GetOptions{})
 	if err != nil {
@@ -127,11 +140,5 @@ func (w *world) stateResources(secret string) int {
 	if err != nil {
 		w.t.Fatalf("state Secret %s: %v", secret, err)
 	}
-	var state struct {
-		Resources []json.RawMessage `json:"resources"`
-	}
-	if err := json.Unmarshal(b, &state); err != nil {
-		w.t.Fatalf("state Secret %s: %v", secret, err)
-	}
-	return len(state.Resources)
+	return b
 }

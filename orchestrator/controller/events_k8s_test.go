@@ -24,23 +24,8 @@ import (
 // is missing as error; the Kubernetes Events stay.
 func TestEventsAddrInCluster(t *testing.T) {
 	w := newWorld(t)
-	var (
-		mu     sync.Mutex
-		events []eventv1.Event
-	)
-	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		var e eventv1.Event
-		if err := json.NewDecoder(r.Body).Decode(&e); err != nil {
-			http.Error(rw, err.Error(), http.StatusBadRequest)
-			return
-		}
-		mu.Lock()
-		events = append(events, e)
-		mu.Unlock()
-		rw.WriteHeader(http.StatusAccepted)
-	}))
-	t.Cleanup(srv.Close)
-	p, err := fluxevents.New(srv.URL + "/")
+	sink := newEventSink(t)
+	p, err := fluxevents.New(sink.URL + "/")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,16 +37,7 @@ func TestEventsAddrInCluster(t *testing.T) {
 	w.apply(missing)
 	w.reconcile()
 	applied := w.get("helloworld-events")
-	find := func(name, severity string) *eventv1.Event {
-		mu.Lock()
-		defer mu.Unlock()
-		for i, e := range events {
-			if e.InvolvedObject.Kind == v1alpha2.Kind && e.InvolvedObject.Name == name && e.InvolvedObject.Namespace == w.ns && e.Severity == severity {
-				return &events[i]
-			}
-		}
-		return nil
-	}
+	find := func(name, severity string) *eventv1.Event { return sink.find("", w.ns, name, severity) }
 	waitFor(t, time.Minute, "both objects' events posted", func() (bool, error) {
 		return find("helloworld-events", eventv1.EventSeverityInfo) != nil && find("events-no-source", eventv1.EventSeverityError) != nil, nil
 	})
@@ -76,4 +52,51 @@ func TestEventsAddrInCluster(t *testing.T) {
 	if evs := w.events("helloworld-events", ""); len(evs) == 0 {
 		t.Error("no Kubernetes Event for the applied object: they must stay")
 	}
+}
+
+// eventSink receives Flux's events over HTTP, as notification-controller
+// does, or a generic Provider's address: each event with the path it was
+// posted to.
+type eventSink struct {
+	*httptest.Server
+	mu  sync.Mutex
+	got []postedEvent
+}
+
+type postedEvent struct {
+	path  string
+	event eventv1.Event
+}
+
+func newEventSink(t *testing.T) *eventSink {
+	t.Helper()
+	s := &eventSink{}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		var e eventv1.Event
+		if err := json.NewDecoder(r.Body).Decode(&e); err != nil {
+			http.Error(rw, err.Error(), http.StatusBadRequest)
+			return
+		}
+		s.mu.Lock()
+		s.got = append(s.got, postedEvent{r.URL.Path, e})
+		s.mu.Unlock()
+		rw.WriteHeader(http.StatusAccepted)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// find is the first event posted to path ("" for any) about the
+// Terraform object ns/name with severity; nil when none was.
+func (s *eventSink) find(path, ns, name, severity string) *eventv1.Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range s.got {
+		e := p.event
+		if (path == "" || p.path == path) && e.InvolvedObject.Kind == v1alpha2.Kind && e.InvolvedObject.Name == name &&
+			e.InvolvedObject.Namespace == ns && e.Severity == severity {
+			return &e
+		}
+	}
+	return nil
 }

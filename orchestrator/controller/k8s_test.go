@@ -123,16 +123,23 @@ func sourceControllerCRDs(t *testing.T) string {
 
 func sourceControllerBinary(t *testing.T) string {
 	t.Helper()
-	bin := os.Getenv("STRATA_SOURCE_CONTROLLER")
+	return fluxControllerBinary(t, "source-controller", "STRATA_SOURCE_CONTROLLER")
+}
+
+// fluxControllerBinary is the Flux controller name that make builds into
+// bin/ (make name), or the one the environment variable env names.
+func fluxControllerBinary(t *testing.T, name, env string) string {
+	t.Helper()
+	bin := os.Getenv(env)
 	if bin == "" {
-		bin = "../../bin/source-controller"
+		bin = "../../bin/" + name
 	}
 	abs, err := filepath.Abs(bin)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(abs); err != nil {
-		t.Fatalf("source-controller %s not found: build it with make source-controller (make test-k8s does)", abs)
+		t.Fatalf("%s %s not found: build it with make %s (make test-k8s does)", name, abs, name)
 	}
 	return abs
 }

@@ -4,11 +4,9 @@ package controller_test
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -310,18 +308,6 @@ func tofuControllerApply(t *testing.T, w *world, suffix, size string) map[string
 // the id of terraform_data.disk.
 func (w *world) stateOf(secret string) (uint64, string) {
 	w.t.Helper()
-	s := w.getSecret(secret)
-	if s == nil {
-		w.t.Fatalf("state Secret %s: not found", secret)
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(s.Data["tfstate"]))
-	if err != nil {
-		w.t.Fatalf("state Secret %s: %v", secret, err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		w.t.Fatalf("state Secret %s: %v", secret, err)
-	}
 	var state struct {
 		Serial    uint64 `json:"serial"`
 		Resources []struct {
@@ -333,7 +319,7 @@ func (w *world) stateOf(secret string) (uint64, string) {
 			} `json:"instances"`
 		} `json:"resources"`
 	}
-	if err := json.Unmarshal(b, &state); err != nil {
+	if err := json.Unmarshal(w.state(secret), &state); err != nil {
 		w.t.Fatalf("state Secret %s: %v", secret, err)
 	}
 	for _, r := range state.Resources {

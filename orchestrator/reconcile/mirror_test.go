@@ -2,7 +2,6 @@ package reconcile_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,8 +14,7 @@ import (
 	"github.com/strata-iac/strata/orchestrator/runlog"
 	"github.com/strata-iac/strata/orchestrator/runner"
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
-	"github.com/strata-iac/strata/registry-mirror/mirror"
-	"github.com/strata-iac/strata/registry-mirror/mirrortest"
+	"github.com/strata-iac/strata/registry-mirror/mirrortest/providermirror"
 )
 
 // TestProvidersFromMirror runs a stack whose provider comes from strata's
@@ -29,18 +27,7 @@ func TestProvidersFromMirror(t *testing.T) {
 		t.Skip("builds a provider")
 	}
 	ctx := context.Background()
-	prov := mirrortest.BuildProvider(t, "0.1.0")
-	store := mirror.NewStore(t.TempDir())
-	zip, err := os.Open(prov.Zip)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zip.Close()
-	if err := store.Providers.Add(ctx, mirrortest.ProviderHostname, mirrortest.ProviderNamespace, mirrortest.ProviderType,
-		prov.Version, prov.OS, prov.Arch, zip); err != nil {
-		t.Fatalf("AddProvider() = %v", err)
-	}
-	srv := mirrortest.Serve(t, mirror.NewServer(store, mirror.Options{}))
+	srv := providermirror.Serve(t, "0.1.0")
 
 	root := testrepo.Fixture(t, "mirror")
 	dir := filepath.Join(root, "environments", "acme", "dev")
