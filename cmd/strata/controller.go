@@ -97,13 +97,8 @@ error that names the shard. See docs/cluster-mode.md, "Shards".`,
 			if err := g.checkOutput("text"); err != nil {
 				return err
 			}
-			if len(namespaces) == 0 {
-				return usageError("controller: give at least one --namespace to watch")
-			}
-			for _, ns := range namespaces {
-				if errs := validation.IsDNS1123Label(ns); len(errs) > 0 {
-					return usageError("--namespace %q is not a namespace name: %s", ns, errs[0])
-				}
+			if err := checkNamespaces("controller: give at least one --namespace to watch", namespaces); err != nil {
+				return err
 			}
 			if interval <= 0 {
 				return usageError("--interval is %s: it must be more than 0", interval)
@@ -216,6 +211,20 @@ error that names the shard. See docs/cluster-mode.md, "Shards".`,
 	cmd.Flags().StringVar(&selector, "watch-label-selector", shard.Default,
 		"reconcile only the Terraform objects, and read only the Flux sources, whose labels match this selector, as Flux's sharded controllers do; \"\" for every object")
 	return cmd
+}
+
+// checkNamespaces refuses an empty --namespace list (none says so) and a
+// --namespace that is not a namespace's name.
+func checkNamespaces(none string, namespaces []string) error {
+	if len(namespaces) == 0 {
+		return usageError("%s", none)
+	}
+	for _, ns := range namespaces {
+		if errs := validation.IsDNS1123Label(ns); len(errs) > 0 {
+			return usageError("--namespace %q is not a namespace name: %s", ns, errs[0])
+		}
+	}
+	return nil
 }
 
 // crossNamespaceRefs decides, as the Tofu Controller does, whether a

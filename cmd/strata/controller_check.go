@@ -9,7 +9,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
-	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/strata-iac/strata/orchestrator/controller"
 	"github.com/strata-iac/strata/orchestrator/kube"
@@ -58,13 +57,8 @@ a wrong command line.`,
 			if err := g.checkOutput("text", "json"); err != nil {
 				return err
 			}
-			if len(namespaces) == 0 {
-				return usageError("controller check: give at least one --namespace to check")
-			}
-			for _, ns := range namespaces {
-				if errs := validation.IsDNS1123Label(ns); len(errs) > 0 {
-					return usageError("--namespace %q is not a namespace name: %s", ns, errs[0])
-				}
+			if err := checkNamespaces("controller check: give at least one --namespace to check", namespaces); err != nil {
+				return err
 			}
 			if runners != runnersJobs && runners != runnersInProcess {
 				return usageError("--runners is %q: it must be jobs or in-process, as strata controller will run", runners)
