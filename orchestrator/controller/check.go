@@ -28,11 +28,11 @@ type Finding struct {
 	Message   string `json:"message"`
 }
 
-// LeaseReader reads a Lease of a namespace: its holder and annotations;
-// false when there is none. Check reads the kubernetes backend's lock
+// StateLockReader reads the lock a kubernetes backend's Lease of a
+// namespace records; false when it holds none. Check reads the state locks
 // with it, when the Cluster has it.
-type LeaseReader interface {
-	Lease(ctx context.Context, ns, name string) (holder string, annotations map[string]string, ok bool, err error)
+type StateLockReader interface {
+	StateLock(ctx context.Context, ns, lease string) (statefile.Lock, bool, error)
 }
 
 // CheckOptions are what Check assumes of the controller that would take
@@ -86,8 +86,9 @@ func (c *Controller) CheckNamespace(ctx context.Context, ns string, opts CheckOp
 				}
 			}
 		}
-		if in.state = stateSecret(tf, opts); in.state != "" {
-			lock, err := c.stateLock(ctx, ns, "lock-"+in.state)
+		var lease string
+		if in.state, lease = stateSecret(tf, opts); in.state != "" {
+			lock, err := c.stateLock(ctx, ns, lease)
 			if err != nil {
 				return nil, nil, fmt.Errorf("check namespace %s: %w", ns, err)
 			}
@@ -114,45 +115,35 @@ func objectProblems(p *pass, problems diag.Problems, obj string) []string {
 // stateLock reads the lock Lease of a kubernetes backend state; nil when
 // it holds none, or the Cluster cannot read Leases.
 func (c *Controller) stateLock(ctx context.Context, ns, lease string) (*statefile.Lock, error) {
-	lr, ok := c.cfg.Cluster.(LeaseReader)
+	lr, ok := c.cfg.Cluster.(StateLockReader)
 	if !ok {
 		return nil, nil
 	}
-	holder, annotations, ok, err := lr.Lease(ctx, ns, lease)
-	if err != nil || !ok {
+	l, held, err := lr.StateLock(ctx, ns, lease)
+	if err != nil || !held {
 		return nil, err
-	}
-	l, held, err := statefile.LeaseLock(holder, annotations)
-	if err != nil {
-		return nil, fmt.Errorf("read lock %s/%s: %w", ns, lease, err)
-	}
-	if !held {
-		return nil, nil
 	}
 	return &l, nil
 }
 
 // stateSecret is the Secret that keeps the object's state where runner
-// Jobs keep it, the kubernetes backend's tfstate-<workspace>-<suffix>;
-// "" when its state is elsewhere (a backend of its own, the module's,
-// spec.cloud, or the controller's state directory for in-process runs).
-func stateSecret(tf *v1alpha2.Terraform, opts CheckOptions) string {
+// Jobs keep it, the kubernetes backend's tfstate-<workspace>-<suffix>,
+// and the Lease that locks it; "" when its state is elsewhere (a backend
+// of its own, the module's, spec.cloud, or the controller's state
+// directory for in-process runs).
+func stateSecret(tf *v1alpha2.Terraform, opts CheckOptions) (secret, lease string) {
 	bc := tf.Spec.BackendConfig
 	switch {
 	case tf.Spec.Cloud != nil, bc != nil && (bc.Disable || bc.CustomConfiguration != ""):
-		return ""
+		return "", ""
 	case !opts.Jobs && (bc == nil || bc.SecretSuffix == "" && !bc.InClusterConfig && bc.ConfigPath == "" && len(bc.Labels) == 0):
-		return ""
+		return "", ""
 	}
 	suffix := tf.Name
 	if bc != nil && bc.SecretSuffix != "" {
 		suffix = bc.SecretSuffix
 	}
-	ws := tf.Spec.Workspace
-	if ws == "" {
-		ws = v1alpha2.DefaultWorkspace
-	}
-	return "tfstate-" + ws + "-" + suffix
+	return statefile.KubernetesSecretName(tf.Spec.Workspace, suffix), statefile.KubernetesLeaseName(tf.Spec.Workspace, suffix)
 }
 
 // checked is what Check knows of one object.
@@ -186,7 +177,7 @@ func findings(in checked) []Finding {
 		add(true, "does not run (Ready False): %s", why)
 	}
 	applied := tf.Status.LastAppliedRevision != "" || tf.Status.Plan.LastApplied != ""
-	if tc := stateSecret(tf, CheckOptions{Jobs: true}); in.state == "" && tc != "" && in.secrets[tc] {
+	if tc, _ := stateSecret(tf, CheckOptions{Jobs: true}); in.state == "" && tc != "" && in.secrets[tc] {
 		add(true, "its state is in the Secret %s, where the Tofu Controller keeps it, but with --runners in-process strata keeps it in its state directory: it would plan every resource as new; take over with --runners jobs (the default inside a cluster)", tc)
 	}
 	switch {

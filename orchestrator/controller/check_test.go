@@ -120,7 +120,7 @@ func TestStateSecret(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tf := &v1alpha2.Terraform{ObjectMeta: metav1.ObjectMeta{Name: "app"}, Spec: tt.spec}
-			if got := stateSecret(tf, CheckOptions{Jobs: tt.jobs}); got != tt.want {
+			if got, _ := stateSecret(tf, CheckOptions{Jobs: tt.jobs}); got != tt.want {
 				t.Errorf("stateSecret(%s) = %q, want %q", tt.name, got, tt.want)
 			}
 		})

@@ -21,6 +21,7 @@ import (
 	"github.com/strata-iac/strata/internal/deadline"
 	"github.com/strata-iac/strata/orchestrator/kube/api/v1alpha2"
 	"github.com/strata-iac/strata/orchestrator/shard"
+	"github.com/strata-iac/strata/orchestrator/statefile"
 )
 
 // The Flux sources a Terraform object may name, at source-controller's
@@ -403,19 +404,9 @@ func toUnstructured(tf *v1alpha2.Terraform) (*unstructured.Unstructured, error) 
 // listOne asks for one item: enough to know a resource is served.
 var listOne = metav1.ListOptions{Limit: 1}
 
-// Lease reads the Lease ns/name: its holder ("" when none) and its
-// annotations; false when there is no such Lease.
-func (c *Client) Lease(ctx context.Context, ns, name string) (string, map[string]string, bool, error) {
-	l, err := c.core.CoordinationV1().Leases(ns).Get(ctx, name, metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
-		return "", nil, false, nil
-	}
-	if err != nil {
-		return "", nil, false, fmt.Errorf("get Lease %s/%s: %w", ns, name, err)
-	}
-	holder := ""
-	if l.Spec.HolderIdentity != nil {
-		holder = *l.Spec.HolderIdentity
-	}
-	return holder, l.Annotations, true, nil
+// StateLock reads the lock that the kubernetes backend's Lease ns/name
+// records (statefile.LeaseLock); false when there is no such Lease, or it
+// holds no lock.
+func (c *Client) StateLock(ctx context.Context, ns, name string) (statefile.Lock, bool, error) {
+	return leaseLock(ctx, c.core, ns, name)
 }

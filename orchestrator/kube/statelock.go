@@ -29,12 +29,19 @@ func ReadStateLock(ctx context.Context, b statefile.KubernetesBackend, workspace
 	if err != nil {
 		return statefile.Lock{}, false, fmt.Errorf("read lock %s/%s: %w", b.Namespace, name, err)
 	}
-	lease, err := cs.CoordinationV1().Leases(b.Namespace).Get(ctx, name, metav1.GetOptions{})
+	return leaseLock(ctx, cs, b.Namespace, name)
+}
+
+// leaseLock reads the Lease ns/name and the lock it records: held while
+// its holderIdentity is set (statefile.LeaseLock); false when there is no
+// such Lease, or it holds no lock.
+func leaseLock(ctx context.Context, cs kubernetes.Interface, ns, name string) (statefile.Lock, bool, error) {
+	lease, err := cs.CoordinationV1().Leases(ns).Get(ctx, name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
 		return statefile.Lock{}, false, nil
 	}
 	if err != nil {
-		return statefile.Lock{}, false, fmt.Errorf("read lock %s/%s: %w", b.Namespace, name, err)
+		return statefile.Lock{}, false, fmt.Errorf("read lock %s/%s: %w", ns, name, err)
 	}
 	holder := ""
 	if lease.Spec.HolderIdentity != nil {
@@ -42,7 +49,7 @@ func ReadStateLock(ctx context.Context, b statefile.KubernetesBackend, workspace
 	}
 	l, ok, err := statefile.LeaseLock(holder, lease.Annotations)
 	if err != nil {
-		return statefile.Lock{}, false, fmt.Errorf("read lock %s/%s: %w", b.Namespace, name, err)
+		return statefile.Lock{}, false, fmt.Errorf("read lock %s/%s: %w", ns, name, err)
 	}
 	return l, ok, nil
 }

@@ -15,10 +15,6 @@ import (
 	"github.com/strata-iac/strata/orchestrator/tofu"
 )
 
-// ForceUnlockAuto is the spec.tfstate.forceUnlock value that lets strata
-// release a lock whose holder is provably dead.
-const ForceUnlockAuto = "auto"
-
 // checkLock looks at the lock of the stack's state before the plan takes
 // it, and says what it finds: a lock info file that a crashed tofu left
 // beside a local state (no process holds the lock any more: the file is
@@ -108,10 +104,10 @@ func (r *Runner) reportLock(ctx context.Context, st *runState) {
 		return
 	case s.ForceUnlock == environment.ForceUnlockYes:
 		log.Warn(fmt.Sprintf("spec.tfstate.lockIdentifier is %s, but the state's lock is %s: it is not released", s.LockIdentifier, l.ID))
-	case s.ForceUnlock == ForceUnlockAuto && req.ReportedLock != "" && l.ID == req.ReportedLock:
+	case s.ForceUnlock == environment.ForceUnlockAuto && req.ReportedLock != "" && l.ID == req.ReportedLock:
 		release(fmt.Sprintf("released the state lock %s, which the last pass reported held, as spec.tfstate.forceUnlock is auto: %s", l.ID, what))
 		return
-	case s.ForceUnlock == ForceUnlockAuto && l.HolderPID == 0 && l.Host() == hostname() && len(tofu.RunningIn(ws.dir)) == 0:
+	case s.ForceUnlock == environment.ForceUnlockAuto && l.HolderPID == 0 && l.Host() == hostname() && len(tofu.RunningIn(ws.dir)) == 0:
 		release(fmt.Sprintf("released the state lock its holder left: %s; it was taken on this host and no tofu runs in the stack's workspace any more (spec.tfstate.forceUnlock: auto)", what))
 		return
 	}

@@ -136,8 +136,11 @@ func TestLeaseLock(t *testing.T) {
 	}
 }
 
-func TestKubernetesLeaseName(t *testing.T) {
-	if got, want := KubernetesLeaseName("", "tf-x"), "lock-tfstate-default-tf-x"; got != want {
-		t.Errorf("KubernetesLeaseName(%q) = %q, want %q", "", got, want)
+func TestKubernetesNames(t *testing.T) {
+	if got, want := KubernetesSecretName("", "tf-x"), "tfstate-default-tf-x"; got != want {
+		t.Errorf("KubernetesSecretName(%q) = %q, want %q", "", got, want)
+	}
+	if got, want := KubernetesLeaseName("prod", "tf-x"), "lock-tfstate-prod-tf-x"; got != want {
+		t.Errorf("KubernetesLeaseName(%q) = %q, want %q", "prod", got, want)
 	}
 }

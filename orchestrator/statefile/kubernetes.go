@@ -4,13 +4,19 @@ package statefile
 // that holds the lock info, as tofu writes it.
 const LockInfoAnnotation = "app.terraform.io/lock-info"
 
-// KubernetesLeaseName is the Lease that locks the kubernetes backend's
-// state of workspace: lock-tfstate-<workspace>-<secret suffix>.
-func KubernetesLeaseName(workspace, suffix string) string {
+// KubernetesSecretName is the Secret that keeps the kubernetes backend's
+// state of workspace ("" is default): tfstate-<workspace>-<secret suffix>.
+func KubernetesSecretName(workspace, suffix string) string {
 	if workspace == "" {
 		workspace = "default"
 	}
-	return "lock-tfstate-" + workspace + "-" + suffix
+	return "tfstate-" + workspace + "-" + suffix
+}
+
+// KubernetesLeaseName is the Lease that locks that state:
+// lock-tfstate-<workspace>-<secret suffix>.
+func KubernetesLeaseName(workspace, suffix string) string {
+	return "lock-" + KubernetesSecretName(workspace, suffix)
 }
 
 // LeaseLock is the lock a kubernetes backend's Lease records: held while
