@@ -7,9 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
+	"github.com/strata-iac/strata/internal/atomicfile"
 	"github.com/strata-iac/strata/orchestrator/change"
 	"github.com/strata-iac/strata/orchestrator/history"
 	"github.com/strata-iac/strata/orchestrator/reconcile"
@@ -106,11 +108,14 @@ func (f *baseFlags) diff(ctx context.Context, args []string) (*change.Report, fu
 	if err != nil {
 		return nil, nil, err
 	}
-	done := func() {
+	done := sync.OnceFunc(func() {
 		if err := co.Close(); err != nil {
 			fmt.Fprintln(os.Stderr, "strata: "+err.Error())
 		}
-	}
+	})
+	// Ended by a signal before it returns, diff still removes the
+	// checkout.
+	atForcedExit(ctx, done)
 	d, err := change.Diff(ctx, root, co, dirs)
 	if err != nil {
 		done()
@@ -223,11 +228,11 @@ func (f *baseFlags) writeReview(g *globals, d *change.Report, envs []change.EnvP
 	full := fullReviewFile(f.commentFile)
 	comment, cut := review.Cut(b.String(), review.CommentLimit, filepath.Base(full))
 	if cut {
-		if err := os.WriteFile(full, b.Bytes(), 0o644); err != nil {
+		if err := atomicfile.Write(full, b.Bytes(), 0o644); err != nil {
 			return fmt.Errorf("write the whole review: %w", err)
 		}
 	}
-	if err := os.WriteFile(f.commentFile, []byte(comment), 0o644); err != nil {
+	if err := atomicfile.Write(f.commentFile, []byte(comment), 0o644); err != nil {
 		return fmt.Errorf("write --comment-file: %w", err)
 	}
 	if cut {

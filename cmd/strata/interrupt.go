@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -45,17 +47,52 @@ func isReadOnly(root *cobra.Command, args []string) bool {
 //     state (issue 22), and every other phase returns;
 //   - a second ends strata at once (the default action comes back);
 //   - a read-only command still running readOnlyGrace after the first is
-//     ended, with a line saying what was interrupted.
+//     ended, with a line saying what was interrupted, once the temporary
+//     files it registered (atForcedExit) are removed.
 type interrupts struct {
 	// got is the signal received, nil before any.
 	got atomic.Value
+
+	mu sync.Mutex
+	// cleanups run, in order, before a forced exit.
+	cleanups []func()
+}
+
+// interruptsKey carries the process's interrupts in a command's context.
+type interruptsKey struct{}
+
+// atForcedExit registers cleanup to run if strata ends a read-only
+// command that did not return in time: a temporary checkout it made is
+// removed all the same. cleanup must be safe to call twice, and from
+// another goroutine than the command's. Without interrupts in ctx (a
+// test calling the command's code), it does nothing.
+func atForcedExit(ctx context.Context, cleanup func()) {
+	in, ok := ctx.Value(interruptsKey{}).(*interrupts)
+	if !ok {
+		return
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.cleanups = append(in.cleanups, cleanup)
+}
+
+// forcedExit runs the registered cleanups and ends the process with sig's
+// exit code.
+func (in *interrupts) forcedExit(sig os.Signal) {
+	in.mu.Lock()
+	cleanups := slices.Clone(in.cleanups)
+	in.mu.Unlock()
+	for _, c := range cleanups {
+		c()
+	}
+	os.Exit(exitCodeOf(sig))
 }
 
 // watch returns a context cancelled by the first signal, and the function
 // that stops watching. what names the command, without "strata", for the
 // line a read-only command prints when it is ended; stderr receives it.
 func (in *interrupts) watch(parent context.Context, what string, readOnly bool, stderr io.Writer) (context.Context, func()) {
-	ctx, cancel := context.WithCancelCause(parent)
+	ctx, cancel := context.WithCancelCause(context.WithValue(parent, interruptsKey{}, in))
 	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
@@ -73,7 +110,7 @@ func (in *interrupts) watch(parent context.Context, what string, readOnly bool, 
 			select {
 			case <-time.After(readOnlyGrace):
 				fmt.Fprintf(stderr, "strata %s: interrupted by %s: it writes nothing, so it stopped without finishing\n", what, sigName(sig))
-				os.Exit(exitCodeOf(sig))
+				in.forcedExit(sig)
 			case <-done:
 			}
 		case <-done:

@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -17,18 +20,28 @@ import (
 // (stall): "read-only" or "writes" says which kind of command it is.
 const envStall = "STRATA_TEST_STALL"
 
+// envStallTemp is the temporary file a read-only stall makes.
+const envStallTemp = "STRATA_TEST_STALL_TEMP"
+
 // stall is a command stuck in code that never looks at its context, as a
 // library deep in a load could be: it says "ready", then waits for ever
-// (a read-only command) or, once interrupted, 3 s more (a command that
-// writes, finishing its write).
+// (a read-only command, whose temporary file a forced exit removes) or,
+// once interrupted, 3 s more (a command that writes, finishing its write).
 func stall(mode string) int {
 	var in interrupts
 	ctx, stop := in.watch(context.Background(), "stall", mode == "read-only", os.Stderr)
 	defer stop()
-	fmt.Println("ready")
 	if mode == "read-only" {
+		tmp := os.Getenv(envStallTemp)
+		if err := os.WriteFile(tmp, nil, 0o600); err != nil {
+			fmt.Println(err)
+			return 1
+		}
+		atForcedExit(ctx, func() { _ = os.Remove(tmp) })
+		fmt.Println("ready")
 		select {}
 	}
+	fmt.Println("ready")
 	<-ctx.Done()
 	time.Sleep(3 * time.Second)
 	fmt.Println("finished the write")
@@ -37,7 +50,8 @@ func stall(mode string) int {
 
 // TestInterrupts runs the test binary as a stuck command and signals it:
 // a read-only command ends within 2 s of SIGTERM with exit 143 (130 for
-// SIGINT) and a line naming it, whatever it was doing; a command that
+// SIGINT) and a line naming it, whatever it was doing, and removes the
+// temporary files it registered; a command that
 // writes is left to finish on the first signal and ended at once by a
 // second.
 func TestInterrupts(t *testing.T) {
@@ -56,7 +70,8 @@ func TestInterrupts(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd := exec.Command(os.Args[0], "-test.run=^$")
-			cmd.Env = append(os.Environ(), envStall+"="+tc.mode)
+			tmp := filepath.Join(t.TempDir(), "checkout")
+			cmd.Env = append(os.Environ(), envStall+"="+tc.mode, envStallTemp+"="+tmp)
 			var errOut bytes.Buffer
 			cmd.Stderr = &errOut
 			stdout, err := cmd.StdoutPipe()
@@ -102,6 +117,9 @@ func TestInterrupts(t *testing.T) {
 			}
 			if got := out.String() + errOut.String(); !strings.Contains(got, tc.wantOut) {
 				t.Errorf("stall %s said %q, want %q", tc.mode, got, tc.wantOut)
+			}
+			if _, err := os.Stat(tmp); tc.mode == "read-only" && !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("stall read-only ended by a signal left its temporary file: os.Stat(%q) = %v, want it removed", tmp, err)
 			}
 			if tc.mode == "writes" && len(tc.signals) == 1 && took < 2*time.Second {
 				t.Errorf("stall writes exited %v after one signal, want it left to finish its write", took)

@@ -122,16 +122,18 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		cmd.SetContext(flux.WithOptions(ctx, opts))
 		return nil
 	}
-	validate, graph, status, hist, versions, version := newValidateCommand(g), newGraphCommand(g), newStatusCommand(g), newHistoryCommand(g), newVersionsCommand(g), newVersionCommand(g)
-	// Commands that write nothing, not even a temporary checkout: a
-	// signal ends them within readOnlyGrace whatever they are doing.
-	readOnly(validate, graph, status, hist, versions, version)
+	validate, graph, diff, status, hist, versions, version := newValidateCommand(g), newGraphCommand(g), newDiffCommand(g), newStatusCommand(g), newHistoryCommand(g), newVersionsCommand(g), newVersionCommand(g)
+	// Commands that write nothing but temporary files, which they
+	// register with atForcedExit (diff's checkout), and files written
+	// whole or not at all: a signal ends them within readOnlyGrace
+	// whatever they are doing.
+	readOnly(validate, graph, diff, status, hist, versions, version)
 	root.AddCommand(
 		validate,
 		graph,
 		newRunCommand(g, history.OperationPlan),
 		newRunCommand(g, history.OperationApply),
-		newDiffCommand(g),
+		diff,
 		status,
 		hist,
 		newApproveCommand(g),

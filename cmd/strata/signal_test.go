@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -243,7 +244,13 @@ func TestStopInEveryPhase(t *testing.T) {
 					t.Errorf("git worktree list after the stopped diff = %q, %v, want the repository's own work tree alone", list, err)
 				}
 			}
-			if !strings.Contains(out.String(), tc.want) {
+			// A read-only command (diff's checkout is removed all the
+			// same) that had not returned readOnlyGrace after the signal
+			// was ended by strata, saying so.
+			forced := fmt.Sprintf("strata %s: interrupted by SIGTERM", strings.Join(args, " "))
+			if strings.Contains(out.String(), forced) && isReadOnly(newRootCommand(io.Discard, io.Discard), args) {
+				t.Logf("strata %s did not return by itself within %v: strata ended it", strings.Join(tc.args, " "), readOnlyGrace)
+			} else if !strings.Contains(out.String(), tc.want) {
 				t.Errorf("strata %s stopped said:\n%s\nwant it to say %q", strings.Join(tc.args, " "), out, tc.want)
 			}
 		})

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -22,6 +23,9 @@ type Checkout struct {
 
 	repo string
 	tmp  string
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // git runs git in dir and returns its standard output.
@@ -105,14 +109,18 @@ func CheckoutBase(ctx context.Context, root, ref string) (*Checkout, error) {
 }
 
 // Close removes the checkout and git's record of it. It takes no context:
-// it runs when the command ends, cancelled or not.
+// it runs when the command ends, cancelled or not. Called again, or from
+// two goroutines at once, it removes once, and each call returns when the
+// checkout is gone.
 func (c *Checkout) Close() error {
-	_, err := git(context.Background(), c.repo, "worktree", "remove", "--force", c.Dir)
-	if rerr := os.RemoveAll(c.tmp); err == nil && rerr != nil {
-		err = rerr
-	}
-	if err != nil {
-		return fmt.Errorf("remove the checkout of base %s: %w", c.Ref, err)
-	}
-	return nil
+	c.closeOnce.Do(func() {
+		_, err := git(context.Background(), c.repo, "worktree", "remove", "--force", c.Dir)
+		if rerr := os.RemoveAll(c.tmp); err == nil && rerr != nil {
+			err = rerr
+		}
+		if err != nil {
+			c.closeErr = fmt.Errorf("remove the checkout of base %s: %w", c.Ref, err)
+		}
+	})
+	return c.closeErr
 }
