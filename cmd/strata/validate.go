@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/strata-iac/strata/orchestrator/change"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/graph"
@@ -34,6 +35,12 @@ Secret that lives only in the cluster is listed as waiting (give it with
 warning, listed under its own heading. The exit code is 1 for a problem of
 the whole environment or a blocked stack, and 0 for warnings alone; with
 --strict warnings count as problems.
+
+The repository is read as the artifact Flux builds from: what
+source-controller leaves out (.github/, .sops.yaml, … a .sourceignore file,
+the GitRepository's spec.ignore) and files git ignores and that are not
+committed are not read. Files not committed yet are read as they are, and
+listed under "not committed": Flux does not see them until they are pushed.
 
 kustomize's warnings of deprecated fields (bases, commonLabels, …) are
 logged on stderr, one WARN line each naming its kustomization file; they
@@ -77,8 +84,17 @@ objects of kinds strata does not read (HelmRelease, Namespace, …).`,
 				validate.LogDeprecations(runLogTo(g, g.stderr), env)
 			}
 			failed := len(problems) > 0 || len(blocked) > 0
+			// What the person validates before committing is read; Flux
+			// reads the commit.
+			uncommitted, uerr := change.UncommittedIn(cmd.Context(), args[0])
+			if uerr != nil {
+				fmt.Fprintln(g.stderr, "strata: "+uerr.Error())
+			}
 			if g.output == "json" {
 				out := map[string]any{"environment": args[0], "valid": !failed, "problems": nonNilProblems(problems)}
+				if uncommitted != nil {
+					out["uncommitted"] = uncommitted
+				}
 				if env != nil && len(env.Notes) > 0 {
 					out["notes"] = env.Notes
 				}
@@ -99,6 +115,7 @@ objects of kinds strata does not read (HelmRelease, Namespace, …).`,
 				}
 			} else {
 				writeValidation(g, args[0], env, gr, problems, blocked, waiting, warnings)
+				writeUncommitted(g, uncommitted)
 			}
 			switch {
 			case len(problems) > 0:
@@ -158,6 +175,29 @@ func writeValidation(g *globals, dir string, env *environment.Environment, gr *g
 		for _, p := range warnings {
 			fmt.Fprintf(w, "  %s\n", p)
 		}
+	}
+}
+
+// uncommittedShown is how many of the files not committed validate lists.
+const uncommittedShown = 20
+
+// writeUncommitted says which files of the work tree validate read that
+// the commit Flux reads does not have, as they are.
+func writeUncommitted(g *globals, u *change.Uncommitted) {
+	if u == nil {
+		return
+	}
+	why := "the repository has no commit yet; Flux sees none of it until it is committed and pushed"
+	if u.Commit != "" {
+		why = fmt.Sprintf("validated as they are in the work tree; Flux reads commit %s, without them, until they are committed and pushed", shortHash(u.Commit))
+	}
+	fmt.Fprintf(g.stdout, "\nnot committed (%s):\n", why)
+	for i, f := range u.Files {
+		if i == uncommittedShown {
+			fmt.Fprintf(g.stdout, "  … and %d more (git status lists them)\n", len(u.Files)-uncommittedShown)
+			break
+		}
+		fmt.Fprintf(g.stdout, "  %s\n", f)
 	}
 }
 

@@ -28,8 +28,14 @@ type Checkout struct {
 	closeErr  error
 }
 
-// git runs git in dir and returns its standard output.
+// git runs git in dir and returns its standard output, trimmed.
 func git(ctx context.Context, dir string, args ...string) (string, error) {
+	out, err := gitRaw(ctx, dir, args...)
+	return strings.TrimSpace(out), err
+}
+
+// gitRaw runs git in dir and returns its standard output as git wrote it.
+func gitRaw(ctx context.Context, dir string, args ...string) (string, error) {
 	var out, errOut bytes.Buffer
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir, "-c", "core.hooksPath=" + os.DevNull}, args...)...)
 	cmd.Stdout, cmd.Stderr = &out, &errOut
@@ -51,7 +57,7 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 		}
 		return "", fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
 	}
-	return strings.TrimSpace(out.String()), nil
+	return out.String(), nil
 }
 
 // slicesWithout drops the variables with the given prefixes.

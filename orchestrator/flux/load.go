@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
@@ -143,6 +144,10 @@ type loader struct {
 	rec *rendercache.Recorder
 	// disk is the repository as every build reads it (see diskFS).
 	disk filesys.FileSystem
+	// checkout are the artifact rules of the repository's sources, by
+	// spec.ignore (rulesFor).
+	checkoutMu sync.Mutex
+	checkout   map[string]*artifactRules
 	// artifacts are, for an environment read from a cluster (see
 	// LoadNamespace), the source-controller artifacts of the namespace's
 	// sources, by "Kind/name", and those of other namespaces' sources, by
@@ -390,8 +395,12 @@ func (l *loader) entryUnits() ([]entryUnit, error) {
 	}
 	top := entryUnit{dir: l.dir, files: []string{}}
 	var units []entryUnit
+	rules := l.rulesFor(nil)
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		if rules != nil && rules.Excluded(l.rel(l.dir, e.Name()), e.IsDir()) != "" {
 			continue
 		}
 		switch {
@@ -876,6 +885,17 @@ func (l *loader) kustomizationPath(k *kustomization) (string, bool) {
 		l.rec.Probe(rendercache.Stat, l.abs(dir))
 	}
 	fi, err := os.Stat(l.abs(dir))
+	if rules := l.rulesForRef(k.Spec.SourceRef, &k.object); err == nil && fi.IsDir() && rules != nil {
+		if why := rules.Excluded(dir, true); why != "" {
+			l.problem(diag.Problem{
+				File:    k.File,
+				Object:  k.ref(),
+				Message: fmt.Sprintf("spec.path %q is not in the artifact Flux builds from: %s", k.Spec.Path, why),
+				Fix:     "point spec.path at a directory Flux sees, or stop ignoring this one (the .sourceignore file or the GitRepository's spec.ignore that names it; commit it if git ignores it)",
+			})
+			return "", false
+		}
+	}
 	if err != nil || !fi.IsDir() {
 		p := diag.Problem{
 			File:    k.File,

@@ -99,6 +99,10 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 	if err != nil {
 		return nil, &diag.Problem{File: dir, Object: owner, Message: fmt.Sprintf("kustomize build of %s: %v", dir, err)}
 	}
+	rules := l.rulesFor(flux)
+	if rules != nil {
+		disk = artifactFS{FileSystem: disk, rules: rules}
+	}
 	if l.rec != nil {
 		disk = recordingFS{FileSystem: disk, rec: l.rec}
 	}
@@ -107,14 +111,16 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 		fsys.elision = newElision()
 	}
 	before := len(l.problems)
-	var scanned []string
+	// scanned are the files Flux's generator lists, left those it would
+	// list but the artifact leaves out.
+	var scanned, left []string
 	if files == nil {
 		// The files a plain build reads it checks as it reads them, as
 		// checkScanned would: their contents are checked here only for
 		// a build that is not plain, before kustomize reads them.
 		var p *diag.Problem
-		if scanned, p = l.checkScanned(abs, owner, false); p != nil {
-			_, p = l.checkScanned(abs, owner, true)
+		if scanned, left, p = l.checkScanned(abs, owner, rules, false); p != nil {
+			_, _, p = l.checkScanned(abs, owner, rules, true)
 			return nil, p
 		}
 	}
@@ -122,7 +128,7 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 		return objs, p
 	}
 	if files == nil {
-		if _, p := l.checkScanned(abs, owner, true); p != nil {
+		if _, _, p := l.checkScanned(abs, owner, rules, true); p != nil {
 			return nil, p
 		}
 	}
@@ -139,6 +145,11 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 			flux = map[string]any{}
 		}
 		gen := kustomize.NewGenerator(l.root, unstructured.Unstructured{Object: flux})
+		if len(left) > 0 {
+			// The generator lists the directory from disk: it is told
+			// to leave out what is not in the artifact.
+			gen = kustomize.NewGeneratorWithIgnore(l.root, ignoreFiles(abs, left), unstructured.Unstructured{Object: flux})
+		}
 		manifest, kfile, _, err = gen.GenerateManifest(abs)
 	}
 	if err == nil {
@@ -890,9 +901,9 @@ const scannedMin = 32 << 10
 // files; nil when abs has a kustomization file, or a directory under it
 // has one (the generator lists it as a base). Without read, it only
 // walks: no file is read, and only the first two checks are made.
-func (l *loader) checkScanned(abs, owner string, read bool) ([]string, *diag.Problem) {
+func (l *loader) checkScanned(abs, owner string, rules *artifactRules, read bool) (list, left []string, _ *diag.Problem) {
 	if l.kustomizeFileIn(l.relPath(abs)) != l.relPath(abs) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	var found *diag.Problem
 	files := 0
@@ -905,6 +916,16 @@ func (l *loader) checkScanned(abs, owner string, read bool) ([]string, *diag.Pro
 	_ = filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || found != nil || l.ctx.Err() != nil {
 			return filepath.SkipAll
+		}
+		if rules != nil && p != abs && rules.ExcludedAbs(p, d.IsDir()) != "" {
+			if d.IsDir() {
+				left = append(left, p)
+				return filepath.SkipDir
+			}
+			if ext := filepath.Ext(p); ext == ".yaml" || ext == ".yml" {
+				left = append(left, p)
+			}
+			return nil
 		}
 		if d.IsDir() {
 			if p != abs && l.kustomizeFileIn(l.relPath(p)) != l.relPath(p) {
@@ -963,9 +984,9 @@ func (l *loader) checkScanned(abs, owner string, read bool) ([]string, *diag.Pro
 		return nil
 	})
 	if found != nil || bases {
-		return nil, found
+		return nil, left, found
 	}
-	return list, nil
+	return list, left, nil
 }
 
 // mayExpand reports whether a small file may pass a limit of
