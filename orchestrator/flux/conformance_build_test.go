@@ -48,6 +48,22 @@ func TestKustomizationBuildConformance(t *testing.T) {
 			annotations: map[string]string{"note": "hello"},
 		},
 		{
+			name:    "ConfigurationError/invalid cel expression",
+			spec:    "  healthCheckExprs:\n    - apiVersion: v1\n      kind: ConfigMap\n      inProgress: \"foo.\"\n      current: \"true\"\n",
+			problem: "failed to create custom status evaluator for healthchecks[0]: failed to parse the expression InProgress: failed to parse the CEL expression 'foo.': ERROR: <input>:1:5: Syntax error: no viable alternative at input '.'",
+		},
+		{
+			name:        "ConfigurationError/health check expressions over the object's fields",
+			spec:        "  healthCheckExprs:\n    - apiVersion: v1\n      kind: ConfigMap\n      current: \"status.conditions.filter(e, e.type == 'Ready').all(e, e.status == 'True')\"\n",
+			labels:      map[string]string{"tenant": "test"},
+			annotations: map[string]string{"note": "${greeting:=hello}"},
+		},
+		{
+			name:    "DependsOn/fails terminally with invalid readyExpr",
+			spec:    "  dependsOn:\n    - name: app\n      readyExpr: self.generation == deps.generation\n",
+			problem: "spec.dependsOn[0].readyExpr: failed to parse the CEL expression 'self.generation == deps.generation': ERROR: <input>:1:20: undeclared reference to 'deps'",
+		},
+		{
 			name:    "Validation/fails to build an object without apiVersion",
 			files:   map[string]string{"apps/app/cm.yaml": "piVersion: v1\nkind: ConfigMap\nmetadata:\n  name: typo\n"},
 			problem: "apps/app/cm.yaml: Kustomization/app: the object ConfigMap/typo has no apiVersion, so Flux fails the whole build (failed to decode Kubernetes apiVersion, kind and name) (fix: the key piVersion looks like a misspelt apiVersion: rename it in apps/app/cm.yaml",

@@ -134,6 +134,15 @@ type namedRef struct {
 	ReadyExpr string `json:"readyExpr,omitempty"`
 }
 
+// healthCheckExpr is one of a Kustomization's spec.healthCheckExprs.
+type healthCheckExpr struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Current    string `json:"current"`
+	InProgress string `json:"inProgress"`
+	Failed     string `json:"failed"`
+}
+
 // sourceRef is spec.sourceRef of a Kustomization or Terraform object.
 type sourceRef struct {
 	Kind      string `json:"kind"`
@@ -231,6 +240,9 @@ type kustomization struct {
 		SourceRef *sourceRef `json:"sourceRef"`
 		DependsOn []namedRef `json:"dependsOn"`
 		PostBuild *postBuild `json:"postBuild"`
+		// HealthCheckExprs are the CEL expressions that say, per kind,
+		// whether an object the Kustomization applies is healthy.
+		HealthCheckExprs []healthCheckExpr `json:"healthCheckExprs"`
 		// Decryption is spec.decryption.
 		Decryption *struct {
 			Provider  string    `json:"provider"`

@@ -10,6 +10,7 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 
+	"github.com/strata-iac/strata/internal/celexpr"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/tofucontroller"
@@ -134,6 +135,7 @@ func (l *loader) checkInit() {
 func (l *loader) checkKustomization(k *kustomization) {
 	l.checkObjectName(&k.object)
 	l.checkDecryption(k)
+	l.checkExpressions(k)
 	ref := k.Spec.SourceRef
 	switch {
 	case ref == nil:
@@ -175,6 +177,46 @@ func (l *loader) checkKustomization(k *kustomization) {
 				Message: fmt.Sprintf("spec.dependsOn names Kustomization %q, which does not exist in this environment", d.Name),
 				Fix:     fmt.Sprintf("name one of the environment's Kustomizations (%s) or remove the entry", strings.Join(l.kustomizationNames(), ", ")),
 			})
+		}
+	}
+}
+
+// checkExpressions checks a Kustomization's CEL expressions as
+// kustomize-controller does before it builds anything: a dependsOn
+// readyExpr is compiled over self and dep and must be a bool; each
+// healthCheckExprs entry needs current, and its current, inProgress and
+// failed must parse. One that does not stalls the Kustomization in Flux
+// (InvalidCELExpression): here it is a problem of the Kustomization,
+// which holds back its chain.
+func (l *loader) checkExpressions(k *kustomization) {
+	bad := func(what, example string) {
+		l.problem(diag.Problem{
+			File:    k.File,
+			Object:  k.ref(),
+			Message: what + ", so Flux stalls the Kustomization (InvalidCELExpression)",
+			Fix:     fmt.Sprintf("correct the expression in %s: for example %s", k.File, example),
+		})
+	}
+	for i, d := range k.Spec.DependsOn {
+		if d.ReadyExpr == "" {
+			continue
+		}
+		if err := celexpr.Compile(d.ReadyExpr, "self", "dep"); err != nil {
+			bad(fmt.Sprintf("spec.dependsOn[%d].readyExpr: %v", i, err), "readyExpr: dep.status.conditions.filter(c, c.type == 'Ready').all(c, c.status == 'True'), over self (this Kustomization) and dep (the dependency)")
+		}
+	}
+	for i, h := range k.Spec.HealthCheckExprs {
+		const example = "current: status.conditions.filter(e, e.type == 'Ready').all(e, e.status == 'True'), over the object's top-level fields"
+		if h.Current == "" {
+			bad(fmt.Sprintf("spec.healthCheckExprs[%d] (%s %s): failed to create custom status evaluator for healthchecks[%d]: expression Current not specified", i, h.APIVersion, h.Kind, i), example)
+		}
+		for _, e := range []struct{ name, expr string }{{"Current", h.Current}, {"Failed", h.Failed}, {"InProgress", h.InProgress}} {
+			if e.expr == "" {
+				continue
+			}
+			if err := celexpr.Parse(e.expr); err != nil {
+				bad(fmt.Sprintf("spec.healthCheckExprs[%d] (%s %s): failed to create custom status evaluator for healthchecks[%d]: failed to parse the expression %s: %v", i, h.APIVersion, h.Kind, i, e.name, err), example)
+			}
 		}
 	}
 }
