@@ -28,6 +28,10 @@ func TestKustomizationBuildConformance(t *testing.T) {
 		// problem what fails the build.
 		labels, annotations map[string]string
 		problem             string
+		// stack is the stack's name, "app" when empty; noStack says the
+		// build renders none.
+		stack   string
+		noStack bool
 	}{
 		{
 			name:        "CommonMetadata/sets labels and annotations",
@@ -64,6 +68,50 @@ func TestKustomizationBuildConformance(t *testing.T) {
 			problem: "spec.dependsOn[0].readyExpr: failed to parse the CEL expression 'self.generation == deps.generation': ERROR: <input>:1:20: undeclared reference to 'deps'",
 		},
 		{
+			name:        "NamePrefixSuffix/sets name prefix and suffix",
+			spec:        "  namePrefix: prefix-\n  nameSuffix: -suffix\n  targetNamespace: team\n",
+			labels:      map[string]string{"tenant": "test"},
+			annotations: map[string]string{"note": "${greeting:=hello}"},
+			stack:       "prefix-app-suffix",
+		},
+		{
+			name:        "FluxTransformers/applies patches",
+			spec:        "  patches:\n    - target: {kind: Terraform}\n      patch: |\n        - op: add\n          path: /metadata/labels/patch1\n        \n          value: inline-json\n    - patch: |\n        apiVersion: infra.contrib.fluxcd.io/v1alpha2\n        kind: Terraform\n        metadata:\n          name: app\n          namespace: flux-system\n          labels:\n            patch2: inline-yaml\n",
+			labels:      map[string]string{"tenant": "test", "patch1": "inline-json", "patch2": "inline-yaml"},
+			annotations: map[string]string{"note": "${greeting:=hello}"},
+		},
+		{
+			name:        "MultiplePatchDelete/multiple patch delete in single patch should work",
+			spec:        "  patches:\n    - patch: |\n        $patch: delete\n        apiVersion: v1\n        kind: ConfigMap\n        metadata: {name: cm1, namespace: flux-system}\n        ---\n        $patch: delete\n        apiVersion: v1\n        kind: ConfigMap\n        metadata: {name: cm2, namespace: flux-system}\n",
+			files:       map[string]string{"apps/app/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm1, namespace: flux-system}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm2, namespace: flux-system}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm3, namespace: flux-system}\n"},
+			labels:      map[string]string{"tenant": "test"},
+			annotations: map[string]string{"note": "${greeting:=hello}"},
+		},
+		{
+			name:        "VarsubOptional/replaces vars tolerating absent ConfigMap",
+			spec:        "  postBuild:\n    substitute: {var_substitution_enabled: \"true\"}\n    substituteFrom:\n      - {kind: ConfigMap, name: absent, optional: true}\n      - {kind: Secret, name: absent, optional: true}\n",
+			labels:      map[string]string{"tenant": "test"},
+			annotations: map[string]string{"note": "hello"},
+		},
+		{
+			name:        "VarsubOptional/replaces vars from optional ConfigMap",
+			spec:        "  postBuild:\n    substitute: {var_substitution_enabled: \"true\"}\n    substituteFrom:\n      - {kind: ConfigMap, name: vars, optional: true}\n",
+			files:       map[string]string{"clusters/dev/vars.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: vars, namespace: flux-system}\ndata: {greeting: hi}\n"},
+			labels:      map[string]string{"tenant": "test"},
+			annotations: map[string]string{"note": "hi"},
+		},
+		{
+			name:        "BuildMetadata/sets origin annotations",
+			spec:        "  buildMetadata: [originAnnotations]\n",
+			labels:      map[string]string{"tenant": "test"},
+			annotations: map[string]string{"note": "${greeting:=hello}", "config.kubernetes.io/origin": "path: terraform.yaml\n"},
+		},
+		{
+			name:    "PruneEmpty/reconciles empty kustomization",
+			files:   map[string]string{"apps/app/kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n"},
+			noStack: true,
+		},
+		{
 			name:    "Validation/fails to build an object without apiVersion",
 			files:   map[string]string{"apps/app/cm.yaml": "piVersion: v1\nkind: ConfigMap\nmetadata:\n  name: typo\n"},
 			problem: "apps/app/cm.yaml: Kustomization/app: the object ConfigMap/typo has no apiVersion, so Flux fails the whole build (failed to decode Kubernetes apiVersion, kind and name) (fix: the key piVersion looks like a misspelt apiVersion: rename it in apps/app/cm.yaml",
@@ -94,8 +142,18 @@ func TestKustomizationBuildConformance(t *testing.T) {
 					}
 					return
 				}
-				if len(all) > 0 || len(l.env.Stacks) != 1 {
-					t.Fatalf("read(%q) = %d stacks, problems %v; want the stack app", dir, len(l.env.Stacks), all)
+				if tt.noStack {
+					if len(all) > 0 || len(l.env.Stacks) != 0 {
+						t.Errorf("read(%q) = %d stacks, problems %v; want none", dir, len(l.env.Stacks), all)
+					}
+					return
+				}
+				want := tt.stack
+				if want == "" {
+					want = "app"
+				}
+				if len(all) > 0 || len(l.env.Stacks) != 1 || l.env.Stacks[0].Name != want {
+					t.Fatalf("read(%q) = %d stacks, problems %v; want the stack %s", dir, len(l.env.Stacks), all, want)
 				}
 				var md map[string]any
 				for _, o := range l.rendered["app"] {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -459,9 +460,10 @@ func plainTree(n *yaml3.Node) bool {
 }
 
 // annotateOrigin annotates a resource with the file it came from, as
-// buildMetadata originAnnotations does.
+// buildMetadata originAnnotations does: the path as kustomize joins it to
+// the kustomization's, cleaned ("./a.yaml" is "a.yaml").
 func annotateOrigin(r *resource.Resource, file string) error {
-	origin, err := (&resource.Origin{Path: file}).String()
+	origin, err := (&resource.Origin{Path: path.Clean(file)}).String()
 	if err != nil {
 		return err
 	}
