@@ -64,7 +64,7 @@ var fluxScenarios = []fluxScenario{
 	{"varsub", "VarsubOptional/replaces vars tolerating absent ConfigMap", fluxSame, "TestKustomizationBuildConformance/VarsubOptional/replaces vars tolerating absent ConfigMap", ""},
 	{"varsub", "VarsubAlways/WithVariables strategy skips substitution without variables", fluxSame, "TestKustomizationBuildConformance/VarsubAlways/WithVariables strategy skips substitution without variables", ""},
 	{"varsub", "VarsubAlways/Always strategy substitutes defaults without variables", fluxSame, "TestKustomizationBuildConformance/VarsubAlways/Always strategy substitutes defaults without variables", ""},
-	{"varsub", "VarsubNumberBool", fluxNotYet, "", "not yet compared: numbers and booleans kept as strings (!!str, quoted variables)"},
+	{"varsub", "VarsubNumberBool", fluxSame, "TestKustomizationBuildConformance/VarsubNumberBool", "numbers and booleans kept as strings (!!str, quoted variables), $${var} and \\? kept"},
 	{"varsub", "VarsubStrict/fails to reconcile", fluxSame, "TestIsolation/--strict-substitution makes it a problem", "`--strict-substitution` is Flux's StrictPostBuildSubstitutions gate"},
 	{"transformer", "CommonMetadata/sets labels and annotations", fluxSame, "TestKustomizationBuildConformance/CommonMetadata/sets labels and annotations", ""},
 	{"transformer", "CommonMetadata/removes labels and annotations", fluxApply, "", "what the next apply removes from the object in the cluster"},
