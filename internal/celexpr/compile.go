@@ -35,20 +35,27 @@ func env(vars ...string) (*cel.Env, error) {
 // object (a map of any), and the result must be a bool. The error says
 // what is wrong, as CEL says it.
 func Compile(expr string, vars ...string) error {
+	_, _, err := compile(expr, vars...)
+	return err
+}
+
+// compile is Compile, returning the environment and the checked
+// expression.
+func compile(expr string, vars ...string) (*cel.Env, *cel.Ast, error) {
 	e, err := env(vars...)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	ast, issues := e.Compile(expr)
 	if issues != nil && issues.Err() != nil {
-		return fmt.Errorf("failed to parse the CEL expression '%s': %s", expr, issues.String())
+		return nil, nil, fmt.Errorf("failed to parse the CEL expression '%s': %s", expr, issues.String())
 	}
 	// As Flux: an expression whose type is only known when it runs
 	// (self.ready) is refused too.
 	if got := ast.OutputType(); !got.IsExactType(cel.BoolType) {
-		return fmt.Errorf("CEL expression output type mismatch: expected bool, got %s", got)
+		return nil, nil, fmt.Errorf("CEL expression output type mismatch: expected bool, got %s", got)
 	}
-	return nil
+	return e, ast, nil
 }
 
 // Parse parses expr as Flux parses a health check expression: its

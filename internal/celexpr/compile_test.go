@@ -1,6 +1,7 @@
 package celexpr
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -56,6 +57,33 @@ func TestParse(t *testing.T) {
 		}
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Parse(%q) = %v, want an error with %q", tc.expr, err, tc.want)
+		}
+	}
+}
+
+// TestEval evaluates readyExprs over objects: true, false, and an error
+// for what an object does not have.
+func TestEval(t *testing.T) {
+	self := map[string]any{"metadata": map[string]any{"annotations": map[string]any{"app/version": "v1.2.4"}}}
+	dep := map[string]any{"metadata": map[string]any{"annotations": map[string]any{"app/version": "v1.2.3"}}}
+	for _, tc := range []struct {
+		expr    string
+		want    bool
+		wantErr string
+	}{
+		{"self.metadata.annotations['app/version'] == dep.metadata.annotations['app/version']", false, ""},
+		{"dep.metadata.annotations['app/version'].startsWith('v1.2')", true, ""},
+		{"dep.status.conditions.all(c, c.status == 'True')", false, "no such key: status"},
+	} {
+		got, err := Eval(context.Background(), tc.expr, map[string]any{"self": self, "dep": dep})
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("Eval(%q) = %v, %v, want an error with %q", tc.expr, got, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("Eval(%q) = %v, %v, want %v", tc.expr, got, err, tc.want)
 		}
 	}
 }

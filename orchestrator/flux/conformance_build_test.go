@@ -107,9 +107,9 @@ func TestKustomizationBuildConformance(t *testing.T) {
 			annotations: map[string]string{"note": "${greeting:=hello}", "config.kubernetes.io/origin": "path: terraform.yaml\n"},
 		},
 		{
-			name: "VarsubNumberBool",
-			spec: "  postBuild:\n    substitute:\n      q: '\"'\n      numberStr: '!!str 123'\n      number: '123'\n      booleanStr: '!!str true'\n      boolean: 'true'\n",
-			files: map[string]string{"apps/app/terraform.yaml": "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata:\n  name: app\n  namespace: flux-system\n  labels:\n    id: ${numberStr}\n    enabled: ${booleanStr}\n  annotations:\n    id: ${q}${number}${q}\n    enabled: ${q}${boolean}${q}\n    text: |\n      This variable is escaped $${var}\n      \\?\nspec:\n  interval: 10m\n  path: ./stacks\n  sourceRef: {kind: GitRepository, name: flux-system}\n"},
+			name:        "VarsubNumberBool",
+			spec:        "  postBuild:\n    substitute:\n      q: '\"'\n      numberStr: '!!str 123'\n      number: '123'\n      booleanStr: '!!str true'\n      boolean: 'true'\n",
+			files:       map[string]string{"apps/app/terraform.yaml": "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata:\n  name: app\n  namespace: flux-system\n  labels:\n    id: ${numberStr}\n    enabled: ${booleanStr}\n  annotations:\n    id: ${q}${number}${q}\n    enabled: ${q}${boolean}${q}\n    text: |\n      This variable is escaped $${var}\n      \\?\nspec:\n  interval: 10m\n  path: ./stacks\n  sourceRef: {kind: GitRepository, name: flux-system}\n"},
 			labels:      map[string]string{"id": "123", "enabled": "true"},
 			annotations: map[string]string{"id": "123", "enabled": "true", "text": "This variable is escaped ${var}\n\\?\n"},
 		},

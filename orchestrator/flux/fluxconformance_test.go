@@ -109,7 +109,7 @@ var fluxScenarios = []fluxScenario{
 	{"dependson", "DependsOn/reconciles when source is found", fluxSame, "TestLoadSources", ""},
 	{"dependson", "DependsOn/fails due to dependency not found", fluxSame, "TestLoadProblems", "a dependsOn naming no Kustomization is a problem"},
 	{"dependson", "DependsOn_CEL/succeeds with readyExpr dependency check", fluxSame, "TestFrozen/a readyExpr replaces the revision check, and another source has its own revision", "a dependency with a readyExpr is not waited for even when suspended"},
-	{"dependson", "DependsOn_CEL/fails with readyExpr when condition not met", fluxNotYet, "", "a readyExpr is checked, not evaluated: what it reads is mostly the cluster's status"},
+	{"dependson", "DependsOn_CEL/fails with readyExpr when condition not met", fluxSame, "TestFrozen/a readyExpr that is false holds the stacks, one that reads a status is left to the cluster", "evaluated over the Kustomizations as the repository renders them; one that reads a status, which only the cluster has, is taken as true"},
 	{"dependson", "DependsOn_CEL/fails terminally with invalid readyExpr", fluxSame, "TestKustomizationBuildConformance/DependsOn/fails terminally with invalid readyExpr", ""},
 	{"dependson", "DependsOn_CEL/GC works with failing dependency", fluxApply, "", "garbage collection in the cluster"},
 	{"externalartifact", "ExternalArtifact/reconciles from external artifact source", fluxDeliberate, "", "a Kustomization renders from this checkout only; one of another source (here an ExternalArtifact) waits for it"},

@@ -1,8 +1,11 @@
 package flux
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/strata-iac/strata/internal/celexpr"
 )
 
 // What Flux does not apply (kustomize-controller's apply options, with
@@ -27,6 +30,7 @@ type freeze struct {
 // applies them:
 //   - the object's labels or annotations exclude it: reconcile: disabled
 //     or ssa: Ignore; ssa: IfNotPresent once it exists;
+//   - a dependsOn readyExpr of k is false (notReady): Flux waits;
 //   - k is suspended (spec.suspend), so Flux applies nothing of its
 //     build;
 //   - k depends on a Kustomization of the same source that is frozen so:
@@ -50,6 +54,9 @@ func (l *loader) frozen(k *kustomization, tf *terraform) *freeze {
 			}
 		}
 	}
+	if f := l.notReady(k); f != nil {
+		return f
+	}
 	root, path := l.suspended(k, map[string]bool{})
 	if root == nil {
 		return nil
@@ -60,6 +67,50 @@ func (l *loader) frozen(k *kustomization, tf *terraform) *freeze {
 			k.unit(), k.File, strings.Join(append(path, root.unit()), " → "), root.File, root.unit())
 	}
 	return &freeze{why: why, fix: fmt.Sprintf("resume Kustomization %s (spec.suspend: false in %s, or flux resume kustomization %s) for Flux, and strata, to apply its changes", root.unit(), root.File, root.Name())}
+}
+
+// notReady says why Flux waits to apply k's build when a dependsOn
+// readyExpr of k is false, evaluated as kustomize-controller evaluates it
+// (self is k, dep the dependency, as the repository renders them); nil
+// when each is true, or cannot be told here: one that reads what only the
+// cluster has (a status) is left to the cluster, and the dependency taken
+// as ready.
+func (l *loader) notReady(k *kustomization) *freeze {
+	for _, d := range k.Spec.DependsOn {
+		if d.ReadyExpr == "" {
+			continue
+		}
+		u, _ := l.dependency(k, d)
+		dep := l.kustomizations[u]
+		if dep == nil {
+			continue
+		}
+		ready, err := celexpr.Eval(l.ctx, d.ReadyExpr, map[string]any{"self": k.asMap(), "dep": dep.asMap()})
+		if err != nil || ready {
+			continue
+		}
+		return &freeze{
+			why: fmt.Sprintf("Kustomization %s (%s) depends on Kustomization %s, which is not ready according to readyExpr (%s is false), so Flux applies none of its changes: it waits (DependencyNotReady)", k.unit(), k.File, dep.unit(), d.ReadyExpr),
+			fix: fmt.Sprintf("change Kustomization %s or %s so that the readyExpr of its dependsOn entry %s holds, in %s, for Flux, and strata, to apply its changes", k.unit(), dep.unit(), d.Name, k.File),
+		}
+	}
+	return nil
+}
+
+// asMap is the Kustomization as a readyExpr sees it: its apiVersion,
+// kind, metadata and the spec fields strata reads (its status is the
+// cluster's).
+func (k *kustomization) asMap() map[string]any {
+	b, err := json.Marshal(struct {
+		meta
+		Spec any `json:"spec"`
+	}{k.meta, k.Spec})
+	if err != nil {
+		return nil
+	}
+	var m map[string]any
+	_ = json.Unmarshal(b, &m)
+	return m
 }
 
 // suspended returns the suspended Kustomization that keeps Flux from

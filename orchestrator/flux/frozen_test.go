@@ -53,6 +53,25 @@ func TestFrozen(t *testing.T) {
 			want: map[string]string{"ta": "Kustomization a (clusters/dev/a.yaml) is suspended", "tb": ""},
 		},
 		{
+			name: "a readyExpr that is false holds the stacks, one that reads a status is left to the cluster",
+			files: map[string]string{
+				"clusters/dev/a.yaml": strings.Replace(ks("a", "./apps/a", ""), "  namespace: flux-system\n", "  namespace: flux-system\n  annotations: {app/version: v1.2.3}\n", 1),
+				"clusters/dev/b.yaml": strings.Replace(ks("b", "./apps/b", "  dependsOn: [{name: a, readyExpr: \"self.metadata.annotations['app/version'] == dep.metadata.annotations['app/version']\"}]\n"), "  namespace: flux-system\n", "  namespace: flux-system\n  annotations: {app/version: v1.2.4}\n", 1),
+				"clusters/dev/c.yaml": ks("c", "./apps/c", "  dependsOn: [{name: a, readyExpr: \"dep.status.conditions.all(c, c.status == 'True')\"}]\n"),
+				"clusters/dev/d.yaml": strings.Replace(ks("d", "./apps/d", "  dependsOn: [{name: a, readyExpr: \"self.metadata.annotations['app/version'] == dep.metadata.annotations['app/version']\"}]\n"), "  namespace: flux-system\n", "  namespace: flux-system\n  annotations: {app/version: v1.2.3}\n", 1),
+				"apps/a/tf.yaml":      tf("ta", ""),
+				"apps/b/tf.yaml":      tf("tb", ""),
+				"apps/c/tf.yaml":      tf("tc", ""),
+				"apps/d/tf.yaml":      tf("td", ""),
+			},
+			want: map[string]string{
+				"ta": "",
+				"tb": "Kustomization b (clusters/dev/b.yaml) depends on Kustomization a, which is not ready according to readyExpr (self.metadata.annotations['app/version'] == dep.metadata.annotations['app/version'] is false), so Flux applies none of its changes: it waits (DependencyNotReady)",
+				"tc": "",
+				"td": "",
+			},
+		},
+		{
 			name: "the children of a suspended Kustomization reconcile on their own",
 			files: map[string]string{
 				"clusters/dev/parent.yaml": ks("parent", "./apps/parent", "  suspend: true\n"),
