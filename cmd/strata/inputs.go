@@ -20,10 +20,13 @@ func (g *globals) registerClusterInputs(cmd *cobra.Command) {
 }
 
 // loadOptions are the environment's load options of the command line:
-// --self-source, --strict-substitution, and the inputs of --inputs, then of the cluster
+// --self-source, --strict-substitution, --feature-gates, and the inputs of --inputs, then of the cluster
 // of --kubeconfig or --context.
 func (g *globals) loadOptions(cmd *cobra.Command) (flux.Options, error) {
 	opts := flux.Options{StrictSubstitution: g.strictSubstitution, SelfSources: g.selfSources, RemoteTimeout: g.remoteTimeout}
+	if err := flux.ParseFeatureGates(&opts, g.featureGates); err != nil {
+		return opts, usageError("--feature-gates: %v", err)
+	}
 	var chain inputs.Chain
 	if len(g.inputs) > 0 {
 		files, err := inputs.ReadFiles(cmd.Context(), g.inputs)

@@ -33,6 +33,8 @@ type globals struct {
 	// --strict-substitution.
 	inputs             []string
 	strictSubstitution bool
+	// featureGates is --feature-gates: kustomize-controller's gates.
+	featureGates string
 	// inputsKubeconfig and inputsContext are --kubeconfig and --context
 	// of the commands whose cluster is their inputs' (registerClusterInputs).
 	inputsKubeconfig, inputsContext string
@@ -76,6 +78,8 @@ directory: .strata/ at the repository root unless --state-dir says otherwise.`,
 		"file or directory of ConfigMap and Secret manifests (plain or SOPS-encrypted) that live only in the cluster, for what the repository names but does not hold (repeatable)")
 	root.PersistentFlags().BoolVar(&g.strictSubstitution, "strict-substitution", false,
 		"substitute every object as Flux does with its StrictPostBuildSubstitutions feature gate: a variable that is missing and has no default is a problem of its Kustomization, which blocks the stacks it brings in, not an empty string; a warning when that Kustomization brings in no stack (validate --strict counts it)")
+	root.PersistentFlags().StringVar(&g.featureGates, "feature-gates", "",
+		"kustomize-controller's feature gates, as the cluster's controller has them, that change a render: Name=true|false,… (StrictPostBuildSubstitutions, the same as --strict-substitution; ObjectLevelWorkloadIdentity, without which a spec.decryption.serviceAccountName stalls its Kustomization)")
 	root.PersistentFlags().StringArrayVar(&g.selfSources, "self-source", nil,
 		"GitRepository/<namespace>/<name>: that GitRepository is this repository, read from the checkout (repeatable); a GitRepository whose spec.url is one of the checkout's git remotes is without it")
 	root.PersistentFlags().DurationVar(&g.remoteTimeout, "remote-timeout", flux.DefaultRemoteTimeout,

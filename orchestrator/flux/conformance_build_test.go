@@ -32,6 +32,8 @@ func TestKustomizationBuildConformance(t *testing.T) {
 		// build renders none.
 		stack   string
 		noStack bool
+		// opts are the load's options (feature gates).
+		opts Options
 	}{
 		{
 			name:        "CommonMetadata/sets labels and annotations",
@@ -66,6 +68,18 @@ func TestKustomizationBuildConformance(t *testing.T) {
 			name:    "DependsOn/fails terminally with invalid readyExpr",
 			spec:    "  dependsOn:\n    - name: app\n      readyExpr: self.generation == deps.generation\n",
 			problem: "spec.dependsOn[0].readyExpr: failed to parse the CEL expression 'self.generation == deps.generation': ERROR: <input>:1:20: undeclared reference to 'deps'",
+		},
+		{
+			name:    "ConfigurationError/object level workload identity feature gate disabled",
+			spec:    "  decryption: {provider: sops, serviceAccountName: sops-sa}\n",
+			problem: "to use spec.decryption.serviceAccountName please enable the ObjectLevelWorkloadIdentity feature gate in the controller",
+		},
+		{
+			name:        "ConfigurationError/object level workload identity feature gate enabled",
+			spec:        "  decryption: {provider: sops, serviceAccountName: sops-sa}\n",
+			opts:        Options{ObjectLevelWorkloadIdentity: true},
+			labels:      map[string]string{"tenant": "test"},
+			annotations: map[string]string{"note": "${greeting:=hello}"},
 		},
 		{
 			name:        "NamePrefixSuffix/sets name prefix and suffix",
@@ -137,7 +151,7 @@ func TestKustomizationBuildConformance(t *testing.T) {
 				dir := filepath.Join(writeDevRepo(t, files), "clusters", "dev")
 				plainBuilds = plain
 				defer func() { plainBuilds = true }()
-				l, err := read(keepRendered(context.Background()), dir)
+				l, err := read(keepRendered(WithOptions(context.Background(), tt.opts)), dir)
 				if err != nil {
 					t.Fatalf("read(%q) = %v", dir, err)
 				}

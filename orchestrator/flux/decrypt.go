@@ -50,6 +50,14 @@ func (l *loader) checkDecryption(k *kustomization) {
 		})
 		return
 	}
+	if d.ServiceAccountName != "" && !l.opts.ObjectLevelWorkloadIdentity {
+		l.problem(diag.Problem{
+			File:    k.File,
+			Object:  k.ref(),
+			Message: fmt.Sprintf("spec.decryption.serviceAccountName is %s, so Flux stalls the Kustomization (FeatureGateDisabled): to use spec.decryption.serviceAccountName please enable the ObjectLevelWorkloadIdentity feature gate in the controller", d.ServiceAccountName),
+			Fix:     fmt.Sprintf("enable kustomize-controller's ObjectLevelWorkloadIdentity feature gate and give strata --feature-gates ObjectLevelWorkloadIdentity=true, or remove spec.decryption.serviceAccountName from %s", k.File),
+		})
+	}
 	if d.SecretRef != nil && d.SecretRef.Name != "" {
 		l.env.Notes = append(l.env.Notes, fmt.Sprintf(
 			"Kustomization %s (%s): spec.decryption.secretRef %s is a Secret in the cluster, which strata does not read; it decrypts with the age keys of %s and the gpg keyring",

@@ -245,8 +245,9 @@ type kustomization struct {
 		HealthCheckExprs []healthCheckExpr `json:"healthCheckExprs"`
 		// Decryption is spec.decryption.
 		Decryption *struct {
-			Provider  string    `json:"provider"`
-			SecretRef *namedRef `json:"secretRef"`
+			Provider           string    `json:"provider"`
+			SecretRef          *namedRef `json:"secretRef"`
+			ServiceAccountName string    `json:"serviceAccountName"`
 		} `json:"decryption"`
 	} `json:"spec"`
 }

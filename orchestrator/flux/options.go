@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,6 +26,10 @@ type Options struct {
 	// string: it blocks that Kustomization's stacks, or is a warning
 	// when it brings in none.
 	StrictSubstitution bool `json:",omitempty"`
+	// ObjectLevelWorkloadIdentity is kustomize-controller's feature gate
+	// of that name: without it, a Kustomization whose spec.decryption
+	// names a serviceAccountName is stalled.
+	ObjectLevelWorkloadIdentity bool `json:",omitempty"`
 	// Inputs finds the ConfigMaps and Secrets the repository names but
 	// does not hold (--inputs, --kubeconfig); nil finds none, and what
 	// needs them waits.
@@ -72,4 +78,38 @@ func ParseSelfSource(s string) (SelfSource, error) {
 		return SelfSource{}, fmt.Errorf("%q is not GitRepository/<namespace>/<name>, e.g. GitRepository/flux-system/platform", s)
 	}
 	return SelfSource{Namespace: parts[1], Name: parts[2]}, nil
+}
+
+// FeatureGates are the feature gates of kustomize-controller that change
+// what strata renders, by name, with what each sets.
+var FeatureGates = map[string]func(*Options, bool){
+	"StrictPostBuildSubstitutions": func(o *Options, on bool) { o.StrictSubstitution = o.StrictSubstitution || on },
+	"ObjectLevelWorkloadIdentity":  func(o *Options, on bool) { o.ObjectLevelWorkloadIdentity = on },
+}
+
+// ParseFeatureGates applies a --feature-gates value, as kustomize-controller
+// reads its own: Name=true|false pairs separated by commas.
+func ParseFeatureGates(o *Options, value string) error {
+	for _, pair := range strings.Split(value, ",") {
+		pair = strings.TrimSpace(pair)
+		if pair == "" {
+			continue
+		}
+		name, raw, ok := strings.Cut(pair, "=")
+		set := FeatureGates[name]
+		if set == nil {
+			var known []string
+			for n := range FeatureGates {
+				known = append(known, n)
+			}
+			slices.Sort(known)
+			return fmt.Errorf("%q is not one of kustomize-controller's feature gates that change a render: %s", name, strings.Join(known, ", "))
+		}
+		on, err := strconv.ParseBool(raw)
+		if !ok || err != nil {
+			return fmt.Errorf("%q: write %s=true or %s=false", pair, name, name)
+		}
+		set(o, on)
+	}
+	return nil
 }
