@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -69,16 +68,7 @@ func (f *fleet) env(e string) string {
 // their own.
 func (f *fleet) git(args ...string) string {
 	f.t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = f.root
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=Reviewer", "GIT_AUTHOR_EMAIL=reviewer@example.com",
-		"GIT_COMMITTER_NAME=Reviewer", "GIT_COMMITTER_EMAIL=reviewer@example.com")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		f.t.Fatalf("git %q: %v\n%s", args, err, out)
-	}
-	return string(out)
+	return testkit.Git(f.t, f.root, args...)
 }
 
 // pullRequest starts a branch off main, edits it and commits: the pull

@@ -116,13 +116,7 @@ func manyStacks(t *testing.T) busyRepo {
 func manyStacksInGit(t *testing.T) busyRepo {
 	r := manyStacks(t)
 	for _, args := range [][]string{{"init", "--quiet", "--initial-branch", "main"}, {"add", "-A"}, {"commit", "--quiet", "-m", "base"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = r.root
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1",
-			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
+		testkit.Git(t, r.root, args...)
 	}
 	testkit.EditFile(t, r.root, "flux-apps/s0000/terraform.yaml", "value: 1", "value: 2")
 	return r

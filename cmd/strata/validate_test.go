@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,15 +13,9 @@ import (
 // files it does not have yet; a clean work tree says nothing of it.
 func TestValidateUncommitted(t *testing.T) {
 	root := repo(t)
-	for _, args := range [][]string{{"init", "--quiet"}, {"add", "-A"}, {"commit", "--quiet", "-m", "base"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1",
-			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	testkit.Git(t, root, "init", "--quiet")
+	testkit.Git(t, root, "add", "-A")
+	testkit.Git(t, root, "commit", "--quiet", "-m", "base")
 	env := filepath.Join(root, "environments", "acme", "dev")
 	out, _ := checkRun(t, []string{"validate", env}, 0, nil, nil)
 	if strings.Contains(out, "not committed") {

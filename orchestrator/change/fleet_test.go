@@ -4,9 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/strata-iac/strata/internal/testkit"
 )
 
 // writeFile writes body at rel under root.
@@ -24,15 +25,7 @@ func writeFile(t testing.TB, root, rel, body string) {
 // gitIn runs git in root as a person with no configuration of their own.
 func gitIn(t testing.TB, root string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %q: %v\n%s", args, err, out)
-	}
-	return string(out)
+	return testkit.Git(t, root, args...)
 }
 
 // fleetRepo writes a git repository of the seed layout with the given

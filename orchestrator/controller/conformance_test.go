@@ -3,11 +3,10 @@ package controller_test
 import (
 	"flag"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/strata-iac/strata/internal/testkit"
 )
 
 var updateDocs = flag.Bool("update", false, "rewrite docs/tofu-controller-conformance.md from the conformance table")
@@ -160,19 +159,7 @@ func TestConformanceTable(t *testing.T) {
 	if len(conformance) != 80 {
 		t.Errorf("conformance lists %d specs, want the Tofu Controller's 80", len(conformance))
 	}
-	want := conformanceMarkdown()
-	if *updateDocs {
-		if err := os.WriteFile(conformanceDoc, []byte(want), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := os.ReadFile(conformanceDoc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(want, string(got)); diff != "" {
-		t.Errorf("%s is not the conformance table (-want +got); rewrite it with go test ./orchestrator/controller/ -run TestConformanceTable -update:\n%s", conformanceDoc, diff)
-	}
+	testkit.Generated(t, conformanceDoc, conformanceMarkdown(), *updateDocs, "go test ./orchestrator/controller/ -run TestConformanceTable -update")
 }
 
 // conformanceMarkdown renders the table as the docs page.

@@ -2,8 +2,6 @@ package flux
 
 import (
 	"context"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,18 +13,6 @@ import (
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/environment"
 )
-
-// gitIn runs git in dir with no user or system configuration.
-func gitIn(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-}
 
 // TestArtifactRulesExcluded holds the rules to what source-controller
 // leaves out of a GitRepository's artifact, and to what a clone lacks.
@@ -47,8 +33,8 @@ func TestArtifactRulesExcluded(t *testing.T) {
 	} {
 		testkit.WriteFile(t, filepath.Join(root, filepath.FromSlash(name)), body)
 	}
-	gitIn(t, root, "init", "--quiet")
-	gitIn(t, root, "add", "-f", "apps/a/tracked.tfvars")
+	testkit.Git(t, root, "init", "--quiet")
+	testkit.Git(t, root, "add", "-f", "apps/a/tracked.tfvars")
 	ignore := "/other/local.yaml\n"
 	r := newArtifactRules(root, &ignore, nil)
 	for _, tc := range []struct {
@@ -158,8 +144,8 @@ func TestLoadReadsTheArtifact(t *testing.T) {
 				}
 				root := writeDevRepo(t, files)
 				if tt.git {
-					gitIn(t, root, "init", "--quiet")
-					gitIn(t, root, append([]string{"add", "-f", "--"}, tt.commit...)...)
+					testkit.Git(t, root, "init", "--quiet")
+					testkit.Git(t, root, append([]string{"add", "-f", "--"}, tt.commit...)...)
 				}
 				dir := filepath.Join(root, "clusters", "dev")
 				plainBuilds = plain

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/strata-iac/strata/internal/testkit"
 )
 
 // updateFluxDoc rewrites docs/flux-conformance.md from fluxScenarios.
@@ -172,19 +172,7 @@ func TestFluxConformanceTable(t *testing.T) {
 	if len(fluxScenarios) != 84 {
 		t.Errorf("fluxScenarios lists %d scenarios, want kustomize-controller's 84", len(fluxScenarios))
 	}
-	want := fluxConformanceMarkdown()
-	if *updateFluxDoc {
-		if err := os.WriteFile(fluxConformanceDoc, []byte(want), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := os.ReadFile(fluxConformanceDoc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(want, string(got)); diff != "" {
-		t.Errorf("%s is not the table (-want +got); rewrite it with go test ./orchestrator/flux/ -run TestFluxConformanceTable -update:\n%s", fluxConformanceDoc, diff)
-	}
+	testkit.Generated(t, fluxConformanceDoc, fluxConformanceMarkdown(), *updateFluxDoc, "go test ./orchestrator/flux/ -run TestFluxConformanceTable -update")
 }
 
 // testSources reads every _test.go file under root, by path.
