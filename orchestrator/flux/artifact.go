@@ -116,7 +116,7 @@ func (r *artifactRules) match(d *dirRules, rel string, isDir bool) string {
 	if r.sourceMatch(d, parts, isDir) {
 		return "source-controller leaves it out of the artifact (its default exclusions, a .sourceignore file or the GitRepository's spec.ignore)"
 	}
-	if r.git && lastMatch(d.gitPs, parts, isDir) == gitignore.Exclude && (isDir || !r.isTracked(rel)) {
+	if r.git && lastMatch(d.gitPs, parts, isDir) == gitignore.Exclude && !r.isTracked(rel, isDir) {
 		return "git ignores it and it is not committed, so a clone of the repository does not have it"
 	}
 	return ""
@@ -295,9 +295,10 @@ func (r *artifactRules) readPatterns(file string, domain []string) []gitignore.P
 	return sourceignore.ReadPatterns(bytes.NewReader(b), domain)
 }
 
-// isTracked reports whether git's index holds the file: committed (or
-// staged), it is in a clone though git ignores it. r.mu is held.
-func (r *artifactRules) isTracked(rel string) bool {
+// isTracked reports whether git's index holds the file, or a file under
+// the directory: committed (or staged), it is in a clone though git
+// ignores it. r.mu is held.
+func (r *artifactRules) isTracked(rel string, isDir bool) bool {
 	if r.tracked == nil {
 		r.tracked = map[string]bool{}
 		repo, err := gogit.PlainOpenWithOptions(r.root, &gogit.PlainOpenOptions{EnableDotGitCommonDir: true})
@@ -315,7 +316,15 @@ func (r *artifactRules) isTracked(rel string) bool {
 			r.tracked[e.Name] = true
 		}
 	}
-	return r.tracked[rel]
+	if !isDir {
+		return r.tracked[rel]
+	}
+	for name := range r.tracked {
+		if strings.HasPrefix(name, rel+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // rulesFor returns the artifact rules of the source a Flux Kustomization

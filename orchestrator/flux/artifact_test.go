@@ -21,8 +21,10 @@ func TestArtifactRulesExcluded(t *testing.T) {
 	for name, body := range map[string]string{
 		".sourceignore":          "/docs/\n*.draft.yaml\n",
 		"apps/.sourceignore":     "local.yaml\n!keep.draft.yaml\n",
-		"apps/a/.gitignore":      "secret.yaml\n*.tfvars\n",
+		"apps/a/.gitignore":      "secret.yaml\n*.tfvars\nbuild/\nout/\n",
 		"apps/a/tracked.tfvars":  "x = 1\n",
+		"apps/a/build/kept.yaml": "k: 1\n",
+		"apps/a/out/gone.yaml":   "g: 1\n",
 		"apps/a/secret.yaml":     "s: 1\n",
 		"apps/a/app.yaml":        "a: 1\n",
 		"apps/a/local.yaml":      "l: 1\n",
@@ -34,7 +36,7 @@ func TestArtifactRulesExcluded(t *testing.T) {
 		testkit.WriteFile(t, filepath.Join(root, filepath.FromSlash(name)), body)
 	}
 	testkit.Git(t, root, "init", "--quiet")
-	testkit.Git(t, root, "add", "-f", "apps/a/tracked.tfvars")
+	testkit.Git(t, root, "add", "-f", "apps/a/tracked.tfvars", "apps/a/build/kept.yaml")
 	ignore := "/other/local.yaml\n"
 	r := newArtifactRules(root, &ignore, nil)
 	for _, tc := range []struct {
@@ -59,6 +61,9 @@ func TestArtifactRulesExcluded(t *testing.T) {
 		{"apps/a/tracked.tfvars", false, ""},
 		{"apps/a/untracked.tfvars", false, "git ignores it"},
 		{"apps/a", true, ""},
+		{"apps/a/build/kept.yaml", false, ""},
+		{"apps/a/out", true, "git ignores it"},
+		{"apps/a/out/gone.yaml", false, "out/ is left out: git ignores it"},
 	} {
 		got := r.Excluded(tc.path, tc.isDir)
 		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
