@@ -4,9 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/strata-iac/strata/internal/testkit"
 )
 
 // TestUncommittedIn lists what a work tree has that its commit does not:
@@ -14,13 +17,7 @@ import (
 func TestUncommittedIn(t *testing.T) {
 	write := func(t *testing.T, root, name, body string) {
 		t.Helper()
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testkit.WriteFile(t, filepath.Join(root, filepath.FromSlash(name)), body)
 	}
 	for _, tc := range []struct {
 		name   string
@@ -49,8 +46,7 @@ func TestUncommittedIn(t *testing.T) {
 				gitIn(t, root, "init", "--quiet")
 				gitIn(t, root, "add", "-A")
 				gitIn(t, root, "commit", "--quiet", "-m", "base")
-				commit = gitIn(t, root, "rev-parse", "HEAD")
-				commit = commit[:len(commit)-1]
+				commit = strings.TrimSpace(gitIn(t, root, "rev-parse", "HEAD"))
 			}
 			tc.change(t, root)
 			got, err := UncommittedIn(context.Background(), filepath.Join(root, "apps"))
