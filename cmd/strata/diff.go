@@ -108,6 +108,8 @@ func (f *baseFlags) diff(ctx context.Context, args []string) (*change.Report, fu
 	if err != nil {
 		return nil, nil, err
 	}
+	// Once: a forced exit and the command's own end may both call it,
+	// at the same time; the second waits for the first.
 	done := sync.OnceFunc(func() {
 		if err := co.Close(); err != nil {
 			fmt.Fprintln(os.Stderr, "strata: "+err.Error())

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 )
@@ -23,9 +22,6 @@ type Checkout struct {
 
 	repo string
 	tmp  string
-
-	closeOnce sync.Once
-	closeErr  error
 }
 
 // git runs git in dir and returns its standard output, trimmed.
@@ -115,18 +111,14 @@ func CheckoutBase(ctx context.Context, root, ref string) (*Checkout, error) {
 }
 
 // Close removes the checkout and git's record of it. It takes no context:
-// it runs when the command ends, cancelled or not. Called again, or from
-// two goroutines at once, it removes once, and each call returns when the
-// checkout is gone.
+// it runs when the command ends, cancelled or not.
 func (c *Checkout) Close() error {
-	c.closeOnce.Do(func() {
-		_, err := git(context.Background(), c.repo, "worktree", "remove", "--force", c.Dir)
-		if rerr := os.RemoveAll(c.tmp); err == nil && rerr != nil {
-			err = rerr
-		}
-		if err != nil {
-			c.closeErr = fmt.Errorf("remove the checkout of base %s: %w", c.Ref, err)
-		}
-	})
-	return c.closeErr
+	_, err := git(context.Background(), c.repo, "worktree", "remove", "--force", c.Dir)
+	if rerr := os.RemoveAll(c.tmp); err == nil && rerr != nil {
+		err = rerr
+	}
+	if err != nil {
+		return fmt.Errorf("remove the checkout of base %s: %w", c.Ref, err)
+	}
+	return nil
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/fluxcd/pkg/sourceignore"
 	"github.com/fluxcd/pkg/sourceignore/gitignore"
 	gogit "github.com/go-git/go-git/v5"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/strata-iac/strata/orchestrator/environment"
@@ -51,11 +50,6 @@ type artifactRules struct {
 	// tracked are the files git's index holds, read the first time a
 	// file git ignores is asked about.
 	tracked map[string]bool
-	// defaults is sourceignore's default matcher, and byDefault its
-	// answer for one path component, by "d/" and the name for a
-	// directory, "f/" and the name for a file (defaultMatch).
-	defaults  gitignore.Matcher
-	byDefault map[string]bool
 }
 
 // dirRules are the patterns that apply under one directory.
@@ -73,7 +67,7 @@ type dirRules struct {
 // newArtifactRules returns the rules of the checkout at root for a
 // GitRepository whose spec.ignore is ignore (nil when unset).
 func newArtifactRules(root string, ignore *string, rec *rendercache.Recorder) *artifactRules {
-	r := &artifactRules{root: root, rec: rec, dirs: map[string]*dirRules{}, defaults: sourceignore.NewDefaultMatcher(nil, nil), byDefault: map[string]bool{}}
+	r := &artifactRules{root: root, rec: rec, dirs: map[string]*dirRules{}}
 	if ignore != nil {
 		r.ignore = sourceignore.ReadPatterns(strings.NewReader(*ignore), nil)
 	}
@@ -126,8 +120,7 @@ func (r *artifactRules) match(d *dirRules, rel string, isDir bool) string {
 // pattern that matches decides, d.source's before the defaults. Each
 // default names one path component (a name, a directory's name, or
 // **/name), so a path matches one when one of its components does
-// (defaultMatch), which is asked once per name in a load rather than once
-// per path: a fleet's files share a few names.
+// (namePatterns.match).
 func (r *artifactRules) sourceMatch(d *dirRules, parts []string, isDir bool) bool {
 	switch lastMatch(d.source, parts, isDir) {
 	case gitignore.Exclude:
@@ -136,29 +129,11 @@ func (r *artifactRules) sourceMatch(d *dirRules, parts []string, isDir bool) boo
 		return false
 	}
 	for i, name := range parts {
-		if r.defaultMatch(name, isDir || i < len(parts)-1) {
+		if sourceDefaults.match(name, isDir || i < len(parts)-1) {
 			return true
 		}
 	}
 	return false
-}
-
-// defaultMatch reports whether sourceignore's defaults match one path
-// component, a directory's or a file's name. r.mu is held.
-func (r *artifactRules) defaultMatch(name string, isDir bool) bool {
-	if hit, ok := sourceDefaults.match(name, isDir); ok {
-		return hit
-	}
-	key := "f/" + name
-	if isDir {
-		key = "d/" + name
-	}
-	hit, ok := r.byDefault[key]
-	if !ok {
-		hit = r.defaults.Match([]string{name}, isDir)
-		r.byDefault[key] = hit
-	}
-	return hit
 }
 
 // namePatterns are sourceignore's default patterns read as what they are:
@@ -171,14 +146,15 @@ type namePatterns struct {
 	// directories only; suffixes follow a "*".
 	names, dirNames map[string]bool
 	suffixes        []string
-	// exact is unset when a default is none of these: match then answers
-	// nothing, and the matcher is asked.
-	exact bool
+	// exact is unset when a default is none of these: match then asks
+	// matcher, sourceignore's default matcher, of the component.
+	exact   bool
+	matcher gitignore.Matcher
 }
 
 // sourceDefaults are sourceignore's defaults as namePatterns.
 var sourceDefaults = func() namePatterns {
-	n := namePatterns{names: map[string]bool{}, dirNames: map[string]bool{}, exact: true}
+	n := namePatterns{names: map[string]bool{}, dirNames: map[string]bool{}, exact: true, matcher: sourceignore.NewDefaultMatcher(nil, nil)}
 	for _, list := range []string{sourceignore.ExcludeVCS, sourceignore.ExcludeExt, sourceignore.ExcludeCI, sourceignore.ExcludeExtra} {
 		for _, p := range strings.Split(list, ",") {
 			p = strings.TrimPrefix(p, "**/")
@@ -200,21 +176,21 @@ var sourceDefaults = func() namePatterns {
 	return n
 }()
 
-// match reports whether the defaults match a path component; ok is unset
-// when they cannot say without the matcher.
-func (n namePatterns) match(name string, isDir bool) (hit, ok bool) {
+// match reports whether the defaults match a path component, a
+// directory's or a file's name.
+func (n namePatterns) match(name string, isDir bool) bool {
 	if !n.exact {
-		return false, false
+		return n.matcher.Match([]string{name}, isDir)
 	}
 	if n.names[name] || (isDir && n.dirNames[name]) {
-		return true, true
+		return true
 	}
 	for _, s := range n.suffixes {
 		if strings.HasSuffix(name, s) {
-			return true, true
+			return true
 		}
 	}
-	return false, true
+	return false
 }
 
 // lastMatch is what the last of ps that matches the path says, as
@@ -325,21 +301,6 @@ func (r *artifactRules) isTracked(rel string, isDir bool) bool {
 		}
 	}
 	return false
-}
-
-// rulesFor returns the artifact rules of the source a Flux Kustomization
-// (as a map; nil for the entry directory) builds from (rulesForRef).
-func (l *loader) rulesFor(flux map[string]any) *artifactRules {
-	if flux == nil {
-		return l.rulesForRef(nil, nil)
-	}
-	ref := sourceRef{}
-	ref.Kind, _, _ = unstructured.NestedString(flux, "spec", "sourceRef", "kind")
-	ref.Name, _, _ = unstructured.NestedString(flux, "spec", "sourceRef", "name")
-	ref.Namespace, _, _ = unstructured.NestedString(flux, "spec", "sourceRef", "namespace")
-	from := object{}
-	from.Metadata.Namespace, _, _ = unstructured.NestedString(flux, "metadata", "namespace")
-	return l.rulesForRef(&ref, &from)
 }
 
 // rulesForRef returns the artifact rules of the source a reference from

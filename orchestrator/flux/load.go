@@ -145,7 +145,7 @@ type loader struct {
 	// disk is the repository as every build reads it (see diskFS).
 	disk filesys.FileSystem
 	// checkout are the artifact rules of the repository's sources, by
-	// spec.ignore (rulesFor).
+	// spec.ignore (rulesForRef).
 	checkoutMu sync.Mutex
 	checkout   map[string]*artifactRules
 	// artifacts are, for an environment read from a cluster (see
@@ -395,7 +395,7 @@ func (l *loader) entryUnits() ([]entryUnit, error) {
 	}
 	top := entryUnit{dir: l.dir, files: []string{}}
 	var units []entryUnit
-	rules := l.rulesFor(nil)
+	rules := l.rulesForRef(nil, nil)
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name(), ".") {
 			continue
@@ -424,11 +424,12 @@ func (l *loader) readEntry() ([]*kustomization, error) {
 		return nil, err
 	}
 	built := make([][]renderedObject, len(units))
+	rules := l.rulesForRef(nil, nil)
 	for i, u := range units {
 		if err := l.stopped(); err != nil {
 			return nil, err
 		}
-		objs, p := l.build(u.dir, nil, u.files, "")
+		objs, p := l.build(u.dir, nil, rules, u.files, "")
 		if p != nil {
 			l.problem(*p)
 			continue
@@ -805,7 +806,7 @@ func (l *loader) buildKustomization(k *kustomization) []*kustomization {
 		l.env.Notes = append(l.env.Notes, fmt.Sprintf("Kustomization %s (%s) is the entry directory itself; its objects are read once", k.Name(), k.File))
 		return nil
 	}
-	objs, p := l.build(dir, k.rawMap(), nil, k.ref())
+	objs, p := l.build(dir, k.rawMap(), l.rulesForRef(k.Spec.SourceRef, &k.object), nil, k.ref())
 	if !l.keepRendered && k.rawJSON != nil {
 		// Nothing reads it again: at 10,000 stacks the maps of the
 		// Kustomizations and Terraform objects were half the heap, and

@@ -43,7 +43,7 @@ func buildWith(t *testing.T, root, dir string, flux map[string]any, files []stri
 	defer func() { plainBuilds = true }()
 	l := newLoader(context.Background(), root, dir)
 	l.env = &environment.Environment{Skipped: map[string]int{}}
-	objs, p := l.build(dir, flux, files, "Kustomization/app")
+	objs, p := l.build(dir, flux, l.rulesForRef(nil, nil), files, "Kustomization/app")
 	return builtResult{Objects: dropResources(objs), Problem: p, Problems: l.problems, Plain: l.plainBuilt > 0}
 }
 

@@ -75,15 +75,16 @@ type renderedObject struct {
 // namePrefix, targetNamespace, …) to the directory's kustomization file,
 // or makes one listing every manifest under the directory when there is
 // none, and krusty builds it, reading nothing outside the repository.
-// flux is the Flux Kustomization as a map, nil for the entry directory.
-// files, when set, replaces the generated kustomization's resources (the
+// flux is the Flux Kustomization as a map, nil for the entry directory;
+// rules say what of the checkout its source's artifact leaves out (nil:
+// nothing, an environment read from a cluster). files, when set, replaces the generated kustomization's resources (the
 // entry directory's top-level files). Nothing is written to the
 // repository: the generated kustomization file lives in memory only.
 //
 // The objects of a Kustomization's build are decrypted as its
 // spec.decryption says (see decryptObject); those of the entry directory
 // are left to readEntry, which finds the Kustomization that builds it.
-func (l *loader) build(dir string, flux map[string]any, files []string, owner string) ([]renderedObject, *diag.Problem) {
+func (l *loader) build(dir string, flux map[string]any, rules *artifactRules, files []string, owner string) ([]renderedObject, *diag.Problem) {
 	entry := flux == nil
 	abs := l.abs(dir)
 	if l.rec != nil {
@@ -99,7 +100,6 @@ func (l *loader) build(dir string, flux map[string]any, files []string, owner st
 	if err != nil {
 		return nil, &diag.Problem{File: dir, Object: owner, Message: fmt.Sprintf("kustomize build of %s: %v", dir, err)}
 	}
-	rules := l.rulesFor(flux)
 	if rules != nil {
 		disk = artifactFS{FileSystem: disk, rules: rules}
 	}

@@ -58,14 +58,14 @@ func TestDropResources(t *testing.T) {
 	root := testkit.Copy(t, filepath.Join("..", "testdata", "fidelity", "seed"))
 	l := newLoader(context.Background(), root, "environments/acme/dev")
 	flux := map[string]any{"spec": map[string]any{"path": "./flux-apps/app"}}
-	objs, p := l.build("flux-apps/app", flux, nil, "Kustomization/app")
+	objs, p := l.build("flux-apps/app", flux, l.rulesForRef(nil, nil), nil, "Kustomization/app")
 	if p != nil {
 		t.Fatalf("build(flux-apps/app) = %v", p)
 	}
 	if len(objs) == 0 || objs[0].res == nil {
 		t.Fatalf("build(flux-apps/app) = %d objects, want some, each with its resource", len(objs))
 	}
-	entry, p := l.build("environments/acme/dev", nil, nil, "")
+	entry, p := l.build("environments/acme/dev", nil, l.rulesForRef(nil, nil), nil, "")
 	if p != nil || len(entry) == 0 || slices.ContainsFunc(entry, func(o renderedObject) bool { return o.res != nil }) {
 		t.Errorf("build(environments/acme/dev) = %d objects, %v, want some, none with its resource", len(entry), p)
 	}
@@ -110,7 +110,7 @@ func TestBuildInParts(t *testing.T) {
 		root := t.TempDir()
 		writeKustomizations(t, filepath.Join(root, "env", "apps"), n, -1)
 		l := newLoader(context.Background(), root, "env")
-		got, p := l.build("env/apps", nil, nil, "")
+		got, p := l.build("env/apps", nil, l.rulesForRef(nil, nil), nil, "")
 		if p != nil {
 			t.Fatalf("build(env/apps) = %v", p)
 		}
@@ -160,7 +160,7 @@ func TestBuildInParts(t *testing.T) {
 			root := t.TempDir()
 			writeKustomizations(t, filepath.Join(root, "env", "apps"), size, size-1)
 			l := newLoader(context.Background(), root, "env")
-			_, p := l.build("env/apps", nil, nil, "")
+			_, p := l.build("env/apps", nil, l.rulesForRef(nil, nil), nil, "")
 			if p == nil {
 				t.Fatalf("build(env/apps) of %d files, two of one name = no problem, want one", size)
 			}
