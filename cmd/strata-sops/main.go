@@ -16,7 +16,8 @@ strata runs it when a render decrypts; it is not meant to be run by hand.
 Install it beside the strata binary (make build builds it with strata), or set $STRATA_SOPS to it.
 
 Usage:
-  strata-sops [--age-key-file FILE]     answer strata's requests, one JSON line each, on stdin/stdout
+  strata-sops [--age-key-file FILE | --secret-keys SECRET]
+                                        answer strata's requests, one JSON line each, on stdin/stdout
   strata-sops check-age-key-file FILE   exit 0 when FILE holds an age identity, else say why and exit 1
 
 Flags:
@@ -37,6 +38,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 	}
 	var keys decryption.Keys
+	var secret string
+	fs.StringVar(&secret, "secret-keys", "", "decrypt with the keys of this Secret alone (a Flux Kustomization's spec.decryption.secretRef), which strata passes as $SOPS_AGE_KEY and $GNUPGHOME")
 	fs.StringVar(&keys.AgeKeyFile, "age-key-file", "", "a file of age identities, read before $SOPS_AGE_KEY_FILE, $SOPS_AGE_KEY and ~/.config/sops/age/keys.txt (strata's --sops-age-key-file)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -46,6 +49,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "strata-sops:", err)
 		printUsage(stderr)
 		return 2
+	}
+	if secret != "" {
+		keys.Secret = &decryption.SecretKeys{Name: secret}
 	}
 	switch rest := fs.Args(); {
 	case len(rest) == 2 && rest[0] == "check-age-key-file":

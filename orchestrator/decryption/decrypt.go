@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -36,6 +37,9 @@ type helper struct {
 	stdin  io.WriteCloser
 	stdout *bufio.Scanner
 	stderr *tail
+	// gnupgHome is the gpg home the keys of a Secret were imported into,
+	// or "".
+	gnupgHome string
 }
 
 // New returns a Decryptor for keys. It starts strata-sops, with ctx, only
@@ -174,39 +178,77 @@ func (d *Decryptor) Close() error {
 	return nil
 }
 
-// start runs strata-sops with keys, the environment inherited.
+// start runs strata-sops with keys, the environment inherited. Keys of
+// a Secret reach it in its environment alone: the age identities as
+// $SOPS_AGE_KEY, the OpenPGP keys imported into a gpg home of their own
+// as $GNUPGHOME, removed when it stops.
 func start(ctx context.Context, keys Keys) (*helper, error) {
 	path, err := FindHelper()
 	if err != nil {
 		return nil, err
 	}
 	var args []string
-	if keys.AgeKeyFile != "" {
+	if keys.AgeKeyFile != "" && keys.Secret == nil {
 		args = append(args, "--age-key-file", keys.AgeKeyFile)
 	}
+	h := &helper{stderr: &tail{max: 2 << 10}}
+	var env []string
+	if s := keys.Secret; s != nil {
+		args = append(args, "--secret-keys", s.Name)
+		env = withoutKeys(os.Environ())
+		env = append(env, EnvAgeKey+"="+s.Age)
+		if len(s.PGP) > 0 {
+			if h.gnupgHome, err = importPGP(ctx, s); err != nil {
+				return nil, err
+			}
+			env = append(env, "GNUPGHOME="+h.gnupgHome)
+		}
+	}
 	cmd := exec.CommandContext(ctx, path, args...)
+	cmd.Env = env
 	// A helper that does not exit once its input is closed is killed.
 	cmd.WaitDelay = 5 * time.Second
-	h := &helper{cmd: cmd, stderr: &tail{max: 2 << 10}}
+	h.cmd = cmd
 	cmd.Stderr = h.stderr
-	if h.stdin, err = cmd.StdinPipe(); err != nil {
+	fail := func(err error) (*helper, error) {
+		h.removeGnuPGHome()
 		return nil, fmt.Errorf("start %s: %w", path, err)
+	}
+	if h.stdin, err = cmd.StdinPipe(); err != nil {
+		return fail(err)
 	}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, fmt.Errorf("start %s: %w", path, err)
+		return fail(err)
 	}
 	h.stdout = NewLineScanner(out)
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start %s: %w", path, err)
+		return fail(err)
 	}
 	return h, nil
+}
+
+// withoutKeys is env without the variables that name keys, for a helper
+// that decrypts with a Secret's keys alone.
+func withoutKeys(env []string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		switch name {
+		case EnvAgeKey, EnvAgeKeyFile, "SOPS_AGE_KEY_CMD", "GNUPGHOME":
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
 }
 
 // stop closes the helper's input, which ends it, and waits for it.
 func (h *helper) stop() error {
 	_ = h.stdin.Close()
-	return h.cmd.Wait()
+	err := h.cmd.Wait()
+	h.removeGnuPGHome()
+	return err
 }
 
 // tail keeps the last max bytes written to it: the end of the helper's

@@ -14,6 +14,9 @@ type KeyError struct {
 	Sources []string
 	// Problems are key sources that exist but could not be read.
 	Problems []string
+	// Secret names the Secret whose keys alone were tried
+	// (Keys.Secret), or "".
+	Secret string
 }
 
 // Error says which keys would open the value and where strata looked.

@@ -11,7 +11,8 @@ import (
 // Identity is a digest of every key a Decryptor of keys would read: the
 // content of each age key file and of $SOPS_AGE_KEY, in the order
 // loadAgeIdentities reads them, and every regular file of the gpg home
-// ($GNUPGHOME, else ~/.gnupg) that holds keys. Two calls return the same digest exactly
+// ($GNUPGHOME, else ~/.gnupg) that holds keys; or, for keys of a Secret,
+// those keys alone. Two calls return the same digest exactly
 // when those are the same, so a result decrypted with the keys can be
 // kept under it. Of the gpg home it hashes the keyrings and the private
 // keys (pubring.kbx, pubring.gpg, secring.gpg, private-keys-v1.d/), not
@@ -19,6 +20,14 @@ import (
 // them.
 func (k Keys) Identity() string {
 	h := sha256.New()
+	if s := k.Secret; s != nil {
+		fmt.Fprintf(h, "secret\x00%s\x00%d\x00%s", s.Name, len(s.Age), s.Age)
+		for _, p := range s.PGP {
+			fmt.Fprintf(h, "\x00%d\x00", len(p))
+			h.Write(p)
+		}
+		return hex.EncodeToString(h.Sum(nil))
+	}
 	file := func(name, path string) {
 		b, err := os.ReadFile(path)
 		fmt.Fprintf(h, "%s\x00%s\x00%t\x00%d\x00", name, path, err == nil, len(b))

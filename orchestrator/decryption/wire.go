@@ -56,6 +56,7 @@ type WireError struct {
 	Recipients []string `json:"recipients,omitempty"`
 	Sources    []string `json:"sources,omitempty"`
 	Problems   []string `json:"problems,omitempty"`
+	Secret     string   `json:"secret,omitempty"`
 }
 
 // NewResponse is the Response for what a decryption returned.
@@ -66,7 +67,7 @@ func NewResponse(plain []byte, encrypted bool, err error) Response {
 	var ke *KeyError
 	switch {
 	case errors.As(err, &ke):
-		return Response{Error: &WireError{Kind: errKindKey, Recipients: ke.Recipients, Sources: ke.Sources, Problems: ke.Problems}}
+		return Response{Error: &WireError{Kind: errKindKey, Recipients: ke.Recipients, Sources: ke.Sources, Problems: ke.Problems, Secret: ke.Secret}}
 	case errors.Is(err, ErrMalformed):
 		return Response{Error: &WireError{Kind: errKindMalformed}}
 	}
@@ -82,7 +83,7 @@ func (r Response) Err() error {
 	}
 	switch e.Kind {
 	case errKindKey:
-		return &KeyError{Recipients: e.Recipients, Sources: e.Sources, Problems: e.Problems}
+		return &KeyError{Recipients: e.Recipients, Sources: e.Sources, Problems: e.Problems, Secret: e.Secret}
 	case errKindMalformed:
 		return ErrMalformed
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -34,8 +35,8 @@ func decrypts(flux map[string]any) bool {
 	return p == decryptionSOPS
 }
 
-// checkDecryption checks a Kustomization's spec.decryption, and notes that
-// strata does not read the key Secret of secretRef from a cluster.
+// checkDecryption checks a Kustomization's spec.decryption, and reads the
+// Secret of its secretRef (secretDecryptor).
 func (l *loader) checkDecryption(k *kustomization) {
 	d := k.Spec.Decryption
 	if d == nil {
@@ -58,32 +59,94 @@ func (l *loader) checkDecryption(k *kustomization) {
 			Fix:     fmt.Sprintf("enable kustomize-controller's ObjectLevelWorkloadIdentity feature gate and give strata --feature-gates ObjectLevelWorkloadIdentity=true, or remove spec.decryption.serviceAccountName from %s", k.File),
 		})
 	}
-	if d.SecretRef != nil && d.SecretRef.Name != "" {
-		l.env.Notes = append(l.env.Notes, fmt.Sprintf(
-			"Kustomization %s (%s): spec.decryption.secretRef %s is a Secret in the cluster, which strata does not read; it decrypts with the age keys of %s and the gpg keyring",
-			k.Name(), k.File, d.SecretRef.Name, keySources))
-	}
+	l.secretDecryptor(k)
 }
 
-// decryptor returns the loader's decryptor, made on first use with the
-// keys of the loader's context. It starts strata-sops on the first value
-// that is encrypted; closeDecryptor ends it.
+// keysOfSecret is the decryption a Kustomization's
+// spec.decryption.secretRef gives: a Decryptor with that Secret's keys
+// alone, or nil when strata cannot read the Secret.
+type keysOfSecret struct {
+	dec *decryption.Decryptor
+}
+
+// decryptor returns the decryptor of what is being read: that of the
+// Secret its Kustomization's spec.decryption.secretRef names, when strata
+// reads that Secret, else the machine's (machineDecryptor).
 func (l *loader) decryptor() *decryption.Decryptor {
+	if k := l.kustomizations[l.unit]; k != nil && l.unitNS == "" {
+		if d := l.secretDecryptor(k); d != nil {
+			return d
+		}
+	}
+	return l.machineDecryptor()
+}
+
+// secretDecryptor returns the decryptor of k's spec.decryption.secretRef,
+// made on first use from the Secret as the repository, --inputs or
+// --kubeconfig hold it, in k's namespace, as kustomize-controller reads
+// it there: its keys alone decrypt k's objects. It is nil without a
+// secretRef, and when no such Secret is found: the machine's keys then
+// decrypt, and a note says so, as strata cannot tell whether the cluster
+// holds the Secret.
+func (l *loader) secretDecryptor(k *kustomization) *decryption.Decryptor {
+	d := k.Spec.Decryption
+	if d == nil || d.Provider != decryptionSOPS || d.SecretRef == nil || d.SecretRef.Name == "" {
+		return nil
+	}
+	ns := namespaceOf(&k.object)
+	key := ns + "/" + d.SecretRef.Name
+	if ks, ok := l.decryptionSecrets[key]; ok {
+		return ks.dec
+	}
+	if l.decryptionSecrets == nil {
+		l.decryptionSecrets = map[string]*keysOfSecret{}
+	}
+	ks := &keysOfSecret{}
+	l.decryptionSecrets[key] = ks
+	var sec *secret
+	l.within(k.unit(), "", func() { sec = l.secret(k.Group, d.SecretRef.Name) })
+	name := "Secret/" + key
+	if sec == nil || sec.Failed {
+		l.env.Notes = append(l.env.Notes, fmt.Sprintf(
+			"Kustomization %s (%s): its spec.decryption.secretRef %s is neither in the repository nor in --inputs or --kubeconfig, so strata decrypts with the age keys of %s and the gpg keyring; Flux decrypts with that Secret's keys alone, and fails the Kustomization when the cluster has no such Secret",
+			k.Name(), k.File, name, keySources))
+		return nil
+	}
+	keys, unread := decryption.KeysOfSecret(name, sec.Data)
+	if len(unread) > 0 {
+		l.env.Notes = append(l.env.Notes, fmt.Sprintf(
+			"Kustomization %s (%s): %s holds %s, which strata does not decrypt with: it decrypts with the age (*%s) and OpenPGP (*%s) keys of the Secret",
+			k.Name(), k.File, name, strings.Join(unread, ", "), decryption.SecretAgeExt, decryption.SecretPGPExt))
+	}
+	ks.dec = decryption.New(l.ctx, decryption.Keys{Secret: &keys})
+	return ks.dec
+}
+
+// machineDecryptor returns the decryptor of the machine's keys, made on
+// first use with the keys of the loader's context. It starts strata-sops
+// on the first value that is encrypted; closeDecryptor ends it.
+func (l *loader) machineDecryptor() *decryption.Decryptor {
 	if l.dec == nil {
 		l.dec = decryption.New(l.ctx, decryption.KeysFrom(l.ctx))
 	}
 	return l.dec
 }
 
-// closeDecryptor ends the decryptor's strata-sops, if one runs: once the
-// load is over, nothing is decrypted. An error of it is a note, as every
-// value it was asked for has been answered.
+// closeDecryptor ends the decryptors' strata-sops, those that run: once
+// the load is over, nothing is decrypted. An error of one is a note, as
+// every value it was asked for has been answered.
 func (l *loader) closeDecryptor() {
-	if l.dec == nil {
-		return
+	decs := []*decryption.Decryptor{l.dec}
+	for _, key := range slices.Sorted(maps.Keys(l.decryptionSecrets)) {
+		decs = append(decs, l.decryptionSecrets[key].dec)
 	}
-	if err := l.dec.Close(); err != nil && l.ctx.Err() == nil && l.env != nil {
-		l.env.Notes = append(l.env.Notes, fmt.Sprintf("decryption: %v", err))
+	for _, d := range decs {
+		if d == nil {
+			continue
+		}
+		if err := d.Close(); err != nil && l.ctx.Err() == nil && l.env != nil {
+			l.env.Notes = append(l.env.Notes, fmt.Sprintf("decryption: %v", err))
+		}
 	}
 }
 
@@ -224,6 +287,12 @@ func decryptProblem(file, ref, what, owner string, err error) *diag.Problem {
 			what, owner, strings.Join(ke.Recipients, ", "))
 		if len(ke.Problems) > 0 {
 			p.Message += " (" + strings.Join(ke.Problems, "; ") + ")"
+		}
+		if ke.Secret != "" {
+			p.Message += fmt.Sprintf(" (it decrypts with the keys of %s alone, its spec.decryption.secretRef, as Flux does)", ke.Secret)
+			p.Fix = fmt.Sprintf("add the private key of one of them to %s, as a key ending in %s (age) or %s (OpenPGP), in the repository, --inputs or the cluster of --kubeconfig; or re-encrypt %s for a key it holds (sops updatekeys %s)",
+				ke.Secret, decryption.SecretAgeExt, decryption.SecretPGPExt, file, file)
+			return p
 		}
 		p.Fix = fmt.Sprintf("give strata the private key of one of them: an age key with %s", keySources)
 		if ke.HasPGP() {

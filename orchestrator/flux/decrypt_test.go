@@ -98,7 +98,7 @@ func TestDecryptSOPS(t *testing.T) {
 	}
 	var secretRefNote bool
 	for _, n := range l.env.Notes {
-		secretRefNote = secretRefNote || strings.Contains(n, "secretRef sops-age")
+		secretRefNote = secretRefNote || strings.Contains(n, "secretRef Secret/flux-system/sops-age is neither")
 	}
 	if !secretRefNote {
 		t.Errorf("Load(clusters/dev) notes = %q, want one saying spec.decryption.secretRef is not read", l.env.Notes)

@@ -99,7 +99,7 @@ var fluxScenarios = []fluxScenario{
 	{"decryptor", "Decryptor/decrypts SOPS secrets", fluxDeliberate, "TestDecryptSOPS", "age and OpenPGP as in Flux (TestDecryptSOPS, TestDecryptPGP); Vault and cloud KMS are not decrypted here"},
 	{"decryptor", "Decryptor/does not emit change events for identical secrets", fluxApply, "", "events of the apply"},
 	{"decryptor", "Decryptor/global SOPS age secret as fallback", fluxDeliberate, "", "the keys are the machine's (--sops-age-key-file, the sops variables and locations), not a Secret of the controller's namespace"},
-	{"decryptor", "Decryptor/spec.decryption.secretRef takes precedence over global secret", fluxNotYet, "", "spec.decryption.secretRef is not read: the machine's keys decrypt"},
+	{"decryptor", "Decryptor/spec.decryption.secretRef takes precedence over global secret", fluxSame, "TestDecryptSecretRef", "the Secret is read from the repository, --inputs or --kubeconfig; its age and OpenPGP keys alone decrypt (Vault and cloud KMS credentials are noted, not used); when strata finds no such Secret, the machine's keys decrypt and a note says so"},
 	{"validation", "Validation/fails to build invalid plain yamls", fluxSame, "TestKustomizationBuildConformance/Validation/fails to build an object without apiVersion", ""},
 	{"validation", "Validation/fails to build invalid overlay", fluxSame, "TestKustomizationBuildConformance/Validation/fails to build an object without apiVersion", "krusty fails the overlay as in Flux"},
 	{"configuration_error", "ConfigurationError/invalid cel expression", fluxSame, "TestKustomizationBuildConformance/ConfigurationError/invalid cel expression", ""},

@@ -86,7 +86,7 @@ func (l *loader) input(kind, namespace, name string) *inputObject {
 		return nil
 	}
 	if decryption.IsEncrypted(obj) {
-		m, err := l.decryptor().Object(obj)
+		m, err := l.machineDecryptor().Object(obj)
 		if err != nil {
 			p := decryptProblem(origin, kind+"/"+name, kind+"/"+name, "--inputs", err)
 			l.inputs[key] = &inputObject{failed: p}

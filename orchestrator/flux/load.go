@@ -137,8 +137,11 @@ type loader struct {
 	env *environment.Environment
 	// stacks are the stacks built, with what they came from.
 	stacks []*built
-	// dec decrypts SOPS-encrypted objects; see decryptor.
-	dec *decryption.Decryptor
+	// dec decrypts SOPS-encrypted objects with the machine's keys, and
+	// decryptionSecrets with those of the Secret a Kustomization's
+	// spec.decryption.secretRef names, by namespace/name; see decryptor.
+	dec               *decryption.Decryptor
+	decryptionSecrets map[string]*keysOfSecret
 	// rec, when set, records everything the render reads, for the
 	// render cache (see LoadCached).
 	rec *rendercache.Recorder

@@ -119,6 +119,9 @@ func (d *Decryptor) decrypt(b []byte, in, out formats.Format) (plain []byte, err
 // keyError names the recipients of a file no key opened.
 func (d *Decryptor) keyError(m sops.Metadata) *decryption.KeyError {
 	e := &decryption.KeyError{Sources: d.age.sources}
+	if d.keys.Secret != nil {
+		e.Secret = d.keys.Secret.Name
+	}
 	for _, g := range m.KeyGroups {
 		for _, k := range g {
 			e.Recipients = append(e.Recipients, k.TypeToIdentifier()+" "+k.ToString())

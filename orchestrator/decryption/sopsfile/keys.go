@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 
 	sopsage "github.com/getsops/sops/v3/age"
 
@@ -39,9 +40,17 @@ type ageIdentities struct {
 }
 
 // loadAgeIdentities reads every age identity of keys, the environment and
-// the standard locations, in that order.
+// the standard locations, in that order; for the keys of a Secret, only
+// those, which strata passes as $SOPS_AGE_KEY.
 func loadAgeIdentities(keys decryption.Keys) ageIdentities {
 	var a ageIdentities
+	if keys.Secret != nil {
+		a.sources = append(a.sources, "the "+decryption.SecretAgeExt+" keys of "+keys.Secret.Name)
+		if err := a.ids.Import(os.Getenv(decryption.EnvAgeKey)); err != nil && strings.TrimSpace(os.Getenv(decryption.EnvAgeKey)) != "" {
+			a.errs = append(a.errs, fmt.Errorf("%s: %w", keys.Secret.Name, err))
+		}
+		return a
+	}
 	fromFile := func(name, path string, required bool) {
 		a.sources = append(a.sources, name)
 		b, err := os.ReadFile(path)
