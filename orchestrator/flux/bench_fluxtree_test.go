@@ -80,6 +80,7 @@ spec:
   sourceRef:
     kind: GitRepository
     name: flux-system
+    namespace: flux-system
   postBuild:
     substituteFrom: []
 `, app, nsName))

@@ -17,7 +17,7 @@ import (
 // scenario, with fixtures of our own: the Terraform object the build
 // renders, or the problem that fails it.
 func TestKustomizationBuildConformance(t *testing.T) {
-	const tfObject = "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata:\n  name: app\n  namespace: flux-system\n  labels:\n    tenant: test\n  annotations:\n    note: ${greeting:=hello}\nspec:\n  interval: 10m\n  path: ./stacks\n  sourceRef: {kind: GitRepository, name: flux-system}\n"
+	const tfObject = "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata:\n  name: app\n  namespace: flux-system\n  labels:\n    tenant: test\n  annotations:\n    note: ${greeting:=hello}\nspec:\n  interval: 10m\n  path: ./stacks\n  sourceRef: {kind: GitRepository, name: flux-system, namespace: flux-system}\n"
 	tests := []struct {
 		name string
 		// spec is added to the Kustomization's spec.
@@ -87,6 +87,12 @@ func TestKustomizationBuildConformance(t *testing.T) {
 			labels:      map[string]string{"tenant": "test"},
 			annotations: map[string]string{"note": "${greeting:=hello}"},
 			stack:       "prefix-app-suffix",
+		},
+		{
+			name:    "NamePrefixSuffix/a sourceRef without a namespace is to the target namespace",
+			spec:    "  targetNamespace: team\n",
+			files:   map[string]string{"apps/app/terraform.yaml": strings.Replace(tfObject, ", namespace: flux-system}", "}", 1)},
+			problem: "apps/app/terraform.yaml: Terraform/app: spec.sourceRef names GitRepository/flux-system without a namespace, so Flux looks for it in the object's own namespace, team, which has none: it fails the object (source not found) (fix: add namespace: flux-system to spec.sourceRef in apps/app/terraform.yaml",
 		},
 		{
 			name:        "FluxTransformers/applies patches",

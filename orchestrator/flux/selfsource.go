@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	gogit "github.com/go-git/go-git/v5"
+
+	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
 )
 
@@ -52,14 +54,16 @@ func (s *selfSources) isNamed(namespace, name string) bool {
 }
 
 // isSelf reports whether a GitRepository reference from the object from
-// names this repository: flux-system, a GitRepository of the environment
+// names this repository: flux-system/flux-system (a reference without a
+// namespace is to the object's own namespace, as in Flux), a GitRepository of the environment
 // (or one a FluxInstance of the checkout makes) whose spec.url is one of
 // the checkout's remotes, or one --self-source names.
 func (l *loader) isSelf(ref *sourceRef, from *object) bool {
 	if ref == nil || ref.Kind != environment.SourceGitRepository {
 		return false
 	}
-	if ref.Name == environment.DefaultGitSource || l.self.isNamed(refNamespace(ref, from), ref.Name) {
+	ns := refNamespace(ref, from)
+	if ref.Name == environment.DefaultGitSource && sameNamespace(ns, DefaultNamespace) || l.self.isNamed(ns, ref.Name) {
 		return true
 	}
 	g := l.findSyncSource(ref, from)
@@ -67,6 +71,28 @@ func (l *loader) isSelf(ref *sourceRef, from *object) bool {
 		return true
 	}
 	return l.syncsEntry(ref, from)
+}
+
+// selfElsewhere is the problem of a reference to GitRepository flux-system
+// without a namespace, from an object of another namespace that has no
+// GitRepository of that name: Flux looks for the source in the object's
+// own namespace, and fails it (source not found), where the reference
+// was most likely meant for flux-system/flux-system. It is nil for any
+// other reference.
+func (l *loader) selfElsewhere(ref *sourceRef, from *object, file, object string) *diag.Problem {
+	if ref == nil || ref.Kind != environment.SourceGitRepository || ref.Name != environment.DefaultGitSource || ref.Namespace != "" {
+		return nil
+	}
+	ns := from.Metadata.Namespace
+	if ns == "" || ns == DefaultNamespace || l.findSyncSource(ref, from) != nil {
+		return nil
+	}
+	return &diag.Problem{
+		File:    file,
+		Object:  object,
+		Message: fmt.Sprintf("spec.sourceRef names GitRepository/%s without a namespace, so Flux looks for it in the object's own namespace, %s, which has none: it fails the object (source not found)", ref.Name, ns),
+		Fix:     fmt.Sprintf("add namespace: %s to spec.sourceRef in %s (this repository is GitRepository %s/%s)", DefaultNamespace, file, DefaultNamespace, environment.DefaultGitSource),
+	}
 }
 
 // syncsEntry reports whether the GitRepository a reference names is the

@@ -145,6 +145,8 @@ func (l *loader) checkKustomization(k *kustomization) {
 			Message: "spec.sourceRef is missing",
 			Fix:     fmt.Sprintf("set spec.sourceRef to kind %s, name %s (this repository)", environment.SourceGitRepository, environment.DefaultGitSource),
 		})
+	case l.selfElsewhere(ref, &k.object, k.File, k.ref()) != nil:
+		l.problem(*l.selfElsewhere(ref, &k.object, k.File, k.ref()))
 	case ref.Kind == environment.SourceGitRepository && !l.isSelf(ref, &k.object) && l.findSyncSource(ref, &k.object) == nil:
 		// No GitRepository of that name anywhere: kustomize-controller
 		// fails it too (source not found).
