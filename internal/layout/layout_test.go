@@ -58,7 +58,7 @@ func packages(t *testing.T) []pkg {
 var rooms = map[string][]string{
 	"orchestrator/environment": {"orchestrator/diag"},
 	"orchestrator/flux": {
-		"orchestrator/decryption", "orchestrator/diag", "orchestrator/environment",
+		"orchestrator/checkout", "orchestrator/decryption", "orchestrator/diag", "orchestrator/environment",
 		"orchestrator/rendercache", "orchestrator/statedir", "orchestrator/tcdata",
 		"orchestrator/tofucontroller", "orchestrator/yamllimits",
 	},

@@ -578,6 +578,11 @@ type Source struct {
 	// repository: its URL is one of the checkout's remotes, or
 	// --self-source names it. Its code is read from the checkout.
 	Self bool `json:",omitempty"`
+	// Ignore is, for this repository's checkout (Local), the spec.ignore
+	// of the GitRepository the stack names; nil when unset. The stack's
+	// code is the checkout's files that source-controller would pack
+	// with it (package checkout).
+	Ignore *string `json:",omitempty"`
 	// Git is a GitRepository that is another repository, fetched.
 	Git *GitSource `json:",omitempty"`
 	// Bucket is a Bucket source, fetched.

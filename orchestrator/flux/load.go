@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/strata-iac/strata/internal/recovered"
+	"github.com/strata-iac/strata/orchestrator/checkout"
 	"github.com/strata-iac/strata/orchestrator/decryption"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
@@ -150,7 +151,7 @@ type loader struct {
 	// checkout are the artifact rules of the repository's sources, by
 	// spec.ignore (rulesForRef).
 	checkoutMu sync.Mutex
-	checkout   map[string]*artifactRules
+	checkout   map[string]*checkout.Rules
 	// artifacts are, for an environment read from a cluster (see
 	// LoadNamespace), the source-controller artifacts of the namespace's
 	// sources, by "Kind/name", and those of other namespaces' sources, by

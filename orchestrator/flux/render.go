@@ -30,6 +30,7 @@ import (
 
 	"github.com/strata-iac/strata/internal/regularfile"
 	"github.com/strata-iac/strata/internal/suggest"
+	"github.com/strata-iac/strata/orchestrator/checkout"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/rendercache"
 	"github.com/strata-iac/strata/orchestrator/yamllimits"
@@ -84,7 +85,7 @@ type renderedObject struct {
 // The objects of a Kustomization's build are decrypted as its
 // spec.decryption says (see decryptObject); those of the entry directory
 // are left to readEntry, which finds the Kustomization that builds it.
-func (l *loader) build(dir string, flux map[string]any, rules *artifactRules, files []string, owner string) ([]renderedObject, *diag.Problem) {
+func (l *loader) build(dir string, flux map[string]any, rules *checkout.Rules, files []string, owner string) ([]renderedObject, *diag.Problem) {
 	entry := flux == nil
 	abs := l.abs(dir)
 	if l.rec != nil {
@@ -901,7 +902,7 @@ const scannedMin = 32 << 10
 // files; nil when abs has a kustomization file, or a directory under it
 // has one (the generator lists it as a base). Without read, it only
 // walks: no file is read, and only the first two checks are made.
-func (l *loader) checkScanned(abs, owner string, rules *artifactRules, read bool) (list, left []string, _ *diag.Problem) {
+func (l *loader) checkScanned(abs, owner string, rules *checkout.Rules, read bool) (list, left []string, _ *diag.Problem) {
 	if l.kustomizeFileIn(l.relPath(abs)) != l.relPath(abs) {
 		return nil, nil, nil
 	}

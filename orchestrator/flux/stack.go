@@ -172,6 +172,9 @@ func (l *loader) resolveSource(b *built) {
 			return
 		}
 		s.Source.Self = ref.Name != environment.DefaultGitSource
+		if g := l.findGitRepository(ref, &tf.object); g != nil {
+			s.Source.Ignore = g.Spec.Ignore
+		}
 		if ok {
 			l.checkModuleDir(tf, p)
 		}

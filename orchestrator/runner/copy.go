@@ -20,7 +20,7 @@ func copyStack(a source.Artifact, dst string) error {
 	if root == "" {
 		root = a.Dir
 	}
-	if err := copyTree(a.Dir, dst, root); err != nil {
+	if err := copyTree(a.Dir, dst, root, a.Skip); err != nil {
 		return err
 	}
 	ok, err := hasTofuFiles(dst)
@@ -33,11 +33,12 @@ func copyStack(a source.Artifact, dst string) error {
 	return nil
 }
 
-// copyTree copies src into dst, leaving out any .terraform directory.
+// copyTree copies src into dst, leaving out any .terraform directory and
+// what skip (when set) says is not part of it.
 // Symlinks are followed, as Flux's source archives keep them, as long as
 // they resolve inside root (the repository, or the artefact); a link that
 // leaves root, dangles or makes a loop is an error that names it.
-func copyTree(src, dst, root string) error {
+func copyTree(src, dst, root string, skip func(path string, isDir bool) bool) error {
 	realRoot, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		return err
@@ -46,7 +47,7 @@ func copyTree(src, dst, root string) error {
 	if err != nil {
 		return err
 	}
-	c := treeCopy{root: realRoot, seen: map[string]bool{}}
+	c := treeCopy{root: realRoot, seen: map[string]bool{}, skip: skip}
 	shown, err := filepath.Rel(realRoot, realSrc)
 	if err != nil || !inside(shown) {
 		shown = src
@@ -59,6 +60,7 @@ func copyTree(src, dst, root string) error {
 type treeCopy struct {
 	root string
 	seen map[string]bool
+	skip func(path string, isDir bool) bool
 }
 
 func (c *treeCopy) dir(src, dst, shown string) error {
@@ -78,6 +80,9 @@ func (c *treeCopy) dir(src, dst, shown string) error {
 		path, target := filepath.Join(src, e.Name()), filepath.Join(dst, e.Name())
 		name := filepath.Join(shown, e.Name())
 		mode := e.Type()
+		if c.skip != nil && c.skip(path, mode.IsDir()) {
+			continue
+		}
 		if mode&fs.ModeSymlink != 0 {
 			if path, err = c.follow(path, name); err != nil {
 				return err

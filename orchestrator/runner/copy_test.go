@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/source"
 )
 
@@ -143,4 +144,35 @@ func files(t *testing.T, dir string) []string {
 	})
 	slices.Sort(got)
 	return got
+}
+
+// TestCopyStackSkips: the paths the artifact says to skip (for code in the
+// checkout, what Flux leaves out of its artifact) are not laid out, files
+// and whole directories alike.
+func TestCopyStackSkips(t *testing.T) {
+	src, ws := t.TempDir(), t.TempDir()
+	for _, f := range []string{"main.tf", "local.auto.tfvars", "scratch/plan.out", "modules/m/main.tf"} {
+		testkit.WriteFile(t, filepath.Join(src, filepath.FromSlash(f)), f)
+	}
+	skip := func(p string, isDir bool) bool {
+		return p == filepath.Join(src, "local.auto.tfvars") || (isDir && p == filepath.Join(src, "scratch"))
+	}
+	if err := copyStack(source.Artifact{Dir: src, Skip: skip}, ws); err != nil {
+		t.Fatalf("copyStack(%q) = %v", src, err)
+	}
+	var got []string
+	err := filepath.WalkDir(ws, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(ws, p)
+			got = append(got, filepath.ToSlash(rel))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(got)
+	if diff := cmp.Diff([]string{"main.tf", "modules/m/main.tf"}, got); diff != "" {
+		t.Errorf("copyStack(%q) laid out (-want +got):\n%s", src, diff)
+	}
 }

@@ -53,7 +53,7 @@ func TestClearAndCopyKeepInstalledProviders(t *testing.T) {
 	if err := clearWorkspace(ws); err != nil {
 		t.Fatal(err)
 	}
-	if err := copyTree(src, ws, src); err != nil {
+	if err := copyTree(src, ws, src, nil); err != nil {
 		t.Fatal(err)
 	}
 	var got []string

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/strata-iac/strata/internal/deadline"
+	"github.com/strata-iac/strata/orchestrator/checkout"
 	"github.com/strata-iac/strata/orchestrator/environment"
 	"github.com/strata-iac/strata/orchestrator/flux"
 	"github.com/strata-iac/strata/orchestrator/source/git"
@@ -45,6 +46,8 @@ type Resolver struct {
 
 	mu     sync.Mutex
 	hashes map[string]*dirHash
+	// rules are the checkout's artifact rules, by spec.ignore.
+	rules map[string]*checkout.Rules
 }
 
 // Artifacts is what a Resolver needs to fetch source-controller artifacts:
@@ -78,6 +81,9 @@ type Resolved struct {
 	// localRoot is what localDir lies in when it is not the
 	// repository's checkout: a fetched tree.
 	localRoot string
+	// rules, for code in this repository's checkout, say which of its
+	// files are not the stack's code.
+	rules *checkout.Rules
 	// remote is the source-controller artifact of a stack read from a
 	// cluster.
 	remote *environment.Artifact
@@ -101,6 +107,11 @@ type Artifact struct {
 	// source-controller artifact), checking Digest; empty for code that
 	// is only on this machine.
 	URL string `json:"url,omitempty"`
+	// Skip, when set, says which paths under Dir (absolute, as found
+	// there) are not the stack's code: for code in this repository's
+	// checkout, what source-controller would leave out of its artifact
+	// (package checkout). Digest is of what it keeps.
+	Skip func(path string, isDir bool) bool `json:"-"`
 }
 
 // ErrUnsupported is returned for source kinds strata cannot fetch.
@@ -155,6 +166,9 @@ func (r *Resolver) Fetch(ctx context.Context, s *environment.Stack, res Resolved
 		if res.localRoot != "" {
 			a.Root = res.localRoot
 		}
+		if res.rules != nil {
+			a.Skip = res.rules.Skip
+		}
 		return a, nil
 	}
 	dir, err := deadline.Run(ctx, "pull "+res.Origin, s.Source.Deadline(), func(ctx context.Context) (string, error) {
@@ -179,7 +193,8 @@ func (r *Resolver) resolveLocal(s *environment.Stack) (Resolved, error) {
 	if !fi.IsDir() {
 		return Resolved{}, fmt.Errorf("resolve stack %s from %s: not a directory", s.Name, s.Path)
 	}
-	digest, err := r.hashDir(dir)
+	rules := r.checkoutRules(s.Source.Ignore)
+	digest, err := r.hashDir(dir, rules)
 	if err != nil {
 		return Resolved{}, fmt.Errorf("resolve stack %s from %s: hash: %w", s.Name, s.Path, err)
 	}
@@ -189,6 +204,7 @@ func (r *Resolver) resolveLocal(s *environment.Stack) (Resolved, error) {
 		Digest:     digest,
 		Origin:     s.Source.Name + ":" + s.Path,
 		localDir:   dir,
+		rules:      rules,
 	}, nil
 }
 

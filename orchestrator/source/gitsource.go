@@ -46,7 +46,7 @@ func (r *Resolver) resolveTree(s *environment.Stack, root, constraint, version, 
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return Resolved{}, fmt.Errorf("resolve stack %s: %s has no directory %q (spec.path of %s)", s.Name, origin, s.Path, s.File)
 	}
-	digest, err := r.hashDir(dir)
+	digest, err := r.hashDir(dir, nil)
 	if err != nil {
 		return Resolved{}, fmt.Errorf("resolve stack %s from %s: hash: %w", s.Name, origin, err)
 	}

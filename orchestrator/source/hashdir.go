@@ -4,9 +4,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"golang.org/x/mod/sumdb/dirhash"
+
+	"github.com/strata-iac/strata/orchestrator/checkout"
 )
 
 // dirHash is one directory's h1 hash, computed once.
@@ -16,30 +19,61 @@ type dirHash struct {
 	err  error
 }
 
-// hashDir returns the h1 hash of dir. A Resolver hashes each directory
-// once, the first time a stack asks for it: the stacks of one reconcile
-// that share their code share its digest, and read it once.
-func (r *Resolver) hashDir(dir string) (string, error) {
+// hashDir returns the h1 hash of dir, without the files rules leave out
+// (none when rules is nil). A Resolver hashes each directory once, the
+// first time a stack asks for it: the stacks of one reconcile that share
+// their code share its digest, and read it once.
+func (r *Resolver) hashDir(dir string, rules *checkout.Rules) (string, error) {
+	key := dir
+	if rules != nil {
+		key += "\x00" + rules.Key()
+	}
 	r.mu.Lock()
 	if r.hashes == nil {
 		r.hashes = map[string]*dirHash{}
 	}
-	h := r.hashes[dir]
+	h := r.hashes[key]
 	if h == nil {
 		h = &dirHash{}
-		r.hashes[dir] = h
+		r.hashes[key] = h
 	}
 	r.mu.Unlock()
-	h.once.Do(func() { h.sum, h.err = hashDir(dir) })
+	h.once.Do(func() { h.sum, h.err = hashDir(dir, rules) })
 	return h.sum, h.err
 }
 
-// hashDir is dirhash.HashDir(dir, "", dirhash.Hash1), reading every file
-// through a shared buffer instead of a new one per file.
-func hashDir(dir string) (string, error) {
+// checkoutRules returns the rules of the checkout at r.Root for a
+// GitRepository whose spec.ignore is ignore, made once per reconcile.
+func (r *Resolver) checkoutRules(ignore *string) *checkout.Rules {
+	key := "\x00"
+	if ignore != nil {
+		key = *ignore
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.rules == nil {
+		r.rules = map[string]*checkout.Rules{}
+	}
+	rules := r.rules[key]
+	if rules == nil {
+		rules = checkout.New(r.Root, ignore, nil)
+		r.rules[key] = rules
+	}
+	return rules
+}
+
+// hashDir is dirhash.HashDir(dir, "", dirhash.Hash1) of the files rules
+// keep, reading every file through a shared buffer instead of a new one
+// per file.
+func hashDir(dir string, rules *checkout.Rules) (string, error) {
 	files, err := dirhash.DirFiles(dir, "")
 	if err != nil {
 		return "", err
+	}
+	if rules != nil {
+		files = slices.DeleteFunc(files, func(name string) bool {
+			return rules.Skip(filepath.Join(dir, filepath.FromSlash(name)), false)
+		})
 	}
 	return dirhash.Hash1(files, func(name string) (io.ReadCloser, error) {
 		f, err := os.Open(filepath.Join(dir, filepath.FromSlash(name)))

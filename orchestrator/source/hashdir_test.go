@@ -46,13 +46,13 @@ func TestHashDirIsDirhash(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := hashDir(dir)
+			got, err := hashDir(dir, nil)
 			if err != nil || got != want {
 				t.Errorf("hashDir(%q) = %q, %v, want %q", tt.name, got, err, want)
 			}
 		})
 	}
-	if _, err := hashDir(filepath.Join(t.TempDir(), "missing")); err == nil {
+	if _, err := hashDir(filepath.Join(t.TempDir(), "missing"), nil); err == nil {
 		t.Errorf("hashDir(missing) = nil error, want one")
 	}
 }
@@ -71,7 +71,7 @@ func TestResolverHashesADirectoryOnce(t *testing.T) {
 			if i%2 == 1 {
 				dir = b
 			}
-			sums[i], _ = r.hashDir(dir)
+			sums[i], _ = r.hashDir(dir, nil)
 		})
 	}
 	wg.Wait()
@@ -109,7 +109,7 @@ func BenchmarkHashDir(b *testing.B) {
 	b.Run("hashDir", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := hashDir(dir); err != nil {
+			if _, err := hashDir(dir, nil); err != nil {
 				b.Fatal(err)
 			}
 		}

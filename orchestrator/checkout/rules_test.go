@@ -1,0 +1,106 @@
+package checkout
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fluxcd/pkg/sourceignore"
+
+	"github.com/strata-iac/strata/internal/testkit"
+)
+
+// TestExcluded holds the rules to what source-controller
+// leaves out of a GitRepository's artifact, and to what a clone lacks.
+func TestExcluded(t *testing.T) {
+	root := t.TempDir()
+	for name, body := range map[string]string{
+		".sourceignore":          "/docs/\n*.draft.yaml\n",
+		"apps/.sourceignore":     "local.yaml\n!keep.draft.yaml\n",
+		"apps/a/.gitignore":      "secret.yaml\n*.tfvars\nbuild/\nout/\n",
+		"apps/a/tracked.tfvars":  "x = 1\n",
+		"apps/a/build/kept.yaml": "k: 1\n",
+		"apps/a/out/gone.yaml":   "g: 1\n",
+		"apps/a/secret.yaml":     "s: 1\n",
+		"apps/a/app.yaml":        "a: 1\n",
+		"apps/a/local.yaml":      "l: 1\n",
+		"apps/a/keep.draft.yaml": "k: 1\n",
+		"apps/b.draft.yaml":      "b: 1\n",
+		"docs/x.yaml":            "d: 1\n",
+		"other/local.yaml":       "o: 1\n",
+	} {
+		testkit.WriteFile(t, filepath.Join(root, filepath.FromSlash(name)), body)
+	}
+	testkit.Git(t, root, "init", "--quiet")
+	testkit.Git(t, root, "add", "-f", "apps/a/tracked.tfvars", "apps/a/build/kept.yaml")
+	ignore := "/other/local.yaml\n"
+	r := New(root, &ignore, nil)
+	for _, tc := range []struct {
+		path  string
+		isDir bool
+		want  string // a part of the reason, "" when kept
+	}{
+		{"apps/a/app.yaml", false, ""},
+		{"apps/a/.sops.yaml", false, "source-controller"},
+		{"apps/a/.flux.yaml", false, "source-controller"},
+		{"apps/a/logo.png", false, "source-controller"},
+		{".github/workflows/ci.yaml", false, ".github/ is left out"},
+		{"apps/.github", true, "source-controller"},
+		{".gitignore", false, "source-controller"},
+		{"docs/x.yaml", false, "docs/ is left out"},
+		{"docs", true, "source-controller"},
+		{"apps/b.draft.yaml", false, "source-controller"},
+		{"apps/a/keep.draft.yaml", false, ""},
+		{"apps/a/local.yaml", false, "source-controller"},
+		{"other/local.yaml", false, "source-controller"},
+		{"apps/a/secret.yaml", false, "git ignores it"},
+		{"apps/a/tracked.tfvars", false, ""},
+		{"apps/a/untracked.tfvars", false, "git ignores it"},
+		{"apps/a", true, ""},
+		{"apps/a/build/kept.yaml", false, ""},
+		{"apps/a/out", true, "git ignores it"},
+		{"apps/a/out/gone.yaml", false, "out/ is left out: git ignores it"},
+	} {
+		got := r.Excluded(tc.path, tc.isDir)
+		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+			t.Errorf("Excluded(%q) = %q, want %q", tc.path, got, tc.want)
+		}
+	}
+}
+
+// TestSourceMatchIsSourceignores holds sourceMatch, which asks the
+// defaults once per path component, to sourceignore's own matcher, on
+// every path of a few names whose directories the matcher keeps.
+func TestSourceMatchIsSourceignores(t *testing.T) {
+	names := []string{"a", ".github", ".git", "x.zip", "b.yaml", ".sops.yaml", "docs", "keep.draft.yaml", "c.draft.yaml", ".travis.yml"}
+	for _, patterns := range []string{"", "/docs/\n*.draft.yaml\n!keep.draft.yaml\n", "!.github/\n!x.zip\na/b.yaml\n**/docs\n"} {
+		ps := sourceignore.ReadPatterns(strings.NewReader(patterns), nil)
+		full := sourceignore.NewDefaultMatcher(ps, nil)
+		r := New(t.TempDir(), nil, nil)
+		d := &dirRules{source: ps}
+		var paths [][]string
+		for _, a := range names {
+			paths = append(paths, []string{a})
+			for _, b := range names {
+				paths = append(paths, []string{a, b})
+				for _, c := range names {
+					paths = append(paths, []string{a, b, c})
+				}
+			}
+		}
+		for _, p := range paths {
+			kept := true
+			for i := 1; i < len(p); i++ {
+				kept = kept && !full.Match(p[:i], true)
+			}
+			if !kept {
+				continue
+			}
+			for _, isDir := range []bool{false, true} {
+				if got, want := r.sourceMatch(d, p, isDir), full.Match(p, isDir); got != want {
+					t.Errorf("sourceMatch(%q, dir %v) with %q = %v, want %v", strings.Join(p, "/"), isDir, patterns, got, want)
+				}
+			}
+		}
+	}
+}
