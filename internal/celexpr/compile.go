@@ -35,7 +35,7 @@ func env(vars ...string) (*cel.Env, error) {
 // object (a map of any), and the result must be a bool. The error says
 // what is wrong, as CEL says it.
 func Compile(expr string, vars ...string) error {
-	_, _, err := compile(expr, vars...)
+	_, err := program(expr, vars...)
 	return err
 }
 

@@ -54,6 +54,17 @@ func (l *loader) frozen(k *kustomization, tf *terraform) *freeze {
 			}
 		}
 	}
+	if !k.heldKnown {
+		k.held, k.heldKnown = l.kustomizationFrozen(k), true
+	}
+	return k.held
+}
+
+// kustomizationFrozen is why Flux applies no change to anything k
+// renders (a readyExpr false, k or a dependency suspended), or nil: the
+// part of frozen that is the Kustomization's, worked out once for all
+// its Terraform objects.
+func (l *loader) kustomizationFrozen(k *kustomization) *freeze {
 	if f := l.notReady(k); f != nil {
 		return f
 	}

@@ -229,7 +229,11 @@ type kustomization struct {
 	// that are not the repository's (given as inputs, or missing): a
 	// variable none defines is asked of them.
 	fromCluster []diag.Input
-	Spec        struct {
+	// held is why Flux applies nothing of what the Kustomization renders
+	// (kustomizationFrozen), once heldKnown.
+	held      *freeze
+	heldKnown bool
+	Spec      struct {
 		Path    string `json:"path"`
 		Suspend bool   `json:"suspend"`
 		// CommonMetadata is set on every object the build renders.
