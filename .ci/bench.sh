@@ -21,6 +21,9 @@
 #    binary's (the rest is mostly the history database, which bbolt maps).
 # 4. The load curve: a cold `strata graph` at 100, 1,000 and 10,000
 #    stacks (BENCH_CURVE), per stack as a ratio to the smallest size's;
+#    the shapes users write (BENCH_SHAPES: substitution, targetNamespace,
+#    patches, components, prefixes, a code directory per stack), each a
+#    cold `strata graph` of 10,000 stacks as a ratio to the plain shape's;
 #    with BENCH_FLEET=1, a warm `strata apply` with nothing due at 10,000
 #    stacks, applied once and kept in BENCH_FLEET_DIR.
 # 5. Then the Go micro-benchmarks (BENCH_MICRO=0 skips them), each reported
@@ -171,6 +174,39 @@ if [[ -n "$curve" ]]; then
     rm -rf "$crepo"
   done
   say "  targets at 10,000 stacks: <= 2 s wall and <= 128 MiB, cost at most linear from 1,000 (x <= 1 per stack)"
+fi
+
+# --- 4c. the shapes users write ---------------------------------------------------
+# A cold `strata graph` of BENCH_SHAPES_STACKS stacks (default 10,000) of
+# each shape of .ci/benchrepo (BENCH_SHAPES: the shapes, in order, plain
+# first; empty skips): substitution, targetNamespace, patches, components,
+# name prefixes and labels, one code directory per stack, and the seed's
+# layout. Each is reported as a ratio to the plain shape of the same run.
+shapes="${BENCH_SHAPES-plain substitute substitutefrom targetnamespace patches components nameprefix moduledirs seed}"
+if [[ -n "$shapes" ]]; then
+  sn="${BENCH_SHAPES_STACKS:-10000}"
+  say ""
+  say "shapes: strata graph -o json of $sn stacks, cold, each against the plain shape of the same run:"
+  : >"$out.shapes"
+  plain=""
+  for sh in $shapes; do
+    srepo="$work/shape-$sh"
+    "$work/benchrepo" -stacks "$sn" -shape "$sh" -out "$srepo"
+    sync
+    t=$(now)
+    STRATA_RUSAGE_FILE="$work/shape-$sh.json" "$strata" graph "$srepo/environments/bench/dev" -o json \
+      >/dev/null 2>"$work/shape-$sh.log" || { cat "$work/shape-$sh.log"; exit 1; }
+    w=$(elapsed "$t")
+    cpu=$(field "shape-$sh" selfCPUSeconds) rss=$(($(field "shape-$sh" selfMaxRSSKiB) / 1024))
+    [[ -z "$plain" ]] && plain="$w $cpu"
+    say "$(awk -v sh="$sh" -v w="$w" -v cpu="$cpu" -v rss="$rss" -v plain="$plain" 'BEGIN {
+      split(plain, p, " ")
+      printf "  %-16s %7.3f s wall (x%.2f), %7.3f s CPU (x%.2f), peak RSS %d MiB", sh, w, w / p[1], cpu, cpu / p[2], rss
+    }')"
+    echo "$sh $w $cpu $rss" >>"$out.shapes"
+    rm -rf "$srepo"
+  done
+  say "  targets: each <= 2 s wall and <= 128 MiB, and <= x1.30 of the plain shape"
 fi
 
 # --- 4b. a fleet with nothing due ------------------------------------------------

@@ -12,12 +12,17 @@ import (
 func main() {
 	n := flag.Int("stacks", 100, "how many stacks the environment holds")
 	out := flag.String("out", "", "the repository's directory (created)")
+	sh := flag.String("shape", "plain", "how each stack is written: "+strings.Join(shapeNames(), ", "))
 	flag.Parse()
 	if *out == "" || *n < 4 {
-		fmt.Fprintln(os.Stderr, "usage: benchrepo -stacks N (at least 4) -out DIR")
+		fmt.Fprintln(os.Stderr, "usage: benchrepo -stacks N (at least 4) -out DIR [-shape SHAPE]")
 		os.Exit(2)
 	}
-	if err := write(*out, *n); err != nil {
+	if _, ok := shapes[*sh]; !ok {
+		fmt.Fprintf(os.Stderr, "benchrepo: no shape %q: the shapes are %s\n", *sh, strings.Join(shapeNames(), ", "))
+		os.Exit(2)
+	}
+	if err := writeShape(*out, *n, *sh); err != nil {
 		fmt.Fprintf(os.Stderr, "benchrepo: %v\n", err)
 		os.Exit(1)
 	}
@@ -44,8 +49,14 @@ func counts(n int) []int {
 
 func name(layer string, i int) string { return fmt.Sprintf("%s-%04d", layer, i) }
 
-// write writes the repository of n stacks into dir and commits it.
-func write(dir string, n int) error {
+// write writes the repository of n stacks, of the plain shape, into dir
+// and commits it.
+func write(dir string, n int) error { return writeShape(dir, n, "plain") }
+
+// writeShape writes the repository of n stacks of the named shape into
+// dir and commits it.
+func writeShape(dir string, n int, shapeName string) error {
+	sh := shapes[shapeName]
 	files := map[string]string{}
 	env := "environments/bench/dev"
 	files[env+"/init.yaml"] = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: init\n  namespace: flux-system\ndata:\n" +
@@ -80,8 +91,13 @@ spec:
   sourceRef:
     kind: GitRepository
     name: flux-system
-%[2]s`, s, deps)
-			files["flux-apps/bench/"+s+"/kustomization.yaml"] = "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - terraform.yaml\n"
+%[2]s%[3]s`, s, deps, sh.kustomization)
+			files["flux-apps/bench/"+s+"/kustomization.yaml"] = "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - terraform.yaml\n" + sh.kustomize
+			code := "./flux-apps/bench/stack/terraform"
+			if sh.moduleDirs {
+				code = "./flux-apps/bench/" + s + "/terraform"
+				files["flux-apps/bench/"+s+"/terraform/main.tf"] = tf.String()
+			}
 			files["flux-apps/bench/"+s+"/terraform.yaml"] = fmt.Sprintf(`apiVersion: infra.contrib.fluxcd.io/v1alpha2
 kind: Terraform
 metadata:
@@ -92,15 +108,19 @@ metadata:
 spec:
   interval: 10m
   approvePlan: auto
-  path: ./flux-apps/bench/stack/terraform
+  path: %[3]s
   sourceRef:
     kind: GitRepository
     name: flux-system
+    namespace: flux-system
   vars:
     - name: name
-      value: %[1]s
-`, s, layer.name)
+      value: %[4]s
+`, s, layer.name, code, strings.ReplaceAll(sh.value, "NAME", s))
 		}
+	}
+	for rel, body := range sh.files {
+		files[rel] = body
 	}
 	for rel, body := range files {
 		p := filepath.Join(dir, filepath.FromSlash(rel))

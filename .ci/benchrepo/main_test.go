@@ -1,12 +1,16 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/strata-iac/strata/orchestrator/flux"
 )
 
 func TestCounts(t *testing.T) {
@@ -48,5 +52,43 @@ func TestWrite(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".git", "HEAD")); err != nil {
 		t.Errorf("the repository is not a git repository: %v", err)
+	}
+}
+
+// TestShapesLoad loads a small repository of every shape: each renders
+// every stack, and what the shape adds reaches the stacks, so that the
+// shapes the benchmark measures are the shapes they say they are.
+func TestShapesLoad(t *testing.T) {
+	const n = 8
+	for _, name := range shapeNames() {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := writeShape(dir, n, name); err != nil {
+				t.Fatalf("writeShape(%q) = %v", name, err)
+			}
+			envDir := filepath.Join(dir, "environments", "bench", "dev")
+			env, err := flux.Load(context.Background(), envDir)
+			if err != nil {
+				t.Fatalf("Load(%s shape) = %v", name, err)
+			}
+			if len(env.Stacks) != n || len(env.Blocked) > 0 {
+				t.Fatalf("Load(%s shape) = %d stacks, blocked %v; want %d", name, len(env.Stacks), env.Blocked, n)
+			}
+			s := env.Stacks[0]
+			want := map[string]func() bool{
+				"substitute":     func() bool { return strings.HasSuffix(s.Vars["name"].(string), "-dev-eu-west-1") },
+				"substitutefrom": func() bool { return strings.HasSuffix(s.Vars["name"].(string), "-dev-eu-west-1") },
+				"seed": func() bool {
+					return strings.HasSuffix(s.Vars["name"].(string), "-dev-eu-west-1") && s.Path == "flux-apps/bench/"+strings.TrimSuffix(s.Vars["name"].(string), "-dev-eu-west-1")+"/terraform"
+				},
+				"patches":    func() bool { return s.Interval == time.Hour },
+				"components": func() bool { return s.Interval == time.Hour },
+				"nameprefix": func() bool { return strings.HasPrefix(s.Name, "bench-") },
+				"moduledirs": func() bool { return s.Path == "flux-apps/bench/"+s.Name+"/terraform" },
+			}
+			if check, ok := want[name]; ok && !check() {
+				t.Errorf("Load(%s shape) stack %s = path %s, interval %v, vars %v: the shape does not reach it", name, s.Name, s.Path, s.Interval, s.Vars)
+			}
+		})
 	}
 }
