@@ -108,16 +108,15 @@ func (f *baseFlags) diff(ctx context.Context, args []string) (*change.Report, fu
 	if err != nil {
 		return nil, nil, err
 	}
-	// Once: a forced exit and the command's own end may both call it,
-	// at the same time; the second waits for the first.
+	// Once: the command's error path and its caller may both call it.
 	done := sync.OnceFunc(func() {
 		if err := co.Close(); err != nil {
 			fmt.Fprintln(os.Stderr, "strata: "+err.Error())
 		}
 	})
 	// Ended by a signal before it returns, diff still removes the
-	// checkout.
-	atForcedExit(ctx, done)
+	// checkout, at once.
+	atForcedExit(ctx, co.Abandon)
 	d, err := change.Diff(ctx, root, co, dirs)
 	if err != nil {
 		done()

@@ -76,14 +76,26 @@ func atForcedExit(ctx context.Context, cleanup func()) {
 	in.cleanups = append(in.cleanups, cleanup)
 }
 
-// forcedExit runs the registered cleanups and ends the process with sig's
-// exit code.
+// forcedCleanupLimit bounds the cleanups of a forced exit: the process
+// ends then, whether they are done or not.
+const forcedCleanupLimit = 300 * time.Millisecond
+
+// forcedExit runs the registered cleanups, for at most
+// forcedCleanupLimit, and ends the process with sig's exit code.
 func (in *interrupts) forcedExit(sig os.Signal) {
 	in.mu.Lock()
 	cleanups := slices.Clone(in.cleanups)
 	in.mu.Unlock()
-	for _, c := range cleanups {
-		c()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, c := range cleanups {
+			c()
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(forcedCleanupLimit):
 	}
 	os.Exit(exitCodeOf(sig))
 }

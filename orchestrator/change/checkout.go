@@ -22,6 +22,9 @@ type Checkout struct {
 
 	repo string
 	tmp  string
+	// admin is git's record of the linked work tree
+	// (.git/worktrees/<name>), "" when it could not be read.
+	admin string
 }
 
 // git runs git in dir and returns its standard output, trimmed.
@@ -107,7 +110,27 @@ func CheckoutBase(ctx context.Context, root, ref string) (*Checkout, error) {
 		_, _ = git(pctx, root, "worktree", "prune")
 		return nil, fmt.Errorf("check out base %s: %w", ref, err)
 	}
-	return &Checkout{Ref: ref, Commit: commit, Dir: dir, repo: root, tmp: tmp}, nil
+	co := &Checkout{Ref: ref, Commit: commit, Dir: dir, repo: root, tmp: tmp}
+	// The linked work tree's .git file names git's record of it, which
+	// Abandon removes without running git.
+	if b, err := os.ReadFile(filepath.Join(dir, ".git")); err == nil {
+		if admin, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: "); ok && filepath.IsAbs(admin) {
+			co.admin = admin
+		}
+	}
+	return co, nil
+}
+
+// Abandon removes the checkout and git's record of it without running
+// git, for a process that must end now (a forced exit after a signal):
+// what Close does, in the time of two directory removals. What git would
+// have checked before removing it (a lock, a running checkout) is not
+// checked; the process is ending.
+func (c *Checkout) Abandon() {
+	if c.admin != "" {
+		_ = os.RemoveAll(c.admin)
+	}
+	_ = os.RemoveAll(c.tmp)
 }
 
 // Close removes the checkout and git's record of it. It takes no context:

@@ -178,6 +178,34 @@ func TestCheckoutBase(t *testing.T) {
 	}
 }
 
+// TestCheckoutAbandon: a checkout abandoned (a forced exit) leaves neither
+// its directory nor git's record of it, and the next checkout works.
+func TestCheckoutAbandon(t *testing.T) {
+	root := fleetRepo(t, []string{"acme"}, 1)
+	ctx := context.Background()
+	co, err := CheckoutBase(ctx, root, "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if co.admin == "" {
+		t.Fatalf("CheckoutBase(main) admin = \"\", want git's record of the work tree")
+	}
+	co.Abandon()
+	if _, err := os.Stat(co.Dir); !os.IsNotExist(err) {
+		t.Errorf("the checkout %s is left after Abandon: %v", co.Dir, err)
+	}
+	if list := gitIn(t, root, "worktree", "list"); strings.Count(list, "\n") != 1 {
+		t.Errorf("git worktree list = %q after Abandon, want the work tree alone", list)
+	}
+	next, err := CheckoutBase(ctx, root, "main")
+	if err != nil {
+		t.Fatalf("CheckoutBase(main) after Abandon = %v", err)
+	}
+	if err := next.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestDiscover(t *testing.T) {
 	root := t.TempDir()
 	for _, f := range []string{"environments/acme/dev/init.yaml", "environments/acme/prod/init.yaml", "environments/shared/x/readme.txt", "clusters/eu/flux.yaml", "clusters/.hidden/x.yaml"} {
