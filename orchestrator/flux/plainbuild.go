@@ -196,7 +196,7 @@ func (l *loader) buildPlainDir(dir, abs string, entry bool, flux map[string]any,
 	case !plainBuilds:
 		return nil, nil, false
 	case list != nil:
-	case !fluxSpecPlain(flux):
+	case !fluxSpecPlain(flux) && !onlyTargetNamespace(flux):
 		return nil, nil, false
 	case len(scanned) > 0:
 		list, fromScan = scanned, true
@@ -230,6 +230,11 @@ func (l *loader) buildPlainDir(dir, abs string, entry bool, flux map[string]any,
 				err = e.restore(rs)
 			}
 			fsys.elision = newElision()
+		}
+		if err == nil && !entry {
+			if ns := targetNamespace(flux); ns != "" && !setNamespace(rs, ns) {
+				err = errNotPlain
+			}
 		}
 		if err != nil {
 			l.undoPlain(fsys, before)

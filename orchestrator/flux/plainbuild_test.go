@@ -113,9 +113,10 @@ func TestBuildPlain(t *testing.T) {
 			plain: true,
 		},
 		{
-			name:  "a Flux Kustomization with targetNamespace is krusty's",
+			name:  "a Flux Kustomization with targetNamespace over a ConfigMap is plain",
 			files: map[string]string{"app/kustomization.yaml": kfileOf("cm.yaml"), "app/cm.yaml": plainCM("a", "")},
 			flux:  map[string]any{"spec": map[string]any{"path": "./app", "targetNamespace": "other"}},
+			plain: true,
 		},
 		{
 			name:  "a kustomization file with a namePrefix is krusty's",
@@ -180,6 +181,33 @@ func TestBuildPlain(t *testing.T) {
 		{
 			name:  "a JSON6902 patch file that is a list is no problem",
 			files: map[string]string{"app/kustomization.yaml": kfileOf("a.yaml") + "patches:\n- path: p.yaml\n  target: {kind: ConfigMap}\n", "app/a.yaml": plainCM("a", ""), "app/p.yaml": "- op: add\n  path: /data/x\n  value: y\n"},
+		},
+		{
+			name:  "targetNamespace over custom kinds, ConfigMaps and Secrets",
+			flux:  map[string]any{"spec": map[string]any{"path": "./app", "targetNamespace": "team"}},
+			files: map[string]string{"app/kustomization.yaml": kfileOf("tf.yaml", "cm.yaml", "s.yaml"), "app/tf.yaml": "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata:\n  name: app\n  namespace: flux-system\nspec:\n  path: ./stacks\n", "app/cm.yaml": plainCM("a", "  namespace: other\n"), "app/s.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\nstringData:\n  k: v\n"},
+			plain: true,
+		},
+		{
+			name:  "targetNamespace without a kustomization file",
+			flux:  map[string]any{"spec": map[string]any{"path": "./app", "targetNamespace": "team"}},
+			files: map[string]string{"app/tf.yaml": "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata:\n  name: app\n  namespace: flux-system\nspec:\n  path: ./stacks\n", "app/cm.yaml": plainCM("a", "")},
+			plain: true,
+		},
+		{
+			name:  "targetNamespace over a kind krusty's name references start from",
+			flux:  map[string]any{"spec": map[string]any{"path": "./app", "targetNamespace": "team"}},
+			files: map[string]string{"app/kustomization.yaml": kfileOf("cm.yaml", "rb.yaml"), "app/cm.yaml": plainCM("a", ""), "app/rb.yaml": "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: rb\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: r}\nsubjects:\n- {kind: ServiceAccount, name: default, namespace: x}\n"},
+		},
+		{
+			name:  "targetNamespace that makes two objects one",
+			flux:  map[string]any{"spec": map[string]any{"path": "./app", "targetNamespace": "team"}},
+			files: map[string]string{"app/kustomization.yaml": kfileOf("a.yaml", "b.yaml"), "app/a.yaml": plainCM("a", "  namespace: x\n"), "app/b.yaml": plainCM("a", "  namespace: y\n")},
+		},
+		{
+			name:  "targetNamespace with a namePrefix is krusty's",
+			flux:  map[string]any{"spec": map[string]any{"path": "./app", "targetNamespace": "team", "namePrefix": "p-"}},
+			files: map[string]string{"app/kustomization.yaml": kfileOf("cm.yaml"), "app/cm.yaml": plainCM("a", "")},
 		},
 		{
 			name:  "a local-config object is dropped as krusty drops it",
