@@ -24,8 +24,9 @@ func fuzzKustomization(name, path string) string {
 }
 
 // loadFile writes file as a manifest in each place a load reads one (the
-// entry directory, a directory Flux's generator lists, and one a
-// kustomization file lists beside a Terraform object) of a small
+// entry directory, a directory Flux's generator lists, one a
+// kustomization file lists beside a Terraform object, and that one under
+// a Kustomization with a targetNamespace) of a small
 // repository, and loads its environment with plain builds on or off. It
 // returns what the load found, for comparison.
 func loadFile(t *testing.T, file []byte, plain bool) loadOutcome {
@@ -34,6 +35,9 @@ func loadFile(t *testing.T, file []byte, plain bool) loadOutcome {
 		"clusters/dev/gen.yaml":      fuzzKustomization("gen", "./apps/gen"),
 		"clusters/dev/kf.yaml":       fuzzKustomization("kf", "./apps/kf"),
 		"clusters/dev/ok.yaml":       fuzzKustomization("ok", "./apps/ok"),
+		"clusters/dev/ns.yaml":       fuzzKustomization("ns", "./apps/ns") + "  targetNamespace: team\n",
+		"apps/ns/terraform.yaml":     terraformObject("ns"),
+		"apps/ns/kustomization.yaml": kfileOf("terraform.yaml", "fuzz.yaml"),
 		"apps/gen/terraform.yaml":    terraformObject("gen"),
 		"apps/kf/terraform.yaml":     terraformObject("kf"),
 		"apps/kf/kustomization.yaml": kfileOf("terraform.yaml", "fuzz.yaml"),
@@ -42,7 +46,7 @@ func loadFile(t *testing.T, file []byte, plain bool) loadOutcome {
 		"apps/gen/fuzz.yaml":         "",
 		"apps/kf/fuzz.yaml":          "",
 	})
-	for _, name := range []string{"clusters/dev/fuzz.yaml", "apps/gen/fuzz.yaml", "apps/kf/fuzz.yaml"} {
+	for _, name := range []string{"clusters/dev/fuzz.yaml", "apps/gen/fuzz.yaml", "apps/kf/fuzz.yaml", "apps/ns/fuzz.yaml"} {
 		testkit.WriteFile(t, filepath.Join(root, filepath.FromSlash(name)), string(file))
 	}
 	plainBuilds = plain

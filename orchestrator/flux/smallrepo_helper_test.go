@@ -38,7 +38,7 @@ func terraformObject(name string) string {
 		"spec": map[string]any{
 			"interval":  "10m",
 			"path":      "./stacks",
-			"sourceRef": map[string]any{"kind": "GitRepository", "name": "flux-system"},
+			"sourceRef": map[string]any{"kind": "GitRepository", "name": "flux-system", "namespace": "flux-system"},
 		},
 	})
 	return string(b) + "\n"
