@@ -147,6 +147,20 @@ say "  strata's peak RSS      = $(($(field idle selfMaxRSSKiB) / 1024)) MiB; fil
 # 10,000 stacks; empty: skipped), each figure also as a ratio to the
 # smallest size's, per stack: near 1 when the load grows linearly. The
 # sizes and figures go to $out.curve too, for .ci/benchplot.
+# cold_graph NAME REPO: times a cold `strata graph -o json` of REPO's
+# environment, setting w (wall seconds), cpu (strata's CPU seconds) and
+# rss (its peak RSS, MiB). The kernel writes the 30,000 files just made
+# back to disk while the next command runs: sync first, so that the
+# figure is the load's, not the writeback's.
+cold_graph() {
+  local name=$1 repo=$2 t
+  sync
+  t=$(now)
+  STRATA_RUSAGE_FILE="$work/$name.json" "$strata" graph "$repo/environments/bench/dev" -o json \
+    >/dev/null 2>"$work/$name.log" || { cat "$work/$name.log"; exit 1; }
+  w=$(elapsed "$t")
+  cpu=$(field "$name" selfCPUSeconds) rss=$(($(field "$name" selfMaxRSSKiB) / 1024))
+}
 curve="${BENCH_CURVE-100 1000 10000}"
 if [[ -n "$curve" ]]; then
   say ""
@@ -156,15 +170,7 @@ if [[ -n "$curve" ]]; then
   for c in $curve; do
     crepo="$work/curve-$c"
     "$work/benchrepo" -stacks "$c" -out "$crepo"
-    # The kernel writes the 30,000 files just made back to disk while
-    # the next command runs: sync first, so that the figure is the
-    # load's, not the writeback's.
-    sync
-    t=$(now)
-    STRATA_RUSAGE_FILE="$work/curve-$c.json" "$strata" graph "$crepo/environments/bench/dev" -o json \
-      >/dev/null 2>"$work/curve-$c.log" || { cat "$work/curve-$c.log"; exit 1; }
-    w=$(elapsed "$t")
-    cpu=$(field "curve-$c" selfCPUSeconds) rss=$(($(field "curve-$c" selfMaxRSSKiB) / 1024))
+    cold_graph "curve-$c" "$crepo"
     [[ -z "$base" ]] && base="$c $w $cpu"
     say "$(awk -v n="$c" -v w="$w" -v cpu="$cpu" -v rss="$rss" -v base="$base" 'BEGIN {
       split(base, b, " ")
@@ -192,12 +198,7 @@ if [[ -n "$shapes" ]]; then
   for sh in $shapes; do
     srepo="$work/shape-$sh"
     "$work/benchrepo" -stacks "$sn" -shape "$sh" -out "$srepo"
-    sync
-    t=$(now)
-    STRATA_RUSAGE_FILE="$work/shape-$sh.json" "$strata" graph "$srepo/environments/bench/dev" -o json \
-      >/dev/null 2>"$work/shape-$sh.log" || { cat "$work/shape-$sh.log"; exit 1; }
-    w=$(elapsed "$t")
-    cpu=$(field "shape-$sh" selfCPUSeconds) rss=$(($(field "shape-$sh" selfMaxRSSKiB) / 1024))
+    cold_graph "shape-$sh" "$srepo"
     [[ -z "$plain" ]] && plain="$w $cpu"
     say "$(awk -v sh="$sh" -v w="$w" -v cpu="$cpu" -v rss="$rss" -v plain="$plain" 'BEGIN {
       split(plain, p, " ")

@@ -65,10 +65,9 @@ type dirRules struct {
 // New returns the rules of the checkout at root for a
 // GitRepository whose spec.ignore is ignore (nil when unset).
 func New(root string, ignore *string, rec *rendercache.Recorder) *Rules {
-	r := &Rules{root: root, rec: rec, dirs: map[string]*dirRules{}, ignoreText: "\x00"}
+	r := &Rules{root: root, rec: rec, dirs: map[string]*dirRules{}, ignoreText: ignoreKey(ignore)}
 	if ignore != nil {
 		r.ignore = sourceignore.ReadPatterns(strings.NewReader(*ignore), nil)
-		r.ignoreText = *ignore
 	}
 	if _, err := os.Lstat(filepath.Join(root, ".git")); err == nil {
 		r.git = true

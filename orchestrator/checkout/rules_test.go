@@ -104,3 +104,22 @@ func TestSourceMatchIsSourceignores(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheFor: one set of rules per spec.ignore, made once.
+func TestCacheFor(t *testing.T) {
+	c := NewCache(t.TempDir(), nil)
+	a, b := "/a/\n", "/b/\n"
+	if c.For(nil) != c.For(nil) || c.For(&a) != c.For(&a) {
+		t.Errorf("For() made the rules of one spec.ignore twice")
+	}
+	if c.For(nil) == c.For(&a) || c.For(&a) == c.For(&b) {
+		t.Errorf("For() gave two spec.ignore values one set of rules")
+	}
+	empty := ""
+	if c.For(nil) == c.For(&empty) {
+		t.Errorf("For(nil) = For(\"\"), want an unset spec.ignore apart from an empty one")
+	}
+	if got := c.For(&a).Excluded("a/x.yaml", false); got == "" {
+		t.Errorf("For(%q).Excluded(a/x.yaml) = \"\", want it left out", a)
+	}
+}

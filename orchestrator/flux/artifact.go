@@ -29,21 +29,7 @@ func (l *loader) rulesForRef(ref *sourceRef, from *object) *checkout.Rules {
 			ignore = g.Spec.Ignore
 		}
 	}
-	key := "\x00"
-	if ignore != nil {
-		key = *ignore
-	}
-	l.checkoutMu.Lock()
-	defer l.checkoutMu.Unlock()
-	if l.checkout == nil {
-		l.checkout = map[string]*checkout.Rules{}
-	}
-	r, ok := l.checkout[key]
-	if !ok {
-		r = checkout.New(l.root, ignore, l.rec)
-		l.checkout[key] = r
-	}
-	return r
+	return l.checkout.For(ignore)
 }
 
 // artifactFS is the repository as kustomize reads it, without what the

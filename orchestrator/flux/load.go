@@ -11,7 +11,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
@@ -89,7 +88,7 @@ func read(ctx context.Context, dir string) (*loader, error) {
 func readAt(ctx context.Context, root, rel, note string, rec *rendercache.Recorder) (_ *loader, err error) {
 	defer recovered.Catch(&err, "load environment "+rel)
 	l := newLoader(ctx, root, rel)
-	l.rec = rec
+	l.rec, l.checkout = rec, checkout.NewCache(root, rec)
 	l.opts = optionsFrom(ctx)
 	l.keepRendered = ctx.Value(keepRenderedKey{}) != nil
 	l.isolate = true
@@ -150,8 +149,7 @@ type loader struct {
 	disk filesys.FileSystem
 	// checkout are the artifact rules of the repository's sources, by
 	// spec.ignore (rulesForRef).
-	checkoutMu sync.Mutex
-	checkout   map[string]*checkout.Rules
+	checkout *checkout.Cache
 	// artifacts are, for an environment read from a cluster (see
 	// LoadNamespace), the source-controller artifacts of the namespace's
 	// sources, by "Kind/name", and those of other namespaces' sources, by
@@ -247,6 +245,7 @@ func newLoader(ctx context.Context, root, dir string) *loader {
 		apps:           map[string]*app{},
 		rendered:       map[string][]renderedObject{},
 		self:           newSelfSources(ctx, root),
+		checkout:       checkout.NewCache(root, nil),
 	}
 }
 

@@ -47,7 +47,7 @@ type Resolver struct {
 	mu     sync.Mutex
 	hashes map[string]*dirHash
 	// rules are the checkout's artifact rules, by spec.ignore.
-	rules map[string]*checkout.Rules
+	rules *checkout.Cache
 }
 
 // Artifacts is what a Resolver needs to fetch source-controller artifacts:

@@ -45,21 +45,13 @@ func (r *Resolver) hashDir(dir string, rules *checkout.Rules) (string, error) {
 // checkoutRules returns the rules of the checkout at r.Root for a
 // GitRepository whose spec.ignore is ignore, made once per reconcile.
 func (r *Resolver) checkoutRules(ignore *string) *checkout.Rules {
-	key := "\x00"
-	if ignore != nil {
-		key = *ignore
-	}
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	if r.rules == nil {
-		r.rules = map[string]*checkout.Rules{}
+		r.rules = checkout.NewCache(r.Root, nil)
 	}
-	rules := r.rules[key]
-	if rules == nil {
-		rules = checkout.New(r.Root, ignore, nil)
-		r.rules[key] = rules
-	}
-	return rules
+	c := r.rules
+	r.mu.Unlock()
+	return c.For(ignore)
 }
 
 // hashDir is dirhash.HashDir(dir, "", dirhash.Hash1) of the files rules

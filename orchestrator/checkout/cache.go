@@ -1,0 +1,46 @@
+package checkout
+
+import (
+	"sync"
+
+	"github.com/strata-iac/strata/orchestrator/rendercache"
+)
+
+// Cache holds the rules of one checkout, one set per GitRepository
+// spec.ignore, each made on first use. It is safe for concurrent use.
+type Cache struct {
+	root string
+	rec  *rendercache.Recorder
+
+	mu    sync.Mutex
+	rules map[string]*Rules
+}
+
+// NewCache returns the rules cache of the checkout at root; rec, when
+// set, records the ignore files the rules read.
+func NewCache(root string, rec *rendercache.Recorder) *Cache {
+	return &Cache{root: root, rec: rec, rules: map[string]*Rules{}}
+}
+
+// For returns the rules of the checkout for a GitRepository whose
+// spec.ignore is ignore (nil when unset).
+func (c *Cache) For(ignore *string) *Rules {
+	key := ignoreKey(ignore)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r, ok := c.rules[key]
+	if !ok {
+		r = New(c.root, ignore, c.rec)
+		c.rules[key] = r
+	}
+	return r
+}
+
+// ignoreKey is spec.ignore as a key: "\x00" when unset, which no text of
+// one is.
+func ignoreKey(ignore *string) string {
+	if ignore == nil {
+		return "\x00"
+	}
+	return *ignore
+}
