@@ -26,7 +26,7 @@ func fuzzKustomization(name, path string) string {
 // loadFile writes file as a manifest in each place a load reads one (the
 // entry directory, a directory Flux's generator lists, one a
 // kustomization file lists beside a Terraform object, and that one under
-// a Kustomization with a targetNamespace) of a small
+// a Kustomization with a targetNamespace, namePrefix and nameSuffix) of a small
 // repository, and loads its environment with plain builds on or off. It
 // returns what the load found, for comparison.
 func loadFile(t *testing.T, file []byte, plain bool) loadOutcome {
@@ -35,7 +35,7 @@ func loadFile(t *testing.T, file []byte, plain bool) loadOutcome {
 		"clusters/dev/gen.yaml":      fuzzKustomization("gen", "./apps/gen"),
 		"clusters/dev/kf.yaml":       fuzzKustomization("kf", "./apps/kf"),
 		"clusters/dev/ok.yaml":       fuzzKustomization("ok", "./apps/ok"),
-		"clusters/dev/ns.yaml":       fuzzKustomization("ns", "./apps/ns") + "  targetNamespace: team\n",
+		"clusters/dev/ns.yaml":       fuzzKustomization("ns", "./apps/ns") + "  targetNamespace: team\n  namePrefix: p-\n  nameSuffix: -s\n",
 		"apps/ns/terraform.yaml":     terraformObject("ns"),
 		"apps/ns/kustomization.yaml": kfileOf("terraform.yaml", "fuzz.yaml"),
 		"apps/gen/terraform.yaml":    terraformObject("gen"),

@@ -116,19 +116,6 @@ func plainResources(manifest []byte) (resources []string, ok bool) {
 // Flux's generator writes into the kustomization it builds.
 var generatorFields = []string{"targetNamespace", "namePrefix", "nameSuffix", "patches", "components", "patchesStrategicMerge", "patchesJson6902", "images", "buildMetadata"}
 
-// fluxSpecPlain reports whether Flux's generator leaves a directory's
-// kustomization file as it is for this Flux Kustomization (nil for the
-// entry directory): its spec sets none of generatorFields.
-func fluxSpecPlain(flux map[string]any) bool {
-	spec, _ := flux["spec"].(map[string]any)
-	for _, f := range generatorFields {
-		if _, ok := spec[f]; ok {
-			return false
-		}
-	}
-	return true
-}
-
 // plainFile reads the kustomization file of abs, as Flux's generator
 // finds it (the first of kustomizeFileNames that is no directory), and
 // returns the resources it lists when it is plain. A directory without
@@ -192,11 +179,12 @@ type plainAnswer struct {
 func (l *loader) buildPlainDir(dir, abs string, entry bool, flux map[string]any, fsys *checkedFS, files, scanned []string, owner string) (_ []renderedObject, _ *diag.Problem, ok bool) {
 	list := files
 	fromScan := false
+	gen, genOK := plainGenerated(flux)
 	switch {
 	case !plainBuilds:
 		return nil, nil, false
 	case list != nil:
-	case !fluxSpecPlain(flux) && !onlyTargetNamespace(flux):
+	case !genOK:
 		return nil, nil, false
 	case len(scanned) > 0:
 		list, fromScan = scanned, true
@@ -231,10 +219,8 @@ func (l *loader) buildPlainDir(dir, abs string, entry bool, flux map[string]any,
 			}
 			fsys.elision = newElision()
 		}
-		if err == nil && !entry {
-			if ns := targetNamespace(flux); ns != "" && !setNamespace(rs, ns) {
-				err = errNotPlain
-			}
+		if err == nil && !gen.apply(rs) {
+			err = errNotPlain
 		}
 		if err != nil {
 			l.undoPlain(fsys, before)

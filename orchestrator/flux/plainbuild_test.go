@@ -205,9 +205,21 @@ func TestBuildPlain(t *testing.T) {
 			files: map[string]string{"app/kustomization.yaml": kfileOf("a.yaml", "b.yaml"), "app/a.yaml": plainCM("a", "  namespace: x\n"), "app/b.yaml": plainCM("a", "  namespace: y\n")},
 		},
 		{
-			name:  "targetNamespace with a namePrefix is krusty's",
-			flux:  map[string]any{"spec": map[string]any{"path": "./app", "targetNamespace": "team", "namePrefix": "p-"}},
-			files: map[string]string{"app/kustomization.yaml": kfileOf("cm.yaml"), "app/cm.yaml": plainCM("a", "")},
+			name:  "targetNamespace, namePrefix and nameSuffix over custom kinds and ConfigMaps",
+			flux:  map[string]any{"spec": map[string]any{"path": "./app", "targetNamespace": "team", "namePrefix": "p-", "nameSuffix": "-s"}},
+			files: map[string]string{"app/kustomization.yaml": kfileOf("tf.yaml", "cm.yaml"), "app/tf.yaml": "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata:\n  name: app\nspec:\n  path: ./stacks\n", "app/cm.yaml": plainCM("a", "")},
+			plain: true,
+		},
+		{
+			name:  "namePrefix over a Deployment is krusty's",
+			flux:  map[string]any{"spec": map[string]any{"path": "./app", "namePrefix": "p-"}},
+			files: map[string]string{"app/kustomization.yaml": kfileOf("cm.yaml", "d.yaml"), "app/cm.yaml": plainCM("a", ""), "app/d.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n  template:\n    spec:\n      volumes:\n      - name: v\n        configMap: {name: a}\n"},
+		},
+		{
+			name:  "nameSuffix without a kustomization file",
+			flux:  map[string]any{"spec": map[string]any{"path": "./app", "nameSuffix": "-s"}},
+			files: map[string]string{"app/cm.yaml": plainCM("a", ""), "app/s.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n"},
+			plain: true,
 		},
 		{
 			name:  "a local-config object is dropped as krusty drops it",
@@ -318,18 +330,32 @@ func TestPlainResources(t *testing.T) {
 	}
 }
 
-// TestFluxSpecPlain checks which Flux Kustomizations leave a
-// kustomization file as it is.
-func TestFluxSpecPlain(t *testing.T) {
+// TestPlainGenerated checks which Flux Kustomizations a plain build
+// takes, and what it applies of their spec.
+func TestPlainGenerated(t *testing.T) {
+	tests := []struct {
+		spec   map[string]any
+		want   generated
+		wantOK bool
+	}{
+		{spec: nil, wantOK: true},
+		{spec: map[string]any{"path": "./x", "prune": true, "postBuild": map[string]any{}, "decryption": map[string]any{}}, wantOK: true},
+		{spec: map[string]any{"targetNamespace": "team", "namePrefix": "p-", "nameSuffix": "-s"}, want: generated{namespace: "team", prefix: "p-", suffix: "-s"}, wantOK: true},
+		{spec: map[string]any{"targetNamespace": 3}},
+	}
 	for _, f := range generatorFields {
-		spec := map[string]any{"path": "./x", f: "v"}
-		if fluxSpecPlain(map[string]any{"spec": spec}) {
-			t.Errorf("fluxSpecPlain(spec with %s) = true, want false", f)
+		if f != "targetNamespace" && f != "namePrefix" && f != "nameSuffix" {
+			tests = append(tests, struct {
+				spec   map[string]any
+				want   generated
+				wantOK bool
+			}{spec: map[string]any{"path": "./x", f: "v"}})
 		}
 	}
-	for _, flux := range []map[string]any{nil, {"spec": map[string]any{"path": "./x", "prune": true, "postBuild": map[string]any{}, "decryption": map[string]any{}}}} {
-		if !fluxSpecPlain(flux) {
-			t.Errorf("fluxSpecPlain(%v) = false, want true", flux)
+	for _, tt := range tests {
+		got, ok := plainGenerated(map[string]any{"spec": tt.spec})
+		if got != tt.want || ok != tt.wantOK {
+			t.Errorf("plainGenerated(%v) = %+v, %v, want %+v, %v", tt.spec, got, ok, tt.want, tt.wantOK)
 		}
 	}
 }
