@@ -47,12 +47,12 @@ func copyTree(src, dst, root string, skip func(path string, isDir bool) bool) er
 	if err != nil {
 		return err
 	}
-	c := treeCopy{root: realRoot, seen: map[string]bool{}, skip: skip}
+	c := treeCopy{root: realRoot, seen: map[string]bool{}, top: src, skip: skip}
 	shown, err := filepath.Rel(realRoot, realSrc)
 	if err != nil || !inside(shown) {
 		shown = src
 	}
-	return c.dir(realSrc, dst, shown)
+	return c.dir(realSrc, dst, shown, "")
 }
 
 // treeCopy copies one tree; seen holds the real directories being copied,
@@ -60,10 +60,14 @@ func copyTree(src, dst, root string, skip func(path string, isDir bool) bool) er
 type treeCopy struct {
 	root string
 	seen map[string]bool
+	// skip is asked of each path as it lies under top, the directory
+	// copied as its caller named it (links not resolved).
+	top  string
 	skip func(path string, isDir bool) bool
 }
 
-func (c *treeCopy) dir(src, dst, shown string) error {
+// dir copies src, which lies at rel under c.top, into dst.
+func (c *treeCopy) dir(src, dst, shown, rel string) error {
 	if c.seen[src] {
 		return fmt.Errorf("symlink %s makes a loop: it points to a directory that contains it", shown)
 	}
@@ -80,7 +84,8 @@ func (c *treeCopy) dir(src, dst, shown string) error {
 		path, target := filepath.Join(src, e.Name()), filepath.Join(dst, e.Name())
 		name := filepath.Join(shown, e.Name())
 		mode := e.Type()
-		if c.skip != nil && c.skip(path, mode.IsDir()) {
+		under := filepath.Join(rel, e.Name())
+		if c.skip != nil && c.skip(filepath.Join(c.top, under), mode.IsDir()) {
 			continue
 		}
 		if mode&fs.ModeSymlink != 0 {
@@ -97,7 +102,7 @@ func (c *treeCopy) dir(src, dst, shown string) error {
 		case mode.IsDir() && e.Name() == ".terraform":
 			continue
 		case mode.IsDir():
-			if err := c.dir(path, target, name); err != nil {
+			if err := c.dir(path, target, name, under); err != nil {
 				return err
 			}
 		case mode.IsRegular():

@@ -148,16 +148,22 @@ func files(t *testing.T, dir string) []string {
 
 // TestCopyStackSkips: the paths the artifact says to skip (for code in the
 // checkout, what Flux leaves out of its artifact) are not laid out, files
-// and whole directories alike.
+// and whole directories alike, asked as the artifact names them.
 func TestCopyStackSkips(t *testing.T) {
 	src, ws := t.TempDir(), t.TempDir()
 	for _, f := range []string{"main.tf", "local.auto.tfvars", "scratch/plan.out", "modules/m/main.tf"} {
 		testkit.WriteFile(t, filepath.Join(src, filepath.FromSlash(f)), f)
 	}
-	skip := func(p string, isDir bool) bool {
-		return p == filepath.Join(src, "local.auto.tfvars") || (isDir && p == filepath.Join(src, "scratch"))
+	// The stack's directory is named through a link, as a checkout under
+	// a linked home is: skip is asked of paths as the artifact names them.
+	dir := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(src, dir); err != nil {
+		t.Fatal(err)
 	}
-	if err := copyStack(source.Artifact{Dir: src, Skip: skip}, ws); err != nil {
+	skip := func(p string, isDir bool) bool {
+		return p == filepath.Join(dir, "local.auto.tfvars") || (isDir && p == filepath.Join(dir, "scratch"))
+	}
+	if err := copyStack(source.Artifact{Dir: dir, Skip: skip}, ws); err != nil {
 		t.Fatalf("copyStack(%q) = %v", src, err)
 	}
 	var got []string
