@@ -47,8 +47,13 @@ func Run[T any](ctx context.Context, what string, d time.Duration, fn func(conte
 	select {
 	case r := <-done:
 		if r.err != nil && ctx.Err() != nil {
-			// Failed because the context ended: its cause says why.
-			return r.v, Cause(ctx, r.err)
+			// Failed because the context ended: its cause says why (the
+			// deadline's *Error, a signal), as when the context ends
+			// first; fn's own error when it ended without one.
+			if cause := context.Cause(ctx); cause != ctx.Err() {
+				return r.v, cause
+			}
+			return r.v, r.err
 		}
 		return r.v, r.err
 	case <-ctx.Done():
