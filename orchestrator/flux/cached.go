@@ -62,7 +62,7 @@ func loadCached(ctx context.Context, dir, stateDir string) (_ *environment.Envir
 		// disk.
 		return l.env, false, nil
 	}
-	if l.dec != nil || len(l.decryptionSecrets) > 0 || l.readSecretInput || l.readRemote {
+	if l.dec != nil || l.secretKeysAsked || l.readSecretInput || l.readRemote {
 		// The render decrypted SOPS values, or read Secrets from the
 		// inputs: they reach the stacks' variable files and nothing else
 		// on disk, so an environment that holds them is never kept.

@@ -30,8 +30,18 @@ func TestLoadCachedEqual(t *testing.T) {
 		keys               decryption.Keys
 		// decrypts: the render decrypts SOPS values, so it is never kept.
 		decrypts bool
+		// edit changes a copy of testdata/valid.
+		edit func(t *testing.T, root string)
 	}{
 		{name: "seed layout", fixture: "testdata/valid", dir: "environments/acme/stage"},
+		{
+			// Nothing is decrypted, so the render is kept, though its
+			// decryption Secret is looked for.
+			name: "spec.decryption.secretRef with nothing encrypted", fixture: "testdata/valid", dir: "environments/acme/stage",
+			edit: func(t *testing.T, root string) {
+				testkit.EditFile(t, root, "environments/acme/stage/base/vpc.yaml", "  path: ./flux-apps/base/vpc\n", "  path: ./flux-apps/base/vpc\n  decryption:\n    provider: sops\n    secretRef:\n      name: sops-age\n")
+			},
+		},
 		{name: "SOPS-encrypted Secrets and generator files", fixture: sops, dir: "clusters/dev", keys: keys, decrypts: true},
 		{name: "demo dev", fixture: "../..", dir: "environments/demo/dev"},
 		{name: "demo stage", fixture: "../..", dir: "environments/demo/stage"},
@@ -41,7 +51,11 @@ func TestLoadCachedEqual(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := filepath.Join(tt.fixture, tt.dir)
 			if tt.fixture == "testdata/valid" {
-				dir = filepath.Join(testkit.Copy(t, tt.fixture), tt.dir)
+				root := testkit.Copy(t, tt.fixture)
+				if tt.edit != nil {
+					tt.edit(t, root)
+				}
+				dir = filepath.Join(root, tt.dir)
 			}
 			state := t.TempDir()
 			ctx := decryption.WithKeys(context.Background(), tt.keys)

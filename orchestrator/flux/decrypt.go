@@ -62,19 +62,13 @@ func (l *loader) checkDecryption(k *kustomization) {
 	l.secretDecryptor(k)
 }
 
-// keysOfSecret is the decryption a Kustomization's
-// spec.decryption.secretRef gives: a Decryptor with that Secret's keys
-// alone, or nil when strata cannot read the Secret.
-type keysOfSecret struct {
-	dec *decryption.Decryptor
-}
-
 // decryptor returns the decryptor of what is being read: that of the
 // Secret its Kustomization's spec.decryption.secretRef names, when strata
 // reads that Secret, else the machine's (machineDecryptor).
 func (l *loader) decryptor() *decryption.Decryptor {
 	if k := l.kustomizations[l.unit]; k != nil && l.unitNS == "" {
 		if d := l.secretDecryptor(k); d != nil {
+			l.secretKeysAsked = true
 			return d
 		}
 	}
@@ -95,14 +89,15 @@ func (l *loader) secretDecryptor(k *kustomization) *decryption.Decryptor {
 	}
 	ns := namespaceOf(&k.object)
 	key := ns + "/" + d.SecretRef.Name
-	if ks, ok := l.decryptionSecrets[key]; ok {
-		return ks.dec
+	if dec, ok := l.decryptionSecrets[key]; ok {
+		return dec
 	}
 	if l.decryptionSecrets == nil {
-		l.decryptionSecrets = map[string]*keysOfSecret{}
+		l.decryptionSecrets = map[string]*decryption.Decryptor{}
 	}
-	ks := &keysOfSecret{}
-	l.decryptionSecrets[key] = ks
+	// nil until the Secret is read: a Secret strata finds nowhere stays
+	// nil, and is looked for once.
+	l.decryptionSecrets[key] = nil
 	var sec *secret
 	l.within(k.unit(), "", func() { sec = l.secret(k.Group, d.SecretRef.Name) })
 	name := "Secret/" + key
@@ -118,8 +113,9 @@ func (l *loader) secretDecryptor(k *kustomization) *decryption.Decryptor {
 			"Kustomization %s (%s): %s holds %s, which strata does not decrypt with: it decrypts with the age (*%s) and OpenPGP (*%s) keys of the Secret",
 			k.Name(), k.File, name, strings.Join(unread, ", "), decryption.SecretAgeExt, decryption.SecretPGPExt))
 	}
-	ks.dec = decryption.New(l.ctx, decryption.Keys{Secret: &keys})
-	return ks.dec
+	dec := decryption.New(l.ctx, decryption.Keys{Secret: &keys})
+	l.decryptionSecrets[key] = dec
+	return dec
 }
 
 // machineDecryptor returns the decryptor of the machine's keys, made on
@@ -138,7 +134,7 @@ func (l *loader) machineDecryptor() *decryption.Decryptor {
 func (l *loader) closeDecryptor() {
 	decs := []*decryption.Decryptor{l.dec}
 	for _, key := range slices.Sorted(maps.Keys(l.decryptionSecrets)) {
-		decs = append(decs, l.decryptionSecrets[key].dec)
+		decs = append(decs, l.decryptionSecrets[key])
 	}
 	for _, d := range decs {
 		if d == nil {

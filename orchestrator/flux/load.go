@@ -139,9 +139,12 @@ type loader struct {
 	stacks []*built
 	// dec decrypts SOPS-encrypted objects with the machine's keys, and
 	// decryptionSecrets with those of the Secret a Kustomization's
-	// spec.decryption.secretRef names, by namespace/name; see decryptor.
+	// spec.decryption.secretRef names, by namespace/name (nil for one
+	// strata finds nowhere); see decryptor. secretKeysAsked says a build
+	// was given one of the latter, as dec says of the former.
 	dec               *decryption.Decryptor
-	decryptionSecrets map[string]*keysOfSecret
+	decryptionSecrets map[string]*decryption.Decryptor
+	secretKeysAsked   bool
 	// rec, when set, records everything the render reads, for the
 	// render cache (see LoadCached).
 	rec *rendercache.Recorder

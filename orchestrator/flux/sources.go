@@ -143,11 +143,11 @@ func (l *loader) gitSource(b *built) {
 	tf, s := b.tf, b.stack
 	ref := tf.source()
 	g := l.findGitRepository(ref, &tf.object)
-	if p := l.selfElsewhere(ref, &tf.object, tf.File, tf.ref()); g == nil && p != nil {
-		l.problem(*p)
-		return
-	}
 	if g == nil {
+		if p := l.selfElsewhere(ref, &tf.object, tf.File, tf.ref()); p != nil {
+			l.problem(*p)
+			return
+		}
 		l.problem(diag.Problem{
 			File:    tf.File,
 			Object:  tf.ref(),

@@ -137,6 +137,7 @@ func (l *loader) checkKustomization(k *kustomization) {
 	l.checkDecryption(k)
 	l.checkExpressions(k)
 	ref := k.Spec.SourceRef
+	elsewhere := l.selfElsewhere(ref, &k.object, k.File, k.ref())
 	switch {
 	case ref == nil:
 		l.problem(diag.Problem{
@@ -145,8 +146,8 @@ func (l *loader) checkKustomization(k *kustomization) {
 			Message: "spec.sourceRef is missing",
 			Fix:     fmt.Sprintf("set spec.sourceRef to kind %s, name %s (this repository)", environment.SourceGitRepository, environment.DefaultGitSource),
 		})
-	case l.selfElsewhere(ref, &k.object, k.File, k.ref()) != nil:
-		l.problem(*l.selfElsewhere(ref, &k.object, k.File, k.ref()))
+	case elsewhere != nil:
+		l.problem(*elsewhere)
 	case ref.Kind == environment.SourceGitRepository && !l.isSelf(ref, &k.object) && l.findSyncSource(ref, &k.object) == nil:
 		// No GitRepository of that name anywhere: kustomize-controller
 		// fails it too (source not found).
