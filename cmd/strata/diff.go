@@ -104,8 +104,14 @@ func (f *baseFlags) diff(ctx context.Context, args []string) (*change.Report, fu
 	if err != nil {
 		return nil, nil, err
 	}
-	co, err := change.CheckoutBase(ctx, root, f.base)
+	co, err := change.PrepareBase(ctx, root, f.base)
 	if err != nil {
+		return nil, nil, err
+	}
+	// Ended by a signal before it returns, even while git lays the
+	// checkout out, diff still removes it, at once.
+	atForcedExit(ctx, co.Abandon)
+	if err := co.Add(ctx); err != nil {
 		return nil, nil, err
 	}
 	// Once: the command's error path and its caller may both call it.
@@ -114,9 +120,6 @@ func (f *baseFlags) diff(ctx context.Context, args []string) (*change.Report, fu
 			fmt.Fprintln(os.Stderr, "strata: "+err.Error())
 		}
 	})
-	// Ended by a signal before it returns, diff still removes the
-	// checkout, at once.
-	atForcedExit(ctx, co.Abandon)
 	d, err := change.Diff(ctx, root, co, dirs)
 	if err != nil {
 		done()

@@ -88,37 +88,63 @@ func RepoRoot(ctx context.Context, dir string) (string, error) {
 // CheckoutBase lays out the repository whose work tree is root at ref, in
 // a new temporary directory, as a detached linked work tree: from git's
 // objects, leaving root's files, index and HEAD as they are. Close removes
-// it.
+// it. It is PrepareBase and Add, for a caller with nothing to register in
+// between.
 func CheckoutBase(ctx context.Context, root, ref string) (*Checkout, error) {
+	co, err := PrepareBase(ctx, root, ref)
+	if err != nil {
+		return nil, err
+	}
+	if err := co.Add(ctx); err != nil {
+		return nil, err
+	}
+	return co, nil
+}
+
+// PrepareBase resolves ref to a commit of the repository whose work tree
+// is root and makes the temporary directory its checkout goes in, without
+// laying it out: Abandon already removes whatever Add will have made, so
+// a process ended while git lays it out can still remove it.
+func PrepareBase(ctx context.Context, root, ref string) (*Checkout, error) {
 	commit, err := git(ctx, root, "rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}")
 	if err != nil || commit == "" {
 		return nil, fmt.Errorf("check out base %s: %s names no commit of %s (fetch it first, for example git fetch origin main, and check out with history: fetch-depth 0)", ref, ref, root)
+	}
+	common, err := git(ctx, root, "rev-parse", "--path-format=absolute", "--git-common-dir")
+	if err != nil {
+		return nil, fmt.Errorf("check out base %s: %w", ref, err)
 	}
 	tmp, err := os.MkdirTemp("", "strata-base-")
 	if err != nil {
 		return nil, fmt.Errorf("check out base %s: %w", ref, err)
 	}
-	dir := filepath.Join(tmp, "base")
-	if _, err := git(ctx, root, "worktree", "add", "--detach", "--quiet", dir, commit); err != nil {
-		// git's record of the half-made work tree goes too: stopped
-		// midway, git leaves it locked ("initializing"), which only a
-		// double force removes.
-		pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		defer cancel()
-		_, _ = git(pctx, root, "worktree", "remove", "--force", "--force", dir)
-		_ = os.RemoveAll(tmp)
-		_, _ = git(pctx, root, "worktree", "prune")
-		return nil, fmt.Errorf("check out base %s: %w", ref, err)
+	// git names its record of a linked work tree after the directory's
+	// base name; one as unique as the temporary directory's makes that
+	// record's path known before git writes it.
+	name := filepath.Base(tmp)
+	return &Checkout{Ref: ref, Commit: commit, Dir: filepath.Join(tmp, name), repo: root, tmp: tmp,
+		admin: filepath.Join(common, "worktrees", name)}, nil
+}
+
+// Add lays out the prepared checkout. On an error, what it made is
+// removed, git's record of it included.
+func (c *Checkout) Add(ctx context.Context) error {
+	if _, err := git(ctx, c.repo, "worktree", "add", "--detach", "--quiet", c.Dir, c.Commit); err != nil {
+		// Stopped midway, git leaves its record locked
+		// ("initializing"), which only a double force would remove:
+		// Abandon removes it without running git, which has failed or
+		// been stopped.
+		c.Abandon()
+		return fmt.Errorf("check out base %s: %w", c.Ref, err)
 	}
-	co := &Checkout{Ref: ref, Commit: commit, Dir: dir, repo: root, tmp: tmp}
-	// The linked work tree's .git file names git's record of it, which
-	// Abandon removes without running git.
-	if b, err := os.ReadFile(filepath.Join(dir, ".git")); err == nil {
+	// The linked work tree's .git file names git's record of it, in case
+	// git had to name it otherwise.
+	if b, err := os.ReadFile(filepath.Join(c.Dir, ".git")); err == nil {
 		if admin, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: "); ok && filepath.IsAbs(admin) {
-			co.admin = admin
+			c.admin = admin
 		}
 	}
-	return co, nil
+	return nil
 }
 
 // Abandon removes the checkout and git's record of it without running

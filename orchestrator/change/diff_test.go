@@ -206,6 +206,45 @@ func TestCheckoutAbandon(t *testing.T) {
 	}
 }
 
+// TestPrepareBaseAbandon: a prepared checkout knows git's record of it
+// before git writes it, so that a process ended while git lays it out
+// (git's record then locked, "initializing") removes it all the same.
+func TestPrepareBaseAbandon(t *testing.T) {
+	root := fleetRepo(t, []string{"acme"}, 1)
+	ctx := context.Background()
+	co, err := PrepareBase(ctx, root, "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	predicted := co.admin
+	if err := co.Add(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if co.admin != predicted {
+		t.Errorf("PrepareBase(main) admin = %q, git wrote %q", predicted, co.admin)
+	}
+	// As git leaves it when stopped midway through worktree add.
+	if err := os.WriteFile(filepath.Join(co.admin, "locked"), []byte("initializing"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	co.Abandon()
+	if list := gitIn(t, root, "worktree", "list"); strings.Count(list, "\n") != 1 {
+		t.Errorf("git worktree list = %q after Abandon of a locked checkout, want the work tree alone", list)
+	}
+	stopped, cancel := context.WithCancel(ctx)
+	cancel()
+	next, err := PrepareBase(ctx, root, "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := next.Add(stopped); err == nil {
+		t.Errorf("Add(stopped) = nil, want an error")
+	}
+	if _, err := os.Stat(next.tmp); !os.IsNotExist(err) {
+		t.Errorf("the checkout %s is left after a stopped Add: %v", next.tmp, err)
+	}
+}
+
 func TestDiscover(t *testing.T) {
 	root := t.TempDir()
 	for _, f := range []string{"environments/acme/dev/init.yaml", "environments/acme/prod/init.yaml", "environments/shared/x/readme.txt", "clusters/eu/flux.yaml", "clusters/.hidden/x.yaml"} {
