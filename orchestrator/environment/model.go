@@ -25,6 +25,11 @@ const (
 	// module reads a path: one "variable: regex" per line. The variable
 	// receives a map from contract name to document.
 	AnnotationReadContracts = "strata.dev/read-contracts"
+	// AnnotationStack names a Terraform object's stack, in place of the
+	// name strata gives it (metadata.name, or namespace_name when
+	// another namespace has an object of that name): a stack keeps its
+	// runs, state and contract under the name they were recorded under.
+	AnnotationStack = "strata.dev/stack"
 )
 
 // Values of spec.approvePlan that are not plan ids, and of
@@ -150,11 +155,33 @@ func (e *Environment) Producer(contract string) *Stack {
 	return nil
 }
 
+// NamespaceSeparator joins a namespace and a name in a qualified stack or
+// contract name: neither a Kubernetes namespace nor an object's name
+// holds it, and a path, an S3 key and an SSM parameter name all take it.
+const NamespaceSeparator = "_"
+
+// Qualified is the name of a stack or a contract whose name alone is not
+// unique in the environment: namespace_name.
+func Qualified(namespace, name string) string {
+	return namespace + NamespaceSeparator + name
+}
+
+// Unqualified is the name without the namespace that Qualified put
+// before it, and whether there was one.
+func Unqualified(name string) (string, bool) {
+	_, bare, ok := strings.Cut(name, NamespaceSeparator)
+	return bare, ok
+}
+
 // Stack is one Terraform object: one OpenTofu root module run as a unit.
 type Stack struct {
-	// Name is metadata.name of the Terraform object; unique in the
-	// environment.
+	// Name is metadata.name of the Terraform object, unique in the
+	// environment; when Terraform objects of one name are in more than
+	// one namespace of the environment (Flux and the Tofu Controller key
+	// them by namespace and name), each is Qualified(namespace, name).
 	Name string `json:",omitzero"`
+	// Namespace is the Terraform object's namespace.
+	Namespace string `json:",omitzero"`
 	// File is the file that holds the Terraform object, relative to Root.
 	File string `json:",omitzero"`
 	// Group is the environment sub-directory (environments/<c>/<e>/<group>)

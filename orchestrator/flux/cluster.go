@@ -103,8 +103,9 @@ func LoadNamespace(ctx context.Context, ns Namespace) (_ *environment.Environmen
 	}
 	l.registerApp("", objs, a)
 	l.checkInit()
+	l.names = newNames(a.terraforms)
 	for _, tf := range a.terraforms {
-		l.within(k.unit(), tf.Name(), func() {
+		l.within(k.unit(), l.stackName(tf), func() {
 			l.stacks = append(l.stacks, l.buildStack(k, tf))
 		})
 	}

@@ -51,7 +51,7 @@ func TestLoadNamespace(t *testing.T) {
 	}
 	want := []*environment.Stack{
 		{
-			Name: "app", File: "demo/Terraform/app", Kustomization: "demo", KustomizationFile: "demo", Layer: environment.LayerServices,
+			Name: "app", Namespace: "demo", File: "demo/Terraform/app", Kustomization: "demo", KustomizationFile: "demo", Layer: environment.LayerServices,
 			Source:    environment.Source{Kind: environment.SourceGitRepository, Name: "platform", Artifact: &environment.Artifact{}},
 			Path:      "stacks/app",
 			Vars:      map[string]any{"size": "small", "replicas": float64(2)},
@@ -60,7 +60,7 @@ func TestLoadNamespace(t *testing.T) {
 			Interval:  5 * time.Minute,
 		},
 		{
-			Name: "network", File: "demo/Terraform/network", Kustomization: "demo", KustomizationFile: "demo", Layer: environment.LayerNetwork,
+			Name: "network", Namespace: "demo", File: "demo/Terraform/network", Kustomization: "demo", KustomizationFile: "demo", Layer: environment.LayerNetwork,
 			Source: environment.Source{Kind: environment.SourceOCIRepository, Name: "network", URL: "oci://127.0.0.1:5000/iac/network", Semver: "~0.1.0",
 				Artifact: &environment.Artifact{URL: "http://127.0.0.1:9090/ocirepository/demo/network/sha256:abc.tar.gz", Digest: "sha256:" + strings.Repeat("a", 64), Revision: "0.1.0@sha256:" + strings.Repeat("b", 64)}},
 			Path:        "terraform",

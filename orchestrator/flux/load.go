@@ -191,10 +191,12 @@ type loader struct {
 	// unitNS is the namespace of the Kustomization or Terraform object
 	// being read: where an input it names is looked for in the cluster.
 	unitNS string
-	// written are the Secrets that stacks write (writeOutputsToSecret):
-	// never read from the inputs, where the Tofu Controller has written
-	// them too, but from the stacks' contracts.
-	written map[string]bool
+	// names names the stacks and their contracts by namespace and name
+	// (stacknames.go). The Secrets that stacks write
+	// (writeOutputsToSecret) are never read from the inputs, where the
+	// Tofu Controller has written them too, but from the stacks'
+	// contracts.
+	names names
 	// readSecretInput is set once a Secret was read from the inputs: its
 	// values are the stacks', and the render is not kept (LoadCached).
 	readSecretInput bool
@@ -316,17 +318,15 @@ func (l *loader) load() (*environment.Environment, error) {
 		}
 		l.within(k.unit(), "", func() { l.checkKustomization(k) })
 	}
-	l.written = map[string]bool{}
-	for _, a := range l.apps {
-		for _, tf := range a.terraforms {
-			if w := tf.Spec.WriteOutputsToSecret; w != nil && w.Name != "" {
-				l.written[w.Name] = true
-			}
-		}
+	var tfs []*terraform
+	for _, k := range l.sortedKustomizations() {
+		tfs = append(tfs, l.apps[k.unit()].terraforms...)
 	}
+	l.names = newNames(tfs)
+	l.env.Notes = append(l.env.Notes, l.names.notes()...)
 	for _, k := range l.sortedKustomizations() {
 		for _, tf := range l.apps[k.unit()].terraforms {
-			l.within(k.unit(), tf.Name(), func() {
+			l.within(k.unit(), l.stackName(tf), func() {
 				l.unitNS = namespaceOf(&tf.object)
 				l.stacks = append(l.stacks, l.buildStack(k, tf))
 				l.unitNS = ""
@@ -722,7 +722,7 @@ func (l *loader) secret(group, name string) *secret {
 	if s != nil && !s.noKey {
 		return s
 	}
-	if s == nil && l.written[name] {
+	if s == nil && l.names.isWritten(name) {
 		return nil
 	}
 	if in := l.input(kindSecret, l.namespace(), name); in != nil {

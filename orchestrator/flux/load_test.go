@@ -50,6 +50,7 @@ func validEnvironment(root string) *environment.Environment {
 		Stacks: []*environment.Stack{
 			{
 				Name:              "db",
+				Namespace:         "flux-system",
 				File:              "flux-apps/apps/db/terraform.yaml",
 				Group:             "apps",
 				Kustomization:     "db",
@@ -73,6 +74,7 @@ func validEnvironment(root string) *environment.Environment {
 			},
 			{
 				Name:              "db-migrate",
+				Namespace:         "flux-system",
 				File:              "flux-apps/apps/db/terraform.yaml",
 				Group:             "apps",
 				Kustomization:     "db",
@@ -87,6 +89,7 @@ func validEnvironment(root string) *environment.Environment {
 			},
 			{
 				Name:              "vpc",
+				Namespace:         "flux-system",
 				File:              "flux-apps/base/vpc/terraform.yaml",
 				Group:             "base",
 				Kustomization:     "vpc",
@@ -382,6 +385,82 @@ func TestKustomizationsByNamespace(t *testing.T) {
 	want := []string{"ta app ", "tb beta/app ", "tc consumer tb"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Load(clusters/dev) stacks mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestTerraformsByNamespace: Flux and the Tofu Controller know a
+// Terraform object by its namespace and name. Two of one name in two
+// namespaces are two stacks, each named namespace_name; a name no other
+// namespace uses stays as it is; a spec.dependsOn entry, and a Secret a
+// stack writes or reads, are of the object's own namespace.
+func TestTerraformsByNamespace(t *testing.T) {
+	tf := func(name, ns, spec string) string {
+		meta := ""
+		if pin, ok := strings.CutPrefix(ns, "pinned:"); ok {
+			ns, meta = "team-c", "\n  annotations: {strata.dev/stack: "+pin+"}"
+		}
+		return "---\napiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata:\n  name: " + name + "\n  namespace: " + ns + meta +
+			"\nspec:\n  interval: 10m\n  path: ./stacks\n  sourceRef: {kind: GitRepository, name: flux-system, namespace: flux-system}\n" + spec
+	}
+	root := writeDevRepo(t, map[string]string{
+		"clusters/dev/apps.yaml": fuzzKustomization("apps", "./apps"),
+		"apps/terraform.yaml": tf("same", "team-a", "  writeOutputsToSecret: {name: outputs}\n") +
+			tf("same", "team-b", "  writeOutputsToSecret: {name: outputs}\n") +
+			tf("reader", "team-a", "  dependsOn: [{name: same}]\n  readInputsFromSecrets: [{name: outputs, as: up}]\n") +
+			tf("solo", "team-b", "  dependsOn: [{name: same}]\n  varsFrom: [{kind: Secret, name: outputs}]\n") +
+			tf("same", "pinned:same", "") +
+			tf("after", "team-c", "  dependsOn: [{name: same}]\n"),
+	})
+	env, err := Load(context.Background(), filepath.Join(root, "clusters", "dev"))
+	if err != nil {
+		t.Fatalf("Load(clusters/dev) = %v", err)
+	}
+	type stack struct {
+		Name, Namespace, Produces string
+		DependsOn, Reads          []string
+	}
+	var got []stack
+	for _, s := range env.Stacks {
+		st := stack{Name: s.Name, Namespace: s.Namespace, Produces: s.Produces, DependsOn: s.DependsOn}
+		for _, in := range s.Consumes {
+			st.Reads = append(st.Reads, in.Contract)
+		}
+		for _, cv := range s.ContractVars {
+			st.Reads = append(st.Reads, cv.Contract)
+		}
+		got = append(got, st)
+	}
+	want := []stack{
+		{Name: "after", Namespace: "team-c", DependsOn: []string{"same"}},
+		{Name: "reader", Namespace: "team-a", DependsOn: []string{"team-a_same"}, Reads: []string{"team-a_outputs"}},
+		{Name: "same", Namespace: "team-c"},
+		{Name: "solo", Namespace: "team-b", DependsOn: []string{"team-b_same"}, Reads: []string{"team-b_outputs"}},
+		{Name: "team-a_same", Namespace: "team-a", Produces: "team-a_outputs"},
+		{Name: "team-b_same", Namespace: "team-b", Produces: "team-b_outputs"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Load(clusters/dev) stacks mismatch (-want +got):\n%s", diff)
+	}
+	if len(env.Warnings) > 0 || len(env.Blocked) > 0 {
+		t.Errorf("Load(clusters/dev) warnings = %v, blocked = %v, want none", env.Warnings, env.Blocked)
+	}
+	for _, note := range []string{
+		"Terraform objects named same are in namespaces team-a, team-b, team-c: their stacks are team-a_same, team-b_same, same (annotation strata.dev/stack names one otherwise)",
+		"stacks of namespaces team-a, team-b write a Secret outputs: their contracts are team-a_outputs, team-b_outputs, the names readers outside the environment (External Secrets) read (annotation strata.dev/contract names one otherwise)",
+	} {
+		if !slices.Contains(env.Notes, note) {
+			t.Errorf("Load(clusters/dev) notes = %q, want %q among them", env.Notes, note)
+		}
+	}
+
+	bad := writeDevRepo(t, map[string]string{
+		"clusters/dev/apps.yaml": fuzzKustomization("apps", "./apps"),
+		"apps/terraform.yaml":    tf("same", "pinned:Not_A/Name", ""),
+	})
+	want2 := `annotation strata.dev/stack is "Not_A/Name", which cannot name a stack`
+	benv, err := Load(context.Background(), filepath.Join(bad, "clusters", "dev"))
+	if err != nil || len(benv.Blocked) != 1 || !strings.Contains(benv.Blocked[0].String(), want2) {
+		t.Errorf("Load(annotation Not_A/Name) = %v, blocked %v, want the stack blocked: %q", err, benv.Blocked, want2)
 	}
 }
 

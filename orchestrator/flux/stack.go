@@ -1,6 +1,7 @@
 package flux
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path"
@@ -40,6 +41,10 @@ func (l *loader) buildStack(k *kustomization, tf *terraform) *built {
 		}
 	}
 	s := b.stack
+	ns := namespaceOf(&tf.object)
+	s.Name, s.Namespace = l.stackName(tf), ns
+	l.checkStackName(tf)
+	l.nameByNamespace(tf, s)
 	s.Group = k.Group
 	s.Kustomization = k.unit()
 	s.KustomizationFile = k.File
@@ -60,13 +65,15 @@ func (l *loader) buildStack(k *kustomization, tf *terraform) *built {
 		if u, _ := l.dependency(k, d); l.apps[u] != nil {
 			a := l.apps[u]
 			for _, t := range a.terraforms {
-				s.DependsOn = append(s.DependsOn, t.Name())
+				s.DependsOn = append(s.DependsOn, l.stackName(t))
 			}
 		}
 	}
 	slices.Sort(s.DependsOn)
 	s.DependsOn = slices.Compact(s.DependsOn)
-	key := VersionKey(s.Name)
+	// The versions ConfigMap is the object's namespace's: the key is of
+	// its name there.
+	key := VersionKey(tf.Name())
 	for _, scope := range []string{k.Group, ""} {
 		if cm := l.configMaps.get(scope, VersionsConfigMap, namespaceOf(&tf.object)); cm != nil {
 			if v, ok := cm.Data[key]; ok {
@@ -128,6 +135,51 @@ func (r stackRender) Missing(p diag.Problem) {
 func (r stackRender) Warn(p diag.Problem) { r.l.warn(p) }
 
 func (r stackRender) Note(note string) { r.l.env.Notes = append(r.l.env.Notes, note) }
+
+// stackName names tf's stack (names.stack). A strata.dev/stack
+// annotation that cannot name a stack is a problem of the object
+// (checkStackName), and the stack has strata's name.
+func (l *loader) stackName(tf *terraform) string {
+	return l.names.stack(namespaceOf(&tf.object), tf.Name())
+}
+
+// checkStackName reports a strata.dev/stack annotation that cannot name a
+// stack.
+func (l *loader) checkStackName(tf *terraform) {
+	v, ok := tf.Metadata.Annotations[environment.AnnotationStack]
+	if !ok || v != "" && validStackName(v) {
+		return
+	}
+	l.problem(diag.Problem{
+		File:    tf.File,
+		Object:  tf.ref(),
+		Message: fmt.Sprintf("annotation %s is %q, which cannot name a stack", environment.AnnotationStack, v),
+		Fix: fmt.Sprintf("write a Kubernetes object name (lowercase letters, digits, '-' and '.'), or namespace%sname for a stack named after its namespace, such as %q; or remove the annotation",
+			environment.NamespaceSeparator, environment.Qualified(namespaceOf(&tf.object), tf.Name())),
+	})
+}
+
+// nameByNamespace turns the names that tofucontroller.Build took from
+// tf's fields, which are of tf's namespace, into the environment's: each
+// spec.dependsOn entry's stack, and the contract of each Secret it
+// writes or reads as another stack's outputs (names). A contract the
+// strata.dev/contract annotation names is the environment's already.
+func (l *loader) nameByNamespace(tf *terraform, s *environment.Stack) {
+	ns := namespaceOf(&tf.object)
+	s.DependsOn = s.DependsOn[:0]
+	for _, d := range tf.Spec.DependsOn {
+		s.DependsOn = append(s.DependsOn, l.names.stack(cmp.Or(d.Namespace, ns), d.Name))
+	}
+	if w := tf.Spec.WriteOutputsToSecret; w != nil && s.Produces == w.Name && tf.Metadata.Annotations[environment.AnnotationContract] == "" {
+		s.Produces = l.names.contract(ns, w.Name)
+	}
+	for i := range s.Consumes {
+		s.Consumes[i].Contract = l.names.contract(ns, s.Consumes[i].Contract)
+	}
+	for i := range s.ContractVars {
+		s.ContractVars[i].Contract = l.names.contract(ns, s.ContractVars[i].Contract)
+	}
+}
 
 // VersionKey is the key of the service-versions ConfigMap that holds the
 // version of the named stack's code: version_<name>_tf, "-" written as "_".

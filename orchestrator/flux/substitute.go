@@ -274,7 +274,7 @@ func (l *loader) checkUnset(b *built, file, ref, use string) {
 	if len(names) == 0 {
 		return
 	}
-	stack := b.tf.Name()
+	stack := l.stackName(b.tf)
 	l.problem(diag.Problem{
 		File:    file,
 		Object:  ref,

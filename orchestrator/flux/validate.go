@@ -1,6 +1,7 @@
 package flux
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -288,7 +289,7 @@ func (l *loader) validateStacks() {
 				File:    b.tf.File,
 				Object:  b.tf.ref(),
 				Message: fmt.Sprintf("stack name %q is used twice: here (via Kustomization %s) and in %s (via Kustomization %s)", b.stack.Name, b.k.Name(), prev.tf.File, prev.k.Name()),
-				Fix:     "rename one of the two Terraform objects (metadata.name) or drop one of the Kustomizations; stack names are unique in an environment",
+				Fix:     "rename one of the two Terraform objects (metadata.name), put one in another namespace, or drop one of the Kustomizations; Flux, the Tofu Controller and strata know a Terraform object by its namespace and name",
 			})
 			continue
 		}
@@ -321,8 +322,11 @@ func (l *loader) validateStacks() {
 	// annotation names otherwise publishes it under that other name.
 	bySecret := map[string]string{}
 	for c, b := range producers {
-		if w := b.tf.Spec.WriteOutputsToSecret; w != nil && w.Name != "" && w.Name != c {
-			bySecret[w.Name] = c
+		if w := b.tf.Spec.WriteOutputsToSecret; w != nil && w.Name != "" {
+			// The Secret as its readers name it (nameByNamespace).
+			if secret := l.names.contract(namespaceOf(&b.tf.object), w.Name); secret != c {
+				bySecret[secret] = c
+			}
 		}
 	}
 	for _, b := range l.stacks {
@@ -357,7 +361,8 @@ func (l *loader) validateStacks() {
 	for _, b := range l.stacks {
 		l.unit, l.unitStack = b.k.unit(), b.stack.Name
 		for _, d := range b.tf.Spec.DependsOn {
-			if labels, elsewhere := l.outOfShard[kindTerraform+"/"+d.Name]; byName[d.Name] == nil && elsewhere {
+			dep := l.names.stack(cmp.Or(d.Namespace, namespaceOf(&b.tf.object)), d.Name)
+			if labels, elsewhere := l.outOfShard[kindTerraform+"/"+d.Name]; byName[dep] == nil && elsewhere {
 				l.problem(diag.Problem{
 					File:    b.tf.File,
 					Object:  b.tf.ref(),
@@ -366,7 +371,7 @@ func (l *loader) validateStacks() {
 				})
 				continue
 			}
-			if byName[d.Name] == nil {
+			if byName[dep] == nil {
 				l.problem(diag.Problem{
 					File:    b.tf.File,
 					Object:  b.tf.ref(),
@@ -390,6 +395,11 @@ func (l *loader) validateStacks() {
 			}
 		}
 		if p := b.stack.Produces; p != "" && b.tf.Spec.WriteOutputsToSecret != nil {
+			if bare, ok := environment.Unqualified(p); ok {
+				// The contract of a Secret name two namespaces write
+				// (names.contract): the Secret is of that name.
+				p = bare
+			}
 			if sec := l.secret(b.k.Group, p); sec != nil {
 				l.problem(diag.Problem{
 					File:    b.tf.File,

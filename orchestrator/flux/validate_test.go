@@ -283,7 +283,7 @@ func TestLoadProblems(t *testing.T) {
 				File:    "flux-apps/other/terraform.yaml",
 				Object:  appT,
 				Message: `stack name "app" is used twice: here (via Kustomization other) and in flux-apps/app/terraform.yaml (via Kustomization app)`,
-				Fix:     "rename one of the two Terraform objects (metadata.name) or drop one of the Kustomizations; stack names are unique in an environment",
+				Fix:     "rename one of the two Terraform objects (metadata.name), put one in another namespace, or drop one of the Kustomizations; Flux, the Tofu Controller and strata know a Terraform object by its namespace and name",
 			}},
 		},
 		{

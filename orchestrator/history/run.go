@@ -28,10 +28,15 @@ type Resource struct {
 // read.
 type Run struct {
 	// Number counts the stack's runs from 1; Begin assigns it.
-	Number    int       `json:"number"`
-	Client    string    `json:"client"`
-	Env       string    `json:"env"`
-	Stack     string    `json:"stack"`
+	Number int    `json:"number"`
+	Client string `json:"client"`
+	Env    string `json:"env"`
+	Stack  string `json:"stack"`
+	// Namespace is the Terraform object's namespace ("" in runs recorded
+	// before strata kept it): the stack of a name that two namespaces
+	// use is named after it (environment.Qualified), and the runs of the
+	// name alone say whose they are.
+	Namespace string    `json:"namespace,omitempty"`
 	Operation Operation `json:"operation"`
 	// Cause is why the stack changed: install, upgrade, config, variables,
 	// upstream, drift, removed or rehashed (the hash key changed, see

@@ -19,10 +19,26 @@ import (
 // history knows and it no longer holds. Options.Removable may keep some
 // of them from being destroyed.
 func (p *pass) findRemoved(ctx context.Context) error {
-	gone, err := removedStacks(ctx, p.env, p.stores.History)
+	known, err := p.stores.History.Stacks(ctx, p.env.Client, p.env.Name)
 	if err != nil {
 		return err
 	}
+	slices.Sort(known)
+	// A stack renamed by namespace, its runs under its other name, does
+	// not run, and those runs are not of a stack that left (renamed.go).
+	held, kept, err := findRenamed(ctx, p.env, p.stores.History, known)
+	if err != nil {
+		return err
+	}
+	for name, e := range held {
+		p.log.Error(e.Error(), "stack", name)
+		p.sources[name] = resolved{err: e}
+	}
+	gone, err := removedStacks(ctx, p.env, p.stores.History, known)
+	if err != nil {
+		return err
+	}
+	gone = slices.DeleteFunc(gone, func(last history.Run) bool { return kept[last.Stack] })
 	if p.removable != nil {
 		gone = slices.DeleteFunc(gone, func(last history.Run) bool { return !p.removable(last.Stack) })
 	}
@@ -40,11 +56,7 @@ func (p *pass) remove(ctx context.Context) error {
 // resources still exist: stacks with a successful apply in the history,
 // no longer in the repository, whose last successful apply was not their
 // removal, and that strata has not let go of (orphaned).
-func removedStacks(ctx context.Context, env *environment.Environment, h envstores.History) ([]history.Run, error) {
-	names, err := h.Stacks(ctx, env.Client, env.Name)
-	if err != nil {
-		return nil, err
-	}
+func removedStacks(ctx context.Context, env *environment.Environment, h envstores.History, names []string) ([]history.Run, error) {
 	if env.Incomplete() {
 		// A Kustomization could not be built: a stack missing from the
 		// environment may be one it would bring in, not one that left.
@@ -55,17 +67,8 @@ func removedStacks(ctx context.Context, env *environment.Environment, h envstore
 		if env.Stack(name) != nil || env.IsBlocked(name) {
 			continue
 		}
-		// The head decides; the last good run of a stack that goes is
-		// read whole, for its removal.
-		head, err := h.Head(ctx, env.Client, env.Name, name)
-		if err != nil {
-			return nil, err
-		}
-		// A stack strata let go of stays let go of.
-		if head.Good.Number == 0 || head.Good.Cause == runner.CauseRemoved || head.Last.Result == history.ResultOrphaned {
-			continue
-		}
-		last, ok, err := h.LastGood(ctx, env.Client, env.Name, name)
+		// A stack strata let go of stays let go of (liveRun).
+		last, ok, err := liveRun(ctx, h, env, name)
 		if err != nil {
 			return nil, err
 		}

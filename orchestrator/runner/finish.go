@@ -72,7 +72,7 @@ func (r *Runner) unrecorded(st *runState, err error) (Result, error) {
 func (r *Runner) recordOnly(ctx context.Context, st *runState, result history.Result, msg string) (history.Run, error) {
 	req := st.req
 	run := history.Run{
-		Client: req.Client, Env: req.Env, Stack: req.Stack.Name,
+		Client: req.Client, Env: req.Env, Stack: req.Stack.Name, Namespace: req.Stack.Namespace,
 		Operation: req.Operation,
 		ToVersion: req.Artifact.Version,
 		Digest:    req.Artifact.Digest,

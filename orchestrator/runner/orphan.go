@@ -34,7 +34,7 @@ func (r *Runner) Orphan(ctx context.Context, rr RemoveRequest) (Result, error) {
 		return st.result(), nil
 	}
 	run, err := r.cfg.History.Begin(ctx, history.Run{
-		Client: rr.Client, Env: rr.Env, Stack: rr.Stack, Operation: rr.Operation,
+		Client: rr.Client, Env: rr.Env, Stack: rr.Stack, Namespace: rr.Last.Namespace, Operation: rr.Operation,
 		ToVersion: rr.Last.ToVersion, Digest: rr.Last.Digest, Contract: rr.Last.Contract,
 		StartedAt: st.started.UTC(),
 	})

@@ -33,7 +33,7 @@ func (r *Runner) Remove(ctx context.Context, rr RemoveRequest) (Result, error) {
 		Operation: rr.Operation, Client: rr.Client, Env: rr.Env, Class: rr.Class, EnvDir: rr.EnvDir,
 		// A stack that left has no spec.approvePlan any more: policy alone
 		// decides.
-		Stack: &environment.Stack{Name: rr.Stack, ApprovePlan: "auto", File: "(removed from the repository)"},
+		Stack: &environment.Stack{Name: rr.Stack, Namespace: rr.Last.Namespace, ApprovePlan: "auto", File: "(removed from the repository)"},
 	}
 	st := r.newState(req, &rr)
 	st.prev, st.hasPrev = rr.Last, true

@@ -328,7 +328,7 @@ func (r *Runner) newState(req Request, removal *RemoveRequest) *runState {
 		started: started,
 		removal: removal,
 		run: history.Run{
-			Client: req.Client, Env: req.Env, Stack: req.Stack.Name,
+			Client: req.Client, Env: req.Env, Stack: req.Stack.Name, Namespace: req.Stack.Namespace,
 			Operation: req.Operation,
 			StartedAt: started.UTC(),
 
