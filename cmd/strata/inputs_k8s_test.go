@@ -26,6 +26,8 @@ func TestClusterInputsInCluster(t *testing.T) {
 	root := homelab(t)
 	for _, f := range []string{"platform/lab/stacks/dns.yaml", "platform/lab/stacks/network.yaml"} {
 		testkit.EditFile(t, root, f, "  namespace: flux-system\n", "  namespace: "+ns+"\n")
+		// The source stays flux-system's, as Flux needs it named there.
+		testkit.EditFile(t, root, f, "    kind: GitRepository\n    name: flux-system\n", "    kind: GitRepository\n    name: flux-system\n    namespace: flux-system\n")
 	}
 	env := filepath.Join(root, "clusters", "lab")
 	state := t.TempDir()

@@ -122,6 +122,19 @@ func (l *loader) substituteObject(k *kustomization, o renderedObject, vars map[s
 	if pb == nil || len(vars) == 0 && !always {
 		return o, true
 	}
+	strict := l.opts.StrictSubstitution || !l.isolate || isStack(o.Object)
+	if !strict && strings.Contains(fmt.Sprint(o.Object), "${") {
+		l.noteUnset(o, vars)
+	}
+	if m, held, ok := substituteScalars(o.Object, vars, strict); ok {
+		// The same object as Flux's round trip through YAML gives,
+		// without it (substitutescalars.go).
+		if isStack(o.Object) {
+			o.substituted = held
+		}
+		o.Object, o.res = m, nil
+		return o, true
+	}
 	sub := make(map[string]any, len(vars))
 	for n, v := range vars {
 		sub[n] = v
@@ -152,10 +165,6 @@ func (l *loader) substituteObject(k *kustomization, o renderedObject, vars map[s
 			return o, true
 		}
 		var out *resource.Resource
-		strict := l.opts.StrictSubstitution || !l.isolate || isStack(o.Object)
-		if !strict && strings.Contains(fmt.Sprint(o.Object), "${") {
-			l.noteUnset(o, sub)
-		}
 		before := res.YNode()
 		out, err = kustomize.SubstituteVariables(l.ctx, nil, spec, res,
 			kustomize.SubstituteWithDryRun(true), kustomize.SubstituteWithStrict(strict), kustomize.SubstituteWithAlways(always))
@@ -180,7 +189,7 @@ func (l *loader) substituteObject(k *kustomization, o renderedObject, vars map[s
 			}
 		}
 	}
-	l.problem(l.substitutionProblem(k, o, err, sub))
+	l.problem(l.substitutionProblem(k, o, err, vars))
 	return o, true
 }
 
@@ -214,8 +223,8 @@ const maxUnset = 64
 // of its variables) is held back for them. It substitutes strictly, each
 // missing variable found set empty for the next try; what the object
 // becomes is the lenient substitution's, done after.
-func (l *loader) noteUnset(o renderedObject, sub map[string]any) {
-	names := l.unsetNames(o, sub)
+func (l *loader) noteUnset(o renderedObject, vars map[string]string) {
+	names := l.unsetNames(o, vars)
 	if len(names) == 0 {
 		return
 	}
@@ -226,13 +235,13 @@ func (l *loader) noteUnset(o renderedObject, sub map[string]any) {
 	l.unset[unsetKey(o.File, u.GetKind()+"/"+u.GetName())] = names
 }
 
-// unsetNames returns the variables of an object that the variables sub
+// unsetNames returns the variables of an object that vars
 // do not define and that have no default, in the order substitution
 // meets them (at most maxUnset): it substitutes strictly, each missing
 // variable found set empty for the next try.
-func (l *loader) unsetNames(o renderedObject, sub map[string]any) []string {
-	try := make(map[string]any, len(sub))
-	for k, v := range sub {
+func (l *loader) unsetNames(o renderedObject, vars map[string]string) []string {
+	try := make(map[string]any, len(vars))
+	for k, v := range vars {
 		try[k] = v
 	}
 	var names []string
@@ -290,7 +299,7 @@ var notSet = regexp.MustCompile(`variable not set \(strict mode\): "([^"]*)"`)
 
 // substitutionProblem maps a substitution error onto a problem of the
 // object's file.
-func (l *loader) substitutionProblem(k *kustomization, o renderedObject, err error, sub map[string]any) diag.Problem {
+func (l *loader) substitutionProblem(k *kustomization, o renderedObject, err error, vars map[string]string) diag.Problem {
 	object := ""
 	if u := (unstructured.Unstructured{Object: o.Object}); u.GetKind() != "" && u.GetName() != "" {
 		object = u.GetKind() + "/" + u.GetName()
@@ -298,7 +307,7 @@ func (l *loader) substitutionProblem(k *kustomization, o renderedObject, err err
 	if m := notSet.FindStringSubmatch(err.Error()); m != nil && len(k.fromCluster) > 0 {
 		// A variable a ConfigMap or Secret of the cluster may hold: ask
 		// for it with the others the object lacks.
-		names := l.unsetNames(o, sub)
+		names := l.unsetNames(o, vars)
 		if len(names) == 0 {
 			names = []string{m[1]}
 		}
