@@ -103,7 +103,11 @@ func LoadNamespace(ctx context.Context, ns Namespace) (_ *environment.Environmen
 	}
 	l.registerApp("", objs, a)
 	l.checkInit()
+	// Names by namespace and name, as in git mode; the Secrets that
+	// stacks write are left to be read as the cluster holds them, as
+	// they were before names were kept by namespace (written is empty).
 	l.names = newNames(a.terraforms)
+	l.names.written = nil
 	for _, tf := range a.terraforms {
 		l.within(k.unit(), l.stackName(tf), func() {
 			l.stacks = append(l.stacks, l.buildStack(k, tf))
