@@ -23,7 +23,8 @@ type RenamedError struct {
 	Stack, Namespace, Other string
 	// Owner is the Terraform object (namespace/name) whose runs those
 	// are, as far as they say, and File its file; Owner is "" for runs
-	// recorded before strata kept the namespace.
+	// recorded before strata kept the namespace, File "" for an owner
+	// that left the environment.
 	Owner, File string
 }
 
@@ -41,6 +42,10 @@ func (e *RenamedError) Error() string {
 		return fmt.Sprintf("stack %s does not run: its runs, state and contract are under %s, its name until another namespace had, or no longer had, a Terraform %s, "+
 			"and run as %s it would create its resources a second time: annotate Terraform %s in %s with %s: %s to keep them",
 			e.Stack, e.Other, name, e.Stack, e.Owner, e.File, environment.AnnotationStack, e.Other)
+	case e.File == "":
+		return fmt.Sprintf("stack %s does not run: the runs, state and contract under %s are Terraform %s's, which left the environment, "+
+			"and another namespace has a Terraform %s too: annotate the object that is to keep them with %s: %s, or rename one of the objects",
+			e.Stack, e.Other, e.Owner, name, environment.AnnotationStack, e.Other)
 	default:
 		return fmt.Sprintf("stack %s does not run: the runs, state and contract under %s are Terraform %s's, whose stack is named otherwise now and does not run either: "+
 			"annotate Terraform %s in %s with %s: %s to keep them, and both run",
@@ -102,7 +107,8 @@ func findRenamed(ctx context.Context, env *environment.Environment, h envstores.
 			e.Owner, e.File = last.Namespace+"/"+bare, s.File
 			if last.Namespace != s.Namespace {
 				// Another namespace's object: its stack is
-				// namespace_name, held too.
+				// namespace_name, held too, or it left ("").
+				e.File = ""
 				if o := env.Stack(environment.Qualified(last.Namespace, bare)); o != nil {
 					e.File = o.File
 				}
