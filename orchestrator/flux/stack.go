@@ -1,7 +1,6 @@
 package flux
 
 import (
-	"cmp"
 	"fmt"
 	"os"
 	"path"
@@ -168,7 +167,7 @@ func (l *loader) nameByNamespace(tf *terraform, s *environment.Stack) {
 	ns := namespaceOf(&tf.object)
 	s.DependsOn = s.DependsOn[:0]
 	for _, d := range tf.Spec.DependsOn {
-		s.DependsOn = append(s.DependsOn, l.names.stack(cmp.Or(d.Namespace, ns), d.Name))
+		s.DependsOn = append(s.DependsOn, l.names.dependency(tf, d))
 	}
 	if w := tf.Spec.WriteOutputsToSecret; w != nil && s.Produces == w.Name && tf.Metadata.Annotations[environment.AnnotationContract] == "" {
 		s.Produces = l.names.contract(ns, w.Name)

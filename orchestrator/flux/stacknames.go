@@ -1,6 +1,7 @@
 package flux
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/tofucontroller"
 )
 
 // names keys the environment's Terraform objects and the Secrets they
@@ -59,6 +61,12 @@ func (n names) stack(ns, name string) string {
 		return environment.Qualified(ns, name)
 	}
 	return name
+}
+
+// dependency names the stack of tf's spec.dependsOn entry d, whose
+// namespace is tf's unless it names one.
+func (n names) dependency(tf *terraform, d tofucontroller.NamedRef) string {
+	return n.stack(cmp.Or(d.Namespace, namespaceOf(&tf.object)), d.Name)
 }
 
 // contract names the contract a stack of namespace ns reads or writes as

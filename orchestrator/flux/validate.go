@@ -1,7 +1,6 @@
 package flux
 
 import (
-	"cmp"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -361,7 +360,7 @@ func (l *loader) validateStacks() {
 	for _, b := range l.stacks {
 		l.unit, l.unitStack = b.k.unit(), b.stack.Name
 		for _, d := range b.tf.Spec.DependsOn {
-			dep := l.names.stack(cmp.Or(d.Namespace, namespaceOf(&b.tf.object)), d.Name)
+			dep := l.names.dependency(b.tf, d)
 			if labels, elsewhere := l.outOfShard[kindTerraform+"/"+d.Name]; byName[dep] == nil && elsewhere {
 				l.problem(diag.Problem{
 					File:    b.tf.File,
@@ -395,10 +394,10 @@ func (l *loader) validateStacks() {
 			}
 		}
 		if p := b.stack.Produces; p != "" && b.tf.Spec.WriteOutputsToSecret != nil {
-			if bare, ok := environment.Unqualified(p); ok {
-				// The contract of a Secret name two namespaces write
-				// (names.contract): the Secret is of that name.
-				p = bare
+			if b.tf.Metadata.Annotations[environment.AnnotationContract] == "" {
+				// The contract is the Secret's, which may be named
+				// namespace_name (names.contract): the Secret is not.
+				p = b.tf.Spec.WriteOutputsToSecret.Name
 			}
 			if sec := l.secret(b.k.Group, p); sec != nil {
 				l.problem(diag.Problem{
