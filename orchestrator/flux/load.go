@@ -130,9 +130,14 @@ type loader struct {
 	keepRendered bool
 	// plainBuilt counts the builds made without krusty (plainbuild.go).
 	plainBuilt int
-	// plainKustomizations are plainResources' answers, by the
+	// plainKustomizations are plainKustomizationOf's answers, by the
 	// kustomization file's content (plainKustomization).
-	plainKustomizations map[string]plainAnswer
+	plainKustomizations map[plainKey]plainAnswer
+	// plainComponents are the Components plain builds read, by
+	// directory (plainComponent).
+	plainComponents map[string]componentAnswer
+	// jsonPatches are the patches plain builds read, by text (jsonPatch).
+	jsonPatches map[string]*jsonPatch
 	// env is the model being built.
 	env *environment.Environment
 	// stacks are the stacks built, with what they came from.

@@ -26,27 +26,32 @@ func fuzzKustomization(name, path string) string {
 // loadFile writes file as a manifest in each place a load reads one (the
 // entry directory, a directory Flux's generator lists, one a
 // kustomization file lists beside a Terraform object, and that one under
-// a Kustomization with a targetNamespace, namePrefix and nameSuffix) of a small
+// a Kustomization with a targetNamespace, namePrefix and nameSuffix, and
+// one with patches and a Component of patches and commonAnnotations) of a small
 // repository, and loads its environment with plain builds on or off. It
 // returns what the load found, for comparison.
 func loadFile(t *testing.T, file []byte, plain bool) loadOutcome {
 	t.Helper()
 	root := writeDevRepo(t, map[string]string{
-		"clusters/dev/gen.yaml":      fuzzKustomization("gen", "./apps/gen"),
-		"clusters/dev/kf.yaml":       fuzzKustomization("kf", "./apps/kf"),
-		"clusters/dev/ok.yaml":       fuzzKustomization("ok", "./apps/ok"),
-		"clusters/dev/ns.yaml":       fuzzKustomization("ns", "./apps/ns") + "  targetNamespace: team\n  namePrefix: p-\n  nameSuffix: -s\n",
-		"apps/ns/terraform.yaml":     terraformObject("ns"),
-		"apps/ns/kustomization.yaml": kfileOf("terraform.yaml", "fuzz.yaml"),
-		"apps/gen/terraform.yaml":    terraformObject("gen"),
-		"apps/kf/terraform.yaml":     terraformObject("kf"),
-		"apps/kf/kustomization.yaml": kfileOf("terraform.yaml", "fuzz.yaml"),
-		"apps/ok/terraform.yaml":     terraformObject("ok"),
-		"apps/ok/kustomization.yaml": kfileOf("terraform.yaml"),
-		"apps/gen/fuzz.yaml":         "",
-		"apps/kf/fuzz.yaml":          "",
+		"clusters/dev/gen.yaml":        fuzzKustomization("gen", "./apps/gen"),
+		"clusters/dev/kf.yaml":         fuzzKustomization("kf", "./apps/kf"),
+		"clusters/dev/ok.yaml":         fuzzKustomization("ok", "./apps/ok"),
+		"clusters/dev/ns.yaml":         fuzzKustomization("ns", "./apps/ns") + "  targetNamespace: team\n  namePrefix: p-\n  nameSuffix: -s\n",
+		"apps/ns/terraform.yaml":       terraformObject("ns"),
+		"apps/ns/kustomization.yaml":   kfileOf("terraform.yaml", "fuzz.yaml"),
+		"apps/gen/terraform.yaml":      terraformObject("gen"),
+		"apps/kf/terraform.yaml":       terraformObject("kf"),
+		"apps/kf/kustomization.yaml":   kfileOf("terraform.yaml", "fuzz.yaml"),
+		"apps/ok/terraform.yaml":       terraformObject("ok"),
+		"apps/ok/kustomization.yaml":   kfileOf("terraform.yaml"),
+		"clusters/dev/pt.yaml":         fuzzKustomization("pt", "./apps/pt") + fuzzPatches,
+		"apps/pt/terraform.yaml":       terraformObject("pt"),
+		"apps/pt/kustomization.yaml":   kfileOf("terraform.yaml", "fuzz.yaml") + "components:\n- ../comp\n",
+		"apps/comp/kustomization.yaml": fuzzComponent,
+		"apps/gen/fuzz.yaml":           "",
+		"apps/kf/fuzz.yaml":            "",
 	})
-	for _, name := range []string{"clusters/dev/fuzz.yaml", "apps/gen/fuzz.yaml", "apps/kf/fuzz.yaml", "apps/ns/fuzz.yaml"} {
+	for _, name := range []string{"clusters/dev/fuzz.yaml", "apps/gen/fuzz.yaml", "apps/kf/fuzz.yaml", "apps/ns/fuzz.yaml", "apps/pt/fuzz.yaml"} {
 		testkit.WriteFile(t, filepath.Join(root, filepath.FromSlash(name)), string(file))
 	}
 	plainBuilds = plain
@@ -63,6 +68,15 @@ func loadFile(t *testing.T, file []byte, plain bool) loadOutcome {
 	}
 	return out
 }
+
+// fuzzPatches are a Kustomization's spec.patches: a JSON6902 patch of
+// every object, and one of every ConfigMap.
+const fuzzPatches = "  patches:\n  - target: {}\n    patch: |\n      - op: add\n        path: /metadata/labels\n        value: {tier: fuzz}\n" +
+	"  - target:\n      kind: ConfigMap\n    patch: |\n      - op: replace\n        path: /data/extra\n        value: \"1\"\n"
+
+// fuzzComponent is a Component of commonAnnotations and a strategic
+// merge patch of every ConfigMap.
+const fuzzComponent = "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\ncommonAnnotations:\n  team: platform\npatches:\n- target:\n    kind: ConfigMap\n  patch: |\n    apiVersion: v1\n    kind: ConfigMap\n    metadata:\n      name: any\n    data:\n      fromComponent: \"yes\"\n"
 
 // loadOutcome is what a load found: its problems and warnings, and the
 // stacks it read; or the error that kept it from reading any.

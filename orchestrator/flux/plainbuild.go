@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -16,7 +15,6 @@ import (
 
 	"sigs.k8s.io/kustomize/api/provider"
 	"sigs.k8s.io/kustomize/api/resource"
-	kustypes "sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/resid"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -34,84 +32,6 @@ import (
 // krusty would still do to it (see buildPlain); anything else is built by
 // krusty.
 
-// plainResources returns the resources of a kustomization file's content
-// when it is plain: one document that sets nothing but its apiVersion
-// (kustomize.config.k8s.io/v1beta1), its kind (Kustomization), resources
-// (each a local .yaml or .yml file) and the build metadata withOrigins
-// adds, each once. ok is false for anything else, which krusty builds: the
-// test is of the YAML as written, stricter than kustomize's decoding (a
-// key in another case, a number where a string goes, an alias), so that a
-// file it takes means to kustomize what it means here.
-func plainResources(manifest []byte) (resources []string, ok bool) {
-	dec := yaml3.NewDecoder(bytes.NewReader(manifest))
-	var doc, next yaml3.Node
-	if dec.Decode(&doc) != nil || dec.Decode(&next) != io.EOF {
-		return nil, false
-	}
-	if doc.Kind != yaml3.DocumentNode || len(doc.Content) != 1 {
-		return nil, false
-	}
-	m := doc.Content[0]
-	if m.Kind != yaml3.MappingNode || m.Tag != "!!map" || m.Anchor != "" {
-		return nil, false
-	}
-	str := func(n *yaml3.Node) (string, bool) {
-		return n.Value, n.Kind == yaml3.ScalarNode && n.Tag == "!!str" && n.Anchor == ""
-	}
-	strs := func(n *yaml3.Node) ([]string, bool) {
-		if n.Kind != yaml3.SequenceNode || n.Tag != "!!seq" || n.Anchor != "" {
-			return nil, false
-		}
-		out := make([]string, 0, len(n.Content))
-		for _, c := range n.Content {
-			v, ok := str(c)
-			if !ok {
-				return nil, false
-			}
-			out = append(out, v)
-		}
-		return out, true
-	}
-	seen := map[string]bool{}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		key, ok := str(m.Content[i])
-		if !ok || seen[key] {
-			return nil, false
-		}
-		seen[key] = true
-		v := m.Content[i+1]
-		switch key {
-		case "apiVersion":
-			if s, ok := str(v); !ok || s != kustypes.KustomizationVersion {
-				return nil, false
-			}
-		case "kind":
-			if s, ok := str(v); !ok || s != kustypes.KustomizationKind {
-				return nil, false
-			}
-		case "resources":
-			if resources, ok = strs(v); !ok {
-				return nil, false
-			}
-		case "buildMetadata":
-			if bm, ok := strs(v); !ok || !slices.Equal(bm, []string{kustypes.OriginAnnotations}) {
-				return nil, false
-			}
-		default:
-			return nil, false
-		}
-	}
-	if len(resources) == 0 {
-		return nil, false
-	}
-	for _, r := range resources {
-		if !filepath.IsLocal(filepath.FromSlash(r)) || !isYAML(r) || isKustomizeFile(r) || strings.Contains(r, "://") {
-			return nil, false
-		}
-	}
-	return resources, true
-}
-
 // generatorFields are the fields of a Flux Kustomization's spec that
 // Flux's generator writes into the kustomization it builds.
 var generatorFields = []string{"targetNamespace", "namePrefix", "nameSuffix", "patches", "components", "patchesStrategicMerge", "patchesJson6902", "images", "buildMetadata"}
@@ -123,10 +43,10 @@ var generatorFields = []string{"targetNamespace", "namePrefix", "nameSuffix", "p
 // a kustomization file that the secure file system would not let be read
 // as it is (a symbolic link, a directory that leads out of the
 // repository): the generator says what it says of it.
-func (l *loader) plainFile(abs string) ([]string, bool) {
+func (l *loader) plainFile(abs string) (plainKust, bool) {
 	disk, ok := l.disk.(resolvedFS)
 	if !ok {
-		return nil, false
+		return plainKust{}, false
 	}
 	for _, name := range kustomizeFileNames {
 		p := filepath.Join(abs, name)
@@ -135,63 +55,77 @@ func (l *loader) plainFile(abs string) ([]string, bool) {
 			continue
 		}
 		if !fi.Mode().IsRegular() || !disk.knownAs(p, fi) {
-			return nil, false
+			return plainKust{}, false
 		}
 		b, err := regularfile.ReadFile(p, MaxManifestBytes)
 		if err != nil || mayExpand(b) {
-			return nil, false
+			return plainKust{}, false
 		}
-		return l.plainKustomization(b)
+		return l.plainKustomization(b, false)
 	}
-	return nil, false
+	return plainKust{}, false
 }
 
-// plainKustomization is plainResources, once per content in a load: a
-// fleet's kustomization files are mostly the same few lines ("resources:
-// [terraform.yaml]"), and a YAML parser costs more to set up than such a
-// file costs to read. What it returns is shared: callers only read it.
-func (l *loader) plainKustomization(b []byte) ([]string, bool) {
-	if got, ok := l.plainKustomizations[string(b)]; ok {
-		return got.resources, got.ok
+// plainKustomization is plainKustomizationOf, once per content in a
+// load: a fleet's kustomization files are mostly the same few lines
+// ("resources: [terraform.yaml]", a Component's patch), and a YAML parser
+// costs more to set up than such a file costs to read. What it returns
+// is shared: callers only read it (plainKust.with appends to copies).
+func (l *loader) plainKustomization(b []byte, component bool) (plainKust, bool) {
+	key := plainKey{string(b), component}
+	if got, ok := l.plainKustomizations[key]; ok {
+		return got.k, got.ok
 	}
-	resources, ok := plainResources(b)
+	k, ok := plainKustomizationOf(b, component)
 	if l.plainKustomizations == nil {
-		l.plainKustomizations = map[string]plainAnswer{}
+		l.plainKustomizations = map[plainKey]plainAnswer{}
 	}
-	l.plainKustomizations[string(b)] = plainAnswer{slices.Clip(resources), ok}
-	return resources, ok
+	k.resources = slices.Clip(k.resources)
+	k.components = slices.Clip(k.components)
+	k.patches = slices.Clip(k.patches)
+	l.plainKustomizations[key] = plainAnswer{k, ok}
+	return k, ok
 }
 
-// plainAnswer is what plainResources made of a kustomization
+// plainKey is a kustomization file's content, and whether it is read as
+// a Component's.
+type plainKey struct {
+	content   string
+	component bool
+}
+
+// plainAnswer is what plainKustomizationOf made of a kustomization
 // file's content.
 type plainAnswer struct {
-	resources []string
-	ok        bool
+	k  plainKust
+	ok bool
 }
 
 // buildPlainDir builds dir without krusty when what it builds is plain:
-// the entry directory's top-level files (files), or, where Flux's
-// generator adds nothing of the Flux Kustomization's, the files it lists
-// in a directory without a kustomization file (scanned: see
-// checkScanned) or a plain kustomization file. ok is false
+// the entry directory's top-level files (files), or the files Flux's
+// generator lists in a directory without a kustomization file (scanned:
+// see checkScanned) or a plain kustomization file lists, with what the
+// generator writes of the Flux Kustomization's spec (plainGenerated) and
+// what kustomize's transformers do to them (transformPlain). ok is false
 // for anything else, and for a plain build that krusty must explain; the
 // loader is then as it was.
 func (l *loader) buildPlainDir(dir, abs string, entry bool, flux map[string]any, fsys *checkedFS, files, scanned []string, owner string) (_ []renderedObject, _ *diag.Problem, ok bool) {
-	list := files
+	k := plainKust{resources: files}
 	fromScan := false
 	gen, genOK := plainGenerated(flux)
 	switch {
 	case !plainBuilds:
 		return nil, nil, false
-	case list != nil:
+	case files != nil:
 	case !genOK:
 		return nil, nil, false
 	case len(scanned) > 0:
-		list, fromScan = scanned, true
+		k, fromScan = plainKust{resources: scanned}.with(gen), true
 	default:
-		if list, ok = l.plainFile(abs); !ok {
+		if k, ok = l.plainFile(abs); !ok {
 			return nil, nil, false
 		}
+		k = k.with(gen)
 	}
 	if decrypts(flux) {
 		fsys.owner = owner
@@ -199,32 +133,40 @@ func (l *loader) buildPlainDir(dir, abs string, entry bool, flux map[string]any,
 	// The entry directory, thousands of Kustomizations in a fleet, is
 	// built and collected entryPart files at a time, so that only one
 	// part's YAML trees are held at once.
-	size := len(list)
+	size := len(k.resources)
 	if entry {
 		size = entryPart
 	}
 	before := len(l.problems)
 	seen := map[resid.ResId]bool{}
 	var out []renderedObject
-	for part := range slices.Chunk(list, size) {
+	for part := range slices.Chunk(k.resources, size) {
 		rs, origins, err := buildPlain(l.ctx, fsys, abs, part, entry, seen)
 		if e := fsys.elision; err == nil && e != nil && len(e.mappings) > 0 {
-			if fromScan && e.widest().keys > MaxMappingKeys {
+			if (fromScan && e.widest().keys > MaxMappingKeys) || k.transforms() {
 				// Flux's generator reads a directory without a
 				// kustomization file with kustomize's reader
-				// (checkScanned says so).
+				// (checkScanned says so); a transformer may touch a
+				// mapping read past kustomize, which krusty's build
+				// says.
 				err = errNotPlain
 			} else {
 				err = e.restore(rs)
 			}
 			fsys.elision = newElision()
 		}
-		if err == nil && !gen.apply(rs) {
-			err = errNotPlain
+		annotated := false
+		if err == nil {
+			rs, annotated, err = l.transformPlain(fsys, abs, k, rs, origins)
 		}
 		if err != nil {
 			l.undoPlain(fsys, before)
 			return nil, nil, false
+		}
+		if annotated {
+			// collect reads each object's origin annotation, as of
+			// krusty's build.
+			origins = nil
 		}
 		objs, p := l.collect(dir, abs, entry, flux, fsys, rs, origins, before, owner)
 		if p != nil {
@@ -348,19 +290,12 @@ func buildPlain(ctx context.Context, fsys *checkedFS, dir string, files []string
 // objects are almost all so, and the rewrite is a tenth of what a plain
 // build allocates.
 func annotationsPlain(r *resource.Resource) bool {
-	a := field(field(r.YNode(), kyaml.MetadataField), kyaml.AnnotationsField)
-	if a == nil {
-		return true
-	}
-	if a.Kind != yaml3.MappingNode || a.Tag != "!!map" || a.Anchor != "" || !uniqueScalarKeys(a) {
+	if !annotationStrings(r) {
 		return false
 	}
-	for i := 0; i+1 < len(a.Content); i += 2 {
-		k, v := a.Content[i], a.Content[i+1]
-		if k.Tag != "!!str" || slices.Contains(resource.BuildAnnotations, k.Value) {
-			return false
-		}
-		if v.Kind != yaml3.ScalarNode || v.Tag != "!!str" || v.Anchor != "" {
+	a := field(field(r.YNode(), kyaml.MetadataField), kyaml.AnnotationsField)
+	for i := 0; a != nil && i+1 < len(a.Content); i += 2 {
+		if slices.Contains(resource.BuildAnnotations, a.Content[i].Value) {
 			return false
 		}
 	}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	kustypes "sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/resid"
 
 	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/diag"
@@ -19,6 +21,18 @@ import (
 func plainCM(name, extra string) string {
 	return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\n" + extra + "data:\n  k: v\n"
 }
+
+// plainTF is a Terraform object's manifest.
+func plainTF(name, extra string) string {
+	return "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata:\n  name: " + name + "\n" + extra + "spec:\n  interval: 10m\n  path: ./stacks\n"
+}
+
+// plainDeployment is a Deployment's manifest.
+const plainDeployment = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n  template:\n    spec:\n      containers:\n      - name: c\n        image: old\n      - name: side\n        image: s\n"
+
+// plainComponent is a Component's kustomization file, as users write
+// one: commonAnnotations and a patch of every Terraform object.
+const plainComponent = "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\ncommonAnnotations:\n  team: platform\npatches:\n  - target:\n      kind: Terraform\n    patch: |\n      - op: replace\n        path: /spec/interval\n        value: 1h\n"
 
 // kfileOf is a kustomization file listing resources.
 func kfileOf(resources ...string) string {
@@ -119,8 +133,13 @@ func TestBuildPlain(t *testing.T) {
 			plain: true,
 		},
 		{
-			name:  "a kustomization file with a namePrefix is krusty's",
+			name:  "a kustomization file with a namePrefix over a ConfigMap",
 			files: map[string]string{"app/kustomization.yaml": kfileOf("cm.yaml") + "namePrefix: p-\n", "app/cm.yaml": plainCM("a", "")},
+			plain: true,
+		},
+		{
+			name:  "a kustomization file with a namePrefix over a Deployment is krusty's",
+			files: map[string]string{"app/kustomization.yaml": kfileOf("cm.yaml", "d.yaml") + "namePrefix: p-\n", "app/cm.yaml": plainCM("a", ""), "app/d.yaml": plainDeployment},
 		},
 		{
 			name:  "a base directory is krusty's",
@@ -222,6 +241,107 @@ func TestBuildPlain(t *testing.T) {
 			plain: true,
 		},
 		{
+			name:  "spec.patches: a JSON6902 patch of the Terraform object",
+			flux:  map[string]any{"spec": map[string]any{"path": "./app", "patches": []any{map[string]any{"target": map[string]any{"kind": "Terraform"}, "patch": "- op: replace\n  path: /spec/interval\n  value: 1h\n- op: add\n  path: /metadata/labels\n  value: {tier: bench}\n"}}}},
+			files: map[string]string{"app/kustomization.yaml": kfileOf("tf.yaml", "cm.yaml"), "app/tf.yaml": plainTF("app", "  annotations: {note: x}\n"), "app/cm.yaml": plainCM("a", "")},
+			plain: true,
+		},
+		{
+			name:  "spec.patches: a strategic merge patch with a target and one without, over a Deployment",
+			flux:  map[string]any{"spec": map[string]any{"path": "./app", "patches": []any{map[string]any{"target": map[string]any{"kind": "ConfigMap", "name": "a.*"}, "patch": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: any\ndata:\n  extra: \"1\"\n"}, map[string]any{"patch": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n  template:\n    spec:\n      containers:\n      - name: c\n        image: new\n"}}}},
+			files: map[string]string{"app/kustomization.yaml": kfileOf("d.yaml", "cm.yaml"), "app/d.yaml": plainDeployment, "app/cm.yaml": plainCM("ab", "")},
+			plain: true,
+		},
+		{
+			name:  "patches in the kustomization file, with targetNamespace after them",
+			flux:  map[string]any{"spec": map[string]any{"path": "./app", "targetNamespace": "team"}},
+			files: map[string]string{"app/kustomization.yaml": kfileOf("tf.yaml") + "patches:\n- target:\n    kind: Terraform\n    namespace: flux-system\n  patch: |\n    - op: add\n      path: /spec/vars\n      value: [{name: a, value: b}]\n", "app/tf.yaml": plainTF("app", "  namespace: flux-system\n")},
+			plain: true,
+		},
+		{
+			name:  "a patch that adds an annotation that is no string",
+			flux:  map[string]any{"spec": map[string]any{"path": "./app", "patches": []any{map[string]any{"target": map[string]any{"kind": "ConfigMap"}, "patch": "- op: add\n  path: /metadata/annotations/layer\n  value: 1\n"}, map[string]any{"target": map[string]any{"kind": "ConfigMap"}, "patch": "- op: add\n  path: /data/x\n  value: \"2\"\n"}}}},
+			files: map[string]string{"app/kustomization.yaml": kfileOf("cm.yaml"), "app/cm.yaml": plainCM("a", "  annotations: {b: c}\n")},
+			plain: true,
+		},
+		{
+			name:  "a patch that renames an object is krusty's",
+			flux:  map[string]any{"spec": map[string]any{"path": "./app", "patches": []any{map[string]any{"target": map[string]any{"kind": "ConfigMap"}, "patch": "- op: replace\n  path: /metadata/name\n  value: b\n"}}}},
+			files: map[string]string{"app/kustomization.yaml": kfileOf("cm.yaml", "d.yaml"), "app/cm.yaml": plainCM("a", ""), "app/d.yaml": plainDeployment},
+		},
+		{
+			name:  "a patch that deletes an object is krusty's",
+			flux:  map[string]any{"spec": map[string]any{"path": "./app", "patches": []any{map[string]any{"patch": "$patch: delete\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"}}}},
+			files: map[string]string{"app/kustomization.yaml": kfileOf("cm.yaml", "b.yaml"), "app/cm.yaml": plainCM("a", ""), "app/b.yaml": plainCM("b", "")},
+		},
+		{
+			name:  "a patch that removes every annotation is krusty's",
+			flux:  map[string]any{"spec": map[string]any{"path": "./app", "patches": []any{map[string]any{"target": map[string]any{"kind": "ConfigMap"}, "patch": "- op: remove\n  path: /metadata/annotations\n"}}}},
+			files: map[string]string{"app/kustomization.yaml": kfileOf("cm.yaml"), "app/cm.yaml": plainCM("a", "  annotations: {b: c}\n")},
+		},
+		{
+			name:    "a patch of what is not there is said as krusty says it",
+			flux:    map[string]any{"spec": map[string]any{"path": "./app", "patches": []any{map[string]any{"patch": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: gone\ndata: {x: y}\n"}}}},
+			files:   map[string]string{"app/kustomization.yaml": kfileOf("cm.yaml"), "app/cm.yaml": plainCM("a", "")},
+			problem: "no resource matches strategic merge patch",
+		},
+		{
+			name:  "a patch that is neither kind of patch is said as krusty says it",
+			flux:  map[string]any{"spec": map[string]any{"path": "./app", "patches": []any{map[string]any{"patch": "[oops"}}}},
+			files: map[string]string{"app/kustomization.yaml": kfileOf("cm.yaml"), "app/cm.yaml": plainCM("a", "")},
+		},
+		{
+			name:  "a patch from a file is krusty's",
+			files: map[string]string{"app/kustomization.yaml": kfileOf("cm.yaml") + "patches:\n- path: p.yaml\n", "app/cm.yaml": plainCM("a", ""), "app/p.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata: {x: y}\n"},
+		},
+		{
+			name: "a Component with commonAnnotations and a patch, in the kustomization file",
+			files: map[string]string{
+				"app/kustomization.yaml":               kfileOf("tf.yaml", "cm.yaml") + "components:\n- ../components/common\n",
+				"app/tf.yaml":                          plainTF("app", ""),
+				"app/cm.yaml":                          plainCM("a", "  annotations: {team: mine}\n"),
+				"components/common/kustomization.yaml": plainComponent,
+			},
+			plain: true,
+		},
+		{
+			name: "a Component of spec.components, after the kustomization file's, with the Kustomization's patches and commonAnnotations of the file",
+			flux: map[string]any{"spec": map[string]any{"path": "./app", "components": []any{"../components/second"}, "patches": []any{map[string]any{"target": map[string]any{"kind": "Terraform"}, "patch": "- op: replace\n  path: /spec/interval\n  value: 5m\n"}}}},
+			files: map[string]string{
+				"app/kustomization.yaml":               kfileOf("tf.yaml") + "commonAnnotations: {owner: app}\ncomponents:\n- ../components/common\n",
+				"app/tf.yaml":                          plainTF("app", ""),
+				"components/common/kustomization.yaml": plainComponent,
+				"components/second/kustomization.yml":  "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\ncommonAnnotations:\n  team: second\n",
+			},
+			plain: true,
+		},
+		{
+			name:  "commonAnnotations over a Deployment are krusty's",
+			files: map[string]string{"app/kustomization.yaml": kfileOf("d.yaml") + "commonAnnotations: {owner: app}\n", "app/d.yaml": plainDeployment},
+		},
+		{
+			name:    "a Component that is a Kustomization is said as krusty says it",
+			files:   map[string]string{"app/kustomization.yaml": kfileOf("cm.yaml") + "components:\n- ../c\n", "app/cm.yaml": plainCM("a", ""), "c/kustomization.yaml": kfileOf("x.yaml"), "c/x.yaml": plainCM("x", "")},
+			problem: "expected kind 'Component'",
+		},
+		{
+			name:  "a missing Component is said as krusty says it",
+			files: map[string]string{"app/kustomization.yaml": kfileOf("cm.yaml") + "components:\n- ../gone\n", "app/cm.yaml": plainCM("a", "")},
+		},
+		{
+			name:  "a Component with resources is krusty's",
+			files: map[string]string{"app/kustomization.yaml": kfileOf("cm.yaml") + "components:\n- ../c\n", "app/cm.yaml": plainCM("a", ""), "c/kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources: [x.yaml]\n", "c/x.yaml": plainCM("x", "")},
+		},
+		{
+			name:  "a Component above the kustomization is krusty's",
+			files: map[string]string{"app/kustomization.yaml": kfileOf("cm.yaml") + "components:\n- ..\n", "app/cm.yaml": plainCM("a", ""), "kustomization.yaml": plainComponent},
+		},
+		{
+			name:  "a namespace and commonAnnotations in the kustomization file",
+			files: map[string]string{"app/kustomization.yaml": kfileOf("cm.yaml", "tf.yaml") + "namespace: team\ncommonAnnotations:\n  owner: app\n", "app/cm.yaml": plainCM("a", ""), "app/tf.yaml": plainTF("app", "")},
+			plain: true,
+		},
+		{
 			name:  "a local-config object is dropped as krusty drops it",
 			files: map[string]string{"app/kustomization.yaml": kfileOf("a.yaml", "b.yaml"), "app/a.yaml": plainCM("a", "  annotations: {config.kubernetes.io/local-config: \"true\"}\n"), "app/b.yaml": plainCM("b", "")},
 		},
@@ -319,7 +439,11 @@ func TestPlainResources(t *testing.T) {
 	l := &loader{}
 	for round := range 2 {
 		for _, tt := range tests {
-			got, ok := l.plainKustomization([]byte(tt.kfile))
+			k, ok := l.plainKustomization([]byte(tt.kfile), false)
+			got := k.resources
+			if ok && k.transforms() {
+				got, ok = nil, false
+			}
 			if ok != tt.ok || !cmp.Equal(got, tt.want, cmpopts.EquateEmpty()) {
 				t.Errorf("plainKustomization(%q) round %d = %q, %v, want %q, %v", tt.kfile, round, got, ok, tt.want, tt.ok)
 			}
@@ -333,29 +457,45 @@ func TestPlainResources(t *testing.T) {
 // TestPlainGenerated checks which Flux Kustomizations a plain build
 // takes, and what it applies of their spec.
 func TestPlainGenerated(t *testing.T) {
+	target := map[string]any{"kind": "Terraform", "labelSelector": "a=b"}
 	tests := []struct {
 		spec   map[string]any
-		want   generated
+		want   plainKust
 		wantOK bool
 	}{
 		{spec: nil, wantOK: true},
 		{spec: map[string]any{"path": "./x", "prune": true, "postBuild": map[string]any{}, "decryption": map[string]any{}}, wantOK: true},
-		{spec: map[string]any{"targetNamespace": "team", "namePrefix": "p-", "nameSuffix": "-s"}, want: generated{namespace: "team", prefix: "p-", suffix: "-s"}, wantOK: true},
+		{spec: map[string]any{"targetNamespace": "team", "namePrefix": "p-", "nameSuffix": "-s"}, want: plainKust{namespace: "team", prefix: "p-", suffix: "-s"}, wantOK: true},
 		{spec: map[string]any{"targetNamespace": 3}},
+		{spec: map[string]any{"targetNamespace": ""}},
+		{
+			spec:   map[string]any{"patches": []any{map[string]any{"patch": "- op: add", "target": target}, map[string]any{"patch": "kind: X"}}},
+			want:   plainKust{patches: []kustypes.Patch{{Patch: "- op: add", Target: &kustypes.Selector{ResId: resid.ResId{Gvk: resid.Gvk{Kind: "Terraform"}}, LabelSelector: "a=b"}}, {Patch: "kind: X"}}},
+			wantOK: true,
+		},
+		{spec: map[string]any{"patches": []any{map[string]any{"path": "p.yaml"}}}},
+		{spec: map[string]any{"patches": []any{map[string]any{"patch": "x", "target": map[string]any{"kind": 1}}}}},
+		{spec: map[string]any{"patches": "x"}},
+		{spec: map[string]any{"components": []any{"../c", "./d"}}, want: plainKust{components: []string{"../c", "./d"}}, wantOK: true},
+		{spec: map[string]any{"components": []any{"../c"}, "ignoreMissingComponents": true}},
+		{spec: map[string]any{"components": []any{"https://example.com/c"}}},
+		{spec: map[string]any{"components": []any{"/abs"}}},
 	}
 	for _, f := range generatorFields {
-		if f != "targetNamespace" && f != "namePrefix" && f != "nameSuffix" {
-			tests = append(tests, struct {
-				spec   map[string]any
-				want   generated
-				wantOK bool
-			}{spec: map[string]any{"path": "./x", f: "v"}})
+		switch f {
+		case "targetNamespace", "namePrefix", "nameSuffix", "patches", "components":
+			continue
 		}
+		tests = append(tests, struct {
+			spec   map[string]any
+			want   plainKust
+			wantOK bool
+		}{spec: map[string]any{"path": "./x", f: "v"}})
 	}
 	for _, tt := range tests {
 		got, ok := plainGenerated(map[string]any{"spec": tt.spec})
-		if got != tt.want || ok != tt.wantOK {
-			t.Errorf("plainGenerated(%v) = %+v, %v, want %+v, %v", tt.spec, got, ok, tt.want, tt.wantOK)
+		if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(plainKust{}), cmpopts.EquateComparable(resid.Gvk{}), cmpopts.EquateEmpty()); diff != "" || ok != tt.wantOK {
+			t.Errorf("plainGenerated(%v) = %+v, %v, want %+v, %v; diff (-want +got):\n%s", tt.spec, got, ok, tt.want, tt.wantOK, diff)
 		}
 	}
 }
@@ -404,6 +544,47 @@ func TestAnnotationsPlain(t *testing.T) {
 			}
 			if diff := cmp.Diff(before, after); diff != "" {
 				t.Errorf("RemoveBuildAnnotations changed an object annotationsPlain(%q) passes (-before +after):\n%s", tt.meta, diff)
+			}
+		})
+	}
+}
+
+// TestPlainKustomizationOf checks what a plain build reads of a
+// kustomization file or a Component's, beyond its resources.
+func TestPlainKustomizationOf(t *testing.T) {
+	patch := kustypes.Patch{Patch: "- op: add\n  path: /x\n  value: 1\n", Target: &kustypes.Selector{ResId: resid.ResId{Gvk: resid.Gvk{Kind: "Terraform"}, Name: "a.*"}}}
+	const patches = "patches:\n- target:\n    kind: Terraform\n    name: a.*\n  patch: |\n    - op: add\n      path: /x\n      value: 1\n"
+	tests := []struct {
+		name, file string
+		component  bool
+		want       plainKust
+		ok         bool
+	}{
+		{name: "patches, components and commonAnnotations", file: kfileOf("a.yaml") + patches + "components: [../c, ./d]\ncommonAnnotations: {team: x}\n",
+			want: plainKust{resources: []string{"a.yaml"}, patches: []kustypes.Patch{patch}, components: []string{"../c", "./d"}, annotations: map[string]string{"team": "x"}}, ok: true},
+		{name: "namespace, namePrefix and nameSuffix", file: kfileOf("a.yaml") + "namespace: n\nnamePrefix: p-\nnameSuffix: -s\n",
+			want: plainKust{resources: []string{"a.yaml"}, namespace: "n", prefix: "p-", suffix: "-s"}, ok: true},
+		{name: "a Component", file: "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n" + patches + "commonAnnotations: {team: x}\n", component: true,
+			want: plainKust{patches: []kustypes.Patch{patch}, annotations: map[string]string{"team": "x"}}, ok: true},
+		{name: "a Component without a kind", file: patches, component: true},
+		{name: "a Kustomization read as a Component", file: kfileOf("a.yaml"), component: true},
+		{name: "a Component with resources", file: "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources: [a.yaml]\n", component: true},
+		{name: "a Component with a namespace", file: "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nnamespace: x\n", component: true},
+		{name: "a patch from a file", file: kfileOf("a.yaml") + "patches:\n- path: p.yaml\n"},
+		{name: "a patch with options", file: kfileOf("a.yaml") + "patches:\n- patch: x\n  options: {allowNameChange: true}\n"},
+		{name: "a target field kustomize does not know", file: kfileOf("a.yaml") + "patches:\n- patch: x\n  target: {kinds: Terraform}\n"},
+		{name: "a patch key twice", file: kfileOf("a.yaml") + "patches:\n- patch: x\n  patch: y\n"},
+		{name: "an annotation that is a number", file: kfileOf("a.yaml") + "commonAnnotations: {a: 1}\n"},
+		{name: "a remote component", file: kfileOf("a.yaml") + "components: [github.com/x/y]\n"},
+		{name: "an absolute component", file: kfileOf("a.yaml") + "components: [/c]\n"},
+		{name: "a component given as a URL", file: kfileOf("a.yaml") + "components: ['https://example.com/c']\n"},
+		{name: "no components", file: kfileOf("a.yaml") + "components: []\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := plainKustomizationOf([]byte(tt.file), tt.component)
+			if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(plainKust{}), cmpopts.EquateComparable(resid.Gvk{}), cmpopts.EquateEmpty()); diff != "" || ok != tt.ok {
+				t.Errorf("plainKustomizationOf(%q, %v) = %+v, %v, want %+v, %v; diff (-want +got):\n%s", tt.file, tt.component, got, ok, tt.want, tt.ok, diff)
 			}
 		})
 	}

@@ -7,7 +7,8 @@ import (
 	"sigs.k8s.io/kustomize/api/filters/prefix"
 	"sigs.k8s.io/kustomize/api/filters/suffix"
 	"sigs.k8s.io/kustomize/api/resource"
-	"sigs.k8s.io/kustomize/api/types"
+
+	kustypes "sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/resid"
 )
 
@@ -24,27 +25,38 @@ import (
 // whose subjects move, a Deployment that refers to a ConfigMap) is
 // krusty's.
 
-// generated is what of a Flux Kustomization's spec its generator writes
-// into the build, of what a plain build does itself.
-type generated struct {
-	namespace, prefix, suffix string
-}
-
-// plainGenerated returns the fields of a Flux Kustomization's spec that a
-// plain build applies itself (see generated); ok is false when the spec
-// sets another field its generator writes, or one of these to what is
-// not a string.
-func plainGenerated(flux map[string]any) (g generated, ok bool) {
+// plainGenerated returns what Flux's generator writes of a Kustomization's
+// spec into the build (targetNamespace, namePrefix, nameSuffix, patches
+// and components), as a plain build applies it (see plainKust.with); ok
+// is false when the spec sets another field its generator writes, or one
+// of these to what a plain build leaves to the generator (not a string,
+// an empty string, a patch from a file, a component that may be missing).
+func plainGenerated(flux map[string]any) (g plainKust, ok bool) {
 	spec, _ := flux["spec"].(map[string]any)
 	for _, f := range generatorFields {
 		v, set := spec[f]
 		if !set {
 			continue
 		}
+		switch f {
+		case "patches":
+			if g.patches, ok = fluxPatches(v); !ok {
+				return plainKust{}, false
+			}
+			continue
+		case "components":
+			if g.components, ok = fluxComponents(v); !ok {
+				return plainKust{}, false
+			}
+			if missing, _ := spec["ignoreMissingComponents"].(bool); missing {
+				return plainKust{}, false
+			}
+			continue
+		}
 		s, isString := v.(string)
 		switch {
-		case !isString:
-			return generated{}, false
+		case !isString || s == "":
+			return plainKust{}, false
 		case f == "targetNamespace":
 			g.namespace = s
 		case f == "namePrefix":
@@ -52,19 +64,110 @@ func plainGenerated(flux map[string]any) (g generated, ok bool) {
 		case f == "nameSuffix":
 			g.suffix = s
 		default:
-			return generated{}, false
+			return plainKust{}, false
 		}
 	}
 	return g, true
 }
 
-// apply transforms the resources of a plain build as kustomize's
+// fluxPatches reads a Kustomization's spec.patches as Flux's generator
+// writes them: each an inline patch and an optional target, whose fields
+// are those of kustomize's selector. Anything else (another field, a
+// value not a string) is left to the generator, which says what it says.
+func fluxPatches(v any) ([]kustypes.Patch, bool) {
+	list, ok := v.([]any)
+	if !ok {
+		return nil, false
+	}
+	out := make([]kustypes.Patch, 0, len(list))
+	for _, item := range list {
+		m, ok := item.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		var p kustypes.Patch
+		for k, v := range m {
+			switch k {
+			case "patch":
+				if p.Patch, ok = v.(string); !ok {
+					return nil, false
+				}
+			case "target":
+				if p.Target, ok = fluxSelector(v); !ok {
+					return nil, false
+				}
+			default:
+				return nil, false
+			}
+		}
+		out = append(out, p)
+	}
+	return out, true
+}
+
+// fluxSelector reads a patch's target as Flux's generator adapts it to
+// kustomize's selector.
+func fluxSelector(v any) (*kustypes.Selector, bool) {
+	if v == nil {
+		return nil, true
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	s := &kustypes.Selector{}
+	for k, v := range m {
+		str, ok := v.(string)
+		if !ok {
+			return nil, false
+		}
+		switch k {
+		case "group":
+			s.Group = str
+		case "version":
+			s.Version = str
+		case "kind":
+			s.Kind = str
+		case "name":
+			s.Name = str
+		case "namespace":
+			s.Namespace = str
+		case "labelSelector":
+			s.LabelSelector = str
+		case "annotationSelector":
+			s.AnnotationSelector = str
+		default:
+			return nil, false
+		}
+	}
+	return s, true
+}
+
+// fluxComponents reads a Kustomization's spec.components: each a local
+// directory, as a plain build reads them (localComponent).
+func fluxComponents(v any) ([]string, bool) {
+	list, ok := v.([]any)
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, 0, len(list))
+	for _, item := range list {
+		c, ok := item.(string)
+		if !ok || !localComponent(c) {
+			return nil, false
+		}
+		out = append(out, c)
+	}
+	return out, true
+}
+
+// move transforms the resources of a plain build as kustomize's
 // namespace, prefix and suffix transformers do, and reports whether that
 // is all krusty would do to them: false when one is of a kind krusty's
 // name references start from, or when two end up with one id (krusty
 // refuses them, and says so).
-func (g generated) apply(rs []*resource.Resource) bool {
-	if g == (generated{}) {
+func (g plainKust) move(rs []*resource.Resource) bool {
+	if !g.moves() {
 		return true
 	}
 	for _, r := range rs {
@@ -72,7 +175,7 @@ func (g generated) apply(rs []*resource.Resource) bool {
 			return false
 		}
 	}
-	name := types.FieldSpec{Path: "metadata/name"}
+	name := kustypes.FieldSpec{Path: "metadata/name"}
 	seen := make(map[resid.ResId]bool, len(rs))
 	for _, r := range rs {
 		if g.namespace != "" {

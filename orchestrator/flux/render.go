@@ -708,6 +708,22 @@ func (f *checkedFS) ReadFile(p string) ([]byte, error) {
 	return b, nil
 }
 
+// counted counts a read of a kustomization file (one document) that a
+// build makes again, without reading it, as ReadFile would count it;
+// false when the build is then past its limit of files (ReadFile says
+// so).
+func (f *checkedFS) counted(p string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.detached {
+		return false
+	}
+	f.files++
+	f.objects++
+	f.read = append(f.read, f.l.relPath(p))
+	return f.files <= MaxBuildFiles
+}
+
 // isManifest reports whether a file is YAML kustomize reads.
 func isManifest(p string) bool {
 	return isYAML(p) || isKustomizeFile(p)
