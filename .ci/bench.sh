@@ -25,7 +25,8 @@
 #    patches, components, prefixes, a code directory per stack), each a
 #    cold `strata graph` of 10,000 stacks as a ratio to the plain shape's;
 #    with BENCH_FLEET=1, a warm `strata apply` with nothing due at 10,000
-#    stacks, applied once and kept in BENCH_FLEET_DIR.
+#    stacks of BENCH_FLEET_SHAPE (substitutefrom), applied once and kept in
+#    BENCH_FLEET_DIR.
 # 5. Then the Go micro-benchmarks (BENCH_MICRO=0 skips them), each reported
 #    against the baseline named in its pair below.
 # BENCH_KEEP=1 keeps the generated repository and its state directory;
@@ -213,24 +214,28 @@ fi
 # --- 4b. a fleet with nothing due ------------------------------------------------
 # `strata apply` of BENCH_FLEET stacks (1: 10,000; unset or 0: skipped)
 # when no drift check is due, warm (its render cached by the run before):
-# what every tick of a fleet costs. The stacks are applied once, with
-# real tofu, into BENCH_FLEET_DIR (bin/bench-fleet), and kept for later
-# runs: the first run takes a quarter of an hour more at 10,000 stacks.
-# Reported per stack as a ratio to the nothing-due run of section 2.
+# what every tick of a fleet costs. The stacks are of BENCH_FLEET_SHAPE, a
+# shape of .ci/benchrepo (substitutefrom: every Kustomization substitutes
+# from the environment's ConfigMap, as the seed's layout does). They are
+# applied once, with real tofu, into BENCH_FLEET_DIR (bin/bench-fleet),
+# and kept for later runs: the first run takes a quarter of an hour more
+# at 10,000 stacks. Reported per stack as a ratio to the nothing-due run
+# of section 2.
 fleet="${BENCH_FLEET:-0}"
 if [[ "$fleet" != 0 ]]; then
   [[ "$fleet" == 1 ]] && fleet=10000
+  fshape="${BENCH_FLEET_SHAPE:-substitutefrom}"
   fdir="${BENCH_FLEET_DIR:-$root/bin/bench-fleet}"
-  frepo="$fdir/repo-$fleet" fstate="$fdir/state-$fleet"
+  frepo="$fdir/repo-$fleet-$fshape" fstate="$fdir/state-$fleet-$fshape"
   fenv="$frepo/environments/bench/dev"
-  if [[ ! -f "$fdir/applied-$fleet" ]]; then
+  if [[ ! -f "$fdir/applied-$fleet-$fshape" ]]; then
     rm -rf "$frepo" "$fstate"
     mkdir -p "$fdir"
-    "$work/benchrepo" -stacks "$fleet" -out "$frepo"
+    "$work/benchrepo" -stacks "$fleet" -shape "$fshape" -out "$frepo"
     echo "bench: applying $fleet stacks once into $fdir (kept for later runs; see $fdir/apply.log)"
     "$strata" apply "$fenv" --drift-interval 1h --state-dir "$fstate" --tofu "$tofu" >"$fdir/apply.log" 2>&1 ||
       { tail -20 "$fdir/apply.log"; exit 1; }
-    touch "$fdir/applied-$fleet"
+    touch "$fdir/applied-$fleet-$fshape"
   fi
   # No drift check is due for a year; the first run fills the render cache.
   "$strata" apply "$fenv" --drift-interval 8760h --state-dir "$fstate" --tofu "$tofu" >"$work/fleet-warm.log" 2>&1 ||
@@ -240,8 +245,8 @@ if [[ "$fleet" != 0 ]]; then
     >"$work/fleet.log" 2>&1 || { tail -20 "$work/fleet.log"; exit 1; }
   w=$(elapsed "$t")
   say ""
-  say "$(awk -v n="$fleet" -v w="$w" -v cpu="$(field fleet selfCPUSeconds)" -v rss="$(($(field fleet selfMaxRSSKiB) / 1024))" -v base="$t_idle" -v bn="$n" 'BEGIN {
-    printf "strata apply, nothing due, %d stacks (warm): %.3f s wall (x%.2f per stack against %d stacks), %.3f s CPU, peak RSS %d MiB   (targets <= 1 s, <= 128 MiB)", n, w, (w / n) / (base / bn), bn, cpu, rss
+  say "$(awk -v n="$fleet" -v sh="$fshape" -v w="$w" -v cpu="$(field fleet selfCPUSeconds)" -v rss="$(($(field fleet selfMaxRSSKiB) / 1024))" -v base="$t_idle" -v bn="$n" 'BEGIN {
+    printf "strata apply, nothing due, %d stacks of shape %s (warm): %.3f s wall (x%.2f per stack against %d stacks), %.3f s CPU, peak RSS %d MiB   (targets <= 1 s, <= 128 MiB)", n, sh, w, (w / n) / (base / bn), bn, cpu, rss
   }')"
 fi
 
