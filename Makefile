@@ -156,6 +156,7 @@ vet:
 fuzz:
 	$(GO) test ./orchestrator/flux/ -run '^$$' -fuzz '^FuzzSubstitute$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/flux/ -run '^$$' -fuzz '^FuzzSubstituteScalars$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/flux/ -run '^$$' -fuzz '^FuzzPlainWord$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/flux/ -run '^$$' -fuzz '^FuzzJSONPatchAsKustomize$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/flux/ -run '^$$' -fuzz '^FuzzDecodeDocuments$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/environment/ -run '^$$' -fuzz '^FuzzParseSettings$$' -fuzztime $(FUZZTIME)

@@ -168,6 +168,9 @@ var plainCache, readCache sync.Map
 // writtenPlain reports whether sigs.k8s.io/yaml writes s as a mapping's
 // value as it is, on one line: envsubst then sees s itself.
 func writtenPlain(s string) bool {
+	if plainWord(s) {
+		return true
+	}
 	if v, ok := plainCache.Load(s); ok {
 		return v.(bool)
 	}
@@ -184,6 +187,9 @@ func readsBackAs(s string) bool {
 	if strings.ContainsAny(s, "\n\r") {
 		return false
 	}
+	if plainWord(s) {
+		return true
+	}
 	if v, ok := readCache.Load(s); ok {
 		return v.(bool)
 	}
@@ -197,6 +203,40 @@ func readsBackAs(s string) bool {
 	}
 	readCache.Store(s, same)
 	return same
+}
+
+// plainWord reports, without asking sigs.k8s.io/yaml, whether it writes
+// s as it is and reads it back as the string s: a word of letters,
+// digits, "_", ".", "-", "/", "$", "{" and "}" that starts with a letter,
+// "_" or "$" (no indicator YAML's emitter quotes, no space it folds at,
+// nothing its YAML 1.1 reader takes for a number or a timestamp) and is
+// none of YAML 1.1's booleans and nulls. A fleet's substituted values
+// ("stack-${environment}-${region}", "eu-west-1") are mostly such words,
+// each of them different: asking the YAML library of each, and keeping
+// its answer, was most of what substitution cost.
+func plainWord(s string) bool {
+	if s == "" || yaml11Words[s] {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_', c == '$':
+		case i > 0 && (c >= '0' && c <= '9' || c == '.' || c == '-' || c == '/' || c == '{' || c == '}'):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// yaml11Words are the words YAML 1.1 (go-yaml v2, which sigs.k8s.io/yaml
+// reads and writes with) reads as booleans or null.
+var yaml11Words = map[string]bool{
+	"y": true, "Y": true, "yes": true, "Yes": true, "YES": true, "n": true, "N": true, "no": true, "No": true, "NO": true,
+	"true": true, "True": true, "TRUE": true, "false": true, "False": true, "FALSE": true,
+	"on": true, "On": true, "ON": true, "off": true, "Off": true, "OFF": true,
+	"null": true, "Null": true, "NULL": true,
 }
 
 // yamlPrintable reports whether YAML can hold s as it is: valid UTF-8 of

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/kustomize/api/provider"
+	sigsyaml "sigs.k8s.io/yaml"
 )
 
 // fluxSubstitute is kustomize-controller's substitution of obj: its
@@ -105,4 +106,54 @@ func FuzzSubstituteScalars(f *testing.F) {
 			t.Fatalf("substituteScalars(%q, env=%q) mismatch with Flux's (-flux +got):\n%s", value, v, diff)
 		}
 	})
+}
+
+// TestPlainWord checks plainWord against what sigs.k8s.io/yaml does with
+// each string: a word it takes is written as it is and read back as
+// itself.
+func TestPlainWord(t *testing.T) {
+	tests := []struct {
+		s    string
+		want bool
+	}{
+		{"services-0001-${environment}-${region}", true},
+		{"eu-west-1", true},
+		{"${environment}", true},
+		{"_x.y/z", true},
+		{"Yes", false}, {"off", false}, {"NULL", false}, {"y", false},
+		{"1e3", false}, {"2001-12-14", false}, {"-x", false}, {".inf", false},
+		{"a b", false}, {"a:b", false}, {"a#b", false}, {"", false}, {"~", false},
+		{"é", false}, {"a\tb", false},
+	}
+	for _, tt := range tests {
+		if got := plainWord(tt.s); got != tt.want {
+			t.Errorf("plainWord(%q) = %v, want %v", tt.s, got, tt.want)
+		}
+		checkPlainWord(t, tt.s)
+	}
+}
+
+// checkPlainWord fails when plainWord takes s but sigs.k8s.io/yaml would
+// not write it as it is, or not read it back as itself.
+func checkPlainWord(t *testing.T, s string) {
+	t.Helper()
+	if !plainWord(s) {
+		return
+	}
+	b, err := sigsyaml.Marshal(map[string]string{"k": s})
+	if err != nil || string(b) != "k: "+s+"\n" {
+		t.Errorf("plainWord(%q) = true, but sigs.k8s.io/yaml writes %q, %v", s, b, err)
+	}
+	var m map[string]any
+	if err := sigsyaml.Unmarshal([]byte("k: "+s+"\n"), &m); err != nil || m["k"] != s {
+		t.Errorf("plainWord(%q) = true, but sigs.k8s.io/yaml reads it back as %#v, %v", s, m["k"], err)
+	}
+}
+
+// FuzzPlainWord holds plainWord to sigs.k8s.io/yaml for any string.
+func FuzzPlainWord(f *testing.F) {
+	for _, s := range []string{"a-${b}", "Yes", "x.y", "$", "a{b}c"} {
+		f.Add(s)
+	}
+	f.Fuzz(checkPlainWord)
 }
