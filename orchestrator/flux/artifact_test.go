@@ -28,6 +28,8 @@ func TestLoadReadsTheArtifact(t *testing.T) {
 		want   []string
 		// problem is a part of the problem the load reports.
 		problem string
+		// self are the load's --self-source names.
+		self []string
 	}{
 		{
 			name:  "a .sops.yaml beside the manifests does not fail the generator",
@@ -73,6 +75,20 @@ func TestLoadReadsTheArtifact(t *testing.T) {
 			problem: "not in the artifact Flux builds from",
 		},
 		{
+			name: "a Component one source's artifact leaves out fails a build of it, though another source's build read it",
+			files: map[string]string{
+				"clusters/dev/sync.yaml":               sync,
+				"clusters/dev/other.yaml":              strings.Replace(sync, "name: flux-system\n", "name: other\n", 1) + "  ignore: |\n    /components/\n",
+				"clusters/dev/zz.yaml":                 strings.Replace(fuzzKustomization("zz", "./apps/zz"), "name: flux-system\n", "name: other\n", 1),
+				"apps/app/kustomization.yaml":          "resources:\n  - terraform.yaml\ncomponents:\n  - ../../components/common\n",
+				"apps/zz/kustomization.yaml":           "resources:\n  - terraform.yaml\ncomponents:\n  - ../../components/common\n",
+				"apps/zz/terraform.yaml":               terraformObject("zz"),
+				"components/common/kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\ncommonAnnotations:\n  team: platform\n",
+			},
+			self:    []string{"GitRepository/flux-system/other"},
+			problem: "apps/zz",
+		},
+		{
 			name:    "a spec.path left out fails",
 			files:   map[string]string{"clusters/dev/other.yaml": fuzzKustomization("other", "./drafts/other"), "drafts/other/terraform.yaml": terraformObject("other"), ".sourceignore": "/drafts/\n"},
 			problem: `spec.path "./drafts/other" is not in the artifact Flux builds from`,
@@ -96,7 +112,7 @@ func TestLoadReadsTheArtifact(t *testing.T) {
 				dir := filepath.Join(root, "clusters", "dev")
 				plainBuilds = plain
 				defer func() { plainBuilds = true }()
-				l, err := read(context.Background(), dir)
+				l, err := read(WithOptions(context.Background(), Options{SelfSources: tt.self}), dir)
 				if err != nil {
 					t.Fatalf("read(%q) = %v", dir, err)
 				}

@@ -134,8 +134,8 @@ type loader struct {
 	// kustomization file's content (plainKustomization).
 	plainKustomizations map[plainKey]plainAnswer
 	// plainComponents are the Components plain builds read, by
-	// directory (plainComponent).
-	plainComponents map[string]componentAnswer
+	// directory and artifact rules (plainComponent).
+	plainComponents map[componentKey]componentAnswer
 	// jsonPatches are the patches plain builds read, by text (jsonPatch).
 	jsonPatches map[string]*jsonPatch
 	// env is the model being built.

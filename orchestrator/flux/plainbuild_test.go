@@ -337,6 +337,17 @@ func TestBuildPlain(t *testing.T) {
 			files: map[string]string{"app/kustomization.yaml": kfileOf("cm.yaml") + "components:\n- ..\n", "app/cm.yaml": plainCM("a", ""), "kustomization.yaml": plainComponent},
 		},
 		{
+			name:  "commonAnnotations that name krusty's origin annotation",
+			files: map[string]string{"app/kustomization.yaml": kfileOf("cm.yaml") + "commonAnnotations: {config.kubernetes.io/origin: \"path: elsewhere.yaml\"}\n", "app/cm.yaml": plainCM("a", "")},
+			plain: true,
+		},
+		{
+			name:  "a JSON6902 patch and a strategic merge patch of one object, and a Component's",
+			flux:  map[string]any{"spec": map[string]any{"path": "./app", "patches": []any{map[string]any{"target": map[string]any{"kind": "Terraform"}, "patch": "- op: add\n  path: /spec/vars/-\n  value: {name: b, value: \"2\"}\n"}, map[string]any{"patch": "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata:\n  name: app\n  annotations: {x: y}\nspec:\n  approvePlan: auto\n"}}}},
+			files: map[string]string{"app/kustomization.yaml": kfileOf("tf.yaml") + "components:\n- ../components/common\n", "app/tf.yaml": plainTF("app", "") + "  vars:\n  - name: a\n    value: \"1\"\n", "components/common/kustomization.yaml": plainComponent},
+			plain: true,
+		},
+		{
 			name:  "a namespace and commonAnnotations in the kustomization file",
 			files: map[string]string{"app/kustomization.yaml": kfileOf("cm.yaml", "tf.yaml") + "namespace: team\ncommonAnnotations:\n  owner: app\n", "app/cm.yaml": plainCM("a", ""), "app/tf.yaml": plainTF("app", "")},
 			plain: true,

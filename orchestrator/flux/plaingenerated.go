@@ -118,25 +118,7 @@ func fluxSelector(v any) (*kustypes.Selector, bool) {
 	s := &kustypes.Selector{}
 	for k, v := range m {
 		str, ok := v.(string)
-		if !ok {
-			return nil, false
-		}
-		switch k {
-		case "group":
-			s.Group = str
-		case "version":
-			s.Version = str
-		case "kind":
-			s.Kind = str
-		case "name":
-			s.Name = str
-		case "namespace":
-			s.Namespace = str
-		case "labelSelector":
-			s.LabelSelector = str
-		case "annotationSelector":
-			s.AnnotationSelector = str
-		default:
+		if !ok || !setSelector(s, k, str) {
 			return nil, false
 		}
 	}

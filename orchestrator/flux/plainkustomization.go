@@ -233,26 +233,35 @@ func plainSelector(n *yaml3.Node) (*kustypes.Selector, bool) {
 	}
 	s := &kustypes.Selector{}
 	for k, v := range fields {
-		switch k {
-		case "group":
-			s.Group = v
-		case "version":
-			s.Version = v
-		case "kind":
-			s.Kind = v
-		case "name":
-			s.Name = v
-		case "namespace":
-			s.Namespace = v
-		case "labelSelector":
-			s.LabelSelector = v
-		case "annotationSelector":
-			s.AnnotationSelector = v
-		default:
+		if !setSelector(s, k, v) {
 			return nil, false
 		}
 	}
 	return s, true
+}
+
+// setSelector sets a field of a patch's target, named as kustomize's
+// selector and Flux's name it; false for any other name.
+func setSelector(s *kustypes.Selector, field, v string) bool {
+	switch field {
+	case "group":
+		s.Group = v
+	case "version":
+		s.Version = v
+	case "kind":
+		s.Kind = v
+	case "name":
+		s.Name = v
+	case "namespace":
+		s.Namespace = v
+	case "labelSelector":
+		s.LabelSelector = v
+	case "annotationSelector":
+		s.AnnotationSelector = v
+	default:
+		return false
+	}
+	return true
 }
 
 // writtenMapping reports whether a node is a mapping as written: no tag,

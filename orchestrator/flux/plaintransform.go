@@ -13,6 +13,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/resid"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 	"sigs.k8s.io/yaml"
+
+	"github.com/strata-iac/strata/orchestrator/checkout"
 )
 
 // A kustomization's patches, its Components and its commonAnnotations
@@ -73,7 +75,12 @@ func (l *loader) transformPlain(fsys *checkedFS, abs string, k plainKust, rs []*
 		return nil, false, err
 	}
 	ts = append(ts, own...)
-	annotated = !light(ts)
+	// The kustomization's commonAnnotations come after its moves.
+	last, err := l.transformers(plainKust{annotations: k.annotations}, m)
+	if err != nil {
+		return nil, false, err
+	}
+	annotated = !light(ts) || !light(last)
 	if annotated {
 		for i, r := range rs {
 			if annotateOrigin(r, origins[i]) != nil {
@@ -90,15 +97,9 @@ func (l *loader) transformPlain(fsys *checkedFS, abs string, k plainKust, rs []*
 	if !k.move(rs) {
 		return nil, false, errNotPlain
 	}
-	if len(k.annotations) > 0 {
-		ts, err := l.transformers(plainKust{annotations: k.annotations}, m)
-		if err != nil {
+	for _, t := range last {
+		if err := transform(t, m, nil, annotated); err != nil {
 			return nil, false, err
-		}
-		for _, t := range ts {
-			if err := transform(t, m, nil, annotated); err != nil {
-				return nil, false, err
-			}
 		}
 	}
 	rs = m.Resources()
@@ -118,11 +119,11 @@ const transformationsAnnotation = "alpha.config.kubernetes.io/transformations"
 // namePrefix and nameSuffix) can run without origin annotations: each is
 // a JSON6902 patch applied to the YAML tree (see plainjsonpatch.go) that
 // changes no object's metadata.annotations as a whole nor any of its
-// keys, or a Component's commonAnnotations. krusty's build keeps each object's origin there, beside the
-// transformations it records, which such a patch neither reads nor
-// changes; it is told so, and leaves out kustomize's bookkeeping of
-// previous names, which a build that keeps every id (transform checks)
-// never reads.
+// keys, or commonAnnotations that name none of krusty's own. krusty's
+// build keeps each object's origin there, beside the transformations it
+// records, which such a patch neither reads nor changes; it is told so,
+// and leaves out kustomize's bookkeeping of previous names, which a
+// build that keeps every id (transform checks) never reads.
 func light(ts []resmap.Transformer) bool {
 	for i, t := range ts {
 		if a, ok := t.(*builtins.AnnotationsTransformerPlugin); ok {
@@ -250,7 +251,8 @@ func transform(t resmap.Transformer, m resmap.ResMap, ids []resid.ResId, annotat
 // link on its way, not abs or above it, which kustomize's loader calls a
 // cycle) with one kustomization file, a plain Component
 // (plainKustomizationOf). It reads the file through fsys, as krusty
-// would, with every check, once in a load (a fleet's stacks share their
+// would, with every check, once in a load for each set of rules of what
+// a source's artifact leaves out (a fleet's stacks share their
 // Components): a build that reads it again counts it against its limits,
 // as its read would.
 func (l *loader) plainComponent(fsys *checkedFS, abs, c string) (plainKust, error) {
@@ -258,7 +260,8 @@ func (l *loader) plainComponent(fsys *checkedFS, abs, c string) (plainKust, erro
 	if dir == abs || strings.HasPrefix(abs, dir+string(filepath.Separator)) {
 		return plainKust{}, errNotPlain
 	}
-	if got, ok := l.plainComponents[dir]; ok {
+	key := componentKey{dir, fsys.rules}
+	if got, ok := l.plainComponents[key]; ok {
 		if got.err != nil || !fsys.counted(got.kfile) {
 			return plainKust{}, errNotPlain
 		}
@@ -266,10 +269,17 @@ func (l *loader) plainComponent(fsys *checkedFS, abs, c string) (plainKust, erro
 	}
 	kfile, k, err := l.readComponent(fsys, dir)
 	if l.plainComponents == nil {
-		l.plainComponents = map[string]componentAnswer{}
+		l.plainComponents = map[componentKey]componentAnswer{}
 	}
-	l.plainComponents[dir] = componentAnswer{kfile, k, err}
+	l.plainComponents[key] = componentAnswer{kfile, k, err}
 	return k, err
+}
+
+// componentKey is a Component's directory, as the artifact of a build's
+// source holds it (the rules it leaves out by).
+type componentKey struct {
+	dir   string
+	rules *checkout.Rules
 }
 
 // componentAnswer is what plainComponent found of a Component's

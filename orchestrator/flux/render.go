@@ -107,7 +107,7 @@ func (l *loader) build(dir string, flux map[string]any, rules *checkout.Rules, f
 	if l.rec != nil {
 		disk = recordingFS{FileSystem: disk, rec: l.rec}
 	}
-	fsys := &checkedFS{FileSystem: disk, l: l, virtual: map[string][]byte{}}
+	fsys := &checkedFS{FileSystem: disk, l: l, virtual: map[string][]byte{}, rules: rules}
 	if elideWide {
 		fsys.elision = newElision()
 	}
@@ -487,6 +487,9 @@ func (l *loader) fixDeprecated(file string, b []byte) []byte {
 type checkedFS struct {
 	filesys.FileSystem
 	l *loader
+	// rules say what of the checkout the build's source leaves out (nil:
+	// nothing).
+	rules *checkout.Rules
 	// virtual holds files by absolute path that exist only in memory.
 	virtual map[string][]byte
 	// sources are the files a build with decryption decrypts as it reads
