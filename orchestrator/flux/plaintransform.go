@@ -81,6 +81,9 @@ func (l *loader) transformPlain(fsys *checkedFS, abs string, k plainKust, rs []*
 		return nil, false, err
 	}
 	annotated = !light(ts) || !light(last)
+	if !annotated {
+		lighten(ts)
+	}
 	if annotated {
 		for i, r := range rs {
 			if annotateOrigin(r, origins[i]) != nil {
@@ -121,11 +124,11 @@ const transformationsAnnotation = "alpha.config.kubernetes.io/transformations"
 // changes no object's metadata.annotations as a whole nor any of its
 // keys, or commonAnnotations that name none of krusty's own. krusty's
 // build keeps each object's origin there, beside the transformations it
-// records, which such a patch neither reads nor changes; it is told so,
-// and leaves out kustomize's bookkeeping of previous names, which a
-// build that keeps every id (transform checks) never reads.
+// records, which such a patch neither reads nor changes; told so
+// (lighten), it leaves out kustomize's bookkeeping of previous names,
+// which a build that keeps every id (transform checks) never reads.
 func light(ts []resmap.Transformer) bool {
-	for i, t := range ts {
+	for _, t := range ts {
 		if a, ok := t.(*builtins.AnnotationsTransformerPlugin); ok {
 			// It adds annotations, which leaves the origin as it is
 			// unless it names it.
@@ -145,10 +148,19 @@ func light(ts []resmap.Transformer) bool {
 				return false
 			}
 		}
-		jp.light = true
-		ts[i] = jp
 	}
 	return true
+}
+
+// lighten tells each JSON6902 patch of a light build (see light) that
+// the objects carry no origin annotation.
+func lighten(ts []resmap.Transformer) {
+	for i, t := range ts {
+		if jp, ok := t.(jsonPatchTransformer); ok {
+			jp.light = true
+			ts[i] = jp
+		}
+	}
 }
 
 // transformers configures kustomize's builtin transformers of k's
