@@ -143,12 +143,12 @@ func (l *loader) buildPlainDir(dir, abs string, entry bool, flux map[string]any,
 	for part := range slices.Chunk(k.resources, size) {
 		rs, origins, err := buildPlain(l.ctx, fsys, abs, part, entry, seen)
 		if e := fsys.elision; err == nil && e != nil && len(e.mappings) > 0 {
-			if (fromScan && e.widest().keys > MaxMappingKeys) || k.transforms() {
+			if (fromScan && e.widest().keys > MaxMappingKeys) || k.rewrites() {
 				// Flux's generator reads a directory without a
 				// kustomization file with kustomize's reader
-				// (checkScanned says so); a transformer may touch a
-				// mapping read past kustomize, which krusty's build
-				// says.
+				// (checkScanned says so); a patch or an annotation may
+				// touch a mapping read past kustomize, which krusty's
+				// build says. A move touches no such mapping.
 				err = errNotPlain
 			} else {
 				err = e.restore(rs)

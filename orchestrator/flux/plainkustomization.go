@@ -35,7 +35,13 @@ type plainKust struct {
 // transforms reports whether a build of k does anything to the objects
 // it reads.
 func (k plainKust) transforms() bool {
-	return len(k.components) > 0 || len(k.patches) > 0 || len(k.annotations) > 0 || k.moves()
+	return k.rewrites() || k.moves()
+}
+
+// rewrites reports whether a build of k runs transformers over the
+// objects' content: Components, patches, commonAnnotations.
+func (k plainKust) rewrites() bool {
+	return len(k.components) > 0 || len(k.patches) > 0 || len(k.annotations) > 0
 }
 
 // moves reports whether a build of k moves or renames its objects.

@@ -44,7 +44,7 @@ var resmapFactory = resmap.NewFactory(resourceFactory)
 // the annotations alone (see light), is transformed without. It returns
 // errNotPlain where krusty must build.
 func (l *loader) transformPlain(fsys *checkedFS, abs string, k plainKust, rs []*resource.Resource, origins []string) (_ []*resource.Resource, annotated bool, _ error) {
-	if len(k.components) == 0 && len(k.patches) == 0 && len(k.annotations) == 0 {
+	if !k.rewrites() {
 		if !k.move(rs) {
 			return nil, false, errNotPlain
 		}
