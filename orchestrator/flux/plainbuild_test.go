@@ -291,6 +291,12 @@ func TestBuildPlain(t *testing.T) {
 			files: map[string]string{"app/kustomization.yaml": kfileOf("cm.yaml"), "app/cm.yaml": plainCM("a", "")},
 		},
 		{
+			name:    "a patch that panics in kustomize is said as krusty says it",
+			flux:    map[string]any{"spec": map[string]any{"path": "./app", "patches": []any{map[string]any{"target": map[string]any{"kind": "ConfigMap"}, "patch": "- op: replace\n  path: \"\"\n"}}}},
+			files:   map[string]string{"app/kustomization.yaml": kfileOf("cm.yaml"), "app/cm.yaml": plainCM("a", "")},
+			problem: "panic",
+		},
+		{
 			name:  "a patch from a file is krusty's",
 			files: map[string]string{"app/kustomization.yaml": kfileOf("cm.yaml") + "patches:\n- path: p.yaml\n", "app/cm.yaml": plainCM("a", ""), "app/p.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata: {x: y}\n"},
 		},

@@ -9,6 +9,8 @@ import (
 	"sigs.k8s.io/kustomize/api/resmap"
 	kustypes "sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/yaml"
+
+	"github.com/strata-iac/strata/internal/recovered"
 )
 
 // patchedBoth patches the objects of doc with patch both ways: with
@@ -51,7 +53,7 @@ func patchedBoth(t *testing.T, doc, patch string) (got, want []map[string]any, g
 	for _, r := range m.Resources() {
 		direct = direct || (jp.ops != nil && roundTrips(r.YNode()))
 	}
-	if gotErr = (jsonPatchTransformer{patch: jp, target: target}).Transform(m); gotErr == nil {
+	if gotErr = caught(func() error { return (jsonPatchTransformer{patch: jp, target: target}).Transform(m) }); gotErr == nil {
 		got = maps(m)
 	}
 	c, err := yaml.Marshal(kustypes.Patch{Patch: patch, Target: target})
@@ -61,11 +63,18 @@ func patchedBoth(t *testing.T, doc, patch string) (got, want []map[string]any, g
 	p := builtins.NewPatchTransformerPlugin()
 	if wantErr = p.Config(resmap.NewPluginHelpers(nil, nil, resmapFactory, nil), c); wantErr == nil {
 		m = build()
-		if wantErr = p.Transform(m); wantErr == nil {
+		if wantErr = caught(func() error { return p.Transform(m) }); wantErr == nil {
 			want = maps(m)
 		}
 	}
 	return got, want, gotErr, wantErr, direct
+}
+
+// caught runs f, and returns its panic as an error, as a build
+// recovers from a kustomize transformer's (transformPlain, runKrusty).
+func caught(f func() error) (err error) {
+	defer recovered.Catch(&err, "")
+	return f()
 }
 
 // TestJSONPatchAsKustomize checks that a JSON6902 patch applied to the
@@ -98,6 +107,7 @@ func TestJSONPatchAsKustomize(t *testing.T) {
 		{name: "escaped tokens", doc: tf, patch: "- op: add\n  path: /metadata/labels/example.com~1team\n  value: a~b\n- op: add\n  path: /metadata/labels/x~0y\n  value: \"2\"\n", direct: true},
 		{name: "a JSON list", doc: tf, patch: `[{"op": "add", "path": "/spec/approvePlan", "value": ""}]`, direct: true},
 		{name: "a value that is a number of a million", doc: tf, patch: "- op: add\n  path: /spec/big\n  value: 1000000\n", direct: true},
+		{name: "replacing the whole document with nothing, which panics in kustomize's filter", doc: tf, patch: "- op: replace\n  path: \"\"\n", fails: true},
 		{name: "test goes through kustomize's filter", doc: tf, patch: "- op: test\n  path: /spec/retries\n  value: 3\n"},
 		{name: "move goes through kustomize's filter", doc: tf, patch: "- op: move\n  from: /spec/retries\n  path: /spec/tries\n"},
 		{name: "a float goes through kustomize's filter", doc: tf + "  ratio: 0.5\n", patch: "- op: add\n  path: /spec/x\n  value: 1\n"},

@@ -42,8 +42,16 @@ var resmapFactory = resmap.NewFactory(resourceFactory)
 // moves its objects (namespace, namePrefix, nameSuffix), or whose
 // patches are all JSON6902 patches applied to the YAML tree that leave
 // the annotations alone (see light), is transformed without. It returns
-// errNotPlain where krusty must build.
-func (l *loader) transformPlain(fsys *checkedFS, abs string, k plainKust, rs []*resource.Resource, origins []string) (_ []*resource.Resource, annotated bool, _ error) {
+// errNotPlain where krusty must build, also where a kustomize
+// transformer panics (evanphx/json-patch does, replacing the whole
+// document with nothing): krusty's build recovers from it and says so,
+// as Flux's does.
+func (l *loader) transformPlain(fsys *checkedFS, abs string, k plainKust, rs []*resource.Resource, origins []string) (_ []*resource.Resource, annotated bool, err error) {
+	defer func() {
+		if recover() != nil {
+			err = errNotPlain
+		}
+	}()
 	if !k.rewrites() {
 		if !k.move(rs) {
 			return nil, false, errNotPlain
