@@ -13,14 +13,19 @@
 //	key:
 //	- scalar
 //	- key: scalar
+//	key: |
+//	  text
 //	---
 //
 // at a consistent indentation, each scalar plain (and not a merge key)
-// or quoted in one line without an escape, and the whole text printable
+// or quoted in one line without an escape, each literal block scalar
+// ("|" or "|-", the patch a Flux Kustomization most often carries)
+// without a blank line in it or after it, and the whole text printable
 // ASCII without a tab, a carriage return, a comment or a backslash. It
 // says ok false for anything else (anchors, aliases, tags, flow
-// collections, block and multi-line scalars, comments, empty values or
-// documents, anything malformed), and the caller reads the text with
+// collections, folded, kept and indented block scalars, multi-line
+// plain or quoted scalars, comments, empty values or documents,
+// anything malformed), and the caller reads the text with
 // yaml.v3, which says what is wrong with it. What it takes it returns as
 // yaml.v3 does, field for field (kind, style, tag, value, line and
 // column); FuzzParse holds it to that against yaml.v3 itself.

@@ -23,6 +23,8 @@ func Parse(b []byte) (docs []*yaml.Node, ok bool) {
 	p := &parser{}
 	doc := make([]line, 0, strings.Count(text, "\n")+1)
 	explicit := false
+	// blank says blank lines came since the last line kept.
+	blank := false
 	start := 0
 	for no := 1; start < len(text); no++ {
 		end := strings.IndexByte(text[start:], '\n')
@@ -36,10 +38,11 @@ func Parse(b []byte) (docs []*yaml.Node, ok bool) {
 		t := strings.TrimLeft(raw, " ")
 		switch {
 		case t == "":
+			blank = true
 			continue
 		case raw == "---":
 			if len(doc) > 0 {
-				d, ok := p.document(doc, explicit)
+				d, ok := p.document(doc, explicit, blank)
 				if !ok {
 					return nil, false
 				}
@@ -47,7 +50,7 @@ func Parse(b []byte) (docs []*yaml.Node, ok bool) {
 			} else if explicit {
 				return nil, false
 			}
-			doc, explicit = doc[len(doc):], true
+			doc, explicit, blank = doc[len(doc):], true, false
 			p.docLine = no
 			continue
 		case strings.HasPrefix(raw, "---") || strings.HasPrefix(raw, "..."):
@@ -58,12 +61,15 @@ func Parse(b []byte) (docs []*yaml.Node, ok bool) {
 		if len(doc) == 0 && !explicit {
 			p.docLine = no
 		}
-		doc = append(doc, line{no: no, indent: len(raw) - len(t), text: t})
+		doc = append(doc, line{no: no, indent: len(raw) - len(t), text: t, blank: blank})
+		blank = false
 	}
 	if len(doc) == 0 {
 		return nil, false
 	}
-	d, ok := p.document(doc, explicit)
+	// The last line may end the text without a line break.
+	p.open = !strings.HasSuffix(text, "\n")
+	d, ok := p.document(doc, explicit, blank)
 	if !ok {
 		return nil, false
 	}
@@ -92,6 +98,8 @@ type line struct {
 	indent int
 	// text is what follows them, without trailing spaces.
 	text string
+	// blank says blank lines (or lines of spaces) came before it.
+	blank bool
 }
 
 // parser reads one document's lines.
@@ -101,6 +109,9 @@ type parser struct {
 	// docLine is the line of the document's start: its "---", or its
 	// first line.
 	docLine int
+	// tail says blank lines follow the document's last line, and open
+	// that no line break does.
+	tail, open bool
 	// nodes and content are where a document's nodes and their
 	// Content slices are cut from.
 	nodes   []yaml.Node
@@ -109,8 +120,9 @@ type parser struct {
 	stack []*yaml.Node
 }
 
-// document parses one document's lines into its DocumentNode.
-func (p *parser) document(lines []line, explicit bool) (*yaml.Node, bool) {
+// document parses one document's lines into its DocumentNode; tail says
+// blank lines follow the last.
+func (p *parser) document(lines []line, explicit, tail bool) (*yaml.Node, bool) {
 	if lines[0].indent != 0 {
 		return nil, false
 	}
@@ -126,7 +138,7 @@ func (p *parser) document(lines []line, explicit bool) (*yaml.Node, bool) {
 			size++
 		}
 	}
-	p.lines, p.i = lines, 0
+	p.lines, p.i, p.tail = lines, 0, tail
 	p.nodes = make([]yaml.Node, 0, size)
 	p.content = make([]*yaml.Node, 0, 2*len(lines)+1)
 	if p.stack == nil {
@@ -234,7 +246,12 @@ func (p *parser) mapping(indent int, first string) (*yaml.Node, bool) {
 		var v *yaml.Node
 		if value != "" {
 			trimmed := strings.TrimLeft(value, " ")
-			v, ok = p.scalar(trimmed, no, indent+1+len(text)-len(trimmed))
+			col := indent + 1 + len(text) - len(trimmed)
+			if trimmed == "|" || trimmed == "|-" {
+				v, ok = p.literal(indent, trimmed == "|", no, col)
+			} else {
+				v, ok = p.scalar(trimmed, no, col)
+			}
 		} else {
 			v, ok = p.nested(indent)
 		}
@@ -258,6 +275,42 @@ func (p *parser) mapping(indent int, first string) (*yaml.Node, bool) {
 	}
 	m.Content = p.children(from)
 	return m, true
+}
+
+// literal parses the literal block scalar of a key at indent, whose
+// header ("|", or "|-" when clip is false) is at line no and column col:
+// the lines after it indented further, at least as far as the first,
+// with no blank line among them or after them (which YAML keeps or
+// chomps by rules Parse leaves to yaml.v3). Its value is their text from
+// the first's indentation on, a line each, with the last one's line
+// break, if it has one, when clip says so.
+func (p *parser) literal(indent int, clip bool, no, col int) (*yaml.Node, bool) {
+	from := p.i
+	if from == len(p.lines) || p.lines[from].indent <= indent {
+		return nil, false
+	}
+	at := p.lines[from].indent
+	var b strings.Builder
+	for ; p.i < len(p.lines) && p.lines[p.i].indent > indent; p.i++ {
+		l := p.lines[p.i]
+		if l.indent < at || l.blank {
+			return nil, false
+		}
+		if p.i > from {
+			b.WriteByte('\n')
+		}
+		for range l.indent - at {
+			b.WriteByte(' ')
+		}
+		b.WriteString(l.text)
+	}
+	if (p.i < len(p.lines) && p.lines[p.i].blank) || (p.i == len(p.lines) && p.tail) {
+		return nil, false
+	}
+	if clip && (p.i < len(p.lines) || !p.open) {
+		b.WriteByte('\n')
+	}
+	return p.node(yaml.Node{Kind: yaml.ScalarNode, Style: yaml.LiteralStyle, Tag: "!!str", Value: b.String(), Line: no, Column: col}), true
 }
 
 // nested parses the value of a key, at indent, written on the lines

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	kustypes "sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/strata-iac/strata/internal/recovered"
@@ -138,6 +139,11 @@ type loader struct {
 	plainComponents map[componentKey]componentAnswer
 	// jsonPatches are the patches plain builds read, by text (jsonPatch).
 	jsonPatches map[string]*jsonPatch
+	// nonStrings are the annotation values written, each with whether
+	// kustomize quotes it (nonString).
+	nonStrings map[string]bool
+	// targets are the compiled targets of those patches (target).
+	targets map[kustypes.Selector]*patchTarget
 	// env is the model being built.
 	env *environment.Environment
 	// stacks are the stacks built, with what they came from.

@@ -11,6 +11,7 @@ import (
 
 	"sigs.k8s.io/kustomize/api/filters/patchjson6902"
 	"sigs.k8s.io/kustomize/api/resmap"
+	"sigs.k8s.io/kustomize/api/resource"
 	kustypes "sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
@@ -133,8 +134,9 @@ func readJSONOp(o jsonpatch.Operation) (jsonOp, bool) {
 // patch, which applies the patch's operations to the YAML tree where they
 // give what kustomize's filter gives (see above).
 type jsonPatchTransformer struct {
-	patch  *jsonPatch
-	target *kustypes.Selector
+	patch *jsonPatch
+	// target selects the objects it patches.
+	target *patchTarget
 	// light says the objects carry no origin annotation, and the patch
 	// changes no annotation (see light in plaintransform.go): an object
 	// it patches on its YAML tree keeps its annotations as they are.
@@ -144,14 +146,12 @@ type jsonPatchTransformer struct {
 // Transform patches every object of m the target selects, as
 // kustomize's transformJson6902 does.
 func (t jsonPatchTransformer) Transform(m resmap.ResMap) error {
-	if t.target == nil {
-		return errNotPlain
-	}
-	selected, err := m.Select(*t.target)
-	if err != nil {
-		return err
-	}
-	for _, r := range selected {
+	for _, r := range m.Resources() {
+		if ok, err := t.target.selects(r); err != nil {
+			return err
+		} else if !ok {
+			continue
+		}
 		direct := t.patch.ops != nil && roundTrips(r.YNode())
 		if direct && t.light {
 			if !t.patch.apply(r.YNode()) {
@@ -354,4 +354,30 @@ func dropComments(n *yaml3.Node) {
 	for _, c := range n.Content {
 		dropComments(c)
 	}
+}
+
+// patchTarget is a patch's target and its compiled regular expressions.
+type patchTarget struct {
+	selector kustypes.Selector
+	re       *kustypes.SelectorRegex
+}
+
+// selects reports whether the target selects r, as kustomize's
+// resWrangler.Select does: by its original or current namespace and
+// name, its group, version and kind, and its labels and annotations.
+func (t *patchTarget) selects(r *resource.Resource) (bool, error) {
+	cur, org := r.CurId(), r.OrgId()
+	if !t.re.MatchNamespace(org.EffectiveNamespace()) && !t.re.MatchNamespace(cur.EffectiveNamespace()) {
+		return false, nil
+	}
+	if !t.re.MatchName(org.Name) && !t.re.MatchName(cur.Name) {
+		return false, nil
+	}
+	if !t.re.MatchGvk(r.GetGvk()) {
+		return false, nil
+	}
+	if ok, err := r.MatchesLabelSelector(t.selector.LabelSelector); err != nil || !ok {
+		return false, err
+	}
+	return r.MatchesAnnotationSelector(t.selector.AnnotationSelector)
 }

@@ -7,7 +7,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/kustomize/api/builtins"
 	"sigs.k8s.io/kustomize/api/resmap"
+	"sigs.k8s.io/kustomize/api/resource"
 	kustypes "sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/resid"
 	"sigs.k8s.io/yaml"
 
 	"github.com/strata-iac/strata/internal/recovered"
@@ -53,7 +55,11 @@ func patchedBoth(t *testing.T, doc, patch string) (got, want []map[string]any, g
 	for _, r := range m.Resources() {
 		direct = direct || (jp.ops != nil && roundTrips(r.YNode()))
 	}
-	if gotErr = caught(func() error { return (jsonPatchTransformer{patch: jp, target: target}).Transform(m) }); gotErr == nil {
+	compiled, err := (&loader{}).target(*target)
+	if err != nil {
+		t.Fatalf("target(%v): %v", target, err)
+	}
+	if gotErr = caught(func() error { return (jsonPatchTransformer{patch: jp, target: compiled}).Transform(m) }); gotErr == nil {
 		got = maps(m)
 	}
 	c, err := yaml.Marshal(kustypes.Patch{Patch: patch, Target: target})
@@ -166,4 +172,120 @@ func FuzzJSONPatchAsKustomize(f *testing.F) {
 			t.Fatalf("jsonPatchTransformer(%q) over %q differs from kustomize's (-kustomize +tree):\n%s", patch, doc, diff)
 		}
 	})
+}
+
+// TestPatchTargetSelects holds a compiled patch target to kustomize's
+// Select, over objects of which some were renamed and moved.
+func TestPatchTargetSelects(t *testing.T) {
+	const doc = `apiVersion: infra.contrib.fluxcd.io/v1alpha2
+kind: Terraform
+metadata:
+  name: network-0001
+  namespace: flux-system
+  labels:
+    tier: bench
+  annotations:
+    strata.dev/layer: network
+---
+apiVersion: infra.contrib.fluxcd.io/v1alpha2
+kind: Terraform
+metadata:
+  name: cluster-0001
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: network-0001
+  namespace: apps
+  labels:
+    tier: other
+---
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: apps
+`
+	tests := []struct {
+		name     string
+		selector kustypes.Selector
+	}{
+		{"everything", kustypes.Selector{}},
+		{"kind", kustypes.Selector{ResId: resid.ResId{Gvk: resid.Gvk{Kind: "Terraform"}}}},
+		{"group and version", kustypes.Selector{ResId: resid.ResId{Gvk: resid.Gvk{Group: "infra.contrib.fluxcd.io", Version: "v1alpha2"}}}},
+		{"core group", kustypes.Selector{ResId: resid.ResId{Gvk: resid.Gvk{Group: "", Version: "v1", Kind: "ConfigMap"}}}},
+		{"name pattern", kustypes.Selector{ResId: resid.ResId{Name: "network-.*"}}},
+		{"name is anchored", kustypes.Selector{ResId: resid.ResId{Name: "network"}}},
+		{"old name", kustypes.Selector{ResId: resid.ResId{Name: "cluster-0001"}}},
+		{"new name", kustypes.Selector{ResId: resid.ResId{Name: "p-cluster-0001"}}},
+		{"namespace", kustypes.Selector{ResId: resid.ResId{Namespace: "apps"}}},
+		{"default namespace", kustypes.Selector{ResId: resid.ResId{Namespace: "default"}}},
+		{"moved namespace", kustypes.Selector{ResId: resid.ResId{Namespace: "moved"}}},
+		{"label selector", kustypes.Selector{LabelSelector: "tier=bench"}},
+		{"label set-based selector", kustypes.Selector{LabelSelector: "tier in (bench, other)"}},
+		{"annotation selector", kustypes.Selector{AnnotationSelector: "strata.dev/layer"}},
+		{"annotation selector that is wrong", kustypes.Selector{AnnotationSelector: "a b c"}},
+		{"label selector that is wrong", kustypes.Selector{LabelSelector: "!!"}},
+		{"everything at once", kustypes.Selector{ResId: resid.ResId{Gvk: resid.Gvk{Kind: "Terraform|ConfigMap"}, Name: "network-0001"}, LabelSelector: "tier"}},
+	}
+	l := &loader{}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rs, err := resourceFactory.SliceFromBytes([]byte(doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := resmap.New()
+			for _, r := range rs {
+				if err := m.Append(r); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// The second object is renamed and the third moved, as
+			// namePrefix and namespace transformers leave them.
+			rs[1].StorePreviousId()
+			rs[1].SetName("p-cluster-0001")
+			rs[2].StorePreviousId()
+			if err := rs[2].SetNamespace("moved"); err != nil {
+				t.Fatal(err)
+			}
+			want, wantErr := m.Select(tt.selector)
+			target, err := l.target(tt.selector)
+			if err != nil {
+				t.Fatalf("target(%v): %v", tt.selector, err)
+			}
+			var got []*resource.Resource
+			var gotErr error
+			for _, r := range m.Resources() {
+				ok, err := target.selects(r)
+				if err != nil {
+					gotErr = err
+					break
+				}
+				if ok {
+					got = append(got, r)
+				}
+			}
+			if (gotErr != nil) != (wantErr != nil) {
+				t.Fatalf("selects(%v) error = %v, want %v", tt.selector, gotErr, wantErr)
+			}
+			if gotErr != nil {
+				return
+			}
+			if diff := cmp.Diff(ids(want), ids(got)); diff != "" {
+				t.Errorf("selects(%v) (-kustomize's Select +got):\n%s", tt.selector, diff)
+			}
+			if tt.name == "everything" && len(got) != 4 {
+				t.Errorf("selects(%v) = %d objects, want 4", tt.selector, len(got))
+			}
+		})
+	}
+}
+
+// ids are the current ids of rs, as strings.
+func ids(rs []*resource.Resource) []string {
+	out := make([]string, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, r.CurId().String())
+	}
+	return out
 }

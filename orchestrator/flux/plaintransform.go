@@ -100,7 +100,7 @@ func (l *loader) transformPlain(fsys *checkedFS, abs string, k plainKust, rs []*
 		}
 	}
 	for _, t := range ts {
-		if err := transform(t, m, ids, annotated); err != nil {
+		if err := l.transform(t, m, ids, annotated); err != nil {
 			return nil, false, err
 		}
 	}
@@ -109,14 +109,16 @@ func (l *loader) transformPlain(fsys *checkedFS, abs string, k plainKust, rs []*
 		return nil, false, errNotPlain
 	}
 	for _, t := range last {
-		if err := transform(t, m, nil, annotated); err != nil {
+		if err := l.transform(t, m, nil, annotated); err != nil {
 			return nil, false, err
 		}
 	}
 	rs = m.Resources()
 	for _, r := range rs {
 		if !annotationsPlain(r) {
-			r.RemoveBuildAnnotations()
+			if l.removeBuildAnnotations(r) != nil {
+				return nil, false, errNotPlain
+			}
 		}
 	}
 	return rs, annotated, nil
@@ -180,7 +182,14 @@ func (l *loader) transformers(k plainKust, m resmap.ResMap) ([]resmap.Transforme
 	var out []resmap.Transformer
 	for _, p := range k.patches {
 		if jp := l.jsonPatch(p.Patch); jp != nil {
-			out = append(out, jsonPatchTransformer{patch: jp, target: p.Target})
+			if p.Target == nil {
+				return nil, errNotPlain
+			}
+			target, err := l.target(*p.Target)
+			if err != nil {
+				return nil, errNotPlain
+			}
+			out = append(out, jsonPatchTransformer{patch: jp, target: target})
 			continue
 		}
 		c, err := yaml.Marshal(p)
@@ -222,6 +231,25 @@ func (l *loader) jsonPatch(text string) *jsonPatch {
 	return p
 }
 
+// target is a patch's target, compiled once per target in a load (a
+// fleet's Kustomizations mostly patch alike), where kustomize's Select
+// compiles it for each patch it applies.
+func (l *loader) target(s kustypes.Selector) (*patchTarget, error) {
+	if t, ok := l.targets[s]; ok {
+		return t, nil
+	}
+	re, err := kustypes.NewSelectorRegex(&s)
+	if err != nil {
+		return nil, err
+	}
+	if l.targets == nil {
+		l.targets = map[kustypes.Selector]*patchTarget{}
+	}
+	t := &patchTarget{selector: s, re: re}
+	l.targets[s] = t
+	return t, nil
+}
+
 // annotatedBeyondMetadata are the kinds to whose pod templates
 // kustomize's default commonAnnotations field specs add the annotations
 // too (of any group, to be sure): a plain build annotates every other
@@ -240,7 +268,7 @@ var annotatedBeyondMetadata = map[string]bool{
 // objects carry it), was dropped, or changed its id (krusty would mend
 // what refers to the old one; ids, when set, are each object's before)
 // is krusty's.
-func transform(t resmap.Transformer, m resmap.ResMap, ids []resid.ResId, annotated bool) error {
+func (l *loader) transform(t resmap.Transformer, m resmap.ResMap, ids []resid.ResId, annotated bool) error {
 	if err := t.Transform(m); err != nil {
 		return errNotPlain
 	}
@@ -258,7 +286,7 @@ func transform(t resmap.Transformer, m resmap.ResMap, ids []resid.ResId, annotat
 			}
 		}
 		if !annotationStrings(r) {
-			if r.SetAnnotations(r.GetAnnotations()) != nil {
+			if l.setAnnotations(r, r.GetAnnotations()) != nil {
 				return errNotPlain
 			}
 		}

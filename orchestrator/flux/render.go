@@ -236,7 +236,7 @@ func (l *loader) collect(dir, abs string, entry bool, flux map[string]any, fsys 
 		}
 		if a := r.GetAnnotations(); !keepOrigin && a[originAnnotation] != "" {
 			delete(a, originAnnotation)
-			if err := r.SetAnnotations(a); err != nil {
+			if err := l.setAnnotations(r, a); err != nil {
 				return nil, &diag.Problem{File: file, Object: owner, Message: fmt.Sprintf("kustomize build of %s: %v", dir, err)}
 			}
 		}

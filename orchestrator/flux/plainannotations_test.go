@@ -1,0 +1,129 @@
+package flux
+
+import (
+	"fmt"
+	"testing"
+
+	yaml3 "go.yaml.in/yaml/v3"
+	"sigs.k8s.io/kustomize/api/resource"
+)
+
+// treeDiff says where two YAML trees differ in any field of their nodes,
+// "" when they do not.
+func treeDiff(at string, got, want *yaml3.Node) string {
+	type fields struct {
+		Kind                                  yaml3.Kind
+		Style                                 yaml3.Style
+		Tag, Value, Anchor                    string
+		HeadComment, LineComment, FootComment string
+		Line, Column                          int
+	}
+	of := func(n *yaml3.Node) fields {
+		return fields{n.Kind, n.Style, n.Tag, n.Value, n.Anchor, n.HeadComment, n.LineComment, n.FootComment, n.Line, n.Column}
+	}
+	if g, w := of(got), of(want); g != w {
+		return fmt.Sprintf("%s: got %+v, want %+v", at, g, w)
+	}
+	if len(got.Content) != len(want.Content) {
+		return fmt.Sprintf("%s: got %d children, want %d", at, len(got.Content), len(want.Content))
+	}
+	for i := range got.Content {
+		if d := treeDiff(fmt.Sprintf("%s[%d]", at, i), got.Content[i], want.Content[i]); d != "" {
+			return d
+		}
+	}
+	return ""
+}
+
+// annotatedBoth sets the annotations of the objects of doc to a both
+// ways: with setAnnotations (through l, whose answers it keeps), and
+// with kustomize's SetAnnotations. It returns "" when they leave the same
+// trees and errors, and how they differ otherwise.
+func annotatedBoth(t *testing.T, l *loader, doc string, a map[string]string) string {
+	t.Helper()
+	read := func() []*resource.Resource {
+		rs, err := resourceFactory.SliceFromBytes([]byte(doc))
+		if err != nil {
+			t.Skipf("SliceFromBytes(%q): %v", doc, err)
+		}
+		return rs
+	}
+	got, want := read(), read()
+	for i := range got {
+		gotErr := l.setAnnotations(got[i], a)
+		wantErr := want[i].SetAnnotations(a)
+		if (gotErr != nil) != (wantErr != nil) {
+			return fmt.Sprintf("object %d: error %v, kustomize's %v", i, gotErr, wantErr)
+		}
+		if d := treeDiff(fmt.Sprintf("object %d", i), got[i].YNode(), want[i].YNode()); d != "" {
+			return d
+		}
+	}
+	return ""
+}
+
+func TestSetAnnotations(t *testing.T) {
+	objects := []struct {
+		name string
+		doc  string
+	}{
+		{"annotations in the middle", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n    b: x\n    a: \"yes\"\n  labels:\n    l: v\ndata:\n  k: v\n"},
+		{"annotations last", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n    b: x\n"},
+		{"no annotations", "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata:\n  name: a\n  namespace: flux-system\nspec:\n  interval: 1h\n"},
+		{"empty annotations", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations: {}\n"},
+		{"null annotations", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations: null\n  namespace: n\n"},
+		{"annotations twice", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n    a: b\n  annotations:\n    c: d\n"},
+		{"flow metadata", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, annotations: {x: y}}\n"},
+		{"two objects", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: b\n  annotations:\n    s: t\n"},
+	}
+	maps := []struct {
+		name string
+		a    map[string]string
+	}{
+		{"none", nil},
+		{"empty", map[string]string{}},
+		{"strings", map[string]string{"team": "platform", "strata.dev/layer": "services"}},
+		{"YAML 1.1 words", map[string]string{"a": "yes", "b": "on", "c": "1", "d": "1e3", "e": "0x1f", "f": "~", "g": "null", "h": "2001-12-14", "i": "y", "j": ".inf", "k": "0b101", "l": "1_000"}},
+		{"empty value", map[string]string{"a": ""}},
+		{"lines", map[string]string{"a": "one\ntwo", "b": "one\n"}},
+		{"not UTF-8", map[string]string{"a": "\xff"}},
+		{"quoted", map[string]string{"a": "'x'", "b": "\"y\"", "c": "- z", "d": "a: b", "e": "[1]"}},
+	}
+	l := &loader{}
+	for _, o := range objects {
+		for _, m := range maps {
+			t.Run(o.name+"/"+m.name, func(t *testing.T) {
+				if d := annotatedBoth(t, l, o.doc, m.a); d != "" {
+					t.Errorf("setAnnotations(%q, %v): %s", o.doc, m.a, d)
+				}
+			})
+		}
+	}
+	// Asked again, from what the load kept, the answers are the same.
+	for _, m := range maps {
+		if d := annotatedBoth(t, l, objects[0].doc, m.a); d != "" {
+			t.Errorf("setAnnotations(%q, %v) again: %s", objects[0].doc, m.a, d)
+		}
+	}
+	if len(l.nonStrings) == 0 {
+		t.Errorf("setAnnotations kept no answer of IsValueNonString")
+	}
+}
+
+func FuzzSetAnnotations(f *testing.F) {
+	f.Add("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n    b: x\n", "team", "yes")
+	f.Add("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n", "a", "1.5")
+	f.Add("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, annotations: 1}\n", "a", "x\ny")
+	f.Fuzz(func(t *testing.T, doc, k, v string) {
+		l := &loader{}
+		rs, err := resourceFactory.SliceFromBytes([]byte(doc))
+		if err != nil || len(rs) == 0 {
+			return
+		}
+		for _, a := range []map[string]string{{k: v}, {k: v, "z" + k: v + "1"}, {}} {
+			if d := annotatedBoth(t, l, doc, a); d != "" {
+				t.Errorf("setAnnotations(%q, %v): %s", doc, a, d)
+			}
+		}
+	})
+}
