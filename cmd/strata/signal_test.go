@@ -99,13 +99,15 @@ func crashRepo(t *testing.T, n int) (root, env string) {
 }
 
 // manyStacks is a repository of 2,000 stacks: the load is long. Each
-// Kustomization sets a targetNamespace, so that each is built by Flux's
-// generator and krusty (a plain build takes a tenth of the time).
+// Kustomization sets spec.images, so that each is built by Flux's
+// generator and krusty (a plain build, which a targetNamespace no longer
+// leaves, takes a tenth of the time: such a load ended before the
+// signal).
 func manyStacks(t *testing.T) busyRepo {
 	root, env := crashRepo(t, 4)
 	for i := range 2000 {
 		s := fmt.Sprintf("s%04d", i)
-		write(t, root, "environments/acme/dev/apps/"+s+".yaml", fmt.Sprintf("apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: %[1]s\n  namespace: flux-system\nspec:\n  interval: 10m\n  path: ./flux-apps/%[1]s\n  prune: true\n  targetNamespace: flux-system\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n", s))
+		write(t, root, "environments/acme/dev/apps/"+s+".yaml", fmt.Sprintf("apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: %[1]s\n  namespace: flux-system\nspec:\n  interval: 10m\n  path: ./flux-apps/%[1]s\n  prune: true\n  images:\n    - name: strata\n      newTag: v1\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n", s))
 		write(t, root, "flux-apps/"+s+"/terraform.yaml", fmt.Sprintf("apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata:\n  name: %[1]s\n  namespace: flux-system\nspec:\n  interval: 10m\n  approvePlan: auto\n  path: ./flux-apps/crash/terraform\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n  vars:\n    - name: resources\n      value: 1\n", s))
 	}
 	return busyRepo{root: root, env: env, ready: afterAWhile(700 * time.Millisecond)}
