@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/strata-iac/strata/internal/yamltest"
 )
 
 // decodeAll is what Parse stands in for: yaml.v3's Decoder, one Decode
@@ -31,38 +33,6 @@ func decodeAll(b []byte) ([]*yaml.Node, error) {
 	}
 }
 
-// diff says where two node trees differ in any field yaml.v3 sets, ""
-// when they do not.
-func diff(at string, got, want *yaml.Node) string {
-	g, w := fields(got), fields(want)
-	if g != w {
-		return fmt.Sprintf("%s: got %+v, want %+v", at, g, w)
-	}
-	if len(got.Content) != len(want.Content) {
-		return fmt.Sprintf("%s: got %d children, want %d", at, len(got.Content), len(want.Content))
-	}
-	for i := range got.Content {
-		if d := diff(fmt.Sprintf("%s[%d]", at, i), got.Content[i], want.Content[i]); d != "" {
-			return d
-		}
-	}
-	return ""
-}
-
-// nodeFields are the fields of a node besides its Content.
-type nodeFields struct {
-	Kind                                  yaml.Kind
-	Style                                 yaml.Style
-	Tag, Value, Anchor                    string
-	Alias                                 *yaml.Node
-	HeadComment, LineComment, FootComment string
-	Line, Column                          int
-}
-
-func fields(n *yaml.Node) nodeFields {
-	return nodeFields{n.Kind, n.Style, n.Tag, n.Value, n.Anchor, n.Alias, n.HeadComment, n.LineComment, n.FootComment, n.Line, n.Column}
-}
-
 // same says how Parse's answer for b differs from yaml.v3's, "" when it
 // takes b and returns what yaml.v3 returns, or declines it.
 func same(b []byte) string {
@@ -78,7 +48,7 @@ func same(b []byte) string {
 		return fmt.Sprintf("%d documents, yaml.v3 %d", len(got), len(want))
 	}
 	for i := range got {
-		if d := diff(fmt.Sprintf("document %d", i), got[i], want[i]); d != "" {
+		if d := yamltest.Diff(fmt.Sprintf("document %d", i), got[i], want[i]); d != "" {
 			return d
 		}
 	}

@@ -4,36 +4,10 @@ import (
 	"fmt"
 	"testing"
 
-	yaml3 "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/api/resource"
-)
 
-// treeDiff says where two YAML trees differ in any field of their nodes,
-// "" when they do not.
-func treeDiff(at string, got, want *yaml3.Node) string {
-	type fields struct {
-		Kind                                  yaml3.Kind
-		Style                                 yaml3.Style
-		Tag, Value, Anchor                    string
-		HeadComment, LineComment, FootComment string
-		Line, Column                          int
-	}
-	of := func(n *yaml3.Node) fields {
-		return fields{n.Kind, n.Style, n.Tag, n.Value, n.Anchor, n.HeadComment, n.LineComment, n.FootComment, n.Line, n.Column}
-	}
-	if g, w := of(got), of(want); g != w {
-		return fmt.Sprintf("%s: got %+v, want %+v", at, g, w)
-	}
-	if len(got.Content) != len(want.Content) {
-		return fmt.Sprintf("%s: got %d children, want %d", at, len(got.Content), len(want.Content))
-	}
-	for i := range got.Content {
-		if d := treeDiff(fmt.Sprintf("%s[%d]", at, i), got.Content[i], want.Content[i]); d != "" {
-			return d
-		}
-	}
-	return ""
-}
+	"github.com/strata-iac/strata/internal/yamltest"
+)
 
 // annotatedBoth sets the annotations of the objects of doc to a both
 // ways: with setAnnotations (through l, whose answers it keeps), and
@@ -55,7 +29,7 @@ func annotatedBoth(t *testing.T, l *loader, doc string, a map[string]string) str
 		if (gotErr != nil) != (wantErr != nil) {
 			return fmt.Sprintf("object %d: error %v, kustomize's %v", i, gotErr, wantErr)
 		}
-		if d := treeDiff(fmt.Sprintf("object %d", i), got[i].YNode(), want[i].YNode()); d != "" {
+		if d := yamltest.Diff(fmt.Sprintf("object %d", i), got[i].YNode(), want[i].YNode()); d != "" {
 			return d
 		}
 	}
