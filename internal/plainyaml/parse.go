@@ -129,20 +129,34 @@ func (p *parser) document(lines []line, explicit, tail bool) (*yaml.Node, bool) 
 	// A line makes at most two nodes (a key and its scalar value, or a
 	// key and the collection on the lines below it), and one more when
 	// it starts a sequence's entry (the mapping of "- key: value"); the
-	// document and its root make two. Content holds at most two pointers
-	// a line, and the document's one.
-	size := 2
+	// lines of a literal block scalar make none (its key's line makes
+	// it); the document and its root make two. Content holds at most two
+	// pointers a line, and the document's one.
+	size, counted := 2, 0
+	literal := -1
 	for _, l := range lines {
+		if literal >= 0 && l.indent > literal {
+			continue
+		}
+		literal = -1
+		counted++
 		size += 2
 		if entry(l.text) {
 			size++
 		}
+		if strings.HasSuffix(l.text, ": |") || strings.HasSuffix(l.text, ": |-") {
+			// The block's lines are indented past its key.
+			literal = l.indent
+			if entry(l.text) {
+				literal += 2
+			}
+		}
 	}
 	p.lines, p.i, p.tail = lines, 0, tail
 	p.nodes = make([]yaml.Node, 0, size)
-	p.content = make([]*yaml.Node, 0, 2*len(lines)+1)
+	p.content = make([]*yaml.Node, 0, 2*counted+1)
 	if p.stack == nil {
-		p.stack = make([]*yaml.Node, 0, 2*len(lines)+1)
+		p.stack = make([]*yaml.Node, 0, 2*counted+1)
 	}
 	d := p.node(yaml.Node{Kind: yaml.DocumentNode, Line: p.docLine, Column: 1})
 	root, ok := p.block()
@@ -290,7 +304,15 @@ func (p *parser) literal(indent int, clip bool, no, col int) (*yaml.Node, bool) 
 		return nil, false
 	}
 	at := p.lines[from].indent
+	size := 0
+	for _, l := range p.lines[from:] {
+		if l.indent < at {
+			break
+		}
+		size += l.indent - at + len(l.text) + 1
+	}
 	var b strings.Builder
+	b.Grow(size)
 	for ; p.i < len(p.lines) && p.lines[p.i].indent > indent; p.i++ {
 		l := p.lines[p.i]
 		if l.indent < at || l.blank {

@@ -376,8 +376,15 @@ func (t *patchTarget) selects(r *resource.Resource) (bool, error) {
 	if !t.re.MatchGvk(r.GetGvk()) {
 		return false, nil
 	}
-	if ok, err := r.MatchesLabelSelector(t.selector.LabelSelector); err != nil || !ok {
-		return false, err
+	// An empty selector matches every object (kustomize parses it into
+	// no requirement), without the labels' and annotations' maps.
+	if s := t.selector.LabelSelector; s != "" {
+		if ok, err := r.MatchesLabelSelector(s); err != nil || !ok {
+			return false, err
+		}
 	}
-	return r.MatchesAnnotationSelector(t.selector.AnnotationSelector)
+	if s := t.selector.AnnotationSelector; s != "" {
+		return r.MatchesAnnotationSelector(s)
+	}
+	return true, nil
 }
