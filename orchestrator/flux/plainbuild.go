@@ -141,7 +141,7 @@ func (l *loader) buildPlainDir(dir, abs string, entry bool, flux map[string]any,
 	seen := map[resid.ResId]bool{}
 	var out []renderedObject
 	for part := range slices.Chunk(k.resources, size) {
-		rs, origins, err := buildPlain(l.ctx, fsys, abs, part, entry, seen)
+		rs, origins, err := l.buildPlain(l.ctx, fsys, abs, part, entry, seen)
 		if e := fsys.elision; err == nil && e != nil && len(e.mappings) > 0 {
 			if (fromScan && e.widest().keys > MaxMappingKeys) || k.rewrites() {
 				// Flux's generator reads a directory without a
@@ -224,7 +224,7 @@ var errNotPlain = errors.New("not a plain build")
 // What krusty does besides (name references, vars, sorting) changes
 // nothing when no name changes and nothing sets them. It returns
 // errNotPlain where krusty must say what is wrong.
-func buildPlain(ctx context.Context, fsys *checkedFS, dir string, files []string, entry bool, seen map[resid.ResId]bool) (_ []*resource.Resource, origins []string, _ error) {
+func (l *loader) buildPlain(ctx context.Context, fsys *checkedFS, dir string, files []string, entry bool, seen map[resid.ResId]bool) (_ []*resource.Resource, origins []string, _ error) {
 	fsys.mu.Lock()
 	fsys.docs = map[string][]*yaml3.Node{}
 	fsys.mu.Unlock()
@@ -273,8 +273,8 @@ func buildPlain(ctx context.Context, fsys *checkedFS, dir string, files []string
 				return nil, nil, errNotPlain
 			}
 			seen[key] = true
-			if !annotationsPlain(r) {
-				r.RemoveBuildAnnotations()
+			if !annotationsPlain(r) && l.removeBuildAnnotations(r) != nil {
+				return nil, nil, errNotPlain
 			}
 			out = append(out, r)
 			origins = append(origins, f)

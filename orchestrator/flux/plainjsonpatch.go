@@ -137,6 +137,9 @@ type jsonPatchTransformer struct {
 	patch *jsonPatch
 	// target selects the objects it patches.
 	target *patchTarget
+	// setAnnotations writes an object's annotations whole, as
+	// kustomize's SetAnnotations does (loader.setAnnotations).
+	setAnnotations func(*resource.Resource, map[string]string) error
 	// light says the objects carry no origin annotation, and the patch
 	// changes no annotation (see light in plaintransform.go): an object
 	// it patches on its YAML tree keeps its annotations as they are.
@@ -172,7 +175,7 @@ func (t jsonPatchTransformer) Transform(m resmap.ResMap) error {
 		for k, v := range internal {
 			a[k] = v
 		}
-		if err := r.SetAnnotations(a); err != nil {
+		if err := t.setAnnotations(r, a); err != nil {
 			return err
 		}
 	}

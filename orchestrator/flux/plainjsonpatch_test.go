@@ -55,11 +55,14 @@ func patchedBoth(t *testing.T, doc, patch string) (got, want []map[string]any, g
 	for _, r := range m.Resources() {
 		direct = direct || (jp.ops != nil && roundTrips(r.YNode()))
 	}
-	compiled, err := (&loader{}).target(*target)
+	l := &loader{}
+	compiled, err := l.target(*target)
 	if err != nil {
 		t.Fatalf("target(%v): %v", target, err)
 	}
-	if gotErr = caught(func() error { return (jsonPatchTransformer{patch: jp, target: compiled}).Transform(m) }); gotErr == nil {
+	if gotErr = caught(func() error {
+		return (jsonPatchTransformer{patch: jp, target: compiled, setAnnotations: l.setAnnotations}).Transform(m)
+	}); gotErr == nil {
 		got = maps(m)
 	}
 	c, err := yaml.Marshal(kustypes.Patch{Patch: patch, Target: target})

@@ -89,15 +89,14 @@ func (l *loader) transformPlain(fsys *checkedFS, abs string, k plainKust, rs []*
 		return nil, false, err
 	}
 	annotated = !light(ts) || !light(last)
-	if !annotated {
-		lighten(ts)
-	}
 	if annotated {
 		for i, r := range rs {
 			if annotateOrigin(r, origins[i]) != nil {
 				return nil, false, errNotPlain
 			}
 		}
+	} else {
+		lighten(ts)
 	}
 	for _, t := range ts {
 		if err := l.transform(t, m, ids, annotated); err != nil {
@@ -189,7 +188,7 @@ func (l *loader) transformers(k plainKust, m resmap.ResMap) ([]resmap.Transforme
 			if err != nil {
 				return nil, errNotPlain
 			}
-			out = append(out, jsonPatchTransformer{patch: jp, target: target})
+			out = append(out, jsonPatchTransformer{patch: jp, target: target, setAnnotations: l.setAnnotations})
 			continue
 		}
 		c, err := yaml.Marshal(p)

@@ -793,7 +793,7 @@ func (l *loader) buildFast(fsys *checkedFS, abs, kfile string, entry bool, build
 		return build(l.ctx, fsys, abs, kfile)
 	}
 	before := len(l.problems)
-	rs, origins, err := buildPlain(l.ctx, fsys, abs, files, entry, map[resid.ResId]bool{})
+	rs, origins, err := l.buildPlain(l.ctx, fsys, abs, files, entry, map[resid.ResId]bool{})
 	if err == nil {
 		// What krusty's origin annotations would say (collect reads them).
 		for i, r := range rs {
