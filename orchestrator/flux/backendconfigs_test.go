@@ -29,6 +29,7 @@ func testLoader(t *testing.T, spec string) (*loader, *built) {
 	if err := yaml.Unmarshal([]byte("spec:\n"+spec), tf); err != nil {
 		t.Fatal(err)
 	}
+	tf.decoded()
 	tf.Kind, tf.Metadata.Name, tf.File = kindTerraform, "t", "t.yaml"
 	k := &kustomization{}
 	k.Kind, k.Metadata.Name = kindKustomization, "k"

@@ -175,7 +175,7 @@ func artifactOf(o map[string]any) environment.Artifact {
 // for an object of another.
 func (l *loader) clusterDependsOn(b *built) {
 	tf := b.tf
-	for _, d := range tf.Spec.DependsOn {
+	for _, d := range tf.refs.dependsOn {
 		if d.Namespace == "" || d.Namespace == tf.Metadata.Namespace || tf.Metadata.Namespace == "" {
 			continue
 		}

@@ -95,7 +95,7 @@ func (l *loader) input(kind, namespace, name string) *inputObject {
 		}
 		obj = m
 	}
-	d, p := decodeObject(origin, obj)
+	d, p := decodeObject(origin, obj, &l.shared)
 	if p != nil {
 		l.problem(*p)
 		return nil

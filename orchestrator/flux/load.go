@@ -144,6 +144,9 @@ type loader struct {
 	nonStrings map[string]bool
 	// targets are the compiled targets of those patches (target).
 	targets map[kustypes.Selector]*patchTarget
+	// shared are the labels and annotations of the objects decoded,
+	// each distinct map once (stringMaps).
+	shared stringMaps
 	// env is the model being built.
 	env *environment.Environment
 	// stacks are the stacks built, with what they came from.
@@ -496,7 +499,7 @@ func (l *loader) registerApp(group string, objs []renderedObject, a *app) ([]*ku
 			delete(obj, "data")
 			delete(obj, "stringData")
 		}
-		d, p := decodeObject(o.File, obj)
+		d, p := decodeObject(o.File, obj, &l.shared)
 		if p != nil {
 			l.problem(*p)
 			continue

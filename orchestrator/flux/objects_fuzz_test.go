@@ -32,7 +32,7 @@ func FuzzDecodeDocuments(f *testing.F) {
 		if yaml.Unmarshal([]byte(text), &obj) != nil || obj == nil {
 			return
 		}
-		if _, p := decodeObject("x.yaml", obj); p != nil && p.File != "x.yaml" {
+		if _, p := decodeObject("x.yaml", obj, nil); p != nil && p.File != "x.yaml" {
 			t.Errorf("decodeObject(%q) problem names file %q, want x.yaml", text, p.File)
 		}
 	})

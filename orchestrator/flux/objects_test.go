@@ -178,7 +178,7 @@ func TestDecodeObject(t *testing.T) {
 			if err := yaml.Unmarshal([]byte(tt.doc), &obj); err != nil {
 				t.Fatal(err)
 			}
-			d, p := decodeObject(file, obj)
+			d, p := decodeObject(file, obj, nil)
 			var got want
 			got.problem = p
 			switch {
@@ -237,7 +237,7 @@ spec:
 	if err := yaml.Unmarshal([]byte(text), &obj); err != nil {
 		t.Fatal(err)
 	}
-	d, p := decodeObject("t.yaml", obj)
+	d, p := decodeObject("t.yaml", obj, nil)
 	if p != nil || d.Terraform == nil {
 		t.Fatalf("decodeObject() = %v, %v, want a Terraform", d, p)
 	}

@@ -47,6 +47,7 @@ func TestScheduleFields(t *testing.T) {
 			if err := yaml.Unmarshal([]byte(tt.spec), &tf.Spec); err != nil {
 				t.Fatal(err)
 			}
+			tf.decoded()
 			tf.Kind, tf.Metadata.Name, tf.File = kindTerraform, "t", "t.yaml"
 			l := newLoader(context.Background(), "/repo", "e")
 			got := l.buildStack(&kustomization{}, tf).stack

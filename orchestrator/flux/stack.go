@@ -28,7 +28,7 @@ func (l *loader) buildStack(k *kustomization, tf *terraform) *built {
 		Labels:      tf.Metadata.Labels,
 		Annotations: tf.Metadata.Annotations,
 		Raw:         tf.rawMap(),
-		Spec:        &tf.Spec,
+		Spec:        tf.Spec,
 	}, stackRender{l: l, b: b})
 	if tf.rawJSON != nil {
 		// Decoded for the checks only, and nothing reads the JSON
@@ -81,6 +81,7 @@ func (l *loader) buildStack(k *kustomization, tf *terraform) *built {
 			}
 		}
 	}
+	tf.release()
 	return b
 }
 
@@ -166,10 +167,10 @@ func (l *loader) checkStackName(tf *terraform) {
 func (l *loader) nameByNamespace(tf *terraform, s *environment.Stack) {
 	ns := namespaceOf(&tf.object)
 	s.DependsOn = s.DependsOn[:0]
-	for _, d := range tf.Spec.DependsOn {
+	for _, d := range tf.refs.dependsOn {
 		s.DependsOn = append(s.DependsOn, l.names.dependency(tf, d))
 	}
-	if w := tf.Spec.WriteOutputsToSecret; w != nil && s.Produces == w.Name && tf.Metadata.Annotations[environment.AnnotationContract] == "" {
+	if w := tf.refs.writeOutputsToSecret; w != nil && s.Produces == w.Name && tf.Metadata.Annotations[environment.AnnotationContract] == "" {
 		s.Produces = l.names.contract(ns, w.Name)
 	}
 	for i := range s.Consumes {

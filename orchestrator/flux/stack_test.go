@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
+	"github.com/strata-iac/strata/orchestrator/tofucontroller"
 )
 
 // TestCheckModuleDir: a stack's spec.path in this repository holds code
@@ -43,8 +44,8 @@ func TestCheckModuleDir(t *testing.T) {
 				}
 			}
 			l := newLoader(context.Background(), root, "e")
-			tf := &terraform{}
-			tf.Kind, tf.Metadata.Name, tf.File, tf.Spec.Path = kindTerraform, "t", "t.yaml", "./stack"
+			tf := &terraform{Spec: &tofucontroller.Spec{Path: "./stack"}}
+			tf.Kind, tf.Metadata.Name, tf.File = kindTerraform, "t", "t.yaml"
 			l.checkModuleDir(tf, "stack")
 			var got string
 			if ps := l.sortedProblems(); len(ps) > 0 {

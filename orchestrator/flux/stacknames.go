@@ -43,7 +43,7 @@ func newNames(tfs []*terraform) names {
 		if v := tf.Metadata.Annotations[environment.AnnotationStack]; v != "" && validStackName(v) {
 			n.pinned[ns+"/"+tf.Name()] = v
 		}
-		if w := tf.Spec.WriteOutputsToSecret; w != nil && w.Name != "" {
+		if w := tf.refs.writeOutputsToSecret; w != nil && w.Name != "" {
 			add(n.written, w.Name, ns)
 		}
 	}

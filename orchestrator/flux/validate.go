@@ -321,7 +321,7 @@ func (l *loader) validateStacks() {
 	// annotation names otherwise publishes it under that other name.
 	bySecret := map[string]string{}
 	for c, b := range producers {
-		if w := b.tf.Spec.WriteOutputsToSecret; w != nil && w.Name != "" {
+		if w := b.tf.refs.writeOutputsToSecret; w != nil && w.Name != "" {
 			// The Secret as its readers name it (nameByNamespace).
 			if secret := l.names.contract(namespaceOf(&b.tf.object), w.Name); secret != c {
 				bySecret[secret] = c
@@ -345,7 +345,7 @@ func (l *loader) validateStacks() {
 	writers := map[string]string{}
 	for _, b := range l.stacks {
 		names = append(names, b.stack.Name)
-		if w := b.tf.Spec.WriteOutputsToSecret; w != nil && w.Name != "" {
+		if w := b.tf.refs.writeOutputsToSecret; w != nil && w.Name != "" {
 			writers[w.Name] = b.stack.Name
 		}
 	}
@@ -359,7 +359,7 @@ func (l *loader) validateStacks() {
 	}
 	for _, b := range l.stacks {
 		l.unit, l.unitStack = b.k.unit(), b.stack.Name
-		for _, d := range b.tf.Spec.DependsOn {
+		for _, d := range b.tf.refs.dependsOn {
 			dep := l.names.dependency(b.tf, d)
 			if labels, elsewhere := l.outOfShard[kindTerraform+"/"+d.Name]; byName[dep] == nil && elsewhere {
 				l.problem(diag.Problem{
@@ -393,11 +393,11 @@ func (l *loader) validateStacks() {
 				l.missing(p, kindSecret, namespaceOf(&b.tf.object), cv.Contract)
 			}
 		}
-		if p := b.stack.Produces; p != "" && b.tf.Spec.WriteOutputsToSecret != nil {
+		if p := b.stack.Produces; p != "" && b.tf.refs.writeOutputsToSecret != nil {
 			if b.tf.Metadata.Annotations[environment.AnnotationContract] == "" {
 				// The contract is the Secret's, which may be named
 				// namespace_name (names.contract): the Secret is not.
-				p = b.tf.Spec.WriteOutputsToSecret.Name
+				p = b.tf.refs.writeOutputsToSecret.Name
 			}
 			if sec := l.secret(b.k.Group, p); sec != nil {
 				l.problem(diag.Problem{

@@ -1,0 +1,139 @@
+package flux
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"unsafe"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/strata-iac/strata/internal/testkit"
+)
+
+// TestStringMapsIntern: maps of equal entries come back as the first of
+// them, whatever order they were written in; maps that differ in a key
+// or a value each stay their own.
+func TestStringMapsIntern(t *testing.T) {
+	tests := []struct {
+		name string
+		maps []map[string]string
+		// want gives, for each map, the index of the map intern returns
+		// for it.
+		want []int
+	}{
+		{
+			name: "equal maps share the first",
+			maps: []map[string]string{{"a": "1", "b": "2"}, {"b": "2", "a": "1"}, {"a": "1", "b": "2"}},
+			want: []int{0, 0, 0},
+		},
+		{
+			name: "a value differs",
+			maps: []map[string]string{{"a": "1"}, {"a": "2"}, {"a": "1"}},
+			want: []int{0, 1, 0},
+		},
+		{
+			name: "a key differs",
+			maps: []map[string]string{{"a": "1"}, {"b": "1"}},
+			want: []int{0, 1},
+		},
+		{
+			name: "an entry more",
+			maps: []map[string]string{{"a": "1"}, {"a": "1", "b": "2"}, {"a": "1"}},
+			want: []int{0, 1, 0},
+		},
+		{
+			name: "key and value split differently",
+			maps: []map[string]string{{"a": "\x00b"}, {"a\x00": "b"}},
+			want: []int{0, 1},
+		},
+		{
+			name: "empty maps are their own",
+			maps: []map[string]string{{}, {}},
+			want: []int{0, 1},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var s stringMaps
+			var got []int
+			for _, m := range tt.maps {
+				kept := s.intern(m)
+				if !cmp.Equal(kept, m) {
+					t.Fatalf("intern(%v) = %v, want equal entries", m, kept)
+				}
+				i := -1
+				for j, o := range tt.maps {
+					if reflect.ValueOf(o).UnsafePointer() == reflect.ValueOf(kept).UnsafePointer() {
+						i = j
+						break
+					}
+				}
+				got = append(got, i)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("intern(%v) kept maps (-want +got):\n%s", tt.maps, diff)
+			}
+		})
+	}
+}
+
+// TestStringMapsNil: a nil stringMaps shares nothing, as decodeObject's
+// callers that keep no maps ask.
+func TestStringMapsNil(t *testing.T) {
+	var s *stringMaps
+	m := map[string]string{"a": "1"}
+	if got := s.intern(m); reflect.ValueOf(got).UnsafePointer() != reflect.ValueOf(m).UnsafePointer() {
+		t.Errorf("(*stringMaps)(nil).intern(%v) = another map, want the map given", m)
+	}
+	if got := s.intern(nil); got != nil {
+		t.Errorf("(*stringMaps)(nil).intern(nil) = %v, want nil", got)
+	}
+}
+
+// TestLoadSharesMaps: a load keeps one map of each distinct set of labels
+// or annotations its objects carry, and lets go of each Terraform
+// object's decoded spec once its stack is built, keeping the references
+// the checks after it read.
+func TestLoadSharesMaps(t *testing.T) {
+	root := testkit.Copy(t, "testdata/valid")
+	const common = "  commonMetadata:\n    labels:\n      team: data\n      tier: gold\n"
+	testkit.EditFile(t, root, "environments/acme/stage/apps/db.yaml", "  path: ./flux-apps/apps/db\n", "  path: ./flux-apps/apps/db\n"+common)
+	testkit.EditFile(t, root, "environments/acme/stage/apps/db.yaml", "  path: ./flux-apps/apps/empty\n", "  path: ./flux-apps/apps/empty\n"+common)
+	l, err := read(context.Background(), filepath.Join(root, "environments/acme/stage"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps := l.sortedProblems(); len(ps) > 0 {
+		t.Fatalf("read(valid with commonMetadata) problems: %v", ps)
+	}
+	ptr := func(m map[string]string) unsafe.Pointer { return reflect.ValueOf(m).UnsafePointer() }
+	db, empty := l.kustomizations["db"], l.kustomizations["empty"]
+	if ptr(db.Spec.CommonMetadata.Labels) != ptr(empty.Spec.CommonMetadata.Labels) {
+		t.Errorf("read(valid) Kustomizations db and empty: two maps of spec.commonMetadata.labels %v, want one", db.Spec.CommonMetadata.Labels)
+	}
+	tfs := map[string]*terraform{}
+	for _, b := range l.stacks {
+		tfs[b.stack.Name] = b.tf
+		if b.tf.Spec != nil {
+			t.Errorf("read(valid) Terraform %s: spec kept after its stack was built, want it let go", b.stack.Name)
+		}
+	}
+	if got, want := ptr(tfs["db"].Metadata.Labels), ptr(tfs["db-migrate"].Metadata.Labels); got != want || want == nil {
+		t.Errorf("read(valid) Terraforms db and db-migrate: labels %v and %v in two maps, want one", tfs["db"].Metadata.Labels, tfs["db-migrate"].Metadata.Labels)
+	}
+	refs := []string{}
+	for _, name := range []string{"db", "db-migrate"} {
+		r := tfs[name].refs
+		refs = append(refs, fmt.Sprintf("%s: source %v, dependsOn %v", name, r.sourceRef, r.dependsOn))
+	}
+	want := []string{
+		"db: source OCIRepository/db-iac, dependsOn []",
+		"db-migrate: source OCIRepository/db-iac, dependsOn [{db }]",
+	}
+	if diff := cmp.Diff(want, refs); diff != "" {
+		t.Errorf("read(valid) Terraform references (-want +got):\n%s", diff)
+	}
+}
