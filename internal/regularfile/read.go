@@ -3,7 +3,6 @@ package regularfile
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"syscall"
@@ -22,33 +21,87 @@ var ErrTooLarge = errors.New("larger than the limit")
 // something else fails with ErrNotRegular, saying what it is, without
 // blocking: a named pipe nobody writes to included.
 func ReadFile(path string, max int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	return readFile(path, max, 0)
+}
+
+// ReadFileNoFollow is ReadFile of a path that is no symbolic link itself:
+// one that is fails with syscall.ELOOP (the links of its directories are
+// followed), for a caller that resolves links its own way.
+func ReadFileNoFollow(path string, max int64) ([]byte, error) {
+	return readFile(path, max, syscall.O_NOFOLLOW)
+}
+
+// readFile is ReadFile, opening path with flags added. It reads with the
+// system's calls rather than an *os.File: for a regular file, an
+// *os.File costs five more calls (to try the file in the runtime's
+// poller, and to set and reset it non-blocking), a third of the calls of
+// a load that reads 20,000 small files.
+func readFile(path string, max int64, flags int) ([]byte, error) {
+	var fd int
+	err := ignoringEINTR(func() (err error) {
+		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC|flags, 0)
+		return err
+	})
 	if err != nil {
-		return nil, err
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if err := ignoringEINTR(func() error { return syscall.Fstat(fd, &st) }); err != nil {
+		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
 	}
-	if err := regular(path, fi); err != nil {
-		return nil, err
-	}
-	var r io.Reader = f
-	if max > 0 {
-		if fi.Size() > max {
-			return nil, tooLarge(path, fi.Size(), max)
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		// Said as a stat of the path says it (a pipe it leads to
+		// included), the file being open still.
+		fi, err := os.Stat(path)
+		if flags&syscall.O_NOFOLLOW != 0 {
+			fi, err = os.Lstat(path)
 		}
-		r = io.LimitReader(f, max+1)
+		if err != nil {
+			return nil, err
+		}
+		return nil, regular(path, fi)
 	}
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
+	if max > 0 && st.Size > max {
+		return nil, tooLarge(path, st.Size, max)
 	}
-	if max > 0 && int64(len(b)) > max {
-		return nil, tooLarge(path, int64(len(b)), max)
+	// One byte more than its size, so that the read that fills the
+	// buffer is not the last: a file that grew since is read to its end
+	// (or to one byte over max).
+	b := make([]byte, 0, st.Size+1)
+	for {
+		if max > 0 && int64(len(b)) > max {
+			return nil, tooLarge(path, int64(len(b)), max)
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		room := b[len(b):cap(b)]
+		if max > 0 && int64(len(b)+len(room)) > max+1 {
+			room = room[:max+1-int64(len(b))]
+		}
+		var n int
+		err := ignoringEINTR(func() (err error) {
+			n, err = syscall.Read(fd, room)
+			return err
+		})
+		if err != nil {
+			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
+		if n == 0 {
+			return b, nil
+		}
+		b = b[:len(b)+n]
 	}
-	return b, nil
+}
+
+// ignoringEINTR calls f until it is not interrupted by a signal.
+func ignoringEINTR(f func() error) error {
+	for {
+		if err := f(); err != syscall.EINTR {
+			return err
+		}
+	}
 }
 
 // Check reports, without opening it, whether path leads to a regular file:

@@ -4,8 +4,6 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/api/filters/namespace"
-	"sigs.k8s.io/kustomize/api/filters/prefix"
-	"sigs.k8s.io/kustomize/api/filters/suffix"
 	"sigs.k8s.io/kustomize/api/resource"
 	kustypes "sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/resid"
@@ -156,7 +154,6 @@ func (g plainKust) move(rs []*resource.Resource) bool {
 			return false
 		}
 	}
-	name := kustypes.FieldSpec{Path: "metadata/name"}
 	seen := make(map[resid.ResId]bool, len(rs))
 	for _, r := range rs {
 		if g.namespace != "" {
@@ -164,13 +161,8 @@ func (g plainKust) move(rs []*resource.Resource) bool {
 				return false
 			}
 		}
-		if g.prefix != "" {
-			if err := r.ApplyFilter(prefix.Filter{Prefix: g.prefix, FieldSpec: name}); err != nil {
-				return false
-			}
-		}
-		if g.suffix != "" {
-			if err := r.ApplyFilter(suffix.Filter{Suffix: g.suffix, FieldSpec: name}); err != nil {
+		if g.prefix != "" || g.suffix != "" {
+			if err := rename(r, g.prefix, g.suffix); err != nil {
 				return false
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/strata-iac/strata/internal/realpath"
+	"github.com/strata-iac/strata/internal/regularfile"
 )
 
 // resolvedFS is Flux's secure file system (fluxfs.MakeFsOnDiskSecure),
@@ -61,7 +62,17 @@ func (f resolvedFS) known(p string) (os.FileInfo, bool) {
 
 // knownAs is known of a path whose lstat found fi.
 func (f resolvedFS) knownAs(p string, fi os.FileInfo) bool {
-	if !filepath.IsAbs(p) || fi.Mode()&os.ModeSymlink != 0 {
+	if fi.Mode()&os.ModeSymlink != 0 {
+		return false
+	}
+	return f.knownDir(p)
+}
+
+// knownDir reports whether the secure file system would let p be read
+// as it is, if p is no symbolic link itself: it is absolute, and it is
+// the root or its directory resolves inside the root.
+func (f resolvedFS) knownDir(p string) bool {
+	if !filepath.IsAbs(p) {
 		return false
 	}
 	p = filepath.Clean(p)
@@ -84,10 +95,15 @@ func (f resolvedFS) resolve(dir string) string {
 	return real
 }
 
-// ReadFile reads a file the secure file system would read.
+// ReadFile reads a file the secure file system would read. A regular
+// file that is no symbolic link, in a directory known, is read without
+// a stat first: the open refuses a symbolic link (regularfile.ReadFileNoFollow).
+// Anything else is the secure file system's to read or refuse.
 func (f resolvedFS) ReadFile(p string) ([]byte, error) {
-	if fi, ok := f.known(p); ok && fi.Mode().IsRegular() {
-		return os.ReadFile(p)
+	if f.knownDir(p) {
+		if b, err := regularfile.ReadFileNoFollow(p, 0); err == nil {
+			return b, nil
+		}
 	}
 	return f.FileSystem.ReadFile(p)
 }

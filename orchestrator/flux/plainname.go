@@ -1,0 +1,77 @@
+package flux
+
+import (
+	yaml3 "go.yaml.in/yaml/v3"
+	"sigs.k8s.io/kustomize/api/filters/prefix"
+	"sigs.k8s.io/kustomize/api/filters/suffix"
+	"sigs.k8s.io/kustomize/api/resource"
+	kustypes "sigs.k8s.io/kustomize/api/types"
+	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// kustomize's prefix and suffix filters rename an object through its
+// field spec machinery: a path walk, and a setter that asks yaml.v2
+// whether the new name would be read as a string (whose answer the
+// setter then overwrites with the old name's style). For a namePrefix
+// on every Kustomization of a fleet that was a tenth of the shape's
+// transform time. rename writes the node they write.
+
+// nameField is the field spec of an object's name, which Flux's
+// namePrefix and nameSuffix change.
+var nameField = kustypes.FieldSpec{Path: "metadata/name"}
+
+// rename sets r's name to prefix + name + suffix as kustomize's prefix
+// and then suffix filters do, node for node: a new plain scalar in place
+// of the old, of the old one's style, with no tag, no comments and no
+// position. An object whose metadata or name is not as every object a
+// plain build reads has them (one metadata mapping, one name, a string)
+// is left to the filters.
+func rename(r *resource.Resource, prefixed, suffixed string) error {
+	if n, ok := nameAt(r.YNode()); ok {
+		*n = yaml3.Node{Kind: yaml3.ScalarNode, Value: prefixed + n.Value + suffixed, Style: n.Style}
+		return nil
+	}
+	if prefixed != "" {
+		if err := r.ApplyFilter(prefix.Filter{Prefix: prefixed, FieldSpec: nameField}); err != nil {
+			return err
+		}
+	}
+	if suffixed != "" {
+		return r.ApplyFilter(suffix.Filter{Suffix: suffixed, FieldSpec: nameField})
+	}
+	return nil
+}
+
+// nameAt finds the scalar of an object's metadata.name: ok is false
+// unless the object is a mapping with one metadata key, whose value is a
+// mapping with one name key, whose value is a scalar string.
+func nameAt(n *yaml3.Node) (*yaml3.Node, bool) {
+	meta, ok := onlyField(n, kyaml.MetadataField)
+	if !ok || meta.Kind != yaml3.MappingNode {
+		return nil, false
+	}
+	name, ok := onlyField(meta, kyaml.NameField)
+	if !ok || name.Kind != yaml3.ScalarNode || (name.Tag != "" && name.Tag != kyaml.NodeTagString) {
+		return nil, false
+	}
+	return name, true
+}
+
+// onlyField returns the value of a mapping's key, when the mapping holds
+// that key once.
+func onlyField(n *yaml3.Node, key string) (*yaml3.Node, bool) {
+	if n == nil || n.Kind != yaml3.MappingNode {
+		return nil, false
+	}
+	var v *yaml3.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value != key {
+			continue
+		}
+		if v != nil {
+			return nil, false
+		}
+		v = n.Content[i+1]
+	}
+	return v, v != nil
+}

@@ -1,0 +1,99 @@
+package flux
+
+import (
+	"fmt"
+	"testing"
+
+	"sigs.k8s.io/kustomize/api/filters/prefix"
+	"sigs.k8s.io/kustomize/api/filters/suffix"
+	"sigs.k8s.io/kustomize/api/resource"
+
+	"github.com/strata-iac/strata/internal/yamltest"
+)
+
+// renamedBoth renames the objects of doc both ways: with rename, and
+// with kustomize's prefix and suffix filters. It returns "" when they
+// leave the same trees and errors, and how they differ otherwise.
+func renamedBoth(t *testing.T, doc, pre, suf string) string {
+	t.Helper()
+	read := func() []*resource.Resource {
+		rs, err := resourceFactory.SliceFromBytes([]byte(doc))
+		if err != nil {
+			t.Skipf("SliceFromBytes(%q): %v", doc, err)
+		}
+		return rs
+	}
+	got, want := read(), read()
+	for i := range got {
+		gotErr := rename(got[i], pre, suf)
+		var wantErr error
+		if pre != "" {
+			wantErr = want[i].ApplyFilter(prefix.Filter{Prefix: pre, FieldSpec: nameField})
+		}
+		if suf != "" && wantErr == nil {
+			wantErr = want[i].ApplyFilter(suffix.Filter{Suffix: suf, FieldSpec: nameField})
+		}
+		if (gotErr != nil) != (wantErr != nil) {
+			return fmt.Sprintf("object %d: error %v, kustomize's %v", i, gotErr, wantErr)
+		}
+		if d := yamltest.Diff(fmt.Sprintf("object %d", i), got[i].YNode(), want[i].YNode()); d != "" {
+			return d
+		}
+	}
+	return ""
+}
+
+// TestRename: rename leaves the tree kustomize's prefix and suffix
+// filters leave, for the names a plain build renames and for those it
+// leaves to the filters.
+func TestRename(t *testing.T) {
+	objects := []struct {
+		name string
+		doc  string
+	}{
+		{"plain", "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata:\n  name: net\n  namespace: flux-system\nspec:\n  interval: 1h\n"},
+		{"double quoted", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: \"a\"\n"},
+		{"single quoted", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: 'yes'\n"},
+		{"commented", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  # the name\n  name: a # here\n"},
+		{"a number", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: 123\n"},
+		{"tagged", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: !!str 1.5\n"},
+		{"null", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: null\n"},
+		{"empty", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: \"\"\n"},
+		{"a mapping", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {a: b}\n"},
+		{"a list", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [a]\n"},
+		{"an alias", "apiVersion: v1\nkind: ConfigMap\nx: &n a\nmetadata:\n  name: *n\n"},
+		{"flow metadata", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, namespace: b}\n"},
+		{"name twice", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  name: b\n"},
+		{"metadata twice", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\nmetadata:\n  name: b\n"},
+		{"literal", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: |-\n    a\n"},
+		{"two objects", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: b\n"},
+	}
+	affixes := [][2]string{{"bench-", ""}, {"", "-dev"}, {"p-", "-s"}, {"1", ""}, {"", "\"x"}}
+	for _, o := range objects {
+		for _, a := range affixes {
+			t.Run(fmt.Sprintf("%s/%q%q", o.name, a[0], a[1]), func(t *testing.T) {
+				if d := renamedBoth(t, o.doc, a[0], a[1]); d != "" {
+					t.Errorf("rename(%q, %q, %q): %s", o.doc, a[0], a[1], d)
+				}
+			})
+		}
+	}
+}
+
+func FuzzRename(f *testing.F) {
+	f.Add("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n", "bench-", "")
+	f.Add("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: 'a' # c\n  namespace: n\n", "p-", "-s")
+	f.Add("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: 1}\n", "", "x")
+	f.Fuzz(func(t *testing.T, doc, pre, suf string) {
+		if pre == "" && suf == "" {
+			return
+		}
+		rs, err := resourceFactory.SliceFromBytes([]byte(doc))
+		if err != nil || len(rs) == 0 {
+			return
+		}
+		if d := renamedBoth(t, doc, pre, suf); d != "" {
+			t.Errorf("rename(%q, %q, %q): %s", doc, pre, suf, d)
+		}
+	})
+}
