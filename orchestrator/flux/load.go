@@ -144,6 +144,9 @@ type loader struct {
 	nonStrings map[string]bool
 	// targets are the compiled targets of those patches (target).
 	targets map[kustypes.Selector]*patchTarget
+	// moduleDirs are what the stacks' module directories hold, by
+	// directory (moduleDirOf).
+	moduleDirs map[string]moduleDir
 	// shared are the labels and annotations of the objects decoded,
 	// each distinct map once (stringMaps).
 	shared stringMaps

@@ -5,11 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	yaml3 "go.yaml.in/yaml/v3"
 
@@ -48,20 +50,27 @@ func (l *loader) plainFile(abs string) (plainKust, bool) {
 	if !ok {
 		return plainKust{}, false
 	}
+	if !disk.knownDir(filepath.Join(abs, kustomizeFileNames[0])) {
+		return plainKust{}, false
+	}
 	for _, name := range kustomizeFileNames {
+		// Read at once, no stat first: the open refuses a symbolic
+		// link, and the read anything but a regular file.
 		p := filepath.Join(abs, name)
-		fi, err := os.Lstat(p)
-		if err != nil || fi.IsDir() {
-			continue
-		}
-		if !fi.Mode().IsRegular() || !disk.knownAs(p, fi) {
+		b, err := regularfile.ReadFileNoFollow(p, MaxManifestBytes)
+		switch {
+		case err == nil:
+			if mayExpand(b) {
+				return plainKust{}, false
+			}
+			return l.plainKustomization(b, false)
+		case errors.Is(err, regularfile.ErrNotRegular):
+			if fi, err := os.Lstat(p); err != nil || !fi.IsDir() {
+				return plainKust{}, false
+			}
+		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
 			return plainKust{}, false
 		}
-		b, err := regularfile.ReadFile(p, MaxManifestBytes)
-		if err != nil || mayExpand(b) {
-			return plainKust{}, false
-		}
-		return l.plainKustomization(b, false)
 	}
 	return plainKust{}, false
 }
@@ -246,10 +255,7 @@ func (l *loader) buildPlain(ctx context.Context, fsys *checkedFS, dir string, fi
 			fsys.mu.Unlock()
 		}
 		p := filepath.Join(dir, filepath.FromSlash(f))
-		if fsys.IsDir(p) {
-			return nil, nil, errNotPlain
-		}
-		b, err := fsys.ReadFile(p)
+		b, err := fsys.readPlain(p)
 		if err != nil {
 			return nil, nil, errNotPlain
 		}

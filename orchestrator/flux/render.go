@@ -625,7 +625,17 @@ func (f *checkedFS) IsDir(p string) bool {
 }
 
 // ReadFile reads a file and checks it.
-func (f *checkedFS) ReadFile(p string) ([]byte, error) {
+func (f *checkedFS) ReadFile(p string) ([]byte, error) { return f.readChecked(p, false) }
+
+// readPlain is ReadFile of a resource a plain build lists, with one stat
+// where IsDir and ReadFile took two: a directory (which krusty builds as
+// a base), or anything else but a regular file, fails with errNotPlain,
+// and nothing is said of it here. The build krusty makes of it then says
+// what it says.
+func (f *checkedFS) readPlain(p string) ([]byte, error) { return f.readChecked(p, true) }
+
+// readChecked is ReadFile, or readPlain when plain is set.
+func (f *checkedFS) readChecked(p string, plain bool) ([]byte, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.detached {
@@ -643,6 +653,9 @@ func (f *checkedFS) ReadFile(p string) ([]byte, error) {
 	if errors.Is(err, regularfile.ErrNotRegular) {
 		// A named pipe would block the read for ever. (Any other error,
 		// the read below says as kustomize expects it.)
+		if plain {
+			return nil, errNotPlain
+		}
 		if manifest {
 			f.l.problem(irregularProblem(rel, err))
 		}

@@ -264,33 +264,61 @@ func (l *loader) resolveSource(b *built) {
 
 // checkModuleDir checks that the path of a stack whose code is in this
 // repository is a directory holding module files: .tf, .tf.json, .tofu or
-// .tofu.json.
+// .tofu.json. Each directory is listed once in a load (moduleDirOf): a
+// fleet's stacks mostly share their module.
 func (l *loader) checkModuleDir(tf *terraform, dir string) {
 	fix := fmt.Sprintf("point spec.path at the directory of the stack's OpenTofu code, relative to the repository root (e.g. ./%s/terraform)", path.Dir(tf.File))
-	if l.rec != nil {
-		l.rec.Probe(rendercache.List, l.abs(dir))
-	}
-	entries, err := os.ReadDir(l.abs(dir))
-	if err != nil {
+	switch l.moduleDirOf(dir) {
+	case moduleDirMissing:
 		l.problem(diag.Problem{
 			File:    tf.File,
 			Object:  tf.ref(),
 			Message: fmt.Sprintf("spec.path %q is not a directory of this repository", tf.Spec.Path),
 			Fix:     fix,
 		})
-		return
+	case moduleDirNoCode:
+		l.problem(diag.Problem{
+			File:    tf.File,
+			Object:  tf.ref(),
+			Message: fmt.Sprintf("spec.path %q holds no .tf, .tf.json, .tofu or .tofu.json files", tf.Spec.Path),
+			Fix:     fix,
+		})
+	}
+}
+
+// moduleDir is what a stack's spec.path holds.
+type moduleDir int
+
+const (
+	moduleDirCode moduleDir = iota
+	moduleDirMissing
+	moduleDirNoCode
+)
+
+// moduleDirOf lists dir, once in a load, for checkModuleDir.
+func (l *loader) moduleDirOf(dir string) moduleDir {
+	if got, ok := l.moduleDirs[dir]; ok {
+		return got
+	}
+	if l.rec != nil {
+		l.rec.Probe(rendercache.List, l.abs(dir))
+	}
+	got := moduleDirNoCode
+	entries, err := os.ReadDir(l.abs(dir))
+	if err != nil {
+		got, entries = moduleDirMissing, nil
 	}
 	for _, e := range entries {
 		if !e.IsDir() && tofufiles.IsRootCode(e.Name()) {
-			return
+			got = moduleDirCode
+			break
 		}
 	}
-	l.problem(diag.Problem{
-		File:    tf.File,
-		Object:  tf.ref(),
-		Message: fmt.Sprintf("spec.path %q holds no .tf, .tf.json, .tofu or .tofu.json files", tf.Spec.Path),
-		Fix:     fix,
-	})
+	if l.moduleDirs == nil {
+		l.moduleDirs = map[string]moduleDir{}
+	}
+	l.moduleDirs[dir] = got
+	return got
 }
 
 // findSource finds the OCIRepository a Terraform object refers to: first

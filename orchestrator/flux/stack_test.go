@@ -30,6 +30,7 @@ func TestCheckModuleDir(t *testing.T) {
 		{"tofu.json", []string{"main.tofu.json"}, ""},
 		{"no code", []string{"README.md", ".hidden.tofu", "main.tf~", "x.tfvars"}, `spec.path "./stack" holds no .tf, .tf.json, .tofu or .tofu.json files`},
 		{"code only in a subdirectory", []string{"modules/m/main.tofu"}, `spec.path "./stack" holds no .tf, .tf.json, .tofu or .tofu.json files`},
+		{"no directory", nil, `spec.path "./stack" is not a directory of this repository`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -53,6 +54,26 @@ func TestCheckModuleDir(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("checkModuleDir(%q) diff (-want +got):\n%s", tt.files, diff)
+			}
+			// Another stack of the same module, once the directory is
+			// gone: the load's listing stands, for that stack's file.
+			if err := os.RemoveAll(filepath.Join(root, "stack")); err != nil {
+				t.Fatal(err)
+			}
+			other := &terraform{Spec: &tofucontroller.Spec{Path: "./stack"}}
+			other.Kind, other.Metadata.Name, other.File = kindTerraform, "u", "u.yaml"
+			l.problems = nil
+			l.checkModuleDir(other, "stack")
+			got = ""
+			if ps := l.sortedProblems(); len(ps) > 0 {
+				got = ps[0].File + ": " + ps[0].Message
+			}
+			want := ""
+			if tt.want != "" {
+				want = "u.yaml: " + tt.want
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("checkModuleDir(%q) of a second stack diff (-want +got):\n%s", tt.files, diff)
 			}
 		})
 	}
