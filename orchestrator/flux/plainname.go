@@ -75,3 +75,13 @@ func onlyField(n *yaml3.Node, key string) (*yaml3.Node, bool) {
 	}
 	return v, v != nil
 }
+
+// hasField reports whether a mapping holds key, once or more.
+func hasField(n *yaml3.Node, key string) bool {
+	for i := 0; n != nil && n.Kind == yaml3.MappingNode && i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return true
+		}
+	}
+	return false
+}

@@ -138,10 +138,10 @@ const transformationsAnnotation = "alpha.config.kubernetes.io/transformations"
 // which a build that keeps every id (transform checks) never reads.
 func light(ts []resmap.Transformer) bool {
 	for _, t := range ts {
-		if a, ok := t.(*builtins.AnnotationsTransformerPlugin); ok {
+		if a, ok := t.(commonAnnotations); ok {
 			// It adds annotations, which leaves the origin as it is
 			// unless it names it.
-			for k := range a.Annotations {
+			for k := range a.annotations {
 				if k == originAnnotation || k == transformationsAnnotation || slices.Contains(resource.BuildAnnotations, k) {
 					return false
 				}
@@ -207,10 +207,7 @@ func (l *loader) transformers(k plainKust, m resmap.ResMap) ([]resmap.Transforme
 				return nil, errNotPlain
 			}
 		}
-		out = append(out, &builtins.AnnotationsTransformerPlugin{
-			Annotations: k.annotations,
-			FieldSpecs:  []kustypes.FieldSpec{{Path: "metadata/annotations", CreateIfNotPresent: true}},
-		})
+		out = append(out, commonAnnotations{annotations: k.annotations, nonString: l.nonString})
 	}
 	return out, nil
 }
