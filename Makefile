@@ -160,6 +160,7 @@ fuzz:
 	$(GO) test ./orchestrator/flux/ -run '^$$' -fuzz '^FuzzJSONPatchAsKustomize$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/flux/ -run '^$$' -fuzz '^FuzzSetAnnotations$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/flux/ -run '^$$' -fuzz '^FuzzRename$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./orchestrator/flux/ -run '^$$' -fuzz '^FuzzSetNamespace$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/flux/ -run '^$$' -fuzz '^FuzzCommonAnnotations$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/flux/ -run '^$$' -fuzz '^FuzzDecodeDocuments$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./orchestrator/environment/ -run '^$$' -fuzz '^FuzzParseSettings$$' -fuzztime $(FUZZTIME)

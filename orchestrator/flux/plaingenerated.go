@@ -3,7 +3,6 @@ package flux
 import (
 	"strings"
 
-	"sigs.k8s.io/kustomize/api/filters/namespace"
 	"sigs.k8s.io/kustomize/api/resource"
 	kustypes "sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/resid"
@@ -157,7 +156,7 @@ func (g plainKust) move(rs []*resource.Resource) bool {
 	seen := make(map[resid.ResId]bool, len(rs))
 	for _, r := range rs {
 		if g.namespace != "" {
-			if err := r.ApplyFilter(namespace.Filter{Namespace: g.namespace, SetRoleBindingSubjects: namespace.DefaultSubjectsOnly}); err != nil {
+			if err := setNamespace(r, g.namespace); err != nil {
 				return false
 			}
 		}

@@ -2,6 +2,7 @@ package flux
 
 import (
 	yaml3 "go.yaml.in/yaml/v3"
+	"sigs.k8s.io/kustomize/api/filters/namespace"
 	"sigs.k8s.io/kustomize/api/filters/prefix"
 	"sigs.k8s.io/kustomize/api/filters/suffix"
 	"sigs.k8s.io/kustomize/api/resource"
@@ -9,12 +10,13 @@ import (
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// kustomize's prefix and suffix filters rename an object through its
-// field spec machinery: a path walk, and a setter that asks yaml.v2
-// whether the new name would be read as a string (whose answer the
-// setter then overwrites with the old name's style). For a namePrefix
-// on every Kustomization of a fleet that was a tenth of the shape's
-// transform time. rename writes the node they write.
+// kustomize's namespace, prefix and suffix filters move and rename an
+// object through its field spec machinery: a path walk, and a setter that
+// asks yaml.v2 whether the new value would be read as a string (whose
+// answer the setter then overwrites with the old value's style). For a
+// targetNamespace or namePrefix on every Kustomization of a fleet that
+// was a tenth of the shape's transform time. setNamespace and rename
+// write the nodes they write.
 
 // nameField is the field spec of an object's name, which Flux's
 // namePrefix and nameSuffix change.
@@ -40,6 +42,35 @@ func rename(r *resource.Resource, prefixed, suffixed string) error {
 		return r.ApplyFilter(suffix.Filter{Suffix: suffixed, FieldSpec: nameField})
 	}
 	return nil
+}
+
+// setNamespace sets r's namespace as kustomize's namespace filter does
+// for the objects a plain build moves (no field specs of their own, the
+// default subjects of a role binding only), node for node: a string of
+// the old one's style in place of the old one, or one appended to
+// metadata; nothing for a kind kustomize knows to be cluster-scoped. An
+// object whose metadata or namespace is not as every object a plain
+// build reads has them (one metadata mapping, at most one namespace, a
+// string) is left to the filter.
+func setNamespace(r *resource.Resource, ns string) error {
+	if r.GetGvk().IsClusterScoped() {
+		return nil
+	}
+	meta, ok := onlyField(r.YNode(), kyaml.MetadataField)
+	if ok && meta.Kind == yaml3.MappingNode && meta.Tag != kyaml.NodeTagNull {
+		n, ok := onlyField(meta, kyaml.NamespaceField)
+		switch {
+		case ok && n.Kind == yaml3.ScalarNode && (n.Tag == "" || n.Tag == kyaml.NodeTagString):
+			*n = yaml3.Node{Kind: yaml3.ScalarNode, Tag: kyaml.NodeTagString, Value: ns, Style: n.Style}
+			return nil
+		case !ok && !hasField(meta, kyaml.NamespaceField):
+			meta.Content = append(meta.Content,
+				&yaml3.Node{Kind: yaml3.ScalarNode, Value: kyaml.NamespaceField},
+				&yaml3.Node{Kind: yaml3.ScalarNode, Tag: kyaml.NodeTagString, Value: ns})
+			return nil
+		}
+	}
+	return r.ApplyFilter(namespace.Filter{Namespace: ns, SetRoleBindingSubjects: namespace.DefaultSubjectsOnly})
 }
 
 // nameAt finds the scalar of an object's metadata.name: ok is false

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"sigs.k8s.io/kustomize/api/filters/namespace"
 	"sigs.k8s.io/kustomize/api/filters/prefix"
 	"sigs.k8s.io/kustomize/api/filters/suffix"
 	"sigs.k8s.io/kustomize/api/resource"
@@ -94,6 +95,84 @@ func FuzzRename(f *testing.F) {
 		}
 		if d := renamedBoth(t, doc, pre, suf); d != "" {
 			t.Errorf("rename(%q, %q, %q): %s", doc, pre, suf, d)
+		}
+	})
+}
+
+// namespacedBoth sets the namespace of the objects of doc both ways: with
+// setNamespace, and with kustomize's namespace filter as a plain build
+// configures it. It returns "" when they leave the same trees and
+// errors, and how they differ otherwise.
+func namespacedBoth(t *testing.T, doc, ns string) string {
+	t.Helper()
+	read := func() []*resource.Resource {
+		rs, err := resourceFactory.SliceFromBytes([]byte(doc))
+		if err != nil {
+			t.Skipf("SliceFromBytes(%q): %v", doc, err)
+		}
+		return rs
+	}
+	got, want := read(), read()
+	for i := range got {
+		gotErr := setNamespace(got[i], ns)
+		wantErr := want[i].ApplyFilter(namespace.Filter{Namespace: ns, SetRoleBindingSubjects: namespace.DefaultSubjectsOnly})
+		if (gotErr != nil) != (wantErr != nil) {
+			return fmt.Sprintf("object %d: error %v, kustomize's %v", i, gotErr, wantErr)
+		}
+		if d := yamltest.Diff(fmt.Sprintf("object %d", i), got[i].YNode(), want[i].YNode()); d != "" {
+			return d
+		}
+	}
+	return ""
+}
+
+// TestSetNamespace: setNamespace leaves the tree kustomize's namespace
+// filter leaves, for the objects a plain build moves and for those it
+// leaves to the filter.
+func TestSetNamespace(t *testing.T) {
+	objects := []struct {
+		name string
+		doc  string
+	}{
+		{"plain", "apiVersion: infra.contrib.fluxcd.io/v1alpha2\nkind: Terraform\nmetadata:\n  name: net\n  namespace: flux-system\nspec:\n  interval: 1h\n"},
+		{"no namespace", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels: {a: b}\n"},
+		{"quoted", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: 'x' # c\n"},
+		{"a number", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: 1\n"},
+		{"null", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: ~\n"},
+		{"empty", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: \"\"\n"},
+		{"a mapping", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: {a: b}\n"},
+		{"flow metadata", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n"},
+		{"namespace twice", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: b\n  namespace: c\n"},
+		{"no metadata", "apiVersion: v1\nkind: ConfigMap\ndata: {a: b}\n"},
+		{"cluster-scoped", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: a\n"},
+		{"a custom cluster kind", "apiVersion: example.com/v1\nkind: ClusterThing\nmetadata:\n  name: a\n"},
+		{"two objects", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: b\n  namespace: n\n"},
+	}
+	for _, o := range objects {
+		for _, ns := range []string{"team", "yes", "1", "a b"} {
+			t.Run(fmt.Sprintf("%s/%q", o.name, ns), func(t *testing.T) {
+				if d := namespacedBoth(t, o.doc, ns); d != "" {
+					t.Errorf("setNamespace(%q, %q): %s", o.doc, ns, d)
+				}
+			})
+		}
+	}
+}
+
+func FuzzSetNamespace(f *testing.F) {
+	f.Add("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n", "team")
+	f.Add("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: 'a' # c\n  namespace: n\n", "yes")
+	f.Add("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: 1, namespace: ~}\n", "1")
+	f.Fuzz(func(t *testing.T, doc, ns string) {
+		if ns == "" {
+			return
+		}
+		rs, err := resourceFactory.SliceFromBytes([]byte(doc))
+		if err != nil || len(rs) == 0 {
+			return
+		}
+		if d := namespacedBoth(t, doc, ns); d != "" {
+			t.Errorf("setNamespace(%q, %q): %s", doc, ns, d)
 		}
 	})
 }
