@@ -1,39 +1,19 @@
 package flux
 
 import (
-	"fmt"
 	"testing"
 
 	"sigs.k8s.io/kustomize/api/resource"
-
-	"github.com/strata-iac/strata/internal/yamltest"
 )
 
 // annotatedBoth sets the annotations of the objects of doc to a both
 // ways: with setAnnotations (through l, whose answers it keeps), and
-// with kustomize's SetAnnotations. It returns "" when they leave the same
-// trees and errors, and how they differ otherwise.
+// with kustomize's SetAnnotations (see bothWays).
 func annotatedBoth(t *testing.T, l *loader, doc string, a map[string]string) string {
 	t.Helper()
-	read := func() []*resource.Resource {
-		rs, err := resourceFactory.SliceFromBytes([]byte(doc))
-		if err != nil {
-			t.Skipf("SliceFromBytes(%q): %v", doc, err)
-		}
-		return rs
-	}
-	got, want := read(), read()
-	for i := range got {
-		gotErr := l.setAnnotations(got[i], a)
-		wantErr := want[i].SetAnnotations(a)
-		if (gotErr != nil) != (wantErr != nil) {
-			return fmt.Sprintf("object %d: error %v, kustomize's %v", i, gotErr, wantErr)
-		}
-		if d := yamltest.Diff(fmt.Sprintf("object %d", i), got[i].YNode(), want[i].YNode()); d != "" {
-			return d
-		}
-	}
-	return ""
+	return bothWays(t, doc,
+		func(r *resource.Resource) error { return l.setAnnotations(r, a) },
+		func(r *resource.Resource) error { return r.SetAnnotations(a) })
 }
 
 func TestSetAnnotations(t *testing.T) {

@@ -5,10 +5,7 @@ import (
 	"testing"
 
 	"sigs.k8s.io/kustomize/api/builtins"
-	"sigs.k8s.io/kustomize/api/resmap"
 	kustypes "sigs.k8s.io/kustomize/api/types"
-
-	"github.com/strata-iac/strata/internal/yamltest"
 )
 
 // commonAnnotatedBoth sets the annotations a on the objects of doc both
@@ -17,34 +14,13 @@ import (
 // leave the same trees and errors, and how they differ otherwise.
 func commonAnnotatedBoth(t *testing.T, l *loader, doc string, a map[string]string) string {
 	t.Helper()
-	read := func() resmap.ResMap {
-		rs, err := resourceFactory.SliceFromBytes([]byte(doc))
-		if err != nil {
-			t.Skipf("SliceFromBytes(%q): %v", doc, err)
-		}
-		m := resmap.New()
-		for _, r := range rs {
-			if err := m.Append(r); err != nil {
-				t.Skipf("Append(%q): %v", doc, err)
-			}
-		}
-		return m
-	}
-	got, want := read(), read()
+	got, want := resMapOf(t, doc), resMapOf(t, doc)
 	gotErr := commonAnnotations{annotations: a, nonString: l.nonString}.Transform(got)
 	wantErr := (&builtins.AnnotationsTransformerPlugin{Annotations: a, FieldSpecs: []kustypes.FieldSpec{annotationsField}}).Transform(want)
 	if (gotErr != nil) != (wantErr != nil) {
 		return fmt.Sprintf("error %v, kustomize's %v", gotErr, wantErr)
 	}
-	if got.Size() != want.Size() {
-		return fmt.Sprintf("%d objects, kustomize's %d", got.Size(), want.Size())
-	}
-	for i, r := range got.Resources() {
-		if d := yamltest.Diff(fmt.Sprintf("object %d", i), r.YNode(), want.Resources()[i].YNode()); d != "" {
-			return d
-		}
-	}
-	return ""
+	return sameTrees(got.Resources(), want.Resources())
 }
 
 // TestCommonAnnotations: commonAnnotations leaves the trees kustomize's

@@ -22,19 +22,7 @@ import (
 func patchedBoth(t *testing.T, doc, patch string) (got, want []map[string]any, gotErr, wantErr error, direct bool) {
 	t.Helper()
 	target := &kustypes.Selector{}
-	build := func() resmap.ResMap {
-		rs, err := resourceFactory.SliceFromBytes([]byte(doc))
-		if err != nil {
-			t.Skipf("SliceFromBytes(%q): %v", doc, err)
-		}
-		m := resmap.New()
-		for _, r := range rs {
-			if err := m.Append(r); err != nil {
-				t.Skipf("Append: %v", err)
-			}
-		}
-		return m
-	}
+	build := func() resmap.ResMap { return resMapOf(t, doc) }
 	maps := func(m resmap.ResMap) []map[string]any {
 		var out []map[string]any
 		for _, r := range m.Resources() {

@@ -8,40 +8,25 @@ import (
 	"sigs.k8s.io/kustomize/api/filters/prefix"
 	"sigs.k8s.io/kustomize/api/filters/suffix"
 	"sigs.k8s.io/kustomize/api/resource"
-
-	"github.com/strata-iac/strata/internal/yamltest"
 )
 
 // renamedBoth renames the objects of doc both ways: with rename, and
-// with kustomize's prefix and suffix filters. It returns "" when they
-// leave the same trees and errors, and how they differ otherwise.
+// with kustomize's prefix and suffix filters (see bothWays).
 func renamedBoth(t *testing.T, doc, pre, suf string) string {
 	t.Helper()
-	read := func() []*resource.Resource {
-		rs, err := resourceFactory.SliceFromBytes([]byte(doc))
-		if err != nil {
-			t.Skipf("SliceFromBytes(%q): %v", doc, err)
-		}
-		return rs
-	}
-	got, want := read(), read()
-	for i := range got {
-		gotErr := rename(got[i], pre, suf)
-		var wantErr error
-		if pre != "" {
-			wantErr = want[i].ApplyFilter(prefix.Filter{Prefix: pre, FieldSpec: nameField})
-		}
-		if suf != "" && wantErr == nil {
-			wantErr = want[i].ApplyFilter(suffix.Filter{Suffix: suf, FieldSpec: nameField})
-		}
-		if (gotErr != nil) != (wantErr != nil) {
-			return fmt.Sprintf("object %d: error %v, kustomize's %v", i, gotErr, wantErr)
-		}
-		if d := yamltest.Diff(fmt.Sprintf("object %d", i), got[i].YNode(), want[i].YNode()); d != "" {
-			return d
-		}
-	}
-	return ""
+	return bothWays(t, doc,
+		func(r *resource.Resource) error { return rename(r, pre, suf) },
+		func(r *resource.Resource) error {
+			if pre != "" {
+				if err := r.ApplyFilter(prefix.Filter{Prefix: pre, FieldSpec: nameField}); err != nil {
+					return err
+				}
+			}
+			if suf != "" {
+				return r.ApplyFilter(suffix.Filter{Suffix: suf, FieldSpec: nameField})
+			}
+			return nil
+		})
 }
 
 // TestRename: rename leaves the tree kustomize's prefix and suffix
@@ -99,31 +84,16 @@ func FuzzRename(f *testing.F) {
 	})
 }
 
-// namespacedBoth sets the namespace of the objects of doc both ways: with
-// setNamespace, and with kustomize's namespace filter as a plain build
-// configures it. It returns "" when they leave the same trees and
-// errors, and how they differ otherwise.
+// namespacedBoth sets the namespace of the objects of doc both ways:
+// with setNamespace, and with kustomize's namespace filter as a plain
+// build configures it (see bothWays).
 func namespacedBoth(t *testing.T, doc, ns string) string {
 	t.Helper()
-	read := func() []*resource.Resource {
-		rs, err := resourceFactory.SliceFromBytes([]byte(doc))
-		if err != nil {
-			t.Skipf("SliceFromBytes(%q): %v", doc, err)
-		}
-		return rs
-	}
-	got, want := read(), read()
-	for i := range got {
-		gotErr := setNamespace(got[i], ns)
-		wantErr := want[i].ApplyFilter(namespace.Filter{Namespace: ns, SetRoleBindingSubjects: namespace.DefaultSubjectsOnly})
-		if (gotErr != nil) != (wantErr != nil) {
-			return fmt.Sprintf("object %d: error %v, kustomize's %v", i, gotErr, wantErr)
-		}
-		if d := yamltest.Diff(fmt.Sprintf("object %d", i), got[i].YNode(), want[i].YNode()); d != "" {
-			return d
-		}
-	}
-	return ""
+	return bothWays(t, doc,
+		func(r *resource.Resource) error { return setNamespace(r, ns) },
+		func(r *resource.Resource) error {
+			return r.ApplyFilter(namespace.Filter{Namespace: ns, SetRoleBindingSubjects: namespace.DefaultSubjectsOnly})
+		})
 }
 
 // TestSetNamespace: setNamespace leaves the tree kustomize's namespace
