@@ -410,6 +410,18 @@ func (f *checkedFS) decryptSource(p string, b []byte) ([]byte, error) {
 	return b, nil
 }
 
+// appliesEntry reports whether an object is a Flux Kustomization whose
+// spec.path is the entry directory: the one that applies it.
+func (l *loader) appliesEntry(obj map[string]any) bool {
+	u := unstructured.Unstructured{Object: obj}
+	if u.GetKind() != kindKustomization || !strings.HasPrefix(u.GetAPIVersion(), groupKustomize+"/") {
+		return false
+	}
+	p, _, _ := unstructured.NestedString(obj, "spec", "path")
+	c, ok := cleanPath(p)
+	return ok && c == l.dir
+}
+
 // decryptEntry decrypts the objects of the entry directory's builds as the
 // Flux Kustomization among them whose spec.path is the entry directory
 // (flux-system of a bootstrap) decrypts them; without one, an encrypted
@@ -420,13 +432,8 @@ func (l *loader) decryptEntry(built [][]renderedObject) {
 	owner := ""
 	for _, objs := range built {
 		for _, o := range objs {
-			u := unstructured.Unstructured{Object: o.Object}
-			if u.GetKind() != kindKustomization || !strings.HasPrefix(u.GetAPIVersion(), groupKustomize+"/") {
-				continue
-			}
-			p, _, _ := unstructured.NestedString(o.Object, "spec", "path")
-			if c, ok := cleanPath(p); ok && c == l.dir {
-				self, owner = o.Object, "Kustomization/"+u.GetName()
+			if l.appliesEntry(o.Object) {
+				self, owner = o.Object, "Kustomization/"+(&unstructured.Unstructured{Object: o.Object}).GetName()
 			}
 		}
 	}
@@ -441,6 +448,10 @@ func (l *loader) decryptEntry(built [][]renderedObject) {
 	}
 	for _, objs := range built {
 		for i := range objs {
+			if objs[i].decoded != nil {
+				// Neither a Secret nor encrypted (predecode).
+				continue
+			}
 			if p := l.decryptObject(&objs[i], decrypts(self), owner, &checkedFS{}); p != nil {
 				if objs[i].noKey {
 					// As under any Kustomization (collect).

@@ -289,12 +289,11 @@ func TestDecryptedSecretIsPrivate(t *testing.T) {
 	}
 }
 
-// TestDecryptEntry: an encrypted Secret in the entry directory is
-// decrypted when the Kustomization that builds the entry directory (a
-// bootstrap's flux-system) has spec.decryption.
-func TestDecryptEntry(t *testing.T) {
-	noAgeKeys(t)
-	key := sopstest.NewAgeKey(t)
+// entrySecretRepo copies testdata/sops with its Secret credentials moved
+// into the entry directory, encrypted for key, beside the Kustomization
+// flux-system that applies the entry and decrypts.
+func entrySecretRepo(t *testing.T, key sopstest.AgeKey) string {
+	t.Helper()
 	root := testkit.Copy(t, filepath.Join("testdata", "sops"))
 	if err := os.Rename(filepath.Join(root, "secrets", "credentials.yaml"), filepath.Join(root, "clusters", "dev", "credentials.yaml")); err != nil {
 		t.Fatal(err)
@@ -305,6 +304,16 @@ func TestDecryptEntry(t *testing.T) {
 	for _, f := range []string{"app.env", "token", "settings.env"} {
 		sopstest.EncryptFile(t, filepath.Join(root, "secrets", f), sopstest.Recipients{Age: []string{key.Recipient}}, "")
 	}
+	return root
+}
+
+// TestDecryptEntry: an encrypted Secret in the entry directory is
+// decrypted when the Kustomization that builds the entry directory (a
+// bootstrap's flux-system) has spec.decryption.
+func TestDecryptEntry(t *testing.T) {
+	noAgeKeys(t)
+	key := sopstest.NewAgeKey(t)
+	root := entrySecretRepo(t, key)
 	l, ps := loadKeys(t, root, key.WriteKeyFile(t, filepath.Join(t.TempDir(), "age.agekey")))
 	if len(ps) > 0 {
 		t.Fatalf("Load(clusters/dev) problems:\n%v", ps)

@@ -493,16 +493,7 @@ func (l *loader) registerApp(group string, objs []renderedObject, a *app) ([]*ku
 			objs = append(objs[:len(objs):len(objs)], l.expandResourceSet(o)...)
 			continue
 		}
-		obj := o.Object
-		if o.Failed {
-			// Its values are still encrypted, and a problem or warning
-			// says why: they are not decoded (an encrypted data value is
-			// no base64).
-			obj = maps.Clone(obj)
-			delete(obj, "data")
-			delete(obj, "stringData")
-		}
-		d, p := decodeObject(o.File, obj, &l.shared)
+		d, p := l.decodeRendered(o)
 		if p != nil {
 			l.problem(*p)
 			continue
@@ -545,6 +536,24 @@ func (l *loader) registerApp(group string, objs []renderedObject, a *app) ([]*ku
 	}
 	sort.SliceStable(ks, func(i, j int) bool { return ks[i].unit() < ks[j].unit() })
 	return ks, a
+}
+
+// decodeRendered decodes a rendered object, unless it was when it was
+// collected (predecode).
+func (l *loader) decodeRendered(o renderedObject) (decoded, *diag.Problem) {
+	if o.decoded != nil {
+		return o.decoded.d, o.decoded.p
+	}
+	obj := o.Object
+	if o.Failed {
+		// Its values are still encrypted, and a problem or warning says
+		// why: they are not decoded (an encrypted data value is no
+		// base64).
+		obj = maps.Clone(obj)
+		delete(obj, "data")
+		delete(obj, "stringData")
+	}
+	return decodeObject(o.File, obj, &l.shared)
 }
 
 // follow builds every Kustomization of the queue, and those they render,

@@ -269,10 +269,10 @@ type terraform struct {
 	// replaced (usesVariables). Both outlive rendered.
 	sum       [sha256.Size]byte
 	variables bool
-	// Spec is the spec as decoded, never nil until buildStack, which
-	// reads it, lets go of it (release): at 10,000 stacks the decoded
-	// specs are a sixth of the load's heap. What the checks after it
-	// read of the spec, refs holds from the start.
+	// Spec is the spec as decoded (never nil) until buildStack, which
+	// builds the stack from it, lets go of it (release): at 10,000
+	// stacks the decoded specs were a sixth of the load's heap. What the
+	// checks after it read of the spec, refs holds from the start.
 	Spec *tofucontroller.Spec `json:"spec"`
 	refs terraformRefs
 }
@@ -361,7 +361,7 @@ type decoded struct {
 // kinds strata does not read come back with only Skipped set, and no
 // problem; a kind or apiVersion that looks like a misspelt Flux or Tofu
 // Controller one is a problem. The labels and annotations of what it
-// decodes are shared with equal ones that shared decoded (nil for none).
+// decodes are interned in shared (stringMaps; nil interns nothing).
 func decodeObject(file string, obj map[string]any, shared *stringMaps) (decoded, *diag.Problem) {
 	j, err := json.Marshal(obj)
 	if err != nil {

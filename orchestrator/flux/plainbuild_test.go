@@ -58,6 +58,7 @@ func buildWith(t *testing.T, root, dir string, flux map[string]any, files []stri
 	defer func() { plainBuilds = true }()
 	l := newLoader(context.Background(), root, dir)
 	l.env = &environment.Environment{Skipped: map[string]int{}}
+	l.keepRendered = true
 	objs, p := l.build(dir, flux, l.rulesForRef(nil, nil), files, "Kustomization/app")
 	return builtResult{Objects: dropResources(objs), Problem: p, Problems: l.problems, Plain: l.plainBuilt > 0}
 }

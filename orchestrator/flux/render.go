@@ -31,6 +31,7 @@ import (
 	"github.com/strata-iac/strata/internal/regularfile"
 	"github.com/strata-iac/strata/internal/suggest"
 	"github.com/strata-iac/strata/orchestrator/checkout"
+	"github.com/strata-iac/strata/orchestrator/decryption"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/rendercache"
 	"github.com/strata-iac/strata/orchestrator/yamllimits"
@@ -68,6 +69,16 @@ type renderedObject struct {
 	// postBuild substitution replaced, which an input not at hand may
 	// have set.
 	substituted bool
+	// decoded is what decodeObject made of an object of the entry
+	// directory when it was collected, whose Object is then let go of
+	// (predecode).
+	decoded *predecoded
+}
+
+// predecoded is decodeObject's answer for one object.
+type predecoded struct {
+	d decoded
+	p *diag.Problem
 }
 
 // build runs kustomize on dir (relative to the root) the way
@@ -254,8 +265,10 @@ func (l *loader) collect(dir, abs string, entry bool, flux map[string]any, fsys 
 		ro := renderedObject{File: file, Object: m, res: r, generated: generated}
 		if entry {
 			// Only a Kustomization's objects are substituted, from res:
-			// the entry directory's let go of their YAML trees now.
+			// the entry directory's let go of their YAML trees now, and
+			// of their maps when nothing reads them (predecode).
 			ro.res = nil
+			l.predecode(&ro)
 		}
 		if !entry {
 			if p := l.decryptObject(&ro, decrypt, owner, fsys); p != nil {
@@ -271,6 +284,30 @@ func (l *loader) collect(dir, abs string, entry bool, flux map[string]any, fsys 
 		out = append(out, ro)
 	}
 	return out, nil
+}
+
+// predecode decodes an object of the entry directory as it is collected,
+// and lets go of its map, when nothing reads the map before the object is
+// registered: readEntry first decrypts the entry's Secrets and encrypted
+// objects, with the keys of the Kustomization that applies the entry,
+// found among them, and registerApp expands the Flux Operator's
+// ResourceSets and counts the kinds strata does not read. At 10,000
+// stacks the entry's maps, held until each group of it is built, were the
+// peak of the heap of a load with substitution. The tests that keep what
+// was rendered keep the maps.
+func (l *loader) predecode(o *renderedObject) {
+	if l.keepRendered || isResourceSet(o.Object) || decryption.IsEncrypted(o.Object) {
+		return
+	}
+	u := unstructured.Unstructured{Object: o.Object}
+	if u.GetKind() == kindSecret || !reads(u.GetAPIVersion(), u.GetKind()) || l.appliesEntry(o.Object) {
+		return
+	}
+	d, p := decodeObject(o.File, o.Object, &l.shared)
+	if p == nil && d.Skipped != "" {
+		return
+	}
+	o.decoded, o.Object = &predecoded{d, p}, nil
 }
 
 // conventions is the problem of a built object without an apiVersion,

@@ -15,7 +15,11 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/yaml"
 
+	"github.com/strata-iac/strata/internal/sopstest"
 	"github.com/strata-iac/strata/internal/testkit"
+	"github.com/strata-iac/strata/orchestrator/decryption"
+	"github.com/strata-iac/strata/orchestrator/diag"
+	"github.com/strata-iac/strata/orchestrator/environment"
 )
 
 // keepRendered asks a load to keep the objects each build rendered in
@@ -110,6 +114,7 @@ func TestBuildInParts(t *testing.T) {
 		root := t.TempDir()
 		writeKustomizations(t, filepath.Join(root, "env", "apps"), n, -1)
 		l := newLoader(context.Background(), root, "env")
+		l.keepRendered = true
 		got, p := l.build("env/apps", nil, l.rulesForRef(nil, nil), nil, "")
 		if p != nil {
 			t.Fatalf("build(env/apps) = %v", p)
@@ -172,4 +177,97 @@ func TestBuildInParts(t *testing.T) {
 			t.Errorf("build(env/apps) problems, in one build and in parts (-want +got):\n%s", diff)
 		}
 	})
+}
+
+// TestPredecode: an entry directory's objects are decoded as they are
+// collected, and let go of their maps, except those read as maps before
+// they are registered: a Secret, the Kustomization that applies the
+// entry, a Flux Operator ResourceSet and a kind strata does not read.
+// An object that does not decode keeps its problem for registration.
+func TestPredecode(t *testing.T) {
+	root := t.TempDir()
+	ks := func(name, path, extra string) string {
+		return "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: " + name + "\n  namespace: flux-system\nspec:\n  interval: 10m\n  path: " + path + "\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n" + extra
+	}
+	files := map[string]string{
+		"env/app.yaml":  ks("app", "./apps/app", ""),
+		"env/self.yaml": ks("flux-system", "./env", ""),
+		"env/bad.yaml":  ks("bad", "./apps/bad", "  suspend: sometimes\n"),
+		"env/cm.yaml":   "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: init\ndata:\n  a: b\n",
+		"env/s.yaml":    "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\nstringData:\n  a: b\n",
+		"env/ns.yaml":   "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team\n",
+		"env/rs.yaml":   "apiVersion: fluxcd.controlplane.io/v1\nkind: ResourceSet\nmetadata:\n  name: rs\nspec:\n  resources: []\n",
+	}
+	for name, body := range files {
+		testkit.WriteFile(t, filepath.Join(root, filepath.FromSlash(name)), body)
+	}
+	l := newLoader(context.Background(), root, "env")
+	objs, p := l.build("env", nil, l.rulesForRef(nil, nil), nil, "")
+	if p != nil {
+		t.Fatalf("build(env) = %v", p)
+	}
+	got := map[string]string{}
+	for _, o := range objs {
+		switch {
+		case o.decoded == nil:
+			got[o.File] = "map"
+		case o.Object != nil:
+			got[o.File] = "both"
+		case o.decoded.p != nil:
+			got[o.File] = "problem: " + o.decoded.p.Message
+		default:
+			got[o.File] = "decoded"
+		}
+	}
+	want := map[string]string{
+		"env/app.yaml":  "decoded",
+		"env/self.yaml": "map",
+		"env/bad.yaml":  "problem: invalid object: spec.suspend is a string, want a boolean",
+		"env/cm.yaml":   "decoded",
+		"env/s.yaml":    "map",
+		"env/ns.yaml":   "map",
+		"env/rs.yaml":   "map",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("build(env) objects, decoded as collected (-want +got):\n%s", diff)
+	}
+}
+
+// TestPredecodeAsKept: a load that decodes the entry directory's objects
+// as it collects them (predecode) is the load that keeps their maps, over
+// the fidelity repositories and an entry directory that holds a Secret
+// encrypted for the Kustomization that applies it.
+func TestPredecodeAsKept(t *testing.T) {
+	noAgeKeys(t)
+	key := sopstest.NewAgeKey(t)
+	keys := decryption.Keys{AgeKeyFile: key.WriteKeyFile(t, filepath.Join(t.TempDir(), "age.agekey"))}
+	type repo struct{ name, root, entry string }
+	repos := []repo{{"an encrypted Secret in the entry", entrySecretRepo(t, key), "clusters/dev"}}
+	for _, r := range fidelityRepos {
+		root := testkit.Copy(t, filepath.Join("..", "testdata", "fidelity", r.name))
+		for _, f := range r.encrypted {
+			sopstest.EncryptFile(t, filepath.Join(root, filepath.FromSlash(f)), sopstest.Recipients{Age: []string{key.Recipient}}, sopstest.KubernetesRegex)
+		}
+		repos = append(repos, repo{r.name, root, r.entry})
+	}
+	for _, r := range repos {
+		t.Run(r.name, func(t *testing.T) {
+			ctx := decryption.WithKeys(context.Background(), keys)
+			load := func(ctx context.Context) (*environment.Environment, diag.Problems) {
+				l, err := read(ctx, filepath.Join(r.root, r.entry))
+				if err != nil {
+					t.Fatalf("read(%s) = %v", r.entry, err)
+				}
+				return l.env, l.sortedProblems()
+			}
+			gotEnv, gotProblems := load(ctx)
+			wantEnv, wantProblems := load(keepRendered(ctx))
+			if diff := cmp.Diff(wantEnv, gotEnv); diff != "" {
+				t.Errorf("read(%s) decoding the entry as collected: environment (-kept +decoded):\n%s", r.entry, diff)
+			}
+			if diff := cmp.Diff(wantProblems, gotProblems); diff != "" {
+				t.Errorf("read(%s) decoding the entry as collected: problems (-kept +decoded):\n%s", r.entry, diff)
+			}
+		})
+	}
 }
