@@ -447,6 +447,9 @@ func decodeObject(file string, obj map[string]any, shared *stringMaps) (decoded,
 		k.Spec.CommonMetadata.Labels = shared.intern(k.Spec.CommonMetadata.Labels)
 		k.Spec.CommonMetadata.Annotations = shared.intern(k.Spec.CommonMetadata.Annotations)
 	}
+	if k := d.Kustomization; k != nil && k.Spec.PostBuild != nil {
+		k.Spec.PostBuild.Substitute = shared.intern(k.Spec.PostBuild.Substitute)
+	}
 	return d, nil
 }
 

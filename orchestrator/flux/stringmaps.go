@@ -7,11 +7,12 @@ import (
 
 // stringMaps holds one copy of each distinct map of strings the objects
 // of a load carry: their labels and annotations, and a Kustomization's
-// spec.commonMetadata. Objects of one environment mostly carry the same
-// few (every stack's strata.dev/layer, a Kustomization's common labels
-// on everything it renders), and at 10,000 stacks a map of its own for
-// each was a tenth of the load's heap. A map it hands out is shared:
-// nothing may write to it.
+// spec.commonMetadata and postBuild.substitute. Objects of one
+// environment mostly carry the same few (every stack's strata.dev/layer,
+// a Kustomization's common labels on everything it renders, the same
+// variables substituted into every stack), and at 10,000 stacks a map of
+// its own for each was a tenth of the load's heap. A map it hands out is
+// shared: nothing may write to it.
 type stringMaps struct {
 	seed maphash.Seed
 	// byHash are the maps kept, by the sum of their entries' hashes,

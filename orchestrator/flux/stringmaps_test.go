@@ -93,15 +93,16 @@ func TestStringMapsNil(t *testing.T) {
 	}
 }
 
-// TestLoadSharesMaps: a load keeps one map of each distinct set of labels
-// or annotations its objects carry, and lets go of each Terraform
+// TestLoadSharesMaps: a load keeps one map of each distinct set of labels,
+// annotations or substituted variables its objects carry, and lets go of each Terraform
 // object's decoded spec once its stack is built, keeping the references
 // the checks after it read.
 func TestLoadSharesMaps(t *testing.T) {
 	root := testkit.Copy(t, "testdata/valid")
 	const common = "  commonMetadata:\n    labels:\n      team: data\n      tier: gold\n"
 	testkit.EditFile(t, root, "environments/acme/stage/apps/db.yaml", "  path: ./flux-apps/apps/db\n", "  path: ./flux-apps/apps/db\n"+common)
-	testkit.EditFile(t, root, "environments/acme/stage/apps/db.yaml", "  path: ./flux-apps/apps/empty\n", "  path: ./flux-apps/apps/empty\n"+common)
+	testkit.EditFile(t, root, "environments/acme/stage/apps/db.yaml", "  path: ./flux-apps/apps/empty\n", "  path: ./flux-apps/apps/empty\n"+common+"  postBuild:\n    substitute:\n      tier: gold\n")
+	testkit.EditFile(t, root, "environments/acme/stage/apps/db.yaml", "  postBuild:\n    substituteFrom:\n", "  postBuild:\n    substitute:\n      tier: gold\n    substituteFrom:\n")
 	l, err := read(context.Background(), filepath.Join(root, "environments/acme/stage"))
 	if err != nil {
 		t.Fatal(err)
@@ -113,6 +114,9 @@ func TestLoadSharesMaps(t *testing.T) {
 	db, empty := l.kustomizations["db"], l.kustomizations["empty"]
 	if ptr(db.Spec.CommonMetadata.Labels) != ptr(empty.Spec.CommonMetadata.Labels) {
 		t.Errorf("read(valid) Kustomizations db and empty: two maps of spec.commonMetadata.labels %v, want one", db.Spec.CommonMetadata.Labels)
+	}
+	if ptr(db.Spec.PostBuild.Substitute) != ptr(empty.Spec.PostBuild.Substitute) {
+		t.Errorf("read(valid) Kustomizations db and empty: two maps of postBuild.substitute %v, want one", db.Spec.PostBuild.Substitute)
 	}
 	tfs := map[string]*terraform{}
 	for _, b := range l.stacks {
