@@ -23,7 +23,8 @@
 #    stacks (BENCH_CURVE), per stack as a ratio to the smallest size's;
 #    the shapes users write (BENCH_SHAPES: substitution, targetNamespace,
 #    patches, components, prefixes, a code directory per stack), each a
-#    cold `strata graph` of 10,000 stacks as a ratio to the plain shape's;
+#    cold `strata graph` of 10,000 stacks, the median of BENCH_SHAPES_RUNS
+#    (3), as a ratio to the plain shape's;
 #    with BENCH_FLEET=1, a warm `strata apply` with nothing due at 10,000
 #    stacks of BENCH_FLEET_SHAPE (substitutefrom), applied once and kept in
 #    BENCH_FLEET_DIR.
@@ -188,24 +189,34 @@ fi
 # each shape of .ci/benchrepo (BENCH_SHAPES: the shapes, in order, plain
 # first; empty skips): substitution, targetNamespace, patches, components,
 # name prefixes and labels, one code directory per stack, and the seed's
-# layout. Each is reported as a ratio to the plain shape of the same run.
+# layout. Each shape is loaded BENCH_SHAPES_RUNS times (3): one run on a
+# shared machine moves by a tenth or more, as much as a shape's margin.
+# Each is reported as the median run (by wall time; its CPU and peak RSS)
+# with the highest peak RSS of its runs, as a ratio to the plain shape of
+# the same run.
 shapes="${BENCH_SHAPES-plain substitute substitutefrom targetnamespace patches components nameprefix moduledirs seed}"
 if [[ -n "$shapes" ]]; then
-  sn="${BENCH_SHAPES_STACKS:-10000}"
+  sn="${BENCH_SHAPES_STACKS:-10000}" sruns="${BENCH_SHAPES_RUNS:-3}"
   say ""
-  say "shapes: strata graph -o json of $sn stacks, cold, each against the plain shape of the same run:"
+  say "shapes: strata graph -o json of $sn stacks, cold, the median of $sruns runs, each against the plain shape of the same run:"
   : >"$out.shapes"
   plain=""
   for sh in $shapes; do
     srepo="$work/shape-$sh"
     "$work/benchrepo" -stacks "$sn" -shape "$sh" -out "$srepo"
-    cold_graph "shape-$sh" "$srepo"
+    : >"$work/shape-$sh.runs"
+    for r in $(seq "$sruns"); do
+      cold_graph "shape-$sh-$r" "$srepo"
+      echo "$w $cpu $rss" >>"$work/shape-$sh.runs"
+    done
+    read -r w cpu rss < <(sort -n "$work/shape-$sh.runs" | awk '{a[NR]=$0} END {print a[int((NR+1)/2)]}')
+    maxrss=$(awk 'm < $3 {m = $3} END {print m}' "$work/shape-$sh.runs")
     [[ -z "$plain" ]] && plain="$w $cpu"
-    say "$(awk -v sh="$sh" -v w="$w" -v cpu="$cpu" -v rss="$rss" -v plain="$plain" 'BEGIN {
+    say "$(awk -v sh="$sh" -v w="$w" -v cpu="$cpu" -v rss="$rss" -v maxrss="$maxrss" -v plain="$plain" 'BEGIN {
       split(plain, p, " ")
-      printf "  %-16s %7.3f s wall (x%.2f), %7.3f s CPU (x%.2f), peak RSS %d MiB", sh, w, w / p[1], cpu, cpu / p[2], rss
+      printf "  %-16s %7.3f s wall (x%.2f), %7.3f s CPU (x%.2f), peak RSS %d MiB (at most %d)", sh, w, w / p[1], cpu, cpu / p[2], rss, maxrss
     }')"
-    echo "$sh $w $cpu $rss" >>"$out.shapes"
+    echo "$sh $w $cpu $rss $maxrss" >>"$out.shapes"
     rm -rf "$srepo"
   done
   say "  targets: each <= 2 s wall and <= 128 MiB, and <= x1.30 of the plain shape"
