@@ -164,6 +164,28 @@ func field(n *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
+// fieldOnce returns the value of a mapping's key and how many times the
+// mapping holds the key; the value is nil unless it holds it once. A
+// plain build writes a field as kustomize would only then: kustomize
+// reads the first of two, and writes what it reads.
+func fieldOnce(n *yaml.Node, key string) (*yaml.Node, int) {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil, 0
+	}
+	var v *yaml.Node
+	count := 0
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			v = n.Content[i+1]
+			count++
+		}
+	}
+	if count != 1 {
+		return nil, count
+	}
+	return v, count
+}
+
 // readShaped checks the shape of a manifest file's documents against the
 // limits, and returns the file as kustomize is to read it: with its
 // elidable wide mappings replaced by placeholders when e is set. A wide

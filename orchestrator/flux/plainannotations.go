@@ -87,18 +87,7 @@ func (l *loader) nonString(v string) bool {
 // mapping that holds at most one annotations key, which kustomize finds
 // as setAnnotations does.
 func annotationsAt(n *yaml3.Node) (meta *yaml3.Node, at int, ok bool) {
-	if n == nil || n.Kind != yaml3.MappingNode {
-		return nil, 0, false
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value != kyaml.MetadataField {
-			continue
-		}
-		if meta != nil {
-			return nil, 0, false
-		}
-		meta = n.Content[i+1]
-	}
+	meta, _ = fieldOnce(n, kyaml.MetadataField)
 	if meta == nil || meta.Kind != yaml3.MappingNode || len(meta.Content) == 0 {
 		return nil, 0, false
 	}

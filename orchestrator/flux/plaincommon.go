@@ -48,15 +48,12 @@ func (t commonAnnotations) Transform(m resmap.ResMap) error {
 // set sets the annotations of keys on the object n, and reports whether
 // it could; it changes nothing when it cannot.
 func (t commonAnnotations) set(n *yaml3.Node, keys []string) bool {
-	meta, ok := onlyField(n, kyaml.MetadataField)
-	if !ok || meta.Kind != yaml3.MappingNode || meta.Tag == kyaml.NodeTagNull {
+	meta, _ := fieldOnce(n, kyaml.MetadataField)
+	if meta == nil || meta.Kind != yaml3.MappingNode || meta.Tag == kyaml.NodeTagNull {
 		return false
 	}
-	a, _ := onlyField(meta, kyaml.AnnotationsField)
-	if a == nil && hasField(meta, kyaml.AnnotationsField) {
-		return false
-	}
-	if a != nil && (a.Kind != yaml3.MappingNode || a.Tag == kyaml.NodeTagNull) {
+	a, count := fieldOnce(meta, kyaml.AnnotationsField)
+	if count > 1 || (a != nil && (a.Kind != yaml3.MappingNode || a.Tag == kyaml.NodeTagNull)) {
 		return false
 	}
 	// Where each key is, before anything is set: a key held twice is

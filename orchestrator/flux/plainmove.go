@@ -56,14 +56,14 @@ func setNamespace(r *resource.Resource, ns string) error {
 	if r.GetGvk().IsClusterScoped() {
 		return nil
 	}
-	meta, ok := onlyField(r.YNode(), kyaml.MetadataField)
-	if ok && meta.Kind == yaml3.MappingNode && meta.Tag != kyaml.NodeTagNull {
-		n, ok := onlyField(meta, kyaml.NamespaceField)
+	meta, _ := fieldOnce(r.YNode(), kyaml.MetadataField)
+	if meta != nil && meta.Kind == yaml3.MappingNode && meta.Tag != kyaml.NodeTagNull {
+		n, count := fieldOnce(meta, kyaml.NamespaceField)
 		switch {
-		case ok && n.Kind == yaml3.ScalarNode && (n.Tag == "" || n.Tag == kyaml.NodeTagString):
+		case n != nil && n.Kind == yaml3.ScalarNode && (n.Tag == "" || n.Tag == kyaml.NodeTagString):
 			*n = yaml3.Node{Kind: yaml3.ScalarNode, Tag: kyaml.NodeTagString, Value: ns, Style: n.Style}
 			return nil
-		case !ok && !hasField(meta, kyaml.NamespaceField):
+		case count == 0:
 			meta.Content = append(meta.Content,
 				&yaml3.Node{Kind: yaml3.ScalarNode, Value: kyaml.NamespaceField},
 				&yaml3.Node{Kind: yaml3.ScalarNode, Tag: kyaml.NodeTagString, Value: ns})
@@ -77,42 +77,13 @@ func setNamespace(r *resource.Resource, ns string) error {
 // unless the object is a mapping with one metadata key, whose value is a
 // mapping with one name key, whose value is a scalar string.
 func nameAt(n *yaml3.Node) (*yaml3.Node, bool) {
-	meta, ok := onlyField(n, kyaml.MetadataField)
-	if !ok || meta.Kind != yaml3.MappingNode {
+	meta, _ := fieldOnce(n, kyaml.MetadataField)
+	if meta == nil || meta.Kind != yaml3.MappingNode {
 		return nil, false
 	}
-	name, ok := onlyField(meta, kyaml.NameField)
-	if !ok || name.Kind != yaml3.ScalarNode || (name.Tag != "" && name.Tag != kyaml.NodeTagString) {
+	name, _ := fieldOnce(meta, kyaml.NameField)
+	if name == nil || name.Kind != yaml3.ScalarNode || (name.Tag != "" && name.Tag != kyaml.NodeTagString) {
 		return nil, false
 	}
 	return name, true
-}
-
-// onlyField returns the value of a mapping's key, when the mapping holds
-// that key once.
-func onlyField(n *yaml3.Node, key string) (*yaml3.Node, bool) {
-	if n == nil || n.Kind != yaml3.MappingNode {
-		return nil, false
-	}
-	var v *yaml3.Node
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value != key {
-			continue
-		}
-		if v != nil {
-			return nil, false
-		}
-		v = n.Content[i+1]
-	}
-	return v, v != nil
-}
-
-// hasField reports whether a mapping holds key, once or more.
-func hasField(n *yaml3.Node, key string) bool {
-	for i := 0; n != nil && n.Kind == yaml3.MappingNode && i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return true
-		}
-	}
-	return false
 }

@@ -296,9 +296,10 @@ func (l *loader) collect(dir, abs string, entry bool, flux map[string]any, fsys 
 // peak of the heap of a load with substitution. The tests that keep what
 // was rendered keep the maps.
 func (l *loader) predecode(o *renderedObject) {
-	if l.keepRendered || isResourceSet(o.Object) || decryption.IsEncrypted(o.Object) {
+	if l.keepRendered || decryption.IsEncrypted(o.Object) {
 		return
 	}
+	// A ResourceSet is of a kind strata does not read.
 	u := unstructured.Unstructured{Object: o.Object}
 	if u.GetKind() == kindSecret || !reads(u.GetAPIVersion(), u.GetKind()) || l.appliesEntry(o.Object) {
 		return
