@@ -21,15 +21,15 @@ import (
 
 // setAnnotations sets r's annotations to a as kustomize's SetAnnotations
 // does, node for node. An object whose metadata is not one mapping, or
-// holds annotations twice, or a value that is not UTF-8 (written as
-// binary) is left to SetAnnotations.
+// holds annotations twice, an empty key (which kustomize refuses) or a
+// value that is not UTF-8 (written as binary) is left to SetAnnotations.
 func (l *loader) setAnnotations(r *resource.Resource, a map[string]string) error {
 	meta, at, ok := annotationsAt(r.YNode())
 	if !ok {
 		return r.SetAnnotations(a)
 	}
-	for _, v := range a {
-		if !utf8.ValidString(v) {
+	for k, v := range a {
+		if k == "" || !utf8.ValidString(v) {
 			return r.SetAnnotations(a)
 		}
 	}

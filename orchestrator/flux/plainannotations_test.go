@@ -42,6 +42,7 @@ func TestSetAnnotations(t *testing.T) {
 		{"lines", map[string]string{"a": "one\ntwo", "b": "one\n"}},
 		{"not UTF-8", map[string]string{"a": "\xff"}},
 		{"quoted", map[string]string{"a": "'x'", "b": "\"y\"", "c": "- z", "d": "a: b", "e": "[1]"}},
+		{"an empty key", map[string]string{"": "0"}},
 	}
 	l := &loader{}
 	for _, o := range objects {

@@ -31,7 +31,8 @@ type commonAnnotations struct {
 // Transform sets the annotations on every object of m, node for node as
 // kustomize's annotations filter does. An object whose metadata is not
 // one mapping, or whose annotations are not one mapping (nor absent), or
-// that holds one of the keys twice, is left to the filter.
+// that holds one of the keys twice, is left to the filter, as is an
+// empty key (which the filter refuses).
 func (t commonAnnotations) Transform(m resmap.ResMap) error {
 	keys := kyaml.SortedMapKeys(t.annotations)
 	for _, r := range m.Resources() {
@@ -48,6 +49,10 @@ func (t commonAnnotations) Transform(m resmap.ResMap) error {
 // set sets the annotations of keys on the object n, and reports whether
 // it could; it changes nothing when it cannot.
 func (t commonAnnotations) set(n *yaml3.Node, keys []string) bool {
+	if len(keys) > 0 && keys[0] == "" {
+		// Sorted: an empty key is first.
+		return false
+	}
 	meta, _ := fieldOnce(n, kyaml.MetadataField)
 	if meta == nil || meta.Kind != yaml3.MappingNode || meta.Tag == kyaml.NodeTagNull {
 		return false

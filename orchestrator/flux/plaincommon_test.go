@@ -53,6 +53,7 @@ func TestCommonAnnotations(t *testing.T) {
 		{"empty value", map[string]string{"a": ""}},
 		{"lines", map[string]string{"a": "one\ntwo", "b": "one\n"}},
 		{"quoted", map[string]string{"a": "'x'", "b": "\"y\"", "c": "- z", "d": "a: b", "e": "[1]"}},
+		{"an empty key", map[string]string{"": "x", "team": "y"}},
 	}
 	l := &loader{}
 	for _, o := range objects {
@@ -71,9 +72,6 @@ func FuzzCommonAnnotations(f *testing.F) {
 	f.Add("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n", "a", "1.5")
 	f.Add("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, annotations: {a: 'b'}}\n", "a", "x\ny")
 	f.Fuzz(func(t *testing.T, doc, k, v string) {
-		if k == "" {
-			return
-		}
 		l := &loader{}
 		for _, a := range []map[string]string{{k: v}, {k: v, "z" + k: v + "1"}} {
 			if d := commonAnnotatedBoth(t, l, doc, a); d != "" {
