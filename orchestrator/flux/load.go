@@ -167,6 +167,9 @@ type loader struct {
 	rec *rendercache.Recorder
 	// disk is the repository as every build reads it (see diskFS).
 	disk filesys.FileSystem
+	// ahead reads what the load is about to read (readAhead); nil
+	// reads everything when asked.
+	ahead *readAhead
 	// checkout are the artifact rules of the repository's sources, by
 	// spec.ignore (rulesForRef).
 	checkout *checkout.Cache
@@ -316,6 +319,8 @@ func (l *loader) sortedProblems() diag.Problems {
 func (l *loader) load() (*environment.Environment, error) {
 	l.env = &environment.Environment{Root: l.root, Dir: l.dir, Skipped: map[string]int{}}
 	l.env.Client, l.env.Name = defaultNames(l.root, l.dir)
+	l.startReadAhead()
+	defer l.ahead.stop()
 	queue, err := l.readEntry()
 	if err != nil {
 		return nil, err
@@ -561,6 +566,7 @@ func (l *loader) decodeRendered(o renderedObject) (decoded, *diag.Problem) {
 // ConfigMap or Secret that no build has rendered yet waits until the others
 // are built, as Flux would retry it once its dependencies applied them.
 func (l *loader) follow(queue []*kustomization) error {
+	l.readAheadOf(queue)
 	for len(queue) > 0 {
 		var waiting []*kustomization
 		progress := false
@@ -572,6 +578,7 @@ func (l *loader) follow(queue []*kustomization) error {
 			queue = queue[1:]
 			if !l.inputsReady(k) {
 				waiting = append(waiting, k)
+				l.doneWith(k)
 				continue
 			}
 			progress = true
@@ -586,6 +593,7 @@ func (l *loader) follow(queue []*kustomization) error {
 			waiting = nil
 		}
 		queue = append(queue, waiting...)
+		l.readAheadOf(waiting)
 	}
 	return nil
 }
@@ -814,6 +822,8 @@ func cleanPath(p string) (string, bool) {
 // returns the Kustomizations among them, to follow.
 func (l *loader) loadKustomization(k *kustomization) (children []*kustomization) {
 	l.within(k.unit(), "", func() { children = l.buildKustomization(k) })
+	l.doneWith(k)
+	l.readAheadOf(children)
 	return children
 }
 
@@ -917,7 +927,7 @@ func (l *loader) kustomizationPath(k *kustomization) (string, bool) {
 	if l.rec != nil {
 		l.rec.Probe(rendercache.Stat, l.abs(dir))
 	}
-	fi, err := os.Stat(l.abs(dir))
+	fi, err := l.ahead.stat(l.abs(dir))
 	if rules := l.rulesForRef(k.Spec.SourceRef, &k.object); err == nil && fi.IsDir() && rules != nil {
 		if why := rules.Excluded(dir, true); why != "" {
 			l.problem(diag.Problem{

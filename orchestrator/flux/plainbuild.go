@@ -57,7 +57,7 @@ func (l *loader) plainFile(abs string) (plainKust, bool) {
 		// Read at once, no stat first: the open refuses a symbolic
 		// link, and the read anything but a regular file.
 		p := filepath.Join(abs, name)
-		b, err := regularfile.ReadFileNoFollow(p, MaxManifestBytes)
+		b, err := l.ahead.readNoFollow(p, MaxManifestBytes)
 		switch {
 		case err == nil:
 			if mayExpand(b) {
@@ -145,6 +145,8 @@ func (l *loader) buildPlainDir(dir, abs string, entry bool, flux map[string]any,
 	size := len(k.resources)
 	if entry {
 		size = entryPart
+		l.ahead.wantFiles(abs, k.resources)
+		defer l.ahead.releaseFiles(abs, k.resources)
 	}
 	before := len(l.problems)
 	seen := map[resid.ResId]bool{}

@@ -687,7 +687,7 @@ func (f *checkedFS) readChecked(p string, plain bool) ([]byte, error) {
 	}
 	rel := f.l.relPath(p)
 	manifest := isManifest(p) && !strings.HasPrefix(rel, "../")
-	fi, err := regularfile.Stat(p)
+	fi, err := f.l.ahead.statRegular(p)
 	if errors.Is(err, regularfile.ErrNotRegular) {
 		// A named pipe would block the read for ever. (Any other error,
 		// the read below says as kustomize expects it.)
@@ -714,7 +714,7 @@ func (f *checkedFS) readChecked(p string, plain bool) ([]byte, error) {
 	if err != nil || !manifest {
 		return b, err
 	}
-	docs, ps := decodeYAML(rel, b)
+	docs, ps := f.l.ahead.decode(p, rel, b)
 	for _, pr := range ps {
 		f.l.problem(pr)
 	}

@@ -9,7 +9,6 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/strata-iac/strata/internal/realpath"
-	"github.com/strata-iac/strata/internal/regularfile"
 )
 
 // resolvedFS is Flux's secure file system (fluxfs.MakeFsOnDiskSecure),
@@ -30,6 +29,8 @@ type resolvedFS struct {
 	root string
 	// dirs holds, by directory, where it resolves.
 	dirs *realpath.Cache
+	// ahead holds what the load read ahead (nil: nothing).
+	ahead *readAhead
 }
 
 // newResolvedFS wraps secure, the secure file system of root.
@@ -101,7 +102,7 @@ func (f resolvedFS) resolve(dir string) string {
 // Anything else is the secure file system's to read or refuse.
 func (f resolvedFS) ReadFile(p string) ([]byte, error) {
 	if f.knownDir(p) {
-		if b, err := regularfile.ReadFileNoFollow(p, 0); err == nil {
+		if b, err := f.ahead.readNoFollow(p, 0); err == nil {
 			return b, nil
 		}
 	}
