@@ -346,13 +346,16 @@ func (l *loader) load() (*environment.Environment, error) {
 	}
 	l.names = newNames(tfs)
 	l.env.Notes = append(l.env.Notes, l.names.notes()...)
+	l.listAhead(tfs)
 	for _, k := range l.sortedKustomizations() {
 		for _, tf := range l.apps[k.unit()].terraforms {
+			listed := l.listedAhead(tf)
 			l.within(k.unit(), l.stackName(tf), func() {
 				l.unitNS = namespaceOf(&tf.object)
 				l.stacks = append(l.stacks, l.buildStack(k, tf))
 				l.unitNS = ""
 			})
+			l.ahead.release(listed)
 		}
 	}
 	return l.finish(), nil

@@ -12,6 +12,7 @@ import (
 
 	"github.com/strata-iac/strata/internal/regularfile"
 	"github.com/strata-iac/strata/orchestrator/diag"
+	"github.com/strata-iac/strata/orchestrator/environment"
 )
 
 // readAhead reads, on a goroutine of its own, what a load is about to
@@ -62,17 +63,28 @@ type readAhead struct {
 // aheadWindow is how many wants may be answered and not let go of.
 const aheadWindow = 256
 
-// aheadWant is one thing to read: a manifest, or a Kustomization's
-// directory (dir).
+// aheadWant is one thing to read.
 type aheadWant struct {
 	path  string
-	dir   bool
+	kind  wantKind
 	state wantState
 	// paths are its answers' paths; parts counts the parts of them not
 	// taken.
 	paths []string
 	parts int
 }
+
+// wantKind is what a want reads.
+type wantKind int
+
+const (
+	// wantManifest is a manifest of a build.
+	wantManifest wantKind = iota
+	// wantKustomization is a Kustomization's directory (readKustomization).
+	wantKustomization
+	// wantListing is a stack's module directory, listed (moduleDirOf).
+	wantListing
+)
 
 // wantState is where a want is.
 type wantState int
@@ -102,12 +114,15 @@ type aheadAnswer struct {
 	first    *byte
 	size     int
 	parsed   bool
+	// entries are os.ReadDir's answer, when listed.
+	entries []os.DirEntry
+	listed  bool
 }
 
 // parts counts the parts of a not taken.
 func (a *aheadAnswer) parts() int {
 	n := 0
-	for _, ok := range []bool{a.info != nil, a.data != nil, a.parsed} {
+	for _, ok := range []bool{a.info != nil, a.data != nil, a.parsed, a.listed} {
 		if ok {
 			n++
 		}
@@ -171,7 +186,7 @@ func (r *readAhead) wantFiles(dir string, files []string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, f := range files {
-		r.add(filepath.Join(dir, filepath.FromSlash(f)), false)
+		r.add(filepath.Join(dir, filepath.FromSlash(f)), wantManifest)
 	}
 }
 
@@ -186,9 +201,43 @@ func (l *loader) readAheadOf(ks []*kustomization) {
 	defer r.mu.Unlock()
 	for _, k := range ks {
 		if dir, ok := cleanPath(k.Spec.Path); ok {
-			r.add(l.abs(dir), true)
+			r.add(l.abs(dir), wantKustomization)
 		}
 	}
+}
+
+// listAhead asks for the module directories of the Terraform objects
+// about to be built, in order: each spec.path of a GitRepository, which
+// checkModuleDir lists when it is this repository.
+func (l *loader) listAhead(tfs []*terraform) {
+	if l.ahead == nil {
+		return
+	}
+	r := l.ahead
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, tf := range tfs {
+		if dir := l.listedAhead(tf); dir != "" {
+			r.add(dir, wantListing)
+		}
+	}
+}
+
+// listedAhead is the directory, absolute, that checkModuleDir lists for
+// a Terraform object not built yet when its source is this repository
+// (listAhead), for release once it is built; "" for none.
+func (l *loader) listedAhead(tf *terraform) string {
+	if l.ahead == nil || tf.Spec == nil {
+		return ""
+	}
+	ref := tf.source()
+	if ref == nil || ref.Kind != environment.SourceGitRepository {
+		return ""
+	}
+	if dir, ok := cleanPath(tf.Spec.Path); ok {
+		return l.abs(dir)
+	}
+	return ""
 }
 
 // doneWith lets go of what was read ahead of a Kustomization built, or
@@ -201,11 +250,11 @@ func (l *loader) doneWith(k *kustomization) {
 }
 
 // add queues a want of a path not wanted already; r.mu is held.
-func (r *readAhead) add(p string, dir bool) {
+func (r *readAhead) add(p string, kind wantKind) {
 	if r.stopped || r.wants[p] != nil {
 		return
 	}
-	w := &aheadWant{path: p, dir: dir}
+	w := &aheadWant{path: p, kind: kind}
 	r.wants[p] = w
 	r.queue = append(r.queue, w)
 	if r.waiting {
@@ -258,9 +307,14 @@ func (r *readAhead) readNext() {
 				paths = nil
 			}
 		}()
-		if w.dir {
-			r.readDir(w.path, keep)
-		} else {
+		switch w.kind {
+		case wantKustomization:
+			r.readKustomization(w.path, keep)
+		case wantListing:
+			if entries, err := os.ReadDir(w.path); err == nil {
+				keep(w.path, &aheadAnswer{entries: entries, listed: true})
+			}
+		default:
 			r.readManifest(w.path, keep)
 		}
 	}()
@@ -291,10 +345,10 @@ func (r *readAhead) answer(w *aheadWant, paths []string, found map[string]*ahead
 	}
 }
 
-// readDir reads a Kustomization's directory as a plain build reads it
+// readKustomization reads a Kustomization's directory as a plain build reads it
 // (kustomizationPath's stat, plainFile's read of the kustomization file,
 // then each manifest it lists).
-func (r *readAhead) readDir(dir string, keep func(string, *aheadAnswer)) {
+func (r *readAhead) readKustomization(dir string, keep func(string, *aheadAnswer)) {
 	fi, err := os.Stat(dir)
 	if err != nil || !fi.IsDir() {
 		return
@@ -385,7 +439,7 @@ func (r *readAhead) letGo(w *aheadWant) {
 // release says the loader is done with the want of p: what is left of
 // its answers is let go of, and a want not read yet is not read.
 func (r *readAhead) release(p string) {
-	if r == nil {
+	if r == nil || p == "" {
 		return
 	}
 	r.mu.Lock()
@@ -439,6 +493,21 @@ func (r *readAhead) stat(p string) (fs.FileInfo, error) {
 		return fi, nil
 	}
 	return os.Stat(p)
+}
+
+// listDir is os.ReadDir(p), as read ahead when it was.
+func (r *readAhead) listDir(p string) ([]os.DirEntry, error) {
+	var entries []os.DirEntry
+	ok := false
+	r.take(p, func(a *aheadAnswer) bool {
+		entries, ok = a.entries, a.listed
+		a.entries, a.listed = nil, false
+		return ok
+	})
+	if ok {
+		return entries, nil
+	}
+	return os.ReadDir(p)
 }
 
 // statRegular is regularfile.Stat(p), as read ahead when it was.

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/strata-iac/strata/internal/regularfile"
+	"github.com/strata-iac/strata/orchestrator/decryption"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
 )
@@ -139,7 +140,7 @@ func TestReadAhead(t *testing.T) {
 			r.wantFiles(root, tt.want)
 			r.mu.Lock()
 			for _, d := range tt.dirs {
-				r.add(filepath.Join(root, d), true)
+				r.add(filepath.Join(root, d), wantKustomization)
 			}
 			r.mu.Unlock()
 			if tt.read {
@@ -340,21 +341,20 @@ spec:
 
 // TestLoadReadAhead checks that a load reading ahead is the load that
 // reads everything when asked: the same environment and problems, for
-// the fidelity repositories and for an environment in the seed's layout
-// larger than the window, whose Kustomizations mostly wait.
+// the fidelity repositories, an entry directory holding an encrypted
+// Secret, and an environment in the seed's layout larger than the
+// window, whose Kustomizations mostly wait.
 func TestLoadReadAhead(t *testing.T) {
-	type repo struct{ name, entry string }
-	repos := []repo{{"seed layout, 600 stacks", seedRepo(t, 600)}}
-	for _, r := range fidelityRepos {
-		root := filepath.Join("..", "testdata", "fidelity", r.name)
-		repos = append(repos, repo{r.name, filepath.Join(root, r.entry)})
-	}
+	keys, repos := sameLoadRepos(t)
+	seed := seedRepo(t, 600)
+	repos = append(repos, loadRepo{"seed layout, 600 stacks", filepath.Dir(filepath.Dir(filepath.Dir(seed))), "environments/bench/dev"})
 	for _, r := range repos {
 		t.Run(r.name, func(t *testing.T) {
+			ctx := decryption.WithKeys(context.Background(), keys)
 			load := func(ahead bool) (*environment.Environment, diag.Problems) {
 				readAheadOn = ahead
 				defer func() { readAheadOn = true }()
-				l, err := read(context.Background(), r.entry)
+				l, err := read(ctx, filepath.Join(r.root, r.entry))
 				if err != nil {
 					t.Fatalf("read(%s) = %v", r.entry, err)
 				}
@@ -411,5 +411,55 @@ func TestReadAheadPanic(t *testing.T) {
 	}
 	if b, err := r.readNoFollow(filepath.Join(root, "a.yaml"), 0); err != nil || string(b) != "a: 1\n" {
 		t.Errorf("readNoFollow(a.yaml) = %q, %v; want the file", b, err)
+	}
+}
+
+// TestReadAheadListing checks that a module directory listed ahead is
+// what os.ReadDir lists, taken once.
+func TestReadAheadListing(t *testing.T) {
+	tests := []struct {
+		name     string
+		files    map[string]string
+		dir      string
+		wantFrom bool
+	}{
+		{name: "a module directory", files: map[string]string{"m/main.tf": "", "m/sub/x.tf": ""}, dir: "m", wantFrom: true},
+		{name: "an empty directory", files: map[string]string{"m/.keep": ""}, dir: "m", wantFrom: true},
+		{name: "a missing directory", dir: "m"},
+		{name: "a file", files: map[string]string{"m": ""}, dir: "m"},
+	}
+	names := func(es []os.DirEntry, err error) []string {
+		if err != nil {
+			return []string{"error: " + err.Error()}
+		}
+		var out []string
+		for _, e := range es {
+			out = append(out, fmt.Sprintf("%s dir=%v", e.Name(), e.IsDir()))
+		}
+		return out
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root, r := aheadTree(t, tt.files)
+			p := filepath.Join(root, tt.dir)
+			r.mu.Lock()
+			r.add(p, wantListing)
+			r.mu.Unlock()
+			readQueued(r)
+			r.mu.Lock()
+			from := r.answers[p] != nil && r.answers[p].listed
+			r.mu.Unlock()
+			if from != tt.wantFrom {
+				t.Errorf("listed ahead %s = %v, want %v", tt.dir, from, tt.wantFrom)
+			}
+			if diff := cmp.Diff(names(os.ReadDir(p)), names(r.listDir(p))); diff != "" {
+				t.Errorf("listDir(%s) (-os.ReadDir +got):\n%s", tt.dir, diff)
+			}
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			if len(r.answers) != 0 || r.held != 0 {
+				t.Errorf("after listDir(%s): %d answers, %d held; want none", tt.dir, len(r.answers), r.held)
+			}
+		})
 	}
 }

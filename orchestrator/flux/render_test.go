@@ -237,19 +237,30 @@ func TestPredecode(t *testing.T) {
 // as it collects them (predecode) is the load that keeps their maps, over
 // the fidelity repositories and an entry directory that holds a Secret
 // encrypted for the Kustomization that applies it.
-func TestPredecodeAsKept(t *testing.T) {
+// loadRepo is an environment to load two ways: entry under root.
+type loadRepo struct{ name, root, entry string }
+
+// sameLoadRepos are the environments that two ways of loading must load
+// the same: the fidelity repositories, their encrypted files encrypted,
+// and an entry directory holding an encrypted Secret; keys decrypt them.
+func sameLoadRepos(t *testing.T) (decryption.Keys, []loadRepo) {
+	t.Helper()
 	noAgeKeys(t)
 	key := sopstest.NewAgeKey(t)
 	keys := decryption.Keys{AgeKeyFile: key.WriteKeyFile(t, filepath.Join(t.TempDir(), "age.agekey"))}
-	type repo struct{ name, root, entry string }
-	repos := []repo{{"an encrypted Secret in the entry", entrySecretRepo(t, key), "clusters/dev"}}
+	repos := []loadRepo{{"an encrypted Secret in the entry", entrySecretRepo(t, key), "clusters/dev"}}
 	for _, r := range fidelityRepos {
 		root := testkit.Copy(t, filepath.Join("..", "testdata", "fidelity", r.name))
 		for _, f := range r.encrypted {
 			sopstest.EncryptFile(t, filepath.Join(root, filepath.FromSlash(f)), sopstest.Recipients{Age: []string{key.Recipient}}, sopstest.KubernetesRegex)
 		}
-		repos = append(repos, repo{r.name, root, r.entry})
+		repos = append(repos, loadRepo{r.name, root, r.entry})
 	}
+	return keys, repos
+}
+
+func TestPredecodeAsKept(t *testing.T) {
+	keys, repos := sameLoadRepos(t)
 	for _, r := range repos {
 		t.Run(r.name, func(t *testing.T) {
 			ctx := decryption.WithKeys(context.Background(), keys)

@@ -2,7 +2,6 @@ package flux
 
 import (
 	"fmt"
-	"os"
 	"path"
 	"slices"
 	"strings"
@@ -304,7 +303,7 @@ func (l *loader) moduleDirOf(dir string) moduleDir {
 		l.rec.Probe(rendercache.List, l.abs(dir))
 	}
 	got := moduleDirNoCode
-	entries, err := os.ReadDir(l.abs(dir))
+	entries, err := l.ahead.listDir(l.abs(dir))
 	if err != nil {
 		got, entries = moduleDirMissing, nil
 	}
