@@ -28,7 +28,7 @@ func fuzzKustomization(name, path string) string {
 // kustomization file lists beside a Terraform object, and that one under
 // a Kustomization with a targetNamespace, namePrefix and nameSuffix, and
 // one with patches and a Component of patches and commonAnnotations) of a small
-// repository, and loads its environment with plain builds on or off. It
+// repository, and loads its environment with plain builds on or off (reading ahead with them). It
 // returns what the load found, for comparison.
 func loadFile(t *testing.T, file []byte, plain bool) loadOutcome {
 	t.Helper()
@@ -54,8 +54,10 @@ func loadFile(t *testing.T, file []byte, plain bool) loadOutcome {
 	for _, name := range []string{"clusters/dev/fuzz.yaml", "apps/gen/fuzz.yaml", "apps/kf/fuzz.yaml", "apps/ns/fuzz.yaml", "apps/pt/fuzz.yaml"} {
 		testkit.WriteFile(t, filepath.Join(root, filepath.FromSlash(name)), string(file))
 	}
-	plainBuilds = plain
-	defer func() { plainBuilds = true }()
+	// The plain way reads ahead (readahead.go), krusty's reads every
+	// file when asked: a difference is either's.
+	plainBuilds, readAheadOn = plain, plain
+	defer func() { plainBuilds, readAheadOn = true, true }()
 	dir := filepath.Join(root, "clusters", "dev")
 	env, err := Load(context.Background(), dir)
 	var ps diag.Problems
@@ -119,8 +121,9 @@ var loadSeeds = []string{
 }
 
 // FuzzLoad writes arbitrary bytes as a manifest of an environment and
-// loads it with plain builds and with krusty's: no panic, and the same
-// problems and stacks both ways.
+// loads it with plain builds, reading ahead, and with krusty's, reading
+// each file when asked: no panic, and the same problems and stacks both
+// ways.
 func FuzzLoad(f *testing.F) {
 	for _, s := range loadSeeds {
 		f.Add([]byte(s))
