@@ -210,7 +210,7 @@ soak: tofu build
 ## the load curve (a cold graph at BENCH_CURVE stacks: 100 1000 10000; .ci/benchplot draws
 ## it), the shapes users write (BENCH_SHAPES: substitution, targetNamespace, patches, components,
 ## prefixes, a code directory per stack; a cold graph of 10,000 stacks each, the median of
-## BENCH_SHAPES_RUNS (3), against the plain shape), with BENCH_FLEET=1 a warm nothing-due apply of 10,000 stacks of BENCH_FLEET_SHAPE
+## BENCH_SHAPES_RUNS rounds (3), each against the plain shape of its round), with BENCH_FLEET=1 a warm nothing-due apply of 10,000 stacks of BENCH_FLEET_SHAPE
 ## (substitutefrom) applied once and kept in
 ## bin/bench-fleet, then the Go micro-benchmarks (BENCH_MICRO=0 skips them); every figure a
 ## ratio to a baseline measured in the same run

@@ -24,7 +24,8 @@
 #    the shapes users write (BENCH_SHAPES: substitution, targetNamespace,
 #    patches, components, prefixes, a code directory per stack), each a
 #    cold `strata graph` of 10,000 stacks, the median of BENCH_SHAPES_RUNS
-#    (3), as a ratio to the plain shape's;
+#    rounds (3) of every shape, as a ratio to the plain shape's of the
+#    same round;
 #    with BENCH_FLEET=1, a warm `strata apply` with nothing due at 10,000
 #    stacks of BENCH_FLEET_SHAPE (substitutefrom), applied once and kept in
 #    BENCH_FLEET_DIR.
@@ -189,35 +190,44 @@ fi
 # each shape of .ci/benchrepo (BENCH_SHAPES: the shapes, in order, plain
 # first; empty skips): substitution, targetNamespace, patches, components,
 # name prefixes and labels, one code directory per stack, and the seed's
-# layout. Each shape is loaded BENCH_SHAPES_RUNS times (3): one run on a
-# shared machine moves by a tenth or more, as much as a shape's margin.
-# Each is reported as the median run (by wall time; its CPU and peak RSS)
-# with the highest peak RSS of its runs, as a ratio to the plain shape of
-# the same run.
+# layout. Every shape's repository is written first; the shapes are then
+# loaded in BENCH_SHAPES_RUNS rounds (3), each round every shape once in
+# order. A shared machine's speed drifts by a tenth or more over the
+# minutes the shapes take, as much as a shape's margin: each shape is
+# compared with the plain shape of the same round, which saw the same
+# machine. Each is reported as its median run (by wall time; its CPU and
+# peak RSS), the median of its rounds' ratios to the plain shape, and the
+# highest peak RSS of its runs.
 shapes="${BENCH_SHAPES-plain substitute substitutefrom targetnamespace patches components nameprefix moduledirs seed}"
 if [[ -n "$shapes" ]]; then
   sn="${BENCH_SHAPES_STACKS:-10000}" sruns="${BENCH_SHAPES_RUNS:-3}"
   say ""
-  say "shapes: strata graph -o json of $sn stacks, cold, the median of $sruns runs, each against the plain shape of the same run:"
+  say "shapes: strata graph -o json of $sn stacks, cold, the median of $sruns rounds, each shape against the plain shape of the same round:"
   : >"$out.shapes"
-  plain=""
   for sh in $shapes; do
-    srepo="$work/shape-$sh"
-    "$work/benchrepo" -stacks "$sn" -shape "$sh" -out "$srepo"
+    "$work/benchrepo" -stacks "$sn" -shape "$sh" -out "$work/shape-$sh"
     : >"$work/shape-$sh.runs"
-    for r in $(seq "$sruns"); do
-      cold_graph "shape-$sh-$r" "$srepo"
-      echo "$w $cpu $rss" >>"$work/shape-$sh.runs"
+  done
+  first="${shapes%% *}"
+  for r in $(seq "$sruns"); do
+    for sh in $shapes; do
+      cold_graph "shape-$sh-$r" "$work/shape-$sh"
+      [[ "$sh" == "$first" ]] && pw=$w pcpu=$cpu
+      echo "$w $cpu $rss $(awk -v w="$w" -v cpu="$cpu" -v pw="$pw" -v pcpu="$pcpu" 'BEGIN {printf "%.4f %.4f", w / pw, cpu / pcpu}')" >>"$work/shape-$sh.runs"
     done
-    read -r w cpu rss < <(sort -n "$work/shape-$sh.runs" | awk '{a[NR]=$0} END {print a[int((NR+1)/2)]}')
-    maxrss=$(awk 'm < $3 {m = $3} END {print m}' "$work/shape-$sh.runs")
-    [[ -z "$plain" ]] && plain="$w $cpu"
-    say "$(awk -v sh="$sh" -v w="$w" -v cpu="$cpu" -v rss="$rss" -v maxrss="$maxrss" -v plain="$plain" 'BEGIN {
-      split(plain, p, " ")
-      printf "  %-16s %7.3f s wall (x%.2f), %7.3f s CPU (x%.2f), peak RSS %d MiB (at most %d)", sh, w, w / p[1], cpu, cpu / p[2], rss, maxrss
+  done
+  # median FIELD FILE: the median of a column.
+  median() { sort -n -k"$1" "$2" | awk -v f="$1" '{a[NR]=$f} END {print a[int((NR+1)/2)]}'; }
+  for sh in $shapes; do
+    runs="$work/shape-$sh.runs"
+    read -r w cpu rss _ < <(sort -n "$runs" | awk '{a[NR]=$0} END {print a[int((NR+1)/2)]}')
+    maxrss=$(awk 'm < $3 {m = $3} END {print m}' "$runs")
+    wr=$(median 4 "$runs") cr=$(median 5 "$runs")
+    say "$(awk -v sh="$sh" -v w="$w" -v cpu="$cpu" -v rss="$rss" -v maxrss="$maxrss" -v wr="$wr" -v cr="$cr" 'BEGIN {
+      printf "  %-16s %7.3f s wall (x%.2f), %7.3f s CPU (x%.2f), peak RSS %d MiB (at most %d)", sh, w, wr, cpu, cr, rss, maxrss
     }')"
-    echo "$sh $w $cpu $rss $maxrss" >>"$out.shapes"
-    rm -rf "$srepo"
+    echo "$sh $w $cpu $rss $maxrss $wr $cr" >>"$out.shapes"
+    rm -rf "$work/shape-$sh"
   done
   say "  targets: each <= 2 s wall and <= 128 MiB, and <= x1.30 of the plain shape"
 fi

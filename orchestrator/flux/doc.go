@@ -83,6 +83,14 @@
 // it). kustomize builds run on a goroutine of their own, abandoned when
 // the context is done.
 //
+// The load is serial; a goroutine of its own reads ahead of it
+// (readahead.go): the entry directory's manifests, each queued
+// Kustomization's directory, kustomization file and the manifests it
+// lists, and the stacks' module directories, stat'd, read and parsed in
+// the order the load takes them, a bounded number at a time. The load
+// takes each answer once and reads for itself whatever was not read
+// ahead or failed, so that every error is its own read's.
+//
 // LoadNamespace (cluster.go) builds the environment of one namespace of a
 // cluster for strata controller with the same rules: the namespace's
 // Terraform objects, ConfigMaps and Secrets as if one Kustomization had
