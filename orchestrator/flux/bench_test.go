@@ -39,7 +39,17 @@ func benchRepo(b testing.TB, n int) string {
 	write("flux-apps/bench/stack/terraform/main.tf", "variable \"name\" {\n  type = string\n}\n")
 	for i := range n {
 		s := fmt.Sprintf("services-%04d", i)
-		write("environments/bench/dev/services/"+s+".yaml", fmt.Sprintf(`apiVersion: kustomize.toolkit.fluxcd.io/v1
+		write("environments/bench/dev/services/"+s+".yaml", benchKustomization(s, ""))
+		write("flux-apps/bench/"+s+"/kustomization.yaml", "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - terraform.yaml\n")
+		write("flux-apps/bench/"+s+"/terraform.yaml", benchTerraform(s, "./flux-apps/bench/stack/terraform", s))
+	}
+	return filepath.Join(root, "environments", "bench", "dev")
+}
+
+// benchKustomization is the Flux Kustomization of a bench stack, with
+// extra lines of its spec.
+func benchKustomization(name, extra string) string {
+	return fmt.Sprintf(`apiVersion: kustomize.toolkit.fluxcd.io/v1
 kind: Kustomization
 metadata:
   name: %[1]s
@@ -51,9 +61,13 @@ spec:
   sourceRef:
     kind: GitRepository
     name: flux-system
-`, s))
-		write("flux-apps/bench/"+s+"/kustomization.yaml", "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - terraform.yaml\n")
-		write("flux-apps/bench/"+s+"/terraform.yaml", fmt.Sprintf(`apiVersion: infra.contrib.fluxcd.io/v1alpha2
+%[2]s`, name, extra)
+}
+
+// benchTerraform is the Terraform object of a bench stack: its code in
+// path, its variable name set to value.
+func benchTerraform(name, path, value string) string {
+	return fmt.Sprintf(`apiVersion: infra.contrib.fluxcd.io/v1alpha2
 kind: Terraform
 metadata:
   name: %[1]s
@@ -61,16 +75,14 @@ metadata:
 spec:
   interval: 10m
   approvePlan: auto
-  path: ./flux-apps/bench/stack/terraform
+  path: %[2]s
   sourceRef:
     kind: GitRepository
     name: flux-system
   vars:
     - name: name
-      value: %[1]s
-`, s))
-	}
-	return filepath.Join(root, "environments", "bench", "dev")
+      value: %[3]s
+`, name, path, value)
 }
 
 // BenchmarkLoad renders an environment of 1,000 stacks every time: the

@@ -16,9 +16,10 @@ import (
 )
 
 // readAhead reads, on a goroutine of its own, what a load is about to
-// read: the entry directory's manifests, and for each Kustomization
-// queued, its directory, its kustomization file and the manifests that
-// file lists, each parsed as readChecked parses it. A load is serial; on
+// read: the entry directory's manifests; for each Kustomization queued,
+// its directory, its kustomization file and the manifests that file
+// lists, each parsed as readChecked parses it; and the stacks' module
+// directories, listed before the stacks are built. A load is serial; on
 // a second CPU, the system calls and the YAML parsing of the next
 // Kustomizations then run beside the build of the current one.
 //
@@ -40,9 +41,9 @@ type readAhead struct {
 	// the way.
 	rel   func(string) string
 	known func(string) bool
-	// listed are the manifests each kustomization file's content lists,
-	// nil for a file no plain build reads (the goroutine's own).
-	listed map[string][]string
+	// resources are the manifests each kustomization file's content
+	// lists, nil for a file no plain build reads (the goroutine's own).
+	resources map[string][]string
 
 	mu   sync.Mutex
 	wake *sync.Cond
@@ -60,7 +61,10 @@ type readAhead struct {
 	done             chan struct{}
 }
 
-// aheadWindow is how many wants may be answered and not let go of.
+// aheadWindow is how many wants may be answered and not let go of: as
+// many as the files of the entry directory a plain build reads at once
+// (entryPart), so that the goroutine stays ahead while the load collects
+// a part. With fewer, the load caught up with it at every part.
 const aheadWindow = 256
 
 // aheadWant is one thing to read.
@@ -122,10 +126,17 @@ type aheadAnswer struct {
 // parts counts the parts of a not taken.
 func (a *aheadAnswer) parts() int {
 	n := 0
-	for _, ok := range []bool{a.info != nil, a.data != nil, a.parsed, a.listed} {
-		if ok {
-			n++
-		}
+	if a.info != nil {
+		n++
+	}
+	if a.data != nil {
+		n++
+	}
+	if a.parsed {
+		n++
+	}
+	if a.listed {
+		n++
 	}
 	return n
 }
@@ -156,7 +167,7 @@ func (l *loader) startReadAhead() {
 // newReadAhead returns a readAhead whose goroutine is not started.
 func newReadAhead(rel func(string) string, known func(string) bool) *readAhead {
 	r := &readAhead{
-		rel: rel, known: known, listed: map[string][]string{},
+		rel: rel, known: known, resources: map[string][]string{},
 		wants: map[string]*aheadWant{}, answers: map[string]*aheadAnswer{},
 		done: make(chan struct{}),
 	}
@@ -371,14 +382,14 @@ func (r *readAhead) readKustomization(dir string, keep func(string, *aheadAnswer
 		if mayExpand(b) {
 			return
 		}
-		resources, ok := r.listed[string(b)]
+		resources, ok := r.resources[string(b)]
 		if !ok {
 			k, plain := plainKustomizationOf(b, false)
 			resources = k.resources
 			if !plain {
 				resources = nil
 			}
-			r.listed[string(b)] = resources
+			r.resources[string(b)] = resources
 		}
 		for _, f := range resources {
 			r.readManifest(filepath.Join(dir, filepath.FromSlash(f)), keep)

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/strata-iac/strata/internal/regularfile"
+	"github.com/strata-iac/strata/internal/testkit"
 	"github.com/strata-iac/strata/orchestrator/decryption"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
@@ -26,13 +27,7 @@ func aheadTree(t *testing.T, files map[string]string) (string, *readAhead) {
 	t.Helper()
 	root := t.TempDir()
 	for rel, body := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testkit.WriteFile(t, filepath.Join(root, filepath.FromSlash(rel)), body)
 	}
 	rel := func(p string) string {
 		r, _ := filepath.Rel(root, p)
@@ -300,41 +295,10 @@ func seedRepo(t *testing.T, n int) string {
 			below := fmt.Sprintf("%s-%04d", layers[l-1], (i*len(layers)/n-1)*n/len(layers))
 			depends = "  dependsOn:\n    - name: " + below + "\n"
 		}
-		write(dev+layer+"/"+name+".yaml", fmt.Sprintf(`apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: %[1]s
-  namespace: flux-system
-spec:
-  interval: 10m
-  path: ./flux-apps/bench/%[1]s
-  prune: true
-  sourceRef:
-    kind: GitRepository
-    name: flux-system
-%[2]s  postBuild:
-    substituteFrom:
-      - kind: ConfigMap
-        name: cluster-vars
-`, name, depends))
+		write(dev+layer+"/"+name+".yaml", benchKustomization(name, depends+"  postBuild:\n    substituteFrom:\n      - kind: ConfigMap\n        name: cluster-vars\n"))
 		write("flux-apps/bench/"+name+"/kustomization.yaml", kfileOf("terraform.yaml"))
 		write("flux-apps/bench/"+name+"/terraform/main.tf", "variable \"name\" {\n  type = string\n}\n")
-		write("flux-apps/bench/"+name+"/terraform.yaml", fmt.Sprintf(`apiVersion: infra.contrib.fluxcd.io/v1alpha2
-kind: Terraform
-metadata:
-  name: %[1]s
-  namespace: flux-system
-spec:
-  interval: 10m
-  approvePlan: auto
-  path: ./flux-apps/bench/%[1]s/terraform
-  sourceRef:
-    kind: GitRepository
-    name: flux-system
-  vars:
-    - name: name
-      value: %[1]s-${region}
-`, name))
+		write("flux-apps/bench/"+name+"/terraform.yaml", benchTerraform(name, "./flux-apps/bench/"+name+"/terraform", name+"-${region}"))
 	}
 	return filepath.Join(root, "environments", "bench", "dev")
 }
