@@ -211,10 +211,20 @@ func (l *loader) readAheadOf(ks []*kustomization) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, k := range ks {
-		if dir, ok := cleanPath(k.Spec.Path); ok {
-			r.add(l.abs(dir), wantKustomization)
+		if dir := l.aheadDir(k); dir != "" {
+			r.add(dir, wantKustomization)
 		}
 	}
+}
+
+// aheadDir is the directory, absolute, of a Kustomization's spec.path,
+// as it is asked for (readAheadOf) and let go of (doneWith); "" for a
+// path that leaves the repository.
+func (l *loader) aheadDir(k *kustomization) string {
+	if dir, ok := cleanPath(k.Spec.Path); ok {
+		return l.abs(dir)
+	}
+	return ""
 }
 
 // listAhead asks for the module directories of the Terraform objects
@@ -255,8 +265,8 @@ func (l *loader) listedAhead(tf *terraform) string {
 // put off until what it depends on is (follow): a Kustomization put off
 // is asked for again, in its new place.
 func (l *loader) doneWith(k *kustomization) {
-	if dir, ok := cleanPath(k.Spec.Path); ok && l.ahead != nil {
-		l.ahead.release(l.abs(dir))
+	if l.ahead != nil {
+		l.ahead.release(l.aheadDir(k))
 	}
 }
 
@@ -302,20 +312,17 @@ func (r *readAhead) readNext() {
 	}
 	w.state = wantReading
 	r.mu.Unlock()
-	found := map[string]*aheadAnswer{}
-	var paths []string
+	var got []pathAnswer
 	keep := func(p string, a *aheadAnswer) {
-		if found[p] == nil {
-			paths = append(paths, p)
-		}
-		a.want, found[p] = w, a
+		a.want = w
+		got = append(got, pathAnswer{p, a})
 	}
 	func() {
 		defer func() {
 			if recover() != nil {
 				// Nothing is kept: the loader reads it itself, where
 				// a panic is the load's error (readAt).
-				paths = nil
+				got = nil
 			}
 		}()
 		switch w.kind {
@@ -330,26 +337,32 @@ func (r *readAhead) readNext() {
 		}
 	}()
 	r.mu.Lock()
-	r.answer(w, paths, found)
+	r.answer(w, got)
+}
+
+// pathAnswer is what was read of a path.
+type pathAnswer struct {
+	path   string
+	answer *aheadAnswer
 }
 
 // answer keeps what was read for w, unless the loader let go of it while
 // it was read; r.mu is held.
-func (r *readAhead) answer(w *aheadWant, paths []string, found map[string]*aheadAnswer) {
+func (r *readAhead) answer(w *aheadWant, got []pathAnswer) {
 	if w.state != wantReading {
 		return
 	}
 	w.state = wantAnswered
 	r.held++
-	for _, p := range paths {
-		if r.answers[p] != nil {
-			// Another want's answer, not taken yet, stands.
+	for _, g := range got {
+		if r.answers[g.path] != nil {
+			// An answer not taken yet stands: another want's, or this
+			// one's of a path read twice (a manifest listed twice).
 			continue
 		}
-		a := found[p]
-		r.answers[p] = a
-		w.paths = append(w.paths, p)
-		w.parts += a.parts()
+		r.answers[g.path] = g.answer
+		w.paths = append(w.paths, g.path)
+		w.parts += g.answer.parts()
 	}
 	if w.parts == 0 {
 		r.letGo(w)
