@@ -216,13 +216,14 @@ if [[ -n "$shapes" ]]; then
       echo "$w $cpu $rss $(awk -v w="$w" -v cpu="$cpu" -v pw="$pw" -v pcpu="$pcpu" 'BEGIN {printf "%.4f %.4f", w / pw, cpu / pcpu}')" >>"$work/shape-$sh.runs"
     done
   done
-  # median FIELD FILE: the median of a column.
-  median() { sort -n -k"$1" "$2" | awk -v f="$1" '{a[NR]=$f} END {print a[int((NR+1)/2)]}'; }
+  # median_run FIELD FILE: the run (line) whose FIELD is the median.
+  median_run() { sort -n -k"$1" "$2" | awk '{a[NR]=$0} END {print a[int((NR+1)/2)]}'; }
   for sh in $shapes; do
     runs="$work/shape-$sh.runs"
-    read -r w cpu rss _ < <(sort -n "$runs" | awk '{a[NR]=$0} END {print a[int((NR+1)/2)]}')
+    read -r w cpu rss _ < <(median_run 1 "$runs")
+    read -r _ _ _ wr _ < <(median_run 4 "$runs")
+    read -r _ _ _ _ cr < <(median_run 5 "$runs")
     maxrss=$(awk 'm < $3 {m = $3} END {print m}' "$runs")
-    wr=$(median 4 "$runs") cr=$(median 5 "$runs")
     say "$(awk -v sh="$sh" -v w="$w" -v cpu="$cpu" -v rss="$rss" -v maxrss="$maxrss" -v wr="$wr" -v cr="$cr" 'BEGIN {
       printf "  %-16s %7.3f s wall (x%.2f), %7.3f s CPU (x%.2f), peak RSS %d MiB (at most %d)", sh, w, wr, cpu, cr, rss, maxrss
     }')"
