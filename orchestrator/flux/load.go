@@ -170,6 +170,9 @@ type loader struct {
 	// ahead reads what the load is about to read (readAhead); nil
 	// reads everything when asked.
 	ahead *readAhead
+	// behind decodes the entry directory's objects while it is read
+	// (decodeBehind); nil outside readEntry.
+	behind *decodeBehind
 	// checkout are the artifact rules of the repository's sources, by
 	// spec.ignore (rulesForRef).
 	checkout *checkout.Cache
@@ -456,6 +459,11 @@ func (l *loader) readEntry() ([]*kustomization, error) {
 	}
 	built := make([][]renderedObject, len(units))
 	rules := l.rulesForRef(nil, nil)
+	l.behind = newDecodeBehind()
+	defer func() {
+		l.behind.stop()
+		l.behind = nil
+	}()
 	for i, u := range units {
 		if err := l.stopped(); err != nil {
 			return nil, err
@@ -467,6 +475,7 @@ func (l *loader) readEntry() ([]*kustomization, error) {
 		}
 		built[i] = objs
 	}
+	l.behind.wait(&l.shared)
 	l.decryptEntry(built)
 	var queue []*kustomization
 	for i, u := range units {
@@ -509,7 +518,13 @@ func (l *loader) registerApp(group string, objs []renderedObject, a *app) ([]*ku
 		switch {
 		case d.Skipped != "":
 			l.env.Skipped[d.Skipped]++
-			l.noteMaker(o.File, o.Object)
+			obj := o.Object
+			if o.decoded != nil {
+				// Decoded behind, which keeps the map of a kind
+				// strata does not read.
+				obj = o.decoded.obj
+			}
+			l.noteMaker(o.File, obj)
 		case d.ConfigMap != nil:
 			d.ConfigMap.by = l.unit
 			if o.Failed {
@@ -851,7 +866,7 @@ func (l *loader) buildKustomization(k *kustomization) []*kustomization {
 		l.env.Notes = append(l.env.Notes, fmt.Sprintf("Kustomization %s (%s) is the entry directory itself; its objects are read once", k.Name(), k.File))
 		return nil
 	}
-	objs, p := l.build(dir, k.rawMap(), l.rulesForRef(k.Spec.SourceRef, &k.object), nil, k.ref())
+	objs, p := l.build(dir, k, l.rulesForRef(k.Spec.SourceRef, &k.object), nil, k.ref())
 	if !l.keepRendered && k.rawJSON != nil {
 		// Nothing reads it again: at 10,000 stacks the maps of the
 		// Kustomizations and Terraform objects were half the heap, and

@@ -191,6 +191,15 @@ func (r *rendered) rawMap() map[string]any {
 	return r.raw
 }
 
+// generating is what a build of the Kustomization reads of its spec
+// (see generatingOf).
+func (k *kustomization) generating() generating {
+	if k == nil || k.gen == nil {
+		return generating{plainOK: true}
+	}
+	return *k.gen
+}
+
 // unit is the key the loader knows the Kustomization by, in its maps
 // and in what it says: its name, or namespace/name when a Kustomization
 // of the same name in another namespace came first (addKustomization).
@@ -207,6 +216,9 @@ type kustomization struct {
 	// rendered is read by Flux's generator (rawMap);
 	// buildKustomization lets go of its map.
 	rendered
+	// gen is what its builds read of its spec, read as it was decoded
+	// (generatingOf; nil for none of it).
+	gen *generating
 	// Group is the environment sub-directory the Kustomization is in, ""
 	// at the environment's root.
 	Group string
@@ -360,9 +372,20 @@ type decoded struct {
 // decodeObject decodes one rendered object that came from file. Objects of
 // kinds strata does not read come back with only Skipped set, and no
 // problem; a kind or apiVersion that looks like a misspelt Flux or Tofu
-// Controller one is a problem. The labels and annotations of what it
-// decodes are interned in shared (stringMaps; nil interns nothing).
+// Controller one is a problem. What it decodes shares its labels,
+// annotations and the like with the objects decoded before it
+// (stringMaps.share; a nil shared shares nothing).
 func decodeObject(file string, obj map[string]any, shared *stringMaps) (decoded, *diag.Problem) {
+	d, p := decodeAlone(file, obj)
+	if p == nil {
+		shared.share(&d)
+	}
+	return d, p
+}
+
+// decodeAlone is decodeObject, sharing nothing: it reads nothing but its
+// arguments, so any goroutine may call it (decodeBehind).
+func decodeAlone(file string, obj map[string]any) (decoded, *diag.Problem) {
 	j, err := json.Marshal(obj)
 	if err != nil {
 		return decoded{}, &diag.Problem{File: file, Message: "invalid object: " + err.Error()}
@@ -387,29 +410,28 @@ func decodeObject(file string, obj map[string]any, shared *stringMaps) (decoded,
 	o := object{meta: m, File: file}
 	var d decoded
 	var target any
-	var self *object
 	switch {
 	case m.group() == groupCore && m.Kind == kindConfigMap:
 		d.ConfigMap = &configMap{object: o}
-		target, self = d.ConfigMap, &d.ConfigMap.object
+		target = d.ConfigMap
 	case m.group() == groupCore && m.Kind == kindSecret:
 		d.Secret = &secret{object: o}
-		target, self = d.Secret, &d.Secret.object
+		target = d.Secret
 	case m.group() == groupKustomize && m.Kind == kindKustomization:
-		d.Kustomization = &kustomization{object: o, rendered: rendered{rawJSON: j}}
-		target, self = d.Kustomization, &d.Kustomization.object
+		d.Kustomization = &kustomization{object: o, rendered: rendered{rawJSON: j}, gen: generatingOf(obj)}
+		target = d.Kustomization
 	case m.group() == groupInfra && m.Kind == kindTerraform:
 		d.Terraform = &terraform{object: o, rendered: rendered{rawJSON: j}, sum: sha256.Sum256(j), variables: bytes.Contains(j, []byte("${"))}
-		target, self = d.Terraform, &d.Terraform.object
+		target = d.Terraform
 	case m.group() == groupSource && m.Kind == environment.SourceOCIRepository:
 		d.OCIRepository = &ociRepository{object: o}
-		target, self = d.OCIRepository, &d.OCIRepository.object
+		target = d.OCIRepository
 	case m.group() == groupSource && m.Kind == environment.SourceGitRepository:
 		d.GitRepository = &gitRepository{object: o}
-		target, self = d.GitRepository, &d.GitRepository.object
+		target = d.GitRepository
 	case m.group() == groupSource && m.Kind == environment.SourceBucket:
 		d.Bucket = &bucket{object: o}
-		target, self = d.Bucket, &d.Bucket.object
+		target = d.Bucket
 	case m.group() == groupKustomizeConfig:
 		return decoded{}, unservable(file, m)
 	default:
@@ -439,16 +461,6 @@ func decodeObject(file string, obj map[string]any, shared *stringMaps) (decoded,
 			Message: fmt.Sprintf("a %s has no metadata.name", m.Kind),
 			Fix:     fmt.Sprintf("give the %s in %s a metadata.name", m.Kind, file),
 		}
-	}
-	// Shared once decoded: encoding/json writes into the maps it is
-	// given.
-	shared.meta(&self.meta)
-	if k := d.Kustomization; k != nil && k.Spec.CommonMetadata != nil {
-		k.Spec.CommonMetadata.Labels = shared.intern(k.Spec.CommonMetadata.Labels)
-		k.Spec.CommonMetadata.Annotations = shared.intern(k.Spec.CommonMetadata.Annotations)
-	}
-	if k := d.Kustomization; k != nil && k.Spec.PostBuild != nil {
-		k.Spec.PostBuild.Substitute = shared.intern(k.Spec.PostBuild.Substitute)
 	}
 	return d, nil
 }

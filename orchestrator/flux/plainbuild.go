@@ -118,25 +118,24 @@ type plainAnswer struct {
 // what kustomize's transformers do to them (transformPlain). ok is false
 // for anything else, and for a plain build that krusty must explain; the
 // loader is then as it was.
-func (l *loader) buildPlainDir(dir, abs string, entry bool, flux map[string]any, fsys *checkedFS, files, scanned []string, owner string) (_ []renderedObject, _ *diag.Problem, ok bool) {
+func (l *loader) buildPlainDir(dir, abs string, entry bool, gen generating, fsys *checkedFS, files, scanned []string, owner string) (_ []renderedObject, _ *diag.Problem, ok bool) {
 	k := plainKust{resources: files}
 	fromScan := false
-	gen, genOK := plainGenerated(flux)
 	switch {
 	case !plainBuilds:
 		return nil, nil, false
 	case files != nil:
-	case !genOK:
+	case !gen.plainOK:
 		return nil, nil, false
 	case len(scanned) > 0:
-		k, fromScan = plainKust{resources: scanned}.with(gen), true
+		k, fromScan = plainKust{resources: scanned}.with(gen.plain), true
 	default:
 		if k, ok = l.plainFile(abs); !ok {
 			return nil, nil, false
 		}
-		k = k.with(gen)
+		k = k.with(gen.plain)
 	}
-	if decrypts(flux) {
+	if gen.decrypt {
 		fsys.owner = owner
 	}
 	// The entry directory, thousands of Kustomizations in a fleet, is
@@ -179,7 +178,7 @@ func (l *loader) buildPlainDir(dir, abs string, entry bool, flux map[string]any,
 			// krusty's build.
 			origins = nil
 		}
-		objs, p := l.collect(dir, abs, entry, flux, fsys, rs, origins, before, owner)
+		objs, p := l.collect(dir, abs, entry, gen, fsys, rs, origins, before, owner)
 		if p != nil {
 			return nil, p, true
 		}

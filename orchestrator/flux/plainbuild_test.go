@@ -59,8 +59,58 @@ func buildWith(t *testing.T, root, dir string, flux map[string]any, files []stri
 	l := newLoader(context.Background(), root, dir)
 	l.env = &environment.Environment{Skipped: map[string]int{}}
 	l.keepRendered = true
-	objs, p := l.build(dir, flux, l.rulesForRef(nil, nil), files, "Kustomization/app")
+	objs, p := l.build(dir, fluxKustomization(flux), l.rulesForRef(nil, nil), files, "Kustomization/app")
 	return builtResult{Objects: dropResources(objs), Problem: p, Problems: l.problems, Plain: l.plainBuilt > 0}
+}
+
+// fluxKustomization is the Flux Kustomization whose map is flux, as
+// decodeObject would make it for a build; nil for a nil map (the entry
+// directory's build).
+func fluxKustomization(flux map[string]any) *kustomization {
+	if flux == nil {
+		return nil
+	}
+	return &kustomization{rendered: rendered{raw: flux}, gen: generatingOf(flux)}
+}
+
+func TestGeneratingOf(t *testing.T) {
+	tests := []struct {
+		name string
+		spec map[string]any
+		want *generating
+	}{
+		{name: "no spec"},
+		{name: "none of it", spec: map[string]any{"path": "./x", "prune": true, "postBuild": map[string]any{}, "decryption": map[string]any{}}},
+		{name: "targetNamespace", spec: map[string]any{"targetNamespace": "team"}, want: &generating{plain: plainKust{namespace: "team"}, plainOK: true}},
+		{name: "no patches", spec: map[string]any{"patches": []any{}}, want: &generating{plain: plainKust{patches: []kustypes.Patch{}}, plainOK: true}},
+		{name: "images", spec: map[string]any{"images": []any{}}, want: &generating{}},
+		{name: "components", spec: map[string]any{"components": []any{"../c"}}, want: &generating{plain: plainKust{components: []string{"../c"}}, plainOK: true, components: []string{"../c"}}},
+		{name: "sops", spec: map[string]any{"decryption": map[string]any{"provider": "sops"}}, want: &generating{plainOK: true, decrypt: true}},
+		{name: "origin annotations", spec: map[string]any{"buildMetadata": []any{"originAnnotations"}}, want: &generating{origins: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			flux := map[string]any{"apiVersion": "kustomize.toolkit.fluxcd.io/v1", "kind": "Kustomization"}
+			if tt.spec != nil {
+				flux["spec"] = tt.spec
+			}
+			got := generatingOf(flux)
+			if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(generating{}, plainKust{})); diff != "" {
+				t.Errorf("generatingOf(%v) = %+v, want %+v; diff (-want +got):\n%s", tt.spec, got, tt.want, diff)
+			}
+			want := generating{plainOK: true}
+			if tt.want != nil {
+				want = *tt.want
+			}
+			k := &kustomization{gen: got}
+			if diff := cmp.Diff(want, k.generating(), cmp.AllowUnexported(generating{}, plainKust{})); diff != "" {
+				t.Errorf("generating() of %v (-want +got):\n%s", tt.spec, diff)
+			}
+		})
+	}
+	if diff := cmp.Diff(generating{plainOK: true}, (*kustomization)(nil).generating(), cmp.AllowUnexported(generating{}, plainKust{})); diff != "" {
+		t.Errorf("generating() of the entry directory's build (-want +got):\n%s", diff)
+	}
 }
 
 // TestBuildPlain checks that a plain build (plainbuild.go) renders what

@@ -1,8 +1,12 @@
 package flux
 
 import (
+	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/kustomize/api/resource"
 	kustypes "sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/resid"
@@ -20,6 +24,96 @@ import (
 // (which refer to nothing). A build holding any other kind (a RoleBinding
 // whose subjects move, a Deployment that refers to a ConfigMap) is
 // krusty's.
+
+// generating is what a build reads of the spec of the Flux Kustomization
+// it is for, besides its path: what Flux's generator writes into the
+// build, as a plain build applies it (plain, plainOK: plainGenerated), its
+// spec.components, whether it decrypts (decrypts), and whether its
+// spec.buildMetadata keeps origin annotations. decodeObject reads it from
+// the object's map as it decodes the object, so a plain build needs no
+// map of the object again; a build that is not plain gives Flux's
+// generator the whole object (rendered.rawMap).
+type generating struct {
+	plain      plainKust
+	plainOK    bool
+	components []string
+	decrypt    bool
+	origins    bool
+}
+
+// generatingOf reads generating from a Flux Kustomization as a map. It is
+// nil for the spec of most Kustomizations, which sets none of it: a plain
+// build that the generator adds nothing to (see kustomization.generating).
+func generatingOf(flux map[string]any) *generating {
+	g := generating{decrypt: decrypts(flux)}
+	g.plain, g.plainOK = plainGenerated(flux)
+	g.components, _, _ = unstructured.NestedStringSlice(flux, "spec", "components")
+	bm, _, _ := unstructured.NestedStringSlice(flux, "spec", "buildMetadata")
+	g.origins = slices.Contains(bm, "originAnnotations")
+	p := g.plain
+	if g.plainOK && p.patches == nil && p.components == nil && p.namespace == "" && p.prefix == "" && p.suffix == "" &&
+		g.components == nil && !g.decrypt && !g.origins {
+		return nil
+	}
+	return &g
+}
+
+// generatingKey is a key of everything generatingOf sets in g, equal
+// for two only when they are: each string is written with its length,
+// each list with its length or as nil.
+func generatingKey(g *generating) string {
+	var b strings.Builder
+	str := func(v string) {
+		b.WriteString(strconv.Itoa(len(v)))
+		b.WriteByte(':')
+		b.WriteString(v)
+	}
+	list := func(nilList bool, n int) {
+		if nilList {
+			b.WriteString("n;")
+			return
+		}
+		b.WriteString(strconv.Itoa(n))
+		b.WriteByte(';')
+	}
+	for _, f := range []bool{g.plainOK, g.decrypt, g.origins} {
+		b.WriteByte('0' + boolByte(f))
+	}
+	p := g.plain
+	for _, v := range []string{p.namespace, p.prefix, p.suffix} {
+		str(v)
+	}
+	for _, l := range [][]string{p.components, g.components} {
+		list(l == nil, len(l))
+		for _, v := range l {
+			str(v)
+		}
+	}
+	list(p.patches == nil, len(p.patches))
+	for _, pt := range p.patches {
+		str(pt.Path)
+		str(pt.Patch)
+		if o := pt.Options; o != nil {
+			str(fmt.Sprintf("%+v", *o))
+		}
+		if t := pt.Target; t != nil {
+			b.WriteByte('t')
+			for _, v := range []string{t.Group, t.Version, t.Kind, t.Name, t.Namespace, t.LabelSelector, t.AnnotationSelector} {
+				str(v)
+			}
+		}
+		b.WriteByte(';')
+	}
+	return b.String()
+}
+
+// boolByte is 1 for true, 0 for false.
+func boolByte(v bool) byte {
+	if v {
+		return 1
+	}
+	return 0
+}
 
 // plainGenerated returns what Flux's generator writes of a Kustomization's
 // spec into the build (targetNamespace, namePrefix, nameSuffix, patches

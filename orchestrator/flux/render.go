@@ -79,6 +79,11 @@ type renderedObject struct {
 type predecoded struct {
 	d decoded
 	p *diag.Problem
+	// file and obj are the object as collected, held until it is
+	// decoded behind (decodeBehind), and done says it is.
+	file string
+	obj  map[string]any
+	done bool
 }
 
 // build runs kustomize on dir (relative to the root) the way
@@ -87,7 +92,7 @@ type predecoded struct {
 // namePrefix, targetNamespace, …) to the directory's kustomization file,
 // or makes one listing every manifest under the directory when there is
 // none, and krusty builds it, reading nothing outside the repository.
-// flux is the Flux Kustomization as a map, nil for the entry directory;
+// k is the Flux Kustomization, nil for the entry directory;
 // rules say what of the checkout its source's artifact leaves out (nil:
 // nothing, an environment read from a cluster). files, when set, replaces the generated kustomization's resources (the
 // entry directory's top-level files). Nothing is written to the
@@ -96,15 +101,15 @@ type predecoded struct {
 // The objects of a Kustomization's build are decrypted as its
 // spec.decryption says (see decryptObject); those of the entry directory
 // are left to readEntry, which finds the Kustomization that builds it.
-func (l *loader) build(dir string, flux map[string]any, rules *checkout.Rules, files []string, owner string) ([]renderedObject, *diag.Problem) {
-	entry := flux == nil
+func (l *loader) build(dir string, k *kustomization, rules *checkout.Rules, files []string, owner string) ([]renderedObject, *diag.Problem) {
+	entry := k == nil
+	gen := k.generating()
 	abs := l.abs(dir)
 	if l.rec != nil {
 		// Flux's generator reads the directory from disk itself: every
 		// manifest under it, and the components it checks for.
 		l.rec.Probe(rendercache.Tree, abs)
-		comps, _, _ := unstructured.NestedStringSlice(flux, "spec", "components")
-		for _, c := range comps {
+		for _, c := range gen.components {
 			l.rec.Probe(rendercache.Stat, filepath.Join(abs, filepath.FromSlash(c)))
 		}
 	}
@@ -136,7 +141,7 @@ func (l *loader) build(dir string, flux map[string]any, rules *checkout.Rules, f
 			return nil, p
 		}
 	}
-	if objs, p, ok := l.buildPlainDir(dir, abs, entry, flux, fsys, files, scanned, owner); ok {
+	if objs, p, ok := l.buildPlainDir(dir, abs, entry, gen, fsys, files, scanned, owner); ok {
 		return objs, p
 	}
 	if files == nil {
@@ -153,16 +158,17 @@ func (l *loader) build(dir string, flux map[string]any, rules *checkout.Rules, f
 			Resources: files,
 		})
 	} else {
-		if flux == nil {
-			flux = map[string]any{}
+		flux := map[string]any{}
+		if k != nil {
+			flux = k.rawMap()
 		}
-		gen := kustomize.NewGenerator(l.root, unstructured.Unstructured{Object: flux})
+		generator := kustomize.NewGenerator(l.root, unstructured.Unstructured{Object: flux})
 		if len(left) > 0 {
 			// The generator lists the directory from disk: it is told
 			// to leave out what is not in the artifact.
-			gen = kustomize.NewGeneratorWithIgnore(l.root, ignoreFiles(abs, left), unstructured.Unstructured{Object: flux})
+			generator = kustomize.NewGeneratorWithIgnore(l.root, ignoreFiles(abs, left), unstructured.Unstructured{Object: flux})
 		}
-		manifest, kfile, _, err = gen.GenerateManifest(abs)
+		manifest, kfile, _, err = generator.GenerateManifest(abs)
 	}
 	if err == nil {
 		manifest, err = withOrigins(manifest)
@@ -173,8 +179,7 @@ func (l *loader) build(dir string, flux map[string]any, rules *checkout.Rules, f
 	manifest = l.fixDeprecated(l.relPath(kfile), manifest)
 	manifest = l.remoteResources(fsys, kfile, manifest)
 	fsys.virtual[kfile] = manifest
-	decrypt := decrypts(flux)
-	if decrypt {
+	if gen.decrypt {
 		fsys.owner = owner
 		fsys.sources = generatorSources(fsys, l.root, abs)
 	}
@@ -213,7 +218,7 @@ func (l *loader) build(dir string, flux map[string]any, rules *checkout.Rules, f
 	if err != nil {
 		return nil, l.buildProblem(dir, owner, err, before, fsys)
 	}
-	return l.collect(dir, abs, entry, flux, fsys, resources, nil, before, owner)
+	return l.collect(dir, abs, entry, gen, fsys, resources, nil, before, owner)
 }
 
 // collect turns the resources of a build of dir into rendered objects:
@@ -222,14 +227,7 @@ func (l *loader) build(dir string, flux map[string]any, rules *checkout.Rules, f
 // spec.decryption says (not those of the entry directory). origins, when
 // set, are the files the resources came from, relative to abs (a plain
 // build's); otherwise their origin annotations say.
-func (l *loader) collect(dir, abs string, entry bool, flux map[string]any, fsys *checkedFS, resources []*resource.Resource, origins []string, before int, owner string) ([]renderedObject, *diag.Problem) {
-	decrypt := decrypts(flux)
-	keepOrigin := false
-	if flux != nil {
-		if bm, _, _ := unstructured.NestedStringSlice(flux, "spec", "buildMetadata"); slices.Contains(bm, "originAnnotations") {
-			keepOrigin = true
-		}
-	}
+func (l *loader) collect(dir, abs string, entry bool, gen generating, fsys *checkedFS, resources []*resource.Resource, origins []string, before int, owner string) ([]renderedObject, *diag.Problem) {
 	var out []renderedObject
 	for i, r := range resources {
 		file := dir
@@ -245,7 +243,7 @@ func (l *loader) collect(dir, abs string, entry bool, flux map[string]any, fsys 
 				generated = true
 			}
 		}
-		if a := r.GetAnnotations(); !keepOrigin && a[originAnnotation] != "" {
+		if a := r.GetAnnotations(); !gen.origins && a[originAnnotation] != "" {
 			delete(a, originAnnotation)
 			if err := l.setAnnotations(r, a); err != nil {
 				return nil, &diag.Problem{File: file, Object: owner, Message: fmt.Sprintf("kustomize build of %s: %v", dir, err)}
@@ -271,7 +269,7 @@ func (l *loader) collect(dir, abs string, entry bool, flux map[string]any, fsys 
 			l.predecode(&ro)
 		}
 		if !entry {
-			if p := l.decryptObject(&ro, decrypt, owner, fsys); p != nil {
+			if p := l.decryptObject(&ro, gen.decrypt, owner, fsys); p != nil {
 				if ro.noKey {
 					// Not the build's problem: what reads the Secret
 					// waits for it (loader.secret).
@@ -304,11 +302,15 @@ func (l *loader) predecode(o *renderedObject) {
 	if u.GetKind() == kindSecret || !reads(u.GetAPIVersion(), u.GetKind()) || l.appliesEntry(o.Object) {
 		return
 	}
+	if l.behind != nil {
+		o.decoded, o.Object = l.behind.add(o.File, o.Object), nil
+		return
+	}
 	d, p := decodeObject(o.File, o.Object, &l.shared)
 	if p == nil && d.Skipped != "" {
 		return
 	}
-	o.decoded, o.Object = &predecoded{d, p}, nil
+	o.decoded, o.Object = &predecoded{d: d, p: p}, nil
 }
 
 // conventions is the problem of a built object without an apiVersion,

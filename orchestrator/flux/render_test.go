@@ -10,9 +10,11 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"sigs.k8s.io/kustomize/api/krusty"
 	kustypes "sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
+	"sigs.k8s.io/kustomize/kyaml/resid"
 	"sigs.k8s.io/yaml"
 
 	"github.com/strata-iac/strata/internal/sopstest"
@@ -62,7 +64,7 @@ func TestDropResources(t *testing.T) {
 	root := testkit.Copy(t, filepath.Join("..", "testdata", "fidelity", "seed"))
 	l := newLoader(context.Background(), root, "environments/acme/dev")
 	flux := map[string]any{"spec": map[string]any{"path": "./flux-apps/app"}}
-	objs, p := l.build("flux-apps/app", flux, l.rulesForRef(nil, nil), nil, "Kustomization/app")
+	objs, p := l.build("flux-apps/app", fluxKustomization(flux), l.rulesForRef(nil, nil), nil, "Kustomization/app")
 	if p != nil {
 		t.Fatalf("build(flux-apps/app) = %v", p)
 	}
@@ -257,6 +259,39 @@ func sameLoadRepos(t *testing.T) (decryption.Keys, []loadRepo) {
 		repos = append(repos, loadRepo{r.name, root, r.entry})
 	}
 	return keys, repos
+}
+
+// TestGeneratingAsDecoded proves that what a build reads of a Flux
+// Kustomization's spec, read from its map as it is decoded
+// (kustomization.gen), is what it reads of the object decoded again from
+// its JSON, as Flux's generator is given it (rawMap).
+func TestGeneratingAsDecoded(t *testing.T) {
+	keys, repos := sameLoadRepos(t)
+	set := 0
+	for _, r := range repos {
+		t.Run(r.name, func(t *testing.T) {
+			ctx := keepRendered(decryption.WithKeys(context.Background(), keys))
+			l, err := read(ctx, filepath.Join(r.root, r.entry))
+			if err != nil {
+				t.Fatalf("read(%s) = %v", r.entry, err)
+			}
+			for _, k := range l.kustomizations {
+				if k.rawJSON == nil {
+					continue
+				}
+				want := generatingOf(k.rendered.rawMap())
+				if diff := cmp.Diff(want, k.gen, cmp.AllowUnexported(generating{}, plainKust{}), cmpopts.EquateComparable(resid.Gvk{})); diff != "" {
+					t.Errorf("Kustomization %s: generating as decoded differs from its JSON's (-JSON +decoded):\n%s", k.ref(), diff)
+				}
+				if k.gen != nil {
+					set++
+				}
+			}
+		})
+	}
+	if set == 0 {
+		t.Errorf("no Kustomization of %d repositories sets what a build reads of its spec, want some", len(repos))
+	}
 }
 
 func TestPredecodeAsKept(t *testing.T) {

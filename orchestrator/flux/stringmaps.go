@@ -18,6 +18,28 @@ type stringMaps struct {
 	// byHash are the maps kept, by the sum of their entries' hashes,
 	// which does not depend on the order a map is walked in.
 	byHash map[uint64][]map[string]string
+	// generating are what builds read of Kustomizations' specs, by key
+	// (generatingKey): a fleet's Kustomizations mostly carry the same
+	// patches, patched into each by the one that applies them.
+	generating map[string]*generating
+}
+
+// internGenerating returns the generating kept that equals g, keeping g
+// when none does. A nil stringMaps keeps nothing and returns g; so does a
+// nil g.
+func (s *stringMaps) internGenerating(g *generating) *generating {
+	if s == nil || g == nil {
+		return g
+	}
+	if s.generating == nil {
+		s.generating = map[string]*generating{}
+	}
+	key := generatingKey(g)
+	if kept, ok := s.generating[key]; ok {
+		return kept
+	}
+	s.generating[key] = g
+	return g
 }
 
 // intern returns the map kept that equals m, keeping m when none does.
@@ -47,6 +69,46 @@ func (s *stringMaps) intern(m map[string]string) map[string]string {
 	}
 	s.byHash[sum] = append(s.byHash[sum], m)
 	return m
+}
+
+// share interns what a decoded object holds that others hold too: its
+// labels and annotations, a Kustomization's spec.commonMetadata,
+// postBuild.substitute and what its builds read of its spec. It is done
+// once the object is decoded, since encoding/json writes into the maps it
+// is given.
+func (s *stringMaps) share(d *decoded) {
+	var o *object
+	switch {
+	case d.ConfigMap != nil:
+		o = &d.ConfigMap.object
+	case d.Secret != nil:
+		o = &d.Secret.object
+	case d.Kustomization != nil:
+		o = &d.Kustomization.object
+	case d.Terraform != nil:
+		o = &d.Terraform.object
+	case d.OCIRepository != nil:
+		o = &d.OCIRepository.object
+	case d.GitRepository != nil:
+		o = &d.GitRepository.object
+	case d.Bucket != nil:
+		o = &d.Bucket.object
+	default:
+		return
+	}
+	s.meta(&o.meta)
+	k := d.Kustomization
+	if k == nil {
+		return
+	}
+	if c := k.Spec.CommonMetadata; c != nil {
+		c.Labels = s.intern(c.Labels)
+		c.Annotations = s.intern(c.Annotations)
+	}
+	if b := k.Spec.PostBuild; b != nil {
+		b.Substitute = s.intern(b.Substitute)
+	}
+	k.gen = s.internGenerating(k.gen)
 }
 
 // meta interns an object's labels and annotations.

@@ -93,6 +93,50 @@ func TestStringMapsNil(t *testing.T) {
 	}
 }
 
+// TestInternGenerating: Kustomizations whose specs ask the same of their
+// builds share one generating; any field, or where a string ends,
+// tells two apart.
+func TestInternGenerating(t *testing.T) {
+	patch := func(kind, text string) map[string]any {
+		return map[string]any{"patch": text, "target": map[string]any{"kind": kind}}
+	}
+	specs := []map[string]any{
+		{"targetNamespace": "a", "namePrefix": "bc"},
+		{"targetNamespace": "ab", "namePrefix": "c"},
+		{"patches": []any{patch("Terraform", "x")}},
+		{"patches": []any{patch("Terraform", "y")}},
+		{"patches": []any{patch("Secret", "x")}},
+		{"patches": []any{map[string]any{"patch": "x"}}},
+		{"patches": []any{}},
+		{"patches": []any{}, "decryption": map[string]any{"provider": "sops"}},
+		{"components": []any{"../c"}},
+		{"components": []any{"../c", "../d"}},
+		{"images": []any{}},
+		{"buildMetadata": []any{"originAnnotations"}},
+	}
+	var s stringMaps
+	kept := map[*generating]int{}
+	for i, spec := range specs {
+		g := s.internGenerating(generatingOf(map[string]any{"spec": spec}))
+		if j, seen := kept[g]; seen {
+			t.Errorf("internGenerating(spec %v) = the generating of spec %v, want its own", spec, specs[j])
+		}
+		kept[g] = i
+		again := s.internGenerating(generatingOf(map[string]any{"spec": spec}))
+		if again != g {
+			t.Errorf("internGenerating(spec %v) a second time = another generating, want the first", spec)
+		}
+	}
+	if got := s.internGenerating(nil); got != nil {
+		t.Errorf("internGenerating(nil) = %+v, want nil", got)
+	}
+	var none *stringMaps
+	g := generatingOf(map[string]any{"spec": specs[0]})
+	if got := none.internGenerating(g); got != g {
+		t.Errorf("(*stringMaps)(nil).internGenerating(g) = another generating, want g")
+	}
+}
+
 // TestLoadSharesMaps: a load keeps one map of each distinct set of labels,
 // annotations or substituted variables its objects carry, and lets go of each Terraform
 // object's decoded spec once its stack is built, keeping the references
