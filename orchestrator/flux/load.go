@@ -343,23 +343,32 @@ func (l *loader) load() (*environment.Environment, error) {
 		}
 		l.within(k.unit(), "", func() { l.checkKustomization(k) })
 	}
+	// The Terraform objects, in the order their stacks are built, each
+	// with the Kustomization that applies it.
 	var tfs []*terraform
+	var owners []*kustomization
 	for _, k := range l.sortedKustomizations() {
-		tfs = append(tfs, l.apps[k.unit()].terraforms...)
+		for _, tf := range l.apps[k.unit()].terraforms {
+			tfs, owners = append(tfs, tf), append(owners, k)
+		}
 	}
 	l.names = newNames(tfs)
 	l.env.Notes = append(l.env.Notes, l.names.notes()...)
 	l.listAhead(tfs)
-	for _, k := range l.sortedKustomizations() {
-		for _, tf := range l.apps[k.unit()].terraforms {
-			listed := l.listedAhead(tf)
-			l.within(k.unit(), l.stackName(tf), func() {
-				l.unitNS = namespaceOf(&tf.object)
-				l.stacks = append(l.stacks, l.buildStack(k, tf))
-				l.unitNS = ""
-			})
-			l.ahead.release(listed)
+	raws := rawAheadOf(tfs)
+	defer raws.stop()
+	for i, tf := range tfs {
+		k := owners[i]
+		listed := l.listedAhead(tf)
+		if m, ok := raws.take(i); ok {
+			tf.raw = m
 		}
+		l.within(k.unit(), l.stackName(tf), func() {
+			l.unitNS = namespaceOf(&tf.object)
+			l.stacks = append(l.stacks, l.buildStack(k, tf))
+			l.unitNS = ""
+		})
+		l.ahead.release(listed)
 	}
 	return l.finish(), nil
 }
@@ -459,11 +468,13 @@ func (l *loader) readEntry() ([]*kustomization, error) {
 	}
 	built := make([][]renderedObject, len(units))
 	rules := l.rulesForRef(nil, nil)
-	l.behind = newDecodeBehind()
-	defer func() {
-		l.behind.stop()
-		l.behind = nil
-	}()
+	if readAheadOn {
+		l.behind = newDecodeBehind()
+		defer func() {
+			l.behind.stop()
+			l.behind = nil
+		}()
+	}
 	for i, u := range units {
 		if err := l.stopped(); err != nil {
 			return nil, err
@@ -475,7 +486,9 @@ func (l *loader) readEntry() ([]*kustomization, error) {
 		}
 		built[i] = objs
 	}
-	l.behind.wait(&l.shared)
+	if l.behind != nil {
+		l.behind.wait(&l.shared)
+	}
 	l.decryptEntry(built)
 	var queue []*kustomization
 	for i, u := range units {

@@ -141,7 +141,9 @@ func (a *aheadAnswer) parts() int {
 	return n
 }
 
-// readAheadOn turns reading ahead on; tests turn it off to compare.
+// readAheadOn turns reading ahead on, and the decoding the load hands to
+// goroutines of its own (decodeBehind, rawAhead); tests turn it off to
+// compare.
 var readAheadOn = true
 
 // startReadAhead starts the loader's reading ahead, when its disk reads
