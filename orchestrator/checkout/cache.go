@@ -14,6 +14,7 @@ type Cache struct {
 
 	mu    sync.Mutex
 	rules map[string]*Rules
+	read  func(string) ([]byte, error)
 }
 
 // NewCache returns the rules cache of the checkout at root; rec, when
@@ -31,9 +32,25 @@ func (c *Cache) For(ignore *string) *Rules {
 	r, ok := c.rules[key]
 	if !ok {
 		r = New(c.root, ignore, c.rec)
+		r.read = c.read
 		c.rules[key] = r
 	}
 	return r
+}
+
+// ReadWith has the rules read the ignore files with read, which answers
+// as os.ReadFile does, rather than with os.ReadFile: a loader that reads
+// them ahead of the build hands them over so. nil reads with
+// os.ReadFile again.
+func (c *Cache) ReadWith(read func(string) ([]byte, error)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.read = read
+	for _, r := range c.rules {
+		r.mu.Lock()
+		r.read = read
+		r.mu.Unlock()
+	}
 }
 
 // ignoreKey is spec.ignore as a key: "\x00" when unset, which no text of

@@ -40,6 +40,9 @@ type Rules struct {
 	ignoreText string
 	// rec, when set, records the ignore files read (see LoadCached).
 	rec *rendercache.Recorder
+	// read reads an ignore file, as os.ReadFile does (Cache.ReadWith);
+	// nil is os.ReadFile. r.mu guards it.
+	read func(string) ([]byte, error)
 
 	mu sync.Mutex
 	// dirs are the rules of each directory asked about, by its path
@@ -61,6 +64,13 @@ type dirRules struct {
 	// after .git/info/exclude.
 	source, gitPs []gitignore.Pattern
 }
+
+// IgnoreFiles are the files of a directory the rules read:
+// source-controller's, and git's in a git checkout.
+var IgnoreFiles = []string{sourceignore.IgnoreFile, gitIgnoreFile}
+
+// gitIgnoreFile is git's ignore file.
+const gitIgnoreFile = ".gitignore"
 
 // New returns the rules of the checkout at root for a
 // GitRepository whose spec.ignore is ignore (nil when unset).
@@ -254,7 +264,7 @@ func (r *Rules) dir(dir string) *dirRules {
 		d.source = slices.Concat(own, ps, r.ignore)
 	}
 	if r.git {
-		if ps := r.readPatterns(filepath.Join(abs, ".gitignore"), domain); len(ps) > 0 {
+		if ps := r.readPatterns(filepath.Join(abs, gitIgnoreFile), domain); len(ps) > 0 {
 			d.gitPs = slices.Concat(d.gitPs, ps)
 		}
 	}
@@ -268,7 +278,11 @@ func (r *Rules) readPatterns(file string, domain []string) []gitignore.Pattern {
 	if r.rec != nil {
 		r.rec.Probe(rendercache.File, file)
 	}
-	b, err := os.ReadFile(file)
+	read := os.ReadFile
+	if r.read != nil {
+		read = r.read
+	}
+	b, err := read(file)
 	if err != nil {
 		return nil
 	}

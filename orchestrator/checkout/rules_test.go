@@ -1,6 +1,7 @@
 package checkout
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -121,5 +122,40 @@ func TestCacheFor(t *testing.T) {
 	}
 	if got := c.For(&a).Excluded("a/x.yaml", false); got == "" {
 		t.Errorf("For(%q).Excluded(a/x.yaml) = \"\", want it left out", a)
+	}
+}
+
+// TestCacheReadWith: the rules read ignore files through the reader a
+// Cache is given, those made before it and after; nil reads the disk
+// again.
+func TestCacheReadWith(t *testing.T) {
+	root := t.TempDir()
+	testkit.WriteFile(t, filepath.Join(root, ".sourceignore"), "on-disk.yaml\n")
+	c := NewCache(root, nil)
+	before := c.For(nil)
+	var read []string
+	c.ReadWith(func(p string) ([]byte, error) {
+		read = append(read, p)
+		if filepath.Base(p) == ".sourceignore" {
+			return []byte("given.yaml\n"), nil
+		}
+		return nil, os.ErrNotExist
+	})
+	a := "/x/\n"
+	for _, r := range []*Rules{before, c.For(&a)} {
+		if got := r.Excluded("given.yaml", false); got == "" {
+			t.Errorf("Excluded(given.yaml) with the reader's .sourceignore = \"\", want it left out")
+		}
+		if got := r.Excluded("on-disk.yaml", false); got != "" {
+			t.Errorf("Excluded(on-disk.yaml) with the reader's .sourceignore = %q, want it in", got)
+		}
+	}
+	if len(read) == 0 || read[0] != filepath.Join(root, ".sourceignore") {
+		t.Errorf("ReadWith's reader read %q, want %s first", read, filepath.Join(root, ".sourceignore"))
+	}
+	c.ReadWith(nil)
+	b := "/y/\n"
+	if got := c.For(&b).Excluded("on-disk.yaml", false); got == "" {
+		t.Errorf("Excluded(on-disk.yaml) after ReadWith(nil) = \"\", want it left out by the file on disk")
 	}
 }

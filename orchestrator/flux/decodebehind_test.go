@@ -20,16 +20,7 @@ type behindView struct {
 
 func viewOf(d decoded, p *diag.Problem) behindView {
 	v := behindView{Problem: p, Skipped: d.Skipped}
-	var o *object
-	switch {
-	case d.ConfigMap != nil:
-		o = &d.ConfigMap.object
-	case d.Kustomization != nil:
-		o = &d.Kustomization.object
-	case d.Terraform != nil:
-		o = &d.Terraform.object
-	}
-	if o != nil {
+	if o := d.object(); o != nil {
 		v.Kind, v.Name, v.Labels = o.Kind, o.Name(), o.Metadata.Labels
 	}
 	return v

@@ -89,7 +89,13 @@
 // lists, and the stacks' module directories, stat'd, read and parsed in
 // the order the load takes them, a bounded number at a time. The load
 // takes each answer once and reads for itself whatever was not read
-// ahead or failed, so that every error is its own read's.
+// ahead or failed, so that every error is its own read's. Two more
+// goroutines decode for it: the entry directory's objects while it
+// collects the next (decodebehind.go), and the Terraform objects' JSON
+// into the maps the field checks read, ahead of the stacks' builds
+// (rawahead.go). What a Kustomization's build reads of its spec is read
+// as the object is decoded (generating), so a plain build decodes no map
+// of the object again.
 //
 // LoadNamespace (cluster.go) builds the environment of one namespace of a
 // cluster for strata controller with the same rules: the namespace's

@@ -323,7 +323,7 @@ func (l *loader) load() (*environment.Environment, error) {
 	l.env = &environment.Environment{Root: l.root, Dir: l.dir, Skipped: map[string]int{}}
 	l.env.Client, l.env.Name = defaultNames(l.root, l.dir)
 	l.startReadAhead()
-	defer l.ahead.stop()
+	defer l.stopReadAhead()
 	queue, err := l.readEntry()
 	if err != nil {
 		return nil, err

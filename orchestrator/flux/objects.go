@@ -369,6 +369,27 @@ type decoded struct {
 	Skipped string
 }
 
+// object is the object d decoded, nil for none (Skipped).
+func (d *decoded) object() *object {
+	switch {
+	case d.ConfigMap != nil:
+		return &d.ConfigMap.object
+	case d.Secret != nil:
+		return &d.Secret.object
+	case d.Kustomization != nil:
+		return &d.Kustomization.object
+	case d.Terraform != nil:
+		return &d.Terraform.object
+	case d.OCIRepository != nil:
+		return &d.OCIRepository.object
+	case d.GitRepository != nil:
+		return &d.GitRepository.object
+	case d.Bucket != nil:
+		return &d.Bucket.object
+	}
+	return nil
+}
+
 // decodeObject decodes one rendered object that came from file. Objects of
 // kinds strata does not read come back with only Skipped set, and no
 // problem; a kind or apiVersion that looks like a misspelt Flux or Tofu

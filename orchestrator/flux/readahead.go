@@ -11,6 +11,7 @@ import (
 	yaml3 "go.yaml.in/yaml/v3"
 
 	"github.com/strata-iac/strata/internal/regularfile"
+	"github.com/strata-iac/strata/orchestrator/checkout"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
 )
@@ -121,6 +122,11 @@ type aheadAnswer struct {
 	// entries are os.ReadDir's answer, when listed.
 	entries []os.DirEntry
 	listed  bool
+	// ignore is the content of an ignore file the artifact rules read
+	// (readIgnore), when ignoreRead; ignoreAbsent says there was none.
+	ignore       []byte
+	ignoreRead   bool
+	ignoreAbsent bool
 }
 
 // parts counts the parts of a not taken.
@@ -136,6 +142,9 @@ func (a *aheadAnswer) parts() int {
 		n++
 	}
 	if a.listed {
+		n++
+	}
+	if a.ignoreRead {
 		n++
 	}
 	return n
@@ -163,7 +172,17 @@ func (l *loader) startReadAhead() {
 	r := newReadAhead(l.relPath, resolved.knownDir)
 	resolved.ahead = r
 	l.disk, l.ahead = resolved, r
+	l.checkout.ReadWith(r.readIgnore)
 	go r.run()
+}
+
+// stopReadAhead ends the loader's reading ahead.
+func (l *loader) stopReadAhead() {
+	if l.ahead == nil {
+		return
+	}
+	l.checkout.ReadWith(nil)
+	l.ahead.stop()
 }
 
 // newReadAhead returns a readAhead whose goroutine is not started.
@@ -380,6 +399,7 @@ func (r *readAhead) readKustomization(dir string, keep func(string, *aheadAnswer
 		return
 	}
 	keep(dir, &aheadAnswer{info: fi})
+	r.readIgnores(dir, keep)
 	for _, name := range kustomizeFileNames {
 		p := filepath.Join(dir, name)
 		if !r.known(p) {
@@ -411,6 +431,46 @@ func (r *readAhead) readKustomization(dir string, keep func(string, *aheadAnswer
 		}
 		return
 	}
+}
+
+// readIgnores reads the ignore files of dir, as the artifact rules read
+// them when the build first asks about a path in dir (readIgnore): in a
+// fleet, two opens of files that are not there for each Kustomization.
+// Only a regular file is read, or the want of one that is not there
+// kept.
+func (r *readAhead) readIgnores(dir string, keep func(string, *aheadAnswer)) {
+	for _, name := range checkout.IgnoreFiles {
+		p := filepath.Join(dir, name)
+		b, err := regularfile.ReadFile(p, 0)
+		switch {
+		case err == nil:
+			keep(p, &aheadAnswer{ignore: b, ignoreRead: true})
+		case errors.Is(err, fs.ErrNotExist):
+			keep(p, &aheadAnswer{ignoreRead: true, ignoreAbsent: true})
+		}
+	}
+}
+
+// readIgnore is os.ReadFile(p) of an ignore file, as read ahead when it
+// was (checkout.Cache.ReadWith).
+func (r *readAhead) readIgnore(p string) ([]byte, error) {
+	var b []byte
+	read, absent := false, false
+	r.take(p, func(a *aheadAnswer) bool {
+		if !a.ignoreRead {
+			return false
+		}
+		b, read, absent = a.ignore, true, a.ignoreAbsent
+		a.ignore, a.ignoreRead, a.ignoreAbsent = nil, false, false
+		return true
+	})
+	switch {
+	case absent:
+		return nil, &fs.PathError{Op: "open", Path: p, Err: fs.ErrNotExist}
+	case read:
+		return b, nil
+	}
+	return os.ReadFile(p)
 }
 
 // readManifest reads a manifest as readChecked reads it: its stat, then,

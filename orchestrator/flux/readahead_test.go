@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -200,6 +201,60 @@ func TestReadAheadParts(t *testing.T) {
 	defer r.mu.Unlock()
 	if len(docs) != 1 || r.answers[p] == nil || r.answers[p].parsed {
 		t.Errorf("decode(%q) of the bytes read ahead = %d documents, parsed ahead kept %v; want 1, taken", p, len(docs), r.answers[p] != nil && r.answers[p].parsed)
+	}
+}
+
+// TestReadAheadIgnores: a Kustomization's directory read ahead brings
+// its ignore files, each taken once as os.ReadFile would read it, and the
+// want of one that is not there; a named pipe is left to the loader.
+func TestReadAheadIgnores(t *testing.T) {
+	root, r := aheadTree(t, map[string]string{"k/.sourceignore": "x.yaml\n", "k/kustomization.yaml": "resources: []\n"})
+	dir := filepath.Join(root, "k")
+	fifo := filepath.Join(root, "f")
+	testkit.WriteFile(t, filepath.Join(fifo, "kustomization.yaml"), "resources: []\n")
+	if err := syscall.Mkfifo(filepath.Join(fifo, ".gitignore"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	r.mu.Lock()
+	r.add(dir, wantKustomization)
+	r.add(fifo, wantKustomization)
+	r.mu.Unlock()
+	readQueued(r)
+	tests := []struct {
+		path    string
+		want    string
+		wantErr error
+		ahead   bool
+	}{
+		{path: filepath.Join(dir, ".sourceignore"), want: "x.yaml\n", ahead: true},
+		{path: filepath.Join(dir, ".gitignore"), wantErr: fs.ErrNotExist, ahead: true},
+		{path: filepath.Join(fifo, ".sourceignore"), wantErr: fs.ErrNotExist, ahead: true},
+		{path: filepath.Join(fifo, ".gitignore")},
+	}
+	for _, tt := range tests {
+		r.mu.Lock()
+		a := r.answers[tt.path]
+		ahead := a != nil && a.ignoreRead
+		r.mu.Unlock()
+		if ahead != tt.ahead {
+			t.Errorf("read ahead %s = %v, want %v", tt.path, ahead, tt.ahead)
+		}
+		if !tt.ahead {
+			continue
+		}
+		b, err := r.readIgnore(tt.path)
+		if string(b) != tt.want || !errors.Is(err, tt.wantErr) || (tt.wantErr == nil) != (err == nil) {
+			t.Errorf("readIgnore(%s) = %q, %v; want %q, %v", tt.path, b, err, tt.want, tt.wantErr)
+		}
+		r.mu.Lock()
+		again := r.answers[tt.path] != nil && r.answers[tt.path].ignoreRead
+		r.mu.Unlock()
+		if again {
+			t.Errorf("readIgnore(%s) left the answer to take again, want it taken once", tt.path)
+		}
+	}
+	if b, err := r.readIgnore(filepath.Join(dir, ".sourceignore")); err != nil || string(b) != "x.yaml\n" {
+		t.Errorf("readIgnore() once taken = %q, %v; want the file, read anew", b, err)
 	}
 }
 

@@ -77,23 +77,8 @@ func (s *stringMaps) intern(m map[string]string) map[string]string {
 // once the object is decoded, since encoding/json writes into the maps it
 // is given.
 func (s *stringMaps) share(d *decoded) {
-	var o *object
-	switch {
-	case d.ConfigMap != nil:
-		o = &d.ConfigMap.object
-	case d.Secret != nil:
-		o = &d.Secret.object
-	case d.Kustomization != nil:
-		o = &d.Kustomization.object
-	case d.Terraform != nil:
-		o = &d.Terraform.object
-	case d.OCIRepository != nil:
-		o = &d.OCIRepository.object
-	case d.GitRepository != nil:
-		o = &d.GitRepository.object
-	case d.Bucket != nil:
-		o = &d.Bucket.object
-	default:
+	o := d.object()
+	if o == nil {
 		return
 	}
 	s.meta(&o.meta)
