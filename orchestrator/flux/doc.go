@@ -85,11 +85,12 @@
 //
 // The load is serial; a goroutine of its own reads ahead of it
 // (readahead.go): the entry directory's manifests, each queued
-// Kustomization's directory, kustomization file and the manifests it
-// lists, and the stacks' module directories, stat'd, read and parsed in
-// the order the load takes them, a bounded number at a time. The load
-// takes each answer once and reads for itself whatever was not read
-// ahead or failed, so that every error is its own read's. Two more
+// Kustomization's directory, its ignore files (for the artifact rules),
+// kustomization file and the manifests it lists, and the stacks' module
+// directories, stat'd, read and parsed in the order the load takes them,
+// a bounded number at a time. The load takes each answer once and reads
+// for itself whatever was not read ahead or failed, so that every error
+// is its own read's. Two more
 // goroutines decode for it: the entry directory's objects while it
 // collects the next (decodebehind.go), and the Terraform objects' JSON
 // into the maps the field checks read, ahead of the stacks' builds

@@ -292,7 +292,9 @@ func (l *loader) collect(dir, abs string, entry bool, gen generating, fsys *chec
 // ResourceSets and counts the kinds strata does not read. At 10,000
 // stacks the entry's maps, held until each group of it is built, were the
 // peak of the heap of a load with substitution. The tests that keep what
-// was rendered keep the maps.
+// was rendered keep the maps. Within readEntry the object is decoded
+// behind (decodeBehind), and its predecoded is filled in once readEntry
+// waits for it.
 func (l *loader) predecode(o *renderedObject) {
 	if l.keepRendered || decryption.IsEncrypted(o.Object) {
 		return
