@@ -191,6 +191,15 @@ func (r *rendered) rawMap() map[string]any {
 	return r.raw
 }
 
+// fluxMap is the Kustomization as a map, as Flux's generator reads it
+// (rawMap); nil for none, and for the entry directory's build (a nil k).
+func (k *kustomization) fluxMap() map[string]any {
+	if k == nil {
+		return nil
+	}
+	return k.rawMap()
+}
+
 // generating is what a build of the Kustomization reads of its spec
 // (see generatingOf).
 func (k *kustomization) generating() generating {

@@ -159,8 +159,8 @@ func (l *loader) build(dir string, k *kustomization, rules *checkout.Rules, file
 		})
 	} else {
 		flux := map[string]any{}
-		if k != nil {
-			flux = k.rawMap()
+		if m := k.fluxMap(); m != nil {
+			flux = m
 		}
 		generator := kustomize.NewGenerator(l.root, unstructured.Unstructured{Object: flux})
 		if len(left) > 0 {
