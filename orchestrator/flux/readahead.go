@@ -368,9 +368,10 @@ type pathAnswer struct {
 }
 
 // answer keeps what was read for w, unless the loader let go of it while
-// it was read; r.mu is held.
+// it was read, or stopped (a load stopped by a signal stops reading ahead
+// while a want is read); r.mu is held.
 func (r *readAhead) answer(w *aheadWant, got []pathAnswer) {
-	if w.state != wantReading {
+	if r.stopped || w.state != wantReading {
 		return
 	}
 	w.state = wantAnswered

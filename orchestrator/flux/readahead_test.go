@@ -258,6 +258,29 @@ func TestReadAheadIgnores(t *testing.T) {
 	}
 }
 
+// TestReadAheadStopWhileReading: a want read when the load stops reading
+// ahead (a signal stops the load) keeps nothing, and the goroutine ends
+// without a panic.
+func TestReadAheadStopWhileReading(t *testing.T) {
+	root, r := aheadTree(t, map[string]string{"a.yaml": "a: 1\n"})
+	p := filepath.Join(root, "a.yaml")
+	r.wantFiles(root, []string{"a.yaml"})
+	r.mu.Lock()
+	w := r.queue[0]
+	w.state = wantReading
+	r.stopped = true
+	r.queue, r.wants, r.answers = nil, nil, nil
+	r.answer(w, []pathAnswer{{p, &aheadAnswer{data: []byte("a: 1\n")}}})
+	held := r.held
+	r.mu.Unlock()
+	if held != 0 {
+		t.Errorf("answer() after stop holds %d wants, want none", held)
+	}
+	if b, err := r.readNoFollow(p, 0); err != nil || string(b) != "a: 1\n" {
+		t.Errorf("readNoFollow(%q) after stop = %q, %v; want the file, read by the loader", p, b, err)
+	}
+}
+
 // TestReadAheadPipe checks that a named pipe where a manifest is asked
 // for does not block the goroutine, and that the loader's read of it says
 // what it is.
