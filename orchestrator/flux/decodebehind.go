@@ -5,15 +5,15 @@ import "sync"
 // decodeBehind decodes the entry directory's objects on a goroutine of
 // its own while the load goes on collecting the next ones (predecode).
 // In a fleet the entry directory holds a Flux Kustomization per stack,
-// and decoding each (decodeAlone: its JSON, then its types) was a sixth
-// of the load's serial CPU; the load has the second CPU to spare.
+// and decoding each (decodeAlone: its JSON, then its types) was about a
+// tenth of the load's serial CPU; the load has the second CPU to spare.
 //
 // Nothing of an object is read before wait: its predecoded is only
 // handed out, to be filled in. wait then shares, on the load's
 // goroutine and in the order the objects came, what each holds that
 // others hold too (stringMaps.share), which is what decodeObject would
 // have done in turn. At most behindQueue objects wait to be decoded, so
-// that the maps held stay those of about one part of the entry
+// that few maps are held at once: a quarter of a part of the entry
 // directory (entryPart).
 type decodeBehind struct {
 	jobs chan *predecoded
