@@ -77,7 +77,8 @@ func generatingKey(g *generating) string {
 		b.WriteByte(';')
 	}
 	for _, f := range []bool{g.plainOK, g.decrypt, g.origins} {
-		b.WriteByte('0' + boolByte(f))
+		b.WriteString(strconv.FormatBool(f))
+		b.WriteByte(';')
 	}
 	p := g.plain
 	for _, v := range []string{p.namespace, p.prefix, p.suffix} {
@@ -105,14 +106,6 @@ func generatingKey(g *generating) string {
 		b.WriteByte(';')
 	}
 	return b.String()
-}
-
-// boolByte is 1 for true, 0 for false.
-func boolByte(v bool) byte {
-	if v {
-		return 1
-	}
-	return 0
 }
 
 // plainGenerated returns what Flux's generator writes of a Kustomization's
