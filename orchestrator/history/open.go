@@ -49,6 +49,8 @@ type Store struct {
 	// policies are how each environment's runs are kept (Retain).
 	mu       sync.Mutex
 	policies map[[2]string]policy
+	// releaser lets go of the file's mapped pages now and then.
+	releaser releaser
 }
 
 // Option changes how Open opens the file.
@@ -236,6 +238,7 @@ func (s *Store) update(fn func(*bolt.Tx) error) (err error) {
 		}
 	}()
 	return s.db.Update(func(tx *bolt.Tx) error {
+		defer s.releaser.release(tx)
 		if err := fn(tx); err != nil {
 			return err
 		}
@@ -251,5 +254,8 @@ func (s *Store) view(fn func(*bolt.Tx) error) (err error) {
 			err = corrupt(s.path, p)
 		}
 	}()
-	return s.db.View(fn)
+	return s.db.View(func(tx *bolt.Tx) error {
+		defer s.releaser.release(tx)
+		return fn(tx)
+	})
 }
