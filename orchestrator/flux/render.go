@@ -386,7 +386,10 @@ func (l *loader) relPath(abs string) string {
 	if err != nil {
 		return filepath.ToSlash(abs)
 	}
-	return filepath.ToSlash(r)
+	// Rel returns the tail of abs, which would keep all of abs for as
+	// long as the object's File: at 10,000 stacks a megabyte of absolute
+	// paths at the end of the load.
+	return strings.Clone(filepath.ToSlash(r))
 }
 
 // Messages of kustomize that strata turns into problems of their own.

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -313,6 +314,33 @@ func TestPredecodeAsKept(t *testing.T) {
 			}
 			if diff := cmp.Diff(wantProblems, gotProblems); diff != "" {
 				t.Errorf("read(%s) decoding the entry as collected: problems (-kept +decoded):\n%s", r.entry, diff)
+			}
+		})
+	}
+}
+
+// TestRelPath: a path under the root comes back relative to it,
+// slash-separated, in a string of its own (not the tail of the absolute
+// path, which it would keep whole); one outside comes back as given.
+func TestRelPath(t *testing.T) {
+	root := filepath.FromSlash("/repo/checkout")
+	l := &loader{root: root}
+	tests := []struct {
+		abs, want string
+	}{
+		{abs: filepath.Join(root, "flux-apps", "db", "terraform.yaml"), want: "flux-apps/db/terraform.yaml"},
+		{abs: root, want: "."},
+		{abs: filepath.FromSlash("/elsewhere/x.yaml"), want: "../../elsewhere/x.yaml"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			got := l.relPath(tt.abs)
+			if got != tt.want {
+				t.Fatalf("relPath(%q) = %q, want %q", tt.abs, got, tt.want)
+			}
+			start := uintptr(unsafe.Pointer(unsafe.StringData(tt.abs)))
+			if at := uintptr(unsafe.Pointer(unsafe.StringData(got))); len(got) > 0 && at >= start && at < start+uintptr(len(tt.abs)) {
+				t.Errorf("relPath(%q) = %q, a part of the absolute path, want a string of its own", tt.abs, got)
 			}
 		})
 	}

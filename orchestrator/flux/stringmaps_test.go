@@ -184,4 +184,38 @@ func TestLoadSharesMaps(t *testing.T) {
 	if diff := cmp.Diff(want, refs); diff != "" {
 		t.Errorf("read(valid) Terraform references (-want +got):\n%s", diff)
 	}
+	same := func(a, b string) bool { return a == b && unsafe.StringData(a) == unsafe.StringData(b) }
+	for _, c := range []struct{ what, a, b string }{
+		{"Kustomizations db and empty: apiVersion", db.APIVersion, empty.APIVersion},
+		{"Kustomizations db and empty: kind", db.Kind, empty.Kind},
+		{"Kustomizations db and empty: namespace", db.Metadata.Namespace, empty.Metadata.Namespace},
+		{"Kustomizations db and empty: sourceRef.kind", db.Spec.SourceRef.Kind, empty.Spec.SourceRef.Kind},
+		{"Terraforms db and db-migrate: apiVersion", tfs["db"].APIVersion, tfs["db-migrate"].APIVersion},
+		{"Terraforms db and db-migrate: sourceRef.kind", tfs["db"].refs.sourceRef.Kind, tfs["db-migrate"].refs.sourceRef.Kind},
+	} {
+		if !same(c.a, c.b) {
+			t.Errorf("read(valid) %s: %q and %q in two strings, want one", c.what, c.a, c.b)
+		}
+	}
+}
+
+// TestStringMapsStr: equal strings come back as the first of them; an
+// empty string, or a nil stringMaps, keeps nothing.
+func TestStringMapsStr(t *testing.T) {
+	var s stringMaps
+	first := string([]byte("flux-system"))
+	second := string([]byte("flux-system"))
+	if got := s.str(first); unsafe.StringData(got) != unsafe.StringData(first) {
+		t.Errorf("str(%q) the first time = another string, want the one given", first)
+	}
+	if got := s.str(second); got != second || unsafe.StringData(got) != unsafe.StringData(first) {
+		t.Errorf("str(%q) the second time = %q at another address, want the first one kept", second, got)
+	}
+	if got := s.str(""); got != "" || len(s.strings) != 1 {
+		t.Errorf("str(\"\") = %q keeping %d strings, want \"\" and one kept", got, len(s.strings))
+	}
+	var none *stringMaps
+	if got := none.str(second); unsafe.StringData(got) != unsafe.StringData(second) {
+		t.Errorf("(*stringMaps)(nil).str(%q) = another string, want the one given", second)
+	}
 }
