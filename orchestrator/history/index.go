@@ -92,7 +92,9 @@ func splitStackID(k []byte) (parts [3]string, rest []byte, err error) {
 	rest = k
 	for i := range parts {
 		l, w := binary.Uvarint(rest)
-		if w <= 0 || l > uint64(len(rest)-w) {
+		// A length stackID did not write (a varint longer than it need
+		// be) is no key of strata's, whose parts would not give it back.
+		if w <= 0 || w != len(binary.AppendUvarint(nil, l)) || l > uint64(len(rest)-w) {
 			return parts, nil, fmt.Errorf("%w %q", errIndexKey, k)
 		}
 		parts[i] = string(rest[w : w+int(l)])

@@ -30,7 +30,7 @@ func TestRunningKey(t *testing.T) {
 	if a, b := stackID("ab", "c", "d"), stackID("a", "bc", "d"); string(a) == string(b) {
 		t.Errorf("stackID(ab, c, d) = stackID(a, bc, d) = %q, want different keys", a)
 	}
-	for _, bad := range []string{"", "\x04acme", "\x01a\x01b\x01c", "\x01a\x01b\x01c123456789", "\xff\xff\xff"} {
+	for _, bad := range []string{"", "\x04acme", "\x01a\x01b\x01c", "\x01a\x01b\x01c123456789", "\xff\xff\xff", "\x01a\x01b\x80\x0012345678"} {
 		if _, _, _, _, err := parseRunningKey([]byte(bad)); !errors.Is(err, errIndexKey) {
 			t.Errorf("parseRunningKey(%q) = %v, want errIndexKey", bad, err)
 		}
