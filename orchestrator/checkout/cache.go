@@ -3,6 +3,8 @@ package checkout
 import (
 	"sync"
 
+	"github.com/fluxcd/pkg/sourceignore"
+
 	"github.com/strata-iac/strata/orchestrator/rendercache"
 )
 
@@ -36,6 +38,15 @@ func (c *Cache) For(ignore *string) *Rules {
 		c.rules[key] = r
 	}
 	return r
+}
+
+// IgnoreFiles are the files of a directory the checkout's rules read:
+// source-controller's, and git's when the checkout is a git work tree.
+func (c *Cache) IgnoreFiles() []string {
+	if gitWorkTree(c.root) {
+		return []string{sourceignore.IgnoreFile, gitIgnoreFile}
+	}
+	return []string{sourceignore.IgnoreFile}
 }
 
 // ReadWith has the rules read the ignore files with read, which answers

@@ -65,10 +65,6 @@ type dirRules struct {
 	source, gitPs []gitignore.Pattern
 }
 
-// IgnoreFiles are the files of a directory the rules read:
-// source-controller's, and git's in a git checkout.
-var IgnoreFiles = []string{sourceignore.IgnoreFile, gitIgnoreFile}
-
 // gitIgnoreFile is git's ignore file.
 const gitIgnoreFile = ".gitignore"
 
@@ -79,10 +75,15 @@ func New(root string, ignore *string, rec *rendercache.Recorder) *Rules {
 	if ignore != nil {
 		r.ignore = sourceignore.ReadPatterns(strings.NewReader(*ignore), nil)
 	}
-	if _, err := os.Lstat(filepath.Join(root, ".git")); err == nil {
-		r.git = true
-	}
+	r.git = gitWorkTree(root)
 	return r
+}
+
+// gitWorkTree reports whether the checkout at root is a git work tree,
+// whose .gitignore files the rules read too.
+func gitWorkTree(root string) bool {
+	_, err := os.Lstat(filepath.Join(root, ".git"))
+	return err == nil
 }
 
 // Excluded reports whether the path (relative to root, slash-separated)

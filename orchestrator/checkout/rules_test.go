@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fluxcd/pkg/sourceignore"
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/strata-iac/strata/internal/testkit"
 )
@@ -128,6 +129,30 @@ func TestCacheFor(t *testing.T) {
 // TestCacheReadWith: the rules read ignore files through the reader a
 // Cache is given, those made before it and after; nil reads the disk
 // again.
+// TestCacheIgnoreFiles: the ignore files a checkout's rules read,
+// git's only in a git work tree.
+func TestCacheIgnoreFiles(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  []string
+	}{
+		{name: "a directory", want: []string{".sourceignore"}},
+		{name: "a git work tree", files: map[string]string{".git/HEAD": "ref: refs/heads/main\n"}, want: []string{".sourceignore", ".gitignore"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			for rel, body := range tt.files {
+				testkit.WriteFile(t, filepath.Join(root, filepath.FromSlash(rel)), body)
+			}
+			if diff := cmp.Diff(tt.want, NewCache(root, nil).IgnoreFiles()); diff != "" {
+				t.Errorf("IgnoreFiles() of %s mismatch (-want +got):\n%s", tt.name, diff)
+			}
+		})
+	}
+}
+
 func TestCacheReadWith(t *testing.T) {
 	root := t.TempDir()
 	testkit.WriteFile(t, filepath.Join(root, ".sourceignore"), "on-disk.yaml\n")

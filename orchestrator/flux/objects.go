@@ -192,12 +192,15 @@ func (r *rendered) rawMap() map[string]any {
 }
 
 // fluxMap is the Kustomization as a map, as Flux's generator reads it
-// (rawMap); nil for none, and for the entry directory's build (a nil k).
+// (rawMap): an empty map when none is kept, and for the entry
+// directory's build (a nil k).
 func (k *kustomization) fluxMap() map[string]any {
-	if k == nil {
-		return nil
+	if k != nil {
+		if m := k.rawMap(); m != nil {
+			return m
+		}
 	}
-	return k.rawMap()
+	return map[string]any{}
 }
 
 // generating is what a build of the Kustomization reads of its spec

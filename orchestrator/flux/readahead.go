@@ -11,7 +11,6 @@ import (
 	yaml3 "go.yaml.in/yaml/v3"
 
 	"github.com/strata-iac/strata/internal/regularfile"
-	"github.com/strata-iac/strata/orchestrator/checkout"
 	"github.com/strata-iac/strata/orchestrator/diag"
 	"github.com/strata-iac/strata/orchestrator/environment"
 )
@@ -42,6 +41,9 @@ type readAhead struct {
 	// the way.
 	rel   func(string) string
 	known func(string) bool
+	// ignoreFiles are the names of the ignore files the artifact rules
+	// read in each directory, read ahead with its Kustomization.
+	ignoreFiles []string
 	// resources are the manifests each kustomization file's content
 	// lists, nil for a file no plain build reads (the goroutine's own).
 	resources map[string][]string
@@ -169,7 +171,7 @@ func (l *loader) startReadAhead() {
 	if !ok {
 		return
 	}
-	r := newReadAhead(l.relPath, resolved.knownDir)
+	r := newReadAhead(l.relPath, resolved.knownDir, l.checkout.IgnoreFiles())
 	resolved.ahead = r
 	l.disk, l.ahead = resolved, r
 	l.checkout.ReadWith(r.readIgnore)
@@ -185,10 +187,12 @@ func (l *loader) stopReadAhead() {
 	l.ahead.stop()
 }
 
-// newReadAhead returns a readAhead whose goroutine is not started.
-func newReadAhead(rel func(string) string, known func(string) bool) *readAhead {
+// newReadAhead returns a readAhead whose goroutine is not started; it
+// reads ahead the ignore files named ignoreFiles, those the artifact
+// rules read (checkout.Cache.IgnoreFiles).
+func newReadAhead(rel func(string) string, known func(string) bool, ignoreFiles []string) *readAhead {
 	r := &readAhead{
-		rel: rel, known: known, resources: map[string][]string{},
+		rel: rel, known: known, ignoreFiles: ignoreFiles, resources: map[string][]string{},
 		wants: map[string]*aheadWant{}, answers: map[string]*aheadAnswer{},
 		done: make(chan struct{}),
 	}
@@ -436,11 +440,12 @@ func (r *readAhead) readKustomization(dir string, keep func(string, *aheadAnswer
 
 // readIgnores reads the ignore files of dir, as the artifact rules read
 // them when the build first asks about a path in dir (readIgnore): in a
-// fleet, two opens of files that are not there for each Kustomization.
+// fleet, an open of a file that is not there for each Kustomization, two
+// in a git checkout.
 // Only a regular file is read, or the want of one that is not there
 // kept.
 func (r *readAhead) readIgnores(dir string, keep func(string, *aheadAnswer)) {
-	for _, name := range checkout.IgnoreFiles {
+	for _, name := range r.ignoreFiles {
 		p := filepath.Join(dir, name)
 		b, err := regularfile.ReadFile(p, 0)
 		switch {

@@ -34,7 +34,7 @@ func aheadTree(t *testing.T, files map[string]string) (string, *readAhead) {
 		r, _ := filepath.Rel(root, p)
 		return filepath.ToSlash(r)
 	}
-	return root, newReadAhead(rel, func(string) bool { return true })
+	return root, newReadAhead(rel, func(string) bool { return true }, []string{".sourceignore", ".gitignore"})
 }
 
 // readQueued reads every want queued, as the goroutine would.
@@ -146,7 +146,7 @@ func TestReadAhead(t *testing.T) {
 				r.release(filepath.Join(root, tt.release))
 			}
 			got := readThrough(t, r, root, tt.path)
-			want := readThrough(t, newReadAhead(r.rel, r.known), root, tt.path)
+			want := readThrough(t, newReadAhead(r.rel, r.known, r.ignoreFiles), root, tt.path)
 			want.FromAnswer, want.Parsed = tt.wantFrom, tt.wantParse
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("read of %s through readAhead (-want +got):\n%s", tt.path, diff)
@@ -255,6 +255,22 @@ func TestReadAheadIgnores(t *testing.T) {
 	}
 	if b, err := r.readIgnore(filepath.Join(dir, ".sourceignore")); err != nil || string(b) != "x.yaml\n" {
 		t.Errorf("readIgnore() once taken = %q, %v; want the file, read anew", b, err)
+	}
+
+	// A checkout that is no git work tree: its rules read no .gitignore,
+	// so none is read ahead.
+	notGit := newReadAhead(r.rel, r.known, []string{".sourceignore"})
+	notGit.mu.Lock()
+	notGit.add(dir, wantKustomization)
+	notGit.mu.Unlock()
+	readQueued(notGit)
+	notGit.mu.Lock()
+	defer notGit.mu.Unlock()
+	if a := notGit.answers[filepath.Join(dir, ".sourceignore")]; a == nil || !a.ignoreRead {
+		t.Errorf("read ahead %s with ignore files [.sourceignore] = false, want true", filepath.Join(dir, ".sourceignore"))
+	}
+	if a := notGit.answers[filepath.Join(dir, ".gitignore")]; a != nil {
+		t.Errorf("read ahead %s with ignore files [.sourceignore] = %+v, want nothing", filepath.Join(dir, ".gitignore"), a)
 	}
 }
 

@@ -158,15 +158,12 @@ func (l *loader) build(dir string, k *kustomization, rules *checkout.Rules, file
 			Resources: files,
 		})
 	} else {
-		flux := map[string]any{}
-		if m := k.fluxMap(); m != nil {
-			flux = m
-		}
-		generator := kustomize.NewGenerator(l.root, unstructured.Unstructured{Object: flux})
+		flux := unstructured.Unstructured{Object: k.fluxMap()}
+		generator := kustomize.NewGenerator(l.root, flux)
 		if len(left) > 0 {
 			// The generator lists the directory from disk: it is told
 			// to leave out what is not in the artifact.
-			generator = kustomize.NewGeneratorWithIgnore(l.root, ignoreFiles(abs, left), unstructured.Unstructured{Object: flux})
+			generator = kustomize.NewGeneratorWithIgnore(l.root, ignoreFiles(abs, left), flux)
 		}
 		manifest, kfile, _, err = generator.GenerateManifest(abs)
 	}
