@@ -12,7 +12,9 @@
 #      - a sequential `tofu plan` loop;
 #      - two `tofu plan` processes side by side, ordering ignored (the
 #        floor on 2 cores);
-#      - `strata plan --drift-interval 0` (a drift check of every stack);
+#      - `strata plan --drift-interval 0` (a drift check of every stack),
+#        after the floor in each of BENCH_DRIFT_RUNS rounds (5), the
+#        ratio being the median of the rounds';
 #      - `strata apply` with nothing due.
 #    The tofu loops run in strata's own workspaces, on the same state.
 # 3. It prints each strata figure as a ratio to the baselines, with
@@ -97,6 +99,8 @@ run_strata() { # run_strata NAME ARGS...: times strata, keeps its rusage in $wor
   elapsed "$t"
 }
 field() { sed -E "s/.*\"$2\":([0-9.e+-]+).*/\1/" "$work/$1.json"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b == 0) print "-"; else printf "%.3f", a / b}'; }
+median_of() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
 say "bench: $n stacks (${counts[*]} per layer), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 run_strata install apply "$envdir" --drift-interval 1h >/dev/null
@@ -116,29 +120,50 @@ if [[ "$baselines" != 0 ]]; then
   t=$(now)
   for s in "${stacks[@]}"; do plan_one "$s"; done
   t_plan=$(elapsed "$t")
-  t=$(now)
-  printf '%s\0' "${stacks[@]}" | xargs -0 -P 2 -n 1 bash -c 'plan_one "$0"'
-  t_floor=$(elapsed "$t")
 fi
 
-t_drift=$(run_strata drift plan "$envdir" --drift-interval 0)
+# The drift check against the floor, in BENCH_DRIFT_RUNS rounds (5; 1
+# without the baselines), each the floor and then the drift check: the
+# figures are the medians of the rounds, the ratio the median of each
+# round's own. Both are all tofu's time on a machine whose speed moves by
+# a tenth or more from one minute to the next, which one pair alone
+# reports as if strata had.
+rounds="${BENCH_DRIFT_RUNS:-5}"
+[[ "$baselines" == 0 ]] && rounds="${BENCH_DRIFT_RUNS:-1}"
+drift_walls=() drift_ratios=() drift_cpus=() drift_tofu_cpus=() drift_rss=() floors=()
+for ((r = 1; r <= rounds; r++)); do
+  t_floor=0
+  if [[ "$baselines" != 0 ]]; then
+    t=$(now)
+    printf '%s\0' "${stacks[@]}" | xargs -0 -P 2 -n 1 bash -c 'plan_one "$0"'
+    t_floor=$(elapsed "$t")
+  fi
+  t_drift=$(run_strata drift plan "$envdir" --drift-interval 0)
+  floors+=("$t_floor") drift_walls+=("$t_drift") drift_ratios+=("$(ratio "$t_drift" "$t_floor")")
+  drift_cpus+=("$(field drift selfCPUSeconds)") drift_tofu_cpus+=("$(field drift childrenCPUSeconds)")
+  drift_rss+=("$(field drift selfMaxRSSKiB)")
+done
+t_floor=$(median_of "${floors[@]}") t_drift=$(median_of "${drift_walls[@]}")
 t_idle=$(run_strata idle apply "$envdir" --drift-interval 1h)
 
 # --- 3. report ---------------------------------------------------------------
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b == 0) print "-"; else printf "%.3f", a / b}'; }
 per_stack_ms() { awk -v s="$1" -v n="$n" 'BEGIN {printf "%.2f", s * 1000 / n}'; }
 say ""
 say "baselines (wall seconds):"
 say "  sequential tofu init && tofu plan   $t_init_plan"
 say "  sequential tofu plan                $t_plan"
-say "  2 tofu plan processes (the floor)   $t_floor"
+say "  2 tofu plan processes (the floor)   $t_floor (median of $rounds: ${floors[*]})"
 say ""
-say "strata plan --drift-interval 0 (drift check): $t_drift s"
+say "strata plan --drift-interval 0 (drift check): $t_drift s (median of $rounds: ${drift_walls[*]})"
 say "  / sequential init+plan = $(ratio "$t_drift" "$t_init_plan")   (target <= 0.40)"
 say "  / sequential plan      = $(ratio "$t_drift" "$t_plan")"
-say "  / 2-process floor      = $(ratio "$t_drift" "$t_floor")   (target <= 1.10)"
-say "  strata's own CPU       = $(per_stack_ms "$(field drift selfCPUSeconds)") ms/stack   (target <= 5); tofu's: $(per_stack_ms "$(field drift childrenCPUSeconds)") ms/stack"
-say "  strata's peak RSS      = $(($(field drift selfMaxRSSKiB) / 1024)) MiB; file pages at exit $(($(field drift selfFileRSSKiB) / 1024)) MiB, $(($(field drift selfBinaryRSSKiB) / 1024)) MiB of them its binary's"
+if [[ "$baselines" != 0 ]]; then
+  say "  / 2-process floor      = $(median_of "${drift_ratios[@]}")   (target <= 1.10; the median of each round's: ${drift_ratios[*]})"
+else
+  say "  / 2-process floor      = -"
+fi
+say "  strata's own CPU       = $(per_stack_ms "$(median_of "${drift_cpus[@]}")") ms/stack   (target <= 5); tofu's: $(per_stack_ms "$(median_of "${drift_tofu_cpus[@]}")") ms/stack"
+say "  strata's peak RSS      = $(($(printf '%s\n' "${drift_rss[@]}" | sort -n | tail -1) / 1024)) MiB (the highest of $rounds); file pages at exit $(($(field drift selfFileRSSKiB) / 1024)) MiB, $(($(field drift selfBinaryRSSKiB) / 1024)) MiB of them its binary's"
 say "strata apply, nothing due: $t_idle s"
 say "  / sequential init+plan = $(ratio "$t_idle" "$t_init_plan")   (target <= 0.02)"
 say "  strata's own CPU       = $(per_stack_ms "$(field idle selfCPUSeconds)") ms/stack"

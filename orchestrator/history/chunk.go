@@ -62,12 +62,13 @@ func encodeChunk(entries []chunkEntry) []byte {
 
 // decodeChunk reads a stored chunk whose key is first: its entries, in
 // the order of their stackIDs, the first being the key's stack. The
-// heads are copies of v (bbolt's values live as long as the
-// transaction).
+// heads are not copied: they are v's bytes, which bbolt keeps as long as
+// the transaction, and the transaction that keeps a head writes them into
+// the chunk it stores (keepHead) before it ends.
 func decodeChunk(first, v []byte) ([]chunkEntry, error) {
 	var entries []chunkEntry
 	err := walkChunk(first, v, func(stack, head []byte) {
-		entries = append(entries, chunkEntry{string(stack), bytes.Clone(head)})
+		entries = append(entries, chunkEntry{string(stack), head})
 	})
 	if err != nil {
 		return nil, err

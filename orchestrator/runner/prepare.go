@@ -24,6 +24,7 @@ const (
 	initMarkerName   = "strata-init"
 	cliConfigName    = "tofu.rc"
 	pluginCacheName  = "plugin-cache"
+	versionFileName  = "tofu-versions.json"
 )
 
 // workspace is a prepared stack directory.
@@ -233,7 +234,10 @@ func (r *Runner) openTofu(dir string, setup tofuSetup) (*tofu.Workspace, error) 
 	for _, b := range run.BackendConfigs {
 		backendConfig = append(backendConfig, b.Key+"="+b.Value)
 	}
-	return tofu.New(r.cfg.Tofu, dir, tofu.Options{Env: env, StackEnv: stackEnv, BackendConfig: backendConfig, Cloud: setup.cloud})
+	return tofu.New(r.cfg.Tofu, dir, tofu.Options{
+		Env: env, StackEnv: stackEnv, BackendConfig: backendConfig, Cloud: setup.cloud,
+		VersionFile: filepath.Join(r.cfg.StateDir, versionFileName),
+	})
 }
 
 // backend returns the backend override: the stack's

@@ -1,7 +1,6 @@
 package tofu
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -158,22 +157,57 @@ func newEventWriter(fn func(Event)) *eventWriter {
 	return &eventWriter{fn: fn}
 }
 
+// Write handles each whole line of p, and keeps a last partial line for
+// the next write.
 func (w *eventWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.buf.Write(p)
+	n := len(p)
 	for {
-		line, err := w.buf.ReadBytes('\n')
-		if err == io.EOF {
-			// Keep the partial line for the next write.
-			rest := append([]byte(nil), line...)
-			w.buf.Reset()
-			w.buf.Write(rest)
-			return len(p), nil
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			w.buf.Write(p)
+			return n, nil
 		}
-		w.handle(line)
+		if w.buf.Len() == 0 {
+			w.handle(p[:i])
+		} else {
+			w.buf.Write(p[:i])
+			w.handle(w.buf.Bytes())
+			w.buf.Reset()
+		}
+		p = p[i+1:]
 	}
 }
+
+// ReadFrom reads tofu's stream from r to its end, as Write takes it. With
+// it os/exec copies a command's output through a buffer of readBufs
+// rather than one of 32 KiB made for each command.
+func (w *eventWriter) ReadFrom(r io.Reader) (int64, error) {
+	buf := readBufs.Get().(*[]byte)
+	defer readBufs.Put(buf)
+	var n int64
+	for {
+		m, err := r.Read(*buf)
+		if m > 0 {
+			n += int64(m)
+			w.Write((*buf)[:m])
+		}
+		switch {
+		case err == io.EOF:
+			return n, nil
+		case err != nil:
+			return n, err
+		}
+	}
+}
+
+// readBufs are the buffers ReadFrom reads into: one for each command
+// running at once.
+var readBufs = sync.Pool{New: func() any {
+	b := make([]byte, 16<<10)
+	return &b
+}}
 
 func (w *eventWriter) handle(line []byte) {
 	e, ok := decodeEvent(bytes.TrimSpace(line))
@@ -221,10 +255,7 @@ func (w *eventWriter) flush() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.buf.Len() > 0 {
-		sc := bufio.NewScanner(&w.buf)
-		for sc.Scan() {
-			w.handle(sc.Bytes())
-		}
+		w.handle(w.buf.Bytes())
 		w.buf.Reset()
 	}
 }

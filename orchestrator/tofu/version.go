@@ -33,8 +33,9 @@ type versionKey struct {
 
 // Version returns the version of the tofu binary, as `tofu version -json`
 // reports it. The binary is asked once; later calls are answered from
-// memory.
-func Version(ctx context.Context, binary string) (string, error) {
+// memory, and, when file names a version file (see versionEntry), later
+// processes from the file.
+func Version(ctx context.Context, binary, file string) (string, error) {
 	fi, err := os.Stat(binary)
 	if err != nil {
 		return "", fmt.Errorf("tofu version %s: %w", binary, err)
@@ -45,6 +46,10 @@ func Version(ctx context.Context, binary string) (string, error) {
 	if v, ok := versions.byFile[key]; ok {
 		return v, nil
 	}
+	if v, ok := readVersionFile(file, key); ok {
+		versions.byFile[key] = v
+		return v, nil
+	}
 	cmd := exec.CommandContext(ctx, binary, "version", "-json")
 	cmd.Env = append(os.Environ(), "TF_IN_AUTOMATION=1")
 	out, err := cmd.Output()
@@ -53,6 +58,9 @@ func Version(ctx context.Context, binary string) (string, error) {
 	}
 	v, err := parseVersion(out)
 	if err != nil {
+		return "", fmt.Errorf("tofu version %s: %w", binary, err)
+	}
+	if err := writeVersionFile(file, key, v); err != nil {
 		return "", fmt.Errorf("tofu version %s: %w", binary, err)
 	}
 	versions.byFile[key] = v
@@ -75,7 +83,7 @@ func parseVersion(data []byte) (string, error) {
 
 // checkVersion fails when the workspace's tofu is older than MinVersion.
 func (w *Workspace) checkVersion(ctx context.Context) error {
-	v, err := Version(ctx, w.binary)
+	v, err := Version(ctx, w.binary, w.versionFile)
 	if err != nil {
 		return err
 	}

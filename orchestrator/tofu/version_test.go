@@ -2,11 +2,16 @@ package tofu
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
@@ -22,7 +27,7 @@ func TestVersionAsksOnce(t *testing.T) {
 	}
 	ctx := context.Background()
 	for i := range 3 {
-		v, err := Version(ctx, bin)
+		v, err := Version(ctx, bin, "")
 		if err != nil || compatible(bin, v) != nil {
 			t.Fatalf("Version(%q) call %d = %q, %v, want a supported version", bin, i, v, err)
 		}
@@ -34,6 +39,145 @@ func TestVersionAsksOnce(t *testing.T) {
 	if got := strings.Fields(string(b)); len(got) != 1 || got[0] != "version" {
 		t.Errorf("Version(%q) three times started %q, want one version process", bin, got)
 	}
+}
+
+// loggedTofu is a tofu binary in a new directory that logs each command's
+// name before it runs the real tofu, and the log.
+func loggedTofu(t *testing.T) (bin, log string) {
+	t.Helper()
+	dir := t.TempDir()
+	bin, log = filepath.Join(dir, "tofu"), filepath.Join(dir, "commands.log")
+	script := fmt.Sprintf("#!/bin/sh\necho \"$1\" >> %q\nexec %q \"$@\"\n", log, tofutest.Binary(t))
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return bin, log
+}
+
+// commands is what loggedTofu logged.
+func commands(t *testing.T, log string) []string {
+	t.Helper()
+	b, err := os.ReadFile(log)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	return strings.Fields(string(b))
+}
+
+// forgetVersions empties the versions this process keeps, as a new
+// process starts.
+func forgetVersions() {
+	versions.Lock()
+	defer versions.Unlock()
+	clear(versions.byFile)
+}
+
+// With a version file, a later process takes the version from the file
+// rather than asking the binary; a binary changed since, or a file that
+// does not decode, is asked again, and the file written anew.
+func TestVersionFile(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name string
+		// between runs between the first process and the second.
+		between      func(t *testing.T, bin, file string)
+		wantCommands []string
+	}{
+		{"unchanged binary", func(*testing.T, string, string) {}, []string{"version"}},
+		{"binary modified since", func(t *testing.T, bin, _ string) {
+			later := time.Now().Add(time.Minute)
+			if err := os.Chtimes(bin, later, later); err != nil {
+				t.Fatal(err)
+			}
+		}, []string{"version", "version"}},
+		{"file that does not decode", func(t *testing.T, _, file string) {
+			if err := os.WriteFile(file, []byte("{not json"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}, []string{"version", "version"}},
+		{"file removed", func(t *testing.T, _, file string) {
+			if err := os.Remove(file); err != nil {
+				t.Fatal(err)
+			}
+		}, []string{"version", "version"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			bin, log := loggedTofu(t)
+			file := filepath.Join(t.TempDir(), "tofu-versions.json")
+			forgetVersions()
+			first, err := Version(ctx, bin, file)
+			if err != nil {
+				t.Fatalf("Version(%q, %q) = %v", bin, file, err)
+			}
+			tt.between(t, bin, file)
+			forgetVersions()
+			second, err := Version(ctx, bin, file)
+			if err != nil || second != first {
+				t.Fatalf("Version(%q, %q) in a later process = %q, %v, want %q", bin, file, second, err, first)
+			}
+			if diff := cmp.Diff(tt.wantCommands, commands(t, log)); diff != "" {
+				t.Errorf("tofu commands of two processes (-want +got):\n%s", diff)
+			}
+			// The file holds the binary's version as it is now.
+			forgetVersions()
+			if v, ok := readVersionFile(file, statKey(t, bin)); !ok || v != first {
+				t.Errorf("readVersionFile(%q) = %q, %v, want %q, true", file, v, ok, first)
+			}
+		})
+	}
+}
+
+// The version file keeps every binary's version: asking another binary
+// does not forget the first's.
+func TestVersionFileKeepsOtherBinaries(t *testing.T) {
+	ctx := context.Background()
+	file := filepath.Join(t.TempDir(), "tofu-versions.json")
+	a, logA := loggedTofu(t)
+	b, logB := loggedTofu(t)
+	forgetVersions()
+	for _, bin := range []string{a, b} {
+		if _, err := Version(ctx, bin, file); err != nil {
+			t.Fatalf("Version(%q, %q) = %v", bin, file, err)
+		}
+	}
+	forgetVersions()
+	for _, bin := range []string{a, b} {
+		if _, err := Version(ctx, bin, file); err != nil {
+			t.Fatalf("Version(%q, %q) = %v", bin, file, err)
+		}
+	}
+	for _, log := range []string{logA, logB} {
+		if got := commands(t, log); len(got) != 1 {
+			t.Errorf("tofu commands of %s in two processes = %q, want one version", log, got)
+		}
+	}
+}
+
+// A version file that cannot be written fails the version check, naming
+// the file.
+func TestVersionFileUnwritable(t *testing.T) {
+	bin, _ := loggedTofu(t)
+	notDir := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(notDir, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(notDir, "tofu-versions.json")
+	forgetVersions()
+	_, err := Version(context.Background(), bin, file)
+	if err == nil || !strings.Contains(err.Error(), "keep version in "+file) {
+		t.Errorf("Version(%q, %q) = %v, want an error naming the file", bin, file, err)
+	}
+}
+
+// statKey is the versionKey of the binary as it is now.
+func statKey(t *testing.T, bin string) versionKey {
+	t.Helper()
+	fi, err := os.Stat(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return versionKey{path: bin, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
 }
 
 func TestCompatible(t *testing.T) {

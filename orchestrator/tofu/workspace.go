@@ -22,8 +22,10 @@ type Workspace struct {
 	backendConfig []string
 	// cloud is Options.Cloud.
 	cloud bool
-	grace time.Duration
-	tf    *tfexec.Terraform
+	// versionFile is Options.VersionFile.
+	versionFile string
+	grace       time.Duration
+	tf          *tfexec.Terraform
 }
 
 // Options configure a Workspace.
@@ -50,6 +52,9 @@ type Options struct {
 	// before it is killed. It is generous by default (5 minutes), so that
 	// tofu is never killed while it writes state.
 	GracePeriod time.Duration
+	// VersionFile keeps the tofu binary's version across processes (see
+	// Version); empty, each process asks the binary once.
+	VersionFile string
 }
 
 // New returns a workspace for dir run by the tofu binary at binary.
@@ -92,7 +97,7 @@ func New(binary, dir string, opts Options) (*Workspace, error) {
 	if err := tf.SetWaitDelay(min(grace, commandGrace)); err != nil {
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}
-	return &Workspace{dir: dir, binary: binary, env: env, backendConfig: slices.Clone(opts.BackendConfig), cloud: opts.Cloud, grace: grace, tf: tf}, nil
+	return &Workspace{dir: dir, binary: binary, env: env, backendConfig: slices.Clone(opts.BackendConfig), cloud: opts.Cloud, versionFile: opts.VersionFile, grace: grace, tf: tf}, nil
 }
 
 // Dir is the workspace directory.
