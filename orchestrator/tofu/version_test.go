@@ -2,16 +2,11 @@ package tofu
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/strata-iac/strata/orchestrator/tofu/tofutest"
 )
@@ -19,12 +14,7 @@ import (
 // Version asks each binary once: a second call, for any number of stacks,
 // starts no process.
 func TestVersionAsksOnce(t *testing.T) {
-	dir := t.TempDir()
-	bin, log := filepath.Join(dir, "tofu"), filepath.Join(dir, "commands.log")
-	script := fmt.Sprintf("#!/bin/sh\necho \"$1\" >> %q\nexec %q \"$@\"\n", log, tofutest.Binary(t))
-	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	bin, log := tofutest.Recording(t)
 	ctx := context.Background()
 	for i := range 3 {
 		v, err := Version(ctx, bin, "")
@@ -32,36 +22,9 @@ func TestVersionAsksOnce(t *testing.T) {
 			t.Fatalf("Version(%q) call %d = %q, %v, want a supported version", bin, i, v, err)
 		}
 	}
-	b, err := os.ReadFile(log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := strings.Fields(string(b)); len(got) != 1 || got[0] != "version" {
+	if got := tofutest.Commands(t, log, "version"); len(got) != 1 {
 		t.Errorf("Version(%q) three times started %q, want one version process", bin, got)
 	}
-}
-
-// loggedTofu is a tofu binary in a new directory that logs each command's
-// name before it runs the real tofu, and the log.
-func loggedTofu(t *testing.T) (bin, log string) {
-	t.Helper()
-	dir := t.TempDir()
-	bin, log = filepath.Join(dir, "tofu"), filepath.Join(dir, "commands.log")
-	script := fmt.Sprintf("#!/bin/sh\necho \"$1\" >> %q\nexec %q \"$@\"\n", log, tofutest.Binary(t))
-	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return bin, log
-}
-
-// commands is what loggedTofu logged.
-func commands(t *testing.T, log string) []string {
-	t.Helper()
-	b, err := os.ReadFile(log)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		t.Fatal(err)
-	}
-	return strings.Fields(string(b))
 }
 
 // forgetVersions empties the versions this process keeps, as a new
@@ -80,30 +43,31 @@ func TestVersionFile(t *testing.T) {
 	tests := []struct {
 		name string
 		// between runs between the first process and the second.
-		between      func(t *testing.T, bin, file string)
-		wantCommands []string
+		between func(t *testing.T, bin, file string)
+		// wantAsked is how many times the two processes ask the binary.
+		wantAsked int
 	}{
-		{"unchanged binary", func(*testing.T, string, string) {}, []string{"version"}},
+		{"unchanged binary", func(*testing.T, string, string) {}, 1},
 		{"binary modified since", func(t *testing.T, bin, _ string) {
 			later := time.Now().Add(time.Minute)
 			if err := os.Chtimes(bin, later, later); err != nil {
 				t.Fatal(err)
 			}
-		}, []string{"version", "version"}},
+		}, 2},
 		{"file that does not decode", func(t *testing.T, _, file string) {
 			if err := os.WriteFile(file, []byte("{not json"), 0o600); err != nil {
 				t.Fatal(err)
 			}
-		}, []string{"version", "version"}},
+		}, 2},
 		{"file removed", func(t *testing.T, _, file string) {
 			if err := os.Remove(file); err != nil {
 				t.Fatal(err)
 			}
-		}, []string{"version", "version"}},
+		}, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			bin, log := loggedTofu(t)
+			bin, log := tofutest.Recording(t)
 			file := filepath.Join(t.TempDir(), "tofu-versions.json")
 			forgetVersions()
 			first, err := Version(ctx, bin, file)
@@ -116,8 +80,8 @@ func TestVersionFile(t *testing.T) {
 			if err != nil || second != first {
 				t.Fatalf("Version(%q, %q) in a later process = %q, %v, want %q", bin, file, second, err, first)
 			}
-			if diff := cmp.Diff(tt.wantCommands, commands(t, log)); diff != "" {
-				t.Errorf("tofu commands of two processes (-want +got):\n%s", diff)
+			if got := tofutest.Commands(t, log, "version"); len(got) != tt.wantAsked {
+				t.Errorf("tofu version commands of two processes = %q, want %d", got, tt.wantAsked)
 			}
 			// The file holds the binary's version as it is now.
 			forgetVersions()
@@ -133,8 +97,8 @@ func TestVersionFile(t *testing.T) {
 func TestVersionFileKeepsOtherBinaries(t *testing.T) {
 	ctx := context.Background()
 	file := filepath.Join(t.TempDir(), "tofu-versions.json")
-	a, logA := loggedTofu(t)
-	b, logB := loggedTofu(t)
+	a, logA := tofutest.Recording(t)
+	b, logB := tofutest.Recording(t)
 	forgetVersions()
 	for _, bin := range []string{a, b} {
 		if _, err := Version(ctx, bin, file); err != nil {
@@ -148,7 +112,7 @@ func TestVersionFileKeepsOtherBinaries(t *testing.T) {
 		}
 	}
 	for _, log := range []string{logA, logB} {
-		if got := commands(t, log); len(got) != 1 {
+		if got := tofutest.Commands(t, log, "version"); len(got) != 1 {
 			t.Errorf("tofu commands of %s in two processes = %q, want one version", log, got)
 		}
 	}
@@ -157,7 +121,7 @@ func TestVersionFileKeepsOtherBinaries(t *testing.T) {
 // A version file that cannot be written fails the version check, naming
 // the file.
 func TestVersionFileUnwritable(t *testing.T) {
-	bin, _ := loggedTofu(t)
+	bin, _ := tofutest.Recording(t)
 	notDir := filepath.Join(t.TempDir(), "a-file")
 	if err := os.WriteFile(notDir, nil, 0o600); err != nil {
 		t.Fatal(err)
