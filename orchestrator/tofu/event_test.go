@@ -48,21 +48,34 @@ func TestAnnouncesChange(t *testing.T) {
 
 // FuzzDecodeEvent feeds arbitrary lines to the JSON stream's decoder and
 // to the change check: neither may panic, and a line that decodes has a
-// type.
+// type. The same bytes written in two parts, cut anywhere, are the same
+// events as written whole.
 func FuzzDecodeEvent(f *testing.F) {
 	f.Add([]byte(`{"type":"change_summary","changes":{"add":0,"change":0,"remove":0,"operation":"plan"}}`))
 	f.Add([]byte(`{"type":"outputs","outputs":{"o":{"sensitive":false,"action":"noop"}}}`))
 	f.Add([]byte(`{"type":"outputs","outputs":{"o":null}}`))
 	f.Add([]byte(`{"type":"diagnostic","diagnostic":{"severity":"error","summary":"x","range":{"filename":"main.tf","start":{"line":2}}}}`))
+	f.Add([]byte("{\"type\":\"version\"}\n{\"type\":\"outputs\",\"outputs\":{\"o\":{\"action\":\"update\"}}}\r\n{\"type\":\"x\"}"))
 	f.Fuzz(func(t *testing.T, line []byte) {
 		e, ok := decodeEvent(line)
 		if ok && e.Type == "" {
 			t.Errorf("decodeEvent(%q) = an event without a type", line)
 		}
 		_ = announcesChange(e)
-		w := newEventWriter(nil)
+		var whole, parts []Event
+		w := newEventWriter(func(e Event) { whole = append(whole, e) })
 		w.Write(line)
-		_ = w.changed()
+		changed := w.changed()
+		cut := len(line) / 3
+		w = newEventWriter(func(e Event) { parts = append(parts, e) })
+		w.Write(line[:cut])
+		w.Write(line[cut:])
+		if c := w.changed(); c != changed {
+			t.Errorf("Write(%q) in two parts: changed() = %v, want %v", line, c, changed)
+		}
+		if diff := cmp.Diff(whole, parts); diff != "" {
+			t.Errorf("Write(%q) in two parts: events (-whole +parts):\n%s", line, diff)
+		}
 	})
 }
 
