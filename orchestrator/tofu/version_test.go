@@ -118,6 +118,28 @@ func TestVersionFileKeepsOtherBinaries(t *testing.T) {
 	}
 }
 
+// The version file keys a binary by its absolute path: a binary named
+// relative to one directory is not another directory's binary of that
+// name.
+func TestVersionFileRelativeBinary(t *testing.T) {
+	bin, log := tofutest.Recording(t)
+	file := filepath.Join(t.TempDir(), "tofu-versions.json")
+	t.Chdir(filepath.Dir(bin))
+	forgetVersions()
+	rel := "./" + filepath.Base(bin)
+	v, err := Version(context.Background(), rel, file)
+	if err != nil {
+		t.Fatalf("Version(%q, %q) = %v", rel, file, err)
+	}
+	forgetVersions()
+	if got, ok := readVersionFile(file, statKey(t, bin)); !ok || got != v {
+		t.Errorf("readVersionFile(%q) of %s = %q, %v, want %q, true", file, bin, got, ok, v)
+	}
+	if got := tofutest.Commands(t, log, "version"); len(got) != 1 {
+		t.Errorf("tofu version commands = %q, want 1", got)
+	}
+}
+
 // A version file that cannot be written fails the version check, naming
 // the file.
 func TestVersionFileUnwritable(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/strata-iac/strata/internal/atomicfile"
 )
@@ -28,11 +29,20 @@ func readVersionFile(file string, key versionKey) (string, bool) {
 		return "", false
 	}
 	entries := readVersionEntries(file)
-	e, ok := entries[key.path]
+	e, ok := entries[fileKey(key.path)]
 	if !ok || e.Size != key.size || e.MTime != key.mtime || e.Version == "" {
 		return "", false
 	}
 	return e.Version, true
+}
+
+// fileKey is the binary's path as the version file keeps it: absolute,
+// since the next process may run from another directory.
+func fileKey(binary string) string {
+	if abs, err := filepath.Abs(binary); err == nil {
+		return abs
+	}
+	return binary
 }
 
 // readVersionEntries reads the version file; nil when there is none or it
@@ -59,7 +69,7 @@ func writeVersionFile(file string, key versionKey, version string) error {
 	if entries == nil {
 		entries = map[string]versionEntry{}
 	}
-	entries[key.path] = versionEntry{Size: key.size, MTime: key.mtime, Version: version}
+	entries[fileKey(key.path)] = versionEntry{Size: key.size, MTime: key.mtime, Version: version}
 	b, err := json.Marshal(entries)
 	if err != nil {
 		return err
