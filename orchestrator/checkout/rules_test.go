@@ -126,9 +126,6 @@ func TestCacheFor(t *testing.T) {
 	}
 }
 
-// TestCacheReadWith: the rules read ignore files through the reader a
-// Cache is given, those made before it and after; nil reads the disk
-// again.
 // TestCacheIgnoreFiles: the ignore files a checkout's rules read,
 // git's only in a git work tree.
 func TestCacheIgnoreFiles(t *testing.T) {
@@ -153,6 +150,9 @@ func TestCacheIgnoreFiles(t *testing.T) {
 	}
 }
 
+// TestCacheReadWith: the rules read ignore files through the reader a
+// Cache is given, those made before it and after; nil reads the disk
+// again.
 func TestCacheReadWith(t *testing.T) {
 	root := t.TempDir()
 	testkit.WriteFile(t, filepath.Join(root, ".sourceignore"), "on-disk.yaml\n")

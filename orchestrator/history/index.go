@@ -90,11 +90,12 @@ func parseRunningKey(k []byte) (client, env, stack string, n int, err error) {
 // a stackID, and returns what follows it.
 func splitStackID(k []byte) (parts [3]string, rest []byte, err error) {
 	rest = k
+	var canonical [binary.MaxVarintLen64]byte
 	for i := range parts {
 		l, w := binary.Uvarint(rest)
 		// A length stackID did not write (a varint longer than it need
 		// be) is no key of strata's, whose parts would not give it back.
-		if w <= 0 || w != len(binary.AppendUvarint(nil, l)) || l > uint64(len(rest)-w) {
+		if w <= 0 || w != len(binary.AppendUvarint(canonical[:0], l)) || l > uint64(len(rest)-w) {
 			return parts, nil, fmt.Errorf("%w %q", errIndexKey, k)
 		}
 		parts[i] = string(rest[w : w+int(l)])
