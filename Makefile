@@ -207,8 +207,8 @@ soak: tofu build
 	STRATA_SOAK_STACKS=1000 $(GO) test -count=1 -timeout 60m -v -run '^TestSoakLevelsOff$$' ./orchestrator/history/
 
 ## bench: strata against bare tofu on a generated environment of BENCH_STACKS stacks (100)
-## (the drift check against two bare tofu processes in BENCH_DRIFT_RUNS rounds (5), the median of
-## the rounds' ratios), the load curve (a cold graph at BENCH_CURVE stacks: 100 1000 10000; .ci/benchplot draws
+## (the drift check against two bare tofu processes and a sequential init && plan loop in
+## BENCH_DRIFT_RUNS rounds (5), the median of the rounds' ratios), the load curve (a cold graph at BENCH_CURVE stacks: 100 1000 10000; .ci/benchplot draws
 ## it), the shapes users write (BENCH_SHAPES: substitution, targetNamespace, patches, components,
 ## prefixes, a code directory per stack; a cold graph of 10,000 stacks each, the median of
 ## BENCH_SHAPES_RUNS rounds (3), each against the plain shape of its round), with BENCH_FLEET=1 a warm nothing-due apply of 10,000 stacks of BENCH_FLEET_SHAPE

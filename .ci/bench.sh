@@ -8,13 +8,12 @@
 #    Each stack depends on one or two stacks of the layer below and holds 5
 #    terraform_data resources.
 # 2. It applies them once with strata, then times, in the same run:
-#      - a sequential `tofu init && tofu plan` loop over the stacks;
-#      - a sequential `tofu plan` loop;
-#      - two `tofu plan` processes side by side, ordering ignored (the
-#        floor on 2 cores);
-#      - `strata plan --drift-interval 0` (a drift check of every stack),
-#        after the floor in each of BENCH_DRIFT_RUNS rounds (5), the
-#        ratio being the median of the rounds';
+#      - a sequential `tofu plan` loop over the stacks;
+#      - in each of BENCH_DRIFT_RUNS rounds (5): a sequential `tofu init &&
+#        tofu plan` loop, two `tofu plan` processes side by side, ordering
+#        ignored (the floor on 2 cores), then `strata plan --drift-interval
+#        0` (a drift check of every stack), each ratio being the median of
+#        the rounds';
 #      - `strata apply` with nothing due.
 #    The tofu loops run in strata's own workspaces, on the same state.
 # 3. It prints each strata figure as a ratio to the baselines, with
@@ -115,47 +114,53 @@ baselines="${BENCH_BASELINES:-1}"
 t_init_plan=0 t_plan=0 t_floor=0
 if [[ "$baselines" != 0 ]]; then
   t=$(now)
-  for s in "${stacks[@]}"; do (cd "$s" && "$tofu" init -input=false >/dev/null) && plan_one "$s"; done
-  t_init_plan=$(elapsed "$t")
-  t=$(now)
   for s in "${stacks[@]}"; do plan_one "$s"; done
   t_plan=$(elapsed "$t")
 fi
 
-# The drift check against the floor, in BENCH_DRIFT_RUNS rounds (5; 1
-# without the baselines), each the floor and then the drift check: the
-# figures are the medians of the rounds, the ratio the median of each
-# round's own. Both are all tofu's time on a machine whose speed moves by
-# a tenth or more from one minute to the next, which one pair alone
-# reports as if strata had.
+# The drift check against the floor and the sequential `init && plan`
+# loop, in BENCH_DRIFT_RUNS rounds (5; 1 without the baselines), each the
+# loop, the floor and then the drift check: the figures are the medians
+# of the rounds, each ratio the median of each round's own. All three are
+# tofu's time on a machine whose speed moves by a tenth or more from one
+# minute to the next, which one pair alone reports as if strata had.
 rounds="${BENCH_DRIFT_RUNS:-5}"
 [[ "$baselines" == 0 ]] && rounds="${BENCH_DRIFT_RUNS:-1}"
 drift_walls=() drift_ratios=() drift_cpus=() drift_tofu_cpus=() drift_rss=() floors=()
+init_plans=() init_plan_ratios=()
 for ((r = 1; r <= rounds; r++)); do
-  t_floor=0
+  t_floor=0 t_init_plan=0
   if [[ "$baselines" != 0 ]]; then
+    t=$(now)
+    for s in "${stacks[@]}"; do (cd "$s" && "$tofu" init -input=false >/dev/null) && plan_one "$s"; done
+    t_init_plan=$(elapsed "$t")
     t=$(now)
     printf '%s\0' "${stacks[@]}" | xargs -0 -P 2 -n 1 bash -c 'plan_one "$0"'
     t_floor=$(elapsed "$t")
   fi
   t_drift=$(run_strata drift plan "$envdir" --drift-interval 0)
   floors+=("$t_floor") drift_walls+=("$t_drift") drift_ratios+=("$(ratio "$t_drift" "$t_floor")")
+  init_plans+=("$t_init_plan") init_plan_ratios+=("$(ratio "$t_drift" "$t_init_plan")")
   drift_cpus+=("$(field drift selfCPUSeconds)") drift_tofu_cpus+=("$(field drift childrenCPUSeconds)")
   drift_rss+=("$(field drift selfMaxRSSKiB)")
 done
-t_floor=$(median_of "${floors[@]}") t_drift=$(median_of "${drift_walls[@]}")
+t_floor=$(median_of "${floors[@]}") t_drift=$(median_of "${drift_walls[@]}") t_init_plan=$(median_of "${init_plans[@]}")
 t_idle=$(run_strata idle apply "$envdir" --drift-interval 1h)
 
 # --- 3. report ---------------------------------------------------------------
 per_stack_ms() { awk -v s="$1" -v n="$n" 'BEGIN {printf "%.2f", s * 1000 / n}'; }
 say ""
 say "baselines (wall seconds):"
-say "  sequential tofu init && tofu plan   $t_init_plan"
+say "  sequential tofu init && tofu plan   $t_init_plan (median of $rounds: ${init_plans[*]})"
 say "  sequential tofu plan                $t_plan"
 say "  2 tofu plan processes (the floor)   $t_floor (median of $rounds: ${floors[*]})"
 say ""
 say "strata plan --drift-interval 0 (drift check): $t_drift s (median of $rounds: ${drift_walls[*]})"
-say "  / sequential init+plan = $(ratio "$t_drift" "$t_init_plan")   (target <= 0.40)"
+if [[ "$baselines" != 0 ]]; then
+  say "  / sequential init+plan = $(median_of "${init_plan_ratios[@]}")   (target <= 0.40; the median of each round's: ${init_plan_ratios[*]})"
+else
+  say "  / sequential init+plan = -"
+fi
 say "  / sequential plan      = $(ratio "$t_drift" "$t_plan")"
 if [[ "$baselines" != 0 ]]; then
   say "  / 2-process floor      = $(median_of "${drift_ratios[@]}")   (target <= 1.10; the median of each round's: ${drift_ratios[*]})"
