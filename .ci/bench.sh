@@ -156,17 +156,20 @@ say "  sequential tofu plan                $t_plan"
 say "  2 tofu plan processes (the floor)   $t_floor (median of $rounds: ${floors[*]})"
 say ""
 say "strata plan --drift-interval 0 (drift check): $t_drift s (median of $rounds: ${drift_walls[*]})"
-if [[ "$baselines" != 0 ]]; then
-  say "  / sequential init+plan = $(median_of "${init_plan_ratios[@]}")   (target <= 0.40; the median of each round's: ${init_plan_ratios[*]})"
-else
-  say "  / sequential init+plan = -"
-fi
+# round_ratio LABEL TARGET RATIOS...: the drift check's line against a
+# baseline timed in every round, the median of the rounds' own ratios.
+round_ratio() {
+  local label=$1 target=$2
+  shift 2
+  if [[ "$baselines" != 0 ]]; then
+    say "$(printf '  / %-20s = %s   (target <= %s; the median of each round'"'"'s: %s)' "$label" "$(median_of "$@")" "$target" "$*")"
+  else
+    say "$(printf '  / %-20s = -' "$label")"
+  fi
+}
+round_ratio "sequential init+plan" 0.40 "${init_plan_ratios[@]}"
 say "  / sequential plan      = $(ratio "$t_drift" "$t_plan")"
-if [[ "$baselines" != 0 ]]; then
-  say "  / 2-process floor      = $(median_of "${drift_ratios[@]}")   (target <= 1.10; the median of each round's: ${drift_ratios[*]})"
-else
-  say "  / 2-process floor      = -"
-fi
+round_ratio "2-process floor" 1.10 "${drift_ratios[@]}"
 say "  strata's own CPU       = $(per_stack_ms "$(median_of "${drift_cpus[@]}")") ms/stack   (target <= 5); tofu's: $(per_stack_ms "$(median_of "${drift_tofu_cpus[@]}")") ms/stack"
 say "  strata's peak RSS      = $(($(printf '%s\n' "${drift_rss[@]}" | sort -n | tail -1) / 1024)) MiB (the highest of $rounds); file pages at exit $(($(field drift selfFileRSSKiB) / 1024)) MiB, $(($(field drift selfBinaryRSSKiB) / 1024)) MiB of them its binary's"
 say "strata apply, nothing due: $t_idle s"
